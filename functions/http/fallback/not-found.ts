@@ -1,0 +1,3 @@
+import { createFallbackHandler } from '../../../lib/http/fallback.ts';
+
+export const handler = createFallbackHandler();

@@ -1,0 +1,12 @@
+import { requiredEnv } from './config/env.ts';
+import type { ChainDependencies } from './http/chain.ts';
+import { ApiKeysStore } from './store/api-keys-store.ts';
+import { TABLES } from './store/tables.ts';
+
+/**
+ * Composition root: the real adapters behind the chain's ports, built once per container at
+ * cold start. A missing table name fails the cold start, not a request.
+ */
+export const chainDependencies: ChainDependencies = {
+  apiKeys: new ApiKeysStore(requiredEnv(TABLES.keys.envVar)),
+};

@@ -1,0 +1,18 @@
+/** Scopes of seed §5; a key carries a subset of them. */
+export const SCOPES = [
+  'imports:read',
+  'imports:write',
+  'attachments:read',
+  'attachments:write',
+  'audit:read',
+  'labels:read',
+  'boms:read',
+  'boms:write',
+  'events:read',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

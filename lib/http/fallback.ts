@@ -1,0 +1,30 @@
+import middy from '@middy/core';
+import { ApiError } from '../domain/errors.ts';
+import { ROUTES } from '../routes.ts';
+import { problemDocuments } from './middleware/problem-documents.ts';
+import { traceId } from './middleware/trace-id.ts';
+import { createRouteMatcher } from './route-matching.ts';
+import type { ApiContext, HttpEvent, HttpResponse } from './types.ts';
+
+const matchRoute = createRouteMatcher(ROUTES);
+
+/**
+ * What answers requests no route claims (API Gateway's `$default` route, and the local server):
+ * 405 with `Allow` when the path exists under another method, else 404. No auth: the route
+ * list is public (docs/openapi.json), so this reveals nothing.
+ */
+export function createFallbackHandler() {
+  return middy<HttpEvent, HttpResponse, Error, ApiContext>()
+    .use(problemDocuments())
+    .use(traceId())
+    .handler(async (event) => {
+      const outcome = matchRoute(event.requestContext.http.method, event.rawPath);
+      if (outcome.kind === 'method-not-allowed') {
+        throw new ApiError(405, 'customer-api.request.method-not-allowed', 'Method not allowed', {
+          detail: `This path supports: ${outcome.allowed.join(', ')}.`,
+          headers: { Allow: outcome.allowed.join(', ') },
+        });
+      }
+      throw new ApiError(404, 'customer-api.route.not-found', 'Not found', { detail: 'No endpoint has this path.' });
+    });
+}

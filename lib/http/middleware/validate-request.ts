@@ -1,0 +1,87 @@
+
+import { z } from 'zod';
+import { ApiError, ValidationError, type FieldError } from '../../domain/errors.ts';
+import type { RouteDefinition } from '../../routes.ts';
+import { isJsonRequestMediaType } from '../content-negotiation.ts';
+import { header } from '../headers.ts';
+import { stateOf, type HttpEvent, type HttpMiddleware, type MiddyRequest } from '../types.ts';
+import { toFieldErrors } from '../zod-issues.ts';
+
+/** Largest JSON body accepted; multipart routes set their own limits. */
+export const JSON_BODY_MAX_BYTES = 256 * 1024;
+
+const NO_PARAMETERS = z.strictObject({});
+
+/** Query parameters from the raw query string; a parameter given twice is a validation error. */
+function parseQuery(rawQueryString: string | undefined): { values: Record<string, string>; repeated: FieldError[] } {
+  const values: Record<string, string> = {};
+  const repeated: FieldError[] = [];
+  for (const [name, value] of new URLSearchParams(rawQueryString ?? '')) {
+    if (Object.hasOwn(values, name)) {
+      if (!repeated.some((error) => error.name === name)) {
+        repeated.push({ location: 'query', name, code: 'repeated', message: 'Give this parameter at most once.' });
+      }
+      continue;
+    }
+    values[name] = value;
+  }
+  return { values, repeated };
+}
+
+function decodeBody(event: HttpEvent): string {
+  const raw = event.body ?? '';
+  return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+}
+
+function parseJsonBody(event: HttpEvent): unknown {
+  if (!isJsonRequestMediaType(header(event, 'content-type'))) {
+    throw new ApiError(415, 'customer-api.request.unsupported-media-type', 'Unsupported media type', {
+      detail: 'Send the body as application/json, text/json or application/*+json.',
+    });
+  }
+  const text = decodeBody(event);
+  if (Buffer.byteLength(text, 'utf8') > JSON_BODY_MAX_BYTES) {
+    throw new ApiError(413, 'customer-api.request.too-large', 'Request too large', {
+      detail: `JSON bodies are limited to ${JSON_BODY_MAX_BYTES} bytes.`,
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError([{ location: 'body', pointer: '', code: 'invalid-json', message: 'The body is not valid JSON.' }]);
+  }
+}
+
+/**
+ * Parses and validates path, query and body against the route's zod contracts. A path value
+ * that cannot be an id of this route is reported as not found: it cannot name anything.
+ */
+export function validateRequest(route: RouteDefinition): HttpMiddleware {
+  const querySchema = route.request.query ?? NO_PARAMETERS;
+  return {
+    before: async (request: MiddyRequest) => {
+      const { event } = request;
+      let path: unknown = {};
+      if (route.request.path) {
+        const parsedPath = route.request.path.safeParse(event.pathParameters ?? {});
+        if (!parsedPath.success) throw new ApiError(404, `customer-api.${route.tag.toLowerCase()}.not-found`, 'Not found', { detail: 'The resource does not exist.' });
+        path = parsedPath.data;
+      }
+
+      const { values, repeated } = parseQuery(event.rawQueryString);
+      const parsedQuery = querySchema.safeParse(values);
+      const errors = [...repeated, ...(parsedQuery.success ? [] : toFieldErrors(parsedQuery.error, 'query', values))];
+
+      let body: unknown;
+      if (route.request.body?.mediaType === 'json') {
+        const json = parseJsonBody(event);
+        const parsedBody = route.request.body.schema.safeParse(json);
+        if (parsedBody.success) body = parsedBody.data;
+        else errors.push(...toFieldErrors(parsedBody.error, 'body', json));
+      }
+
+      if (errors.length > 0) throw new ValidationError(errors);
+      stateOf(request).input = { path, query: parsedQuery.data, body };
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import type { Scope } from './domain/auth/scopes.ts';
+import { renderBarcodeQuery } from './contracts/labels.ts';
+import type { TableId } from './store/tables.ts';
+
+/**
+ * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
+ * tests all derive from this list; nothing else lists routes. A route enters it when its
+ * handler is implemented.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type TableAccess = 'read' | 'write' | 'read-write';
+
+export interface ResourceAccess {
+  tables: Partial<Record<TableId, TableAccess>>;
+  bucket?: 'read' | 'write' | 'read-write';
+  importQueue?: 'send';
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** Media type of a success body; JSON routes are negotiated among the JSON types. */
+  mediaType?: 'json' | 'image/svg+xml' | 'none';
+  schema?: z.ZodType;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/v1/boms/{id}`. */
+  path: string;
+  scope: Scope;
+  /** Counts against the submission rate limit as well as the general one. */
+  submission: boolean;
+  /** Lambda entry, relative to the repository root; exports `handler`. */
+  handler: string;
+  summary: string;
+  tag: string;
+  request: {
+    path?: z.ZodObject;
+    query?: z.ZodObject;
+    body?: { mediaType: 'json' | 'multipart'; schema: z.ZodType };
+  };
+  success: { status: number } & ResponseSpec;
+  /** Error statuses the route documents besides the chain's own (401, 403, 406, 429, 500). */
+  errorStatuses: number[];
+  /** Route-specific storage access; the chain's own needs are added by `resourcesFor`. */
+  access: ResourceAccess;
+  /** Problem documents may also be asked for as this media type (seed: barcodes). */
+  problemMediaTypes?: string[];
+}
+
+export const ROUTES = [
+  {
+    operationId: 'renderBarcode',
+    method: 'GET',
+    path: '/v1/barcodes',
+    scope: 'labels:read',
+    submission: false,
+    handler: 'functions/http/labels/render-barcode.ts',
+    summary: 'Render a barcode as an SVG image',
+    tag: 'Labels',
+    request: { query: renderBarcodeQuery },
+    success: {
+      status: 200,
+      description: 'The barcode as SVG, sized in millimetres, quiet zone included.',
+      mediaType: 'image/svg+xml',
+      headers: {
+        ETag: 'Strong validator of the image bytes; send it back as If-None-Match to get 304.',
+        'Cache-Control': 'Always `private, max-age=86400`: the image for the same query never changes.',
+        'Content-Security-Policy': "Always `default-src 'none'`.",
+      },
+    },
+    errorStatuses: [400],
+    access: { tables: {} },
+    problemMediaTypes: ['application/problem+json', 'image/svg+xml'],
+  },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteId = (typeof ROUTES)[number]['operationId'];
+
+/** Storage every route needs because of the shared chain (auth reads keys). */
+const CHAIN_ACCESS: ResourceAccess = { tables: { keys: 'read' } };
+
+export function resourcesFor(route: RouteDefinition): ResourceAccess {
+  return {
+    ...route.access,
+    tables: { ...CHAIN_ACCESS.tables, ...route.access.tables },
+  };
+}
+
+export type RouteOf<Id extends RouteId> = Extract<(typeof ROUTES)[number], { operationId: Id }>;
+
+export function routeById<Id extends RouteId>(operationId: Id): RouteOf<Id> {
+  const route = ROUTES.find((candidate) => candidate.operationId === operationId);
+  if (!route) throw new Error(`No route '${operationId}' in lib/routes.ts`);
+  return route as RouteOf<Id>;
+}

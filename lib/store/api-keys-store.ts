@@ -1,0 +1,123 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '../domain/auth/api-key.ts';
+import type { Scope } from '../domain/auth/scopes.ts';
+import { documentClient } from './clients.ts';
+
+/**
+ * The keys table. The main item is addressed by the key's SHA-256 (what auth looks up); a
+ * pointer item addressed by key id lets `revoke <keyId>` find it; gsi1 lists an organization's
+ * keys in creation order.
+ */
+
+const ENTITY = 'api-key';
+const SCHEMA_VERSION = 1;
+
+const hashKey = (keyHash: string) => `KEYHASH#${keyHash}`;
+const idKey = (keyId: string) => `KEYID#${keyId}`;
+const orgIndexKey = (organizationId: string) => `ORG#${organizationId}`;
+
+interface StoredKey extends ApiKeyRecord {
+  pk: string;
+  entity: typeof ENTITY;
+  schemaVersion: number;
+}
+
+function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+  const stored = item as unknown as StoredKey;
+  return {
+    keyId: stored.keyId,
+    keyHash: stored.keyHash,
+    organizationId: stored.organizationId,
+    name: stored.name,
+    scopes: stored.scopes as Scope[],
+    createdAt: stored.createdAt,
+    revokedAt: stored.revokedAt ?? null,
+    expiresAt: stored.expiresAt ?? null,
+  };
+}
+
+export class ApiKeysStore {
+  constructor(private readonly tableName: string) {}
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    // Strongly consistent so a revocation takes effect on the very next request.
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: hashKey(keyHash) }, ConsistentRead: true }),
+    );
+    return result.Item ? toRecord(result.Item) : undefined;
+  }
+
+  async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const pointer = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: idKey(keyId) }, ConsistentRead: true }),
+    );
+    const keyHash = pointer.Item?.keyHash;
+    return typeof keyHash === 'string' ? this.findByHash(keyHash) : undefined;
+  }
+
+  async create(record: ApiKeyRecord): Promise<void> {
+    const item: StoredKey = {
+      ...record,
+      pk: hashKey(record.keyHash),
+      entity: ENTITY,
+      schemaVersion: SCHEMA_VERSION,
+    };
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...item, gsi1pk: orgIndexKey(record.organizationId), gsi1sk: `${record.createdAt}#${record.keyId}` },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { pk: idKey(record.keyId), entity: 'api-key-pointer', schemaVersion: SCHEMA_VERSION, keyHash: record.keyHash },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async listByOrganization(organizationId: string): Promise<ApiKeyRecord[]> {
+    const records: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :org',
+          ExpressionAttributeValues: { ':org': orgIndexKey(organizationId) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) records.push(toRecord(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  /** Marks the key revoked; returns the updated record, or undefined for an unknown id. */
+  async revoke(keyId: string, revokedAt: string): Promise<ApiKeyRecord | undefined> {
+    const existing = await this.findById(keyId);
+    if (!existing) return undefined;
+    if (existing.revokedAt !== null) return existing;
+    const result = await documentClient.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: hashKey(existing.keyHash) },
+        UpdateExpression: 'SET revokedAt = :revokedAt',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':revokedAt': revokedAt },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes ? toRecord(result.Attributes) : undefined;
+  }
+}

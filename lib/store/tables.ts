@@ -1,0 +1,117 @@
+/**
+ * The table definitions: the single source for the CDK stack (infra/) and the local runtime
+ * (local/), which both turn these specs into real tables. Pure data, no AWS SDK import, so
+ * infra can read it without pulling runtime code.
+ */
+
+export type AttributeType = 'S' | 'N';
+
+export interface KeyAttribute {
+  name: string;
+  type: AttributeType;
+}
+
+export interface GlobalIndexSpec {
+  indexName: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+}
+
+export interface TableSpec {
+  /** Logical id, also the suffix of the physical name: `<prefix>-<id>`. */
+  id: TableId;
+  /** Environment variable through which a function learns the physical table name. */
+  envVar: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  globalIndexes: GlobalIndexSpec[];
+  /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes on. */
+  ttlAttribute?: string;
+  description: string;
+}
+
+export type TableId = 'keys' | 'idempotency' | 'rate-limits' | 'inventory' | 'events' | 'audit';
+
+const pk: KeyAttribute = { name: 'pk', type: 'S' };
+const sk: KeyAttribute = { name: 'sk', type: 'S' };
+const gsi1: GlobalIndexSpec = { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } };
+
+export const TABLES: Record<TableId, TableSpec> = {
+  keys: {
+    id: 'keys',
+    envVar: 'KEYS_TABLE_NAME',
+    partitionKey: pk,
+    globalIndexes: [gsi1],
+    description: 'API keys by SHA-256 hash; gsi1 lists an organization\'s keys and finds a key by id.',
+  },
+  idempotency: {
+    id: 'idempotency',
+    envVar: 'IDEMPOTENCY_TABLE_NAME',
+    partitionKey: pk,
+    globalIndexes: [],
+    ttlAttribute: 'ttl',
+    description: 'Idempotency claims and stored responses per organization + key (24 h).',
+  },
+  'rate-limits': {
+    id: 'rate-limits',
+    envVar: 'RATE_LIMITS_TABLE_NAME',
+    partitionKey: pk,
+    globalIndexes: [],
+    ttlAttribute: 'ttl',
+    description: 'Fixed-window request counters per API key.',
+  },
+  inventory: {
+    id: 'inventory',
+    envVar: 'INVENTORY_TABLE_NAME',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors, attachments.',
+  },
+  events: {
+    id: 'events',
+    envVar: 'EVENTS_TABLE_NAME',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    ttlAttribute: 'ttl',
+    description: 'Per-organization gapless event sequence (30 days).',
+  },
+  audit: {
+    id: 'audit',
+    envVar: 'AUDIT_TABLE_NAME',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    description: 'Audit events per organization, newest first.',
+  },
+};
+
+export const TABLE_IDS = Object.keys(TABLES) as TableId[];
+
+/** Physical name of a table for a stage prefix, e.g. `customer-api-dev-keys`. */
+export function physicalTableName(prefix: string, id: TableId): string {
+  return `${prefix}-${id}`;
+}
+
+export const BUCKET_ENV_VAR = 'FILES_BUCKET_NAME';
+export const IMPORT_QUEUE_ENV_VAR = 'IMPORT_QUEUE_URL';
+
+/** The import queue and its dead-letter queue (used by the import worker, issue 4). */
+export const IMPORT_QUEUE = {
+  id: 'imports',
+  deadLetterId: 'imports-dlq',
+  maxReceiveCount: 5,
+  /** Worker timeout; the queue's visibility timeout is 6× this (AWS guidance for SQS sources). */
+  workerTimeoutSeconds: 60,
+  visibilityTimeoutSeconds: 360,
+  deadLetterRetentionDays: 14,
+} as const;
+
+/** Physical queue name for a stage prefix. */
+export function physicalQueueName(prefix: string, id: string): string {
+  return `${prefix}-${id}`;
+}
+
+/** Bucket holding import files and attachments. On AWS the name is left to CloudFormation. */
+export const FILES_BUCKET = { id: 'files', localName: 'customer-api-local-files' } as const;
