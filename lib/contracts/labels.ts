@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { doubleString } from './primitives.ts';
+
+/** Barcode formats of PRODUCT §5; `qr` is the seed's default. */
+export const BARCODE_FORMATS = [
+  'qr',
+  'datamatrix',
+  'code128',
+  'gs1-128',
+  'ean13',
+  'upca',
+  'code39',
+  'pdf417',
+  'aztec',
+  'gs1-datamatrix',
+] as const;
+
+export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
+
+export const PAYLOAD_MAX_LENGTH = 1024;
+export const SIZE_MM_MIN = 1;
+export const SIZE_MM_MAX = 1000;
+
+const sizeMm = doubleString.pipe(
+  z.number().min(SIZE_MM_MIN, { message: `Must be at least ${SIZE_MM_MIN}.` }).max(SIZE_MM_MAX, { message: `Must be at most ${SIZE_MM_MAX}.` }),
+);
+
+export const renderBarcodeQuery = z.strictObject({
+  payload: z
+    .string({ message: 'Required.' })
+    .min(1, { message: 'Must not be empty.' })
+    .max(PAYLOAD_MAX_LENGTH, { message: `Must be at most ${PAYLOAD_MAX_LENGTH} characters.` }),
+  format: z.enum(BARCODE_FORMATS, { message: `Must be one of: ${BARCODE_FORMATS.join(', ')}.` }).optional().default('qr'),
+  widthMm: sizeMm.optional(),
+  heightMm: sizeMm.optional(),
+});
+
+export type RenderBarcodeQuery = z.output<typeof renderBarcodeQuery>;
