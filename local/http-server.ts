@@ -1,0 +1,84 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ApiError } from '../lib/domain/errors.ts';
+import { problemResponse } from '../lib/http/problem.ts';
+import { createRouteMatcher } from '../lib/http/route-matching.ts';
+import { ROUTES, type RouteDefinition } from '../lib/routes.ts';
+import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
+
+/** Lambda's synchronous invocation payload limit; API Gateway would refuse more as well. */
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
+const FALLBACK_HANDLER = 'functions/http/fallback/not-found.ts';
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const handlerModules = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports a handler file once, as Lambda would on cold start. */
+function loadHandler(entry: string): Promise<LambdaHandler> {
+  let loaded = handlerModules.get(entry);
+  if (!loaded) {
+    loaded = import(pathToFileURL(resolve(repositoryRoot, entry)).href).then((module: { handler: LambdaHandler }) => module.handler);
+    handlerModules.set(entry, loaded);
+  }
+  return loaded;
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, result: WritableResponse): void {
+  response.writeHead(result.statusCode, { ...result.headers, 'Content-Length': String(result.body.length) });
+  response.end(result.body);
+}
+
+function localProblem(error: ApiError, path: string): WritableResponse {
+  return fromLambdaResult(problemResponse(error, `local-${Date.now().toString(36)}`, path));
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse, matchRoute: ReturnType<typeof createRouteMatcher<RouteDefinition>>) {
+  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  let body: Buffer;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    send(response, localProblem(new ApiError(413, 'customer-api.request.too-large', 'Request too large', { detail: `Requests are limited to ${MAX_BODY_BYTES} bytes.` }), path));
+    request.resume();
+    return;
+  }
+  const outcome = matchRoute(request.method ?? 'GET', path);
+  const matched = outcome.kind === 'matched' ? outcome.match : undefined;
+  const routeKey = matched ? `${matched.route.method} ${matched.route.path}` : '$default';
+  const event = toLambdaEvent({ request, body, routeKey, pathParameters: matched?.pathParameters });
+  const entry = matched?.route.handler ?? FALLBACK_HANDLER;
+  const handler = await loadHandler(entry);
+  const result = await handler(event, lambdaContext(matched?.route.operationId ?? 'fallback', event.requestContext.requestId));
+  send(response, fromLambdaResult(result));
+}
+
+export function createLocalServer(): Server {
+  const matchRoute = createRouteMatcher<RouteDefinition>(ROUTES);
+  return createServer((request, response) => {
+    handle(request, response, matchRoute).catch((error: unknown) => {
+      // Handlers turn their own errors into problem documents; this only catches adapter bugs.
+      console.error('local server error', error);
+      if (!response.headersSent) send(response, localProblem(new ApiError(500, 'customer-api.internal', 'Internal error'), request.url ?? '/'));
+    });
+  });
+}

@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
+import {
+  clearStaleRuntimeInfo,
+  removeRuntimeInfo,
+  runningServer,
+  stateDirectory,
+  wipeState,
+  writeRuntimeInfo,
+} from './state.ts';
+
+/**
+ * `npm start`: the embedded AWS stack (DynamoDB Local, s3rver, fauxqs) plus an HTTP server that
+ * runs the deployable Lambda handlers. Settings: PORT (3000), LOCAL_STATE_DIR (.local),
+ * LOCAL_FRESH=1 (start empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE
+ * (write the runtime info there once ready; tests).
+ */
+
+function fail(message: string): never {
+  console.error(`npm start: ${message}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const stateDir = stateDirectory();
+  const port = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, got '${process.env.PORT}'.`);
+
+  const other = runningServer(stateDir);
+  if (other) fail(`another 'npm start' (pid ${other.pid}) is already serving ${other.baseUrl} from ${stateDir}. Stop it first (Ctrl-C in its terminal).`);
+  clearStaleRuntimeInfo(stateDir);
+  if (process.env.LOCAL_FRESH === '1') wipeState(stateDir);
+
+  let stack: AwsStack | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    removeRuntimeInfo(stateDir);
+    await stack?.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  try {
+    stack = await startAwsStack({ stateDir, inMemory: process.env.LOCAL_IN_MEMORY === '1' });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  Object.assign(process.env, stack.env);
+
+  // Handlers read their settings at import (cold start), so import the server after the env is set.
+  const { createLocalServer } = await import('./http-server.ts');
+  const server = createLocalServer();
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(port, '127.0.0.1', () => resolveListen());
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await stack?.stop();
+    fail(error.code === 'EADDRINUSE' ? `port ${port} is in use; set PORT to another one.` : error.message);
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const { ensureDevKey, DEV_ORGANIZATION } = await import('./dev-key.ts');
+  const devKey = await ensureDevKey(stateDir);
+  const info = { pid: process.pid, baseUrl, env: stack.env };
+  try {
+    writeRuntimeInfo(stateDir, info);
+  } catch {
+    await stack.stop();
+    fail(`another 'npm start' is starting from ${stateDir}.`);
+  }
+  if (process.env.LOCAL_READY_FILE) writeFileSync(process.env.LOCAL_READY_FILE, JSON.stringify({ ...info, devKey: devKey.key }));
+
+  console.log(`Customer API ready at ${baseUrl} (started in ${Date.now() - started} ms; state in ${stateDir})`);
+  if (devKey.created) {
+    console.log(`Development API key for organization ${DEV_ORGANIZATION}, all scopes (shown once; also saved in ${stateDir}/dev-key.json):`);
+    console.log(`  ${devKey.key}`);
+  } else {
+    console.log(`Development API key for ${DEV_ORGANIZATION}: see ${stateDir}/dev-key.json`);
+  }
+  console.log(`Try: curl -H "Authorization: Bearer <key>" "${baseUrl}/v1/barcodes?payload=hello" -o hello.svg`);
+}
+
+main().catch((error: unknown) => fail((error as Error).stack ?? String(error)));

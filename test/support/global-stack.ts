@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Starts `npm start`'s entry point once per test run on a throwaway, in-memory state directory
+ * and free ports; integration tests use its AWS stack, end-to-end tests its HTTP server.
+ */
+
+export interface StackInfo {
+  baseUrl: string;
+  env: Record<string, string>;
+  devKey: string;
+  stateDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackInfo;
+  }
+}
+
+let server: ChildProcess | undefined;
+let stateDir: string | undefined;
+
+async function waitForReadyFile(path: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!existsSync(path)) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`npm start was not ready within 90 s:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function setup(project: TestProject): Promise<void> {
+  stateDir = mkdtempSync(join(tmpdir(), 'customer-api-test-'));
+  const readyFile = join(stateDir, 'ready.json');
+  let output = '';
+  server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitForReadyFile(readyFile, server, () => output);
+  // The file may be seen before it is fully written; read until it parses.
+  let info: { baseUrl: string; env: Record<string, string>; devKey: string } | undefined;
+  while (!info) {
+    try {
+      info = JSON.parse(readFileSync(readyFile, 'utf8'));
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  project.provide('stack', { baseUrl: info.baseUrl, env: info.env, devKey: info.devKey, stateDir });
+}
+
+export async function teardown(): Promise<void> {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (server.exitCode === null) server.kill('SIGKILL');
+  }
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+}
