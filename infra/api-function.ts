@@ -1,0 +1,186 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
+import type { TableId } from '../lib/store/tables.ts';
+import type { StageConfig } from './stages.ts';
+
+/**
+ * THE function construct (house rule 8): every Lambda of the service is an `ApiFunction`, so the
+ * runtime, architecture, bundling, logging and environment are decided once, here. Storage
+ * access is never granted by hand: `grant*` methods grant the least privilege for an access
+ * level AND set the environment variable that tells the code the resource's name, so the two
+ * cannot diverge.
+ */
+
+/** Repository root: `handler` entries in lib/routes.ts are relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_TIMEOUT = Duration.seconds(10);
+
+/**
+ * esbuild emits ESM, but some bundled dependencies are CommonJS and call `require` (for Node
+ * built-ins) at run time; ESM has no `require`, so the banner defines one for the bundle.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __houseCreateRequire } from 'node:module'; const require = __houseCreateRequire(import.meta.url);";
+
+/** The stack's storage, from which an `ApiFunction` is granted what its `ResourceAccess` says. */
+export interface ApiFunctionResources {
+  tables: Readonly<Record<TableId, ITable>>;
+  bucket: IBucket;
+  importQueue: IQueue;
+}
+
+export interface ApiFunctionProps {
+  /** Entry file relative to the repository root (a route's `handler`); it exports `handler`. */
+  entry: string;
+  /** Storage this function may touch; nothing else is granted. */
+  access: ResourceAccess;
+  resources: ApiFunctionResources;
+  stage: StageConfig;
+  description?: string;
+  /** @default 512 */
+  memorySize?: number;
+  /** @default 10 seconds */
+  timeout?: Duration;
+}
+
+/**
+ * Synth must never fall back to Docker bundling (no Docker on developer machines or CI): the
+ * project's own esbuild (a devDependency) is what NodejsFunction runs. Fail loudly if it is
+ * missing instead of letting aws-cdk-lib try to build a Docker image.
+ */
+function assertLocalEsbuild(): void {
+  try {
+    createRequire(import.meta.url).resolve('esbuild/package.json');
+  } catch {
+    throw new Error('esbuild is not installed in node_modules; install devDependencies (no Docker bundling here).');
+  }
+}
+
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    assertLocalEsbuild();
+    const { stage } = props;
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: stage.logRetention,
+      removalPolicy: stage.removalPolicy,
+    });
+
+    // Own role instead of the default one with the AWSLambdaBasicExecutionRole managed policy
+    // (logs:* on every log group): the function may write to its own log group, nothing more.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${this.node.path}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Resource', {
+      entry: join(REPO_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
+      timeout: props.timeout ?? DEFAULT_TIMEOUT,
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      // X-Ray off: it would grant xray:Put* on "*" to every function and add per-request cost;
+      // requests are correlated by the trace id the Middy chain puts in logs and responses.
+      tracing: Tracing.DISABLED,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        STAGE: stage.stage,
+        RATE_LIMIT_GENERAL_PER_MINUTE: String(stage.generalRateLimitPerMinute),
+        RATE_LIMIT_SUBMISSION_PER_MINUTE: String(stage.submissionRateLimitPerMinute),
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // Stack traces only need the mappings; leaving the sources out keeps the asset small.
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // The AWS SDK v3 is BUNDLED, not left external to use the copy in the Lambda runtime:
+        // package.json pins exact @aws-sdk/* versions and the code is tested against those; the
+        // runtime's copy changes whenever AWS updates the image, without a deploy of ours.
+        // Bundling (tree-shaken, minified) costs a little cold-start size for reproducibility.
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+
+    this.grantAccess(props.access, props.resources);
+  }
+
+  /** Grants everything `access` lists, and only that. */
+  grantAccess(access: ResourceAccess, resources: ApiFunctionResources): void {
+    for (const [id, level] of Object.entries(access.tables) as [TableId, TableAccess | undefined][]) {
+      if (level) this.grantTable(id, resources.tables[id], level);
+    }
+    if (access.bucket) this.grantBucket(resources.bucket, access.bucket);
+    if (access.importQueue === 'send') this.grantImportQueueSend(resources.importQueue);
+  }
+
+  /** Data-plane access to one table (its indexes included) + its `spec.envVar`. */
+  grantTable(id: TableId, table: ITable, level: TableAccess): void {
+    switch (level) {
+      case 'read':
+        table.grantReadData(this.function);
+        break;
+      case 'write':
+        table.grantWriteData(this.function);
+        break;
+      case 'read-write':
+        table.grantReadWriteData(this.function);
+        break;
+    }
+    this.function.addEnvironment(TABLES[id].envVar, table.tableName);
+  }
+
+  /** Object access to the files bucket + `BUCKET_ENV_VAR`. */
+  grantBucket(bucket: IBucket, level: 'read' | 'write' | 'read-write'): void {
+    switch (level) {
+      case 'read':
+        bucket.grantRead(this.function);
+        break;
+      case 'write':
+        bucket.grantPut(this.function);
+        bucket.grantDelete(this.function);
+        break;
+      case 'read-write':
+        bucket.grantReadWrite(this.function);
+        break;
+    }
+    this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
+  }
+
+  /** sqs:SendMessage on the import queue + `IMPORT_QUEUE_ENV_VAR`. */
+  grantImportQueueSend(queue: IQueue): void {
+    queue.grantSendMessages(this.function);
+    this.function.addEnvironment(IMPORT_QUEUE_ENV_VAR, queue.queueUrl);
+  }
+}

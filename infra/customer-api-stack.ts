@@ -1,0 +1,236 @@
+import { CfnOutput, Duration, Stack, Tags } from 'aws-cdk-lib';
+import type { App, StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { ROUTES, resourcesFor } from '../lib/routes.ts';
+import type { ResourceAccess, RouteDefinition } from '../lib/routes.ts';
+import { IMPORT_QUEUE, TABLE_IDS, TABLES, physicalQueueName, physicalTableName } from '../lib/store/tables.ts';
+import type { KeyAttribute, TableId, TableSpec } from '../lib/store/tables.ts';
+import { ApiFunction } from './api-function.ts';
+import type { ApiFunctionResources } from './api-function.ts';
+import { resolveStageConfig, stackNameFor } from './stages.ts';
+import type { StageConfig } from './stages.ts';
+
+/**
+ * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the import
+ * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes.ts plus a `$default`
+ * fallback. Reads only definition modules (routes, table specs), never runtime code.
+ */
+
+/** Entry of the `$default` route's Lambda (problem document 404 for unknown routes). */
+export const FALLBACK_HANDLER = 'functions/http/fallback/not-found.ts';
+/** The fallback answers 404 without touching storage. */
+export const FALLBACK_ACCESS: ResourceAccess = { tables: {} };
+export const FALLBACK_FUNCTION_ID = 'NotFoundFunction';
+
+/** Deterministic construct id of a route's function, e.g. `renderBarcode` → `RenderBarcodeFunction`. */
+export function functionIdFor(operationId: string): string {
+  return `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Function`;
+}
+
+/** Construct id of a table, e.g. `rate-limits` → `RateLimitsTable`. */
+export function tableIdFor(id: TableId): string {
+  return `${id
+    .split('-')
+    .map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1)}`)
+    .join('')}Table`;
+}
+
+export interface CustomerApiStackProps extends StackProps {
+  config: StageConfig;
+  /** @default ROUTES — injectable so tests can exercise shapes the table does not have yet. */
+  routes?: readonly RouteDefinition[];
+}
+
+function attribute(key: KeyAttribute): { name: string; type: AttributeType } {
+  return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER };
+}
+
+export class CustomerApiStack extends Stack {
+  readonly config: StageConfig;
+  readonly tables: Readonly<Record<TableId, ITable>>;
+  readonly filesBucket: Bucket;
+  readonly importQueue: Queue;
+  readonly importDeadLetterQueue: Queue;
+  readonly importDeadLetterAlarm: Alarm;
+  readonly httpApi: HttpApi;
+  readonly apiStage: HttpStage;
+  /** Route functions by operationId. */
+  readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
+  readonly fallbackFunction: ApiFunction;
+
+  constructor(scope: Construct, id: string, props: CustomerApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    this.config = config;
+    Tags.of(this).add('service', 'customer-api');
+    Tags.of(this).add('stage', config.stage);
+
+    // ── Storage ──────────────────────────────────────────────────────────────────────────────
+    const tables = {} as Record<TableId, ITable>;
+    for (const tableId of TABLE_IDS) tables[tableId] = this.createTable(TABLES[tableId]);
+    this.tables = tables;
+
+    this.filesBucket = new Bucket(this, 'FilesBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      versioned: false,
+      lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // No autoDeleteObjects (it adds a custom-resource Lambda): a DESTROY stage's bucket must be
+      // emptied before the stack is deleted.
+      removalPolicy: config.removalPolicy,
+    });
+
+    this.importDeadLetterQueue = new Queue(this, 'ImportDeadLetterQueue', {
+      queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.deadLetterId),
+      retentionPeriod: Duration.days(IMPORT_QUEUE.deadLetterRetentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: config.removalPolicy,
+    });
+    this.importQueue = new Queue(this, 'ImportQueue', {
+      queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.id),
+      visibilityTimeout: Duration.seconds(IMPORT_QUEUE.visibilityTimeoutSeconds),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.importDeadLetterQueue, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount },
+      removalPolicy: config.removalPolicy,
+    });
+    this.importDeadLetterAlarm = new Alarm(this, 'ImportDeadLetterQueueAlarm', {
+      alarmName: `${config.resourcePrefix}-${IMPORT_QUEUE.deadLetterId}-not-empty`,
+      alarmDescription: 'Import jobs failed repeatedly and were moved to the dead-letter queue.',
+      metric: this.importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    // ── Import worker (issue 4) ──────────────────────────────────────────────────────────────
+    // Place for the SQS consumer: an ApiFunction for `functions/workers/process-import-jobs.ts`
+    // with timeout IMPORT_QUEUE.workerTimeoutSeconds, granted consume on `this.importQueue`
+    // (plus its tables), wired with an SqsEventSource(reportBatchItemFailures: true). Not
+    // created until the worker exists.
+
+    // ── HTTP API ─────────────────────────────────────────────────────────────────────────────
+    const resources: ApiFunctionResources = {
+      tables: this.tables,
+      bucket: this.filesBucket,
+      importQueue: this.importQueue,
+    };
+
+    this.fallbackFunction = new ApiFunction(this, FALLBACK_FUNCTION_ID, {
+      entry: FALLBACK_HANDLER,
+      access: FALLBACK_ACCESS,
+      resources,
+      stage: config,
+      description: `customer-api ${config.stage}: $default route (404 problem document)`,
+    });
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: config.resourcePrefix,
+      description: `Customer API (${config.stage})`,
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', this.fallbackFunction.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      }),
+    });
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    this.apiStage = this.httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+
+    const routeFunctions = new Map<string, ApiFunction>();
+    for (const route of props.routes ?? ROUTES) {
+      const fn = new ApiFunction(this, functionIdFor(route.operationId), {
+        entry: route.handler,
+        access: resourcesFor(route),
+        resources,
+        stage: config,
+        description: `customer-api ${config.stage}: ${route.operationId} (${route.method} ${route.path})`,
+      });
+      routeFunctions.set(route.operationId, fn);
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${functionIdFor(route.operationId)}Integration`, fn.function, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        }),
+      });
+    }
+    this.routeFunctions = routeFunctions;
+
+    new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the customer API.' });
+  }
+
+  private createTable(spec: TableSpec): Table {
+    const table = new Table(this, tableIdFor(spec.id), {
+      tableName: physicalTableName(this.config.resourcePrefix, spec.id),
+      partitionKey: attribute(spec.partitionKey),
+      sortKey: spec.sortKey ? attribute(spec.sortKey) : undefined,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: spec.ttlAttribute,
+      deletionProtection: this.config.tableDeletionProtection,
+      removalPolicy: this.config.removalPolicy,
+    });
+    for (const index of spec.globalIndexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    return table;
+  }
+}
+
+/** Builds the stage's stack in `app` from its context (`-c stage=…` and the overrides). */
+export function createCustomerApiStack(app: App): CustomerApiStack {
+  const config = resolveStageConfig((key) => app.node.tryGetContext(key));
+  return new CustomerApiStack(app, stackNameFor(config.stage), {
+    config,
+    description: `Customer API of the inventory service, stage ${config.stage}.`,
+  });
+}

@@ -1,0 +1,619 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Token } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiFunction } from '../../infra/api-function.ts';
+import {
+  FALLBACK_ACCESS,
+  FALLBACK_FUNCTION_ID,
+  FALLBACK_HANDLER,
+  createCustomerApiStack,
+  functionIdFor,
+} from '../../infra/customer-api-stack.ts';
+import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
+import { ROUTES, resourcesFor } from '../../lib/routes.ts';
+import type { ResourceAccess, RouteDefinition, TableAccess } from '../../lib/routes.ts';
+import {
+  BUCKET_ENV_VAR,
+  IMPORT_QUEUE,
+  IMPORT_QUEUE_ENV_VAR,
+  TABLES,
+  TABLE_IDS,
+  physicalTableName,
+} from '../../lib/store/tables.ts';
+import type { TableId } from '../../lib/store/tables.ts';
+import {
+  ALLOWED_TABLE_ACTIONS,
+  CDK_JSON_CONTEXT,
+  asArray,
+  environmentOf,
+  logGroupOfFunction,
+  logicalIdOfType,
+  referencedLogicalIds,
+  resourceById,
+  resourcesOfType,
+  singleReference,
+  statementsOfFunction,
+} from './template-helpers.ts';
+
+// ── Harness ──────────────────────────────────────────────────────────────────────────────────
+// Synthesizing runs esbuild for every function, so each stage variant is synthesized once per
+// file (beforeAll) and its Template shared by the assertions; variants that assert nothing about
+// bundles skip bundling (`aws:cdk:bundling-stacks: []`).
+
+const ROUTE_LIST: readonly RouteDefinition[] = ROUTES;
+
+interface Synthesized {
+  app: App;
+  stack: CustomerApiStack;
+  template: Template;
+}
+
+const outdirs: string[] = [];
+
+/** A synth (esbuild + CloudFormation validation) can outlast vitest's 10 s default hook timeout. */
+const SYNTH_TIMEOUT_MS = 120_000;
+
+function synth(context: Record<string, unknown>, options: { bundle: boolean }): Synthesized {
+  const app = new App({
+    context: {
+      ...CDK_JSON_CONTEXT,
+      'aws:cdk:enable-asset-metadata': true,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...context,
+    },
+  });
+  const stack = createCustomerApiStack(app);
+  const template = Template.fromStack(stack);
+  outdirs.push(app.outdir);
+  return { app, stack, template };
+}
+
+function tableLogicalId(template: Template, stage: string, id: TableId): string {
+  const name = physicalTableName(`customer-api-${stage}`, id);
+  return logicalIdOfType(template, 'AWS::DynamoDB::Table', (table) => table.Properties.TableName === name);
+}
+
+/** The Lambda function a route key is integrated with. */
+function functionLogicalIdForRouteKey(template: Template, routeKey: string): string {
+  const routeId = logicalIdOfType(template, 'AWS::ApiGatewayV2::Route', (route) => route.Properties.RouteKey === routeKey);
+  const integrationId = singleReference(resourceById(template, routeId).Properties.Target);
+  const integration = resourceById(template, integrationId);
+  expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+  expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  return singleReference(integration.Properties.IntegrationUri);
+}
+
+/** Logical id of the Lambda function of the ApiFunction with this construct id. */
+function functionLogicalId(stack: CustomerApiStack, constructId: string): string {
+  const construct = stack.node.findChild(constructId);
+  if (!(construct instanceof ApiFunction)) throw new Error(`${constructId} is not an ApiFunction`);
+  return stack.resolve(construct.function.functionName).Ref as string;
+}
+
+/** Logical id behind a token such as `queue.queueUrl` (a Ref). */
+function stackRef(stack: CustomerApiStack, token: string): string {
+  return singleReference(stack.resolve(token));
+}
+
+function expectedTableIds(access: ResourceAccess): TableId[] {
+  return TABLE_IDS.filter((id) => access.tables[id] !== undefined);
+}
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+// ── Default stage ────────────────────────────────────────────────────────────────────────────
+
+describe('CustomerApiStack (stage "test", defaults)', () => {
+  const STAGE = 'test';
+  let synthesized: Synthesized;
+  let template: Template;
+
+  beforeAll(() => {
+    // Prepare + Act (shared): one synth of the stage for every assertion below.
+    synthesized = synth({ stage: STAGE }, { bundle: true });
+    template = synthesized.template;
+  }, SYNTH_TIMEOUT_MS);
+
+  describe('stack', () => {
+    it('is named CustomerApi-<stage> and environment-agnostic', () => {
+      // Assess
+      expect(synthesized.stack.stackName).toBe('CustomerApi-test');
+      expect(Token.isUnresolved(synthesized.stack.account)).toBe(true);
+      expect(Token.isUnresolved(synthesized.stack.region)).toBe(true);
+    });
+  });
+
+  describe('DynamoDB tables', () => {
+    it('creates exactly one table per spec', () => {
+      // Assess
+      template.resourceCountIs('AWS::DynamoDB::Table', TABLE_IDS.length);
+    });
+
+    it.each(TABLE_IDS)('%s: on demand, PITR, AWS-managed SSE, keys from the spec', (id) => {
+      // Prepare
+      const spec = TABLES[id];
+      const keySchema = [
+        { AttributeName: spec.partitionKey.name, KeyType: 'HASH' },
+        ...(spec.sortKey ? [{ AttributeName: spec.sortKey.name, KeyType: 'RANGE' }] : []),
+      ];
+
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, id));
+
+      // Assess
+      expect(table.Properties).toMatchObject({
+        TableName: `customer-api-test-${id}`,
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        KeySchema: keySchema,
+      });
+      expect(table.Properties.ProvisionedThroughput).toBeUndefined();
+    });
+
+    it.each(TABLE_IDS)('%s: TTL exactly when the spec has a TTL attribute', (id) => {
+      // Prepare
+      const spec = TABLES[id];
+
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, id));
+
+      // Assess
+      expect(table.Properties.TimeToLiveSpecification).toEqual(
+        spec.ttlAttribute ? { AttributeName: spec.ttlAttribute, Enabled: true } : undefined,
+      );
+    });
+
+    it.each(TABLE_IDS)('%s: GSIs exactly as in the spec, projection ALL', (id) => {
+      // Prepare
+      const expected = TABLES[id].globalIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+          ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      }));
+
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, id));
+
+      // Assess
+      expect(table.Properties.GlobalSecondaryIndexes).toEqual(expected.length > 0 ? expected : undefined);
+    });
+
+    it.each(TABLE_IDS)('%s: deleted with a non-production stack', (id) => {
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, id));
+
+      // Assess
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+    });
+  });
+
+  describe('files bucket', () => {
+    it('blocks public access, encrypts with S3-managed keys, aborts stale multipart uploads, has no CORS', () => {
+      // Assess
+      template.resourceCountIs('AWS::S3::Bucket', 1);
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+          ]),
+        },
+        CorsConfiguration: Match.absent(),
+      });
+    });
+
+    it('denies every request not made over TLS', () => {
+      // Prepare
+      const bucketId = logicalIdOfType(template, 'AWS::S3::Bucket', () => true);
+
+      // Act
+      const policy = logicalIdOfType(template, 'AWS::S3::BucketPolicy', (candidate) =>
+        referencedLogicalIds(candidate.Properties.Bucket).has(bucketId),
+      );
+
+      // Assess
+      expect(resourceById(template, policy).Properties.PolicyDocument).toMatchObject({
+        Statement: expect.arrayContaining([
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      });
+    });
+  });
+
+  describe('import queue', () => {
+    function queueId(suffix: string): string {
+      return logicalIdOfType(template, 'AWS::SQS::Queue', (queue) => queue.Properties.QueueName === `customer-api-test-${suffix}`);
+    }
+
+    it('redrives to the DLQ after maxReceiveCount with the spec visibility timeout, SQS-managed SSE', () => {
+      // Prepare
+      const dlqId = queueId(IMPORT_QUEUE.deadLetterId);
+
+      // Act
+      const queue = resourceById(template, queueId(IMPORT_QUEUE.id));
+
+      // Assess
+      expect(queue.Properties).toMatchObject({
+        VisibilityTimeout: IMPORT_QUEUE.visibilityTimeoutSeconds,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount },
+      });
+    });
+
+    it('keeps dead letters for the spec retention, SQS-managed SSE', () => {
+      // Act
+      const dlq = resourceById(template, queueId(IMPORT_QUEUE.deadLetterId));
+
+      // Assess
+      expect(dlq.Properties).toMatchObject({
+        MessageRetentionPeriod: IMPORT_QUEUE.deadLetterRetentionDays * 24 * 60 * 60,
+        SqsManagedSseEnabled: true,
+      });
+      expect(dlq.Properties.RedrivePolicy).toBeUndefined();
+    });
+
+    it.each([IMPORT_QUEUE.id, IMPORT_QUEUE.deadLetterId])('%s denies requests not made over TLS', (suffix) => {
+      // Prepare
+      const id = queueId(suffix);
+
+      // Act
+      const policyId = logicalIdOfType(template, 'AWS::SQS::QueuePolicy', (policy) =>
+        referencedLogicalIds(policy.Properties.Queues).has(id),
+      );
+
+      // Assess
+      expect(resourceById(template, policyId).Properties.PolicyDocument).toMatchObject({
+        Statement: expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      });
+    });
+
+    it('alarms as soon as one message is visible on the DLQ', () => {
+      // Prepare
+      const dlqId = queueId(IMPORT_QUEUE.deadLetterId);
+
+      // Act
+      const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+
+      // Assess
+      expect(alarms).toHaveLength(1);
+      expect(alarms[0]?.[1].Properties).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('is one HTTP API whose $default stage auto-deploys with access logs', () => {
+      // Assess
+      template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+      template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', Name: 'customer-api-test' });
+      template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+        AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('\\$context\\.requestId') },
+      });
+    });
+
+    it('has one route per ROUTES entry plus $default, nothing else', () => {
+      // Act
+      const routeKeys = resourcesOfType(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+
+      // Assess
+      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default'].sort());
+    });
+
+    it.each(ROUTE_LIST)('$method $path is integrated (payload 2.0) with the $operationId function', (route) => {
+      // Prepare
+      const expected = functionLogicalId(synthesized.stack, functionIdFor(route.operationId));
+
+      // Act
+      const target = functionLogicalIdForRouteKey(template, `${route.method} ${route.path}`);
+
+      // Assess
+      expect(target).toBe(expected);
+      expect(target).toMatch(new RegExp(`^${functionIdFor(route.operationId)}[0-9A-F]{8}$`));
+      expect(resourceById(template, target).Type).toBe('AWS::Lambda::Function');
+    });
+
+    it.each(ROUTE_LIST)("$operationId's bundle is built from its handler entry", (route) => {
+      // Prepare
+      const fnId = functionLogicalIdForRouteKey(template, `${route.method} ${route.path}`);
+      const assetPath = resourceById(template, fnId).Metadata?.['aws:asset:path'];
+      expect(typeof assetPath).toBe('string');
+      const mapFile = join(synthesized.app.outdir, assetPath as string, 'index.mjs.map');
+
+      // Act
+      const sources = (JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[] }).sources;
+
+      // Assess
+      expect(existsSync(join(synthesized.app.outdir, assetPath as string, 'index.mjs'))).toBe(true);
+      expect(sources.some((source) => source.endsWith(route.handler))).toBe(true);
+    });
+
+    it('sends $default to the not-found function built from the fallback entry', () => {
+      // Prepare
+      const expected = functionLogicalId(synthesized.stack, FALLBACK_FUNCTION_ID);
+
+      // Act
+      const target = functionLogicalIdForRouteKey(template, '$default');
+
+      // Assess
+      expect(target).toBe(expected);
+      const assetPath = resourceById(template, target).Metadata?.['aws:asset:path'] as string;
+      const { sources } = JSON.parse(readFileSync(join(synthesized.app.outdir, assetPath, 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+      };
+      expect(sources.some((source) => source.endsWith(FALLBACK_HANDLER))).toBe(true);
+    });
+
+    it.each([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default'])(
+      'API Gateway may invoke the function behind %s',
+      (routeKey) => {
+        // Prepare
+        const fnId = functionLogicalIdForRouteKey(template, routeKey);
+
+        // Act
+        const permissions = resourcesOfType(template, 'AWS::Lambda::Permission').filter(
+          ([, permission]) => singleReference(permission.Properties.FunctionName) === fnId,
+        );
+
+        // Assess
+        expect(permissions.length).toBeGreaterThan(0);
+        for (const [, permission] of permissions) {
+          expect(permission.Properties).toMatchObject({
+            Action: 'lambda:InvokeFunction',
+            Principal: 'apigateway.amazonaws.com',
+          });
+        }
+      },
+    );
+
+    it('outputs the API URL', () => {
+      // Assess
+      template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+    });
+  });
+
+  describe('ApiFunction house defaults', () => {
+    it('creates exactly one function per route plus the fallback (no helper Lambdas)', () => {
+      // Assess
+      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1);
+    });
+
+    it('runs every function on arm64 + nodejs22.x, ESM bundle, 512 MB, 10 s, own log group', () => {
+      // Act
+      const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+
+      // Assess
+      for (const [id, fn] of functions) {
+        expect(fn.Properties, id).toMatchObject({
+          Architectures: ['arm64'],
+          Runtime: 'nodejs22.x',
+          Handler: 'index.handler',
+          MemorySize: 512,
+          Timeout: 10,
+        });
+        expect(fn.Properties.TracingConfig).toBeUndefined();
+        const logGroup = resourceById(template, logGroupOfFunction(template, id));
+        expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 }, DeletionPolicy: 'Delete' });
+      }
+    });
+
+    it('sets the house environment on every function', () => {
+      // Act
+      const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+
+      // Assess
+      for (const [id] of functions) {
+        expect(environmentOf(template, id), id).toMatchObject({
+          NODE_OPTIONS: '--enable-source-maps',
+          STAGE: STAGE,
+          RATE_LIMIT_GENERAL_PER_MINUTE: '1200',
+          RATE_LIMIT_SUBMISSION_PER_MINUTE: '20',
+        });
+      }
+    });
+
+    it('defines require for CommonJS dependencies at the top of each ESM bundle', () => {
+      // Act
+      const bundles = resourcesOfType(template, 'AWS::Lambda::Function').map(([, fn]) =>
+        readFileSync(join(synthesized.app.outdir, fn.Metadata?.['aws:asset:path'] as string, 'index.mjs'), 'utf8'),
+      );
+
+      // Assess
+      for (const bundle of bundles) expect(bundle.startsWith('import { createRequire as __houseCreateRequire }')).toBe(true);
+    });
+  });
+
+  describe('least privilege', () => {
+    const cases = [
+      ...ROUTE_LIST.map((route) => ({ name: route.operationId, constructId: functionIdFor(route.operationId), access: resourcesFor(route) })),
+      { name: 'not-found ($default)', constructId: FALLBACK_FUNCTION_ID, access: FALLBACK_ACCESS },
+    ];
+
+    it.each(cases)('$name: role has no managed policies', ({ constructId }) => {
+      // Prepare
+      const fnId = functionLogicalId(synthesized.stack, constructId);
+
+      // Act
+      const role = resourceById(template, singleReference(resourceById(template, fnId).Properties.Role));
+
+      // Assess
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.Policies).toBeUndefined();
+    });
+
+    it.each(cases)('$name: statements reference exactly its resourcesFor() storage and its log group', ({ constructId, access }) => {
+      // Prepare
+      const fnId = functionLogicalId(synthesized.stack, constructId);
+      const expected = new Set([
+        ...expectedTableIds(access).map((id) => tableLogicalId(template, STAGE, id)),
+        ...(access.bucket ? [logicalIdOfType(template, 'AWS::S3::Bucket', () => true)] : []),
+        ...(access.importQueue ? [stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)] : []),
+        logGroupOfFunction(template, fnId),
+      ]);
+
+      // Act
+      const statements = statementsOfFunction(template, fnId);
+      const referenced = new Set(statements.flatMap((statement) => [...referencedLogicalIds(statement.Resource)]));
+
+      // Assess
+      expect([...referenced].sort()).toEqual([...expected].sort());
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        expect(asArray(statement.Resource)).not.toContain('*');
+      }
+    });
+
+    it.each(cases)('$name: table actions match the access level of each table', ({ constructId, access }) => {
+      // Prepare
+      const fnId = functionLogicalId(synthesized.stack, constructId);
+      const levelByLogicalId = new Map(
+        expectedTableIds(access).map((id) => [tableLogicalId(template, STAGE, id), access.tables[id] as TableAccess]),
+      );
+
+      // Act
+      const statements = statementsOfFunction(template, fnId).filter((statement) =>
+        [...referencedLogicalIds(statement.Resource)].some((id) => levelByLogicalId.has(id)),
+      );
+
+      // Assess
+      for (const statement of statements) {
+        for (const tableId of referencedLogicalIds(statement.Resource)) {
+          const level = levelByLogicalId.get(tableId);
+          if (!level) continue;
+          for (const action of asArray(statement.Action)) expect(ALLOWED_TABLE_ACTIONS[level].has(action), `${action} on ${tableId}`).toBe(true);
+          if (level === 'read') expect(asArray(statement.Action).join(' ')).not.toMatch(/Put|Update|Delete|BatchWrite/);
+        }
+      }
+      expect(statements.length > 0).toBe(levelByLogicalId.size > 0);
+    });
+
+    it.each(cases)('$name: environment names exactly its storage', ({ constructId, access }) => {
+      // Prepare
+      const fnId = functionLogicalId(synthesized.stack, constructId);
+      const tableEnvVars = new Set(TABLE_IDS.map((id) => TABLES[id].envVar));
+
+      // Act
+      const env = environmentOf(template, fnId);
+
+      // Assess
+      expect(Object.keys(env).filter((key) => tableEnvVars.has(key)).sort()).toEqual(
+        expectedTableIds(access).map((id) => TABLES[id].envVar).sort(),
+      );
+      for (const id of expectedTableIds(access)) {
+        expect(env[TABLES[id].envVar]).toEqual({ Ref: tableLogicalId(template, STAGE, id) });
+      }
+      expect(BUCKET_ENV_VAR in env).toBe(access.bucket !== undefined);
+      expect(IMPORT_QUEUE_ENV_VAR in env).toBe(access.importQueue !== undefined);
+    });
+  });
+});
+
+// ── Context overrides and the production profile ─────────────────────────────────────────────
+
+describe('CustomerApiStack context overrides', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    // Prepare + Act
+    template = synth(
+      { stage: 'qa', generalRateLimit: '77', submissionRateLimit: '3', logRetentionDays: '30' },
+      { bundle: false },
+    ).template;
+  }, SYNTH_TIMEOUT_MS);
+
+  it('passes the overridden rate limits to every function', () => {
+    // Act
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+
+    // Assess
+    expect(functions.length).toBe(ROUTE_LIST.length + 1);
+    for (const [id] of functions) {
+      expect(environmentOf(template, id), id).toMatchObject({
+        STAGE: 'qa',
+        RATE_LIMIT_GENERAL_PER_MINUTE: '77',
+        RATE_LIMIT_SUBMISSION_PER_MINUTE: '3',
+      });
+    }
+  });
+
+  it('applies the overridden retention to every log group', () => {
+    // Act
+    const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
+
+    // Assess
+    expect(logGroups.length).toBe(ROUTE_LIST.length + 2);
+    for (const [, logGroup] of logGroups) expect(logGroup.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('names the tables after the stage', () => {
+    // Assess
+    for (const id of TABLE_IDS) template.hasResourceProperties('AWS::DynamoDB::Table', { TableName: `customer-api-qa-${id}` });
+  });
+});
+
+describe('CustomerApiStack stage prod', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    // Prepare + Act
+    template = synth({ stage: 'prod' }, { bundle: false }).template;
+  }, SYNTH_TIMEOUT_MS);
+
+  it.each(['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SQS::Queue', 'AWS::Logs::LogGroup'])('retains every %s', (type) => {
+    // Act
+    const resources = resourcesOfType(template, type);
+
+    // Assess
+    expect(resources.length).toBeGreaterThan(0);
+    for (const [id, resource] of resources) expect(resource.DeletionPolicy, id).toBe('Retain');
+  });
+
+  it('protects the tables from deletion', () => {
+    // Act
+    const tables = resourcesOfType(template, 'AWS::DynamoDB::Table');
+
+    // Assess
+    for (const [id, table] of tables) expect(table.Properties.DeletionProtectionEnabled, id).toBe(true);
+  });
+
+  it('keeps logs 90 days', () => {
+    // Act
+    const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
+
+    // Assess
+    for (const [id, logGroup] of logGroups) expect(logGroup.Properties.RetentionInDays, id).toBe(90);
+  });
+});

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { expect } from 'vitest';
+import type { TableAccess } from '../../lib/routes.ts';
+
+/** Helpers to read a synthesized CloudFormation template in infra tests. */
+
+/** The feature flags of cdk.json, so tests synthesize what `cdk synth` does. */
+export const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+  context: Record<string, unknown>;
+}).context;
+
+export interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+  DeletionPolicy?: string;
+}
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+export function resourcesOfType(template: Template, type: string): [string, CfnResource][] {
+  return Object.entries(template.findResources(type)) as [string, CfnResource][];
+}
+
+export function resourceById(template: Template, logicalId: string): CfnResource {
+  const resource = (template.toJSON() as { Resources: Record<string, CfnResource | undefined> }).Resources[logicalId];
+  if (!resource) throw new Error(`No resource ${logicalId}`);
+  return resource;
+}
+
+export function asArray<T>(value: T | T[]): T[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Logical ids a CloudFormation value references through Ref / Fn::GetAtt (pseudo parameters excluded). */
+export function referencedLogicalIds(value: unknown): Set<string> {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === 'Ref' && typeof child === 'string' && !child.startsWith('AWS::')) found.add(child);
+      else if (key === 'Fn::GetAtt' && Array.isArray(child) && typeof child[0] === 'string') found.add(child[0]);
+      else walk(child);
+    }
+  };
+  walk(value);
+  return found;
+}
+
+export function singleReference(value: unknown): string {
+  const ids = [...referencedLogicalIds(value)];
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+export function logicalIdOfType(template: Template, type: string, predicate: (resource: CfnResource) => boolean): string {
+  const matches = resourcesOfType(template, type).filter(([, resource]) => predicate(resource));
+  expect(matches, `exactly one ${type} matches`).toHaveLength(1);
+  return (matches[0] as [string, CfnResource])[0];
+}
+
+/** Every IAM statement attached to a function's execution role. */
+export function statementsOfFunction(template: Template, fnLogicalId: string): PolicyStatement[] {
+  const roleId = singleReference(resourceById(template, fnLogicalId).Properties.Role);
+  return resourcesOfType(template, 'AWS::IAM::Policy')
+    .filter(([, policy]) => referencedLogicalIds(policy.Properties.Roles).has(roleId))
+    .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: PolicyStatement[] }).Statement);
+}
+
+export function environmentOf(template: Template, fnLogicalId: string): Record<string, unknown> {
+  const env = resourceById(template, fnLogicalId).Properties.Environment as { Variables: Record<string, unknown> } | undefined;
+  return env?.Variables ?? {};
+}
+
+export function logGroupOfFunction(template: Template, fnLogicalId: string): string {
+  const loggingConfig = resourceById(template, fnLogicalId).Properties.LoggingConfig as { LogGroup: unknown };
+  return singleReference(loggingConfig.LogGroup);
+}
+
+export const DYNAMO_READ = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+];
+export const DYNAMO_WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:DescribeTable', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+export const ALLOWED_TABLE_ACTIONS: Record<TableAccess, Set<string>> = {
+  read: new Set(DYNAMO_READ),
+  write: new Set(DYNAMO_WRITE),
+  'read-write': new Set([...DYNAMO_READ, ...DYNAMO_WRITE]),
+};
+
