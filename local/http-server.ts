@@ -48,7 +48,7 @@ function send(response: ServerResponse, result: WritableResponse): void {
 }
 
 function localProblem(error: ApiError, path: string): WritableResponse {
-  return fromLambdaResult(problemResponse(error, `local-${Date.now().toString(36)}`, path));
+  return fromLambdaResult(problemResponse(error, { traceId: `local-${Date.now().toString(36)}` }, path));
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, matchRoute: ReturnType<typeof createRouteMatcher<RouteDefinition>>) {

@@ -1,11 +1,34 @@
+import type { RateLimitWindowStatus } from '../domain/rate-limit/types.ts';
 import type { HttpEvent } from './types.ts';
 
-/** Headers on every response (PRODUCT §1 Media types), unless a route overrides them. */
-export function baseHeaders(traceId: string): Record<string, string> {
+/** What response headers are derived from; a subset of the request state. */
+export interface HeaderState {
+  traceId: string;
+  rateLimit?: readonly RateLimitWindowStatus[];
+}
+
+/**
+ * RateLimit-Policy / RateLimit as structured fields (IETF httpapi ratelimit-headers draft):
+ * `RateLimit-Policy: "general";q=1200;w=60` and `RateLimit: "general";r=17;t=42`.
+ */
+export function rateLimitHeaders(windows: readonly RateLimitWindowStatus[]): Record<string, string> {
+  if (windows.length === 0) return {};
+  return {
+    'RateLimit-Policy': windows.map((w) => `"${w.policy}";q=${w.limit};w=${w.windowSeconds}`).join(', '),
+    RateLimit: windows.map((w) => `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`).join(', '),
+  };
+}
+
+/**
+ * Headers on every response, success or problem (PRODUCT §1 Media types, Rate limits). Built
+ * here only, because Middy skips `after` phases on early responses such as idempotent replays.
+ */
+export function baseHeaders(state: HeaderState): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
-    'X-Trace-Id': traceId,
+    'X-Trace-Id': state.traceId,
+    ...rateLimitHeaders(state.rateLimit ?? []),
   };
 }
 

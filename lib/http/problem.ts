@@ -1,5 +1,5 @@
 import { ApiError } from '../domain/errors.ts';
-import { baseHeaders } from './headers.ts';
+import { baseHeaders, type HeaderState } from './headers.ts';
 import type { HttpResponse } from './types.ts';
 
 /**
@@ -48,7 +48,8 @@ export function toApiError(error: unknown): ApiError {
   return internalError();
 }
 
-export function problemResponse(error: ApiError, traceId: string, instance: string): HttpResponse {
+export function problemResponse(error: ApiError, state: HeaderState, instance: string): HttpResponse {
+  const { traceId } = state;
   const body = {
     type: problemTypeFor(error.code),
     title: error.title,
@@ -62,7 +63,7 @@ export function problemResponse(error: ApiError, traceId: string, instance: stri
   };
   return {
     statusCode: error.status,
-    headers: { ...baseHeaders(traceId), ...error.headers, 'Content-Type': PROBLEM_MEDIA_TYPE },
+    headers: { ...baseHeaders(state), ...error.headers, 'Content-Type': PROBLEM_MEDIA_TYPE },
     body: JSON.stringify(body),
   };
 }

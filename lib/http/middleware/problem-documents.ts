@@ -8,11 +8,12 @@ export function problemDocuments(): HttpMiddleware {
   return {
     onError: async (request: MiddyRequest) => {
       const apiError = toApiError(request.error);
-      const traceId = request.context.requestState?.traceId ?? randomUUID();
+      const state = request.context.requestState ?? { traceId: randomUUID() };
+      const { traceId } = state;
       if (apiError.status >= 500) {
         log('error', 'request failed', { traceId, route: request.event.routeKey, ...describeError(request.error) });
       }
-      request.response = problemResponse(apiError, traceId, request.event.rawPath ?? '/');
+      request.response = problemResponse(apiError, state, request.event.rawPath ?? '/');
     },
   };
 }

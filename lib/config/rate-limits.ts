@@ -1,0 +1,33 @@
+import type { RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
+import { positiveIntEnv } from './env.ts';
+
+/**
+ * Rate limits of this deployment (PRODUCT §1, seed §8), read once at cold start. The CDK
+ * function construct sets both variables per stage (context `generalRateLimit` /
+ * `submissionRateLimit`); without them the seed's defaults apply.
+ */
+
+export const RATE_LIMIT_ENV = {
+  general: 'RATE_LIMIT_GENERAL_PER_MINUTE',
+  submission: 'RATE_LIMIT_SUBMISSION_PER_MINUTE',
+} as const;
+
+export const DEFAULT_GENERAL_PER_MINUTE = 1200;
+export const DEFAULT_SUBMISSION_PER_MINUTE = 20;
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** Throws (failing the cold start) when a variable is set but not a positive integer. */
+export function loadRateLimitConfig(): RateLimitPolicies {
+  return {
+    general: {
+      name: 'general',
+      limit: positiveIntEnv(RATE_LIMIT_ENV.general, DEFAULT_GENERAL_PER_MINUTE),
+      windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
+    },
+    submission: {
+      name: 'submission',
+      limit: positiveIntEnv(RATE_LIMIT_ENV.submission, DEFAULT_SUBMISSION_PER_MINUTE),
+      windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { ApiError } from '../../domain/errors.ts';
+import { counterExpiresAt, evaluateWindow, exceededWindow, windowStartOf, type RateLimitCounter, type RateLimitPolicies } from '../../domain/rate-limit/fixed-window.ts';
+import type { RouteDefinition } from '../../routes.ts';
+import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
+
+/**
+ * Per-API-key fixed-window rate limits (PRODUCT §1). Runs right after auth (it needs the key
+ * id) and before validation, so an invalid request costs budget like any other and a 429 is
+ * decided before an idempotency key is claimed. Every route counts against the general limit;
+ * submission routes also against the submission limit (both counters in parallel, one round
+ * trip each). The windows are put on the request state before anything is decided, so every
+ * later response — success, problem or the 429 itself — carries RateLimit-Policy / RateLimit.
+ * Requests refused by auth (401/403) identify no usable key and count nowhere.
+ */
+export function rateLimit(
+  route: Pick<RouteDefinition, 'submission'>,
+  counter: RateLimitCounter,
+  config: RateLimitPolicies,
+  now: () => Date = () => new Date(),
+): HttpMiddleware {
+  const policies = route.submission ? [config.general, config.submission] : [config.general];
+  return {
+    before: async (request: MiddyRequest) => {
+      const state = stateOf(request);
+      const keyId = state.principal?.keyId;
+      if (!keyId) throw new Error('Chain misordered: rate limit ran before auth');
+      const nowMs = now().getTime();
+      const evaluations = await Promise.all(
+        policies.map(async (policy) => {
+          const windowStart = windowStartOf(nowMs, policy.windowSeconds);
+          const count = await counter.increment(keyId, policy.name, windowStart, counterExpiresAt(windowStart, policy.windowSeconds));
+          return evaluateWindow(policy, count, nowMs);
+        }),
+      );
+      state.rateLimit = evaluations.map((evaluation) => evaluation.status);
+      const blocking = exceededWindow(evaluations);
+      if (blocking) {
+        throw new ApiError(429, 'customer-api.rate-limit.exceeded', 'Too many requests', {
+          detail: `This API key has used its ${blocking.limit} ${blocking.policy} requests of the current ${blocking.windowSeconds}-second window; retry after ${blocking.resetSeconds} s.`,
+          headers: { 'Retry-After': String(blocking.resetSeconds) },
+        });
+      }
+    },
+  };
+}
