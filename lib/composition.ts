@@ -1,6 +1,8 @@
 import { requiredEnv } from './config/env.ts';
+import { loadRateLimitConfig } from './config/rate-limits.ts';
 import type { ChainDependencies } from './http/chain.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
+import { RateLimitStore } from './store/rate-limit-store.ts';
 import { TABLES } from './store/tables.ts';
 
 /**
@@ -9,4 +11,6 @@ import { TABLES } from './store/tables.ts';
  */
 export const chainDependencies: ChainDependencies = {
   apiKeys: new ApiKeysStore(requiredEnv(TABLES.keys.envVar)),
+  rateLimits: new RateLimitStore(requiredEnv(TABLES['rate-limits'].envVar)),
+  rateLimitPolicies: loadRateLimitConfig(),
 };

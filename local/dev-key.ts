@@ -1,14 +1,13 @@
 import { hashApiKey } from '../lib/domain/auth/api-key.ts';
 import { createKey } from '../lib/domain/auth/manage-keys.ts';
-import { ApiKeysStore } from '../lib/store/api-keys-store.ts';
-import { TABLES } from '../lib/store/tables.ts';
+import { keyRegistry } from './key-registry.ts';
 import { readDevKey, writeDevKey } from './state.ts';
 
 export const DEV_ORGANIZATION = 'org_dev';
 
 /** The development key of org_dev with all scopes: created on first start, reused after. */
 export async function ensureDevKey(stateDir: string): Promise<{ key: string; created: boolean }> {
-  const store = new ApiKeysStore(process.env[TABLES.keys.envVar] ?? '');
+  const store = keyRegistry();
   const existing = readDevKey(stateDir);
   if (existing && (await store.findByHash(hashApiKey(existing.key)))) return { key: existing.key, created: false };
   const { key, record } = await createKey(store, {

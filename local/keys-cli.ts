@@ -33,7 +33,9 @@ function publicView(record: ApiKeyRecord) {
 async function connect(stage: string | undefined): Promise<{ environment: string; stop: () => Promise<void> }> {
   if (stage) {
     if (!/^[a-z][a-z0-9-]{0,20}$/.test(stage)) throw new UsageError(`Invalid stage '${stage}'.`);
-    process.env[TABLES.keys.envVar] ??= physicalTableName(`customer-api-${stage}`, 'keys');
+    for (const id of ['keys', 'events', 'audit'] as const) {
+      process.env[TABLES[id].envVar] ??= physicalTableName(`customer-api-${stage}`, id);
+    }
     return { environment: stage === 'prod' ? 'live' : stage.replaceAll('-', '').slice(0, 16), stop: async () => {} };
   }
   const stateDir = stateDirectory();
@@ -67,9 +69,9 @@ async function run(argv: string[]): Promise<void> {
   const connection = await connect(values.stage);
   try {
     // The store reads endpoints and table names from the environment set by `connect`.
-    const { ApiKeysStore } = await import('../lib/store/api-keys-store.ts');
+    const { keyRegistry } = await import('./key-registry.ts');
     const { createKey } = await import('../lib/domain/auth/manage-keys.ts');
-    const store = new ApiKeysStore(process.env[TABLES.keys.envVar] ?? '');
+    const store = keyRegistry();
     const print = (human: string, json: unknown) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${human}\n`);
 
     if (command === 'create') {

@@ -2,19 +2,35 @@ import middy from '@middy/core';
 import type { z } from 'zod';
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
+import type { RateLimitCounter, RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
+import type { CommandPlan, CommandWriter, IdempotencyRecords } from '../domain/write/ports.ts';
 import type { RouteDefinition } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { negotiateResponse } from './middleware/negotiate-response.ts';
 import { problemDocuments } from './middleware/problem-documents.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
 import { traceId } from './middleware/trace-id.ts';
 import { validateRequest } from './middleware/validate-request.ts';
 import { toHttpResponse } from './respond.ts';
-import { stateOf, type ApiContext, type HandlerResult, type HttpEvent, type HttpResponse } from './types.ts';
+import { stateOf, type ApiContext, type HandlerResult, type HttpEvent, type HttpResponse, type RequestState } from './types.ts';
 
 /** What the chain needs from outside; the composition root (lib/composition.ts) supplies it. */
 export interface ChainDependencies {
   apiKeys: ApiKeyLookup;
+  /** Per-key fixed-window counters and this deployment's limits (PRODUCT §1 Rate limits). */
+  rateLimits: RateLimitCounter;
+  rateLimitPolicies: RateLimitPolicies;
+  /** Write routes only: Idempotency-Key records and the one-transaction command writer. */
+  writes?: { idempotency: IdempotencyRecords; writer: CommandWriter };
 }
+
+/**
+ * Commits a write command (ARCHITECTURE §3) under this request's idempotency claim: `build`
+ * plans the records, audit and events; `respond` turns the committed result into the response,
+ * which is stored with the idempotency record in the same transaction.
+ */
+export type Commit = <T>(build: () => Promise<CommandPlan<T>>, respond: (result: T) => HandlerResult) => Promise<HandlerResult>;
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -26,34 +42,61 @@ export interface RouteInput<R extends RouteDefinition> {
   principal: Principal;
   traceId: string;
   event: HttpEvent;
+  /** Only on write routes. */
+  commit: Commit;
 }
 
 export type RouteHandler<R extends RouteDefinition> = (input: RouteInput<R>) => Promise<HandlerResult>;
 
 /**
  * The one Middy chain, in ARCHITECTURE §2 order: problem documents (outermost) → trace id →
- * auth → validation → content negotiation → handler (which serializes its own response).
- * Rate limiting and idempotency join between auth and the handler in the write-path issue.
+ * auth → rate limit (per API key; sets the RateLimit headers of every later response, 429 when
+ * exceeded) → validation → content negotiation → idempotency (writes only) → handler (which
+ * serializes its own response, so a stored idempotent response is what the client first got).
  */
 export function createHttpHandler<R extends RouteDefinition>(route: R, dependencies: ChainDependencies, handle: RouteHandler<R>) {
-  return middy<HttpEvent, HttpResponse, Error, ApiContext>()
+  const isWrite = route.method !== 'GET';
+  const { writes } = dependencies;
+  if (isWrite && !writes) throw new Error(`${route.operationId} is a write route: it needs the write dependencies (lib/composition-writes.ts)`);
+  const chain = middy<HttpEvent, HttpResponse, Error, ApiContext>()
     .use(problemDocuments())
     .use(traceId())
     .use(authenticate(route.scope, dependencies.apiKeys))
+    .use(rateLimit(route, dependencies.rateLimits, dependencies.rateLimitPolicies))
     .use(validateRequest(route))
-    .use(negotiateResponse(route))
-    .handler(async (event, context) => {
-      const state = stateOf({ context });
-      const { input, principal } = state;
-      if (!input || !principal) throw new Error('Chain misordered: handler ran before auth and validation');
-      const result = await handle({
-        query: input.query,
-        path: input.path,
-        body: input.body,
-        principal,
-        traceId: state.traceId,
-        event,
-      } as RouteInput<R>);
-      return toHttpResponse(result, state);
+    .use(negotiateResponse(route));
+  if (isWrite && writes) chain.use(idempotency(route, writes.idempotency));
+  return chain.handler(async (event, context) => {
+    const state = stateOf({ context });
+    const { input, principal } = state;
+    if (!input || !principal) throw new Error('Chain misordered: handler ran before auth and validation');
+    const result = await handle({
+      query: input.query,
+      path: input.path,
+      body: input.body,
+      principal,
+      traceId: state.traceId,
+      event,
+      commit: commitFor(route, state, principal, writes),
+    } as RouteInput<R>);
+    return toHttpResponse(result, state);
+  });
+}
+
+function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {
+  return async (build, respond) => {
+    if (!writes) throw new Error(`${route.operationId} is not a write route`);
+    const writeContext = {
+      organizationId: principal.organizationId,
+      actor: { type: 'api-key' as const, id: principal.keyId },
+      traceId: state.traceId,
+      idempotency: state.idempotency,
+    };
+    const outcome = await writes.writer.run(writeContext, build, (committed) => {
+      const { statusCode = 200, headers, body = '' } = toHttpResponse(respond(committed), state);
+      return { statusCode, headers, body: String(body) };
     });
+    if (!outcome.response) throw new Error('The writer returned no response');
+    return { response: { ...outcome.response } };
+  };
 }

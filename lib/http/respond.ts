@@ -6,7 +6,8 @@ import type { HandlerResult, HttpResponse, RequestState } from './types.ts';
  * a stored idempotent response is exactly what the client first received.
  */
 export function toHttpResponse(result: HandlerResult, state: RequestState): HttpResponse {
-  const headers = { ...baseHeaders(state.traceId), ...result.headers };
+  if ('response' in result) return result.response;
+  const headers = { ...baseHeaders(state), ...result.headers };
   if ('empty' in result) return { statusCode: result.status, headers, body: '' };
   if ('text' in result) {
     return { statusCode: result.status, headers: { ...headers, 'Content-Type': result.mediaType }, body: result.text };

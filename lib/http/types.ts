@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Principal } from '../domain/auth/api-key.ts';
+import type { RateLimitWindowStatus } from '../domain/rate-limit/types.ts';
+import type { IdempotencyClaim } from '../domain/write/ports.ts';
 import type { ResponseMediaType } from './content-negotiation.ts';
 
 export type HttpEvent = APIGatewayProxyEventV2;
@@ -18,6 +20,9 @@ export interface RequestState {
   principal?: Principal;
   input?: ValidatedInput;
   responseMediaType?: ResponseMediaType;
+  rateLimit?: RateLimitWindowStatus[];
+  /** Set on write routes once the Idempotency-Key is claimed for this request. */
+  idempotency?: { key: string; claim: IdempotencyClaim };
 }
 
 /** Lambda creates a context per invocation (the local adapter too), so it carries the state. */
@@ -37,4 +42,6 @@ export function stateOf(request: { context: ApiContext }): RequestState {
 export type HandlerResult =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; text: string; mediaType: string; headers?: Record<string, string> }
-  | { status: number; empty: true; headers?: Record<string, string> };
+  | { status: number; empty: true; headers?: Record<string, string> }
+  /** Already serialized, e.g. the response committed with the idempotency record. */
+  | { response: HttpResponse };

@@ -1,7 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/auth/api-key.ts';
 import type { Scope } from '../domain/auth/scopes.ts';
 import { documentClient } from './clients.ts';
+import { keys } from './keys.ts';
+import type { StoreWrite, TransactionWriter } from './transaction-writer.ts';
 
 /**
  * The keys table. The main item is addressed by the key's SHA-256 (what auth looks up); a
@@ -12,9 +14,9 @@ import { documentClient } from './clients.ts';
 const ENTITY = 'api-key';
 const SCHEMA_VERSION = 1;
 
-const hashKey = (keyHash: string) => `KEYHASH#${keyHash}`;
-const idKey = (keyId: string) => `KEYID#${keyId}`;
-const orgIndexKey = (organizationId: string) => `ORG#${organizationId}`;
+const hashKey = (keyHash: string) => keys.apiKeyByHash(keyHash).pk;
+const idKey = (keyId: string) => keys.apiKeyById(keyId).pk;
+const orgIndexKey = keys.apiKeysOfOrganization;
 
 interface StoredKey extends ApiKeyRecord {
   pk: string;
@@ -37,7 +39,11 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
 }
 
 export class ApiKeysStore {
-  constructor(private readonly tableName: string) {}
+  /** Lookups need only the table; creating and revoking also write the audit log. */
+  constructor(
+    private readonly tableName: string,
+    private readonly writer?: TransactionWriter,
+  ) {}
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     // Strongly consistent so a revocation takes effect on the very next request.
@@ -62,26 +68,37 @@ export class ApiKeysStore {
       entity: ENTITY,
       schemaVersion: SCHEMA_VERSION,
     };
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...item, gsi1pk: orgIndexKey(record.organizationId), gsi1sk: `${record.createdAt}#${record.keyId}` },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+    const writes: StoreWrite[] = [
+      {
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...item, gsi1pk: orgIndexKey(record.organizationId), gsi1sk: `${record.createdAt}#${record.keyId}` },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { pk: idKey(record.keyId), entity: 'api-key-pointer', schemaVersion: SCHEMA_VERSION, keyHash: record.keyHash },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+        },
+      },
+      {
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: { pk: idKey(record.keyId), entity: 'api-key-pointer', schemaVersion: SCHEMA_VERSION, keyHash: record.keyHash },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-        ],
-      }),
-    );
+        },
+      },
+    ];
+    await this.requireWriter().run(this.context(record.organizationId), async () => ({
+      writes,
+      audit: {
+        kind: 'api-key.created',
+        target: { kind: 'api-key', id: record.keyId },
+        summary: `API key '${record.name}' created with scopes ${record.scopes.join(', ')}`,
+        changes: [],
+      },
+      events: [],
+      result: undefined,
+    }));
   }
 
   async listByOrganization(organizationId: string): Promise<ApiKeyRecord[]> {
@@ -108,16 +125,37 @@ export class ApiKeysStore {
     const existing = await this.findById(keyId);
     if (!existing) return undefined;
     if (existing.revokedAt !== null) return existing;
-    const result = await documentClient.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: hashKey(existing.keyHash) },
-        UpdateExpression: 'SET revokedAt = :revokedAt',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':revokedAt': revokedAt },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes ? toRecord(result.Attributes) : undefined;
+    const write: StoreWrite = {
+      item: {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: hashKey(existing.keyHash) },
+          UpdateExpression: 'SET revokedAt = :revokedAt',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_type(revokedAt, :null)',
+          ExpressionAttributeValues: { ':revokedAt': revokedAt, ':null': 'NULL' },
+        },
+      },
+    };
+    await this.requireWriter().run(this.context(existing.organizationId), async () => ({
+      writes: [write],
+      audit: {
+        kind: 'api-key.revoked',
+        target: { kind: 'api-key', id: keyId },
+        summary: `API key '${existing.name}' revoked`,
+        changes: [{ field: 'revokedAt', from: null, to: revokedAt }],
+      },
+      events: [],
+      result: undefined,
+    }));
+    return { ...existing, revokedAt };
+  }
+
+  private requireWriter(): TransactionWriter {
+    if (!this.writer) throw new Error('Key management needs a TransactionWriter (for the audit log)');
+    return this.writer;
+  }
+
+  private context(organizationId: string) {
+    return { organizationId, actor: { type: 'system' as const, id: 'keys-cli' }, traceId: null };
   }
 }

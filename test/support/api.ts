@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createKey, type CreateKeyRequest } from '../../lib/domain/auth/manage-keys.ts';
-import { ApiKeysStore } from '../../lib/store/api-keys-store.ts';
-import { TABLES } from '../../lib/store/tables.ts';
+import type { ApiKeysStore } from '../../lib/store/api-keys-store.ts';
+import { keyRegistry } from '../../local/key-registry.ts';
 
 /** Helpers for tests that talk to the local server over HTTP. */
 
@@ -14,7 +14,7 @@ export function uniqueOrganization(): string {
 }
 
 export function keysStore(): ApiKeysStore {
-  return new ApiKeysStore(process.env[TABLES.keys.envVar] ?? '');
+  return keyRegistry();
 }
 
 export async function createTestKey(overrides: Partial<CreateKeyRequest> = {}) {

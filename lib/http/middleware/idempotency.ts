@@ -1,0 +1,50 @@
+import { ApiError } from '../../domain/errors.ts';
+import { hashIdempotencyKey, requestFingerprint, requireIdempotencyKey } from '../../domain/idempotency/idempotency.ts';
+import type { IdempotencyRecords } from '../../domain/write/ports.ts';
+import type { RouteDefinition } from '../../routes.ts';
+import { header, rateLimitHeaders } from '../headers.ts';
+import { problemResponse } from '../problem.ts';
+import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
+
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * Idempotency-Key for writes (PRODUCT §1). Runs after auth, rate limit and validation, so
+ * those refusals never touch a key. Claims the key, or replays the stored response, or refuses
+ * with 409. A failure after the claim either stores its problem (a 4xx the command decided) or
+ * gives the key back (anything unexpected), so a retry behaves as the first attempt should have.
+ */
+export function idempotency(route: RouteDefinition, records: IdempotencyRecords, clock: () => Date = () => new Date()): HttpMiddleware {
+  return {
+    before: async (request: MiddyRequest) => {
+      const state = stateOf(request);
+      const key = requireIdempotencyKey(header(request.event, 'idempotency-key'));
+      const { principal, input } = state;
+      if (!principal || !input) throw new Error('Chain misordered: idempotency runs after auth and validation');
+      const fingerprint = requestFingerprint({ method: route.method, route: route.path, path: input.path, query: input.query, body: input.body });
+      const outcome = await records.claim(principal.organizationId, hashIdempotencyKey(key), fingerprint, clock());
+      if (outcome.kind === 'rejected') throw outcome.error;
+      if (outcome.kind === 'replay') {
+        const { response } = outcome;
+        return {
+          statusCode: response.statusCode,
+          headers: { ...response.headers, ...rateLimitHeaders(state.rateLimit ?? []), [IDEMPOTENT_REPLAYED_HEADER]: 'true' },
+          body: response.body,
+        };
+      }
+      state.idempotency = { key, claim: outcome.claim };
+      return undefined;
+    },
+    onError: async (request: MiddyRequest) => {
+      const claimed = request.context.requestState?.idempotency;
+      if (!claimed) return;
+      const { error } = request;
+      if (error instanceof ApiError && error.status < 500) {
+        const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');
+        await records.complete(claimed.claim, { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') }, clock());
+      } else {
+        await records.release(claimed.claim);
+      }
+    },
+  };
+}

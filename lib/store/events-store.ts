@@ -1,0 +1,62 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../contracts/events.ts';
+import type { EventFeedStore, FeedSlice, StoredEvent } from '../domain/events/read-feed.ts';
+import type { EventEnvelope } from '../domain/events/types.ts';
+import { documentClient } from './clients.ts';
+import { keys } from './keys.ts';
+
+/** Reads of the events table; all strongly consistent, so a committed event is seen at once. */
+
+const READ_BATCH = 200;
+
+function toStoredEvent(item: Record<string, unknown>): StoredEvent {
+  return { sequence: item.sequence as number, committedAt: item.committedAt as string, envelope: item.envelope as EventEnvelope };
+}
+
+export class EventsStore implements EventFeedStore {
+  constructor(private readonly tableName: string) {}
+
+  async readAfter(organizationId: string, afterSequence: number, options: { limit: number; type?: EventType; budget: number }): Promise<FeedSlice> {
+    const slice: FeedSlice = { events: [], itemsRead: 0 };
+    let position = afterSequence;
+    while (slice.events.length < options.limit && slice.itemsRead < options.budget) {
+      // Without a filter every item read is returned, so read exactly what is missing.
+      const want = options.type ? Math.min(READ_BATCH, options.budget - slice.itemsRead) : options.limit - slice.events.length;
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk > :after',
+          ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':after': keys.eventSortKey(position) },
+          ConsistentRead: true,
+          Limit: want,
+        }),
+      );
+      const items = (page.Items ?? []).map(toStoredEvent);
+      for (const event of items) {
+        slice.itemsRead += 1;
+        slice.firstExamined ??= event.sequence;
+        slice.lastExamined = event.sequence;
+        position = event.sequence;
+        if (!options.type || event.envelope.type === options.type) slice.events.push(event);
+        // Stop exactly at the limit so the cursor can point at the last returned event.
+        if (slice.events.length >= options.limit) return slice;
+      }
+      if (items.length < want && !page.LastEvaluatedKey) break;
+    }
+    return slice;
+  }
+
+  async find(organizationId: string, sequence: number): Promise<StoredEvent | undefined> {
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.event(organizationId, sequence), ConsistentRead: true }),
+    );
+    return result.Item ? toStoredEvent(result.Item) : undefined;
+  }
+
+  async lastSequence(organizationId: string): Promise<number> {
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.eventSequence(organizationId), ConsistentRead: true }),
+    );
+    return typeof result.Item?.last === 'number' ? result.Item.last : 0;
+  }
+}

@@ -1,0 +1,125 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import {
+  decideOnExisting,
+  IDEMPOTENCY_RETENTION_SECONDS,
+  type IdempotencyRecord,
+  type StoredResponse,
+} from '../domain/idempotency/idempotency.ts';
+import type { ApiError } from '../domain/errors.ts';
+import { documentClient } from './clients.ts';
+import { keys } from './keys.ts';
+import type { TransactItem } from './transaction-items.ts';
+import type { IdempotencyClaim, IdempotencyRecords } from '../domain/write/ports.ts';
+
+/**
+ * Idempotency records: a conditional put claims the key (`in-progress`, with a lease) before the
+ * command runs; the command's own transaction completes it with the response. A crash before
+ * commit leaves a claim whose lease expires, so a retry runs the command exactly once.
+ */
+
+export type Claim = IdempotencyClaim;
+
+export type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse } | { kind: 'rejected'; error: ApiError };
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const MAX_CLAIM_ATTEMPTS = 3;
+
+export class IdempotencyStore implements IdempotencyRecords {
+  constructor(
+    private readonly tableName: string,
+    private readonly leaseSeconds: number,
+  ) {}
+
+  async claim(organizationId: string, keyHash: string, fingerprint: string, now: Date): Promise<ClaimOutcome> {
+    const key = keys.idempotency(organizationId, keyHash);
+    for (let attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt += 1) {
+      const token = randomUUID();
+      try {
+        await documentClient.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              ...key,
+              entity: 'idempotency',
+              schemaVersion: 1,
+              status: 'in-progress',
+              fingerprint,
+              token,
+              createdAt: now.toISOString(),
+              leaseExpiresAt: new Date(now.getTime() + this.leaseSeconds * 1000).toISOString(),
+              // TTL only tidies up; expiry itself is decided from createdAt.
+              ttl: epochSeconds(now) + IDEMPOTENCY_RETENTION_SECONDS + 3600,
+            },
+            ConditionExpression:
+              'attribute_not_exists(pk) OR createdAt <= :expiredBefore OR (#status = :inProgress AND leaseExpiresAt <= :now AND fingerprint = :fingerprint)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':expiredBefore': new Date(now.getTime() - IDEMPOTENCY_RETENTION_SECONDS * 1000).toISOString(),
+              ':inProgress': 'in-progress',
+              ':now': now.toISOString(),
+              ':fingerprint': fingerprint,
+            },
+          }),
+        );
+        return { kind: 'claimed', claim: { organizationId, keyHash, token } };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+      const existing = await this.read(organizationId, keyHash);
+      if (!existing) continue;
+      const decision = decideOnExisting(existing, fingerprint, now);
+      if (decision.action === 'replay') return { kind: 'replay', response: decision.response };
+      if (decision.action === 'reject') return { kind: 'rejected', error: decision.error };
+    }
+    throw new Error('Could not claim the idempotency key after several attempts');
+  }
+
+  async read(organizationId: string, keyHash: string): Promise<IdempotencyRecord | undefined> {
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.idempotency(organizationId, keyHash), ConsistentRead: true }),
+    );
+    return result.Item as IdempotencyRecord | undefined;
+  }
+
+  /** The transaction item that completes a claim; fails if the claim was lost. */
+  completionItem(claim: Claim, response: StoredResponse, now: Date): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.idempotency(claim.organizationId, claim.keyHash),
+        UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
+        ConditionExpression: '#token = :token AND #status = :inProgress',
+        ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#token': 'token' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+      },
+    };
+  }
+
+  /** Stores the outcome of a request that failed without writing (e.g. a 404 from the command). */
+  async complete(claim: Claim, response: StoredResponse, now: Date): Promise<void> {
+    const { Update } = this.completionItem(claim, response, now);
+    if (!Update) return;
+    await documentClient.send(new UpdateCommand(Update)).catch((error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
+  }
+
+  /** Gives the key back after an unexpected failure, so a retry runs the command. */
+  async release(claim: Claim): Promise<void> {
+    await documentClient
+      .send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.idempotency(claim.organizationId, claim.keyHash),
+          ConditionExpression: '#token = :token AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status', '#token': 'token' },
+          ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in-progress' },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Every DynamoDB key of the service, derived in this one module (house rule 6). Organization
+ * ids are part of every tenant key, so no query can cross tenants.
+ */
+
+const SEQUENCE_DIGITS = 12;
+
+export function padSequence(sequence: number): string {
+  return String(sequence).padStart(SEQUENCE_DIGITS, '0');
+}
+
+export const keys = {
+  apiKeyByHash: (keyHash: string) => ({ pk: `KEYHASH#${keyHash}` }),
+  apiKeyById: (keyId: string) => ({ pk: `KEYID#${keyId}` }),
+  apiKeysOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
+
+  /** `keyHash` is the SHA-256 of the client's Idempotency-Key, so any key length fits. */
+  idempotency: (organizationId: string, keyHash: string) => ({ pk: `IDEM#${organizationId}#${keyHash}` }),
+
+  /** One counter per API key, policy and fixed window. */
+  rateLimitCounter: (keyId: string, policy: string, windowStartEpochSeconds: number) => ({ pk: `RL#${keyId}#${policy}#${windowStartEpochSeconds}` }),
+
+  eventSequence: (organizationId: string) => ({ pk: `ORG#${organizationId}#SEQ`, sk: 'COUNTER' }),
+  eventsOf: (organizationId: string) => `ORG#${organizationId}#EVT`,
+  event: (organizationId: string, sequence: number) => ({ pk: `ORG#${organizationId}#EVT`, sk: `SEQ#${padSequence(sequence)}` }),
+  eventSortKey: (sequence: number) => `SEQ#${padSequence(sequence)}`,
+
+  auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
+  auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
+  /** Sorts by time, then id: a newest-first query is a reverse range scan. */
+  auditSortKey: (occurredAt: string, auditId: string) => `AUD#${occurredAt}#${auditId}`,
+};

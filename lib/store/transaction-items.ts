@@ -1,0 +1,7 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+
+/** One action of a TransactWriteItems call, in the document client's shape. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit of actions per transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;

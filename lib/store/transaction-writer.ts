@@ -1,0 +1,191 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPut } from './audit-store.ts';
+import { EventsStore } from './events-store.ts';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { AuditDraft, AuditEvent } from '../domain/audit/types.ts';
+import { ApiError } from '../domain/errors.ts';
+import { newEventId } from '../domain/events/event-id.ts';
+import { EVENT_RETENTION_DAYS, type EventDraft, type EventEnvelope } from '../domain/events/types.ts';
+import { inProgressError, type StoredResponse } from '../domain/idempotency/idempotency.ts';
+import { newId } from '../domain/ids.ts';
+import { documentClient } from './clients.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
+import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from '../domain/write/ports.ts';
+import { keys } from './keys.ts';
+import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts';
+
+/**
+ * The write path (ARCHITECTURE §3): a command's own items, its audit event, its domain events
+ * numbered from the organization's sequence, and the completion of the idempotency record, all
+ * in ONE TransactWriteItems. The sequence counter's condition makes concurrent writers of one
+ * organization serialize: the loser re-runs the command with fresh numbers, so the feed is
+ * gapless and in commit order, and an aborted transaction leaves no event behind.
+ */
+
+export interface StoreWrite {
+  item: TransactItem;
+  /** The domain error when this item's condition fails (e.g. a code already taken). */
+  onConditionFailed?: () => Error;
+}
+
+export class WriteConflictError extends Error {
+  override name = 'WriteConflictError';
+}
+
+const MAX_ATTEMPTS = 25;
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Tables {
+  events: string;
+  audit: string;
+}
+
+export class TransactionWriter implements CommandWriter<StoreWrite> {
+  private readonly events: EventsStore;
+
+  constructor(
+    private readonly tables: Tables,
+    private readonly idempotency?: IdempotencyStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.events = new EventsStore(tables.events);
+  }
+
+  /**
+   * Runs `build` and commits its plan, re-running it on sequence conflicts. `respond` turns the
+   * result into the response stored with the idempotency record.
+   */
+  async run<R>(context: WriteContext, build: () => Promise<CommandPlan<R, StoreWrite>>, respond?: (result: R) => StoredResponse): Promise<CommitResult<R>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const plan = await build();
+      const now = this.clock();
+      const lastSequence = plan.events.length > 0 ? await this.events.lastSequence(context.organizationId) : 0;
+      const events = this.envelopes(context.organizationId, plan.events, lastSequence, now);
+      const audit = plan.audit ? this.auditEvent(context, plan.audit, now) : undefined;
+      const response = respond?.(plan.result);
+
+      const items: TransactItem[] = plan.writes.map((write) => write.item);
+      const counterIndex = items.length;
+      if (events.length > 0) {
+        items.push(this.sequenceUpdate(context.organizationId, lastSequence, lastSequence + events.length));
+        events.forEach((event, index) => items.push(this.eventPut(event, lastSequence + index + 1, now)));
+      }
+      if (audit) items.push(auditPut(this.tables.audit, context.organizationId, audit));
+      const idempotencyIndex = items.length;
+      if (context.idempotency && response && this.idempotency) {
+        items.push(this.idempotency.completionItem(context.idempotency.claim, response, now));
+      }
+      if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A command may write at most ${MAX_TRANSACTION_ITEMS} items, this one has ${items.length}`);
+
+      const failure = await this.transact(items);
+      if (!failure) return { result: plan.result, response, events, audit, attempts: attempt };
+      if (failure.retryable || failure.index === counterIndex) {
+        if (attempt >= MAX_ATTEMPTS) throw new WriteConflictError(`Gave up after ${attempt} conflicting attempts`);
+        await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
+        continue;
+      }
+      if (failure.index === idempotencyIndex && context.idempotency) throw inProgressError();
+      const write = plan.writes[failure.index ?? -1];
+      throw write?.onConditionFailed?.() ?? new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The resource changed concurrently; retry the request.' });
+    }
+  }
+
+  private envelopes(organizationId: string, drafts: EventDraft[], lastSequence: number, now: Date): EventEnvelope[] {
+    return drafts.map((draft, index) => ({
+      id: newEventId(lastSequence + index + 1),
+      type: draft.type,
+      version: 1,
+      occurredAt: draft.occurredAt ?? now.toISOString(),
+      organizationId,
+      data: draft.data,
+    }));
+  }
+
+  private auditEvent(context: WriteContext, draft: AuditDraft, now: Date): AuditEvent {
+    return {
+      id: newId('aud', now.getTime()),
+      ...draft,
+      occurredAt: now.toISOString(),
+      actor: context.actor,
+      traceId: context.traceId,
+      idempotencyKey: context.idempotency?.key ?? null,
+    };
+  }
+
+  private sequenceUpdate(organizationId: string, expected: number, next: number): TransactItem {
+    return {
+      Update: {
+        TableName: this.tables.events,
+        Key: keys.eventSequence(organizationId),
+        UpdateExpression: 'SET #last = :next, entity = :entity, schemaVersion = :schemaVersion',
+        ConditionExpression: expected === 0 ? 'attribute_not_exists(pk)' : '#last = :expected',
+        ExpressionAttributeNames: { '#last': 'last' },
+        ExpressionAttributeValues: {
+          ':next': next,
+          ':entity': 'event-sequence',
+          ':schemaVersion': 1,
+          ...(expected === 0 ? {} : { ':expected': expected }),
+        },
+      },
+    };
+  }
+
+  private eventPut(event: EventEnvelope, sequence: number, now: Date): TransactItem {
+    return {
+      Put: {
+        TableName: this.tables.events,
+        Item: {
+          ...keys.event(event.organizationId, sequence),
+          entity: 'event',
+          schemaVersion: 1,
+          sequence,
+          committedAt: now.toISOString(),
+          ttl: epochSeconds(now) + EVENT_RETENTION_DAYS * 24 * 3600,
+          envelope: event,
+          type: event.type,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /** Commits; on cancellation says which item's condition failed, or that it may be retried. */
+  private async transact(items: TransactItem[]): Promise<{ index?: number; retryable: boolean } | undefined> {
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failedIndex >= 0) return { index: failedIndex, retryable: false };
+      // TransactionConflict: another transaction touched the same items; try again.
+      return { retryable: true };
+    }
+  }
+}
+
+/**
+ * Groups units of bulk work (e.g. import rows) into chunks that each fit one transaction, with
+ * `reserved` actions left for the sequence counter and the progress checkpoint.
+ */
+export function planChunks<T extends { writes: StoreWrite[]; events: EventDraft[] }>(units: T[], reserved = 2): T[][] {
+  const budget = MAX_TRANSACTION_ITEMS - reserved;
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const unit of units) {
+    const unitSize = unit.writes.length + unit.events.length;
+    if (unitSize > budget) throw new Error(`One unit needs ${unitSize} actions; at most ${budget} fit a transaction`);
+    if (size + unitSize > budget) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(unit);
+    size += unitSize;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
