@@ -9,6 +9,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
@@ -41,7 +42,12 @@ export interface ApiFunctionResources {
   tables: Readonly<Record<TableId, ITable>>;
   bucket: IBucket;
   importQueue: IQueue;
+  /** HMAC key for list cursors. */
+  cursorSecret: ISecret;
 }
+
+/** The setting that carries the cursor signing key (lib/config/cursors.ts reads it). */
+export const CURSOR_SECRET_ENV_VAR = 'CURSOR_SECRET';
 
 export interface ApiFunctionProps {
   /** Entry file relative to the repository root (a route's `handler`); it exports `handler`. */
@@ -143,6 +149,17 @@ export class ApiFunction extends Construct {
     }
     if (access.bucket) this.grantBucket(resources.bucket, access.bucket);
     if (access.importQueue === 'send') this.grantImportQueueSend(resources.importQueue);
+    if (access.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
+  }
+
+  /**
+   * The cursor key as a CloudFormation dynamic reference, resolved at deploy time: no
+   * Secrets Manager call on cold start and no IAM grant. The value is visible to whoever may read
+   * the function's configuration; it only protects cursors against tampering, and tenant
+   * binding never relies on it (the organization always comes from the API key).
+   */
+  grantCursorSecret(secret: ISecret): void {
+    this.function.addEnvironment(CURSOR_SECRET_ENV_VAR, secret.secretValue.unsafeUnwrap());
   }
 
   /** Data-plane access to one table (its indexes included) + its `spec.envVar`. */

@@ -10,6 +10,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/routes.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes.ts';
@@ -127,10 +128,16 @@ export class CustomerApiStack extends Stack {
     // created until the worker exists.
 
     // ── HTTP API ─────────────────────────────────────────────────────────────────────────────
+    const cursorSecret = new Secret(this, 'CursorSecret', {
+      description: `customer-api ${config.stage}: HMAC key that signs list cursors`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: config.removalPolicy,
+    });
     const resources: ApiFunctionResources = {
       tables: this.tables,
       bucket: this.filesBucket,
       importQueue: this.importQueue,
+      cursorSecret,
     };
 
     this.fallbackFunction = new ApiFunction(this, FALLBACK_FUNCTION_ID, {

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import type { Scope } from './domain/auth/scopes.ts';
+import { auditEventsPageSchema, listAuditEventsQuery } from './contracts/audit.ts';
+import { eventsPageSchema } from './contracts/events.ts';
+import { listEventsQuery } from './contracts/feed.ts';
 import { renderBarcodeQuery } from './contracts/labels.ts';
 import type { TableId } from './store/tables.ts';
 
@@ -16,6 +19,8 @@ export interface ResourceAccess {
   tables: Partial<Record<TableId, TableAccess>>;
   bucket?: 'read' | 'write' | 'read-write';
   importQueue?: 'send';
+  /** Signs and checks list cursors: the function gets the CURSOR_SECRET setting. */
+  cursorSecret?: boolean;
 }
 
 export interface ResponseSpec {
@@ -77,17 +82,49 @@ export const ROUTES = [
     access: { tables: {} },
     problemMediaTypes: ['application/problem+json', 'image/svg+xml'],
   },
+  {
+    operationId: 'listEvents',
+    method: 'GET',
+    path: '/v1/events',
+    scope: 'events:read',
+    submission: false,
+    handler: 'functions/http/events/list-events.ts',
+    summary: 'Read the feed of domain events',
+    tag: 'Events',
+    request: { query: listEventsQuery },
+    success: { status: 200, description: 'A page of event envelopes, oldest first; `page.nextCursor` is always a string.', mediaType: 'json', schema: eventsPageSchema },
+    errorStatuses: [400],
+    access: { tables: { events: 'read' }, cursorSecret: true },
+  },
+  {
+    operationId: 'listAuditEvents',
+    method: 'GET',
+    path: '/v1/audit/events',
+    scope: 'audit:read',
+    submission: false,
+    handler: 'functions/http/audit/list-audit-events.ts',
+    summary: 'List audit events, newest first',
+    tag: 'Audit',
+    request: { query: listAuditEventsQuery },
+    success: { status: 200, description: 'A page of audit events, newest first.', mediaType: 'json', schema: auditEventsPageSchema },
+    errorStatuses: [400],
+    access: { tables: { audit: 'read' }, cursorSecret: true },
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];
 
-/** Storage every route needs because of the shared chain (auth reads keys). */
-const CHAIN_ACCESS: ResourceAccess = { tables: { keys: 'read' } };
+/** Storage every route needs because of the shared chain (auth reads keys; rate limit counts). */
+const CHAIN_ACCESS: ResourceAccess = { tables: { keys: 'read', 'rate-limits': 'read-write' } };
+
+/** What every write route needs besides: idempotency records, the event sequence, the audit log. */
+const WRITE_CHAIN_ACCESS: ResourceAccess = { tables: { idempotency: 'read-write', events: 'read-write', audit: 'write' } };
 
 export function resourcesFor(route: RouteDefinition): ResourceAccess {
+  const chainTables = route.method === 'GET' ? CHAIN_ACCESS.tables : { ...CHAIN_ACCESS.tables, ...WRITE_CHAIN_ACCESS.tables };
   return {
     ...route.access,
-    tables: { ...CHAIN_ACCESS.tables, ...route.access.tables },
+    tables: { ...chainTables, ...route.access.tables },
   };
 }
 

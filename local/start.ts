@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,
+  localCursorSecret,
   removeRuntimeInfo,
   runningServer,
   stateDirectory,
@@ -50,7 +51,8 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  Object.assign(process.env, stack.env);
+  const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir) };
+  Object.assign(process.env, localEnv);
 
   // Handlers read their settings at import (cold start), so import the server after the env is set.
   const { createLocalServer } = await import('./http-server.ts');
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
 
   const { ensureDevKey, DEV_ORGANIZATION } = await import('./dev-key.ts');
   const devKey = await ensureDevKey(stateDir);
-  const info = { pid: process.pid, baseUrl, env: stack.env };
+  const info = { pid: process.pid, baseUrl, env: localEnv };
   try {
     writeRuntimeInfo(stateDir, info);
   } catch {

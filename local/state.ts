@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -77,4 +78,14 @@ export function writeDevKey(dir: string, devKey: DevKey): void {
 /** LOCAL_FRESH=1: forget all stored data, keep the cached DynamoDB Local copy. */
 export function wipeState(dir: string): void {
   for (const name of ['dynamodb', 's3', 'dev-key.json']) rmSync(join(dir, name), { recursive: true, force: true });
+}
+
+/** The local cursor-signing key: generated once per state directory, so cursors survive restarts. */
+export function localCursorSecret(dir: string): string {
+  const path = join(dir, 'cursor-secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(path, secret, { mode: 0o600 });
+  return secret;
 }

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { eventTypeSchema } from './events.ts';
+import { cursorParam, limitParam } from './primitives.ts';
+
+/** GET /v1/events query (seed §4 Events feed). */
+export const listEventsQuery = z.strictObject({
+  limit: limitParam,
+  cursor: cursorParam,
+  type: eventTypeSchema.optional(),
+  afterEventId: z.string().min(1).max(64).optional(),
+});

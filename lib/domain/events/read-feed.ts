@@ -1,0 +1,118 @@
+import type { EventType } from '../../contracts/events.ts';
+import { ApiError, ValidationError } from '../errors.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { sequenceOfEventId } from './event-id.ts';
+import type { EventEnvelope } from './types.ts';
+
+/**
+ * GET /v1/events (seed §4 rules 1–6, PRODUCT §6): the organization's gapless sequence, read
+ * forward from a position. A filtered page examines at most FILTERED_PAGE_BUDGET events, so its
+ * cost is bounded: it may come back empty and still move the cursor forward.
+ */
+
+export const FILTERED_PAGE_BUDGET = 1000;
+
+export interface StoredEvent {
+  sequence: number;
+  committedAt: string;
+  envelope: EventEnvelope;
+}
+
+export interface FeedSlice {
+  /** Events examined, in sequence order, already narrowed to `type` when given. */
+  events: StoredEvent[];
+  /** Sequence of the last event examined (matching or not), if any. */
+  lastExamined?: number;
+  /** Sequence of the first event examined, if any (to detect expired positions). */
+  firstExamined?: number;
+  itemsRead: number;
+}
+
+export interface EventFeedStore {
+  /** Reads forward after `afterSequence`, stopping at `limit` matches or `budget` examined events. */
+  readAfter(organizationId: string, afterSequence: number, options: { limit: number; type?: EventType; budget: number }): Promise<FeedSlice>;
+  find(organizationId: string, sequence: number): Promise<StoredEvent | undefined>;
+  lastSequence(organizationId: string): Promise<number>;
+}
+
+export interface FeedQuery {
+  limit: number;
+  type?: EventType;
+  cursor?: string;
+  afterEventId?: string;
+}
+
+export interface FeedPage {
+  data: EventEnvelope[];
+  page: { nextCursor: string };
+  itemsRead: number;
+}
+
+const ENDPOINT = 'GET /v1/events';
+
+function unknownCheckpoint(): ApiError {
+  return new ApiError(400, 'customer-api.events.unknown-checkpoint', 'Unknown checkpoint', {
+    detail: 'afterEventId does not name a retained event of this organization. Resume from a stored cursor, or from the start.',
+  });
+}
+
+function cursorExpired(): ApiError {
+  return new ApiError(400, 'customer-api.events.cursor-expired', 'Cursor expired', {
+    detail: 'Events after this cursor are past the 30-day retention horizon. Start again without a cursor.',
+  });
+}
+
+function isPosition(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+export class EventFeed {
+  constructor(
+    private readonly store: EventFeedStore,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async read(organizationId: string, query: FeedQuery): Promise<FeedPage> {
+    if (query.cursor !== undefined && query.afterEventId !== undefined) {
+      throw new ValidationError([
+        { location: 'query', name: 'afterEventId', code: 'conflicts-with-cursor', message: 'Send either cursor or afterEventId, never both.' },
+      ]);
+    }
+    const binding = { organizationId, endpoint: ENDPOINT, filters: { type: query.type } };
+    const start = await this.startPosition(organizationId, query, binding);
+
+    const slice = await this.store.readAfter(organizationId, start, {
+      limit: query.limit,
+      type: query.type,
+      budget: query.type ? FILTERED_PAGE_BUDGET : query.limit,
+    });
+    // A position whose successor is gone (TTL removed it) lies before the retention horizon.
+    if (start > 0 && slice.firstExamined !== undefined && slice.firstExamined > start + 1) throw cursorExpired();
+    // The successor committed before the counter read, so it is gone only if TTL removed it (not a commit racing this page).
+    if (start > 0 && slice.firstExamined === undefined && (await this.store.lastSequence(organizationId)) > start && !(await this.store.find(organizationId, start + 1))) throw cursorExpired();
+
+    const lastReturned = slice.events.at(-1)?.sequence;
+    const reachedLimit = slice.events.length >= query.limit;
+    const next = reachedLimit && lastReturned !== undefined ? lastReturned : (slice.lastExamined ?? start);
+    return {
+      data: slice.events.map((event) => event.envelope),
+      page: { nextCursor: this.cursors.encode(next, binding) },
+      itemsRead: slice.itemsRead,
+    };
+  }
+
+  private async startPosition(organizationId: string, query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): Promise<number> {
+    if (query.cursor !== undefined) {
+      const position = this.cursors.decode(query.cursor, binding);
+      if (!isPosition(position)) throw new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor');
+      return position;
+    }
+    if (query.afterEventId !== undefined) {
+      const sequence = sequenceOfEventId(query.afterEventId);
+      const found = sequence === undefined ? undefined : await this.store.find(organizationId, sequence);
+      if (!found || found.envelope.id !== query.afterEventId) throw unknownCheckpoint();
+      return found.sequence;
+    }
+    return 0;
+  }
+}

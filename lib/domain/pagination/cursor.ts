@@ -1,0 +1,65 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors.ts';
+
+/**
+ * Opaque, signed cursors (PRODUCT §1 Lists): `<payload>.<hmac>`, both base64url. A cursor is
+ * bound to the organization, the endpoint and the filters it was issued for; any change to it,
+ * or use under another binding, is a 400 `customer-api.pagination.invalid-cursor`.
+ */
+
+export interface CursorBinding {
+  organizationId: string;
+  endpoint: string;
+  filters: Record<string, string | number | boolean | undefined>;
+}
+
+const VERSION = 1;
+
+function bindingDigest(binding: CursorBinding): string {
+  const filters = Object.keys(binding.filters)
+    .sort()
+    .filter((name) => binding.filters[name] !== undefined)
+    .map((name) => `${name}=${String(binding.filters[name])}`);
+  return createHash('sha256')
+    .update(JSON.stringify([binding.organizationId, binding.endpoint, filters]))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+function sign(payload: string, secret: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+export function invalidCursorError(): ApiError {
+  return new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor', {
+    detail: 'The cursor is not one this endpoint issued for these filters. Send `page.nextCursor` back unchanged, with the same filters.',
+  });
+}
+
+export class CursorCodec {
+  constructor(private readonly secret: string) {
+    if (secret.length < 32) throw new Error('The cursor secret must have at least 32 characters');
+  }
+
+  encode<P>(position: P, binding: CursorBinding): string {
+    const payload = Buffer.from(JSON.stringify({ v: VERSION, b: bindingDigest(binding), p: position })).toString('base64url');
+    return `${payload}.${sign(payload, this.secret)}`;
+  }
+
+  /** The position inside a cursor, or a 400 for anything tampered, foreign or malformed. */
+  decode(cursor: string, binding: CursorBinding): unknown {
+    const [payload, signature, ...rest] = cursor.split('.');
+    if (!payload || !signature || rest.length > 0) throw invalidCursorError();
+    const expected = Buffer.from(sign(payload, this.secret));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursorError();
+    let decoded: { v?: unknown; b?: unknown; p?: unknown };
+    try {
+      decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw invalidCursorError();
+    }
+    if (decoded.v !== VERSION || decoded.b !== bindingDigest(binding)) throw invalidCursorError();
+    return decoded.p;
+  }
+}
