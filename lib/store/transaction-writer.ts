@@ -66,7 +66,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       const response = respond?.(plan.result);
 
       const items: TransactItem[] = plan.writes.map((write) => write.item);
-      const counterIndex = items.length;
+      const counterIndex = events.length > 0 ? items.length : -1;
       if (events.length > 0) {
         items.push(this.sequenceUpdate(context.organizationId, lastSequence, lastSequence + events.length));
         events.forEach((event, index) => items.push(this.eventPut(event, lastSequence + index + 1, now)));

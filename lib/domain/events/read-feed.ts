@@ -89,7 +89,11 @@ export class EventFeed {
     // A position whose successor is gone (TTL removed it) lies before the retention horizon.
     if (start > 0 && slice.firstExamined !== undefined && slice.firstExamined > start + 1) throw cursorExpired();
     // The successor committed before the counter read, so it is gone only if TTL removed it (not a commit racing this page).
-    if (start > 0 && slice.firstExamined === undefined && (await this.store.lastSequence(organizationId)) > start && !(await this.store.find(organizationId, start + 1))) throw cursorExpired();
+    // An empty page while the counter is ahead is an expired position only if the successor is
+    // really gone: a writer may have committed between the query and the counter read.
+    if (start > 0 && slice.firstExamined === undefined && (await this.store.lastSequence(organizationId)) > start) {
+      if (!(await this.store.find(organizationId, start + 1))) throw cursorExpired();
+    }
 
     const lastReturned = slice.events.at(-1)?.sequence;
     const reachedLimit = slice.events.length >= query.limit;
