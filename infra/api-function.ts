@@ -5,6 +5,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -193,6 +194,26 @@ export class ApiFunction extends Construct {
         break;
     }
     this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
+  }
+
+  /**
+   * Makes the function the consumer of `queue` (house rule 7): an event source mapping that
+   * reports partial batch failures (`batchItemFailures`), capped at `maxConcurrency` concurrent
+   * invocations, plus the consume grant (receive, delete, change visibility, attributes) on that
+   * queue only. No environment variable: the mapping, not the code, talks to the queue.
+   */
+  consumeQueue(queue: IQueue, options: { batchSize: number; maxConcurrency: number }): SqsEventSource {
+    const { batchSize, maxConcurrency } = options;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
+      throw new Error(`${this.node.path}: batchSize must be an integer in 1..10 (no batching window), got ${batchSize}.`);
+    }
+    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 2 || maxConcurrency > 1000) {
+      throw new Error(`${this.node.path}: maxConcurrency of an SQS event source must be an integer in 2..1000, got ${maxConcurrency}.`);
+    }
+    queue.grantConsumeMessages(this.function);
+    const source = new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true });
+    this.function.addEventSource(source);
+    return source;
   }
 
   /** sqs:SendMessage on the import queue + `IMPORT_QUEUE_ENV_VAR`. */

@@ -6,6 +6,8 @@ import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -16,6 +18,8 @@ import { ROUTES, resourcesFor } from '../lib/routes.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes.ts';
 import { IMPORT_QUEUE, TABLE_IDS, TABLES, physicalQueueName, physicalTableName } from '../lib/store/tables.ts';
 import type { KeyAttribute, TableId, TableSpec } from '../lib/store/tables.ts';
+import { WORKERS } from '../lib/workers.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../lib/workers.ts';
 import { ApiFunction } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
@@ -46,10 +50,43 @@ export function tableIdFor(id: TableId): string {
     .join('')}Table`;
 }
 
+/** Construct id of a scheduled worker's EventBridge rule, e.g. `sweepImportJobs` → `SweepImportJobsSchedule`. */
+export function scheduleIdFor(workerId: string): string {
+  return `${workerId.charAt(0).toUpperCase()}${workerId.slice(1)}Schedule`;
+}
+
+/**
+ * AWS guidance for SQS event sources: the queue's visibility timeout is at least 6× the function
+ * timeout, so a message is not redelivered while a (retried, throttled) invocation still holds it.
+ */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+/** Throws at synth when `worker`'s queue would redeliver messages its invocation still holds. */
+export function assertVisibilityTimeout(worker: QueueWorkerDefinition, visibilityTimeoutSeconds: number): void {
+  const needed = VISIBILITY_TIMEOUT_FACTOR * worker.timeoutSeconds;
+  if (visibilityTimeoutSeconds < needed) {
+    throw new Error(
+      `Worker ${worker.id}: queue '${worker.queue}' has a visibility timeout of ${visibilityTimeoutSeconds} s, ` +
+        `below ${VISIBILITY_TIMEOUT_FACTOR} × its timeout of ${worker.timeoutSeconds} s = ${needed} s.`,
+    );
+  }
+}
+
+/**
+ * EventBridge rates are whole minutes (≥ 1): a worker's `everySeconds` is rounded UP to the next
+ * whole minute, so the deployed schedule never runs more often than the definition asks.
+ */
+export function scheduleRateMinutes(everySeconds: number): number {
+  if (!Number.isFinite(everySeconds) || everySeconds <= 0) throw new Error(`everySeconds must be positive, got ${everySeconds}.`);
+  return Math.max(1, Math.ceil(everySeconds / 60));
+}
+
 export interface CustomerApiStackProps extends StackProps {
   config: StageConfig;
   /** @default ROUTES — injectable so tests can exercise shapes the table does not have yet. */
   routes?: readonly RouteDefinition[];
+  /** @default WORKERS — injectable like `routes`. */
+  workers?: readonly WorkerDefinition[];
 }
 
 function attribute(key: KeyAttribute): { name: string; type: AttributeType } {
@@ -68,6 +105,10 @@ export class CustomerApiStack extends Stack {
   /** Route functions by operationId. */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   readonly fallbackFunction: ApiFunction;
+  /** Worker functions (lib/workers.ts) by worker id. */
+  readonly workerFunctions: ReadonlyMap<string, ApiFunction>;
+  /** EventBridge rules of the scheduled workers, by worker id. */
+  readonly workerSchedules: ReadonlyMap<string, Rule>;
 
   constructor(scope: Construct, id: string, props: CustomerApiStackProps) {
     super(scope, id, props);
@@ -121,11 +162,7 @@ export class CustomerApiStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
-    // ── Import worker (issue 4) ──────────────────────────────────────────────────────────────
-    // Place for the SQS consumer: an ApiFunction for `functions/workers/process-import-jobs.ts`
-    // with timeout IMPORT_QUEUE.workerTimeoutSeconds, granted consume on `this.importQueue`
-    // (plus its tables), wired with an SqsEventSource(reportBatchItemFailures: true). Not
-    // created until the worker exists.
+    // The import worker and the sweeper (lib/workers.ts) are created after the routes, below.
 
     // ── HTTP API ─────────────────────────────────────────────────────────────────────────────
     const cursorSecret = new Secret(this, 'CursorSecret', {
@@ -206,7 +243,51 @@ export class CustomerApiStack extends Stack {
     }
     this.routeFunctions = routeFunctions;
 
+    // ── Workers (lib/workers.ts): SQS consumers and scheduled functions ───────────────────────
+    const queues: Record<QueueWorkerDefinition['queue'], { queue: Queue; visibilityTimeoutSeconds: number }> = {
+      [IMPORT_QUEUE.id]: { queue: this.importQueue, visibilityTimeoutSeconds: IMPORT_QUEUE.visibilityTimeoutSeconds },
+    };
+    const workerFunctions = new Map<string, ApiFunction>();
+    const workerSchedules = new Map<string, Rule>();
+    for (const worker of props.workers ?? WORKERS) {
+      const functionId = functionIdFor(worker.id);
+      if (this.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
+      const fn = new ApiFunction(this, functionId, {
+        entry: worker.handler,
+        access: worker.access,
+        resources,
+        stage: config,
+        timeout: Duration.seconds(worker.timeoutSeconds),
+        description: `customer-api ${config.stage}: ${worker.id} (${worker.trigger === 'queue' ? `SQS ${worker.queue}` : `every ${scheduleRateMinutes(worker.everySeconds)} min`})`,
+      });
+      workerFunctions.set(worker.id, fn);
+      if (worker.trigger === 'queue') {
+        const source = queues[worker.queue];
+        assertVisibilityTimeout(worker, source.visibilityTimeoutSeconds);
+        fn.consumeQueue(source.queue, { batchSize: worker.batchSize, maxConcurrency: worker.maxConcurrency });
+      } else {
+        workerSchedules.set(worker.id, this.createSchedule(worker, fn));
+      }
+    }
+    this.workerFunctions = workerFunctions;
+    this.workerSchedules = workerSchedules;
+
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the customer API.' });
+  }
+
+  /**
+   * An EventBridge rule invoking the worker every `everySeconds` (rounded up to whole minutes).
+   * No retries beyond EventBridge's delivery retries: the next tick is the retry, and a tick
+   * older than one period is dropped instead of piling onto the next one.
+   */
+  private createSchedule(worker: ScheduledWorkerDefinition, fn: ApiFunction): Rule {
+    const minutes = scheduleRateMinutes(worker.everySeconds);
+    fn.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(minutes) });
+    return new Rule(this, scheduleIdFor(worker.id), {
+      description: `customer-api ${this.config.stage}: runs ${worker.id} every ${minutes} min`,
+      schedule: Schedule.rate(Duration.minutes(minutes)),
+      targets: [new LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge: Duration.minutes(minutes) })],
+    });
   }
 
   private createTable(spec: TableSpec): Table {

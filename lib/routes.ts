@@ -3,8 +3,19 @@ import type { Scope } from './domain/auth/scopes.ts';
 import { auditEventsPageSchema, listAuditEventsQuery } from './contracts/audit.ts';
 import { eventsPageSchema } from './contracts/events.ts';
 import { listEventsQuery } from './contracts/feed.ts';
+import {
+  importJobPath,
+  importJobSchema,
+  importKindsPageSchema,
+  listImportKindsQuery,
+  listRowErrorsQuery,
+  rowErrorsPageSchema,
+  SUBMIT_IMPORT_LIMITS,
+  submitImportJobForm,
+} from './contracts/imports.ts';
 import { renderBarcodeQuery } from './contracts/labels.ts';
 import type { TableId } from './store/tables.ts';
+import type { MultipartLimits } from './http/multipart.ts';
 
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
@@ -46,7 +57,7 @@ export interface RouteDefinition {
   request: {
     path?: z.ZodObject;
     query?: z.ZodObject;
-    body?: { mediaType: 'json' | 'multipart'; schema: z.ZodType };
+    body?: { mediaType: 'json'; schema: z.ZodType } | { mediaType: 'multipart'; schema: z.ZodType; limits: MultipartLimits };
   };
   success: { status: number } & ResponseSpec;
   /** Error statuses the route documents besides the chain's own (401, 403, 406, 429, 500). */
@@ -109,6 +120,68 @@ export const ROUTES = [
     success: { status: 200, description: 'A page of audit events, newest first.', mediaType: 'json', schema: auditEventsPageSchema },
     errorStatuses: [400],
     access: { tables: { audit: 'read' }, cursorSecret: true },
+  },
+  {
+    operationId: 'listImportKinds',
+    method: 'GET',
+    path: '/v1/imports/kinds',
+    scope: 'imports:read',
+    submission: false,
+    handler: 'functions/http/imports/list-import-kinds.ts',
+    summary: 'List import kinds with their columns and limits',
+    tag: 'Imports',
+    request: { query: listImportKindsQuery },
+    success: { status: 200, description: 'The import kinds.', mediaType: 'json', schema: importKindsPageSchema },
+    errorStatuses: [400],
+    access: { tables: {}, cursorSecret: true },
+  },
+  {
+    operationId: 'submitImportJob',
+    method: 'POST',
+    path: '/v1/imports/jobs',
+    scope: 'imports:write',
+    submission: true,
+    handler: 'functions/http/imports/submit-import-job.ts',
+    summary: 'Submit a file import job',
+    tag: 'Imports',
+    request: { body: { mediaType: 'multipart', schema: submitImportJobForm, limits: SUBMIT_IMPORT_LIMITS } },
+    success: {
+      status: 202,
+      description: 'The queued job; poll the URL in `Location`.',
+      mediaType: 'json',
+      schema: importJobSchema,
+      headers: { Location: 'Relative URL of the job, e.g. /v1/imports/jobs/imp_01J…' },
+    },
+    errorStatuses: [400, 404, 409, 413, 415],
+    access: { tables: { inventory: 'read-write' }, bucket: 'write', importQueue: 'send' },
+  },
+  {
+    operationId: 'getImportJob',
+    method: 'GET',
+    path: '/v1/imports/jobs/{id}',
+    scope: 'imports:read',
+    submission: false,
+    handler: 'functions/http/imports/get-import-job.ts',
+    summary: 'Read an import job',
+    tag: 'Imports',
+    request: { path: importJobPath },
+    success: { status: 200, description: 'The job with its status and counts.', mediaType: 'json', schema: importJobSchema },
+    errorStatuses: [404],
+    access: { tables: { inventory: 'read' } },
+  },
+  {
+    operationId: 'listImportRowErrors',
+    method: 'GET',
+    path: '/v1/imports/jobs/{id}/errors',
+    scope: 'imports:read',
+    submission: false,
+    handler: 'functions/http/imports/list-import-row-errors.ts',
+    summary: 'List the row errors of a finished import job',
+    tag: 'Imports',
+    request: { path: importJobPath, query: listRowErrorsQuery },
+    success: { status: 200, description: 'Row errors in row order.', mediaType: 'json', schema: rowErrorsPageSchema },
+    errorStatuses: [400, 404, 409],
+    access: { tables: { inventory: 'read' }, cursorSecret: true },
   },
 ] as const satisfies readonly RouteDefinition[];
 

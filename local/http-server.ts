@@ -1,31 +1,17 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApiError } from '../lib/domain/errors.ts';
 import { problemResponse } from '../lib/http/problem.ts';
 import { createRouteMatcher } from '../lib/http/route-matching.ts';
 import { ROUTES, type RouteDefinition } from '../lib/routes.ts';
 import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
+import { loadHandler } from './load-handler.ts';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse more as well. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 const FALLBACK_HANDLER = 'functions/http/fallback/not-found.ts';
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
-
-const handlerModules = new Map<string, Promise<LambdaHandler>>();
-
-/** Imports a handler file once, as Lambda would on cold start. */
-function loadHandler(entry: string): Promise<LambdaHandler> {
-  let loaded = handlerModules.get(entry);
-  if (!loaded) {
-    loaded = import(pathToFileURL(resolve(repositoryRoot, entry)).href).then((module: { handler: LambdaHandler }) => module.handler);
-    handlerModules.set(entry, loaded);
-  }
-  return loaded;
-}
 
 class BodyTooLargeError extends Error {}
 
@@ -67,7 +53,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, matchR
   const routeKey = matched ? `${matched.route.method} ${matched.route.path}` : '$default';
   const event = toLambdaEvent({ request, body, routeKey, pathParameters: matched?.pathParameters });
   const entry = matched?.route.handler ?? FALLBACK_HANDLER;
-  const handler = await loadHandler(entry);
+  const handler = await loadHandler<LambdaHandler>(entry);
   const result = await handler(event, lambdaContext(matched?.route.operationId ?? 'fallback', event.requestContext.requestId));
   send(response, fromLambdaResult(result));
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../lib/store/tables.ts';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,
@@ -13,10 +14,15 @@ import {
 
 /**
  * `npm start`: the embedded AWS stack (DynamoDB Local, s3rver, fauxqs) plus an HTTP server that
- * runs the deployable Lambda handlers. Settings: PORT (3000), LOCAL_STATE_DIR (.local),
- * LOCAL_FRESH=1 (start empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE
- * (write the runtime info there once ready; tests).
+ * runs the deployable Lambda handlers, an SQS poller per queue worker and a timer per scheduled
+ * worker (lib/workers.ts). Settings: PORT (3000), LOCAL_STATE_DIR (.local), LOCAL_FRESH=1 (start
+ * empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE (write the runtime info
+ * there once ready; tests), LOCAL_SWEEP_SECONDS (period of the scheduled workers instead of
+ * theirs), LOCAL_RETRY_DELAY_SECONDS (how long a failed queue message stays hidden, default 2).
  */
+
+/** Background workers stop before the AWS stack; a handler stuck longer than this is abandoned. */
+const WORKER_STOP_TIMEOUT_MS = 5_000;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}`);
@@ -35,11 +41,17 @@ async function main(): Promise<void> {
   if (process.env.LOCAL_FRESH === '1') wipeState(stateDir);
 
   let stack: AwsStack | undefined;
+  const workers: { stop(): Promise<void> }[] = [];
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     removeRuntimeInfo(stateDir);
+    // Pollers and timers first (in-flight batches finish), then the stack they talk to.
+    await Promise.race([
+      Promise.allSettled(workers.map((worker) => worker.stop())),
+      new Promise((resolveWait) => setTimeout(resolveWait, WORKER_STOP_TIMEOUT_MS).unref()),
+    ]);
     await stack?.stop();
     process.exit(code);
   };
@@ -66,6 +78,14 @@ async function main(): Promise<void> {
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  // Lambda's event source mapping and EventBridge rules, locally: handlers load lazily, after the env is set.
+  try {
+    workers.push(...(await startWorkers()));
+  } catch (error) {
+    await stack.stop();
+    fail((error as Error).message);
+  }
+
   const { ensureDevKey, DEV_ORGANIZATION } = await import('./dev-key.ts');
   const devKey = await ensureDevKey(stateDir);
   const info = { pid: process.pid, baseUrl, env: localEnv };
@@ -85,6 +105,36 @@ async function main(): Promise<void> {
     console.log(`Development API key for ${DEV_ORGANIZATION}: see ${stateDir}/dev-key.json`);
   }
   console.log(`Try: curl -H "Authorization: Bearer <key>" "${baseUrl}/v1/barcodes?payload=hello" -o hello.svg`);
+}
+
+async function startWorkers(): Promise<{ stop(): Promise<void> }[]> {
+  const { WORKERS } = await import('../lib/workers.ts');
+  const { loadHandler } = await import('./load-handler.ts');
+  const { startQueuePoller } = await import('./sqs-poller.ts');
+  const { periodOverride, startScheduler } = await import('./scheduler.ts');
+  const log = (line: string) => console.error(line);
+  const queueUrls: Record<string, string | undefined> = { [IMPORT_QUEUE.id]: process.env[IMPORT_QUEUE_ENV_VAR] };
+  const retryDelaySeconds = periodOverride(process.env.LOCAL_RETRY_DELAY_SECONDS, 'LOCAL_RETRY_DELAY_SECONDS');
+  const started: { stop(): Promise<void> }[] = [];
+  for (const worker of WORKERS) {
+    if (worker.trigger !== 'queue') continue;
+    const queueUrl = queueUrls[worker.queue];
+    if (!queueUrl) throw new Error(`no local queue URL for worker ${worker.id} (queue '${worker.queue}')`);
+    started.push(
+      startQueuePoller({
+        worker,
+        queueUrl,
+        loadHandler,
+        log,
+        ...(retryDelaySeconds !== undefined ? { retryDelaySeconds: Math.ceil(retryDelaySeconds) } : {}),
+      }),
+    );
+  }
+  const scheduled = WORKERS.filter((worker) => worker.trigger === 'schedule');
+  if (scheduled.length > 0) {
+    started.push(startScheduler({ workers: scheduled, loadHandler, log, everySeconds: periodOverride(process.env.LOCAL_SWEEP_SECONDS) }));
+  }
+  return started;
 }
 
 main().catch((error: unknown) => fail((error as Error).stack ?? String(error)));

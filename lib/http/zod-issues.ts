@@ -3,9 +3,10 @@ import type { FieldError, ProblemLocation } from '../domain/errors.ts';
 
 /** Stable, kebab-case error codes for validation problems, independent of zod's wording. */
 function codeFor(issue: z.core.$ZodIssue, input: unknown): string {
+  if (input === undefined && issue.code !== 'unrecognized_keys') return 'required';
   switch (issue.code) {
     case 'invalid_type':
-      return input === undefined ? 'required' : 'invalid-type';
+      return 'invalid-type';
     case 'too_big':
       return issue.origin === 'string' || issue.origin === 'array' ? 'too-long' : 'out-of-range';
     case 'too_small':

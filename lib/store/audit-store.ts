@@ -22,9 +22,10 @@ export function auditPut(tableName: string, organizationId: string, audit: Audit
         gsi1pk: keys.auditOfKind(organizationId, audit.kind),
         gsi1sk: sk,
         entity: 'audit-event',
-        schemaVersion: 1,
+        schemaVersion: 2,
         organizationId,
-        audit,
+        // JSON text: served as written, field order included.
+        auditJson: JSON.stringify(audit),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -58,6 +59,6 @@ export class AuditStore implements AuditLogStore {
     const items = (result.Items ?? []).filter((item) => item[skName] !== options.before);
     const page = items.slice(0, options.limit);
     const last = page.at(-1)?.[skName] as string | undefined;
-    return { events: page.map((item) => item.audit as AuditEvent), last, more: items.length > options.limit };
+    return { events: page.map((item) => JSON.parse(item.auditJson as string) as AuditEvent), last, more: items.length > options.limit };
   }
 }

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contracts/events.ts';
 import type { EventFeedStore, FeedSlice, StoredEvent } from '../domain/events/read-feed.ts';
-import type { EventEnvelope } from '../domain/events/types.ts';
+import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../domain/events/types.ts';
 import { documentClient } from './clients.ts';
 import { keys } from './keys.ts';
 
@@ -9,8 +9,25 @@ import { keys } from './keys.ts';
 
 const READ_BATCH = 200;
 
+/**
+ * The stored form of an event. The envelope is kept as JSON text, so it is served byte for byte
+ * as committed (field order included); `type` is a separate attribute for filtering.
+ */
+export function eventItem(event: EventEnvelope, sequence: number, committedAt: Date): Record<string, unknown> {
+  return {
+    ...keys.event(event.organizationId, sequence),
+    entity: 'event',
+    schemaVersion: 2,
+    sequence,
+    committedAt: committedAt.toISOString(),
+    ttl: Math.floor(committedAt.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
+    type: event.type,
+    envelopeJson: JSON.stringify(event),
+  };
+}
+
 function toStoredEvent(item: Record<string, unknown>): StoredEvent {
-  return { sequence: item.sequence as number, committedAt: item.committedAt as string, envelope: item.envelope as EventEnvelope };
+  return { sequence: item.sequence as number, committedAt: item.committedAt as string, envelope: JSON.parse(item.envelopeJson as string) as EventEnvelope };
 }
 
 export class EventsStore implements EventFeedStore {

@@ -80,7 +80,10 @@ export class IdempotencyStore implements IdempotencyRecords {
     const result = await documentClient.send(
       new GetCommand({ TableName: this.tableName, Key: keys.idempotency(organizationId, keyHash), ConsistentRead: true }),
     );
-    return result.Item as IdempotencyRecord | undefined;
+    const item = result.Item;
+    if (!item) return undefined;
+    if (item.status === 'completed' && typeof item.response === 'string') return { ...item, response: JSON.parse(item.response) as StoredResponse } as IdempotencyRecord;
+    return item as IdempotencyRecord;
   }
 
   /** The transaction item that completes a claim; fails if the claim was lost. */
@@ -92,7 +95,8 @@ export class IdempotencyStore implements IdempotencyRecords {
         UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
         ConditionExpression: '#token = :token AND #status = :inProgress',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#token': 'token' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+        // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': JSON.stringify(response), ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
       },
     };
   }

@@ -25,6 +25,19 @@ export const keys = {
   event: (organizationId: string, sequence: number) => ({ pk: `ORG#${organizationId}#EVT`, sk: `SEQ#${padSequence(sequence)}` }),
   eventSortKey: (sequence: number) => `SEQ#${padSequence(sequence)}`,
 
+  /** An inventory record by its natural key (item by sku, location by code). */
+  inventoryRecord: (organizationId: string, entity: string, naturalKey: string) => ({ pk: `ORG#${organizationId}#${entity.toUpperCase()}#${naturalKey}`, sk: 'RECORD' }),
+
+  importJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#IMPJOB#${jobId}`, sk: 'JOB' }),
+  /** Row errors sort by row, then by their order within the row. */
+  importRowError: (organizationId: string, jobId: string, rowNumber: number, index: number) => ({
+    pk: `ORG#${organizationId}#IMPJOB#${jobId}`,
+    sk: `ERR#${String(rowNumber).padStart(9, '0')}#${String(index).padStart(3, '0')}`,
+  }),
+  importRowErrorsOf: (organizationId: string, jobId: string) => `ORG#${organizationId}#IMPJOB#${jobId}`,
+  /** Sparse index of jobs committed but not yet handed to the queue (for the sweeper). */
+  pendingDispatch: 'IMPJOB#DISPATCH',
+
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
   /** Sorts by time, then id: a newest-first query is a reverse range scan. */

@@ -1,11 +1,11 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPut } from './audit-store.ts';
-import { EventsStore } from './events-store.ts';
+import { eventItem, EventsStore } from './events-store.ts';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AuditDraft, AuditEvent } from '../domain/audit/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import { newEventId } from '../domain/events/event-id.ts';
-import { EVENT_RETENTION_DAYS, type EventDraft, type EventEnvelope } from '../domain/events/types.ts';
+import type { EventDraft, EventEnvelope } from '../domain/events/types.ts';
 import { inProgressError, type StoredResponse } from '../domain/idempotency/idempotency.ts';
 import { newId } from '../domain/ids.ts';
 import { documentClient } from './clients.ts';
@@ -33,7 +33,6 @@ export class WriteConflictError extends Error {
 }
 
 const MAX_ATTEMPTS = 25;
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Tables {
@@ -132,22 +131,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
   }
 
   private eventPut(event: EventEnvelope, sequence: number, now: Date): TransactItem {
-    return {
-      Put: {
-        TableName: this.tables.events,
-        Item: {
-          ...keys.event(event.organizationId, sequence),
-          entity: 'event',
-          schemaVersion: 1,
-          sequence,
-          committedAt: now.toISOString(),
-          ttl: epochSeconds(now) + EVENT_RETENTION_DAYS * 24 * 3600,
-          envelope: event,
-          type: event.type,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
+    return { Put: { TableName: this.tables.events, Item: eventItem(event, sequence, now), ConditionExpression: 'attribute_not_exists(pk)' } };
   }
 
   /** Commits; on cancellation says which item's condition failed, or that it may be retried. */

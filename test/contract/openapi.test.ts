@@ -115,6 +115,7 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
       body: {
         mediaType: 'multipart',
         schema: z.object({ kind: z.string().min(1), PageCount: int32String.optional(), file: z.file() }),
+        limits: { maxFileBytes: 1024, maxFiles: 1, maxFields: 4, maxFieldBytes: 256 },
       },
     },
     success: {

@@ -8,8 +8,10 @@ import {
   FALLBACK_ACCESS,
   FALLBACK_FUNCTION_ID,
   FALLBACK_HANDLER,
+  VISIBILITY_TIMEOUT_FACTOR,
   createCustomerApiStack,
   functionIdFor,
+  scheduleRateMinutes,
 } from '../../infra/customer-api-stack.ts';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { ROUTES, resourcesFor } from '../../lib/routes.ts';
@@ -23,6 +25,8 @@ import {
   physicalTableName,
 } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
+import { WORKERS } from '../../lib/workers.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
 import {
   ALLOWED_TABLE_ACTIONS,
   CDK_JSON_CONTEXT,
@@ -36,6 +40,7 @@ import {
   singleReference,
   statementsOfFunction,
 } from './template-helpers.ts';
+import type { CfnResource } from './template-helpers.ts';
 
 // ── Harness ──────────────────────────────────────────────────────────────────────────────────
 // Synthesizing runs esbuild for every function, so each stage variant is synthesized once per
@@ -43,6 +48,9 @@ import {
 // bundles skip bundling (`aws:cdk:bundling-stacks: []`).
 
 const ROUTE_LIST: readonly RouteDefinition[] = ROUTES;
+const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
+const SCHEDULED_WORKERS = WORKERS.filter((worker): worker is ScheduledWorkerDefinition => worker.trigger === 'schedule');
+const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
 
 interface Synthesized {
   app: App;
@@ -406,12 +414,17 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
   });
 
   describe('ApiFunction house defaults', () => {
-    it('creates exactly one function per route plus the fallback (no helper Lambdas)', () => {
+    it('creates exactly one function per route, the fallback and one per worker (no helper Lambdas)', () => {
       // Assess
-      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1);
+      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1 + WORKERS.length);
     });
 
-    it('runs every function on arm64 + nodejs22.x, ESM bundle, 512 MB, 10 s, own log group', () => {
+    it('runs every function on arm64 + nodejs22.x, ESM bundle, 512 MB, 10 s (workers: their own timeout), own log group', () => {
+      // Prepare
+      const workerTimeouts = new Map(
+        WORKERS.map((worker) => [functionLogicalId(synthesized.stack, functionIdFor(worker.id)), worker.timeoutSeconds]),
+      );
+
       // Act
       const functions = resourcesOfType(template, 'AWS::Lambda::Function');
 
@@ -422,7 +435,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
           Runtime: 'nodejs22.x',
           Handler: 'index.handler',
           MemorySize: 512,
-          Timeout: 10,
+          Timeout: workerTimeouts.get(id) ?? 10,
         });
         expect(fn.Properties.TracingConfig).toBeUndefined();
         const logGroup = resourceById(template, logGroupOfFunction(template, id));
@@ -456,10 +469,117 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
     });
   });
 
+  describe('workers (lib/workers.ts)', () => {
+    const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
+    const importQueueId = (): string => stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl);
+
+    function mappingsOf(fnId: string): CfnResource[] {
+      return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
+        .filter(([, mapping]) => singleReference(mapping.Properties.FunctionName) === fnId)
+        .map(([, mapping]) => mapping);
+    }
+
+    it.each(WORKERS)("$id: the bundle is built from its handler entry, timeout $timeoutSeconds s", (worker) => {
+      // Prepare
+      const fn = resourceById(template, workerFnId(worker.id));
+      const assetPath = fn.Metadata?.['aws:asset:path'] as string;
+
+      // Act
+      const { sources } = JSON.parse(readFileSync(join(synthesized.app.outdir, assetPath, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+
+      // Assess
+      expect(sources.some((source) => source.endsWith(worker.handler))).toBe(true);
+      expect(fn.Properties.Timeout).toBe(worker.timeoutSeconds);
+    });
+
+    it.each(WORKERS)('$id: no route and no API Gateway permission reach it', (worker) => {
+      // Prepare
+      const fnId = workerFnId(worker.id);
+
+      // Act
+      const principals = resourcesOfType(template, 'AWS::Lambda::Permission')
+        .filter(([, permission]) => referencedLogicalIds(permission.Properties.FunctionName).has(fnId))
+        .map(([, permission]) => permission.Properties.Principal);
+
+      // Assess
+      expect(principals).not.toContain('apigateway.amazonaws.com');
+      expect(principals).toEqual(worker.trigger === 'schedule' ? ['events.amazonaws.com'] : []);
+    });
+
+    it.each(QUEUE_WORKERS)('$id: one SQS event source mapping with partial batch failures, batch size $batchSize, max concurrency $maxConcurrency', (worker) => {
+      // Act
+      const mappings = mappingsOf(workerFnId(worker.id));
+
+      // Assess
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]?.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [importQueueId(), 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: worker.batchSize,
+        ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
+      });
+      expect(worker.maxConcurrency).toBeGreaterThanOrEqual(2);
+    });
+
+    it.each(QUEUE_WORKERS)('$id: its queue hides a message ≥ 6 × the function timeout and dead-letters after ≥ 5 receives', (worker) => {
+      // Prepare
+      const fn = resourceById(template, workerFnId(worker.id));
+
+      // Act
+      const queue = resourceById(template, importQueueId());
+
+      // Assess
+      expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * (fn.Properties.Timeout as number));
+      const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
+      expect(redrive.maxReceiveCount).toBeGreaterThanOrEqual(5);
+      expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl));
+    });
+
+    it.each(SCHEDULED_WORKERS)('$id: an EventBridge rule invokes it every $everySeconds s (whole minutes), without async retries', (worker) => {
+      // Prepare
+      const fnId = workerFnId(worker.id);
+      const minutes = scheduleRateMinutes(worker.everySeconds);
+
+      // Act
+      const rules = resourcesOfType(template, 'AWS::Events::Rule').filter(([, rule]) =>
+        (rule.Properties.Targets as { Arn: unknown }[]).some((target) => singleReference(target.Arn) === fnId),
+      );
+      const invokeConfigs = resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').filter(
+        ([, config]) => singleReference(config.Properties.FunctionName) === fnId,
+      );
+
+      // Assess
+      expect(rules).toHaveLength(1);
+      const [ruleId, rule] = rules[0] as [string, CfnResource];
+      expect(rule.Properties).toMatchObject({
+        ScheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
+        State: 'ENABLED',
+      });
+      expect(mappingsOf(fnId)).toEqual([]);
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Principal: 'events.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+      });
+      expect(invokeConfigs).toHaveLength(1);
+      expect(invokeConfigs[0]?.[1].Properties).toMatchObject({ MaximumRetryAttempts: 0 });
+    });
+  });
+
   describe('least privilege', () => {
     const cases = [
-      ...ROUTE_LIST.map((route) => ({ name: route.operationId, constructId: functionIdFor(route.operationId), access: resourcesFor(route) })),
-      { name: 'not-found ($default)', constructId: FALLBACK_FUNCTION_ID, access: FALLBACK_ACCESS },
+      ...ROUTE_LIST.map((route) => ({
+        name: route.operationId,
+        constructId: functionIdFor(route.operationId),
+        access: resourcesFor(route),
+        consumesImportQueue: false,
+      })),
+      { name: 'not-found ($default)', constructId: FALLBACK_FUNCTION_ID, access: FALLBACK_ACCESS, consumesImportQueue: false },
+      ...WORKERS.map((worker) => ({
+        name: `worker ${worker.id}`,
+        constructId: functionIdFor(worker.id),
+        access: worker.access,
+        consumesImportQueue: worker.trigger === 'queue',
+      })),
     ];
 
     it.each(cases)('$name: role has no managed policies', ({ constructId }) => {
@@ -474,13 +594,13 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(role.Properties.Policies).toBeUndefined();
     });
 
-    it.each(cases)('$name: statements reference exactly its resourcesFor() storage and its log group', ({ constructId, access }) => {
+    it.each(cases)('$name: statements reference exactly its declared storage (+ the queue it consumes) and its log group', ({ constructId, access, consumesImportQueue }) => {
       // Prepare
       const fnId = functionLogicalId(synthesized.stack, constructId);
       const expected = new Set([
         ...expectedTableIds(access).map((id) => tableLogicalId(template, STAGE, id)),
         ...(access.bucket ? [logicalIdOfType(template, 'AWS::S3::Bucket', () => true)] : []),
-        ...(access.importQueue ? [stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)] : []),
+        ...(access.importQueue || consumesImportQueue ? [stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)] : []),
         logGroupOfFunction(template, fnId),
       ]);
 
@@ -538,6 +658,50 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(BUCKET_ENV_VAR in env).toBe(access.bucket !== undefined);
       expect(IMPORT_QUEUE_ENV_VAR in env).toBe(access.importQueue !== undefined);
     });
+
+    /** Actions a worker's role may perform on one resource (by logical id). */
+    function workerActionsOn(workerId: string, logicalId: string): string[] {
+      return statementsOfFunction(template, functionLogicalId(synthesized.stack, functionIdFor(workerId)))
+        .filter((statement) => referencedLogicalIds(statement.Resource).has(logicalId))
+        .flatMap((statement) => asArray(statement.Action));
+    }
+
+    it.each(QUEUE_WORKERS)('worker $id: consumes its queue (receive, delete, change visibility) and cannot send to it', (worker) => {
+      // Act
+      const actions = new Set(workerActionsOn(worker.id, stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)));
+
+      // Assess
+      expect([...actions].sort()).toEqual(worker.access.importQueue === 'send' ? [...SQS_CONSUME, 'sqs:SendMessage'].sort() : SQS_CONSUME);
+    });
+
+    it('worker processImportJobs: reads the bucket but cannot write it; no keys, idempotency or rate-limits access', () => {
+      // Prepare
+      const bucketId = logicalIdOfType(template, 'AWS::S3::Bucket', () => true);
+
+      // Act
+      const bucketActions = workerActionsOn('processImportJobs', bucketId);
+
+      // Assess
+      expect(bucketActions).toEqual(expect.arrayContaining(['s3:GetObject*']));
+      expect(bucketActions.join(' ')).not.toMatch(/Put|Delete|Abort|Replicate|Restore/);
+      for (const table of ['keys', 'idempotency', 'rate-limits'] as const) {
+        expect(workerActionsOn('processImportJobs', tableLogicalId(template, STAGE, table)), table).toEqual([]);
+      }
+    });
+
+    it('worker sweepImportJobs: may send to the import queue but not consume it, and cannot touch the bucket', () => {
+      // Prepare
+      const queueId = stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl);
+
+      // Act
+      const queueActions = workerActionsOn('sweepImportJobs', queueId);
+
+      // Assess
+      expect(queueActions).toContain('sqs:SendMessage');
+      expect(queueActions).not.toContain('sqs:ReceiveMessage');
+      expect(queueActions).not.toContain('sqs:DeleteMessage');
+      expect(workerActionsOn('sweepImportJobs', logicalIdOfType(template, 'AWS::S3::Bucket', () => true))).toEqual([]);
+    });
   });
 });
 
@@ -559,7 +723,7 @@ describe('CustomerApiStack context overrides', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
 
     // Assess
-    expect(functions.length).toBe(ROUTE_LIST.length + 1);
+    expect(functions.length).toBe(ROUTE_LIST.length + 1 + WORKERS.length);
     for (const [id] of functions) {
       expect(environmentOf(template, id), id).toMatchObject({
         STAGE: 'qa',
@@ -574,7 +738,7 @@ describe('CustomerApiStack context overrides', () => {
     const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
 
     // Assess
-    expect(logGroups.length).toBe(ROUTE_LIST.length + 2);
+    expect(logGroups.length).toBe(ROUTE_LIST.length + 2 + WORKERS.length);
     for (const [, logGroup] of logGroups) expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
 

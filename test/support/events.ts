@@ -1,3 +1,4 @@
+import { eventItem } from '../../lib/store/events-store.ts';
 import { schemaErrors } from './json-schema.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { EVENT_EXAMPLES, EVENT_TYPES, type EventType } from '../../lib/contracts
 import type { AuditDraft, AuditKind } from '../../lib/domain/audit/types.ts';
 import { newEventId } from '../../lib/domain/events/event-id.ts';
 import { EventFeed, type FeedQuery } from '../../lib/domain/events/read-feed.ts';
-import { EVENT_RETENTION_DAYS, type EventDraft, type EventEnvelope } from '../../lib/domain/events/types.ts';
+import type { EventDraft, EventEnvelope } from '../../lib/domain/events/types.ts';
 import { ulid } from '../../lib/domain/ids.ts';
 import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
 import type { WriteContext } from '../../lib/domain/write/ports.ts';
@@ -140,19 +141,8 @@ export async function commit(
 
 const BATCH_SIZE = 25;
 
-/** The item the writer puts for an event (see `eventPut` in lib/store/transaction-writer.ts). */
-function storedEvent(envelope: EventEnvelope, sequence: number, now: Date): Record<string, unknown> {
-  return {
-    ...keys.event(envelope.organizationId, sequence),
-    entity: 'event',
-    schemaVersion: 1,
-    sequence,
-    committedAt: now.toISOString(),
-    ttl: Math.floor(now.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
-    envelope,
-    type: envelope.type,
-  };
-}
+/** The item the writer puts for an event: the very function the writer uses. */
+const storedEvent = eventItem;
 
 async function batchWrite(table: string, items: Array<Record<string, unknown>>): Promise<void> {
   let pending: NonNullable<NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string]> = items.map((Item) => ({

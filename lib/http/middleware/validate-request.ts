@@ -4,6 +4,7 @@ import { ApiError, ValidationError, type FieldError } from '../../domain/errors.
 import type { RouteDefinition } from '../../routes.ts';
 import { isJsonRequestMediaType } from '../content-negotiation.ts';
 import { header } from '../headers.ts';
+import { parseMultipart } from '../multipart.ts';
 import { stateOf, type HttpEvent, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 import { toFieldErrors } from '../zod-issues.ts';
 
@@ -73,11 +74,19 @@ export function validateRequest(route: RouteDefinition): HttpMiddleware {
       const errors = [...repeated, ...(parsedQuery.success ? [] : toFieldErrors(parsedQuery.error, 'query', values))];
 
       let body: unknown;
-      if (route.request.body?.mediaType === 'json') {
+      const bodySpec = route.request.body;
+      if (bodySpec?.mediaType === 'json') {
         const json = parseJsonBody(event);
-        const parsedBody = route.request.body.schema.safeParse(json);
+        const parsedBody = bodySpec.schema.safeParse(json);
         if (parsedBody.success) body = parsedBody.data;
         else errors.push(...toFieldErrors(parsedBody.error, 'body', json));
+      } else if (bodySpec?.mediaType === 'multipart') {
+        const form = await parseMultipart(event, bodySpec.limits);
+        const values: Record<string, unknown> = { ...form.fields };
+        for (const file of form.files) values[file.fieldName] = file;
+        const parsedForm = bodySpec.schema.safeParse(values);
+        if (parsedForm.success) body = parsedForm.data;
+        else errors.push(...toFieldErrors(parsedForm.error, 'form', values));
       }
 
       if (errors.length > 0) throw new ValidationError(errors);

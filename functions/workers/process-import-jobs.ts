@@ -1,0 +1,56 @@
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { requiredEnv } from '../../lib/config/env.ts';
+import { ImportJobProcessor } from '../../lib/domain/imports/process-job.ts';
+import { describeError, log } from '../../lib/http/log.ts';
+import { FilesStore } from '../../lib/store/files-store.ts';
+import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
+import { InventoryRecordsStore } from '../../lib/store/inventory-records-store.ts';
+import { JobQueue, parseJobMessage } from '../../lib/store/job-queue.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { planChunks, TransactionWriter } from '../../lib/store/transaction-writer.ts';
+
+const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
+const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
+const processor = new ImportJobProcessor({
+  jobs,
+  files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),
+  records: new InventoryRecordsStore(requiredEnv(TABLES.inventory.envVar)),
+  writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
+  continueLater: (message) => queue.send(message),
+  planChunks: (units) => planChunks(units),
+});
+
+/**
+ * SQS consumer with partial batch failures (house rule 7): a failed message is reported alone
+ * and comes back after the visibility timeout; on its last allowed receive the job is marked
+ * failed before the message moves to the dead-letter queue, so no job waits forever.
+ */
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    const message = parseJobMessage(record.body);
+    if (!message) {
+      log('error', 'import message is not a job reference', { messageId: record.messageId });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+      continue;
+    }
+    try {
+      const outcome = await processor.process(message.organizationId, message.jobId, () => context.getRemainingTimeInMillis());
+      log('info', 'import message handled', { ...message, outcome });
+    } catch (error) {
+      log('error', 'import job processing failed', { ...message, messageId: record.messageId, ...describeError(error) });
+      const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
+      if (receives >= IMPORT_QUEUE.maxReceiveCount) await markFailed(message.organizationId, message.jobId);
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+};
+
+async function markFailed(organizationId: string, jobId: string): Promise<void> {
+  const job = await jobs.get(organizationId, jobId).catch(() => undefined);
+  if (!job) return;
+  await processor
+    .fail(job, { code: 'processing-error', message: 'The file could not be processed after several attempts. Submit it again, or contact support with the job id.' })
+    .catch((error: unknown) => log('error', 'could not mark import job failed', { organizationId, jobId, ...describeError(error) }));
+}

@@ -1,0 +1,280 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import type { ImportColumn, RawRow, RowError } from './types.ts';
+
+/**
+ * Reads an import file (PRODUCT §2) into data rows keyed by column.
+ *
+ * Format: UTF-8 (a leading BOM is dropped), comma-separated, `"` quotes with `""` as an escaped
+ * quote; records end with CRLF, LF or CR (mixed endings are fine); quoted cells may contain
+ * commas, quotes and line breaks. A `"` inside an unquoted cell is a literal character
+ * (`12" ruler`). The first non-blank record is the header.
+ *
+ * Header: names are trimmed and matched case-insensitively against the kind's columns. A missing
+ * required column, or a name that appears twice, fails the file; an unknown (or unnamed) column is
+ * a warning and its cells are ignored.
+ *
+ * Row numbers: `rowNumber` is the ordinal of the CSV record after the header, 1 = the first
+ * record after the header. Blank records (an empty line, or a line whose cells are all empty or
+ * whitespace, e.g. `,,,` from a spreadsheet) are skipped but keep their number, so when no cell
+ * spans lines, row N is line N + 1 of the file and row N + 1 of the spreadsheet. A quoted cell with
+ * line breaks keeps its record one row, as a spreadsheet shows it.
+ *
+ * Rows: each RawRow maps the lower-cased name of every known column present in the header to the
+ * cell exactly as given (never trimmed, never evaluated: `=SUM(A1)` stays text). A row with fewer
+ * cells than the header gets `''` for the missing trailing cells; a row with more cells than the
+ * header is a row error `extra-cells` unless the extra cells are all empty (trailing commas).
+ *
+ * Failures (the whole file; the job fails): `not-utf8`, `empty-file` (no non-blank record),
+ * `missing-required-column`, `duplicate-column`, `not-csv` (broken quoting or NUL characters;
+ * the message names the row and line), `too-many-rows` (more than `maxRows` non-blank data rows).
+ */
+
+export interface CsvRow {
+  rowNumber: number;
+  raw: RawRow;
+}
+
+export interface CsvWarning {
+  column: string;
+  code: 'unknown-column';
+  message: string;
+}
+
+export type CsvFailureCode = 'not-utf8' | 'empty-file' | 'missing-required-column' | 'duplicate-column' | 'not-csv' | 'too-many-rows';
+
+export interface CsvFailure {
+  code: CsvFailureCode;
+  message: string;
+}
+
+export type CsvReadResult =
+  | {
+      ok: true;
+      /** The header cells as given. */
+      header: string[];
+      /** Data rows without structural problems, in file order. */
+      rows: CsvRow[];
+      /** Structural row problems (`extra-cells`); those rows are not in `rows`. */
+      rowErrors: RowError[];
+      warnings: CsvWarning[];
+    }
+  | { ok: false; failure: CsvFailure };
+
+export interface CsvReadSpec {
+  columns: readonly ImportColumn[];
+  maxRows: number;
+}
+
+/** Thrown from the record hook to stop parsing early; never escapes `readCsv`. */
+class StopReading extends Error {
+  constructor(readonly failure: CsvFailure) {
+    super(failure.message);
+  }
+}
+
+function isBlank(record: readonly string[]): boolean {
+  return record.every((cell) => cell.trim() === '');
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
+function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const byte = bytes[i] ?? 0;
+    if (byte < 0x80) {
+      i += 1;
+      continue;
+    }
+    let length: number;
+    let min: number;
+    if (byte >= 0xc2 && byte <= 0xdf) [length, min] = [2, 0x80];
+    else if (byte >= 0xe0 && byte <= 0xef) [length, min] = [3, 0x800];
+    else if (byte >= 0xf0 && byte <= 0xf4) [length, min] = [4, 0x10000];
+    else return i;
+    let codePoint = byte & (0xff >> (length + 1));
+    for (let k = 1; k < length; k += 1) {
+      const next = bytes[i + k];
+      if (next === undefined || (next & 0xc0) !== 0x80) return i;
+      codePoint = (codePoint << 6) | (next & 0x3f);
+    }
+    if (codePoint < min || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return i;
+    i += length;
+  }
+  return -1;
+}
+
+function lineOfOffset(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i += 1) {
+    const byte = bytes[i];
+    if (byte === 0x0a || (byte === 0x0d && bytes[i + 1] !== 0x0a)) line += 1;
+  }
+  return line;
+}
+
+function notUtf8(file: Buffer): CsvFailure {
+  const hint =
+    file[0] === 0x50 && file[1] === 0x4b
+      ? ' It looks like a spreadsheet workbook (e.g. .xlsx); export it as "CSV UTF-8".'
+      : (file[0] === 0xff && file[1] === 0xfe) || (file[0] === 0xfe && file[1] === 0xff)
+        ? ' It looks like UTF-16; save it as "CSV UTF-8".'
+        : ' Save it as "CSV UTF-8".';
+  const offset = firstInvalidUtf8Byte(file);
+  const where = offset >= 0 ? ` (first invalid byte at line ${lineOfOffset(file, offset)}, byte offset ${offset})` : '';
+  return { code: 'not-utf8', message: `The file is not valid UTF-8${where}.${hint}` };
+}
+
+function describeCsvError(error: CsvError): string {
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted cell is not closed (a `"` without its closing `"`)';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'a closing quote is followed by other characters';
+    default:
+      return error.message;
+  }
+}
+
+interface HeaderPlan {
+  /** Per header position: the lower-cased known column name, or null (unknown/unnamed). */
+  keys: (string | null)[];
+  warnings: CsvWarning[];
+}
+
+function planHeader(header: readonly string[], columns: readonly ImportColumn[]): HeaderPlan | CsvFailure {
+  const byName = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
+  const names = header.map((cell) => cell.trim());
+  const lower = names.map((name) => name.toLowerCase());
+
+  const duplicates = [...new Set(lower.filter((name, index) => name !== '' && lower.indexOf(name) !== index))];
+  if (duplicates.length > 0) {
+    const shown = duplicates.map((name) => byName.get(name)?.name ?? names[lower.indexOf(name)] ?? name);
+    return { code: 'duplicate-column', message: `The header names a column more than once: ${shown.join(', ')}.` };
+  }
+
+  const missing = columns.filter((column) => column.required && !lower.includes(column.name.toLowerCase())).map((column) => column.name);
+  if (missing.length > 0) {
+    const semicolon = header.length === 1 && (header[0] ?? '').includes(';') ? ' The file seems to use ";" as separator; only "," is supported.' : '';
+    return {
+      code: 'missing-required-column',
+      message: `The header lacks required column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.${semicolon}`,
+    };
+  }
+
+  const warnings: CsvWarning[] = [];
+  const unnamed: number[] = [];
+  const keys = lower.map((name, index) => {
+    if (byName.has(name)) return name;
+    if (name === '') unnamed.push(index + 1);
+    else {
+      warnings.push({
+        column: names[index] ?? name,
+        code: 'unknown-column',
+        message: `Column "${names[index] ?? name}" is not a column of this kind; its cells are ignored. Known columns: ${columns.map((c) => c.name).join(', ')}.`,
+      });
+    }
+    return null;
+  });
+  if (unnamed.length > 0) {
+    warnings.push({
+      column: '',
+      code: 'unknown-column',
+      message: `Column${unnamed.length > 1 ? 's' : ''} ${unnamed.join(', ')} of the header ${unnamed.length > 1 ? 'have' : 'has'} no name; ${unnamed.length > 1 ? 'their' : 'its'} cells are ignored.`,
+    });
+  }
+  return { keys, warnings };
+}
+
+export function readCsv(file: Buffer, kind: CsvReadSpec): CsvReadResult {
+  try {
+    utf8.decode(file); // validation only: csv-parse decodes the cells itself
+  } catch {
+    return { ok: false, failure: notUtf8(file) };
+  }
+  const nul = file.indexOf(0);
+  if (nul >= 0) {
+    const line = lineOfOffset(file, nul);
+    return {
+      ok: false,
+      failure: { code: 'not-csv', message: `The file contains NUL characters (first at line ${line}); it is binary or UTF-16, not a UTF-8 CSV file.` },
+    };
+  }
+
+  let plan: HeaderPlan | undefined;
+  let header: string[] | undefined;
+  /** Ordinal (1-based, among all records) of the header record. */
+  let headerRecord = 0;
+  let lastRecord = 0;
+  let lastLine = 0;
+  let dataRows = 0;
+  const rows: CsvRow[] = [];
+  const rowErrors: RowError[] = [];
+
+  const onRecord = (record: string[], context: { records: number; lines: number }): null => {
+    const ordinal = context.records;
+    lastRecord = ordinal;
+    lastLine = context.lines;
+    if (plan === undefined) {
+      if (isBlank(record)) return null;
+      const planned = planHeader(record, kind.columns);
+      if ('code' in planned) throw new StopReading(planned);
+      plan = planned;
+      header = record;
+      headerRecord = ordinal;
+      return null;
+    }
+    if (isBlank(record)) return null;
+    const rowNumber = ordinal - headerRecord;
+    dataRows += 1;
+    if (dataRows > kind.maxRows) {
+      throw new StopReading({ code: 'too-many-rows', message: `The file has more than ${kind.maxRows} data rows (the limit of this kind).` });
+    }
+    const width = plan.keys.length;
+    if (record.length > width) {
+      const extra = record.slice(width).find((cell) => cell.trim() !== '');
+      if (extra !== undefined) {
+        rowErrors.push({
+          rowNumber,
+          column: null,
+          value: extra,
+          code: 'extra-cells',
+          message: `The row has ${record.length} cells but the header has ${width} columns.`,
+        });
+        return null;
+      }
+    }
+    const raw: Record<string, string> = {};
+    plan.keys.forEach((key, index) => {
+      if (key !== null) raw[key] = record[index] ?? '';
+    });
+    rows.push({ rowNumber, raw });
+    return null;
+  };
+
+  try {
+    parse(file, {
+      bom: true,
+      encoding: 'utf8',
+      relax_column_count: true,
+      relax_quotes: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      skip_empty_lines: false,
+      on_record: onRecord,
+    });
+  } catch (error) {
+    if (error instanceof StopReading) return { ok: false, failure: error.failure };
+    if (error instanceof CsvError) {
+      const line = lastLine + 1;
+      const where = plan === undefined ? `The header row (line ${line})` : `Row ${lastRecord + 1 - headerRecord} (line ${line})`;
+      return { ok: false, failure: { code: 'not-csv', message: `${where} is not valid CSV: ${describeCsvError(error)}.` } };
+    }
+    throw error;
+  }
+
+  if (plan === undefined || header === undefined) {
+    return { ok: false, failure: { code: 'empty-file', message: 'The file is empty: it has no header row.' } };
+  }
+  return { ok: true, header, rows, rowErrors, warnings: plan.warnings };
+}

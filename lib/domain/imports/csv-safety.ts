@@ -1,0 +1,30 @@
+/**
+ * CSV formula-injection safety (PRODUCT §2): nothing the API writes as CSV starts with an
+ * unescaped `=`, `+`, `-` or `@` (nor a tab or carriage return, which some spreadsheets skip
+ * before evaluating). Such text cells get a leading `'`, which spreadsheets show as text.
+ *
+ * Numbers passed as `number` are written as numbers (`-5` is a value, not a formula); pass
+ * numeric columns as numbers, not as strings, or they are escaped like any text.
+ */
+
+const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/** `text` with a leading `'` when a spreadsheet could read it as a formula. */
+export function neutralizeFormula(text: string): string {
+  return FORMULA_TRIGGERS.has(text.charAt(0)) ? `'${text}` : text;
+}
+
+/**
+ * One complete CSV field: formula-neutralized text, quoted (RFC 4180, `"` doubled) when it
+ * contains a comma, quote or line break. `null`/`undefined` → empty field.
+ */
+export function escapeCsvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`escapeCsvCell: ${value} is not a finite number`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  const text = neutralizeFormula(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,163 @@
+import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/events.ts';
+import type { EventDraft } from '../events/types.ts';
+import { applyRow, changedFields, RowReader } from './cells.ts';
+import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
+import type { DuplicateStrategy, RawRow } from './types.ts';
+import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
+
+/**
+ * Import kind `items` (PRODUCT §2): creates and updates items by `sku`; emits `item.created` and
+ * `item.updated` (PRODUCT §6).
+ *
+ * Absent vs empty (duplicateStrategy `update`): a column absent from the file's header leaves the
+ * field unchanged; an empty cell of an optional column sets the field to `null`, or to its
+ * default for fields that cannot be null (`unit` → `ea`, `trackingMode` → `none`). A new item
+ * gets the same defaults for absent or empty columns.
+ */
+
+export type TrackingMode = (typeof TRACKING_MODES)[number];
+
+/** The stored item, as events carry it (`eventItemSchema` of `lib/contracts/events.ts`). */
+export interface ItemRecord {
+  id: string;
+  sku: string;
+  name: string;
+  unit: string;
+  description: string | null;
+  category: string | null;
+  barcode: string | null;
+  reorderPoint: number | null;
+  trackingMode: TrackingMode;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A parsed row. Optional fields: `undefined` = column absent, `null` = cell empty. */
+export interface ItemRow {
+  sku: string;
+  name: string;
+  unit?: string | null;
+  description?: string | null;
+  category?: string | null;
+  barcode?: string | null;
+  reorderPoint?: number | null;
+  trackingMode?: TrackingMode | null;
+}
+
+export const ITEM_DEFAULT_UNIT = 'ea';
+export const ITEM_DEFAULT_TRACKING_MODE: TrackingMode = 'none';
+
+/** Maximum lengths in characters. */
+export const ITEM_MAX_LENGTHS = { sku: 64, name: 200, unit: 16, description: 2000, category: 100, barcode: 64 } as const;
+
+type ItemChangeableField = (typeof ITEM_CHANGEABLE_FIELDS)[number];
+
+/**
+ * The value an empty cell sets, per field a row can set (`name` is required, so never empty; `sku`
+ * is the key, so an import never changes it).
+ */
+const EMPTY_VALUES = {
+  name: '',
+  unit: ITEM_DEFAULT_UNIT,
+  description: null,
+  category: null,
+  barcode: null,
+  reorderPoint: null,
+  trackingMode: ITEM_DEFAULT_TRACKING_MODE,
+} satisfies Partial<Pick<ItemRecord, ItemChangeableField>>;
+
+function parseItemRow(raw: RawRow, rowNumber: number) {
+  const cells = new RowReader(raw, rowNumber);
+  const sku = cells.requiredIdentifier('sku', ITEM_MAX_LENGTHS.sku);
+  const name = cells.requiredText('name', ITEM_MAX_LENGTHS.name);
+  const unit = cells.optionalIdentifier('unit', ITEM_MAX_LENGTHS.unit);
+  const description = cells.optionalText('description', ITEM_MAX_LENGTHS.description);
+  const category = cells.optionalText('category', ITEM_MAX_LENGTHS.category);
+  const barcode = cells.optionalIdentifier('barcode', ITEM_MAX_LENGTHS.barcode);
+  const reorderPoint = cells.optionalNumber('reorderPoint', { min: 0 });
+  const trackingMode = cells.optionalEnum('trackingMode', TRACKING_MODES);
+  return cells.result<ItemRow>(() =>
+    sku === undefined || name === undefined ? undefined : { sku, name, unit, description, category, barcode, reorderPoint, trackingMode },
+  );
+}
+
+function decideItem(
+  row: ItemRow,
+  existing: ItemRecord | undefined,
+  strategy: DuplicateStrategy,
+  context: { now: string; newId: () => string; rowNumber: number },
+): RowDecision<ItemRecord> {
+  const patch = {
+    name: row.name,
+    unit: row.unit,
+    description: row.description,
+    category: row.category,
+    barcode: row.barcode,
+    reorderPoint: row.reorderPoint,
+    trackingMode: row.trackingMode,
+  };
+  if (existing === undefined) {
+    const defaults: ItemRecord = {
+      id: context.newId(),
+      sku: row.sku,
+      name: row.name,
+      unit: ITEM_DEFAULT_UNIT,
+      description: null,
+      category: null,
+      barcode: null,
+      reorderPoint: null,
+      trackingMode: ITEM_DEFAULT_TRACKING_MODE,
+      createdAt: context.now,
+      updatedAt: context.now,
+    };
+    const item = applyRow(defaults, patch, EMPTY_VALUES);
+    const event: EventDraft = { type: 'item.created', data: { item: { ...item } }, occurredAt: context.now };
+    return { action: 'created', record: item, events: [event] };
+  }
+  if (strategy === 'skip') return { action: 'skipped', events: [] };
+  if (strategy === 'fail') {
+    return {
+      action: 'failed',
+      error: {
+        rowNumber: context.rowNumber,
+        column: 'sku',
+        value: row.sku,
+        code: 'duplicate',
+        message: `An item with sku "${row.sku}" already exists (duplicateStrategy fail).`,
+      },
+    };
+  }
+  const merged = applyRow(existing, patch, EMPTY_VALUES);
+  const changed = changedFields(existing, merged, ITEM_CHANGEABLE_FIELDS);
+  if (changed.length === 0) return { action: 'skipped', events: [] };
+  const item: ItemRecord = { ...merged, updatedAt: context.now };
+  const previous = Object.fromEntries(changed.map((field) => [field, existing[field]]));
+  const event: EventDraft = { type: 'item.updated', data: { item: { ...item }, changedFields: changed, previous }, occurredAt: context.now };
+  return { action: 'updated', record: item, events: [event] };
+}
+
+export const itemsKind: ImportKindDefinition<ItemRow, ItemRecord> = {
+  kind: 'items',
+  title: 'Items',
+  description:
+    'Creates items and, with duplicateStrategy update, changes existing items matched by sku. With update, a column missing from the file leaves the field unchanged and an empty cell clears it (unit and trackingMode return to their defaults). Emits item.created and item.updated.',
+  columns: [
+    { name: 'sku', required: true, type: 'string', description: `Stock keeping unit; the natural key. At most ${ITEM_MAX_LENGTHS.sku} characters, no leading or trailing spaces.` },
+    { name: 'name', required: true, type: 'string', description: `Item name, at most ${ITEM_MAX_LENGTHS.name} characters.` },
+    { name: 'unit', required: false, type: 'string', description: `Unit of measure, e.g. ea, kg, l; at most ${ITEM_MAX_LENGTHS.unit} characters. Default ${ITEM_DEFAULT_UNIT}.` },
+    { name: 'description', required: false, type: 'string', description: `Free-text description, at most ${ITEM_MAX_LENGTHS.description} characters.` },
+    { name: 'category', required: false, type: 'string', description: `Category, at most ${ITEM_MAX_LENGTHS.category} characters.` },
+    { name: 'barcode', required: false, type: 'string', description: `Barcode value (e.g. a GTIN), at most ${ITEM_MAX_LENGTHS.barcode} characters.` },
+    { name: 'reorderPoint', required: false, type: 'number', description: 'On-hand quantity below which low-stock is emitted; a plain decimal ≥ 0 such as 150 or 12.5. Empty: no reorder point.' },
+    { name: 'trackingMode', required: false, type: 'enum', values: TRACKING_MODES, description: `Whether stock is tracked by lot: none or lot. Default ${ITEM_DEFAULT_TRACKING_MODE}.` },
+  ],
+  naturalKey: ['sku'],
+  duplicateStrategies: DUPLICATE_STRATEGIES,
+  maxFileBytes: MAX_FILE_BYTES,
+  maxRows: MAX_ROWS,
+  entity: 'item',
+  parseRow: parseItemRow,
+  naturalKeyOf: (row) => row.sku,
+  references: () => [],
+  decide: decideItem,
+};

@@ -1,0 +1,94 @@
+import type { DuplicateStrategy, RowError } from './types.ts';
+
+/** Import jobs (PRODUCT §2 Job): queued → processing → succeeded | completed_with_errors | failed. */
+
+export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'completed_with_errors', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const FINISHED_STATUSES: readonly JobStatus[] = ['succeeded', 'completed_with_errors', 'failed'];
+
+export interface JobCounts {
+  totalRows: number;
+  processedRows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+}
+
+export interface JobFailure {
+  code: string;
+  message: string;
+}
+
+export interface ColumnWarning {
+  column: string;
+  code: string;
+  message: string;
+}
+
+/** The job as the API shows it. */
+export interface ImportJob {
+  id: string;
+  kind: string;
+  duplicateStrategy: DuplicateStrategy;
+  status: JobStatus;
+  fileName: string;
+  fileSizeBytes: number;
+  fileSha256: string;
+  submittedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  counts: JobCounts;
+  failure: JobFailure | null;
+  warnings: ColumnWarning[];
+}
+
+/** The job as stored: the public record plus what the pipeline needs to resume. */
+export interface ImportJobState extends ImportJob {
+  organizationId: string;
+  /** Object key of the uploaded file. */
+  fileKey: string;
+  /** How many valid rows have been applied; chunks commit only from the checkpoint they read. */
+  checkpoint: number;
+}
+
+export const EMPTY_COUNTS: JobCounts = { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
+
+export function isFinished(status: JobStatus): boolean {
+  return FINISHED_STATUSES.includes(status);
+}
+
+/** The API view, always in the documented field order (storage does not keep key order). */
+export function publicJob(state: ImportJobState): ImportJob {
+  const { counts } = state;
+  return {
+    id: state.id,
+    kind: state.kind,
+    duplicateStrategy: state.duplicateStrategy,
+    status: state.status,
+    fileName: state.fileName,
+    fileSizeBytes: state.fileSizeBytes,
+    fileSha256: state.fileSha256,
+    submittedAt: state.submittedAt,
+    startedAt: state.startedAt ?? null,
+    completedAt: state.completedAt ?? null,
+    counts: {
+      totalRows: counts.totalRows,
+      processedRows: counts.processedRows,
+      created: counts.created,
+      updated: counts.updated,
+      skipped: counts.skipped,
+      failed: counts.failed,
+    },
+    failure: state.failure ? { code: state.failure.code, message: state.failure.message } : null,
+    warnings: state.warnings.map((warning) => ({ column: warning.column, code: warning.code, message: warning.message })),
+  };
+}
+
+/** The final status once every row was handled. */
+export function finalStatus(counts: JobCounts): JobStatus {
+  return counts.failed > 0 ? 'completed_with_errors' : 'succeeded';
+}
+
+export type { RowError };

@@ -1,0 +1,180 @@
+import type { EventDraft } from '../events/types.ts';
+import { newId } from '../ids.ts';
+import type { CommandWriter, WriteContext } from '../write/ports.ts';
+import { readCsv } from './csv-reader.ts';
+import { finalStatus, isFinished, type ImportJobState, type JobCounts, type JobFailure, type ColumnWarning, type JobStatus } from './job.ts';
+import type { AnyImportKind, ImportEntity } from './kind-definition.ts';
+import { importKind } from './kinds.ts';
+import type { RowAction, RowError } from './types.ts';
+import { keysToLoad, parseRows, validateRows } from './validate-file.ts';
+
+/**
+ * Processing one import job (PRODUCT §2, ARCHITECTURE §3 bulk writes): validate every row
+ * first, then apply the valid rows in chunks, each chunk ONE transaction with its records, its
+ * events and the job's checkpoint. The checkpoint's condition makes every chunk apply exactly
+ * once, so a redelivered or resumed message neither duplicates nor loses rows. Near the time
+ * limit the worker hands the rest of the job to a fresh message instead of racing the clock.
+ */
+
+export interface VersionedRecord {
+  record: unknown;
+  version: number;
+}
+
+export interface ProcessPorts<Write = unknown> {
+  jobs: {
+    get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
+    start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
+    putRowErrors(organizationId: string, jobId: string, errors: RowError[]): Promise<void>;
+    rowErrorWrite(organizationId: string, jobId: string, error: RowError): Write;
+    checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): Write;
+    finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
+  };
+  files: { read(key: string): Promise<Buffer> };
+  records: {
+    getMany(organizationId: string, entity: string, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord>>;
+    putWrite(organizationId: string, entity: string, naturalKey: string, record: unknown, expectedVersion?: number): Write;
+  };
+  writer: CommandWriter<Write>;
+  /** Hands the rest of a job to a new message. */
+  continueLater(message: { organizationId: string; jobId: string }): Promise<void>;
+  /** Splits units into transactions (the store knows the size limit). */
+  planChunks<U extends { writes: Write[]; events: EventDraft[] }>(units: U[]): U[][];
+  clock?: () => Date;
+}
+
+export type ProcessOutcome = 'finished' | 'already-finished' | 'missing' | 'continued' | 'taken-over';
+
+interface Unit<Write> {
+  writes: Write[];
+  events: EventDraft[];
+  action: RowAction | 'failed';
+}
+
+/** Stop starting chunks when less than this is left of the invocation. */
+export const TIME_MARGIN_MS = 10_000;
+
+const SYSTEM_ACTOR = { type: 'system' as const, id: 'import-worker' };
+
+export class ImportJobProcessor<Write = unknown> {
+  constructor(private readonly ports: ProcessPorts<Write>) {}
+
+  private now(): string {
+    return (this.ports.clock?.() ?? new Date()).toISOString();
+  }
+
+  async process(organizationId: string, jobId: string, remainingMs: () => number): Promise<ProcessOutcome> {
+    let job = await this.ports.jobs.get(organizationId, jobId);
+    if (!job) return 'missing';
+    if (isFinished(job.status)) return 'already-finished';
+    const kind = importKind(job.kind);
+    if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
+
+    const csv = readCsv(await this.ports.files.read(job.fileKey), kind);
+    if (!csv.ok) return this.fail(job, csv.failure);
+    const parsed = parseRows(kind, csv);
+    const loaded = await this.loadKeys(organizationId, kind, parsed.parsed);
+    const validated = validateRows(kind, parsed, (entity, keys) => new Set(keys.filter((key) => loaded.get(entity)?.has(key))));
+
+    if (job.status === 'queued') {
+      await this.ports.jobs.putRowErrors(organizationId, jobId, validated.errors);
+      job = await this.ports.jobs.start(
+        job,
+        {
+          totalRows: csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size,
+          failedRows: new Set(validated.errors.map((error) => error.rowNumber)).size,
+          warnings: csv.warnings,
+        },
+        this.now(),
+      );
+    }
+
+    const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord>();
+    const units = validated.valid.slice(job.checkpoint).map(({ rowNumber, row }) => this.decide(job as ImportJobState, kind, row, rowNumber, existing));
+    let checkpoint = job.checkpoint;
+    const context: WriteContext = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
+    for (const chunk of this.ports.planChunks(units)) {
+      if (remainingMs() < TIME_MARGIN_MS) {
+        await this.ports.continueLater({ organizationId, jobId });
+        return 'continued';
+      }
+      const from = checkpoint;
+      const to = from + chunk.length;
+      const started = job;
+      try {
+        await this.ports.writer.run(context, async () => ({
+          writes: [...chunk.flatMap((unit) => unit.writes), this.ports.jobs.checkpointWrite(started, from, to, countsOf(chunk))],
+          events: chunk.flatMap((unit) => unit.events),
+          result: undefined,
+        }));
+      } catch (error) {
+        // Another delivery of this job moved the checkpoint: it carries on, this one stops.
+        if ((error as Error).name === 'ChunkAlreadyAppliedError') return 'taken-over';
+        throw error;
+      }
+      checkpoint = to;
+    }
+    return this.finish(job);
+  }
+
+  private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1]) {
+    const loaded = new Map<ImportEntity, Map<string, VersionedRecord>>();
+    for (const [entity, keys] of keysToLoad(kind, parsed)) loaded.set(entity, await this.ports.records.getMany(organizationId, entity, keys));
+    return loaded;
+  }
+
+  private decide(job: ImportJobState, kind: AnyImportKind, row: unknown, rowNumber: number, existing: Map<string, VersionedRecord>): Unit<Write> {
+    const naturalKey = kind.naturalKeyOf(row);
+    const current = existing.get(naturalKey);
+    const prefix = kind.entity === 'item' ? 'itm' : 'loc';
+    const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newId(prefix), rowNumber });
+    switch (decision.action) {
+      case 'failed':
+        return { writes: [this.ports.jobs.rowErrorWrite(job.organizationId, job.id, decision.error)], events: [], action: 'failed' };
+      case 'skipped':
+        return { writes: [], events: [], action: 'skipped' };
+      default:
+        return {
+          writes: [this.ports.records.putWrite(job.organizationId, kind.entity, naturalKey, decision.record, current?.version)],
+          events: decision.events,
+          action: decision.action,
+        };
+    }
+  }
+
+  private async finish(job: ImportJobState): Promise<ProcessOutcome> {
+    const latest = (await this.ports.jobs.get(job.organizationId, job.id)) ?? job;
+    const status = finalStatus(latest.counts);
+    await this.commitEnd(latest, status, null, 'import.completed', `Import ${latest.id} ${status}: ${describeCounts(latest.counts)}`);
+    return 'finished';
+  }
+
+  async fail(job: ImportJobState, failure: JobFailure): Promise<ProcessOutcome> {
+    await this.commitEnd(job, 'failed', failure, 'import.failed', `Import ${job.id} failed: ${failure.code}`);
+    return 'finished';
+  }
+
+  private async commitEnd(job: ImportJobState, status: JobStatus, failure: JobFailure | null, kind: 'import.completed' | 'import.failed', summary: string): Promise<void> {
+    try {
+      await this.ports.writer.run({ organizationId: job.organizationId, actor: SYSTEM_ACTOR, traceId: null }, async () => ({
+        writes: [this.ports.jobs.finishWrite(job, status, failure, this.now())],
+        audit: { kind, target: { kind: 'import-job', id: job.id }, summary, changes: [{ field: 'status', from: job.status, to: status }] },
+        events: [],
+        result: undefined,
+      }));
+    } catch (error) {
+      // Finished by another delivery in the meantime: nothing left to do.
+      if ((error as Error).name !== 'ChunkAlreadyAppliedError') throw error;
+    }
+  }
+}
+
+function countsOf<Write>(chunk: Unit<Write>[]): Partial<JobCounts> {
+  const delta: Partial<JobCounts> = { processedRows: chunk.length };
+  for (const unit of chunk) delta[unit.action] = (delta[unit.action] ?? 0) + 1;
+  return delta;
+}
+
+function describeCounts(counts: JobCounts): string {
+  return `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped, ${counts.failed} failed of ${counts.totalRows}`;
+}

@@ -1,0 +1,65 @@
+import { ApiError, NotFoundError } from '../errors.ts';
+import { invalidCursorError, type CursorCodec } from '../pagination/cursor.ts';
+import { isFinished, publicJob, type ImportJob, type ImportJobState } from './job.ts';
+import { IMPORT_KINDS, kindSummary } from './kinds.ts';
+import type { ImportKindSummary, RowError } from './types.ts';
+
+/** Reads of the imports area: kinds, one job, a job's row errors. */
+
+export interface ImportJobReader {
+  get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
+  listRowErrors(organizationId: string, jobId: string, after: string | undefined, limit: number): Promise<{ errors: RowError[]; last?: string; more: boolean }>;
+}
+
+interface Page<T> {
+  data: T[];
+  page: { nextCursor: string | null };
+}
+
+/** The registered kinds, paged like every list (the registry is static, so by offset). */
+export function listImportKinds(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Page<ImportKindSummary> {
+  const binding = { organizationId, endpoint: 'GET /v1/imports/kinds', filters: {} };
+  const offset = query.cursor === undefined ? 0 : cursors.decode(query.cursor, binding);
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalidCursorError();
+  const slice = IMPORT_KINDS.slice(offset, offset + query.limit);
+  const next = offset + slice.length;
+  return { data: slice.map(kindSummary), page: { nextCursor: next < IMPORT_KINDS.length ? cursors.encode(next, binding) : null } };
+}
+
+export class ImportReads {
+  /** `cursors` is needed only to page row errors. */
+  constructor(
+    private readonly jobs: ImportJobReader,
+    private readonly cursors?: CursorCodec,
+  ) {}
+
+  async getJob(organizationId: string, jobId: string): Promise<ImportJob> {
+    return publicJob(await this.requireJob(organizationId, jobId));
+  }
+
+  async listRowErrors(organizationId: string, jobId: string, query: { limit: number; cursor?: string }): Promise<Page<RowError>> {
+    const job = await this.requireJob(organizationId, jobId);
+    if (!isFinished(job.status)) {
+      throw new ApiError(409, 'customer-api.imports.job-not-finished', 'Job not finished', {
+        detail: `The job is ${job.status}; row errors are available once it has finished. Poll the job first.`,
+      });
+    }
+    const { cursors } = this;
+    if (!cursors) throw new Error('Paging row errors needs a cursor codec');
+    const binding = { organizationId, endpoint: `GET /v1/imports/jobs/${jobId}/errors`, filters: {} };
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      const position = cursors.decode(query.cursor, binding);
+      if (typeof position !== 'string') throw invalidCursorError();
+      after = position;
+    }
+    const page = await this.jobs.listRowErrors(organizationId, jobId, after, query.limit);
+    return { data: page.errors, page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null } };
+  }
+
+  private async requireJob(organizationId: string, jobId: string): Promise<ImportJobState> {
+    const job = await this.jobs.get(organizationId, jobId);
+    if (!job) throw new NotFoundError('imports', 'No import job with this id.');
+    return job;
+  }
+}

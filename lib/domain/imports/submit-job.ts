@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { CommandPlan } from '../write/ports.ts';
+import { EMPTY_COUNTS, type ImportJobState } from './job.ts';
+import { importKind } from './kinds.ts';
+import type { DuplicateStrategy } from './types.ts';
+
+/**
+ * Submitting an import job (PRODUCT §2): the file goes to object storage under a key derived
+ * from its content (a retried upload rewrites the same object), the job and its audit entry
+ * commit in one transaction, and only then is the job handed to the queue. A job whose hand-off
+ * fails stays in the dispatch index, where the sweeper finds it: no job is stuck in `queued`.
+ */
+
+export interface SubmitPorts {
+  files: { put(key: string, content: Buffer, contentType: string, sha256Hex: string): Promise<void> };
+  jobs: { createWrite(job: ImportJobState): unknown; markDispatched(organizationId: string, jobId: string): Promise<void> };
+  queue: { send(message: { organizationId: string; jobId: string }): Promise<void> };
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+export interface SubmitRequest {
+  kind: string;
+  duplicateStrategy: DuplicateStrategy;
+  file: { fileName: string; content: Buffer };
+}
+
+/** File names are echoed back; keep them printable and short. */
+function cleanFileName(fileName: string): string {
+  const printable = [...fileName].filter((char) => char >= ' ' && char !== '\u007f').join('');
+  return printable.slice(0, 255) || 'upload.csv';
+}
+
+export class ImportJobSubmitter {
+  constructor(private readonly ports: SubmitPorts) {}
+
+  /** Stores the file and plans the job's transaction; nothing is visible until it commits. */
+  async prepare(organizationId: string, request: SubmitRequest, now = new Date()): Promise<CommandPlan<ImportJobState>> {
+    if (!importKind(request.kind)) {
+      throw new ApiError(404, 'customer-api.imports.unknown-kind', 'Unknown import kind', {
+        detail: `There is no import kind '${request.kind}'. GET /v1/imports/kinds lists them.`,
+      });
+    }
+    const sha256 = createHash('sha256').update(request.file.content).digest('hex');
+    const fileKey = `imports/${organizationId}/${sha256}.csv`;
+    await this.ports.files.put(fileKey, request.file.content, 'text/csv', sha256);
+    const job: ImportJobState = {
+      id: newId('imp', now.getTime()),
+      kind: request.kind,
+      duplicateStrategy: request.duplicateStrategy,
+      status: 'queued',
+      fileName: cleanFileName(request.file.fileName),
+      fileSizeBytes: request.file.content.length,
+      fileSha256: sha256,
+      submittedAt: now.toISOString(),
+      startedAt: null,
+      completedAt: null,
+      counts: { ...EMPTY_COUNTS },
+      failure: null,
+      warnings: [],
+      organizationId,
+      fileKey,
+      checkpoint: 0,
+    };
+    return {
+      writes: [this.ports.jobs.createWrite(job)],
+      audit: {
+        kind: 'import.submitted',
+        target: { kind: 'import-job', id: job.id },
+        summary: `Import of ${job.fileName} (${job.kind}, ${job.duplicateStrategy}) submitted`,
+        changes: [],
+      },
+      events: [],
+      result: job,
+    };
+  }
+
+  /** Hands a committed job to the queue; a failure is left to the sweeper, not to the client. */
+  async dispatch(job: ImportJobState): Promise<void> {
+    try {
+      await this.ports.queue.send({ organizationId: job.organizationId, jobId: job.id });
+      await this.ports.jobs.markDispatched(job.organizationId, job.id);
+    } catch (error) {
+      this.ports.log?.('import job not dispatched; the sweeper will retry', { jobId: job.id, error: (error as Error).message });
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type { CsvRow } from './csv-reader.ts';
+import type { ImportEntity, ImportKindDefinition } from './kind-definition.ts';
+import type { RowError } from './types.ts';
+
+/**
+ * Validation of a whole file, before any row is applied (PRODUCT §2). The caller runs:
+ *
+ * 1. `readCsv(file, def)` → rows (or a file failure);
+ * 2. `parseRows(def, csv)` → parsed rows and per-row cell errors;
+ * 3. `keysToLoad(def, parsed)` → per entity, the natural keys and referenced keys of the file;
+ * 4. loads those keys' records from storage (one batch per entity);
+ * 5. `validateRows(def, parsed, knownKeys)` → the rows to apply and every row error, by row;
+ * 6. `def.decide(row, existing, strategy, context)` for each valid row, in order.
+ *
+ * Natural keys and references match exactly (case-sensitive).
+ */
+
+export interface ParsedRow<Row> {
+  rowNumber: number;
+  row: Row;
+}
+
+export interface ParsedRows<Row> {
+  /** Rows whose cells are valid, in file order. */
+  parsed: ParsedRow<Row>[];
+  /** Cell errors and structural row errors (from `readCsv`), in file order. */
+  errors: RowError[];
+}
+
+export interface ValidatedRows<Row> {
+  /** Rows to apply, in file order. */
+  valid: ParsedRow<Row>[];
+  /** Every row error of the file, sorted by row number (a row's own errors keep their order). */
+  errors: RowError[];
+}
+
+/** Of `keys`, those that exist in the tenant's data (already loaded by the caller). */
+export type KnownKeys = (entity: ImportEntity, keys: readonly string[]) => ReadonlySet<string>;
+
+function byRowNumber(a: RowError, b: RowError): number {
+  return a.rowNumber - b.rowNumber;
+}
+
+/** Parses every row; `rowErrors` (structural problems found by `readCsv`) are carried along. */
+export function parseRows<Row, Rec>(
+  def: ImportKindDefinition<Row, Rec>,
+  csv: { rows: readonly CsvRow[]; rowErrors?: readonly RowError[] },
+): ParsedRows<Row> {
+  const parsed: ParsedRow<Row>[] = [];
+  const errors: RowError[] = [...(csv.rowErrors ?? [])];
+  for (const { rowNumber, raw } of csv.rows) {
+    const result = def.parseRow(raw, rowNumber);
+    if (result.ok) parsed.push({ rowNumber, row: result.value });
+    else errors.push(...result.errors);
+  }
+  errors.sort(byRowNumber);
+  return { parsed, errors };
+}
+
+/**
+ * The keys to load per entity before validating and deciding: the natural keys of the rows
+ * (`def.entity`, for the existing records `decide` needs) and every referenced key.
+ */
+export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[]): Map<ImportEntity, Set<string>> {
+  const keys = new Map<ImportEntity, Set<string>>();
+  const add = (entity: ImportEntity, key: string) => {
+    let set = keys.get(entity);
+    if (set === undefined) {
+      set = new Set();
+      keys.set(entity, set);
+    }
+    set.add(key);
+  };
+  for (const { row } of parsed) {
+    add(def.entity, def.naturalKeyOf(row));
+    for (const reference of def.references(row)) add(reference.entity, reference.key);
+  }
+  return keys;
+}
+
+/**
+ * Checks what needs the whole file and the tenant's keys:
+ * - a natural key repeated in the file: the later row gets `duplicate-in-file` naming the first
+ *   row (only rows whose cells are valid have a key to compare);
+ * - references: each must be a tenant key (`knownKeys`) or the natural key of an EARLIER valid
+ *   row of the file (`def.entity`); otherwise the reference's code (e.g. `unknown-location`).
+ * A row is valid when it has none of these errors; every error of a row is reported.
+ */
+export function validateRows<Row, Rec>(
+  def: ImportKindDefinition<Row, Rec>,
+  parsedRows: ParsedRows<Row>,
+  knownKeys: KnownKeys,
+): ValidatedRows<Row> {
+  const references = parsedRows.parsed.map(({ row }) => def.references(row));
+  const referenced = new Map<ImportEntity, Set<string>>();
+  for (const reference of references.flat()) {
+    const set = referenced.get(reference.entity) ?? new Set<string>();
+    set.add(reference.key);
+    referenced.set(reference.entity, set);
+  }
+  const tenantKeys = new Map<ImportEntity, ReadonlySet<string>>();
+  for (const [entity, keys] of referenced) tenantKeys.set(entity, knownKeys(entity, [...keys]));
+
+  const firstRowOfKey = new Map<string, number>();
+  const earlierValidKeys = new Set<string>();
+  const valid: ParsedRow<Row>[] = [];
+  const errors: RowError[] = [...parsedRows.errors];
+  parsedRows.parsed.forEach((parsed, index) => {
+    const { rowNumber, row } = parsed;
+    const key = def.naturalKeyOf(row);
+    let ok = true;
+
+    const first = firstRowOfKey.get(key);
+    if (first === undefined) firstRowOfKey.set(key, rowNumber);
+    else {
+      ok = false;
+      errors.push({
+        rowNumber,
+        column: def.naturalKey.length === 1 ? (def.naturalKey[0] ?? null) : null,
+        value: key,
+        code: 'duplicate-in-file',
+        message: `The same ${def.naturalKey.join(' + ')} as row ${first}; each ${def.entity} may appear only once per file.`,
+      });
+    }
+
+    for (const reference of references[index] ?? []) {
+      const inTenant = tenantKeys.get(reference.entity)?.has(reference.key) ?? false;
+      const inEarlierRow = reference.entity === def.entity && earlierValidKeys.has(reference.key);
+      if (inTenant || inEarlierRow) continue;
+      ok = false;
+      errors.push({
+        rowNumber,
+        column: reference.column,
+        value: reference.key,
+        code: reference.code,
+        message: `${reference.column} "${reference.key}" names no ${reference.entity} of the organization nor of an earlier valid row of this file.`,
+      });
+    }
+
+    if (ok) {
+      valid.push(parsed);
+      earlierValidKeys.add(key);
+    }
+  });
+  errors.sort(byRowNumber);
+  return { valid, errors };
+}

@@ -1,0 +1,99 @@
+import { Busboy } from '@fastify/busboy';
+import { ApiError, ValidationError } from '../domain/errors.ts';
+import { header } from './headers.ts';
+import type { HttpEvent } from './types.ts';
+
+/**
+ * multipart/form-data parsing with busboy (the parser behind @middy/http-multipart-body-parser).
+ * We drive busboy ourselves because that middleware ignores busboy's limit events (extra parts
+ * vanish silently) and reports every failure as 415; here a too-large file is a 413, too many
+ * parts or a second file a 400, and nothing is dropped without saying so.
+ */
+
+export interface UploadedFile {
+  fieldName: string;
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface MultipartLimits {
+  /** Bytes per file; one more is a 413. */
+  maxFileBytes: number;
+  maxFiles: number;
+  maxFields: number;
+  maxFieldBytes: number;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+const BOUNDARY_CONTENT_TYPE = /^multipart\/form-data;\s*boundary=/i;
+
+function unsupported(): ApiError {
+  return new ApiError(415, 'customer-api.request.unsupported-media-type', 'Unsupported media type', {
+    detail: 'Send this request as multipart/form-data with a boundary.',
+  });
+}
+
+function formError(name: string, code: string, message: string): ValidationError {
+  return new ValidationError([{ location: 'form', name, code, message }]);
+}
+
+export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promise<MultipartForm> {
+  const contentType = header(event, 'content-type') ?? '';
+  if (!BOUNDARY_CONTENT_TYPE.test(contentType)) return Promise.reject(unsupported());
+  const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+
+  return new Promise((resolve, reject) => {
+    const form: MultipartForm = { fields: {}, files: [] };
+    let failure: Error | undefined;
+    const fail = (error: Error) => {
+      failure ??= error;
+    };
+    let parser: Busboy;
+    try {
+      parser = new Busboy({
+        headers: { 'content-type': contentType },
+        limits: {
+          // One more than allowed, so that exceeding is observable rather than silent.
+          fileSize: limits.maxFileBytes,
+          files: limits.maxFiles,
+          fields: limits.maxFields,
+          parts: limits.maxFiles + limits.maxFields,
+          fieldSize: limits.maxFieldBytes,
+        },
+      });
+    } catch {
+      reject(unsupported());
+      return;
+    }
+    parser.on('file', (fieldName, stream, fileName, _encoding, mimeType) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => {
+        fail(
+          new ApiError(413, 'customer-api.request.too-large', 'File too large', {
+            detail: `Files are limited to ${limits.maxFileBytes} bytes.`,
+          }),
+        );
+      });
+      stream.on('end', () => {
+        form.files.push({ fieldName, fileName: fileName ?? '', contentType: mimeType, content: Buffer.concat(chunks) });
+      });
+    });
+    parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) fail(formError(name, 'too-long', `Form fields are limited to ${limits.maxFieldBytes} bytes.`));
+      else if (Object.hasOwn(form.fields, name)) fail(formError(name, 'repeated', 'Give this field at most once.'));
+      else form.fields[name] = value;
+    });
+    parser.on('filesLimit', () => fail(formError('file', 'too-many-files', `At most ${limits.maxFiles} file(s) per request.`)));
+    parser.on('fieldsLimit', () => fail(formError('form', 'too-many-fields', `At most ${limits.maxFields} fields per request.`)));
+    parser.on('partsLimit', () => fail(formError('form', 'too-many-parts', 'The form has too many parts.')));
+    parser.on('error', () => fail(new ValidationError([{ location: 'form', name: 'form', code: 'malformed', message: 'The multipart body is malformed.' }])));
+    parser.on('finish', () => (failure ? reject(failure) : resolve(form)));
+    parser.end(body);
+  });
+}

@@ -1,0 +1,193 @@
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
+import type { RowError } from '../domain/imports/types.ts';
+import { documentClient } from './clients.ts';
+import { keys } from './keys.ts';
+import type { StoreWrite } from './transaction-writer.ts';
+
+/**
+ * Import jobs and their row errors in the inventory table. A job waiting to be handed to the
+ * queue sits in a sparse index until the send is confirmed; the sweeper reads that index.
+ */
+
+export class ChunkAlreadyAppliedError extends Error {
+  override name = 'ChunkAlreadyAppliedError';
+}
+
+const BATCH_WRITE_LIMIT = 25;
+
+export class ImportJobsStore {
+  constructor(private readonly tableName: string) {}
+
+  createWrite(job: ImportJobState): StoreWrite {
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: {
+            ...keys.importJob(job.organizationId, job.id),
+            entity: 'import-job',
+            schemaVersion: 1,
+            job,
+            gsi1pk: keys.pendingDispatch,
+            gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}`,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
+  }
+
+  async get(organizationId: string, jobId: string): Promise<ImportJobState | undefined> {
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.importJob(organizationId, jobId), ConsistentRead: true }),
+    );
+    return result.Item?.job as ImportJobState | undefined;
+  }
+
+  /** The queue has the job: it leaves the sweeper's index. */
+  async markDispatched(organizationId: string, jobId: string): Promise<void> {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.importJob(organizationId, jobId),
+        UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+
+  /** Jobs committed before `cutoff` and never confirmed as sent. */
+  async pendingDispatch(cutoff: string, limit = 100): Promise<Array<{ organizationId: string; jobId: string }>> {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+        ExpressionAttributeValues: { ':pk': keys.pendingDispatch, ':cutoff': cutoff },
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => {
+      const job = item.job as ImportJobState;
+      return { organizationId: job.organizationId, jobId: job.id };
+    });
+  }
+
+  /** queued → processing with the file's totals; a redelivery of a started job changes nothing. */
+  async start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState> {
+    if (job.status !== 'queued') return job;
+    const counts: JobCounts = { ...job.counts, totalRows: totals.totalRows, processedRows: totals.failedRows, failed: totals.failedRows };
+    const started: ImportJobState = { ...job, status: 'processing', startedAt: now, counts, warnings: totals.warnings };
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.importJob(job.organizationId, job.id),
+        UpdateExpression: 'SET #job = :job',
+        ConditionExpression: '#job.#status = :queued',
+        ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+        ExpressionAttributeValues: { ':job': started, ':queued': 'queued' },
+      }),
+    );
+    return started;
+  }
+
+  /**
+   * The progress item of one chunk: it commits only if the job is still at `from`, so a chunk
+   * that a redelivered message tries again can never apply twice.
+   */
+  checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): StoreWrite {
+    const sets = ['#job.checkpoint = :to'];
+    const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing' };
+    for (const [field, amount] of Object.entries(delta)) {
+      if (!amount) continue;
+      sets.push(`#job.counts.${field} = #job.counts.${field} + :${field}`);
+      values[`:${field}`] = amount;
+    }
+    return {
+      item: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.importJob(job.organizationId, job.id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: '#job.checkpoint = :from AND #job.#status = :processing',
+          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: () => new ChunkAlreadyAppliedError(`Job ${job.id} is no longer at checkpoint ${from}`),
+    };
+  }
+
+  /** The final status; only from `processing` (or `queued`, for a file that never started). */
+  finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): StoreWrite {
+    return {
+      item: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.importJob(job.organizationId, job.id),
+          UpdateExpression: 'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = if_not_exists(#job.startedAt, :now)',
+          ConditionExpression: '#job.#status IN (:queued, :processing)',
+          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':now': now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },
+        },
+      },
+      onConditionFailed: () => new ChunkAlreadyAppliedError(`Job ${job.id} is already finished`),
+    };
+  }
+
+  rowErrorWrite(organizationId: string, jobId: string, error: RowError, index = 0): StoreWrite {
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          // An empty cell is reported as value null: "no value" (and DynamoDB Local refuses '').
+          Item: {
+            ...keys.importRowError(organizationId, jobId, error.rowNumber, index),
+            entity: 'import-row-error',
+            schemaVersion: 1,
+            error: { ...error, value: error.value === '' ? null : error.value },
+          },
+        },
+      },
+    };
+  }
+
+  /** Validation errors, written before any row is applied; deterministic keys make rewrites harmless. */
+  async putRowErrors(organizationId: string, jobId: string, errors: RowError[]): Promise<void> {
+    // The n-th error of a row gets index n, so several errors of one row are all kept.
+    const seen = new Map<number, number>();
+    const indexes = errors.map((error) => {
+      const index = seen.get(error.rowNumber) ?? 0;
+      seen.set(error.rowNumber, index + 1);
+      return index;
+    });
+    for (let start = 0; start < errors.length; start += BATCH_WRITE_LIMIT) {
+      let requests: NonNullable<BatchWriteCommandOutput['UnprocessedItems']>[string] | undefined = errors
+        .slice(start, start + BATCH_WRITE_LIMIT)
+        .map((error, offset) => ({ PutRequest: { Item: this.rowErrorWrite(organizationId, jobId, error, indexes[start + offset] ?? 0).item.Put?.Item ?? {} } }));
+      while (requests && requests.length > 0) {
+        const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }));
+        requests = result.UnprocessedItems?.[this.tableName];
+      }
+    }
+  }
+
+  /** Row errors in row order, after the position `after` (a sort key from a previous page). */
+  async listRowErrors(organizationId: string, jobId: string, after: string | undefined, limit: number): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keys.importRowErrorsOf(organizationId, jobId), ':from': after ?? 'ERR#', ':to': 'ERR$' },
+        ConsistentRead: true,
+        Limit: limit + 2,
+      }),
+    );
+    // BETWEEN is inclusive: the previous page's last item comes back first.
+    const items = (result.Items ?? []).filter((item) => item.sk !== after);
+    const page = items.slice(0, limit);
+    const inOrder = ({ rowNumber, column, value, code, message }: RowError): RowError => ({ rowNumber, column, value, code, message });
+    return { errors: page.map((item) => inOrder(item.error as RowError)), last: page.at(-1)?.sk as string | undefined, more: items.length > limit };
+  }
+}

@@ -1,0 +1,54 @@
+import type { ResourceAccess } from './routes.ts';
+import { IMPORT_QUEUE } from './store/tables.ts';
+
+/**
+ * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
+ * committed but never sent. The CDK stack and the local runtime (SQS poller, timer) read this
+ * list, as they read lib/routes.ts for HTTP functions.
+ */
+
+export interface QueueWorkerDefinition {
+  id: string;
+  trigger: 'queue';
+  handler: string;
+  /** Which queue of lib/store/tables.ts feeds it. */
+  queue: typeof IMPORT_QUEUE.id;
+  timeoutSeconds: number;
+  batchSize: number;
+  /** Upper bound of concurrent invocations the event source mapping may run. */
+  maxConcurrency: number;
+  access: ResourceAccess;
+}
+
+export interface ScheduledWorkerDefinition {
+  id: string;
+  trigger: 'schedule';
+  handler: string;
+  everySeconds: number;
+  timeoutSeconds: number;
+  access: ResourceAccess;
+}
+
+export type WorkerDefinition = QueueWorkerDefinition | ScheduledWorkerDefinition;
+
+export const WORKERS: readonly WorkerDefinition[] = [
+  {
+    id: 'processImportJobs',
+    trigger: 'queue',
+    handler: 'functions/workers/process-import-jobs.ts',
+    queue: IMPORT_QUEUE.id,
+    timeoutSeconds: IMPORT_QUEUE.workerTimeoutSeconds,
+    batchSize: 5,
+    maxConcurrency: 4,
+    // importQueue: it re-enqueues the rest of a job that would outlast its timeout.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, bucket: 'read', importQueue: 'send' },
+  },
+  {
+    id: 'sweepImportJobs',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-import-jobs.ts',
+    everySeconds: 60,
+    timeoutSeconds: 30,
+    access: { tables: { inventory: 'read-write' }, importQueue: 'send' },
+  },
+];
