@@ -1,4 +1,4 @@
-import type { RawRow, RowError, RowParse } from './types.ts';
+import type { DuplicateStrategy, RawRow, RowError, RowParse } from './types.ts';
 
 /**
  * Cell rules shared by the import kinds. A `RowReader` reads the cells of one row and collects
@@ -160,4 +160,17 @@ export function applyRow<Rec extends object, F extends keyof Rec>(
 /** The fields (in the given order) whose values differ between two records. */
 export function changedFields<Rec, F extends keyof Rec>(before: Rec, after: Rec, fields: readonly F[]): F[] {
   return fields.filter((field) => before[field] !== after[field]);
+}
+
+/**
+ * What `skip` and `fail` do with a row whose natural key exists; `undefined` for `update`, which
+ * each kind merges itself.
+ */
+export function onExistingRecord(
+  strategy: DuplicateStrategy,
+  duplicate: { rowNumber: number; column: string; value: string; message: string },
+): { action: 'skipped'; events: [] } | { action: 'failed'; error: RowError } | undefined {
+  if (strategy === 'skip') return { action: 'skipped', events: [] };
+  if (strategy === 'fail') return { action: 'failed', error: { ...duplicate, code: 'duplicate' } };
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/events.ts';
 import type { EventDraft } from '../events/types.ts';
-import { applyRow, changedFields, RowReader } from './cells.ts';
+import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
@@ -114,19 +114,13 @@ function decideItem(
     const event: EventDraft = { type: 'item.created', data: { item: { ...item } }, occurredAt: context.now };
     return { action: 'created', record: item, events: [event] };
   }
-  if (strategy === 'skip') return { action: 'skipped', events: [] };
-  if (strategy === 'fail') {
-    return {
-      action: 'failed',
-      error: {
-        rowNumber: context.rowNumber,
-        column: 'sku',
-        value: row.sku,
-        code: 'duplicate',
-        message: `An item with sku "${row.sku}" already exists (duplicateStrategy fail).`,
-      },
-    };
-  }
+  const duplicate = onExistingRecord(strategy, {
+    rowNumber: context.rowNumber,
+    column: 'sku',
+    value: row.sku,
+    message: `An item with sku "${row.sku}" already exists (duplicateStrategy fail).`,
+  });
+  if (duplicate) return duplicate;
   const merged = applyRow(existing, patch, EMPTY_VALUES);
   const changed = changedFields(existing, merged, ITEM_CHANGEABLE_FIELDS);
   if (changed.length === 0) return { action: 'skipped', events: [] };

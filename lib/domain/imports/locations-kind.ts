@@ -1,4 +1,4 @@
-import { applyRow, changedFields, RowReader } from './cells.ts';
+import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
@@ -74,19 +74,13 @@ function decideLocation(
     };
     return { action: 'created', record: applyRow(defaults, patch, EMPTY_VALUES), events: [] };
   }
-  if (strategy === 'skip') return { action: 'skipped', events: [] };
-  if (strategy === 'fail') {
-    return {
-      action: 'failed',
-      error: {
-        rowNumber: context.rowNumber,
-        column: 'code',
-        value: row.code,
-        code: 'duplicate',
-        message: `A location with code "${row.code}" already exists (duplicateStrategy fail).`,
-      },
-    };
-  }
+  const duplicate = onExistingRecord(strategy, {
+    rowNumber: context.rowNumber,
+    column: 'code',
+    value: row.code,
+    message: `A location with code "${row.code}" already exists (duplicateStrategy fail).`,
+  });
+  if (duplicate) return duplicate;
   const merged = applyRow(existing, patch, EMPTY_VALUES);
   if (changedFields(existing, merged, LOCATION_CHANGEABLE_FIELDS).length === 0) return { action: 'skipped', events: [] };
   return { action: 'updated', record: { ...merged, updatedAt: context.now }, events: [] };
