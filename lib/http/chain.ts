@@ -9,7 +9,7 @@ import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { negotiateResponse } from './middleware/negotiate-response.ts';
 import { problemDocuments } from './middleware/problem-documents.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { announceRateLimitPolicy, rateLimit } from './middleware/rate-limit.ts';
 import { traceId } from './middleware/trace-id.ts';
 import { validateRequest } from './middleware/validate-request.ts';
 import { toHttpResponse } from './respond.ts';
@@ -61,6 +61,7 @@ export function createHttpHandler<R extends RouteDefinition>(route: R, dependenc
   const chain = middy<HttpEvent, HttpResponse, Error, ApiContext>()
     .use(problemDocuments())
     .use(traceId())
+    .use(announceRateLimitPolicy(route, dependencies.rateLimitPolicies))
     .use(authenticate(route.scope, dependencies.apiKeys))
     .use(rateLimit(route, dependencies.rateLimits, dependencies.rateLimitPolicies))
     .use(validateRequest(route))

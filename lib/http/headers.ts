@@ -5,6 +5,8 @@ import type { HttpEvent } from './types.ts';
 export interface HeaderState {
   traceId: string;
   rateLimit?: readonly RateLimitWindowStatus[];
+  /** The route's policies, known before the caller is: what a 401/403 can still announce. */
+  rateLimitPolicy?: readonly Pick<RateLimitWindowStatus, 'policy' | 'limit' | 'windowSeconds'>[];
 }
 
 /**
@@ -14,9 +16,14 @@ export interface HeaderState {
 export function rateLimitHeaders(windows: readonly RateLimitWindowStatus[]): Record<string, string> {
   if (windows.length === 0) return {};
   return {
-    'RateLimit-Policy': windows.map((w) => `"${w.policy}";q=${w.limit};w=${w.windowSeconds}`).join(', '),
+    ...policyHeader(windows),
     RateLimit: windows.map((w) => `"${w.policy}";r=${w.remaining};t=${w.resetSeconds}`).join(', '),
   };
+}
+
+function policyHeader(policies: NonNullable<HeaderState['rateLimitPolicy']>): Record<string, string> {
+  if (policies.length === 0) return {};
+  return { 'RateLimit-Policy': policies.map((w) => `"${w.policy}";q=${w.limit};w=${w.windowSeconds}`).join(', ') };
 }
 
 /**
@@ -28,7 +35,7 @@ export function baseHeaders(state: HeaderState): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
     'X-Trace-Id': state.traceId,
-    ...rateLimitHeaders(state.rateLimit ?? []),
+    ...(state.rateLimit ? rateLimitHeaders(state.rateLimit) : policyHeader(state.rateLimitPolicy ?? [])),
   };
 }
 

@@ -21,6 +21,7 @@ export interface RequestState {
   input?: ValidatedInput;
   responseMediaType?: ResponseMediaType;
   rateLimit?: RateLimitWindowStatus[];
+  rateLimitPolicy?: Pick<RateLimitWindowStatus, 'policy' | 'limit' | 'windowSeconds'>[];
   /** Set on write routes once the Idempotency-Key is claimed for this request. */
   idempotency?: { key: string; claim: IdempotencyClaim };
 }

@@ -99,9 +99,12 @@ export class ImportJobsStore {
   checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): StoreWrite {
     const sets = ['#job.checkpoint = :to'];
     const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing' };
+    // Count names go through attribute names: some (e.g. `updated`) are not valid bare in an expression.
+    const names: Record<string, string> = { '#job': 'job', '#status': 'status' };
     for (const [field, amount] of Object.entries(delta)) {
       if (!amount) continue;
-      sets.push(`#job.counts.${field} = #job.counts.${field} + :${field}`);
+      sets.push(`#job.counts.#${field} = #job.counts.#${field} + :${field}`);
+      names[`#${field}`] = field;
       values[`:${field}`] = amount;
     }
     return {
@@ -111,7 +114,7 @@ export class ImportJobsStore {
           Key: keys.importJob(job.organizationId, job.id),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#job.checkpoint = :from AND #job.#status = :processing',
-          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+          ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         },
       },

@@ -141,14 +141,14 @@ describe('RateLimit headers on problem documents', () => {
   it.each([
     ['no key (401)', undefined, 401],
     ['a key without the scope (403)', 'wrong-scope', 403],
-  ])('are absent for %s: no usable key, nothing counted', async (_label, which, status) => {
+  ])('carry only RateLimit-Policy for %s: no usable key, nothing counted', async (_label, which, status) => {
     // Prepare
     const key = which ? (await createTestKey({ scopes: ['boms:read'] })).key : undefined;
     // Act
     const response = await callApi(BARCODE, { key });
     // Assess
     expect(response.headers.get('ratelimit')).toBeNull();
-    expect(response.headers.get('ratelimit-policy')).toBeNull();
+    expect(response.headers.get('ratelimit-policy')).toBe('"general";q=1200;w=60');
     await expectProblem(response, status);
   });
 });

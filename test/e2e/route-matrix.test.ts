@@ -36,6 +36,7 @@ describe.each(ALL_ROUTES.map((route) => [routeLabel(route), route] as const))('%
     const response = await call();
     // Assess
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(response.headers.get('ratelimit-policy')).toContain(route.submission ? '"submission"' : '"general"');
     await expectProblem(response, 401, 'customer-api.auth.unauthenticated');
   });
 

@@ -43,3 +43,20 @@ export function rateLimit(
     },
   };
 }
+
+/**
+ * Puts the route's policies on the request state before auth, so even a 401/403 (no key to
+ * count against) announces `RateLimit-Policy`.
+ */
+export function announceRateLimitPolicy(route: Pick<RouteDefinition, 'submission'>, config: RateLimitPolicies): HttpMiddleware {
+  const policies = (route.submission ? [config.general, config.submission] : [config.general]).map((policy) => ({
+    policy: policy.name,
+    limit: policy.limit,
+    windowSeconds: policy.windowSeconds,
+  }));
+  return {
+    before: async (request: MiddyRequest) => {
+      stateOf(request).rateLimitPolicy = policies;
+    },
+  };
+}

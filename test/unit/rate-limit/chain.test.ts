@@ -78,7 +78,7 @@ describe('createHttpHandler with the rate limit', () => {
   it.each([
     ['no key', undefined, 401],
     ['a key without the scope', OTHER_SCOPE_KEY, 403],
-  ])('neither counts nor adds headers for %s (%i: no usable key identified)', async (_label, key, status) => {
+  ])('does not count %s (%i: no usable key identified) and announces only the policy', async (_label, key, status) => {
     // Prepare
     const { invoke, counter } = setup();
     // Act
@@ -86,7 +86,7 @@ describe('createHttpHandler with the rate limit', () => {
     // Assess
     expect(response.statusCode).toBe(status);
     expect(response.headers).not.toHaveProperty('RateLimit');
-    expect(response.headers).not.toHaveProperty('RateLimit-Policy');
+    expect(response.headers['RateLimit-Policy']).toMatch(/^"general";q=\d+;w=60$/);
     expect(counter.calls).toHaveLength(0);
   });
 
