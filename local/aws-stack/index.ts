@@ -133,6 +133,8 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
     AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    // The 2020 DynamoDB Local jar refuses TransactWriteItems with more than 10 actions (AWS: 100).
+    DYNAMODB_MAX_TRANSACTION_ITEMS: '10',
     S3_FORCE_PATH_STYLE: 'true',
     // SDK v3 warns once per process that releases after January 2027 need Node 22; noise locally.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
