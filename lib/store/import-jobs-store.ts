@@ -1,4 +1,5 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './clients.ts';
@@ -79,17 +80,25 @@ export class ImportJobsStore {
     if (job.status !== 'queued') return job;
     const counts: JobCounts = { ...job.counts, totalRows: totals.totalRows, processedRows: totals.failedRows, failed: totals.failedRows };
     const started: ImportJobState = { ...job, status: 'processing', startedAt: now, counts, warnings: totals.warnings };
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: keys.importJob(job.organizationId, job.id),
-        UpdateExpression: 'SET #job = :job',
-        ConditionExpression: '#job.#status = :queued',
-        ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-        ExpressionAttributeValues: { ':job': started, ':queued': 'queued' },
-      }),
-    );
-    return started;
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.importJob(job.organizationId, job.id),
+          UpdateExpression: 'SET #job = :job',
+          ConditionExpression: '#job.#status = :queued',
+          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+          ExpressionAttributeValues: { ':job': started, ':queued': 'queued' },
+        }),
+      );
+      return started;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // A simultaneous delivery started it first: carry on from its state (chunks stay exactly-once).
+      const current = await this.get(job.organizationId, job.id);
+      if (!current) throw error;
+      return current;
+    }
   }
 
   /**
@@ -174,6 +183,27 @@ export class ImportJobsStore {
         requests = result.UnprocessedItems?.[this.tableName];
       }
     }
+  }
+
+  /** Every row number with a stored error (keys only; used when a job resumes). */
+  async rowsWithErrors(organizationId: string, jobId: string): Promise<Set<number>> {
+    const rows = new Set<number>();
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await documentClient.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': keys.importRowErrorsOf(organizationId, jobId), ':from': 'ERR#', ':to': 'ERR$' },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) rows.add(Number(String(item.sk).split('#')[1]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return rows;
   }
 
   /** Row errors in row order, after the position `after` (a sort key from a previous page). */

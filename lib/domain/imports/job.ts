@@ -49,7 +49,10 @@ export interface ImportJobState extends ImportJob {
   organizationId: string;
   /** Object key of the uploaded file. */
   fileKey: string;
-  /** How many valid rows have been applied; chunks commit only from the checkpoint they read. */
+  /**
+   * The row number up to which rows have been applied (0 before the first chunk). Rows are
+   * applied in row order, and each chunk commits only from the checkpoint it read.
+   */
   checkpoint: number;
 }
 

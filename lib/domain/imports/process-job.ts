@@ -26,7 +26,9 @@ export interface ProcessPorts<Write = unknown> {
     get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
     start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
     putRowErrors(organizationId: string, jobId: string, errors: RowError[]): Promise<void>;
-    rowErrorWrite(organizationId: string, jobId: string, error: RowError): Write;
+    /** Row numbers that already have stored errors (the first run's verdict, on resume). */
+    rowsWithErrors(organizationId: string, jobId: string): Promise<Set<number>>;
+    rowErrorWrite(organizationId: string, jobId: string, error: RowError, index?: number): Write;
     checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): Write;
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
@@ -46,9 +48,19 @@ export interface ProcessPorts<Write = unknown> {
 export type ProcessOutcome = 'finished' | 'already-finished' | 'missing' | 'continued' | 'taken-over';
 
 interface Unit<Write> {
+  rowNumber: number;
   writes: Write[];
   events: EventDraft[];
   action: RowAction | 'failed';
+}
+
+/** At most this many errors of one row are written by a chunk (each is one transaction action). */
+const MAX_ERRORS_PER_ROW_IN_CHUNK = 3;
+
+function groupByRow(errors: RowError[]): Map<number, RowError[]> {
+  const byRow = new Map<number, RowError[]>();
+  for (const error of errors) byRow.set(error.rowNumber, [...(byRow.get(error.rowNumber) ?? []), error]);
+  return byRow;
 }
 
 /** Stop starting chunks when less than this is left of the invocation. */
@@ -76,21 +88,33 @@ export class ImportJobProcessor<Write = unknown> {
     const loaded = await this.loadKeys(organizationId, kind, parsed.parsed);
     const validated = validateRows(kind, parsed, (entity, keys) => new Set(keys.filter((key) => loaded.get(entity)?.has(key))));
 
+    // The file's verdict is taken once, when the job starts. A resumed run keeps it: its own
+    // earlier chunks changed the tenant's data, and re-judging rows against that would move rows
+    // between "invalid" and "to apply" (counting them twice).
+    let rowsWithErrors: Set<number>;
     if (job.status === 'queued') {
       await this.ports.jobs.putRowErrors(organizationId, jobId, validated.errors);
+      rowsWithErrors = new Set(validated.errors.map((error) => error.rowNumber));
       job = await this.ports.jobs.start(
         job,
-        {
-          totalRows: csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size,
-          failedRows: new Set(validated.errors.map((error) => error.rowNumber)).size,
-          warnings: csv.warnings,
-        },
+        { totalRows: csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size, failedRows: rowsWithErrors.size, warnings: csv.warnings },
         this.now(),
       );
+    } else {
+      rowsWithErrors = await this.ports.jobs.rowsWithErrors(organizationId, jobId);
     }
 
     const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord>();
-    const units = validated.valid.slice(job.checkpoint).map(({ rowNumber, row }) => this.decide(job as ImportJobState, kind, row, rowNumber, existing));
+    const validByRow = new Map(validated.valid.map((valid) => [valid.rowNumber, valid.row]));
+    const currentErrors = groupByRow(validated.errors);
+    const pendingRows = [...new Set([...validByRow.keys(), ...currentErrors.keys()])]
+      .filter((rowNumber) => rowNumber > (job as ImportJobState).checkpoint && !rowsWithErrors.has(rowNumber))
+      .sort((a, b) => a - b);
+    const units = pendingRows.map((rowNumber) => {
+      const row = validByRow.get(rowNumber);
+      // Valid when the job started but not now (the tenant's data changed): a row error now.
+      return row === undefined ? this.failedUnit(job as ImportJobState, currentErrors.get(rowNumber) ?? []) : this.decide(job as ImportJobState, kind, row, rowNumber, existing);
+    });
     let checkpoint = job.checkpoint;
     const context: WriteContext = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
     for (const chunk of this.ports.planChunks(units)) {
@@ -99,11 +123,12 @@ export class ImportJobProcessor<Write = unknown> {
         return 'continued';
       }
       const from = checkpoint;
-      const to = from + chunk.length;
+      const to = chunk.at(-1)?.rowNumber ?? from;
       const started = job;
       try {
         await this.ports.writer.run(context, async () => ({
-          writes: [...chunk.flatMap((unit) => unit.writes), this.ports.jobs.checkpointWrite(started, from, to, countsOf(chunk))],
+          // The checkpoint first: when another delivery moved it, its condition is the failure reported.
+          writes: [this.ports.jobs.checkpointWrite(started, from, to, countsOf(chunk)), ...chunk.flatMap((unit) => unit.writes)],
           events: chunk.flatMap((unit) => unit.events),
           result: undefined,
         }));
@@ -130,16 +155,23 @@ export class ImportJobProcessor<Write = unknown> {
     const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newId(prefix), rowNumber });
     switch (decision.action) {
       case 'failed':
-        return { writes: [this.ports.jobs.rowErrorWrite(job.organizationId, job.id, decision.error)], events: [], action: 'failed' };
+        return this.failedUnit(job, [decision.error]);
       case 'skipped':
-        return { writes: [], events: [], action: 'skipped' };
+        return { rowNumber, writes: [], events: [], action: 'skipped' };
       default:
         return {
+          rowNumber,
           writes: [this.ports.records.putWrite(job.organizationId, kind.entity, naturalKey, decision.record, current?.version)],
           events: decision.events,
           action: decision.action,
         };
     }
+  }
+
+  private failedUnit(job: ImportJobState, errors: RowError[]): Unit<Write> {
+    const rowNumber = errors[0]?.rowNumber ?? 0;
+    const writes = errors.slice(0, MAX_ERRORS_PER_ROW_IN_CHUNK).map((error, index) => this.ports.jobs.rowErrorWrite(job.organizationId, job.id, error, index));
+    return { rowNumber, writes, events: [], action: 'failed' };
   }
 
   private async finish(job: ImportJobState): Promise<ProcessOutcome> {

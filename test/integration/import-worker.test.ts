@@ -1,0 +1,401 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { afterAll, describe, expect, it } from 'vitest';
+import { handler } from '../../functions/workers/process-import-jobs.ts';
+import { handler as sweepHandler } from '../../functions/workers/sweep-import-jobs.ts';
+import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
+import type { ImportJobState, JobCounts } from '../../lib/domain/imports/job.ts';
+import { ImportJobProcessor, TIME_MARGIN_MS, type ProcessOutcome, type ProcessPorts } from '../../lib/domain/imports/process-job.ts';
+import type { CommandWriter } from '../../lib/domain/write/ports.ts';
+import { AuditStore } from '../../lib/store/audit-store.ts';
+import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/store/tables.ts';
+import { planChunks, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { IMPORT_DLQ_ENV_VAR } from '../../local/aws-stack/index.ts';
+import { DEFAULT_RETRY_DELAY_SECONDS } from '../../local/sqs-poller.ts';
+import { uniqueOrganization } from '../support/api.ts';
+import { tableName, transactionWriter } from '../support/events.ts';
+import {
+  commitQueuedJob,
+  countPerSku,
+  csvOf,
+  feedOf,
+  filesStore,
+  importJobsStore,
+  inventoryRecords,
+  itemsCsv,
+  itemsOf,
+  jobMessage,
+  skusOf,
+  sqsEvent,
+  sqsRecord,
+  storedJob,
+  workerContext,
+} from '../support/imports.ts';
+
+/**
+ * The import worker on the local stack (PRODUCT §2: a redelivered or resumed message neither
+ * duplicates nor loses rows). The SQS handler of functions/workers/process-import-jobs.ts and
+ * the sweeper's handler are invoked DIRECTLY with events built here; jobs are committed with the
+ * real stores and never sent to the queue, so the running server's poller does not race the
+ * tests (except where a test hands a job to the queue on purpose: the sweeper and the DLQ).
+ * Crashes are injected honestly: a writer that throws around its k-th transaction, or a clock
+ * that runs out after k chunks, with every other port real.
+ */
+
+const FINISHED = ['succeeded', 'completed_with_errors', 'failed'];
+/** Each item row writes its record and its event: 4 rows fill a local transaction (10 actions). */
+const ROWS_PER_CHUNK = 4;
+
+const deliver = (organizationId: string, jobId: string, receiveCount = 1, messageId?: string) =>
+  handler(sqsEvent(sqsRecord(jobMessage(organizationId, jobId), { receiveCount, ...(messageId ? { messageId } : {}) })), workerContext());
+
+const failures = (response: SQSBatchResponse) => response.batchItemFailures.map((failure) => failure.itemIdentifier);
+
+async function auditKinds(organizationId: string): Promise<string[]> {
+  const { events } = await new AuditStore(tableName('audit')).list(organizationId, { limit: 200 });
+  return events.map((event) => event.kind).sort();
+}
+
+/** Asserts the invariants of an items job that created `created` items: each once, with one event each. */
+async function expectCreatedOnce(organizationId: string, skus: readonly string[]) {
+  const records = await itemsOf(organizationId, skus);
+  expect(records.size).toBe(skus.length);
+  expect([...records.values()].every(({ version }) => version === 1)).toBe(true);
+  const events = await feedOf(organizationId);
+  const created = events.filter((event) => event.type === 'item.created');
+  expect(created).toHaveLength(skus.length);
+  expect([...countPerSku(events, 'item.created').values()].every((count) => count === 1)).toBe(true);
+  for (const event of created) {
+    const item = event.data.item as ItemRecord;
+    expect(item.id).toBe(records.get(item.sku)?.record.id);
+  }
+}
+
+const exactCounts = (counts: Partial<JobCounts> & { totalRows: number }): JobCounts => ({
+  processedRows: counts.totalRows,
+  created: 0,
+  updated: 0,
+  skipped: 0,
+  failed: 0,
+  ...counts,
+});
+
+describe('a message delivered more than once', () => {
+  it('applies the rows once when the same message comes twice in a row', async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const { job } = await commitQueuedJob(organizationId, { file: itemsCsv(30, 'TWICE') });
+    const messageId = randomUUID();
+
+    // Act
+    const first = await deliver(organizationId, job.id, 1, messageId);
+    const second = await deliver(organizationId, job.id, 2, messageId);
+
+    // Assess
+    expect(failures(first)).toEqual([]);
+    expect(failures(second)).toEqual([]);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.counts).toEqual(exactCounts({ totalRows: 30, created: 30 }));
+    await expectCreatedOnce(organizationId, skusOf(30, 'TWICE'));
+    expect(await auditKinds(organizationId)).toEqual(['import.completed', 'import.submitted']);
+  });
+
+  it('applies the rows once when two deliveries run at the same time', async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const { job } = await commitQueuedJob(organizationId, { file: itemsCsv(60, 'TOGETHER') });
+
+    // Act: both at once; the one that loses the race to start the job carries on from the other's state
+    const together = await Promise.all([deliver(organizationId, job.id), deliver(organizationId, job.id)]);
+
+    // Assess: neither delivery fails (a failure would be redelivered, and on its last receive mark the job failed)
+    expect(together.flatMap(failures)).toEqual([]);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.counts).toEqual(exactCounts({ totalRows: 60, created: 60 }));
+    await expectCreatedOnce(organizationId, skusOf(60, 'TOGETHER'));
+    expect(await auditKinds(organizationId)).toEqual(['import.completed', 'import.submitted']);
+  });
+
+  it('applies the rows once when a second delivery joins a job already halfway through', async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const rows = 200;
+    const { job } = await commitQueuedJob(organizationId, { file: itemsCsv(rows, 'JOIN') });
+
+    // Act: the second delivery starts once the first has committed a few chunks
+    const first = deliver(organizationId, job.id);
+    let seen: ImportJobState;
+    do {
+      await sleep(5);
+      seen = await storedJob(organizationId, job.id);
+    } while (seen.checkpoint < 3 * ROWS_PER_CHUNK && !FINISHED.includes(seen.status));
+    const joinedAt = seen.checkpoint;
+    const second = await deliver(organizationId, job.id, 2);
+
+    // Assess: the late delivery sees the checkpoint move and stops quietly; the first one finishes
+    expect(joinedAt).toBeLessThan(rows);
+    expect(failures(second)).toEqual([]);
+    expect(failures(await first)).toEqual([]);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.counts).toEqual(exactCounts({ totalRows: rows, created: rows }));
+    await expectCreatedOnce(organizationId, skusOf(rows, 'JOIN'));
+  });
+});
+
+describe('a worker that stops after chunk k', () => {
+  const K = 3;
+  const header = ['sku', 'name', 'unit'];
+  /** 10 existing items: 5 renamed (updated), 5 as they are (skipped); 26 new; 4 without a name (failed). */
+  const existing = csvOf(header, skusOf(10, 'RES').map((itemSku) => [itemSku, `Old ${itemSku}`, 'ea']));
+  const file = csvOf(header, [
+    ...skusOf(10, 'RES').map((itemSku, index) => [itemSku, index < 5 ? `New ${itemSku}` : `Old ${itemSku}`, 'ea']),
+    ...skusOf(30, 'NEW').map((itemSku, index) => [itemSku, index % 7 === 6 ? '' : `Item ${itemSku}`, 'ea']),
+  ]);
+  const newSkus = skusOf(30, 'NEW').filter((_, index) => index % 7 !== 6);
+  const expectedCounts = exactCounts({ totalRows: 40, created: 26, updated: 5, skipped: 5, failed: 4 });
+
+  type Fault = { label: string; writerCrash?: 'before' | 'after'; outOfTime?: boolean };
+
+  function realPorts(): ProcessPorts<StoreWrite> {
+    return {
+      jobs: importJobsStore(),
+      files: filesStore(),
+      records: inventoryRecords(),
+      writer: transactionWriter(),
+      continueLater: () => Promise.reject(new Error('continueLater was not expected')),
+      planChunks: (units) => planChunks(units),
+    };
+  }
+
+  it.each<Fault>([
+    { label: 'its transaction for chunk k + 1 fails before committing', writerCrash: 'before' },
+    { label: 'it dies right after chunk k committed', writerCrash: 'after' },
+    { label: 'its time runs out after chunk k (the rest is handed to a new message)', outOfTime: true },
+  ])('resumes from the checkpoint when $label: no row lost or doubled, counts exact, events once', async ({ writerCrash, outOfTime }) => {
+    // Prepare: the existing items, then the job of the mixed file
+    const organizationId = uniqueOrganization();
+    const seed = await commitQueuedJob(organizationId, { file: existing });
+    expect(await new ImportJobProcessor(realPorts()).process(organizationId, seed.job.id, () => 60_000)).toBe('finished');
+    const before = await itemsOf(organizationId, skusOf(10, 'RES'));
+    const eventsBefore = (await feedOf(organizationId)).length;
+    const { job } = await commitQueuedJob(organizationId, { file, duplicateStrategy: 'update' });
+    const real = transactionWriter();
+    let transactions = 0;
+    const writer: CommandWriter<StoreWrite> = {
+      async run(context, build, respond) {
+        transactions += 1;
+        if (writerCrash === 'before' && transactions === K + 1) throw new Error('simulated crash before commit');
+        const committed = await real.run(context, build, respond);
+        if (writerCrash === 'after' && transactions === K) throw new Error('simulated crash after commit');
+        return committed;
+      },
+    };
+    let chunkChecks = 0;
+    const remainingMs = () => (outOfTime && ++chunkChecks > K ? TIME_MARGIN_MS - 1 : 60_000);
+    const continued: Array<{ organizationId: string; jobId: string }> = [];
+    const faulty = new ImportJobProcessor({ ...realPorts(), writer, continueLater: async (message) => void continued.push(message) });
+
+    // Act
+    const outcome = await faulty.process(organizationId, job.id, remainingMs).catch((error: Error) => error.message);
+    const halfway = await storedJob(organizationId, job.id);
+    const resumed = await deliver(organizationId, job.id, 2);
+
+    // Assess: the first run stopped after exactly k chunks
+    expect(outcome).toBe<ProcessOutcome | string>(outOfTime ? 'continued' : `simulated crash ${writerCrash} commit`);
+    expect(continued).toEqual(outOfTime ? [{ organizationId, jobId: job.id }] : []);
+    expect(halfway.status).toBe('processing');
+    // The checkpoint is the row number up to which rows were applied; invalid rows were counted at start.
+    const invalidRows = [17, 24, 31, 38];
+    expect(halfway.checkpoint).toBeGreaterThan(0);
+    expect(halfway.checkpoint).toBeLessThan(expectedCounts.totalRows);
+    const appliedRows = halfway.checkpoint - invalidRows.filter((rowNumber) => rowNumber <= halfway.checkpoint).length;
+    expect(halfway.counts.processedRows).toBe(invalidRows.length + appliedRows);
+    // Assess: the second delivery finished the job exactly
+    expect(failures(resumed)).toEqual([]);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.status).toBe('completed_with_errors');
+    expect(stored.counts).toEqual(expectedCounts);
+    const after = await itemsOf(organizationId, [...skusOf(10, 'RES'), ...newSkus]);
+    expect(after.size).toBe(36);
+    skusOf(10, 'RES').forEach((itemSku, index) => {
+      expect(after.get(itemSku)?.version).toBe(index < 5 ? 2 : 1);
+      expect(after.get(itemSku)?.record.id).toBe(before.get(itemSku)?.record.id);
+    });
+    const events = (await feedOf(organizationId)).slice(eventsBefore);
+    expect(events).toHaveLength(26 + 5);
+    expect([...countPerSku(events, 'item.created').keys()].sort()).toEqual(newSkus);
+    expect([...countPerSku(events, 'item.created').values()].every((count) => count === 1)).toBe(true);
+    expect([...countPerSku(events, 'item.updated')].sort()).toEqual(skusOf(5, 'RES').map((itemSku) => [itemSku, 1]));
+    expect(await importJobsStore().listRowErrors(organizationId, job.id, undefined, 50)).toMatchObject({
+      errors: [17, 24, 31, 38].map((rowNumber) => ({ rowNumber, column: 'name', code: 'required' })),
+      more: false,
+    });
+  });
+});
+
+describe('a resumed locations job with a forward reference', () => {
+  // A resumed run sees tenant data that holds the first run's own writes; it must keep the first
+  // run's verdict (row 2 stays invalid) and resume by row number, not re-judge and shift rows.
+  it('keeps the first run’s verdict on a row whose parent a later row of the same file created', async () => {
+    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 location rows fill a local transaction
+    const organizationId = uniqueOrganization();
+    const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
+    for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
+    const { job } = await commitQueuedJob(organizationId, { kind: 'locations', duplicateStrategy: 'fail', file: csvOf(['code', 'name', 'type', 'parentCode'], rows) });
+    const real = transactionWriter();
+    let transactions = 0;
+    const writer: CommandWriter<StoreWrite> = {
+      async run(context, build, respond) {
+        transactions += 1;
+        if (transactions === 2) throw new Error('simulated crash before commit');
+        return real.run(context, build, respond);
+      },
+    };
+    const ports: ProcessPorts<StoreWrite> = {
+      jobs: importJobsStore(),
+      files: filesStore(),
+      records: inventoryRecords(),
+      writer,
+      continueLater: () => Promise.reject(new Error('continueLater was not expected')),
+      planChunks: (units) => planChunks(units),
+    };
+
+    // Act
+    await new ImportJobProcessor(ports).process(organizationId, job.id, () => 60_000).catch(() => undefined);
+    const halfway = await storedJob(organizationId, job.id);
+    const resumed = await deliver(organizationId, job.id, 2);
+
+    // Assess: the same result as without the crash. The first chunk (8 actions locally) applied
+    // rows 1 and 3..9: row 2 was invalid from the start, so the checkpoint is row 9.
+    expect(halfway.checkpoint).toBe(9);
+    expect(failures(resumed)).toEqual([]);
+    const stored = await storedJob(organizationId, job.id);
+    const errors = await importJobsStore().listRowErrors(organizationId, job.id, undefined, 50);
+    expect({ counts: stored.counts, errors: errors.errors.map((error) => [error.rowNumber, error.code]) }).toEqual({
+      counts: exactCounts({ totalRows: 12, created: 11, failed: 1 }),
+      errors: [[2, 'unknown-location']],
+    });
+  });
+});
+
+describe('poison messages and jobs that keep failing', () => {
+  it.each([1, IMPORT_QUEUE.maxReceiveCount])('reports a message that is not a job reference as failed (receive %i)', async (receiveCount) => {
+    // Prepare
+    const records = ['not json', '{"organizationId":1}', '[]'].map((body) => sqsRecord(body, { receiveCount }));
+
+    // Act
+    const response = await handler(sqsEvent(...records), workerContext());
+
+    // Assess
+    expect(failures(response)).toEqual(records.map((record) => record.messageId));
+  });
+
+  it('reports a job whose processing throws as failed, and marks it failed on the last allowed receive', async () => {
+    // Prepare: the job's file is missing from the bucket, so every attempt throws
+    const organizationId = uniqueOrganization();
+    const { job } = await commitQueuedJob(organizationId, { file: null });
+    const statuses: string[] = [];
+
+    // Act
+    for (let receive = 1; receive <= IMPORT_QUEUE.maxReceiveCount; receive += 1) {
+      const record = sqsRecord(jobMessage(organizationId, job.id), { receiveCount: receive });
+      const response = await handler(sqsEvent(record), workerContext());
+      expect(failures(response)).toEqual([record.messageId]);
+      statuses.push((await storedJob(organizationId, job.id)).status);
+    }
+    const afterwards = await deliver(organizationId, job.id, IMPORT_QUEUE.maxReceiveCount + 1);
+
+    // Assess
+    expect(statuses).toEqual(['queued', 'queued', 'queued', 'queued', 'failed']);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.failure).toEqual({ code: 'processing-error', message: expect.any(String) });
+    expect(stored.completedAt).not.toBeNull();
+    expect(failures(afterwards)).toEqual([]);
+    expect(await auditKinds(organizationId)).toEqual(['import.failed', 'import.submitted']);
+  });
+
+  it('reports only the failing message of a batch of three', async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const good = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'GOOD') });
+    const broken = await commitQueuedJob(organizationId, { file: null });
+    const alsoGood = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'ALSO') });
+    const records = [good, broken, alsoGood].map(({ job }) => sqsRecord(jobMessage(organizationId, job.id)));
+
+    // Act
+    const response = await handler(sqsEvent(...records), workerContext());
+
+    // Assess
+    expect(failures(response)).toEqual([records[1]?.messageId]);
+    expect((await storedJob(organizationId, good.job.id)).counts).toEqual(exactCounts({ totalRows: 5, created: 5 }));
+    expect((await storedJob(organizationId, alsoGood.job.id)).counts).toEqual(exactCounts({ totalRows: 5, created: 5 }));
+    expect((await storedJob(organizationId, broken.job.id)).status).toBe('queued');
+  });
+
+  describe('on the real import queue', () => {
+    const sqs = new SQSClient({});
+    afterAll(() => sqs.destroy());
+
+    it('moves a poison message to the dead-letter queue after the receive limit', { timeout: 90_000 }, async () => {
+      // Prepare
+      const body = `poison ${randomUUID()}`;
+      const deadLetterQueueUrl = process.env[IMPORT_DLQ_ENV_VAR];
+      expect(deadLetterQueueUrl).toBeTruthy();
+
+      // Act: the server's poller receives it, fails it, and retries it after ~2 s each time
+      const sentAt = Date.now();
+      await sqs.send(new SendMessageCommand({ QueueUrl: process.env[IMPORT_QUEUE_ENV_VAR], MessageBody: body }));
+      const deadline = sentAt + 75_000;
+      let found: { Body?: string; ReceiptHandle?: string } | undefined;
+      while (!found && Date.now() < deadline) {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: deadLetterQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }),
+        );
+        found = Messages.find((message) => message.Body === body);
+      }
+      const elapsedMs = Date.now() - sentAt;
+
+      // Assess
+      expect(found?.Body).toBe(body);
+      // Not on the first failure: only after the receive limit, each retry ~2 s after the last.
+      expect(elapsedMs).toBeGreaterThanOrEqual((IMPORT_QUEUE.maxReceiveCount - 1) * DEFAULT_RETRY_DELAY_SECONDS * 1000 - 500);
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: deadLetterQueueUrl, ReceiptHandle: found?.ReceiptHandle }));
+    });
+  });
+});
+
+describe('the sweeper', () => {
+  it('hands a job committed but never dispatched to the queue, where the worker finishes it; young jobs wait', { timeout: 60_000 }, async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const stale = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'SWEPT'), submittedAt: new Date(Date.now() - 5 * 60_000), dispatched: false });
+    const young = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'YOUNG'), dispatched: false });
+    const pending = async () => (await importJobsStore().pendingDispatch(new Date(Date.now() + 60_000).toISOString(), 1000)).map((entry) => entry.jobId);
+    const pendingBefore = await pending();
+
+    // Act
+    await sweepHandler();
+    const pendingAfter = await pending();
+    let stored = await storedJob(organizationId, stale.job.id);
+    const deadline = Date.now() + 45_000;
+    while (!FINISHED.includes(stored.status) && Date.now() < deadline) {
+      await sleep(200);
+      stored = await storedJob(organizationId, stale.job.id);
+    }
+    await importJobsStore().markDispatched(organizationId, young.job.id);
+
+    // Assess
+    expect(pendingBefore).toEqual(expect.arrayContaining([stale.job.id, young.job.id]));
+    expect(pendingAfter).not.toContain(stale.job.id);
+    expect(pendingAfter).toContain(young.job.id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.counts).toEqual(exactCounts({ totalRows: 5, created: 5 }));
+    expect((await storedJob(organizationId, young.job.id)).status).toBe('queued');
+    await expectCreatedOnce(organizationId, skusOf(5, 'SWEPT'));
+  });
+});

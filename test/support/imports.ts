@@ -1,0 +1,283 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { expect } from 'vitest';
+import type { EventEnvelope } from '../../lib/domain/events/types.ts';
+import { newId } from '../../lib/domain/ids.ts';
+import { EMPTY_COUNTS, type ImportJob, type ImportJobState, type JobStatus } from '../../lib/domain/imports/job.ts';
+import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
+import type { LocationRecord } from '../../lib/domain/imports/locations-kind.ts';
+import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
+import { FilesStore } from '../../lib/store/files-store.ts';
+import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
+import { InventoryRecordsStore } from '../../lib/store/inventory-records-store.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/store/tables.ts';
+import { lambdaContext } from '../../local/lambda-event.ts';
+import { baseUrl, callApi } from './api.ts';
+import { eventFeed, readToTail, tableName, transactionWriter } from './events.ts';
+
+/**
+ * Helpers for the import suites: CSV files, multipart submissions over HTTP, polling a job,
+ * paging row errors, and (for the worker suite) jobs committed straight into the local stack
+ * with the real stores, plus SQS events shaped like the ones Lambda hands the worker.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/** One CSV cell, quoted when it needs to be (comma, quote, line break, surrounding space). */
+export function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** A CSV file: the header and the rows, LF line endings, a final line break. */
+export function csvOf(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+}
+
+export const sku = (prefix: string, index: number) => `${prefix}-${String(index).padStart(6, '0')}`;
+
+/** `count` items `sku,name,unit,reorderPoint` with skus `<prefix>-000001`…; row i is sku i. */
+export function itemsCsv(count: number, prefix = 'SKU'): string {
+  const lines = ['sku,name,unit,reorderPoint'];
+  for (let index = 1; index <= count; index += 1) lines.push(`${sku(prefix, index)},Item ${index},ea,${index % 50}`);
+  return lines.join('\n') + '\n';
+}
+
+export const skusOf = (count: number, prefix = 'SKU') => Array.from({ length: count }, (_, index) => sku(prefix, index + 1));
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+export interface Submission {
+  kind?: string;
+  duplicateStrategy?: string;
+  /** The file part; `null` leaves it out. */
+  file?: string | Buffer | null;
+  fileName?: string;
+  /** `null` sends no Idempotency-Key. */
+  idempotencyKey?: string | null;
+  /** Fields left out of the form. */
+  omit?: Array<'kind' | 'duplicateStrategy'>;
+}
+
+/** The multipart form of a submission, as a browser or `curl -F` would send it. */
+export function importForm(submission: Submission): FormData {
+  const form = new FormData();
+  if (!submission.omit?.includes('kind')) form.append('kind', submission.kind ?? 'items');
+  if (!submission.omit?.includes('duplicateStrategy')) form.append('duplicateStrategy', submission.duplicateStrategy ?? 'skip');
+  if (submission.file !== null) {
+    const content = submission.file ?? 'sku,name\nA,a\n';
+    form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: 'text/csv' }), submission.fileName ?? 'items.csv');
+  }
+  return form;
+}
+
+/** POST /v1/imports/jobs with a multipart body (callApi takes only string and Buffer bodies). */
+export async function postImport(key: string, body: FormData | Buffer | string, headers: Record<string, string> = {}, idempotencyKey: string | null = randomUUID()): Promise<Response> {
+  const all: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
+  if (idempotencyKey !== null) all['idempotency-key'] = idempotencyKey;
+  return fetch(`${baseUrl()}/v1/imports/jobs`, { method: 'POST', headers: all, body });
+}
+
+export async function submitImport(key: string, submission: Submission = {}): Promise<Response> {
+  return postImport(key, importForm(submission), {}, submission.idempotencyKey === undefined ? randomUUID() : submission.idempotencyKey);
+}
+
+/** Submits and expects 202; returns the job as answered. */
+export async function submitAccepted(key: string, submission: Submission = {}): Promise<ImportJob> {
+  const response = await submitImport(key, submission);
+  const body = (await response.json()) as ImportJob;
+  expect(response.status, JSON.stringify(body)).toBe(202);
+  return body;
+}
+
+/** A multipart body assembled by hand, for shapes FormData cannot produce. */
+export function rawMultipart(parts: Array<{ name: string; value: string | Buffer; fileName?: string }>, boundary = `b${randomUUID().replaceAll('-', '')}`) {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : `; filename="${part.fileName}"`}`;
+    const type = part.fileName === undefined ? '' : 'Content-Type: text/csv\r\n';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export async function getJob(key: string, jobId: string): Promise<ImportJob> {
+  const response = await callApi(`/v1/imports/jobs/${jobId}`, { key });
+  const body = (await response.json()) as ImportJob;
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body;
+}
+
+const FINISHED: readonly JobStatus[] = ['succeeded', 'completed_with_errors', 'failed'];
+
+/** Polls GET /v1/imports/jobs/{id} until the job has finished. */
+export async function waitForJob(key: string, jobId: string, timeoutMs = 30_000, intervalMs = 100): Promise<ImportJob> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(key, jobId);
+    if (FINISHED.includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`Job ${jobId} still ${job.status} after ${timeoutMs} ms: ${JSON.stringify(job.counts)}`);
+    await sleep(intervalMs);
+  }
+}
+
+/** Submits, expects 202 and waits for the job to finish. */
+export async function importAndWait(key: string, submission: Submission, timeoutMs?: number): Promise<ImportJob> {
+  const accepted = await submitAccepted(key, submission);
+  return waitForJob(key, accepted.id, timeoutMs);
+}
+
+interface Page<T> {
+  data: T[];
+  page: { nextCursor: string | null };
+}
+
+/** Every row error of a finished job, page by page; also returns the page sizes seen. */
+export async function allRowErrors(key: string, jobId: string, limit = 200): Promise<{ errors: RowError[]; pages: number[] }> {
+  const errors: RowError[] = [];
+  const pages: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = `limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const response = await callApi(`/v1/imports/jobs/${jobId}/errors?${query}`, { key });
+    const page = (await response.json()) as Page<RowError>;
+    expect(response.status, JSON.stringify(page)).toBe(200);
+    errors.push(...page.data);
+    pages.push(page.data.length);
+    cursor = page.page.nextCursor;
+  } while (cursor !== null);
+  return { errors, pages };
+}
+
+/** Row errors without their human-readable messages (those are checked for presence only). */
+export function errorKeys(errors: readonly RowError[]) {
+  return errors.map(({ message, ...rest }) => {
+    expect(message.length).toBeGreaterThan(0);
+    return rest;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The local stack's stores (configured by test/support/stack-env.ts)
+
+export const importJobsStore = () => new ImportJobsStore(tableName('inventory'));
+export const inventoryRecords = () => new InventoryRecordsStore(tableName('inventory'));
+export const filesStore = () => {
+  const bucket = process.env[BUCKET_ENV_VAR];
+  if (!bucket) throw new Error(`${BUCKET_ENV_VAR} is not set; is test/support/stack-env.ts a setup file?`);
+  return new FilesStore(bucket);
+};
+
+export async function itemsOf(organizationId: string, skus: readonly string[]): Promise<Map<string, { record: ItemRecord; version: number }>> {
+  return inventoryRecords().getMany<ItemRecord>(organizationId, 'item', skus);
+}
+
+export async function locationsOf(organizationId: string, codes: readonly string[]): Promise<Map<string, { record: LocationRecord; version: number }>> {
+  return inventoryRecords().getMany<LocationRecord>(organizationId, 'location', codes);
+}
+
+/** Every event of the organization's feed, oldest first. */
+export async function feedOf(organizationId: string): Promise<EventEnvelope[]> {
+  return (await readToTail(eventFeed(), organizationId, { limit: 200 })).events;
+}
+
+/** How many events of `type` the feed holds per sku (item events carry `data.item.sku`). */
+export function countPerSku(events: readonly EventEnvelope[], type: 'item.created' | 'item.updated'): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const event of events) {
+    if (event.type !== type) continue;
+    const itemSku = (event.data.item as ItemRecord).sku;
+    counts.set(itemSku, (counts.get(itemSku) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export interface CommittedJob {
+  organizationId: string;
+  job: ImportJobState;
+}
+
+/**
+ * Commits a queued job the way submission does (file in S3, job + audit entry in one
+ * transaction) but sends nothing to the queue, so no poller races the test. The job leaves the
+ * sweeper's dispatch index at once unless `dispatched: false`; `submittedAt` may be backdated.
+ * `file: null` stores no object (the worker then fails to read it).
+ */
+export async function commitQueuedJob(
+  organizationId: string,
+  options: { file: string | Buffer | null; kind?: string; duplicateStrategy?: DuplicateStrategy; submittedAt?: Date; dispatched?: boolean },
+): Promise<CommittedJob> {
+  const content = options.file === null ? Buffer.from('missing') : Buffer.from(options.file);
+  const sha256 = createHash('sha256').update(content).digest('hex');
+  const fileKey = `imports/${organizationId}/${options.file === null ? `missing-${randomUUID()}` : sha256}.csv`;
+  if (options.file !== null) await filesStore().put(fileKey, content, 'text/csv', sha256);
+  const submittedAt = options.submittedAt ?? new Date();
+  const job: ImportJobState = {
+    id: newId('imp', submittedAt.getTime()),
+    kind: options.kind ?? 'items',
+    duplicateStrategy: options.duplicateStrategy ?? 'skip',
+    status: 'queued',
+    fileName: 'test.csv',
+    fileSizeBytes: content.length,
+    fileSha256: sha256,
+    submittedAt: submittedAt.toISOString(),
+    startedAt: null,
+    completedAt: null,
+    counts: { ...EMPTY_COUNTS },
+    failure: null,
+    warnings: [],
+    organizationId,
+    fileKey,
+    checkpoint: 0,
+  };
+  const jobs = importJobsStore();
+  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'import-tests' }, traceId: null }, async () => ({
+    writes: [jobs.createWrite(job)],
+    audit: { kind: 'import.submitted' as const, target: { kind: 'import-job', id: job.id }, summary: `test import ${job.id}`, changes: [] },
+    events: [],
+    result: undefined,
+  }));
+  if (options.dispatched !== false) await jobs.markDispatched(organizationId, job.id);
+  return { organizationId, job };
+}
+
+/** The stored job (with checkpoint and file key), which must exist. */
+export async function storedJob(organizationId: string, jobId: string): Promise<ImportJobState> {
+  const job = await importJobsStore().get(organizationId, jobId);
+  if (!job) throw new Error(`No job ${jobId} in ${organizationId}`);
+  return job;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQS events for invoking the worker directly
+
+/** An SQS record as Lambda's event source mapping delivers it. */
+export function sqsRecord(body: string, options: { receiveCount?: number; messageId?: string } = {}): SQSRecord {
+  const now = String(Date.now());
+  return {
+    messageId: options.messageId ?? randomUUID(),
+    receiptHandle: `handle-${randomUUID()}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(options.receiveCount ?? 1),
+      SentTimestamp: now,
+      SenderId: '000000000000',
+      ApproximateFirstReceiveTimestamp: now,
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${IMPORT_QUEUE.id}`,
+    awsRegion: 'us-east-1',
+  };
+}
+
+export const jobMessage = (organizationId: string, jobId: string) => JSON.stringify({ organizationId, jobId });
+
+export const sqsEvent = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+/** A Lambda context with the worker's timeout. */
+export const workerContext = (timeoutMs = IMPORT_QUEUE.workerTimeoutSeconds * 1000): Context => lambdaContext('processImportJobs', randomUUID(), timeoutMs);
