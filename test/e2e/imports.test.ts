@@ -397,6 +397,40 @@ describe('locations', () => {
     expect(locations.get('WH')?.record).toMatchObject({ id: expect.stringMatching(/^loc_/), name: 'Main warehouse' });
     expect(await feedOf(organizationId)).toEqual([]);
   });
+
+  it('refuses an update that would make a location its own ancestor, directly or through rows of the same file', async () => {
+    // Prepare: WH > Z-A > B-1 exists
+    const { key, organizationId } = await newKey();
+    const header = ['code', 'name', 'type', 'parentCode'];
+    await importAndWait(key, {
+      kind: 'locations',
+      file: csvOf(header, [['WH', 'Main warehouse', 'warehouse', ''], ['Z-A', 'Zone A', 'zone', 'WH'], ['B-1', 'Bin 1', 'bin', 'Z-A']]),
+      duplicateStrategy: 'fail',
+    });
+    const moves = csvOf(header, [
+      ['WH', 'Main warehouse', 'warehouse', 'B-1'], // B-1 descends from WH
+      ['N-1', 'New zone', 'zone', 'Z-A'], // created under Z-A ...
+      ['Z-A', 'Zone A', 'zone', 'N-1'], // ... so Z-A under N-1 would be a loop
+      ['B-1', 'Bin 1', 'bin', 'WH'], // a legal move
+    ]);
+
+    // Act
+    const job = await importAndWait(key, { kind: 'locations', file: moves, duplicateStrategy: 'update' });
+
+    // Assess
+    expect(job.counts).toEqual({ totalRows: 4, processedRows: 4, created: 1, updated: 1, skipped: 0, failed: 2 });
+    expect(errorKeys((await allRowErrors(key, job.id)).errors)).toEqual([
+      { rowNumber: 1, column: 'parentCode', value: 'B-1', code: 'invalid-value' },
+      { rowNumber: 3, column: 'parentCode', value: 'N-1', code: 'invalid-value' },
+    ]);
+    const locations = await locationsOf(organizationId, ['WH', 'Z-A', 'B-1', 'N-1']);
+    expect(Object.fromEntries([...locations].map(([code, { record }]) => [code, record.parentCode]))).toEqual({
+      WH: null,
+      'Z-A': 'WH',
+      'B-1': 'WH',
+      'N-1': 'Z-A',
+    });
+  });
 });
 
 describe('hostile input', () => {

@@ -56,6 +56,13 @@ export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends Impo
   references(row: Row): RowReference[];
   /** What the row does given the stored record with its natural key (if any) and the strategy. */
   decide(row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: DecideContext): RowDecision<Rec>;
+  /**
+   * For kinds whose records form a tree (locations): the natural key of a record's parent. The
+   * pipeline then refuses a row that would make a record its own ancestor.
+   */
+  parentKeyOf?(record: Rec): string | null;
+  /** The column that holds the parent key (for the row error of a cycle). */
+  parentColumn?: string;
 }
 
 /** Any registered kind, as the generic pipeline sees it. */

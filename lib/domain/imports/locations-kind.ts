@@ -87,6 +87,8 @@ function decideLocation(
 }
 
 export const locationsKind: ImportKindDefinition<LocationRow, LocationRecord> = {
+  parentKeyOf: (record) => record.parentCode,
+  parentColumn: 'parentCode',
   kind: 'locations',
   title: 'Locations',
   description:

@@ -6,6 +6,7 @@ import { finalStatus, isFinished, type ImportJobState, type JobCounts, type JobF
 import type { AnyImportKind, ImportEntity } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
+import { loadAncestry, type Hierarchy } from './hierarchy.ts';
 import { keysToLoad, parseRows, validateRows } from './validate-file.ts';
 
 /**
@@ -105,6 +106,7 @@ export class ImportJobProcessor<Write = unknown> {
     }
 
     const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord>();
+    const hierarchy = await this.hierarchyOf(organizationId, kind, existing);
     const validByRow = new Map(validated.valid.map((valid) => [valid.rowNumber, valid.row]));
     const currentErrors = groupByRow(validated.errors);
     const pendingRows = [...new Set([...validByRow.keys(), ...currentErrors.keys()])]
@@ -113,7 +115,9 @@ export class ImportJobProcessor<Write = unknown> {
     const units = pendingRows.map((rowNumber) => {
       const row = validByRow.get(rowNumber);
       // Valid when the job started but not now (the tenant's data changed): a row error now.
-      return row === undefined ? this.failedUnit(job as ImportJobState, currentErrors.get(rowNumber) ?? []) : this.decide(job as ImportJobState, kind, row, rowNumber, existing);
+      return row === undefined
+        ? this.failedUnit(job as ImportJobState, currentErrors.get(rowNumber) ?? [])
+        : this.decide(job as ImportJobState, kind, row, rowNumber, existing, hierarchy);
     });
     let checkpoint = job.checkpoint;
     const context: WriteContext = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
@@ -148,11 +152,39 @@ export class ImportJobProcessor<Write = unknown> {
     return loaded;
   }
 
-  private decide(job: ImportJobState, kind: AnyImportKind, row: unknown, rowNumber: number, existing: Map<string, VersionedRecord>): Unit<Write> {
+  /** For tree-shaped kinds: the parent links of the tenant's records, ancestors included. */
+  private async hierarchyOf(organizationId: string, kind: AnyImportKind, existing: Map<string, VersionedRecord>): Promise<Hierarchy | undefined> {
+    const { parentKeyOf } = kind;
+    if (!parentKeyOf) return undefined;
+    const known = new Map([...existing].map(([key, { record }]) => [key, parentKeyOf(record)]));
+    return loadAncestry(known, async (keys) => {
+      const records = await this.ports.records.getMany(organizationId, kind.entity, keys);
+      return new Map([...records].map(([key, { record }]) => [key, parentKeyOf(record)]));
+    });
+  }
+
+  private decide(
+    job: ImportJobState,
+    kind: AnyImportKind,
+    row: unknown,
+    rowNumber: number,
+    existing: Map<string, VersionedRecord>,
+    hierarchy: Hierarchy | undefined,
+  ): Unit<Write> {
     const naturalKey = kind.naturalKeyOf(row);
     const current = existing.get(naturalKey);
     const prefix = kind.entity === 'item' ? 'itm' : 'loc';
     const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newId(prefix), rowNumber });
+    if (hierarchy && kind.parentKeyOf && (decision.action === 'created' || decision.action === 'updated')) {
+      const parent = kind.parentKeyOf(decision.record);
+      if (hierarchy.wouldCycle(naturalKey, parent)) {
+        const column = kind.parentColumn ?? 'parent';
+        return this.failedUnit(job, [
+          { rowNumber, column, value: parent, code: 'invalid-value', message: `${column} '${parent}' would make '${naturalKey}' its own ancestor.` },
+        ]);
+      }
+      hierarchy.set(naturalKey, parent);
+    }
     switch (decision.action) {
       case 'failed':
         return this.failedUnit(job, [decision.error]);

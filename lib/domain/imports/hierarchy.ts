@@ -1,0 +1,39 @@
+/**
+ * Parent links of tree-shaped records (locations), as they will stand after the rows decided
+ * so far: what keeps an import from making a record its own ancestor.
+ */
+export class Hierarchy {
+  constructor(private readonly parents: Map<string, string | null>) {}
+
+  /** True when giving `key` the parent `parent` would put `key` among its own ancestors. */
+  wouldCycle(key: string, parent: string | null): boolean {
+    const seen = new Set<string>();
+    for (let current = parent; current !== null; current = this.parents.get(current) ?? null) {
+      if (current === key || seen.has(current)) return true;
+      seen.add(current);
+    }
+    return false;
+  }
+
+  set(key: string, parent: string | null): void {
+    this.parents.set(key, parent);
+  }
+}
+
+/**
+ * Loads parent links upward from `known` until every ancestor is known (a tree of depth d takes
+ * d rounds of one batched read each; `maxRounds` bounds a corrupted chain).
+ */
+export async function loadAncestry(
+  known: Map<string, string | null>,
+  load: (keys: string[]) => Promise<Map<string, string | null>>,
+  maxRounds = 64,
+): Promise<Hierarchy> {
+  for (let round = 0; round < maxRounds; round += 1) {
+    const missing = [...new Set([...known.values()].filter((parent): parent is string => parent !== null && !known.has(parent)))];
+    if (missing.length === 0) break;
+    const loaded = await load(missing);
+    for (const key of missing) known.set(key, loaded.get(key) ?? null);
+  }
+  return new Hierarchy(known);
+}
