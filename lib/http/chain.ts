@@ -87,6 +87,8 @@ export function createHttpHandler<R extends RouteDefinition>(route: R, dependenc
 function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {
   return async (build, respond) => {
     if (!writes) throw new Error(`${route.operationId} is not a write route`);
+    // From here on the write has begun: a 4xx it ends in is the request's outcome and is stored.
+    if (state.idempotency) state.idempotency.committing = true;
     const writeContext = {
       organizationId: principal.organizationId,
       actor: { type: 'api-key' as const, id: principal.keyId },

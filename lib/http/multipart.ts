@@ -30,7 +30,7 @@ export interface MultipartForm {
   files: UploadedFile[];
 }
 
-const BOUNDARY_CONTENT_TYPE = /^multipart\/form-data;\s*boundary=/i;
+const MULTIPART_CONTENT_TYPE = /^multipart\/form-data\s*;/i;
 
 function unsupported(): ApiError {
   return new ApiError(415, 'customer-api.request.unsupported-media-type', 'Unsupported media type', {
@@ -44,7 +44,8 @@ function formError(name: string, code: string, message: string): ValidationError
 
 export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promise<MultipartForm> {
   const contentType = header(event, 'content-type') ?? '';
-  if (!BOUNDARY_CONTENT_TYPE.test(contentType)) return Promise.reject(unsupported());
+  // Busboy reads the parameters (boundary, charset) in any order and throws without a boundary.
+  if (!MULTIPART_CONTENT_TYPE.test(contentType)) return Promise.reject(unsupported());
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 
   return new Promise((resolve, reject) => {
@@ -53,6 +54,7 @@ export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promi
     const fail = (error: Error) => {
       failure ??= error;
     };
+    const malformed = () => new ValidationError([{ location: 'form', name: 'form', code: 'malformed', message: 'The multipart body is malformed.' }]);
     let parser: Busboy;
     try {
       parser = new Busboy({
@@ -80,6 +82,8 @@ export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promi
           }),
         );
       });
+      // A part cut off before its boundary errors on the file stream, not on the parser.
+      stream.on('error', () => fail(malformed()));
       stream.on('end', () => {
         form.files.push({ fieldName, fileName: fileName ?? '', contentType: mimeType, content: Buffer.concat(chunks) });
       });
@@ -92,8 +96,18 @@ export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promi
     parser.on('filesLimit', () => fail(formError('file', 'too-many-files', `At most ${limits.maxFiles} file(s) per request.`)));
     parser.on('fieldsLimit', () => fail(formError('form', 'too-many-fields', `At most ${limits.maxFields} fields per request.`)));
     parser.on('partsLimit', () => fail(formError('form', 'too-many-parts', 'The form has too many parts.')));
-    parser.on('error', () => fail(new ValidationError([{ location: 'form', name: 'form', code: 'malformed', message: 'The multipart body is malformed.' }])));
-    parser.on('finish', () => (failure ? reject(failure) : resolve(form)));
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      if (failure) reject(failure);
+      else resolve(form);
+    };
+    parser.on('error', () => {
+      fail(malformed());
+      settle();
+    });
+    parser.on('finish', settle);
     parser.end(body);
   });
 }

@@ -23,7 +23,7 @@ export interface RequestState {
   rateLimit?: RateLimitWindowStatus[];
   rateLimitPolicy?: Pick<RateLimitWindowStatus, 'policy' | 'limit' | 'windowSeconds'>[];
   /** Set on write routes once the Idempotency-Key is claimed for this request. */
-  idempotency?: { key: string; claim: IdempotencyClaim };
+  idempotency?: { key: string; claim: IdempotencyClaim; committing?: boolean };
 }
 
 /** Lambda creates a context per invocation (the local adapter too), so it carries the state. */

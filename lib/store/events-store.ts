@@ -35,15 +35,19 @@ export class EventsStore implements EventFeedStore {
 
   async readAfter(organizationId: string, afterSequence: number, options: { limit: number; type?: EventType; budget: number }): Promise<FeedSlice> {
     const slice: FeedSlice = { events: [], itemsRead: 0 };
+    // Read the counter first: a GetItem is serializable with transactions, so every event up to
+    // it is fully committed. A Query alone is only read-committed and could see part of a
+    // committing transaction (N+2 without N+1); bounding it by the counter rules that out.
+    const committed = await this.lastSequence(organizationId);
     let position = afterSequence;
-    while (slice.events.length < options.limit && slice.itemsRead < options.budget) {
+    while (slice.events.length < options.limit && slice.itemsRead < options.budget && position < committed) {
       // Without a filter every item read is returned, so read exactly what is missing.
       const want = options.type ? Math.min(READ_BATCH, options.budget - slice.itemsRead) : options.limit - slice.events.length;
       const page = await documentClient.send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk > :after',
-          ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':after': keys.eventSortKey(position) },
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(position + 1), ':to': keys.eventSortKey(committed) },
           ConsistentRead: true,
           Limit: want,
         }),

@@ -17,6 +17,24 @@ export class ChunkAlreadyAppliedError extends Error {
 
 const BATCH_WRITE_LIMIT = 25;
 
+/** Cell values come from the file: a row error keeps the first characters of a huge cell. */
+export const ROW_ERROR_VALUE_MAX = 256;
+const ROW_ERROR_MESSAGE_MAX = 1000;
+
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A row error as stored: value clipped (an item must stay far below DynamoDB's 400 KB and a
+ * page of errors below Lambda's 6 MB response), an empty cell as null ("no value"; DynamoDB
+ * Local also refuses '').
+ */
+export function storableRowError(error: RowError): RowError {
+  const value = error.value === '' || error.value === null ? null : clipText(error.value, ROW_ERROR_VALUE_MAX);
+  return { ...error, column: error.column === null ? null : clipText(error.column, 100), value, message: clipText(error.message, ROW_ERROR_MESSAGE_MAX) };
+}
+
 export class ImportJobsStore {
   constructor(private readonly tableName: string) {}
 
@@ -153,12 +171,11 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          // An empty cell is reported as value null: "no value" (and DynamoDB Local refuses '').
           Item: {
             ...keys.importRowError(organizationId, jobId, error.rowNumber, index),
             entity: 'import-row-error',
             schemaVersion: 1,
-            error: { ...error, value: error.value === '' ? null : error.value },
+            error: storableRowError(error),
           },
         },
       },

@@ -33,6 +33,7 @@ export class WriteConflictError extends Error {
 }
 
 const MAX_ATTEMPTS = 25;
+const RETRYABLE_CANCELLATIONS = new Set(['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Tables {
@@ -144,8 +145,11 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) return { index: failedIndex, retryable: false };
-      // TransactionConflict: another transaction touched the same items; try again.
-      return { retryable: true };
+      // Another transaction touched the same items, or capacity ran short: try again. Anything
+      // else (an item too large, a validation error) would fail every time: report it.
+      const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
+      if (codes.every((code) => RETRYABLE_CANCELLATIONS.has(code))) return { retryable: true };
+      throw new Error(`Transaction cancelled: ${codes.join(', ')}`, { cause: error });
     }
   }
 }

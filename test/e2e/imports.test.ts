@@ -596,15 +596,18 @@ describe('hostile input', () => {
     expect(problem.errors).toEqual([expect.objectContaining({ location: 'form', name: 'duplicateStrategy' })]);
   });
 
-  it('answers 404 unknown-kind for a kind that does not exist', async () => {
+  it('answers 404 unknown-kind for a kind that does not exist, and lets the corrected retry use the same key', async () => {
     // Prepare
     const { key } = await newKey();
 
     // Act
-    const response = await submitImport(key, { kind: 'widgets' });
+    const response = await submitImport(key, { kind: 'widgets', idempotencyKey: 'kind-typo' });
+    const corrected = await submitImport(key, { kind: 'items', idempotencyKey: 'kind-typo' });
 
-    // Assess
+    // Assess: the 404 was decided before the write began, so it did not consume the key
     await expectProblem(response, 404, 'customer-api.imports.unknown-kind');
+    expect(corrected.status).toBe(202);
+    expect(corrected.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('answers 400 key-missing without an Idempotency-Key', async () => {

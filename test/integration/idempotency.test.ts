@@ -153,14 +153,29 @@ describe('Idempotency-Key', () => {
     expect(await widgetsOf(organizationId)).toBe(0);
   });
 
-  it('stores a 4xx the command decided, and replays it', async () => {
-    const { key } = await freshCaller();
-    const first = await postWidget({ key, idempotencyKey: 'nf', body: { name: 'bolt', failWith: 'not-found' } });
-    const replay = await postWidget({ key, idempotencyKey: 'nf', body: { name: 'bolt', failWith: 'not-found' } });
-    expect(first.status).toBe(404);
-    expect(replay.status).toBe(404);
+  it('stores a 4xx the commit ended in, and replays it', async () => {
+    const { key, organizationId } = await freshCaller();
+    const first = await postWidget({ key, idempotencyKey: 'taken', body: { name: 'bolt', failWith: 'conflict' } });
+    const replay = await postWidget({ key, idempotencyKey: 'taken', body: { name: 'bolt', failWith: 'conflict' } });
+    expect(first.status).toBe(409);
+    expect(first.json()).toMatchObject({ code: 'customer-api.boms.code-taken' });
     expect(replay.body).toBe(first.body);
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
+    expect(await widgetsOf(organizationId)).toBe(0);
+    expect(await eventsOf(organizationId)).toHaveLength(0);
+  });
+
+  it('does not store a 4xx decided before the write began: a corrected retry with the same key runs', async () => {
+    // Prepare
+    const { key, organizationId } = await freshCaller();
+    const refused = await postWidget({ key, idempotencyKey: 'fix-ref', body: { name: 'bolt', failWith: 'not-found' } });
+    // Act
+    const corrected = await postWidget({ key, idempotencyKey: 'fix-ref', body: { name: 'bolt' } });
+    // Assess
+    expect(refused.status).toBe(404);
+    expect(corrected.status).toBe(201);
+    expect(corrected.headers['Idempotent-Replayed']).toBeUndefined();
+    expect(await widgetsOf(organizationId)).toBe(1);
   });
 
   it.each([

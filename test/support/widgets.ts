@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { writeChainDependencies } from '../../lib/composition-writes.ts';
-import { NotFoundError } from '../../lib/domain/errors.ts';
+import { ApiError, NotFoundError } from '../../lib/domain/errors.ts';
 import { newId } from '../../lib/domain/ids.ts';
 import { createHttpHandler } from '../../lib/http/chain.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
@@ -18,7 +18,7 @@ import { apiGatewayEvent, invocationContext } from './lambda-events.ts';
 
 export const widgetBody = z.strictObject({
   name: z.string().min(1).max(50),
-  failWith: z.enum(['not-found', 'crash-after-commit', 'crash-before-commit']).optional(),
+  failWith: z.enum(['not-found', 'conflict', 'crash-after-commit', 'crash-before-commit']).optional(),
 });
 
 export const widgetRoute: RouteDefinition = {
@@ -53,9 +53,11 @@ const handler = createHttpHandler(widgetRoute, writeChainDependencies, async ({ 
             Put: {
               TableName: inventoryTable(),
               Item: { pk: widgetPartition(principal.organizationId), sk: `WIDGET#${id}`, name },
-              ConditionExpression: 'attribute_not_exists(pk)',
+              // 'conflict' asks for a condition that cannot hold: the commit itself refuses.
+              ConditionExpression: failWith === 'conflict' ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
             },
           },
+          onConditionFailed: () => new ApiError(409, 'customer-api.boms.code-taken', 'Conflict', { detail: 'Taken.' }),
         },
       ],
       audit: { kind: 'bom.created' as const, target: { kind: 'widget', id }, summary: `widget ${name} created`, changes: [] },

@@ -137,6 +137,17 @@ function describeCsvError(error: CsvError): string {
   }
 }
 
+/** More columns than any kind has, by far; a wider header is not a file we can mean. */
+export const MAX_COLUMNS = 1000;
+const NAME_SHOWN_MAX = 100;
+/** Unknown columns reported by name; any beyond are ignored silently (the file has 1000 at most). */
+const MAX_WARNINGS = 20;
+
+/** Names echoed in messages and warnings are clipped: they come from the file. */
+function clip(text: string): string {
+  return text.length > NAME_SHOWN_MAX ? `${text.slice(0, NAME_SHOWN_MAX)}…` : text;
+}
+
 interface HeaderPlan {
   /** Per header position: the lower-cased known column name, or null (unknown/unnamed). */
   keys: (string | null)[];
@@ -148,9 +159,18 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
   const names = header.map((cell) => cell.trim());
   const lower = names.map((name) => name.toLowerCase());
 
-  const duplicates = [...new Set(lower.filter((name, index) => name !== '' && lower.indexOf(name) !== index))];
-  if (duplicates.length > 0) {
-    const shown = duplicates.map((name) => byName.get(name)?.name ?? names[lower.indexOf(name)] ?? name);
+  if (header.length > MAX_COLUMNS) {
+    return { code: 'not-csv', message: `The header has ${header.length} columns; at most ${MAX_COLUMNS} are read.` };
+  }
+  const seen = new Map<string, number>();
+  const duplicates = new Set<string>();
+  lower.forEach((name, index) => {
+    if (name === '') return;
+    if (seen.has(name)) duplicates.add(name);
+    else seen.set(name, index);
+  });
+  if (duplicates.size > 0) {
+    const shown = [...duplicates].slice(0, 10).map((name) => clip(byName.get(name)?.name ?? names[seen.get(name) ?? 0] ?? name));
     return { code: 'duplicate-column', message: `The header names a column more than once: ${shown.join(', ')}.` };
   }
 
@@ -169,11 +189,14 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
     if (byName.has(name)) return name;
     if (name === '') unnamed.push(index + 1);
     else {
-      warnings.push({
-        column: names[index] ?? name,
-        code: 'unknown-column',
-        message: `Column "${names[index] ?? name}" is not a column of this kind; its cells are ignored. Known columns: ${columns.map((c) => c.name).join(', ')}.`,
-      });
+      if (warnings.length < MAX_WARNINGS) {
+        const shown = clip(names[index] ?? name);
+        warnings.push({
+          column: shown,
+          code: 'unknown-column',
+          message: `Column "${shown}" is not a column of this kind; its cells are ignored. Known columns: ${columns.map((c) => c.name).join(', ')}.`,
+        });
+      }
     }
     return null;
   });
@@ -181,7 +204,7 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
     warnings.push({
       column: '',
       code: 'unknown-column',
-      message: `Column${unnamed.length > 1 ? 's' : ''} ${unnamed.join(', ')} of the header ${unnamed.length > 1 ? 'have' : 'has'} no name; ${unnamed.length > 1 ? 'their' : 'its'} cells are ignored.`,
+      message: `Column${unnamed.length > 1 ? 's' : ''} ${unnamed.slice(0, 20).join(', ')}${unnamed.length > 20 ? ', …' : ''} of the header ${unnamed.length > 1 ? 'have' : 'has'} no name; ${unnamed.length > 1 ? 'their' : 'its'} cells are ignored.`,
     });
   }
   return { keys, warnings };

@@ -11,8 +11,9 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /**
  * Idempotency-Key for writes (PRODUCT §1). Runs after auth, rate limit and validation, so
  * those refusals never touch a key. Claims the key, or replays the stored response, or refuses
- * with 409. A failure after the claim either stores its problem (a 4xx the command decided) or
- * gives the key back (anything unexpected), so a retry behaves as the first attempt should have.
+ * with 409. A 4xx that ends the write once it has begun (the commit refused by a condition) is
+ * stored as the request's outcome; anything before the write began (e.g. an unknown reference)
+ * or unexpected gives the key back, so a corrected retry with the same key runs.
  */
 export function idempotency(route: RouteDefinition, records: IdempotencyRecords, clock: () => Date = () => new Date()): HttpMiddleware {
   return {
@@ -39,7 +40,7 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       const claimed = request.context.requestState?.idempotency;
       if (!claimed) return;
       const { error } = request;
-      if (error instanceof ApiError && error.status < 500) {
+      if (claimed.committing && error instanceof ApiError && error.status < 500) {
         const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');
         await records.complete(claimed.claim, { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') }, clock());
       } else {
