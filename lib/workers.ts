@@ -49,6 +49,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     handler: 'functions/workers/sweep-import-jobs.ts',
     everySeconds: 60,
     timeoutSeconds: 30,
-    access: { tables: { inventory: 'read-write' }, importQueue: 'send' },
+    // events + audit: failing a stalled job writes its import.failed audit entry.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send' },
   },
 ];

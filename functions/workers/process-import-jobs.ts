@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor, TIME_MARGIN_MS } from '../../lib/domain/imports/process-job.ts';
 import { describeError, log } from '../../lib/http/log.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
@@ -32,6 +32,12 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
     if (!message) {
       log('error', 'import message is not a job reference', { messageId: record.messageId });
       batchItemFailures.push({ itemIdentifier: record.messageId });
+      continue;
+    }
+    // A message picked up with too little time left goes back as a fresh message (whole batch
+    // shares one invocation's time), instead of starting work the timeout would cut off.
+    if (context.getRemainingTimeInMillis() < TIME_MARGIN_MS) {
+      await queue.send(message).catch(() => batchItemFailures.push({ itemIdentifier: record.messageId }));
       continue;
     }
     try {

@@ -1,18 +1,23 @@
 import { requiredEnv } from '../../lib/config/env.ts';
+import { endJob } from '../../lib/domain/imports/process-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
 import { log } from '../../lib/http/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../lib/store/job-queue.ts';
 import { IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
+const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 
 export const handler = async (): Promise<void> => {
   const swept = await sweepPendingJobs({
     pendingDispatch: (cutoff) => jobs.pendingDispatch(cutoff),
     send: (message) => queue.send(message),
     markDispatched: (organizationId, jobId) => jobs.markDispatched(organizationId, jobId),
+    activeJobs: () => jobs.activeJobs(),
+    fail: (job, failure) => endJob({ jobs, writer }, job, 'failed', failure, new Date().toISOString()),
   });
-  if (swept > 0) log('info', 'import jobs re-enqueued', { swept });
+  if (swept.dispatched > 0 || swept.failed > 0) log('info', 'import jobs swept', swept);
 };

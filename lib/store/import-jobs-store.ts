@@ -64,16 +64,41 @@ export class ImportJobsStore {
     return result.Item?.job as ImportJobState | undefined;
   }
 
-  /** The queue has the job: it leaves the sweeper's index. */
+  /**
+   * The queue has the job: it moves from the dispatch index to the active index (or leaves the
+   * indexes, if a fast worker already finished it).
+   */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
-    await documentClient.send(
-      new UpdateCommand({
+    const key = keys.importJob(organizationId, jobId);
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET gsi1pk = :active, gsi1sk = :position',
+          ConditionExpression: '#job.#status IN (:queued, :processing)',
+          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+          ExpressionAttributeValues: { ':active': keys.activeJobs, ':position': `${organizationId}#${jobId}`, ':queued': 'queued', ':processing': 'processing' },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk', ConditionExpression: 'attribute_exists(pk)' }));
+    }
+  }
+
+  /** Unfinished jobs handed to the queue, with their last sign of life. */
+  async activeJobs(limit = 100): Promise<ImportJobState[]> {
+    const result = await documentClient.send(
+      new QueryCommand({
         TableName: this.tableName,
-        Key: keys.importJob(organizationId, jobId),
-        UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: 'attribute_exists(pk)',
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.activeJobs },
+        Limit: limit,
       }),
     );
+    return (result.Items ?? []).map((item) => item.job as ImportJobState);
   }
 
   /** Jobs committed before `cutoff` and never confirmed as sent. */
@@ -97,7 +122,7 @@ export class ImportJobsStore {
   async start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState> {
     if (job.status !== 'queued') return job;
     const counts: JobCounts = { ...job.counts, totalRows: totals.totalRows, processedRows: totals.failedRows, failed: totals.failedRows };
-    const started: ImportJobState = { ...job, status: 'processing', startedAt: now, counts, warnings: totals.warnings };
+    const started: ImportJobState = { ...job, status: 'processing', startedAt: now, counts, warnings: totals.warnings, progressAt: now };
     try {
       await documentClient.send(
         new UpdateCommand({
@@ -124,8 +149,8 @@ export class ImportJobsStore {
    * that a redelivered message tries again can never apply twice.
    */
   checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): StoreWrite {
-    const sets = ['#job.checkpoint = :to'];
-    const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing' };
+    const sets = ['#job.checkpoint = :to', '#job.progressAt = :now'];
+    const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing', ':now': new Date().toISOString() };
     // Count names go through attribute names: some (e.g. `updated`) are not valid bare in an expression.
     const names: Record<string, string> = { '#job': 'job', '#status': 'status' };
     for (const [field, amount] of Object.entries(delta)) {
@@ -156,7 +181,8 @@ export class ImportJobsStore {
         Update: {
           TableName: this.tableName,
           Key: keys.importJob(job.organizationId, job.id),
-          UpdateExpression: 'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = if_not_exists(#job.startedAt, :now)',
+          UpdateExpression:
+            'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = if_not_exists(#job.startedAt, :now) REMOVE gsi1pk, gsi1sk',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
           ExpressionAttributeValues: { ':status': status, ':now': now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },

@@ -1,3 +1,4 @@
+import { IMPORT_STALE_AFTER_SECONDS } from '../../lib/domain/imports/job.ts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -397,5 +398,25 @@ describe('the sweeper', () => {
     expect(stored.counts).toEqual(exactCounts({ totalRows: 5, created: 5 }));
     expect((await storedJob(organizationId, young.job.id)).status).toBe('queued');
     await expectCreatedOnce(organizationId, skusOf(5, 'SWEPT'));
+  });
+
+  it('fails a job handed to the queue that stopped making progress (its worker kept timing out), and leaves a live one alone', async () => {
+    // Prepare: dispatched jobs whose worker never reported back; one older than any message can live
+    const organizationId = uniqueOrganization();
+    const stalled = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'STALL'), submittedAt: new Date(Date.now() - (IMPORT_STALE_AFTER_SECONDS + 60) * 1000) });
+    const live = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'LIVE'), submittedAt: new Date(Date.now() - 60_000) });
+    const activeBefore = (await importJobsStore().activeJobs(1000)).map((job) => job.id);
+
+    // Act
+    await sweepHandler();
+
+    // Assess
+    expect(activeBefore).toEqual(expect.arrayContaining([stalled.job.id, live.job.id]));
+    const failed = await storedJob(organizationId, stalled.job.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure).toMatchObject({ code: 'processing-error' });
+    expect((await storedJob(organizationId, live.job.id)).status).toBe('queued');
+    expect((await importJobsStore().activeJobs(1000)).map((job) => job.id)).not.toContain(stalled.job.id);
+    expect(await auditKinds(organizationId)).toEqual(['import.failed', 'import.submitted', 'import.submitted']);
   });
 });

@@ -54,7 +54,15 @@ export interface ImportJobState extends ImportJob {
    * applied in row order, and each chunk commits only from the checkpoint it read.
    */
   checkpoint: number;
+  /** Last sign of life: submission, start, each committed chunk. A stale job is failed by the sweeper. */
+  progressAt?: string;
 }
+
+/**
+ * A job without progress for this long is failed by the sweeper: longer than a message can live
+ * (5 receives × 360 s visibility) plus a margin, so a job still being retried is never cut off.
+ */
+export const IMPORT_STALE_AFTER_SECONDS = 6 * 360;
 
 export const EMPTY_COUNTS: JobCounts = { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 

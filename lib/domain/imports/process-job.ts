@@ -208,28 +208,44 @@ export class ImportJobProcessor<Write = unknown> {
 
   private async finish(job: ImportJobState): Promise<ProcessOutcome> {
     const latest = (await this.ports.jobs.get(job.organizationId, job.id)) ?? job;
-    const status = finalStatus(latest.counts);
-    await this.commitEnd(latest, status, null, 'import.completed', `Import ${latest.id} ${status}: ${describeCounts(latest.counts)}`);
+    await endJob(this.ports, latest, finalStatus(latest.counts), null, this.now());
     return 'finished';
   }
 
   async fail(job: ImportJobState, failure: JobFailure): Promise<ProcessOutcome> {
-    await this.commitEnd(job, 'failed', failure, 'import.failed', `Import ${job.id} failed: ${failure.code}`);
+    await endJob(this.ports, job, 'failed', failure, this.now());
     return 'finished';
   }
+}
 
-  private async commitEnd(job: ImportJobState, status: JobStatus, failure: JobFailure | null, kind: 'import.completed' | 'import.failed', summary: string): Promise<void> {
-    try {
-      await this.ports.writer.run({ organizationId: job.organizationId, actor: SYSTEM_ACTOR, traceId: null }, async () => ({
-        writes: [this.ports.jobs.finishWrite(job, status, failure, this.now())],
-        audit: { kind, target: { kind: 'import-job', id: job.id }, summary, changes: [{ field: 'status', from: job.status, to: status }] },
-        events: [],
-        result: undefined,
-      }));
-    } catch (error) {
-      // Finished by another delivery in the meantime: nothing left to do.
-      if ((error as Error).name !== 'ChunkAlreadyAppliedError') throw error;
-    }
+/**
+ * Ends a job with its final status and audit entry (`import.completed` / `import.failed`) in one
+ * transaction; a job another delivery already ended is left as it is.
+ */
+export async function endJob<Write>(
+  ports: { jobs: Pick<ProcessPorts<Write>['jobs'], 'finishWrite'>; writer: CommandWriter<Write> },
+  job: ImportJobState,
+  status: JobStatus,
+  failure: JobFailure | null,
+  now: string,
+): Promise<void> {
+  const summary =
+    status === 'failed' ? `Import ${job.id} failed: ${failure?.code ?? 'unknown'}` : `Import ${job.id} ${status}: ${describeCounts(job.counts)}`;
+  try {
+    await ports.writer.run({ organizationId: job.organizationId, actor: SYSTEM_ACTOR, traceId: null }, async () => ({
+      writes: [ports.jobs.finishWrite(job, status, failure, now)],
+      audit: {
+        kind: status === 'failed' ? ('import.failed' as const) : ('import.completed' as const),
+        target: { kind: 'import-job', id: job.id },
+        summary,
+        changes: [{ field: 'status', from: job.status, to: status }],
+      },
+      events: [],
+      result: undefined,
+    }));
+  } catch (error) {
+    // Finished by another delivery in the meantime: nothing left to do.
+    if ((error as Error).name !== 'ChunkAlreadyAppliedError') throw error;
   }
 }
 

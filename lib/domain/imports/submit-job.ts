@@ -62,6 +62,7 @@ export class ImportJobSubmitter {
       organizationId,
       fileKey,
       checkpoint: 0,
+      progressAt: now.toISOString(),
     };
     return {
       writes: [this.ports.jobs.createWrite(job)],
