@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { domainEventSchema, EVENT_TYPES, eventsPageSchema, type EventType } from '../../lib/contracts/events.ts';
 import { newEventId } from '../../lib/domain/events/event-id.ts';
 import { FILTERED_PAGE_BUDGET } from '../../lib/domain/events/read-feed.ts';
+import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, envelopeSchemaValidator, eventDraft, expireEvents, seedEvents, typeAt } from '../support/events.ts';
@@ -388,5 +389,43 @@ describe('GET /v1/events tenant isolation', () => {
     expect(feedB.events.every((event) => event.organizationId === b.organizationId)).toBe(true);
     expect(ids(filteredB.events)).toEqual(ids(b.events.filter((event) => event.type === 'item.created')));
     for (const id of ids(a.events)) expect(ids(feedB.events)).not.toContain(id);
+  });
+});
+
+describe('retention judged from commit time (TTL deletes late and out of order)', () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('starts a reader at the oldest retained event, refuses checkpoints past the horizon, never skips silently', async () => {
+    // Prepare: events 1..6 are 31 days old; TTL has removed 2 and 4 but not 1, 3, 5, 6; 7..9 are new
+    const { key, organizationId } = await tenant();
+    const old = await seedEvents(organizationId, 6, typeAt, { committedAt: new Date(Date.now() - 31 * DAY) });
+    await expireEvents(organizationId, [2, 4]);
+    const fresh = await seedEvents(organizationId, 3, typeAt, { from: 7 });
+
+    // Act
+    const fromStart = await readPage(key, { limit: 50 });
+    const expiredCheckpoint = await callApi(eventsPath({ afterEventId: old[4]?.id }), { key });
+    const first = await readPage(key, { limit: 1 });
+    const second = await readPage(key, { cursor: first.page.nextCursor });
+
+    // Assess: the old, undeleted events are not served, and nothing after them is skipped
+    expect(fromStart.data.map((event) => event.id)).toEqual(fresh.map((event) => event.id));
+    await expectProblem(expiredCheckpoint, 400, 'customer-api.events.unknown-checkpoint');
+    expect(first.data.map((event) => event.id)).toEqual([fresh[0]?.id]);
+    expect(second.data.map((event) => event.id)).toEqual([fresh[1]?.id, fresh[2]?.id]);
+  });
+
+  it('answers cursor-expired for a cursor whose successor is past the horizon though TTL has not removed it', async () => {
+    // Prepare: a consumer read event 1 a month ago; events 1..3 are now 31 days old, none deleted
+    const { key, organizationId } = await tenant();
+    await seedEvents(organizationId, 3, typeAt, { committedAt: new Date(Date.now() - 31 * DAY) });
+    await seedEvents(organizationId, 2, typeAt, { from: 4 });
+    const staleCursor = new CursorCodec(process.env.CURSOR_SECRET ?? '').encode(1, { organizationId, endpoint: 'GET /v1/events', filters: {} });
+
+    // Act
+    const response = await callApi(eventsPath({ cursor: staleCursor }), { key });
+
+    // Assess
+    await expectProblem(response, 400, 'customer-api.events.cursor-expired');
   });
 });

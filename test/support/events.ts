@@ -186,11 +186,11 @@ export async function seedEvents(
   organizationId: string,
   count: number,
   typeOf: (sequence: number) => EventType,
-  options: { concurrency?: number; from?: number } = {},
+  options: { concurrency?: number; from?: number; committedAt?: Date } = {},
 ): Promise<SeededEvent[]> {
   const table = tableName('events');
   const from = options.from ?? 1;
-  const now = new Date();
+  const now = options.committedAt ?? new Date();
   const dataOf = new Map<EventType, Record<string, unknown>>(EVENT_TYPES.map((type) => [type, eventData(type)]));
   const seeded: SeededEvent[] = [];
   const items: Array<Record<string, unknown>> = [];

@@ -2,7 +2,7 @@ import type { EventType } from '../../contracts/events.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { sequenceOfEventId } from './event-id.ts';
-import type { EventEnvelope } from './types.ts';
+import { EVENT_RETENTION_DAYS, type EventEnvelope } from './types.ts';
 
 /**
  * GET /v1/events (seed §4 rules 1–6, PRODUCT §6): the organization's gapless sequence, read
@@ -70,6 +70,7 @@ export class EventFeed {
   constructor(
     private readonly store: EventFeedStore,
     private readonly cursors: CursorCodec,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async read(organizationId: string, query: FeedQuery): Promise<FeedPage> {
@@ -78,22 +79,26 @@ export class EventFeed {
         { location: 'query', name: 'afterEventId', code: 'conflicts-with-cursor', message: 'Send either cursor or afterEventId, never both.' },
       ]);
     }
+    // Retention is judged from the stored commit time, not from TTL deletion, which lags and
+    // deletes in no particular order: an event is retained while it is younger than the horizon.
+    const horizon = new Date(this.clock().getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000).toISOString();
+    const retained = (event: StoredEvent | undefined): event is StoredEvent => event !== undefined && event.committedAt >= horizon;
     const binding = { organizationId, endpoint: ENDPOINT, filters: { type: query.type } };
-    const start = await this.startPosition(organizationId, query, binding);
+    let start = await this.startPosition(organizationId, query, binding, retained);
+
+    // The counter first (every event up to it has committed), then the successor of the position.
+    const committed = await this.store.lastSequence(organizationId);
+    if (start < committed && !retained(await this.store.find(organizationId, start + 1))) {
+      if (query.cursor !== undefined) throw cursorExpired();
+      // A reader from the start begins at the oldest retained event.
+      start = (await this.firstRetained(organizationId, committed, retained)) - 1;
+    }
 
     const slice = await this.store.readAfter(organizationId, start, {
       limit: query.limit,
       type: query.type,
       budget: query.type ? FILTERED_PAGE_BUDGET : query.limit,
     });
-    // A position whose successor is gone (TTL removed it) lies before the retention horizon.
-    if (start > 0 && slice.firstExamined !== undefined && slice.firstExamined > start + 1) throw cursorExpired();
-    // The successor committed before the counter read, so it is gone only if TTL removed it (not a commit racing this page).
-    // An empty page while the counter is ahead is an expired position only if the successor is
-    // really gone: a writer may have committed between the query and the counter read.
-    if (start > 0 && slice.firstExamined === undefined && (await this.store.lastSequence(organizationId)) > start) {
-      if (!(await this.store.find(organizationId, start + 1))) throw cursorExpired();
-    }
 
     const lastReturned = slice.events.at(-1)?.sequence;
     const reachedLimit = slice.events.length >= query.limit;
@@ -105,7 +110,27 @@ export class EventFeed {
     };
   }
 
-  private async startPosition(organizationId: string, query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): Promise<number> {
+  /**
+   * The smallest retained sequence number (committed + 1 when none is): commit times grow with
+   * the sequence, so a binary search over it costs log2(committed) reads.
+   */
+  private async firstRetained(organizationId: string, committed: number, retained: (event: StoredEvent | undefined) => boolean): Promise<number> {
+    let low = 1;
+    let high = committed + 1;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (retained(await this.store.find(organizationId, middle))) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  private async startPosition(
+    organizationId: string,
+    query: FeedQuery,
+    binding: Parameters<CursorCodec['encode']>[1],
+    retained: (event: StoredEvent | undefined) => event is StoredEvent,
+  ): Promise<number> {
     if (query.cursor !== undefined) {
       const position = this.cursors.decode(query.cursor, binding);
       if (!isPosition(position)) throw new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor');
@@ -114,7 +139,7 @@ export class EventFeed {
     if (query.afterEventId !== undefined) {
       const sequence = sequenceOfEventId(query.afterEventId);
       const found = sequence === undefined ? undefined : await this.store.find(organizationId, sequence);
-      if (!found || found.envelope.id !== query.afterEventId) throw unknownCheckpoint();
+      if (!retained(found) || found.envelope.id !== query.afterEventId) throw unknownCheckpoint();
       return found.sequence;
     }
     return 0;
