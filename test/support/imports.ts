@@ -1,10 +1,10 @@
+import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
-import { newId } from '../../lib/domain/ids.ts';
-import { EMPTY_COUNTS, type ImportJob, type ImportJobState, type JobStatus } from '../../lib/domain/imports/job.ts';
+import type { ImportJob, ImportJobState, JobStatus } from '../../lib/domain/imports/job.ts';
 import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
 import type { LocationRecord } from '../../lib/domain/imports/locations-kind.ts';
 import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
@@ -210,38 +210,25 @@ export async function commitQueuedJob(
   organizationId: string,
   options: { file: string | Buffer | null; kind?: string; duplicateStrategy?: DuplicateStrategy; submittedAt?: Date; dispatched?: boolean },
 ): Promise<CommittedJob> {
-  const content = options.file === null ? Buffer.from('missing') : Buffer.from(options.file);
-  const sha256 = createHash('sha256').update(content).digest('hex');
-  const fileKey = `imports/${organizationId}/${options.file === null ? `missing-${randomUUID()}` : sha256}.csv`;
-  if (options.file !== null) await filesStore().put(fileKey, content, 'text/csv', sha256);
-  const submittedAt = options.submittedAt ?? new Date();
-  const job: ImportJobState = {
-    id: newId('imp', submittedAt.getTime()),
-    kind: options.kind ?? 'items',
-    duplicateStrategy: options.duplicateStrategy ?? 'skip',
-    status: 'queued',
-    fileName: 'test.csv',
-    fileSizeBytes: content.length,
-    fileSha256: sha256,
-    submittedAt: submittedAt.toISOString(),
-    startedAt: null,
-    completedAt: null,
-    counts: { ...EMPTY_COUNTS },
-    failure: null,
-    warnings: [],
-    organizationId,
-    fileKey,
-    checkpoint: 0,
-  };
   const jobs = importJobsStore();
-  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'import-tests' }, traceId: null }, async () => ({
-    writes: [jobs.createWrite(job)],
-    audit: { kind: 'import.submitted' as const, target: { kind: 'import-job', id: job.id }, summary: `test import ${job.id}`, changes: [] },
-    events: [],
-    result: undefined,
-  }));
-  if (options.dispatched !== false) await jobs.markDispatched(organizationId, job.id);
-  return { organizationId, job };
+  // The real submission code, minus the hand-off to the queue.
+  const submitter = new ImportJobSubmitter({
+    files: options.file === null ? { put: async () => undefined } : filesStore(),
+    jobs,
+    queue: { send: async () => undefined },
+  });
+  const plan = await submitter.prepare(
+    organizationId,
+    {
+      kind: options.kind ?? 'items',
+      duplicateStrategy: options.duplicateStrategy ?? 'skip',
+      file: { fileName: 'test.csv', content: Buffer.from(options.file ?? `missing-${randomUUID()}`) },
+    },
+    options.submittedAt ?? new Date(),
+  );
+  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'import-tests' }, traceId: null }, async () => plan);
+  if (options.dispatched !== false) await jobs.markDispatched(organizationId, plan.result.id);
+  return { organizationId, job: plan.result };
 }
 
 /** The stored job (with checkpoint and file key), which must exist. */

@@ -13,9 +13,9 @@ import type { DuplicateStrategy } from './types.ts';
  * fails stays in the dispatch index, where the sweeper finds it: no job is stuck in `queued`.
  */
 
-export interface SubmitPorts {
+export interface SubmitPorts<Write = unknown> {
   files: { put(key: string, content: Buffer, contentType: string, sha256Hex: string): Promise<void> };
-  jobs: { createWrite(job: ImportJobState): unknown; markDispatched(organizationId: string, jobId: string): Promise<void> };
+  jobs: { createWrite(job: ImportJobState): Write; markDispatched(organizationId: string, jobId: string): Promise<void> };
   queue: { send(message: { organizationId: string; jobId: string }): Promise<void> };
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -32,11 +32,11 @@ function cleanFileName(fileName: string): string {
   return printable.slice(0, 255) || 'upload.csv';
 }
 
-export class ImportJobSubmitter {
-  constructor(private readonly ports: SubmitPorts) {}
+export class ImportJobSubmitter<Write = unknown> {
+  constructor(private readonly ports: SubmitPorts<Write>) {}
 
   /** Stores the file and plans the job's transaction; nothing is visible until it commits. */
-  async prepare(organizationId: string, request: SubmitRequest, now = new Date()): Promise<CommandPlan<ImportJobState>> {
+  async prepare(organizationId: string, request: SubmitRequest, now = new Date()): Promise<CommandPlan<ImportJobState, Write>> {
     if (!importKind(request.kind)) {
       throw new ApiError(404, 'customer-api.imports.unknown-kind', 'Unknown import kind', {
         detail: `There is no import kind '${request.kind}'. GET /v1/imports/kinds lists them.`,
