@@ -100,13 +100,9 @@ function decideItem(
     const defaults: ItemRecord = {
       id: context.newId(),
       sku: row.sku,
+      // The empty state of every changeable field, in field order; the row's name replaces ''.
+      ...EMPTY_VALUES,
       name: row.name,
-      unit: ITEM_DEFAULT_UNIT,
-      description: null,
-      category: null,
-      barcode: null,
-      reorderPoint: null,
-      trackingMode: ITEM_DEFAULT_TRACKING_MODE,
       createdAt: context.now,
       updatedAt: context.now,
     };
