@@ -12,10 +12,19 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
 import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import type { StageConfig } from './stages.ts';
+
+
+/** CDK's own Runtime object for the declared runtime, so CDK's defaults for it still apply. */
+const LAMBDA_RUNTIME = (() => {
+  const runtime = Runtime.ALL.find((candidate) => candidate.name === LAMBDA_RUNTIME_NAME);
+  if (runtime === undefined) throw new Error(`aws-cdk-lib does not know the Lambda runtime ${LAMBDA_RUNTIME_NAME}`);
+  return runtime;
+})();
 
 /**
  * THE function construct (house rule 8): every Lambda of the service is an `ApiFunction`, so the
@@ -105,7 +114,7 @@ export class ApiFunction extends Construct {
       handler: 'handler',
       projectRoot: REPO_ROOT,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
       timeout: props.timeout ?? DEFAULT_TIMEOUT,
@@ -123,7 +132,7 @@ export class ApiFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: `node${LAMBDA_NODE_MAJOR}`,
         minify: true,
         sourceMap: true,
         // Stack traces only need the mappings; leaving the sources out keeps the asset small.

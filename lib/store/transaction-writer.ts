@@ -155,11 +155,15 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
 }
 
 /**
- * Groups units of bulk work (e.g. import rows) into chunks that each fit one transaction, with
- * `reserved` actions left for the sequence counter and the progress checkpoint.
+ * Groups units of bulk work (e.g. import rows) into chunks that each fit one transaction of
+ * `maxActions` (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions
+ * left for the sequence counter and the progress checkpoint.
  */
-export function planChunks<T extends { writes: StoreWrite[]; events: EventDraft[] }>(units: T[], reserved = 2): T[][] {
-  const budget = MAX_TRANSACTION_ITEMS - reserved;
+export function planChunks<T extends { writes: StoreWrite[]; events: EventDraft[] }>(
+  units: T[],
+  { reserved = 2, maxActions = MAX_TRANSACTION_ITEMS }: { reserved?: number; maxActions?: number } = {},
+): T[][] {
+  const budget = Math.min(maxActions, MAX_TRANSACTION_ITEMS) - reserved;
   const chunks: T[][] = [];
   let current: T[] = [];
   let size = 0;

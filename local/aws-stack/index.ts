@@ -17,13 +17,13 @@ import { startS3, type LocalS3 } from './s3.ts';
 import { startSqs, type LocalSqs } from './sqs.ts';
 
 /**
- * The embedded local AWS stack used by `npm start` and the integration tests: DynamoDB Local
- * (patched copy of the jar, see dynamodb-local.ts), s3rver and fauxqs, all on 127.0.0.1, with the
+ * The embedded local AWS stack used by `npm start` and the integration tests: DynamoDB Local 3.x
+ * (see dynamodb-local.ts), s3rver and fauxqs, all on 127.0.0.1, with the
  * tables, bucket and queues of lib/store/tables.ts.
  */
 
 export interface AwsStackOptions {
-  /** Persistent state lives under it (dynamodb/, s3/, dynamodb-local/); created if missing. */
+  /** Persistent state lives under it (dynamodb/, s3/); created if missing. */
   stateDir: string;
   /** DynamoDB Local -inMemory, s3rver in a throwaway `<stateDir>/s3-in-memory-*` dir removed on stop (tests). */
   inMemory?: boolean;
@@ -46,10 +46,9 @@ export interface AwsStack {
   stop(): Promise<void>;
 }
 
-/** Also exported for diagnostics (tests check the java process and the patched jar). */
+/** Also exported for diagnostics (tests check the java process). */
 export interface AwsStackInternals {
   dynamodbPid: number;
-  dynamodbInstallDir: string;
   startupMs: number;
 }
 
@@ -133,11 +132,7 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
     AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-    // The 2020 DynamoDB Local jar refuses TransactWriteItems with more than 10 actions (AWS: 100).
-    DYNAMODB_MAX_TRANSACTION_ITEMS: '10',
     S3_FORCE_PATH_STYLE: 'true',
-    // SDK v3 warns once per process that releases after January 2027 need Node 22; noise locally.
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     [BUCKET_ENV_VAR]: FILES_BUCKET.localName,
     [IMPORT_QUEUE_ENV_VAR]: queues.queueUrl,
     [IMPORT_DLQ_ENV_VAR]: queues.deadLetterQueueUrl,
@@ -151,7 +146,7 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
     stop: () => (stopping ??= stopAll()),
   };
   const startupMs = Math.round(performance.now() - started);
-  internals.set(stack, { dynamodbPid: dynamodb.pid, dynamodbInstallDir: dynamodb.installDir, startupMs });
+  internals.set(stack, { dynamodbPid: dynamodb.pid, startupMs });
   log(`local AWS stack ready in ${startupMs} ms (state: ${inMemory ? 'in memory' : stateDir})`);
   return stack;
 }

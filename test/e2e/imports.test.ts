@@ -193,6 +193,22 @@ describe('row errors', () => {
     expect([...countPerSku(await feedOf(organizationId), 'item.created').keys()].sort()).toEqual(['E-01', 'E-11']);
   });
 
+  it('imports a file whose header ends in a comma (as spreadsheets export it): the unnamed column is a warning, not a failure', async () => {
+    // Prepare
+    const { key, organizationId } = await newKey();
+    const trailingComma = ['sku,name,', 'TC-1,Trailing one,', 'TC-2,Trailing two,'].join('\n');
+
+    // Act
+    const job = await importAndWait(key, { file: trailingComma, duplicateStrategy: 'fail' });
+
+    // Assess
+    expect(job.status).toBe('succeeded');
+    expect(job.failure).toBeNull();
+    expect(job.counts).toMatchObject({ totalRows: 2, created: 2, failed: 0 });
+    expect(job.warnings).toEqual([{ column: '', code: 'unknown-column', message: expect.stringContaining('no name') }]);
+    expect([...(await itemsOf(organizationId, ['TC-1', 'TC-2'])).keys()].sort()).toEqual(['TC-1', 'TC-2']);
+  });
+
   it('pages row errors with limit and cursor, in row order, to a null cursor; cursors are bound to the job', async () => {
     // Prepare
     const { key } = await newKey();

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import AdmZip from 'adm-zip';
 import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
@@ -27,7 +26,6 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_QUEUE, TABLES, physicalTableName } from '../../lib/store/tables.ts';
 import { awsStackInternals, startAwsStack, type AwsStack } from '../../local/aws-stack/index.ts';
-import { JNDI_LOOKUP_CLASS, LOG4J_CORE_JAR } from '../../local/aws-stack/dynamodb-local.ts';
 
 /**
  * The embedded local AWS stack on its own (not the run-wide one of test/support): started in
@@ -120,8 +118,8 @@ describe('local AWS stack, in memory', () => {
     for (const spec of Object.values(TABLES)) expect(stack.env[spec.envVar]).toBe(physicalTableName(PREFIX, spec.id));
   });
 
-  it('binds s3rver and fauxqs to loopback only', () => {
-    for (const endpoint of [stack.endpoints.s3, stack.endpoints.sqs]) {
+  it('binds DynamoDB Local, s3rver and fauxqs to loopback only', () => {
+    for (const endpoint of Object.values(stack.endpoints)) {
       const addresses = listenAddresses(portOf(endpoint));
       if (addresses === undefined) return; // not Linux
       expect(addresses).toEqual(['127.0.0.1']);
@@ -245,12 +243,26 @@ describe('local AWS stack, in memory', () => {
     expect(stdout.trim()).toBe('ok');
   });
 
-  it('runs DynamoDB Local from a copy whose log4j-core has no JndiLookup class', () => {
-    const { dynamodbInstallDir } = awsStackInternals(stack);
-    expect(dynamodbInstallDir).toBe(join(stateDir, 'dynamodb-local'));
-    const jar = new AdmZip(join(dynamodbInstallDir, 'DynamoDBLocal_lib', LOG4J_CORE_JAR));
-    expect(jar.getEntry(JNDI_LOOKUP_CLASS)).toBeNull();
-    expect(jar.getEntry('org/apache/logging/log4j/core/Logger.class')).not.toBeNull();
+  it('commits a transaction of 100 actions, as AWS does, and refuses 101', async () => {
+    const TableName = stack.env.INVENTORY_TABLE_NAME!;
+    const puts = (count: number, prefix: string) =>
+      Array.from({ length: count }, (_, index) => ({
+        Put: { TableName, Item: { pk: { S: `ORG#${prefix}` }, sk: { S: `ITEM#${index}` } } },
+      }));
+    await aws.dynamo.send(new TransactWriteItemsCommand({ TransactItems: puts(100, 'tx100') }));
+    const { Item } = await aws.dynamo.send(new GetItemCommand({ TableName, Key: { pk: { S: 'ORG#tx100' }, sk: { S: 'ITEM#99' } } }));
+    expect(Item).toBeDefined();
+    await expect(aws.dynamo.send(new TransactWriteItemsCommand({ TransactItems: puts(101, 'tx101') }))).rejects.toMatchObject({
+      name: 'ValidationException',
+    });
+  });
+
+  it('accepts empty strings inside attribute values, as AWS has since 2020', async () => {
+    const TableName = stack.env.INVENTORY_TABLE_NAME!;
+    const Item = { pk: { S: 'ORG#empty' }, sk: { S: 'ITEM#1' }, note: { S: '' }, warnings: { L: [{ M: { column: { S: '' } } }] } };
+    await aws.dynamo.send(new PutItemCommand({ TableName, Item }));
+    const read = await aws.dynamo.send(new GetItemCommand({ TableName, Key: { pk: Item.pk, sk: Item.sk } }));
+    expect(read.Item).toEqual(Item);
   });
 
   it('stops the java process and closes every port; stop() is idempotent', async () => {
@@ -298,8 +310,8 @@ describe('local AWS stack, persistent', () => {
       expect(Item).toEqual({ pk: { S: 'ORG#p' }, sk: { S: 'ITEM#p' } });
       const object = await aws.s3.send(new GetObjectCommand({ Bucket: second.env.FILES_BUCKET_NAME, Key: 'kept.txt' }));
       expect(await object.Body?.transformToString()).toBe('kept');
-      // Nothing re-created, nothing re-copied.
-      expect(lines.filter((line) => /created table|copying DynamoDB Local/.test(line))).toEqual([]);
+      // Nothing re-created, nothing re-compiled.
+      expect(lines.filter((line) => /created table|compiling/.test(line))).toEqual([]);
     } finally {
       await second.stop();
     }

@@ -46,8 +46,13 @@ import {
  */
 
 const FINISHED = ['succeeded', 'completed_with_errors', 'failed'];
-/** Each item row writes its record and its event: 4 rows fill a local transaction (10 actions). */
-const ROWS_PER_CHUNK = 4;
+/** Each item row writes its record and its event: 49 rows fill a transaction (100 actions, 2 reserved). */
+const ROWS_PER_CHUNK = 49;
+/**
+ * The fault tests below need several chunks from a small file, so their processor plans
+ * transactions of 10 actions (4 item rows each); the chunking logic is the same at any size.
+ */
+const SMALL_TRANSACTION = { maxActions: 10 };
 
 const deliver = (organizationId: string, jobId: string, receiveCount = 1, messageId?: string) =>
   handler(sqsEvent(sqsRecord(jobMessage(organizationId, jobId), { receiveCount, ...(messageId ? { messageId } : {}) })), workerContext());
@@ -169,7 +174,7 @@ describe('a worker that stops after chunk k', () => {
       records: inventoryRecords(),
       writer: transactionWriter(),
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      planChunks: (units) => planChunks(units),
+      planChunks: (units) => planChunks(units, SMALL_TRANSACTION),
     };
   }
 
@@ -243,7 +248,7 @@ describe('a resumed locations job with a forward reference', () => {
   // A resumed run sees tenant data that holds the first run's own writes; it must keep the first
   // run's verdict (row 2 stays invalid) and resume by row number, not re-judge and shift rows.
   it('keeps the first run’s verdict on a row whose parent a later row of the same file created', async () => {
-    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 location rows fill a local transaction
+    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 location rows fill a small transaction
     const organizationId = uniqueOrganization();
     const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
     for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
@@ -263,7 +268,7 @@ describe('a resumed locations job with a forward reference', () => {
       records: inventoryRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      planChunks: (units) => planChunks(units),
+      planChunks: (units) => planChunks(units, SMALL_TRANSACTION),
     };
 
     // Act
@@ -271,7 +276,7 @@ describe('a resumed locations job with a forward reference', () => {
     const halfway = await storedJob(organizationId, job.id);
     const resumed = await deliver(organizationId, job.id, 2);
 
-    // Assess: the same result as without the crash. The first chunk (8 actions locally) applied
+    // Assess: the same result as without the crash. The first chunk (8 of its 10 actions) applied
     // rows 1 and 3..9: row 2 was invalid from the start, so the checkpoint is row 9.
     expect(halfway.checkpoint).toBe(9);
     expect(failures(resumed)).toEqual([]);

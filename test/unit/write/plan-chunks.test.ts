@@ -26,6 +26,16 @@ describe('planChunks', () => {
     expect(() => planChunks([unit(99, 0)])).toThrow(/at most 98/);
   });
 
+  it.each([
+    { maxActions: 10, sizes: [4, 4, 2] },
+    { maxActions: 500, sizes: [10] },
+  ])('plans transactions of at most min($maxActions, 100) actions', ({ maxActions, sizes }) => {
+    // Prepare: 10 rows of 1 write + 1 event
+    const units = Array.from({ length: 10 }, () => unit(1, 1));
+    // Act / Assess: 8 actions after the 2 reserved hold 4 rows; above DynamoDB's limit, its limit holds
+    expect(planChunks(units, { maxActions }).map((chunk) => chunk.length)).toEqual(sizes);
+  });
+
   it('plans nothing for no work', () => {
     expect(planChunks([])).toEqual([]);
   });
