@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
 import { ImportJobProcessor, TIME_MARGIN_MS } from '../../lib/domain/imports/process-job.ts';
-import { describeError, log } from '../../lib/http/log.ts';
+import { describeError, log } from '../../lib/log.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { InventoryRecordsStore } from '../../lib/store/inventory-records-store.ts';

@@ -1,7 +1,7 @@
 import { requiredEnv } from '../../lib/config/env.ts';
 import { endJob } from '../../lib/domain/imports/process-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
-import { log } from '../../lib/http/log.ts';
+import { log } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../lib/store/job-queue.ts';
 import { IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';

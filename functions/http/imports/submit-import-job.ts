@@ -3,7 +3,7 @@ import { requiredEnv } from '../../../lib/config/env.ts';
 import { publicJob } from '../../../lib/domain/imports/job.ts';
 import { ImportJobSubmitter } from '../../../lib/domain/imports/submit-job.ts';
 import { createHttpHandler } from '../../../lib/http/chain.ts';
-import { log } from '../../../lib/http/log.ts';
+import { log } from '../../../lib/log.ts';
 import { routeById } from '../../../lib/routes.ts';
 import { FilesStore } from '../../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeError, log } from '../log.ts';
+import { describeError, log } from '../../log.ts';
 import { problemResponse, toApiError } from '../problem.ts';
 import type { HttpMiddleware, MiddyRequest } from '../types.ts';
 

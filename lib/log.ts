@@ -1,6 +1,8 @@
 /**
  * Structured JSON logs to stdout/stderr (CloudWatch picks them up). Never pass request headers
  * or bodies here: keys and customer data stay out of logs.
+ *
+ * Lives outside lib/http because the workers log too and must not depend on the HTTP chain.
  */
 type Level = 'info' | 'warn' | 'error';
 
