@@ -4,7 +4,7 @@ import { ImportJobProcessor, TIME_MARGIN_MS } from '../../lib/domain/imports/pro
 import { describeError, log } from '../../lib/log.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { InventoryRecordsStore } from '../../lib/store/inventory-records-store.ts';
+import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { JobQueue, parseJobMessage } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { planChunks, TransactionWriter } from '../../lib/store/transaction-writer.ts';
@@ -14,7 +14,7 @@ const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
 const processor = new ImportJobProcessor({
   jobs,
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),
-  records: new InventoryRecordsStore(requiredEnv(TABLES.inventory.envVar)),
+  records: new InventoryStore(requiredEnv(TABLES.inventory.envVar)),
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   continueLater: (message) => queue.send(message),
   planChunks: (units) => planChunks(units),

@@ -93,8 +93,8 @@ export const eventItemSchema = open(
 
 export type EventItem = z.infer<typeof eventItemSchema>;
 
-/** Item fields an update can change; `changedFields` and `previous` name only these. */
-export const ITEM_CHANGEABLE_FIELDS = ['sku', 'name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
+/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
+export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
 
 export const itemCreatedDataSchema = open(z.object({ item: eventItemSchema }));
 
@@ -104,10 +104,10 @@ export const itemUpdatedDataSchema = open(
     changedFields: z
       .array(z.string().min(1))
       .min(1)
-      .describe('Names of the item fields whose value changed (never `id`, `createdAt`, `updatedAt`).'),
+      .describe('Names of the item fields whose value changed (never `id`, `sku`, `createdAt`, `updatedAt`).'),
     previous: open(
       eventItemSchema
-        .pick({ sku: true, name: true, unit: true, description: true, category: true, barcode: true, reorderPoint: true, trackingMode: true })
+        .pick({ name: true, unit: true, description: true, category: true, barcode: true, reorderPoint: true, trackingMode: true })
         .partial(),
     ).describe('The values before the change, one member per name in `changedFields`.'),
   }),

@@ -25,8 +25,13 @@ export const keys = {
   event: (organizationId: string, sequence: number) => ({ pk: `ORG#${organizationId}#EVT`, sk: `SEQ#${padSequence(sequence)}` }),
   eventSortKey: (sequence: number) => `SEQ#${padSequence(sequence)}`,
 
-  /** An inventory record by its natural key (item by sku, location by code). */
-  inventoryRecord: (organizationId: string, entity: string, naturalKey: string) => ({ pk: `ORG#${organizationId}#${entity.toUpperCase()}#${naturalKey}`, sk: 'RECORD' }),
+  /** An inventory record (item, location, stock record, movement) by its id; ids carry their type prefix. */
+  inventoryRecord: (organizationId: string, id: string) => ({ pk: `ORG#${organizationId}#${id}`, sk: 'RECORD' }),
+  /** The claim of a natural key (sku, location code, item × location × lot): names the record's id. */
+  naturalKey: (organizationId: string, recordType: string, naturalKey: string) => ({ pk: `ORG#${organizationId}#NK#${recordType}#${naturalKey}`, sk: 'KEY' }),
+  /** A stock record's movements, oldest first (gsi1). */
+  ledgerOf: (organizationId: string, stockRecordId: string) => `ORG#${organizationId}#LEDGER#${stockRecordId}`,
+  ledgerSortKey: (occurredAt: string, movementId: string) => `MOV#${occurredAt}#${movementId}`,
 
   importJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#IMPJOB#${jobId}`, sk: 'JOB' }),
   /** Row errors sort by row, then by their order within the row. */

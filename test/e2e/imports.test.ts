@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
+import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { ImportJob } from '../../lib/domain/imports/job.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { envelopeSchemaValidator } from '../support/events.ts';
@@ -108,7 +108,7 @@ describe('POST /v1/imports/jobs with 10,000 items', () => {
     expect([...perSku.values()].every((count) => count === 1)).toBe(true);
     const validator = envelopeSchemaValidator();
     for (const event of events) {
-      const item = event.data.item as ItemRecord;
+      const item = event.data.item as Item;
       expect(item).toEqual(records.get(item.sku)?.record);
       expect(validator.errors(event)).toEqual([]);
     }
@@ -335,7 +335,7 @@ describe('duplicate strategies on a re-import', () => {
     expect(after.get('D-3')).toEqual(before.get('D-3'));
     expect(after.get('D-4')?.record).toMatchObject({ sku: 'D-4', name: 'Spring', reorderPoint: 5 });
     const added = (await feedOf(organizationId)).slice(eventsBefore.length);
-    expect(added.map((event) => [event.type, (event.data.item as ItemRecord).sku])).toEqual([
+    expect(added.map((event) => [event.type, (event.data.item as Item).sku])).toEqual([
       ['item.updated', 'D-1'],
       ['item.updated', 'D-2'],
       ['item.created', 'D-4'],
@@ -447,6 +447,22 @@ describe('locations', () => {
       'N-1': 'Z-A',
     });
   });
+
+  it('refuses moving the top of a 70-deep chain under its bottom (ancestors are loaded at any depth)', async () => {
+    // Prepare: D-1 > D-2 > … > D-70, imported in separate jobs so the chain is stored data, not rows of one file
+    const { key, organizationId } = await newKey();
+    const header = ['code', 'name', 'type', 'parentCode'];
+    const level = (depth: number) => [`D-${depth}`, `Depth ${depth}`, 'bin', depth === 1 ? '' : `D-${depth - 1}`];
+    await importAndWait(key, { kind: 'locations', file: csvOf(header, Array.from({ length: 70 }, (_, index) => level(index + 1))), duplicateStrategy: 'fail' });
+
+    // Act: the top goes under the bottom
+    const job = await importAndWait(key, { kind: 'locations', file: csvOf(header, [['D-1', 'Depth 1', 'bin', 'D-70']]), duplicateStrategy: 'update' });
+
+    // Assess
+    expect(job.counts).toMatchObject({ totalRows: 1, updated: 0, failed: 1 });
+    expect(errorKeys((await allRowErrors(key, job.id)).errors)).toEqual([{ rowNumber: 1, column: 'parentCode', value: 'D-70', code: 'invalid-value' }]);
+    expect((await locationsOf(organizationId, ['D-1'])).get('D-1')?.record.parentCode).toBeNull();
+  });
 });
 
 describe('hostile input', () => {
@@ -471,7 +487,7 @@ describe('hostile input', () => {
     rows.slice(0, 2).forEach(([itemSku = '', name, description, category, barcode]) => {
       const expected = { sku: itemSku, name, description, category, barcode };
       expect(items.get(itemSku)?.record).toMatchObject(expected);
-      expect(events.find((event) => (event.data.item as ItemRecord).sku === itemSku)?.data.item).toMatchObject(expected);
+      expect(events.find((event) => (event.data.item as Item).sku === itemSku)?.data.item).toMatchObject(expected);
     });
   });
 

@@ -6,7 +6,7 @@ import type { SQSBatchResponse } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/process-import-jobs.ts';
 import { handler as sweepHandler } from '../../functions/workers/sweep-import-jobs.ts';
-import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
+import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { ImportJobState, JobCounts } from '../../lib/domain/imports/job.ts';
 import { ImportJobProcessor, TIME_MARGIN_MS, type ProcessOutcome, type ProcessPorts } from '../../lib/domain/imports/process-job.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
@@ -46,11 +46,11 @@ import {
  */
 
 const FINISHED = ['succeeded', 'completed_with_errors', 'failed'];
-/** Each item row writes its record and its event: 49 rows fill a transaction (100 actions, 2 reserved). */
-const ROWS_PER_CHUNK = 49;
+/** A new item row writes its record, its sku claim and its event: 32 rows fill a transaction (100 actions, 2 reserved). */
+const ROWS_PER_CHUNK = 32;
 /**
  * The fault tests below need several chunks from a small file, so their processor plans
- * transactions of 10 actions (4 item rows each); the chunking logic is the same at any size.
+ * transactions of 10 actions (2 to 4 item rows each); the chunking logic is the same at any size.
  */
 const SMALL_TRANSACTION = { maxActions: 10 };
 
@@ -74,7 +74,7 @@ async function expectCreatedOnce(organizationId: string, skus: readonly string[]
   expect(created).toHaveLength(skus.length);
   expect([...countPerSku(events, 'item.created').values()].every((count) => count === 1)).toBe(true);
   for (const event of created) {
-    const item = event.data.item as ItemRecord;
+    const item = event.data.item as Item;
     expect(item.id).toBe(records.get(item.sku)?.record.id);
   }
 }
@@ -248,7 +248,7 @@ describe('a resumed locations job with a forward reference', () => {
   // A resumed run sees tenant data that holds the first run's own writes; it must keep the first
   // run's verdict (row 2 stays invalid) and resume by row number, not re-judge and shift rows.
   it('keeps the first run’s verdict on a row whose parent a later row of the same file created', async () => {
-    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 location rows fill a small transaction
+    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 new locations (record + code claim each) fill 16 actions
     const organizationId = uniqueOrganization();
     const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
     for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
@@ -268,7 +268,7 @@ describe('a resumed locations job with a forward reference', () => {
       records: inventoryRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      planChunks: (units) => planChunks(units, SMALL_TRANSACTION),
+      planChunks: (units) => planChunks(units, { maxActions: 18 }),
     };
 
     // Act
@@ -276,7 +276,7 @@ describe('a resumed locations job with a forward reference', () => {
     const halfway = await storedJob(organizationId, job.id);
     const resumed = await deliver(organizationId, job.id, 2);
 
-    // Assess: the same result as without the crash. The first chunk (8 of its 10 actions) applied
+    // Assess: the same result as without the crash. The first chunk (16 of its 18 actions) applied
     // rows 1 and 3..9: row 2 was invalid from the start, so the checkpoint is row 9.
     expect(halfway.checkpoint).toBe(9);
     expect(failures(resumed)).toEqual([]);

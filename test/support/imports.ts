@@ -5,12 +5,12 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import type { ImportJob, ImportJobState, JobStatus } from '../../lib/domain/imports/job.ts';
-import type { ItemRecord } from '../../lib/domain/imports/items-kind.ts';
-import type { LocationRecord } from '../../lib/domain/imports/locations-kind.ts';
+import type { Item } from '../../lib/domain/inventory/item.ts';
+import type { Location } from '../../lib/domain/inventory/location.ts';
 import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { InventoryRecordsStore } from '../../lib/store/inventory-records-store.ts';
+import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
 import { baseUrl, callApi } from './api.ts';
@@ -164,19 +164,19 @@ export function errorKeys(errors: readonly RowError[]) {
 // The local stack's stores (configured by test/support/stack-env.ts)
 
 export const importJobsStore = () => new ImportJobsStore(tableName('inventory'));
-export const inventoryRecords = () => new InventoryRecordsStore(tableName('inventory'));
+export const inventoryRecords = () => new InventoryStore(tableName('inventory'));
 export const filesStore = () => {
   const bucket = process.env[BUCKET_ENV_VAR];
   if (!bucket) throw new Error(`${BUCKET_ENV_VAR} is not set; is test/support/stack-env.ts a setup file?`);
   return new FilesStore(bucket);
 };
 
-export async function itemsOf(organizationId: string, skus: readonly string[]): Promise<Map<string, { record: ItemRecord; version: number }>> {
-  return inventoryRecords().getMany<ItemRecord>(organizationId, 'item', skus);
+export async function itemsOf(organizationId: string, skus: readonly string[]): Promise<Map<string, { record: Item; version: number }>> {
+  return inventoryRecords().getByNaturalKeys(organizationId, 'item', skus);
 }
 
-export async function locationsOf(organizationId: string, codes: readonly string[]): Promise<Map<string, { record: LocationRecord; version: number }>> {
-  return inventoryRecords().getMany<LocationRecord>(organizationId, 'location', codes);
+export async function locationsOf(organizationId: string, codes: readonly string[]): Promise<Map<string, { record: Location; version: number }>> {
+  return inventoryRecords().getByNaturalKeys(organizationId, 'location', codes);
 }
 
 /** Every event of the organization's feed, oldest first. */
@@ -189,7 +189,7 @@ export function countPerSku(events: readonly EventEnvelope[], type: 'item.create
   const counts = new Map<string, number>();
   for (const event of events) {
     if (event.type !== type) continue;
-    const itemSku = (event.data.item as ItemRecord).sku;
+    const itemSku = (event.data.item as Item).sku;
     counts.set(itemSku, (counts.get(itemSku) ?? 0) + 1);
   }
   return counts;

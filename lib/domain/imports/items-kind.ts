@@ -1,5 +1,6 @@
 import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/events.ts';
 import type { EventDraft } from '../events/types.ts';
+import { ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, type Item, type TrackingMode } from '../inventory/item.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
@@ -15,23 +16,6 @@ import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
  * gets the same defaults for absent or empty columns.
  */
 
-export type TrackingMode = (typeof TRACKING_MODES)[number];
-
-/** The stored item, as events carry it (`eventItemSchema` of `lib/contracts/events.ts`). */
-export interface ItemRecord {
-  id: string;
-  sku: string;
-  name: string;
-  unit: string;
-  description: string | null;
-  category: string | null;
-  barcode: string | null;
-  reorderPoint: number | null;
-  trackingMode: TrackingMode;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** A parsed row. Optional fields: `undefined` = column absent, `null` = cell empty. */
 export interface ItemRow {
   sku: string;
@@ -43,12 +27,6 @@ export interface ItemRow {
   reorderPoint?: number | null;
   trackingMode?: TrackingMode | null;
 }
-
-export const ITEM_DEFAULT_UNIT = 'ea';
-export const ITEM_DEFAULT_TRACKING_MODE: TrackingMode = 'none';
-
-/** Maximum lengths in characters. */
-export const ITEM_MAX_LENGTHS = { sku: 64, name: 200, unit: 16, description: 2000, category: 100, barcode: 64 } as const;
 
 type ItemChangeableField = (typeof ITEM_CHANGEABLE_FIELDS)[number];
 
@@ -64,7 +42,7 @@ const EMPTY_VALUES = {
   barcode: null,
   reorderPoint: null,
   trackingMode: ITEM_DEFAULT_TRACKING_MODE,
-} satisfies Partial<Pick<ItemRecord, ItemChangeableField>>;
+} satisfies Partial<Pick<Item, ItemChangeableField>>;
 
 function parseItemRow(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);
@@ -83,10 +61,10 @@ function parseItemRow(raw: RawRow, rowNumber: number) {
 
 function decideItem(
   row: ItemRow,
-  existing: ItemRecord | undefined,
+  existing: Item | undefined,
   strategy: DuplicateStrategy,
   context: { now: string; newId: () => string; rowNumber: number },
-): RowDecision<ItemRecord> {
+): RowDecision<Item> {
   const patch = {
     name: row.name,
     unit: row.unit,
@@ -97,7 +75,7 @@ function decideItem(
     trackingMode: row.trackingMode,
   };
   if (existing === undefined) {
-    const defaults: ItemRecord = {
+    const defaults: Item = {
       id: context.newId(),
       sku: row.sku,
       // The empty state of every changeable field, in field order; the row's name replaces ''.
@@ -120,13 +98,13 @@ function decideItem(
   const merged = applyRow(existing, patch, EMPTY_VALUES);
   const changed = changedFields(existing, merged, ITEM_CHANGEABLE_FIELDS);
   if (changed.length === 0) return { action: 'skipped', events: [] };
-  const item: ItemRecord = { ...merged, updatedAt: context.now };
+  const item: Item = { ...merged, updatedAt: context.now };
   const previous = Object.fromEntries(changed.map((field) => [field, existing[field]]));
   const event: EventDraft = { type: 'item.updated', data: { item: { ...item }, changedFields: changed, previous }, occurredAt: context.now };
   return { action: 'updated', record: item, events: [event] };
 }
 
-export const itemsKind: ImportKindDefinition<ItemRow, ItemRecord> = {
+export const itemsKind: ImportKindDefinition<ItemRow, Item> = {
   kind: 'items',
   title: 'Items',
   description:

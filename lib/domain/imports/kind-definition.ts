@@ -1,4 +1,5 @@
 import type { EventDraft } from '../events/types.ts';
+import type { InventoryRecordType } from '../inventory/records.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
 /**
@@ -8,8 +9,8 @@ import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse }
  * every kind (`csv-reader.ts`, `validate-file.ts`, the worker).
  */
 
-/** Storage entities whose natural keys import kinds write or refer to. */
-export type ImportEntity = 'item' | 'location';
+/** Inventory records whose natural keys import kinds write or refer to. */
+export type ImportEntity = Extract<InventoryRecordType, 'item' | 'location'>;
 
 /** A key a row refers to: it must exist in the tenant's data or in an earlier valid row of the file. */
 export interface RowReference {

@@ -1,3 +1,4 @@
+import { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES, type Location, type LocationType } from '../inventory/location.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
@@ -12,19 +13,6 @@ import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
  * field unchanged; an empty cell sets `parentCode` to null and `type` to its default `bin`.
  */
 
-export const LOCATION_TYPES = ['warehouse', 'zone', 'bin'] as const;
-export type LocationType = (typeof LOCATION_TYPES)[number];
-
-export interface LocationRecord {
-  id: string;
-  code: string;
-  name: string;
-  type: LocationType;
-  parentCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** A parsed row. Optional fields: `undefined` = column absent, `null` = cell empty. */
 export interface LocationRow {
   code: string;
@@ -33,15 +21,10 @@ export interface LocationRow {
   parentCode?: string | null;
 }
 
-export const LOCATION_DEFAULT_TYPE: LocationType = 'bin';
-
-/** Maximum lengths in characters. */
-export const LOCATION_MAX_LENGTHS = { code: 64, name: 200, parentCode: 64 } as const;
-
 /** Fields an update can change (code is the key). */
 export const LOCATION_CHANGEABLE_FIELDS = ['name', 'type', 'parentCode'] as const;
 
-const EMPTY_VALUES = { name: '', type: LOCATION_DEFAULT_TYPE, parentCode: null } satisfies Pick<LocationRecord, (typeof LOCATION_CHANGEABLE_FIELDS)[number]>;
+const EMPTY_VALUES = { name: '', type: LOCATION_DEFAULT_TYPE, parentCode: null } satisfies Pick<Location, (typeof LOCATION_CHANGEABLE_FIELDS)[number]>;
 
 function parseLocationRow(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);
@@ -57,13 +40,13 @@ function parseLocationRow(raw: RawRow, rowNumber: number) {
 
 function decideLocation(
   row: LocationRow,
-  existing: LocationRecord | undefined,
+  existing: Location | undefined,
   strategy: DuplicateStrategy,
   context: { now: string; newId: () => string; rowNumber: number },
-): RowDecision<LocationRecord> {
+): RowDecision<Location> {
   const patch = { name: row.name, type: row.type, parentCode: row.parentCode };
   if (existing === undefined) {
-    const defaults: LocationRecord = {
+    const defaults: Location = {
       id: context.newId(),
       code: row.code,
       name: row.name,
@@ -86,7 +69,7 @@ function decideLocation(
   return { action: 'updated', record: { ...merged, updatedAt: context.now }, events: [] };
 }
 
-export const locationsKind: ImportKindDefinition<LocationRow, LocationRecord> = {
+export const locationsKind: ImportKindDefinition<LocationRow, Location> = {
   parentKeyOf: (record) => record.parentCode,
   parentColumn: 'parentCode',
   kind: 'locations',

@@ -1,12 +1,12 @@
 import type { EventDraft } from '../events/types.ts';
-import { newId } from '../ids.ts';
+import { newRecordId, type InventoryRecords, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
 import { readCsv } from './csv-reader.ts';
 import { finalStatus, isFinished, type ImportJobState, type JobCounts, type JobFailure, type ColumnWarning, type JobStatus } from './job.ts';
 import type { AnyImportKind, ImportEntity } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
-import { loadAncestry, type Hierarchy } from './hierarchy.ts';
+import { loadAncestry, type Hierarchy } from '../inventory/hierarchy.ts';
 import { keysToLoad, parseRows, validateRows } from './validate-file.ts';
 
 /**
@@ -16,11 +16,6 @@ import { keysToLoad, parseRows, validateRows } from './validate-file.ts';
  * once, so a redelivered or resumed message neither duplicates nor loses rows. Near the time
  * limit the worker hands the rest of the job to a fresh message instead of racing the clock.
  */
-
-export interface VersionedRecord {
-  record: unknown;
-  version: number;
-}
 
 export interface ProcessPorts<Write = unknown> {
   jobs: {
@@ -34,10 +29,7 @@ export interface ProcessPorts<Write = unknown> {
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
   files: { read(key: string): Promise<Buffer> };
-  records: {
-    getMany(organizationId: string, entity: string, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord>>;
-    putWrite(organizationId: string, entity: string, naturalKey: string, record: unknown, expectedVersion?: number): Write;
-  };
+  records: Pick<InventoryRecords<Write>, 'getByNaturalKeys' | 'createWrites' | 'updateWrite'>;
   writer: CommandWriter<Write>;
   /** Hands the rest of a job to a new message. */
   continueLater(message: { organizationId: string; jobId: string }): Promise<void>;
@@ -105,7 +97,7 @@ export class ImportJobProcessor<Write = unknown> {
       rowsWithErrors = await this.ports.jobs.rowsWithErrors(organizationId, jobId);
     }
 
-    const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord>();
+    const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord<unknown>>();
     const hierarchy = await this.hierarchyOf(organizationId, kind, existing);
     const validByRow = new Map(validated.valid.map((valid) => [valid.rowNumber, valid.row]));
     const currentErrors = groupByRow(validated.errors);
@@ -147,18 +139,18 @@ export class ImportJobProcessor<Write = unknown> {
   }
 
   private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1]) {
-    const loaded = new Map<ImportEntity, Map<string, VersionedRecord>>();
-    for (const [entity, keys] of keysToLoad(kind, parsed)) loaded.set(entity, await this.ports.records.getMany(organizationId, entity, keys));
+    const loaded = new Map<ImportEntity, Map<string, VersionedRecord<unknown>>>();
+    for (const [entity, keys] of keysToLoad(kind, parsed)) loaded.set(entity, await this.ports.records.getByNaturalKeys(organizationId, entity, keys));
     return loaded;
   }
 
   /** For tree-shaped kinds: the parent links of the tenant's records, ancestors included. */
-  private async hierarchyOf(organizationId: string, kind: AnyImportKind, existing: Map<string, VersionedRecord>): Promise<Hierarchy | undefined> {
+  private async hierarchyOf(organizationId: string, kind: AnyImportKind, existing: Map<string, VersionedRecord<unknown>>): Promise<Hierarchy | undefined> {
     const { parentKeyOf } = kind;
     if (!parentKeyOf) return undefined;
     const known = new Map([...existing].map(([key, { record }]) => [key, parentKeyOf(record)]));
     return loadAncestry(known, async (keys) => {
-      const records = await this.ports.records.getMany(organizationId, kind.entity, keys);
+      const records = await this.ports.records.getByNaturalKeys(organizationId, kind.entity, keys);
       return new Map([...records].map(([key, { record }]) => [key, parentKeyOf(record)]));
     });
   }
@@ -168,13 +160,12 @@ export class ImportJobProcessor<Write = unknown> {
     kind: AnyImportKind,
     row: unknown,
     rowNumber: number,
-    existing: Map<string, VersionedRecord>,
+    existing: Map<string, VersionedRecord<unknown>>,
     hierarchy: Hierarchy | undefined,
   ): Unit<Write> {
     const naturalKey = kind.naturalKeyOf(row);
     const current = existing.get(naturalKey);
-    const prefix = kind.entity === 'item' ? 'itm' : 'loc';
-    const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newId(prefix), rowNumber });
+    const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newRecordId(kind.entity), rowNumber });
     if (hierarchy && kind.parentKeyOf && (decision.action === 'created' || decision.action === 'updated')) {
       const parent = kind.parentKeyOf(decision.record);
       if (hierarchy.wouldCycle(naturalKey, parent)) {
@@ -193,11 +184,19 @@ export class ImportJobProcessor<Write = unknown> {
       default:
         return {
           rowNumber,
-          writes: [this.ports.records.putWrite(job.organizationId, kind.entity, naturalKey, decision.record, current?.version)],
+          writes: this.recordWrites(job, kind, decision.record, current),
           events: decision.events,
           action: decision.action,
         };
     }
+  }
+
+  private recordWrites(job: ImportJobState, kind: AnyImportKind, decided: unknown, current: VersionedRecord<unknown> | undefined): Write[] {
+    // A kind decides records of its own entity's type (ImportKindDefinition ties `entity` to `Rec`).
+    const record = decided as InventoryRecordTypes[ImportEntity];
+    return current
+      ? [this.ports.records.updateWrite(job.organizationId, kind.entity, record, current.version)]
+      : this.ports.records.createWrites(job.organizationId, kind.entity, record);
   }
 
   private failedUnit(job: ImportJobState, errors: RowError[]): Unit<Write> {

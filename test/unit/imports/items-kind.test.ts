@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { eventItemSchema, itemCreatedDataSchema, itemUpdatedDataSchema, type EventItem } from '../../../lib/contracts/events.ts';
 import { newId } from '../../../lib/domain/ids.ts';
-import { itemsKind, type ItemRecord, type ItemRow } from '../../../lib/domain/imports/items-kind.ts';
+import { itemsKind, type ItemRow } from '../../../lib/domain/imports/items-kind.ts';
+import type { Item } from '../../../lib/domain/inventory/item.ts';
 import type { DecideContext } from '../../../lib/domain/imports/kind-definition.ts';
 import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/domain/imports/types.ts';
 
-// ItemRecord and the event item are the same shape, both ways.
-const _recordIsEventItem: EventItem = {} as ItemRecord;
-const _eventItemIsRecord: ItemRecord = {} as EventItem;
+// Item and the event item are the same shape, both ways.
+const _recordIsEventItem: EventItem = {} as Item;
+const _eventItemIsRecord: Item = {} as EventItem;
 
 const NOW = '2026-03-02T09:14:05.000Z';
 const EARLIER = '2026-01-05T10:00:00.000Z';
@@ -33,7 +34,7 @@ function rowErrors(raw: RawRow): RowError[] {
   return result.errors;
 }
 
-const existing: ItemRecord = {
+const existing: Item = {
   id: 'itm_01KH3AQWT0ZCB6Z8FRSJRCD9CS',
   sku: 'OIL-HV46',
   name: 'Hydraulic oil HV 46',
@@ -197,7 +198,7 @@ describe('itemsKind.decide', () => {
     const decision = itemsKind.decide(row, undefined, strategy, context());
 
     // Assess
-    const item: ItemRecord = {
+    const item: Item = {
       id: NEW_ID,
       sku: 'NEW-1',
       name: 'New',
@@ -264,7 +265,7 @@ describe('itemsKind.decide', () => {
     const decision = itemsKind.decide(row, existing, 'update', context());
 
     // Assess
-    const item: ItemRecord = { ...existing, description: 'ISO VG 46, bulk', reorderPoint: 200, updatedAt: NOW };
+    const item: Item = { ...existing, description: 'ISO VG 46, bulk', reorderPoint: 200, updatedAt: NOW };
     const data = { item, changedFields: ['description', 'reorderPoint'], previous: { description: null, reorderPoint: 150 } };
     expect(decision).toEqual({ action: 'updated', record: item, events: [{ type: 'item.updated', data, occurredAt: NOW }] });
     if (decision.action !== 'updated') throw new Error('unreachable');
@@ -279,7 +280,7 @@ describe('itemsKind.decide', () => {
     expect(decision.action === 'updated' && decision.record).toMatchObject({ id: existing.id, createdAt: EARLIER, updatedAt: NOW, name: 'Renamed' });
   });
 
-  it.each<{ rule: string; raw: RawRow; changed: Partial<ItemRecord>; previous: Partial<ItemRecord> }>([
+  it.each<{ rule: string; raw: RawRow; changed: Partial<Item>; previous: Partial<Item> }>([
     { rule: 'empty description stays null (no change)', raw: { description: '' }, changed: {}, previous: {} },
     { rule: 'empty category clears it', raw: { category: '' }, changed: { category: null }, previous: { category: 'Lubricants' } },
     { rule: 'empty barcode clears it', raw: { barcode: '' }, changed: { barcode: null }, previous: { barcode: '4006381333931' } },

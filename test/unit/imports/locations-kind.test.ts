@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DecideContext } from '../../../lib/domain/imports/kind-definition.ts';
-import { locationsKind, type LocationRecord, type LocationRow } from '../../../lib/domain/imports/locations-kind.ts';
+import { locationsKind, type LocationRow } from '../../../lib/domain/imports/locations-kind.ts';
+import type { Location } from '../../../lib/domain/inventory/location.ts';
 import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/domain/imports/types.ts';
 
 const NOW = '2026-03-02T09:14:05.000Z';
@@ -23,7 +24,7 @@ function rowErrors(raw: RawRow): RowError[] {
   return result.errors;
 }
 
-const existing: LocationRecord = {
+const existing: Location = {
   id: 'loc_01KF078DC02V2SXEHM79QT7VQ0',
   code: 'WH1-A-01',
   name: 'Aisle A, bin 1',
@@ -136,7 +137,7 @@ describe('locationsKind.decide', () => {
     });
   });
 
-  it.each<{ rule: string; raw: RawRow; expected: Partial<LocationRecord> | null }>([
+  it.each<{ rule: string; raw: RawRow; expected: Partial<Location> | null }>([
     { rule: 'rename', raw: { name: 'Renamed' }, expected: { name: 'Renamed' } },
     { rule: 'empty parentCode clears the parent', raw: { parentcode: '' }, expected: { parentCode: null } },
     { rule: 'new parent', raw: { parentcode: 'WH1-B' }, expected: { parentCode: 'WH1-B' } },

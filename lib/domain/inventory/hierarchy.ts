@@ -21,15 +21,15 @@ export class Hierarchy {
 }
 
 /**
- * Loads parent links upward from `known` until every ancestor is known (a tree of depth d takes
- * d rounds of one batched read each; `maxRounds` bounds a corrupted chain).
+ * Loads parent links upward from `known` until every ancestor is known, at any depth: a tree of
+ * depth d takes d rounds of one batched read each. It always ends: a round only asks for keys not
+ * yet known, so even a corrupted chain that loops is read once.
  */
 export async function loadAncestry(
   known: Map<string, string | null>,
   load: (keys: string[]) => Promise<Map<string, string | null>>,
-  maxRounds = 64,
 ): Promise<Hierarchy> {
-  for (let round = 0; round < maxRounds; round += 1) {
+  for (;;) {
     const missing = [...new Set([...known.values()].filter((parent): parent is string => parent !== null && !known.has(parent)))];
     if (missing.length === 0) break;
     const loaded = await load(missing);

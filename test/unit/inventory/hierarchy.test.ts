@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Hierarchy, loadAncestry } from '../../../lib/domain/imports/hierarchy.ts';
+import { Hierarchy, loadAncestry } from '../../../lib/domain/inventory/hierarchy.ts';
 
 describe('Hierarchy.wouldCycle', () => {
   // A > B > C, and D alone
@@ -41,6 +41,28 @@ describe('loadAncestry', () => {
     });
     // Assess
     expect(batches).toEqual([['B'], ['A']]);
+    expect(hierarchy.wouldCycle('A', 'C')).toBe(true);
+  });
+
+  it('loads a 70-deep chain to its root, so moving the top under the bottom is a cycle', async () => {
+    // Prepare: L1 is the top, L70 the bottom; only L70 is known at first
+    const store = new Map<string, string | null>(Array.from({ length: 70 }, (_, index) => [`L${index + 1}`, index === 0 ? null : `L${index}`]));
+    let rounds = 0;
+    // Act
+    const hierarchy = await loadAncestry(new Map([['L70', 'L69']]), async (keys) => {
+      rounds += 1;
+      return new Map(keys.map((key) => [key, store.get(key) ?? null]));
+    });
+    // Assess
+    expect(rounds).toBe(69);
+    expect(hierarchy.wouldCycle('L1', 'L70')).toBe(true);
+    expect(hierarchy.wouldCycle('L70', 'L1')).toBe(false);
+  });
+
+  it('ends on a stored chain that loops, and refuses to hang anything under the loop', async () => {
+    const store = new Map<string, string | null>([['A', 'B'], ['B', 'A']]);
+    const hierarchy = await loadAncestry(new Map([['C', 'A']]), async (keys) => new Map(keys.map((key) => [key, store.get(key) ?? null])));
+    expect(hierarchy.wouldCycle('C', 'A')).toBe(true);
     expect(hierarchy.wouldCycle('A', 'C')).toBe(true);
   });
 

@@ -1,0 +1,26 @@
+import type { TRACKING_MODES } from '../../contracts/events.ts';
+
+/** Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per organization and never changed. */
+
+export type TrackingMode = (typeof TRACKING_MODES)[number];
+
+/** The stored item, as events carry it (`eventItemSchema` of `lib/contracts/events.ts`). */
+export interface Item {
+  id: string;
+  sku: string;
+  name: string;
+  unit: string;
+  description: string | null;
+  category: string | null;
+  barcode: string | null;
+  reorderPoint: number | null;
+  trackingMode: TrackingMode;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const ITEM_DEFAULT_UNIT = 'ea';
+export const ITEM_DEFAULT_TRACKING_MODE: TrackingMode = 'none';
+
+/** Maximum lengths in characters. */
+export const ITEM_MAX_LENGTHS = { sku: 64, name: 200, unit: 16, description: 2000, category: 100, barcode: 64 } as const;

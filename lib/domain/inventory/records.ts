@@ -1,0 +1,75 @@
+import { newId, type IdPrefix } from '../ids.ts';
+import type { Item } from './item.ts';
+import type { Location } from './location.ts';
+import { stockRecordKey, type Movement, type StockRecord } from './stock.ts';
+
+/**
+ * The inventory records the API names by id, what each one's id prefix and natural key are, and
+ * the port through which the domain reads and writes them. BOMs, builds, imports and
+ * attachments use this port; none of them owns these records.
+ */
+
+export interface InventoryRecordTypes {
+  item: Item;
+  location: Location;
+  'stock-record': StockRecord;
+}
+
+export type InventoryRecordType = keyof InventoryRecordTypes;
+
+interface RecordTypeRules<R> {
+  idPrefix: IdPrefix;
+  /** The natural key: unique per organization, never changed by an update. */
+  naturalKeyOf(record: R): string;
+}
+
+export const INVENTORY_RECORD_TYPES: { [T in InventoryRecordType]: RecordTypeRules<InventoryRecordTypes[T]> } = {
+  item: { idPrefix: 'itm', naturalKeyOf: (item) => item.sku },
+  location: { idPrefix: 'loc', naturalKeyOf: (location) => location.code },
+  'stock-record': { idPrefix: 'stk', naturalKeyOf: (stock) => stockRecordKey(stock.itemId, stock.locationId, stock.lot) },
+};
+
+export function newRecordId(type: InventoryRecordType, now?: number): string {
+  return newId(INVENTORY_RECORD_TYPES[type].idPrefix, now);
+}
+
+export function naturalKeyOf<T extends InventoryRecordType>(type: T, record: InventoryRecordTypes[T]): string {
+  return INVENTORY_RECORD_TYPES[type].naturalKeyOf(record);
+}
+
+/** A record with the version it was read at: an update commits only over that version. */
+export interface VersionedRecord<R> {
+  record: R;
+  version: number;
+}
+
+/** The natural key is taken: another record of the organization has it (a 409 when it reaches HTTP). */
+export class NaturalKeyTakenError extends Error {
+  override name = 'NaturalKeyTakenError';
+  constructor(
+    readonly recordType: InventoryRecordType,
+    readonly naturalKey: string,
+  ) {
+    super(`A ${recordType} with the natural key '${naturalKey}' already exists.`);
+  }
+}
+
+/**
+ * Reads are strongly consistent (a write may depend on them); many ids or keys are read in
+ * batches. Writes are opaque actions for the one-transaction command writer.
+ */
+export interface InventoryRecords<Write = unknown> {
+  getById<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined>;
+  /** By id; unknown ids (and ids of another type or organization) are absent from the map. */
+  getByIds<T extends InventoryRecordType>(organizationId: string, type: T, ids: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
+  /** By natural key; unknown keys are absent from the map. */
+  getByNaturalKeys<T extends InventoryRecordType>(organizationId: string, type: T, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
+  /** Creates the record and claims its natural key; fails with NaturalKeyTakenError if another record has it. */
+  createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): Write[];
+  /** Replaces the record if it is still at `expectedVersion`. Its natural key must not change. */
+  updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write;
+  /** Appends a movement to the ledger (never changed afterwards). */
+  movementWrite(organizationId: string, movement: Movement): Write;
+  /** A stock record's movements, oldest first. */
+  movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]>;
+}

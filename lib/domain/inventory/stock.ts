@@ -1,0 +1,68 @@
+/**
+ * Stock records and movements. A stock record holds the on-hand quantity of one item at one
+ * location in one lot (`lot` null for items not tracked by lot); that triple is its natural key.
+ * Movements are an append-only ledger of signed quantity changes to one stock record, and the
+ * invariant is: a record's on-hand equals the sum of its movements. Quantities are decimals kept
+ * exact to `QUANTITY_SCALE` places (integers of 10^-6 units), so sums never drift.
+ */
+
+export interface StockRecord {
+  id: string;
+  itemId: string;
+  locationId: string;
+  lot: string | null;
+  onHand: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const MOVEMENT_REASONS = ['receipt', 'adjustment', 'transfer-in', 'transfer-out', 'count', 'build-consume', 'build-produce'] as const;
+export type MovementReason = (typeof MOVEMENT_REASONS)[number];
+
+export interface Movement {
+  id: string;
+  stockRecordId: string;
+  /** Signed change of on-hand: positive adds stock, negative removes it. */
+  quantity: number;
+  reason: MovementReason;
+  /** What caused it (e.g. a PO receipt or a build), for provenance. */
+  reference: { kind: string; id: string } | null;
+  occurredAt: string;
+}
+
+/** Decimal places a quantity keeps. */
+export const QUANTITY_SCALE = 6;
+const UNITS = 10 ** QUANTITY_SCALE;
+
+/** The natural key of a stock record: one per item × location × lot. */
+export function stockRecordKey(itemId: string, locationId: string, lot: string | null): string {
+  // Ids never contain '#'; a lot is free text, so it goes last and is never split.
+  return `${itemId}#${locationId}#${lot ?? ''}`;
+}
+
+/** Sum of decimal quantities without binary floating-point drift. */
+export function sumQuantities(quantities: Iterable<number>): number {
+  let units = 0;
+  for (const quantity of quantities) units += Math.round(quantity * UNITS);
+  return units / UNITS;
+}
+
+export class NegativeStockError extends Error {
+  override name = 'NegativeStockError';
+}
+
+/**
+ * The stock record after `movement`. A movement never takes on-hand below zero: stock that is
+ * not there cannot be consumed or moved.
+ */
+export function applyMovement(record: StockRecord, movement: Movement): StockRecord {
+  if (movement.stockRecordId !== record.id) throw new Error(`Movement ${movement.id} belongs to ${movement.stockRecordId}, not ${record.id}`);
+  const onHand = sumQuantities([record.onHand, movement.quantity]);
+  if (onHand < 0) throw new NegativeStockError(`Stock record ${record.id} has ${record.onHand} on hand; ${movement.quantity} would take it below zero.`);
+  return { ...record, onHand, updatedAt: movement.occurredAt };
+}
+
+/** Whether a record's on-hand equals the sum of its movements (the ledger invariant). */
+export function onHandMatchesLedger(record: StockRecord, movements: readonly Movement[]): boolean {
+  return sumQuantities(movements.filter((movement) => movement.stockRecordId === record.id).map((movement) => movement.quantity)) === record.onHand;
+}

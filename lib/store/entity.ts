@@ -1,0 +1,134 @@
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './clients.ts';
+
+/**
+ * The entity layer: every kind of item the service stores declares, once, its type tag, schema
+ * version, how its primary key (and index keys) derive from its identity, and the sort-key
+ * ranges that list it. Stores build items, key ranges and pages only through these
+ * declarations (see docs/architecture.md); none hand-builds an envelope or a range.
+ */
+
+export type Key = { pk: string; sk: string };
+type Item = Record<string, NativeAttributeValue>;
+
+export interface EntityDefinition<Identity> {
+  /** Stored on every item as `entity`, e.g. `item`, `import-row-error`. */
+  type: string;
+  /** Stored as `schemaVersion`; raised when the stored shape changes. */
+  schemaVersion: number;
+  key(identity: Identity): Key;
+  /** Index keys (e.g. `gsi1pk`/`gsi1sk`) an item carries, if any. */
+  indexKeys?(identity: Identity): Record<string, string>;
+}
+
+export function defineEntity<Identity>(definition: EntityDefinition<Identity>): EntityDefinition<Identity> {
+  return definition;
+}
+
+/**
+ * The stored item: the attributes, then the key, index keys and envelope (type tag, schema
+ * version) from the declaration, which an attribute of the same name can never override.
+ */
+export function entityItem<Identity>(entity: EntityDefinition<Identity>, identity: Identity, attributes: Item): Item {
+  return { ...attributes, ...entity.key(identity), ...entity.indexKeys?.(identity), entity: entity.type, schemaVersion: entity.schemaVersion };
+}
+
+/**
+ * The sort keys `<prefix>#…`: from `<prefix>#` up to `<prefix>$` (`$` is the character after `#`),
+ * so a BETWEEN covers exactly the items whose sort key starts with the prefix and a separator.
+ */
+export function sortKeyRange(prefix: string): { lower: string; upper: string } {
+  return { lower: `${prefix}#`, upper: `${prefix}$` };
+}
+
+export interface PageQuery {
+  tableName: string;
+  indexName?: string;
+  /** Partition key attribute and value (`pk`, or the index's partition key). */
+  partition: { name: string; value: string };
+  /** Sort key attribute and the inclusive range to read. */
+  sortKey: { name: string; lower: string; upper: string };
+  /** The sort key of the last item already served (a cursor position); excluded. */
+  after?: string;
+  limit: number;
+  newestFirst?: boolean;
+  /** Base-table reads only (GSIs are eventually consistent). */
+  consistent?: boolean;
+  projection?: string;
+}
+
+export interface Page {
+  items: Item[];
+  /** Sort key of the last item returned: the next page's `after`. */
+  last: string | undefined;
+  more: boolean;
+}
+
+/**
+ * One page of a key-range query. The range narrows to the cursor position itself, which BETWEEN
+ * includes and the page drops; one more item is read to know whether more exist. So a page
+ * reads at most `limit + 2` items, whatever the partition holds.
+ */
+export async function readPage(query: PageQuery): Promise<Page> {
+  const { lower, upper } = narrowedRange(query.sortKey, query.after, query.newestFirst ?? false);
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: query.tableName,
+      IndexName: query.indexName,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+      ExpressionAttributeNames: { '#pk': query.partition.name, '#sk': query.sortKey.name },
+      ExpressionAttributeValues: { ':pk': query.partition.value, ':lower': lower, ':upper': upper },
+      ScanIndexForward: !(query.newestFirst ?? false),
+      ConsistentRead: query.indexName === undefined ? (query.consistent ?? true) : false,
+      ProjectionExpression: query.projection,
+      Limit: query.limit + (query.after === undefined ? 1 : 2),
+    }),
+  );
+  const items = (result.Items ?? []).filter((item) => item[query.sortKey.name] !== query.after);
+  const page = items.slice(0, query.limit);
+  return { items: page, last: page.at(-1)?.[query.sortKey.name] as string | undefined, more: items.length > query.limit };
+}
+
+function narrowedRange(range: { lower: string; upper: string }, after: string | undefined, newestFirst: boolean): { lower: string; upper: string } {
+  if (after === undefined) return range;
+  if (newestFirst) return { lower: range.lower, upper: after < range.upper ? after : range.upper };
+  return { lower: after > range.lower ? after : range.lower, upper: range.upper };
+}
+
+/** Every item of a key range (e.g. all row-error keys of a job), page after page. */
+export async function readAll(query: Omit<PageQuery, 'limit' | 'after'>, pageSize = 1000): Promise<Item[]> {
+  const all: Item[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await readPage({ ...query, after, limit: pageSize });
+    all.push(...page.items);
+    if (!page.more) return all;
+    after = page.last;
+  }
+}
+
+const BATCH_GET_LIMIT = 100;
+const MAX_UNPROCESSED_ROUNDS = 10;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The items with these keys (absent ones are simply not returned), strongly consistent:
+ * BatchGetItem in pages of 100 keys, unprocessed keys retried with backoff.
+ */
+export async function batchGet(tableName: string, keys: readonly Key[]): Promise<Item[]> {
+  const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
+  const found: Item[] = [];
+  for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
+    let requested: Record<string, NativeAttributeValue>[] | undefined = unique.slice(start, start + BATCH_GET_LIMIT);
+    for (let round = 0; requested && requested.length > 0; round += 1) {
+      if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`BatchGetItem left ${requested.length} keys unprocessed after ${round} rounds`);
+      if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round));
+      const result: BatchGetCommandOutput = await documentClient.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested, ConsistentRead: true } } }),
+      );
+      found.push(...(result.Responses?.[tableName] ?? []));
+      requested = result.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return found;
+}

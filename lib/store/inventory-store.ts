@@ -1,0 +1,118 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import {
+  INVENTORY_RECORD_TYPES,
+  NaturalKeyTakenError,
+  naturalKeyOf,
+  type InventoryRecords,
+  type InventoryRecordType,
+  type InventoryRecordTypes,
+  type VersionedRecord,
+} from '../domain/inventory/records.ts';
+import type { Movement } from '../domain/inventory/stock.ts';
+import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
+import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, naturalKeyClaimEntity } from './entities.ts';
+import { keys } from './keys.ts';
+import type { StoreWrite } from './transaction-writer.ts';
+
+/**
+ * Items, locations and stock records in the inventory table, each stored once under its id, and
+ * a claim item per natural key naming that id. Creating a record puts both with
+ * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
+ * give exactly one record. Natural keys never change, so an update writes the record alone.
+ * Movements are stored under their own id and listed per stock record through gsi1.
+ */
+
+type StoredItem = Record<string, NativeAttributeValue>;
+
+export class InventoryStore implements InventoryRecords<StoreWrite> {
+  constructor(private readonly tableName: string) {}
+
+  async getById<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined> {
+    return (await this.getByIds(organizationId, type, [id])).get(id);
+  }
+
+  async getByIds<T extends InventoryRecordType>(organizationId: string, type: T, ids: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
+    const prefix = `${INVENTORY_RECORD_TYPES[type].idPrefix}_`;
+    // An id of another type is unknown here, not a read of some other record.
+    const wanted = [...new Set(ids)].filter((id) => id.startsWith(prefix));
+    const items = await batchGet(this.tableName, wanted.map((id) => inventoryRecordEntity.key({ organizationId, recordType: type, id })));
+    const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
+    for (const item of items) {
+      if (item.recordType !== type) continue;
+      found.set(item.id as string, { record: item.record as InventoryRecordTypes[T], version: item.version as number });
+    }
+    return found;
+  }
+
+  async getByNaturalKeys<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
+    const claims = await batchGet(
+      this.tableName,
+      [...new Set(naturalKeys)].map((naturalKey) => naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })),
+    );
+    const idOfKey = new Map(claims.map((claim) => [claim.naturalKey as string, claim.id as string]));
+    const records = await this.getByIds(organizationId, type, idOfKey.values());
+    const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
+    for (const [naturalKey, id] of idOfKey) {
+      const record = records.get(id);
+      if (record) found.set(naturalKey, record);
+    }
+    return found;
+  }
+
+  createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+    const naturalKey = naturalKeyOf(type, record);
+    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: type, naturalKey }, { organizationId, recordType: type, naturalKey, id: record.id });
+    return [
+      { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new NaturalKeyTakenError(type, naturalKey) },
+      { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ];
+  }
+
+  updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite {
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: this.recordItem(organizationId, type, record, expectedVersion + 1),
+          // The natural key is part of the condition: an update can never move a record to another key.
+          ConditionExpression: 'version = :expected AND naturalKey = :naturalKey',
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': naturalKeyOf(type, record) },
+        },
+      },
+    };
+  }
+
+  movementWrite(organizationId: string, movement: Movement): StoreWrite {
+    const identity = { organizationId, id: movement.id, stockRecordId: movement.stockRecordId, occurredAt: movement.occurredAt };
+    return {
+      item: {
+        Put: { TableName: this.tableName, Item: entityItem(movementEntity, identity, { organizationId, id: movement.id, movement }), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+    };
+  }
+
+  async movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]> {
+    const items = await readAll({
+      tableName: this.tableName,
+      indexName: 'gsi1',
+      partition: { name: 'gsi1pk', value: keys.ledgerOf(organizationId, stockRecordId) },
+      sortKey: { name: 'gsi1sk', ...sortKeyRange(LEDGER_PREFIX) },
+    });
+    return items.map((item) => item.movement as Movement);
+  }
+
+  private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {
+    return entityItem(inventoryRecordEntity, { organizationId, recordType: type, id: record.id }, {
+      organizationId,
+      recordType: type,
+      id: record.id,
+      naturalKey: naturalKeyOf(type, record),
+      version,
+      record,
+    });
+  }
+}
