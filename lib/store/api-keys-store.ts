@@ -1,7 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/auth/api-key.ts';
 import type { Scope } from '../domain/auth/scopes.ts';
 import { documentClient } from './clients.ts';
+import { entityItem, readAll } from './entity.ts';
+import { apiKeyEntity, apiKeyPointerEntity } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite, TransactionWriter } from './transaction-writer.ts';
 
@@ -11,21 +13,8 @@ import type { StoreWrite, TransactionWriter } from './transaction-writer.ts';
  * keys in creation order.
  */
 
-const ENTITY = 'api-key';
-const SCHEMA_VERSION = 1;
-
-const hashKey = (keyHash: string) => keys.apiKeyByHash(keyHash).pk;
-const idKey = (keyId: string) => keys.apiKeyById(keyId).pk;
-const orgIndexKey = keys.apiKeysOfOrganization;
-
-interface StoredKey extends ApiKeyRecord {
-  pk: string;
-  entity: typeof ENTITY;
-  schemaVersion: number;
-}
-
 function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const stored = item as unknown as StoredKey;
+  const stored = item as unknown as ApiKeyRecord;
   return {
     keyId: stored.keyId,
     keyHash: stored.keyHash,
@@ -48,32 +37,26 @@ export class ApiKeysStore {
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     // Strongly consistent so a revocation takes effect on the very next request.
     const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: hashKey(keyHash) }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: apiKeyEntity.key({ keyHash }), ConsistentRead: true }),
     );
     return result.Item ? toRecord(result.Item) : undefined;
   }
 
   async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
     const pointer = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: idKey(keyId) }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: apiKeyPointerEntity.key({ keyId }), ConsistentRead: true }),
     );
     const keyHash = pointer.Item?.keyHash;
     return typeof keyHash === 'string' ? this.findByHash(keyHash) : undefined;
   }
 
   async create(record: ApiKeyRecord): Promise<void> {
-    const item: StoredKey = {
-      ...record,
-      pk: hashKey(record.keyHash),
-      entity: ENTITY,
-      schemaVersion: SCHEMA_VERSION,
-    };
     const writes: StoreWrite[] = [
       {
         item: {
           Put: {
             TableName: this.tableName,
-            Item: { ...item, gsi1pk: orgIndexKey(record.organizationId), gsi1sk: `${record.createdAt}#${record.keyId}` },
+            Item: entityItem(apiKeyEntity, record, { ...record }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -82,7 +65,7 @@ export class ApiKeysStore {
         item: {
           Put: {
             TableName: this.tableName,
-            Item: { pk: idKey(record.keyId), entity: 'api-key-pointer', schemaVersion: SCHEMA_VERSION, keyHash: record.keyHash },
+            Item: entityItem(apiKeyPointerEntity, record, { keyHash: record.keyHash }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -102,22 +85,14 @@ export class ApiKeysStore {
   }
 
   async listByOrganization(organizationId: string): Promise<ApiKeyRecord[]> {
-    const records: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :org',
-          ExpressionAttributeValues: { ':org': orgIndexKey(organizationId) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) records.push(toRecord(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+    // Index sort keys start with the creation time: every ISO 8601 timestamp of this era is within.
+    const items = await readAll({
+      tableName: this.tableName,
+      indexName: 'gsi1',
+      partition: { name: 'gsi1pk', value: keys.apiKeysOfOrganization(organizationId) },
+      sortKey: { name: 'gsi1sk', lower: '0', upper: '9' },
+    });
+    return items.map(toRecord);
   }
 
   /** Marks the key revoked; returns the updated record, or undefined for an unknown id. */
@@ -129,7 +104,7 @@ export class ApiKeysStore {
       item: {
         Update: {
           TableName: this.tableName,
-          Key: { pk: hashKey(existing.keyHash) },
+          Key: apiKeyEntity.key(existing),
           UpdateExpression: 'SET revokedAt = :revokedAt',
           ConditionExpression: 'attribute_exists(pk) AND attribute_type(revokedAt, :null)',
           ExpressionAttributeValues: { ':revokedAt': revokedAt, ':null': 'NULL' },

@@ -30,3 +30,76 @@ export const movementEntity = defineEntity<{ organizationId: string; id: string;
 
 /** Sort-key prefix of a stock record's movements in gsi1. */
 export const LEDGER_PREFIX = 'MOV';
+
+export const apiKeyEntity = defineEntity<{ keyHash: string; organizationId: string; createdAt: string; keyId: string }, { keyHash: string }>({
+  type: 'api-key',
+  schemaVersion: 1,
+  key: ({ keyHash }) => keys.apiKeyByHash(keyHash),
+  indexKeys: ({ organizationId, createdAt, keyId }) => ({ gsi1pk: keys.apiKeysOfOrganization(organizationId), gsi1sk: `${createdAt}#${keyId}` }),
+});
+
+/** Finds an API key's item by key id (`revoke <keyId>`). */
+export const apiKeyPointerEntity = defineEntity<{ keyId: string }>({
+  type: 'api-key-pointer',
+  schemaVersion: 1,
+  key: ({ keyId }) => keys.apiKeyById(keyId),
+});
+
+export const idempotencyEntity = defineEntity<{ organizationId: string; keyHash: string }>({
+  type: 'idempotency',
+  schemaVersion: 1,
+  key: ({ organizationId, keyHash }) => keys.idempotency(organizationId, keyHash),
+});
+
+export const rateLimitCounterEntity = defineEntity<{ keyId: string; policy: string; windowStartEpochSeconds: number }>({
+  type: 'rate-limit-counter',
+  schemaVersion: 1,
+  key: ({ keyId, policy, windowStartEpochSeconds }) => keys.rateLimitCounter(keyId, policy, windowStartEpochSeconds),
+});
+
+export const eventEntity = defineEntity<{ organizationId: string; sequence: number }>({
+  type: 'event',
+  schemaVersion: 2,
+  key: ({ organizationId, sequence }) => keys.event(organizationId, sequence),
+});
+
+/** The organization's last committed event number (the feed's gapless counter). */
+export const eventSequenceEntity = defineEntity<{ organizationId: string }>({
+  type: 'event-sequence',
+  schemaVersion: 1,
+  key: ({ organizationId }) => keys.eventSequence(organizationId),
+});
+
+export const auditEventEntity = defineEntity<{ organizationId: string; occurredAt: string; id: string; kind: string }>({
+  type: 'audit-event',
+  schemaVersion: 2,
+  key: ({ organizationId, occurredAt, id }) => ({ pk: keys.auditOf(organizationId), sk: keys.auditSortKey(occurredAt, id) }),
+  indexKeys: ({ organizationId, occurredAt, id, kind }) => ({ gsi1pk: keys.auditOfKind(organizationId, kind), gsi1sk: keys.auditSortKey(occurredAt, id) }),
+});
+
+/** Sort-key prefix of audit events (table and gsi1). */
+export const AUDIT_PREFIX = 'AUD';
+
+/**
+ * An import job. Its gsi1 keys follow its life (see import-jobs-store.ts): in the dispatch index
+ * until the queue has it, then in the active index until it finishes, then in neither.
+ */
+export const importJobEntity = defineEntity<{ organizationId: string; jobId: string }>({
+  type: 'import-job',
+  schemaVersion: 1,
+  key: ({ organizationId, jobId }) => keys.importJob(organizationId, jobId),
+});
+
+export const importJobIndexKeys = {
+  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
+  active: (organizationId: string, jobId: string) => ({ gsi1pk: keys.activeJobs, gsi1sk: `${organizationId}#${jobId}` }),
+};
+
+export const importRowErrorEntity = defineEntity<{ organizationId: string; jobId: string; rowNumber: number; index: number }>({
+  type: 'import-row-error',
+  schemaVersion: 1,
+  key: ({ organizationId, jobId, rowNumber, index }) => keys.importRowError(organizationId, jobId, rowNumber, index),
+});
+
+/** Sort-key prefix of a job's row errors. */
+export const ROW_ERROR_PREFIX = 'ERR';

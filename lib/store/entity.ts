@@ -8,20 +8,25 @@ import { documentClient } from './clients.ts';
  * declarations (see docs/architecture.md); none hand-builds an envelope or a range.
  */
 
-export type Key = { pk: string; sk: string };
+/** A primary key: tables with a sort key use both, the others `pk` alone. */
+export type Key = { pk: string; sk?: string };
 type Item = Record<string, NativeAttributeValue>;
 
-export interface EntityDefinition<Identity> {
+/**
+ * `KeyIdentity` is what the primary key derives from (enough to read the item); `Identity` adds
+ * what its index keys need (to write it).
+ */
+export interface EntityDefinition<Identity extends KeyIdentity, KeyIdentity = Identity> {
   /** Stored on every item as `entity`, e.g. `item`, `import-row-error`. */
   type: string;
   /** Stored as `schemaVersion`; raised when the stored shape changes. */
   schemaVersion: number;
-  key(identity: Identity): Key;
+  key(identity: KeyIdentity): Key;
   /** Index keys (e.g. `gsi1pk`/`gsi1sk`) an item carries, if any. */
   indexKeys?(identity: Identity): Record<string, string>;
 }
 
-export function defineEntity<Identity>(definition: EntityDefinition<Identity>): EntityDefinition<Identity> {
+export function defineEntity<Identity extends KeyIdentity, KeyIdentity = Identity>(definition: EntityDefinition<Identity, KeyIdentity>): EntityDefinition<Identity, KeyIdentity> {
   return definition;
 }
 
@@ -29,8 +34,20 @@ export function defineEntity<Identity>(definition: EntityDefinition<Identity>): 
  * The stored item: the attributes, then the key, index keys and envelope (type tag, schema
  * version) from the declaration, which an attribute of the same name can never override.
  */
-export function entityItem<Identity>(entity: EntityDefinition<Identity>, identity: Identity, attributes: Item): Item {
+export function entityItem<Identity extends KeyIdentity, KeyIdentity>(entity: EntityDefinition<Identity, KeyIdentity>, identity: Identity, attributes: Item): Item {
   return { ...attributes, ...entity.key(identity), ...entity.indexKeys?.(identity), entity: entity.type, schemaVersion: entity.schemaVersion };
+}
+
+/**
+ * For an UpdateItem that may create its item (counters, claims): the SET assignments that stamp
+ * the envelope, with their attribute names and values, to merge into the update.
+ */
+export function envelopeAssignments(entity: Pick<EntityDefinition<never, never>, 'type' | 'schemaVersion'>): { assignments: string; names: Record<string, string>; values: Item } {
+  return {
+    assignments: '#entity = :entity, #schemaVersion = :schemaVersion',
+    names: { '#entity': 'entity', '#schemaVersion': 'schemaVersion' },
+    values: { ':entity': entity.type, ':schemaVersion': entity.schemaVersion },
+  };
 }
 
 /**
@@ -116,7 +133,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * BatchGetItem in pages of 100 keys, unprocessed keys retried with backoff.
  */
 export async function batchGet(tableName: string, keys: readonly Key[]): Promise<Item[]> {
-  const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
+  const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk ?? ''}`, key])).values()];
   const found: Item[] = [];
   for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
     let requested: Record<string, NativeAttributeValue>[] | undefined = unique.slice(start, start + BATCH_GET_LIMIT);

@@ -3,6 +3,8 @@ import type { EventType } from '../contracts/events.ts';
 import type { EventFeedStore, FeedSlice, StoredEvent } from '../domain/events/read-feed.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../domain/events/types.ts';
 import { documentClient } from './clients.ts';
+import { entityItem } from './entity.ts';
+import { eventEntity, eventSequenceEntity } from './entities.ts';
 import { keys } from './keys.ts';
 
 /** Reads of the events table; all strongly consistent, so a committed event is seen at once. */
@@ -14,16 +16,13 @@ const READ_BATCH = 200;
  * as committed (field order included); `type` is a separate attribute for filtering.
  */
 export function eventItem(event: EventEnvelope, sequence: number, committedAt: Date): Record<string, unknown> {
-  return {
-    ...keys.event(event.organizationId, sequence),
-    entity: 'event',
-    schemaVersion: 2,
+  return entityItem(eventEntity, { organizationId: event.organizationId, sequence }, {
     sequence,
     committedAt: committedAt.toISOString(),
     ttl: Math.floor(committedAt.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
     type: event.type,
     envelopeJson: JSON.stringify(event),
-  };
+  });
 }
 
 function toStoredEvent(item: Record<string, unknown>): StoredEvent {
@@ -69,14 +68,14 @@ export class EventsStore implements EventFeedStore {
 
   async find(organizationId: string, sequence: number): Promise<StoredEvent | undefined> {
     const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.event(organizationId, sequence), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: eventEntity.key({ organizationId, sequence }), ConsistentRead: true }),
     );
     return result.Item ? toStoredEvent(result.Item) : undefined;
   }
 
   async lastSequence(organizationId: string): Promise<number> {
     const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.eventSequence(organizationId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: eventSequenceEntity.key({ organizationId }), ConsistentRead: true }),
     );
     return typeof result.Item?.last === 'number' ? result.Item.last : 0;
   }

@@ -9,7 +9,8 @@ import {
 } from '../domain/idempotency/idempotency.ts';
 import type { ApiError } from '../domain/errors.ts';
 import { documentClient } from './clients.ts';
-import { keys } from './keys.ts';
+import { entityItem } from './entity.ts';
+import { idempotencyEntity } from './entities.ts';
 import type { TransactItem } from './transaction-items.ts';
 import type { IdempotencyClaim, IdempotencyRecords } from '../domain/write/ports.ts';
 
@@ -33,17 +34,14 @@ export class IdempotencyStore implements IdempotencyRecords {
   ) {}
 
   async claim(organizationId: string, keyHash: string, fingerprint: string, now: Date): Promise<ClaimOutcome> {
-    const key = keys.idempotency(organizationId, keyHash);
+    const identity = { organizationId, keyHash };
     for (let attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt += 1) {
       const token = randomUUID();
       try {
         await documentClient.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: {
-              ...key,
-              entity: 'idempotency',
-              schemaVersion: 1,
+            Item: entityItem(idempotencyEntity, identity, {
               status: 'in-progress',
               fingerprint,
               token,
@@ -51,7 +49,7 @@ export class IdempotencyStore implements IdempotencyRecords {
               leaseExpiresAt: new Date(now.getTime() + this.leaseSeconds * 1000).toISOString(),
               // TTL only tidies up; expiry itself is decided from createdAt.
               ttl: epochSeconds(now) + IDEMPOTENCY_RETENTION_SECONDS + 3600,
-            },
+            }),
             ConditionExpression:
               'attribute_not_exists(pk) OR createdAt <= :expiredBefore OR (#status = :inProgress AND leaseExpiresAt <= :now AND fingerprint = :fingerprint)',
             ExpressionAttributeNames: { '#status': 'status' },
@@ -78,7 +76,7 @@ export class IdempotencyStore implements IdempotencyRecords {
 
   async read(organizationId: string, keyHash: string): Promise<IdempotencyRecord | undefined> {
     const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.idempotency(organizationId, keyHash), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: idempotencyEntity.key({ organizationId, keyHash }), ConsistentRead: true }),
     );
     const item = result.Item;
     if (!item) return undefined;
@@ -91,7 +89,7 @@ export class IdempotencyStore implements IdempotencyRecords {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.idempotency(claim.organizationId, claim.keyHash),
+        Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
         UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
         ConditionExpression: '#token = :token AND #status = :inProgress',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#token': 'token' },
@@ -116,7 +114,7 @@ export class IdempotencyStore implements IdempotencyRecords {
       .send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: keys.idempotency(claim.organizationId, claim.keyHash),
+          Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
           ConditionExpression: '#token = :token AND #status = :inProgress',
           ExpressionAttributeNames: { '#status': 'status', '#token': 'token' },
           ExpressionAttributeValues: { ':token': claim.token, ':inProgress': 'in-progress' },

@@ -1,8 +1,10 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './clients.ts';
+import { entityItem, readAll, readPage, sortKeyRange } from './entity.ts';
+import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -43,14 +45,7 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: {
-            ...keys.importJob(job.organizationId, job.id),
-            entity: 'import-job',
-            schemaVersion: 1,
-            job,
-            gsi1pk: keys.pendingDispatch,
-            gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}`,
-          },
+          Item: entityItem(importJobEntity, { organizationId: job.organizationId, jobId: job.id }, { job, ...importJobIndexKeys.pendingDispatch(job) }),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -59,7 +54,7 @@ export class ImportJobsStore {
 
   async get(organizationId: string, jobId: string): Promise<ImportJobState | undefined> {
     const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.importJob(organizationId, jobId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: importJobEntity.key({ organizationId, jobId }), ConsistentRead: true }),
     );
     return result.Item?.job as ImportJobState | undefined;
   }
@@ -69,7 +64,8 @@ export class ImportJobsStore {
    * indexes, if a fast worker already finished it).
    */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
-    const key = keys.importJob(organizationId, jobId);
+    const key = importJobEntity.key({ organizationId, jobId });
+    const active = importJobIndexKeys.active(organizationId, jobId);
     try {
       await documentClient.send(
         new UpdateCommand({
@@ -78,7 +74,7 @@ export class ImportJobsStore {
           UpdateExpression: 'SET gsi1pk = :active, gsi1sk = :position',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':active': keys.activeJobs, ':position': `${organizationId}#${jobId}`, ':queued': 'queued', ':processing': 'processing' },
+          ExpressionAttributeValues: { ':active': active.gsi1pk, ':position': active.gsi1sk, ':queued': 'queued', ':processing': 'processing' },
         }),
       );
     } catch (error) {
@@ -127,7 +123,7 @@ export class ImportJobsStore {
       await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.importJob(job.organizationId, job.id),
+          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
           UpdateExpression: 'SET #job = :job',
           ConditionExpression: '#job.#status = :queued',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
@@ -163,7 +159,7 @@ export class ImportJobsStore {
       item: {
         Update: {
           TableName: this.tableName,
-          Key: keys.importJob(job.organizationId, job.id),
+          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#job.checkpoint = :from AND #job.#status = :processing',
           ExpressionAttributeNames: names,
@@ -180,7 +176,7 @@ export class ImportJobsStore {
       item: {
         Update: {
           TableName: this.tableName,
-          Key: keys.importJob(job.organizationId, job.id),
+          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
           UpdateExpression:
             'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = if_not_exists(#job.startedAt, :now) REMOVE gsi1pk, gsi1sk',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
@@ -197,12 +193,7 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: {
-            ...keys.importRowError(organizationId, jobId, error.rowNumber, index),
-            entity: 'import-row-error',
-            schemaVersion: 1,
-            error: storableRowError(error),
-          },
+          Item: entityItem(importRowErrorEntity, { organizationId, jobId, rowNumber: error.rowNumber, index }, { error: storableRowError(error) }),
         },
       },
     };
@@ -230,40 +221,25 @@ export class ImportJobsStore {
 
   /** Every row number with a stored error (keys only; used when a job resumes). */
   async rowsWithErrors(organizationId: string, jobId: string): Promise<Set<number>> {
-    const rows = new Set<number>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page: QueryCommandOutput = await documentClient.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': keys.importRowErrorsOf(organizationId, jobId), ':from': 'ERR#', ':to': 'ERR$' },
-          ProjectionExpression: 'sk',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) rows.add(Number(String(item.sk).split('#')[1]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return rows;
+    const items = await readAll({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },
+      sortKey: { name: 'sk', ...sortKeyRange(ROW_ERROR_PREFIX) },
+      projection: 'sk',
+    });
+    return new Set(items.map((item) => Number(String(item.sk).split('#')[1])));
   }
 
   /** Row errors in row order, after the position `after` (a sort key from a previous page). */
   async listRowErrors(organizationId: string, jobId: string, after: string | undefined, limit: number): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.importRowErrorsOf(organizationId, jobId), ':from': after ?? 'ERR#', ':to': 'ERR$' },
-        ConsistentRead: true,
-        Limit: limit + 2,
-      }),
-    );
-    // BETWEEN is inclusive: the previous page's last item comes back first.
-    const items = (result.Items ?? []).filter((item) => item.sk !== after);
-    const page = items.slice(0, limit);
+    const page = await readPage({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },
+      sortKey: { name: 'sk', ...sortKeyRange(ROW_ERROR_PREFIX) },
+      after,
+      limit,
+    });
     const inOrder = ({ rowNumber, column, value, code, message }: RowError): RowError => ({ rowNumber, column, value, code, message });
-    return { errors: page.map((item) => inOrder(item.error as RowError)), last: page.at(-1)?.sk as string | undefined, more: items.length > limit };
+    return { errors: page.items.map((item) => inOrder(item.error as RowError)), last: page.last, more: page.more };
   }
 }

@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter, RateLimitPolicyName } from '../domain/rate-limit/fixed-window.ts';
 import { documentClient } from './clients.ts';
-import { keys } from './keys.ts';
+import { envelopeAssignments } from './entity.ts';
+import { rateLimitCounterEntity } from './entities.ts';
 
 /**
  * The rate-limits table: one counter item per API key, policy and fixed window, incremented
@@ -10,23 +11,21 @@ import { keys } from './keys.ts';
  * and window, so no partition is hot beyond one key's own traffic.
  */
 
-const ENTITY = 'rate-limit-counter';
-const SCHEMA_VERSION = 1;
-
 export const rateLimitCounterKey = (keyId: string, policy: RateLimitPolicyName, windowStartEpochSeconds: number) =>
-  keys.rateLimitCounter(keyId, policy, windowStartEpochSeconds).pk;
+  rateLimitCounterEntity.key({ keyId, policy, windowStartEpochSeconds }).pk;
 
 export class RateLimitStore implements RateLimitCounter {
   constructor(private readonly tableName: string) {}
 
   async increment(keyId: string, policy: RateLimitPolicyName, windowStartEpochSeconds: number, expiresAtEpochSeconds: number): Promise<number> {
+    const envelope = envelopeAssignments(rateLimitCounterEntity);
     const result = await documentClient.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: rateLimitCounterKey(keyId, policy, windowStartEpochSeconds) },
-        UpdateExpression: 'ADD #count :one SET #ttl = :ttl, #entity = :entity, #schemaVersion = :schemaVersion',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl', '#entity': 'entity', '#schemaVersion': 'schemaVersion' },
-        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtEpochSeconds, ':entity': ENTITY, ':schemaVersion': SCHEMA_VERSION },
+        UpdateExpression: `ADD #count :one SET #ttl = :ttl, ${envelope.assignments}`,
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl', ...envelope.names },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtEpochSeconds, ...envelope.values },
         ReturnValues: 'UPDATED_NEW',
       }),
     );

@@ -11,7 +11,8 @@ import { newId } from '../domain/ids.ts';
 import { documentClient } from './clients.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from '../domain/write/ports.ts';
-import { keys } from './keys.ts';
+import { envelopeAssignments } from './entity.ts';
+import { eventSequenceEntity } from './entities.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts';
 
 /**
@@ -114,19 +115,15 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
   }
 
   private sequenceUpdate(organizationId: string, expected: number, next: number): TransactItem {
+    const envelope = envelopeAssignments(eventSequenceEntity);
     return {
       Update: {
         TableName: this.tables.events,
-        Key: keys.eventSequence(organizationId),
-        UpdateExpression: 'SET #last = :next, entity = :entity, schemaVersion = :schemaVersion',
+        Key: eventSequenceEntity.key({ organizationId }),
+        UpdateExpression: `SET #last = :next, ${envelope.assignments}`,
         ConditionExpression: expected === 0 ? 'attribute_not_exists(pk)' : '#last = :expected',
-        ExpressionAttributeNames: { '#last': 'last' },
-        ExpressionAttributeValues: {
-          ':next': next,
-          ':entity': 'event-sequence',
-          ':schemaVersion': 1,
-          ...(expected === 0 ? {} : { ':expected': expected }),
-        },
+        ExpressionAttributeNames: { '#last': 'last', ...envelope.names },
+        ExpressionAttributeValues: { ':next': next, ...envelope.values, ...(expected === 0 ? {} : { ':expected': expected }) },
       },
     };
   }
