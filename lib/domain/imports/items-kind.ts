@@ -2,7 +2,7 @@ import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/events.t
 import type { EventDraft } from '../events/types.ts';
 import { ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, type Item, type TrackingMode } from '../inventory/item.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
-import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
+import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
@@ -104,7 +104,7 @@ function decideItem(
   return { action: 'updated', record: item, events: [event] };
 }
 
-export const itemsKind: ImportKindDefinition<ItemRow, Item> = {
+export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({
   kind: 'items',
   title: 'Items',
   description:
@@ -128,4 +128,4 @@ export const itemsKind: ImportKindDefinition<ItemRow, Item> = {
   naturalKeyOf: (row) => row.sku,
   references: () => [],
   decide: decideItem,
-};
+});

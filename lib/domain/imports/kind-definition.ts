@@ -1,16 +1,22 @@
 import type { EventDraft } from '../events/types.ts';
-import type { InventoryRecordType } from '../inventory/records.ts';
+import type { InventoryRecordType, InventoryRecordTypes, VersionedRecord } from '../inventory/records.ts';
+import type { Movement } from '../inventory/stock.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
 /**
- * The contract of one import kind (PRODUCT §2). A kind is pure: it parses a row, names the row's
- * natural key and the keys it refers to, and decides what the row does to the stored record.
- * Reading the file, loading tenant data and committing are the pipeline's job, the same for
- * every kind (`csv-reader.ts`, `validate-file.ts`, the worker).
+ * The contract of one import kind (docs/imports.md, docs/contributing.md). A kind is pure: it
+ * parses a row, names the row's natural key, the keys it refers to and (optionally) the group it
+ * belongs to, and decides what a unit of rows writes. Reading the file, loading tenant data in
+ * batches and committing are the pipeline's job, the same for every kind (`csv-reader.ts`,
+ * `validate-file.ts`, `process-job.ts`).
+ *
+ * A unit is one row, or, for a kind with `groupKeyOf`, every valid row sharing a group key (e.g.
+ * the lines of one BOM); it is applied at the position of its first row. A unit may write several
+ * records (e.g. a build: stock records and movements).
  */
 
 /** Inventory records whose natural keys import kinds write or refer to. */
-export type ImportEntity = Extract<InventoryRecordType, 'item' | 'location'>;
+export type ImportEntity = Extract<InventoryRecordType, 'item' | 'location' | 'stock-record'>;
 
 /** A key a row refers to: it must exist in the tenant's data or in an earlier valid row of the file. */
 export interface RowReference {
@@ -20,24 +26,36 @@ export interface RowReference {
   column: string;
   /** Row error code when the key is unknown, e.g. `unknown-location`. */
   code: string;
+  /** A reference that may name nothing yet (e.g. a stock record a build will create): loaded, never a row error. */
+  optional?: boolean;
+}
+
+/** The rows of one unit, in file order. */
+export interface ImportUnit<Row> {
+  rowNumbers: number[];
+  rows: Row[];
 }
 
 export interface DecideContext {
   /** ISO 8601 UTC timestamp of the change (`createdAt`/`updatedAt`, event `occurredAt`). */
   now: string;
-  /** A new opaque id for a created record (e.g. `() => newId('itm')`). */
+  /** A new opaque id for a created record of the kind's entity (e.g. `itm_…`). */
   newId: () => string;
-  /** The row being decided; used by the row error of a `failed` decision. */
+  /** The unit's first row; used by the row error of a `failed` decision. */
   rowNumber: number;
+  /** A record a row referred to, as loaded for the whole file (undefined when unknown). */
+  resolve<T extends ImportEntity>(entity: T, key: string): VersionedRecord<InventoryRecordTypes[T]> | undefined;
 }
 
-/**
- * What a row does. `created` and `updated` carry the full record to write and the domain events
- * to commit with it; `skipped` writes nothing; `failed` is a row error (e.g. `duplicate`).
- */
-export type RowDecision<Rec> =
-  | { action: 'created'; record: Rec; events: EventDraft[] }
-  | { action: 'updated'; record: Rec; events: EventDraft[] }
+/** One record a unit writes: a new record, a new version of a loaded one, or a ledger entry. */
+export type RecordWrite =
+  | { op: 'create'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity] }
+  | { op: 'update'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity]; expectedVersion: number }
+  | { op: 'append-movement'; movement: Movement };
+
+/** What a unit does: its writes and events, nothing (`skipped`), or a row error (`failed`). */
+export type UnitDecision =
+  | { action: 'created' | 'updated'; writes: RecordWrite[]; events: EventDraft[] }
   | { action: 'skipped'; events: EventDraft[] }
   | { action: 'failed'; error: RowError };
 
@@ -47,19 +65,25 @@ export type RowDecision<Rec> =
  * file's header and `null` when the cell is empty (see the kind modules for what each means).
  */
 export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends ImportKindSummary {
-  /** The storage entity whose natural key this kind writes. */
+  /** The inventory record whose natural key this kind writes. */
   entity: ImportEntity;
   /** Every problem of the row at once, or the parsed row. */
   parseRow(raw: RawRow, rowNumber: number): RowParse<Row>;
-  /** The natural key of the row (matched exactly, case-sensitive). */
+  /** The natural key of the record the row writes (matched exactly, case-sensitive). */
   naturalKeyOf(row: Row): string;
   /** Keys that must exist in the tenant's data or in earlier valid rows of the same file. */
   references(row: Row): RowReference[];
-  /** What the row does given the stored record with its natural key (if any) and the strategy. */
-  decide(row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: DecideContext): RowDecision<Rec>;
+  /**
+   * Rows with the same group key are one unit. Read from the raw cells, so a row whose other
+   * cells are invalid still spoils its group. Without it every row is its own unit and a natural
+   * key may appear only once per file.
+   */
+  groupKeyOf?(raw: RawRow): string;
+  /** What the unit does given the stored record with its natural key (if any) and the strategy. */
+  decideUnit(unit: ImportUnit<Row>, existing: VersionedRecord<Rec> | undefined, strategy: DuplicateStrategy, context: DecideContext): UnitDecision;
   /**
    * For kinds whose records form a tree (locations): the natural key of a record's parent. The
-   * pipeline then refuses a row that would make a record its own ancestor.
+   * pipeline then refuses a unit that would make a record its own ancestor.
    */
   parentKeyOf?(record: Rec): string | null;
   /** The column that holds the parent key (for the row error of a cycle). */
@@ -68,3 +92,41 @@ export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends Impo
 
 /** Any registered kind, as the generic pipeline sees it. */
 export type AnyImportKind = ImportKindDefinition<unknown, unknown>;
+
+/**
+ * What one row does to the one record it names, for kinds where a row is a unit and writes one
+ * record: the full record to write (created or updated), nothing, or a row error.
+ */
+export type RowDecision<Rec> =
+  | { action: 'created'; record: Rec; events: EventDraft[] }
+  | { action: 'updated'; record: Rec; events: EventDraft[] }
+  | { action: 'skipped'; events: EventDraft[] }
+  | { action: 'failed'; error: RowError };
+
+type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber'>) => RowDecision<Rec>;
+
+/**
+ * A kind whose rows each create or update one record (items, locations), written as a per-row
+ * `decide`; its `decideUnit` turns that into the record's create or versioned update.
+ */
+export function oneRecordPerRowKind<Row, Rec extends InventoryRecordTypes[ImportEntity]>(
+  definition: Omit<ImportKindDefinition<Row, Rec>, 'decideUnit' | 'groupKeyOf'> & { decide: OneRecordDecide<Row, Rec> },
+): ImportKindDefinition<Row, Rec> & { decide: OneRecordDecide<Row, Rec> } {
+  return {
+    ...definition,
+    decideUnit(unit, existing, strategy, context) {
+      const [row] = unit.rows;
+      if (row === undefined || unit.rows.length !== 1) throw new Error(`A ${definition.kind} unit is exactly one row`);
+      const decision = definition.decide(row, existing?.record, strategy, context);
+      switch (decision.action) {
+        case 'created':
+          return { action: 'created', writes: [{ op: 'create', entity: definition.entity, record: decision.record }], events: decision.events };
+        case 'updated':
+          if (existing === undefined) throw new Error(`${definition.kind}: an update needs the stored record`);
+          return { action: 'updated', writes: [{ op: 'update', entity: definition.entity, record: decision.record, expectedVersion: existing.version }], events: decision.events };
+        default:
+          return decision;
+      }
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES, type Location, type LocationType } from '../inventory/location.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
-import type { ImportKindDefinition, RowDecision } from './kind-definition.ts';
+import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
@@ -69,7 +69,7 @@ function decideLocation(
   return { action: 'updated', record: { ...merged, updatedAt: context.now }, events: [] };
 }
 
-export const locationsKind: ImportKindDefinition<LocationRow, Location> = {
+export const locationsKind = oneRecordPerRowKind<LocationRow, Location>({
   parentKeyOf: (record) => record.parentCode,
   parentColumn: 'parentCode',
   kind: 'locations',
@@ -96,4 +96,4 @@ export const locationsKind: ImportKindDefinition<LocationRow, Location> = {
   naturalKeyOf: (row) => row.code,
   references: (row) => (row.parentCode ? [{ entity: 'location', key: row.parentCode, column: 'parentCode', code: 'unknown-location' }] : []),
   decide: decideLocation,
-};
+});

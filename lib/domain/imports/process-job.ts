@@ -1,13 +1,13 @@
 import type { EventDraft } from '../events/types.ts';
-import { newRecordId, type InventoryRecords, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
+import { naturalKeyOf, newRecordId, type InventoryRecords, type VersionedRecord } from '../inventory/records.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
 import { readCsv } from './csv-reader.ts';
 import { finalStatus, isFinished, type ImportJobState, type JobCounts, type JobFailure, type ColumnWarning, type JobStatus } from './job.ts';
-import type { AnyImportKind, ImportEntity } from './kind-definition.ts';
+import type { AnyImportKind, ImportEntity, ImportUnit, RecordWrite } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
 import { loadAncestry, type Hierarchy } from '../inventory/hierarchy.ts';
-import { keysToLoad, parseRows, validateRows } from './validate-file.ts';
+import { keysToLoad, parseRows, validateRows, type ParsedRow } from './validate-file.ts';
 
 /**
  * Processing one import job (PRODUCT §2, ARCHITECTURE §3 bulk writes): validate every row
@@ -29,19 +29,23 @@ export interface ProcessPorts<Write = unknown> {
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
   files: { read(key: string): Promise<Buffer> };
-  records: Pick<InventoryRecords<Write>, 'getByNaturalKeys' | 'createWrites' | 'updateWrite'>;
+  records: Pick<InventoryRecords<Write>, 'getByNaturalKeys' | 'createWrites' | 'updateWrite' | 'movementWrite'>;
   writer: CommandWriter<Write>;
   /** Hands the rest of a job to a new message. */
   continueLater(message: { organizationId: string; jobId: string }): Promise<void>;
   /** Splits units into transactions (the store knows the size limit). */
   planChunks<U extends { writes: Write[]; events: EventDraft[] }>(units: U[]): U[][];
   clock?: () => Date;
+  /** The registry of kinds (default: the registered kinds of kinds.ts). */
+  kinds?: (name: string) => AnyImportKind | undefined;
 }
 
 export type ProcessOutcome = 'finished' | 'already-finished' | 'missing' | 'continued' | 'taken-over';
 
+/** A unit ready to commit: its position (first row), how many rows it counts for, and its writes. */
 interface Unit<Write> {
   rowNumber: number;
+  rowCount: number;
   writes: Write[];
   events: EventDraft[];
   action: RowAction | 'failed';
@@ -72,7 +76,7 @@ export class ImportJobProcessor<Write = unknown> {
     let job = await this.ports.jobs.get(organizationId, jobId);
     if (!job) return 'missing';
     if (isFinished(job.status)) return 'already-finished';
-    const kind = importKind(job.kind);
+    const kind = (this.ports.kinds ?? importKind)(job.kind);
     if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
 
     const csv = readCsv(await this.ports.files.read(job.fileKey), kind);
@@ -99,18 +103,20 @@ export class ImportJobProcessor<Write = unknown> {
 
     const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord<unknown>>();
     const hierarchy = await this.hierarchyOf(organizationId, kind, existing);
-    const validByRow = new Map(validated.valid.map((valid) => [valid.rowNumber, valid.row]));
+    const started = job;
     const currentErrors = groupByRow(validated.errors);
-    const pendingRows = [...new Set([...validByRow.keys(), ...currentErrors.keys()])]
-      .filter((rowNumber) => rowNumber > (job as ImportJobState).checkpoint && !rowsWithErrors.has(rowNumber))
-      .sort((a, b) => a - b);
-    const units = pendingRows.map((rowNumber) => {
-      const row = validByRow.get(rowNumber);
-      // Valid when the job started but not now (the tenant's data changed): a row error now.
-      return row === undefined
-        ? this.failedUnit(job as ImportJobState, currentErrors.get(rowNumber) ?? [])
-        : this.decide(job as ImportJobState, kind, row, rowNumber, existing, hierarchy);
-    });
+    // Rows judged invalid when the job started were counted then; everything else is pending
+    // from the checkpoint on. A row valid at the start but not now (the tenant's data changed)
+    // is a row error now.
+    const pending = [
+      ...unitsOf(kind, validated.valid, parsed.groupOfRow).map((unit) => ({ position: unit.rowNumbers[0] ?? 0, unit })),
+      ...[...currentErrors.keys()].map((rowNumber) => ({ position: rowNumber, unit: undefined })),
+    ]
+      .filter(({ position }) => position > started.checkpoint && !rowsWithErrors.has(position))
+      .sort((a, b) => a.position - b.position);
+    const units = pending.map(({ position, unit }) =>
+      unit === undefined ? this.failedUnit(started, currentErrors.get(position) ?? []) : this.decide(started, kind, unit, existing, loaded, hierarchy),
+    );
     let checkpoint = job.checkpoint;
     const context: WriteContext = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
     for (const chunk of this.ports.planChunks(units)) {
@@ -120,7 +126,6 @@ export class ImportJobProcessor<Write = unknown> {
       }
       const from = checkpoint;
       const to = chunk.at(-1)?.rowNumber ?? from;
-      const started = job;
       try {
         await this.ports.writer.run(context, async () => ({
           // The checkpoint first: when another delivery moved it, its condition is the failure reported.
@@ -158,51 +163,60 @@ export class ImportJobProcessor<Write = unknown> {
   private decide(
     job: ImportJobState,
     kind: AnyImportKind,
-    row: unknown,
-    rowNumber: number,
+    unit: ImportUnit<unknown>,
     existing: Map<string, VersionedRecord<unknown>>,
+    loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>,
     hierarchy: Hierarchy | undefined,
   ): Unit<Write> {
-    const naturalKey = kind.naturalKeyOf(row);
-    const current = existing.get(naturalKey);
-    const decision = kind.decide(row, current?.record, job.duplicateStrategy, { now: this.now(), newId: () => newRecordId(kind.entity), rowNumber });
-    if (hierarchy && kind.parentKeyOf && (decision.action === 'created' || decision.action === 'updated')) {
-      const parent = kind.parentKeyOf(decision.record);
-      if (hierarchy.wouldCycle(naturalKey, parent)) {
-        const column = kind.parentColumn ?? 'parent';
-        return this.failedUnit(job, [
-          { rowNumber, column, value: parent, code: 'invalid-value', message: `${column} '${parent}' would make '${naturalKey}' its own ancestor.` },
-        ]);
-      }
-      hierarchy.set(naturalKey, parent);
-    }
-    switch (decision.action) {
-      case 'failed':
-        return this.failedUnit(job, [decision.error]);
-      case 'skipped':
-        return { rowNumber, writes: [], events: [], action: 'skipped' };
-      default:
-        return {
-          rowNumber,
-          writes: this.recordWrites(job, kind, decision.record, current),
-          events: decision.events,
-          action: decision.action,
-        };
-    }
+    const rowNumber = unit.rowNumbers[0] ?? 0;
+    const naturalKey = kind.naturalKeyOf(unit.rows[0]);
+    const decision = kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
+      now: this.now(),
+      newId: () => newRecordId(kind.entity),
+      rowNumber,
+      resolve: (entity, key) => loaded.get(entity)?.get(key) as never,
+    });
+    if (decision.action === 'failed') return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...decision.error, rowNumber: number })));
+    if (decision.action === 'skipped') return { rowNumber, rowCount: unit.rowNumbers.length, writes: [], events: [], action: 'skipped' };
+    const cycle = hierarchy && this.cycleOf(kind, decision.writes, hierarchy);
+    if (cycle) return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...cycle, rowNumber: number })));
+    return { rowNumber, rowCount: unit.rowNumbers.length, writes: this.storeWrites(job.organizationId, decision.writes), events: decision.events, action: decision.action };
   }
 
-  private recordWrites(job: ImportJobState, kind: AnyImportKind, decided: unknown, current: VersionedRecord<unknown> | undefined): Write[] {
-    // A kind decides records of its own entity's type (ImportKindDefinition ties `entity` to `Rec`).
-    const record = decided as InventoryRecordTypes[ImportEntity];
-    return current
-      ? [this.ports.records.updateWrite(job.organizationId, kind.entity, record, current.version)]
-      : this.ports.records.createWrites(job.organizationId, kind.entity, record);
+  /** For tree-shaped kinds: the row error of a write that would make a record its own ancestor. */
+  private cycleOf(kind: AnyImportKind, writes: RecordWrite[], hierarchy: Hierarchy): RowError | undefined {
+    const { parentKeyOf } = kind;
+    if (!parentKeyOf) return undefined;
+    for (const write of writes) {
+      if (write.op === 'append-movement' || write.entity !== kind.entity) continue;
+      const key = naturalKeyOf(write.entity, write.record);
+      const parent = parentKeyOf(write.record);
+      if (hierarchy.wouldCycle(key, parent)) {
+        const column = kind.parentColumn ?? 'parent';
+        return { rowNumber: 0, column, value: parent, code: 'invalid-value', message: `${column} '${parent}' would make '${key}' its own ancestor.` };
+      }
+      hierarchy.set(key, parent);
+    }
+    return undefined;
+  }
+
+  private storeWrites(organizationId: string, writes: RecordWrite[]): Write[] {
+    return writes.flatMap((write) => {
+      switch (write.op) {
+        case 'create':
+          return this.ports.records.createWrites(organizationId, write.entity, write.record);
+        case 'update':
+          return [this.ports.records.updateWrite(organizationId, write.entity, write.record, write.expectedVersion)];
+        case 'append-movement':
+          return [this.ports.records.movementWrite(organizationId, write.movement)];
+      }
+    });
   }
 
   private failedUnit(job: ImportJobState, errors: RowError[]): Unit<Write> {
     const rowNumber = errors[0]?.rowNumber ?? 0;
     const writes = errors.slice(0, MAX_ERRORS_PER_ROW_IN_CHUNK).map((error, index) => this.ports.jobs.rowErrorWrite(job.organizationId, job.id, error, index));
-    return { rowNumber, writes, events: [], action: 'failed' };
+    return { rowNumber, rowCount: new Set(errors.map((error) => error.rowNumber)).size || 1, writes, events: [], action: 'failed' };
   }
 
   private async finish(job: ImportJobState): Promise<ProcessOutcome> {
@@ -249,9 +263,29 @@ export async function endJob<Write>(
 }
 
 function countsOf<Write>(chunk: Unit<Write>[]): Partial<JobCounts> {
-  const delta: Partial<JobCounts> = { processedRows: chunk.length };
-  for (const unit of chunk) delta[unit.action] = (delta[unit.action] ?? 0) + 1;
+  const delta: Partial<JobCounts> = { processedRows: 0 };
+  for (const unit of chunk) {
+    delta.processedRows = (delta.processedRows ?? 0) + unit.rowCount;
+    delta[unit.action] = (delta[unit.action] ?? 0) + unit.rowCount;
+  }
   return delta;
+}
+
+/**
+ * The units of the valid rows, ordered by their first row: one per row, or for a grouping kind
+ * one per group key with its rows in file order.
+ */
+export function unitsOf<Row>(kind: { groupKeyOf?: unknown }, valid: readonly ParsedRow<Row>[], groupOfRow: ReadonlyMap<number, string>): ImportUnit<Row>[] {
+  if (!kind.groupKeyOf) return valid.map(({ rowNumber, row }) => ({ rowNumbers: [rowNumber], rows: [row] }));
+  const groups = new Map<string, ImportUnit<Row>>();
+  for (const { rowNumber, row } of valid) {
+    const key = groupOfRow.get(rowNumber) ?? '';
+    const unit = groups.get(key) ?? { rowNumbers: [], rows: [] };
+    unit.rowNumbers.push(rowNumber);
+    unit.rows.push(row);
+    groups.set(key, unit);
+  }
+  return [...groups.values()];
 }
 
 function describeCounts(counts: JobCounts): string {

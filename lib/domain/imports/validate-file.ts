@@ -10,7 +10,7 @@ import type { RowError } from './types.ts';
  * 3. `keysToLoad(def, parsed)` → per entity, the natural keys and referenced keys of the file;
  * 4. loads those keys' records from storage (one batch per entity);
  * 5. `validateRows(def, parsed, knownKeys)` → the rows to apply and every row error, by row;
- * 6. `def.decide(row, existing, strategy, context)` for each valid row, in order.
+ * 6. `def.decideUnit(unit, existing, strategy, context)` for each unit of valid rows, in order.
  *
  * Natural keys and references match exactly (case-sensitive).
  */
@@ -23,6 +23,8 @@ export interface ParsedRow<Row> {
 export interface ParsedRows<Row> {
   /** Rows whose cells are valid, in file order. */
   parsed: ParsedRow<Row>[];
+  /** For kinds that group rows: every row's group key, valid or not. */
+  groupOfRow: Map<number, string>;
   /** Cell errors and structural row errors (from `readCsv`), in file order. */
   errors: RowError[];
 }
@@ -47,14 +49,16 @@ export function parseRows<Row, Rec>(
   csv: { rows: readonly CsvRow[]; rowErrors?: readonly RowError[] },
 ): ParsedRows<Row> {
   const parsed: ParsedRow<Row>[] = [];
+  const groupOfRow = new Map<number, string>();
   const errors: RowError[] = [...(csv.rowErrors ?? [])];
   for (const { rowNumber, raw } of csv.rows) {
+    if (def.groupKeyOf) groupOfRow.set(rowNumber, def.groupKeyOf(raw));
     const result = def.parseRow(raw, rowNumber);
     if (result.ok) parsed.push({ rowNumber, row: result.value });
     else errors.push(...result.errors);
   }
   errors.sort(byRowNumber);
-  return { parsed, errors };
+  return { parsed, groupOfRow, errors };
 }
 
 /**
@@ -110,7 +114,8 @@ export function validateRows<Row, Rec>(
     const key = def.naturalKeyOf(row);
     let ok = true;
 
-    const first = firstRowOfKey.get(key);
+    // Rows of one group share their key by design; elsewhere a repeated key is a mistake.
+    const first = def.groupKeyOf ? undefined : firstRowOfKey.get(key);
     if (first === undefined) firstRowOfKey.set(key, rowNumber);
     else {
       ok = false;
@@ -126,7 +131,7 @@ export function validateRows<Row, Rec>(
     for (const reference of references[index] ?? []) {
       const inTenant = tenantKeys.get(reference.entity)?.has(reference.key) ?? false;
       const inEarlierRow = reference.entity === def.entity && earlierValidKeys.has(reference.key);
-      if (inTenant || inEarlierRow) continue;
+      if (inTenant || inEarlierRow || reference.optional) continue;
       ok = false;
       errors.push({
         rowNumber,
@@ -142,6 +147,33 @@ export function validateRows<Row, Rec>(
       earlierValidKeys.add(key);
     }
   });
+  const kept = def.groupKeyOf ? dropIncompleteGroups(def, parsedRows, valid, errors) : valid;
   errors.sort(byRowNumber);
-  return { valid, errors };
+  return { valid: kept, errors };
+}
+
+/**
+ * A group applies whole or not at all: when any row of a group has an error, its other rows get
+ * `group-has-errors` and are not applied.
+ */
+function dropIncompleteGroups<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsedRows: ParsedRows<Row>, valid: ParsedRow<Row>[], errors: RowError[]): ParsedRow<Row>[] {
+  const { groupOfRow } = parsedRows;
+  const firstErrorOfGroup = new Map<string, number>();
+  for (const error of [...errors].sort(byRowNumber)) {
+    const group = groupOfRow.get(error.rowNumber);
+    if (group !== undefined && !firstErrorOfGroup.has(group)) firstErrorOfGroup.set(group, error.rowNumber);
+  }
+  return valid.filter(({ rowNumber }) => {
+    const group = groupOfRow.get(rowNumber) ?? '';
+    const failedRow = firstErrorOfGroup.get(group);
+    if (failedRow === undefined) return true;
+    errors.push({
+      rowNumber,
+      column: def.naturalKey.length === 1 ? (def.naturalKey[0] ?? null) : null,
+      value: group,
+      code: 'group-has-errors',
+      message: `Row ${failedRow} of the same ${def.naturalKey.join(' + ')} has errors; none of its rows is applied.`,
+    });
+    return false;
+  });
 }

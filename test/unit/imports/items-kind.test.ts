@@ -14,7 +14,7 @@ const NOW = '2026-03-02T09:14:05.000Z';
 const EARLIER = '2026-01-05T10:00:00.000Z';
 const NEW_ID = 'itm_01KJPX6ZT8MKYT6YPE0ZSHBVX3';
 
-function context(rowNumber = 7): DecideContext {
+function context(rowNumber = 7): Pick<DecideContext, 'now' | 'newId' | 'rowNumber'> {
   return { now: NOW, newId: () => NEW_ID, rowNumber };
 }
 

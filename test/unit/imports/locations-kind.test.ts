@@ -8,7 +8,7 @@ const NOW = '2026-03-02T09:14:05.000Z';
 const EARLIER = '2026-01-05T10:00:00.000Z';
 const NEW_ID = 'loc_01KF078DC02V2SXEHM79QT7VQ9';
 
-function context(rowNumber = 4): DecideContext {
+function context(rowNumber = 4): Pick<DecideContext, 'now' | 'newId' | 'rowNumber'> {
   return { now: NOW, newId: () => NEW_ID, rowNumber };
 }
 
