@@ -12,10 +12,11 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
+import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
 import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
+import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './stages.ts';
 
 
@@ -39,13 +40,6 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT = Duration.seconds(10);
-
-/**
- * esbuild emits ESM, but some bundled dependencies are CommonJS and call `require` (for Node
- * built-ins) at run time; ESM has no `require`, so the banner defines one for the bundle.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __houseCreateRequire } from 'node:module'; const require = __houseCreateRequire(import.meta.url);";
 
 /** The stack's storage, from which an `ApiFunction` is granted what its `ResourceAccess` says. */
 export interface ApiFunctionResources {
@@ -131,14 +125,14 @@ export class ApiFunction extends Construct {
         RATE_LIMIT_SUBMISSION_PER_MINUTE: String(stage.submissionRateLimitPerMinute),
       },
       bundling: {
-        format: OutputFormat.ESM,
-        target: `node${LAMBDA_NODE_MAJOR}`,
-        minify: true,
-        sourceMap: true,
-        // Stack traces only need the mappings; leaving the sources out keeps the asset small.
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
+        // infra/bundling.ts decides these once; bench/bundle-sizes.ts and test/infra build with them too.
+        format: LAMBDA_BUNDLING.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+        target: LAMBDA_BUNDLING.target,
+        minify: LAMBDA_BUNDLING.minify,
+        sourceMap: LAMBDA_BUNDLING.sourceMap,
+        sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
+        banner: LAMBDA_BUNDLING.banner,
         // The AWS SDK v3 is BUNDLED, not left external to use the copy in the Lambda runtime:
         // package.json pins exact @aws-sdk/* versions and the code is tested against those; the
         // runtime's copy changes whenever AWS updates the image, without a deploy of ours.

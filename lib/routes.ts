@@ -1,26 +1,16 @@
-import type { z } from 'zod';
 import type { Scope } from './domain/auth/scopes.ts';
-import { auditEventsPageSchema, listAuditEventsQuery } from './contracts/audit.ts';
-import { eventsPageSchema } from './contracts/events.ts';
-import { listEventsQuery } from './contracts/feed.ts';
-import {
-  importJobPath,
-  importJobSchema,
-  importKindsPageSchema,
-  listImportKindsQuery,
-  listRowErrorsQuery,
-  rowErrorsPageSchema,
-  SUBMIT_IMPORT_LIMITS,
-  submitImportJobForm,
-} from './contracts/imports.ts';
-import { renderBarcodeQuery } from './contracts/labels.ts';
+import { MAX_FILE_BYTES } from './domain/imports/types.ts';
 import type { TableId } from './store/tables.ts';
-import type { MultipartLimits } from './http/multipart.ts';
 
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
  * tests all derive from this list; nothing else lists routes. A route enters it when its
  * handler is implemented.
+ *
+ * Metadata only: every function imports this module, so it imports no zod schema, no body
+ * parser and no store. A route's request and response schemas are its operation contract
+ * (lib/contracts/<area>…, keyed by the same operationId), which only its own handler imports;
+ * the chain checks at cold start that the contract fits the route (lib/http/operation-binding.ts).
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,9 +28,20 @@ export interface ResponseSpec {
   description: string;
   /** Media type of a success body; JSON routes are negotiated among the JSON types. */
   mediaType?: 'json' | 'image/svg+xml' | 'none';
-  schema?: z.ZodType;
   headers?: Record<string, string>;
 }
+
+/** Limits of a multipart/form-data body; lib/http/multipart.ts enforces them. */
+export interface MultipartLimits {
+  /** Bytes per file; one more is a 413. */
+  maxFileBytes: number;
+  maxFiles: number;
+  maxFields: number;
+  maxFieldBytes: number;
+}
+
+/** How a route's request body is sent; its schema is the contract's `request.body`. */
+export type RequestBodySpec = { mediaType: 'json' } | { mediaType: 'multipart'; limits: MultipartLimits };
 
 export interface RouteDefinition {
   operationId: string;
@@ -54,11 +55,8 @@ export interface RouteDefinition {
   handler: string;
   summary: string;
   tag: string;
-  request: {
-    path?: z.ZodObject;
-    query?: z.ZodObject;
-    body?: { mediaType: 'json'; schema: z.ZodType } | { mediaType: 'multipart'; schema: z.ZodType; limits: MultipartLimits };
-  };
+  /** Present exactly when the route takes a body. */
+  requestBody?: RequestBodySpec;
   success: { status: number } & ResponseSpec;
   /** Error statuses the route documents besides the chain's own (401, 403, 406, 429, 500). */
   errorStatuses: number[];
@@ -78,7 +76,6 @@ export const ROUTES = [
     handler: 'functions/http/labels/render-barcode.ts',
     summary: 'Render a barcode as an SVG image',
     tag: 'Labels',
-    request: { query: renderBarcodeQuery },
     success: {
       status: 200,
       description: 'The barcode as SVG, sized in millimetres, quiet zone included.',
@@ -102,8 +99,7 @@ export const ROUTES = [
     handler: 'functions/http/events/list-events.ts',
     summary: 'Read the feed of domain events',
     tag: 'Events',
-    request: { query: listEventsQuery },
-    success: { status: 200, description: 'A page of event envelopes, oldest first; `page.nextCursor` is always a string.', mediaType: 'json', schema: eventsPageSchema },
+    success: { status: 200, description: 'A page of event envelopes, oldest first; `page.nextCursor` is always a string.', mediaType: 'json' },
     errorStatuses: [400],
     access: { tables: { events: 'read' }, cursorSecret: true },
   },
@@ -116,8 +112,7 @@ export const ROUTES = [
     handler: 'functions/http/audit/list-audit-events.ts',
     summary: 'List audit events, newest first',
     tag: 'Audit',
-    request: { query: listAuditEventsQuery },
-    success: { status: 200, description: 'A page of audit events, newest first.', mediaType: 'json', schema: auditEventsPageSchema },
+    success: { status: 200, description: 'A page of audit events, newest first.', mediaType: 'json' },
     errorStatuses: [400],
     access: { tables: { audit: 'read' }, cursorSecret: true },
   },
@@ -130,8 +125,7 @@ export const ROUTES = [
     handler: 'functions/http/imports/list-import-kinds.ts',
     summary: 'List import kinds with their columns and limits',
     tag: 'Imports',
-    request: { query: listImportKindsQuery },
-    success: { status: 200, description: 'The import kinds.', mediaType: 'json', schema: importKindsPageSchema },
+    success: { status: 200, description: 'The import kinds.', mediaType: 'json' },
     errorStatuses: [400],
     access: { tables: {}, cursorSecret: true },
   },
@@ -144,12 +138,12 @@ export const ROUTES = [
     handler: 'functions/http/imports/submit-import-job.ts',
     summary: 'Submit a file import job',
     tag: 'Imports',
-    request: { body: { mediaType: 'multipart', schema: submitImportJobForm, limits: SUBMIT_IMPORT_LIMITS } },
+    // One file of at most MAX_FILE_BYTES and a few short fields: anything more is refused early.
+    requestBody: { mediaType: 'multipart', limits: { maxFileBytes: MAX_FILE_BYTES, maxFiles: 1, maxFields: 8, maxFieldBytes: 1024 } },
     success: {
       status: 202,
       description: 'The queued job; poll the URL in `Location`.',
       mediaType: 'json',
-      schema: importJobSchema,
       headers: { Location: 'Relative URL of the job, e.g. /v1/imports/jobs/imp_01J…' },
     },
     errorStatuses: [400, 404, 409, 413, 415],
@@ -164,8 +158,7 @@ export const ROUTES = [
     handler: 'functions/http/imports/get-import-job.ts',
     summary: 'Read an import job',
     tag: 'Imports',
-    request: { path: importJobPath },
-    success: { status: 200, description: 'The job with its status and counts.', mediaType: 'json', schema: importJobSchema },
+    success: { status: 200, description: 'The job with its status and counts.', mediaType: 'json' },
     errorStatuses: [404],
     access: { tables: { inventory: 'read' } },
   },
@@ -178,8 +171,7 @@ export const ROUTES = [
     handler: 'functions/http/imports/list-import-row-errors.ts',
     summary: 'List the row errors of a finished import job',
     tag: 'Imports',
-    request: { path: importJobPath, query: listRowErrorsQuery },
-    success: { status: 200, description: 'Row errors in row order.', mediaType: 'json', schema: rowErrorsPageSchema },
+    success: { status: 200, description: 'Row errors in row order.', mediaType: 'json' },
     errorStatuses: [400, 404, 409],
     access: { tables: { inventory: 'read' }, cursorSecret: true },
   },

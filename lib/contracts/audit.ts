@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUDIT_KINDS } from '../domain/audit/types.ts';
+import { defineOperation } from './operation.ts';
 import { cursorParam, dateTimeString, limitParam } from './primitives.ts';
 
 /** GET /v1/audit/events (PRODUCT §4). */
@@ -31,3 +32,9 @@ export const auditEventsPageSchema = z
     page: z.object({ nextCursor: z.string().nullable() }),
   })
   .meta({ id: 'AuditEventsPage' });
+
+export const listAuditEventsContract = defineOperation({
+  operationId: 'listAuditEvents',
+  request: { query: listAuditEventsQuery },
+  response: auditEventsPageSchema,
+});

@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { eventTypeSchema } from './events.ts';
+import * as z from 'zod';
+import { eventsPageSchema, eventTypeSchema } from './events.ts';
+import { defineOperation } from './operation.ts';
 import { cursorParam, limitParam } from './primitives.ts';
 
 /** GET /v1/events query (seed §4 Events feed). */
@@ -9,3 +10,5 @@ export const listEventsQuery = z.strictObject({
   type: eventTypeSchema.optional(),
   afterEventId: z.string().min(1).max(64).optional(),
 });
+
+export const listEventsContract = defineOperation({ operationId: 'listEvents', request: { query: listEventsQuery }, response: eventsPageSchema });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { defineOperation } from './operation.ts';
 import { doubleString } from './primitives.ts';
 
 /** Barcode formats of PRODUCT §5; `qr` is the seed's default. */
@@ -36,3 +37,6 @@ export const renderBarcodeQuery = z.strictObject({
 });
 
 export type RenderBarcodeQuery = z.output<typeof renderBarcodeQuery>;
+
+/** GET /v1/barcodes: the body is the SVG image, so there is no response schema. */
+export const renderBarcodeContract = defineOperation({ operationId: 'renderBarcode', request: { query: renderBarcodeQuery } });

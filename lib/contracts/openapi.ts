@@ -1,12 +1,13 @@
-import { z } from 'zod';
-import { ROUTES } from '../routes.ts';
+import * as z from 'zod';
 import type { HttpMethod, RouteDefinition } from '../routes.ts';
+import { bindOperation, type RouteOperation } from './operation.ts';
+import { routeOperations } from './operations.ts';
 import { booleanString, dateTimeString, doubleString, int32String } from './primitives.ts';
 import { problemSchema } from './problem.ts';
 
 /**
  * OpenAPI 3.1 description of the customer API, derived from the route table (`lib/routes.ts`)
- * and the zod contracts. `scripts/generate-openapi.ts` writes it to `docs/openapi.json`; the
+ * and each route's operation contract (lib/contracts/operations.ts). `scripts/generate-openapi.ts` writes it to `docs/openapi.json`; the
  * contract test fails when the committed file drifts from `buildOpenApiDocument()`.
  *
  * Schemas come from zod 4's `z.toJSONSchema` (draft 2020-12, the dialect of OpenAPI 3.1).
@@ -277,8 +278,8 @@ function joinText(...parts: Array<string | undefined>): string | undefined {
   return present.length === 0 ? undefined : present.join(' ');
 }
 
-function parametersFrom(schema: Schema, location: 'query' | 'path', route: RouteDefinition, components: SchemaComponents): JsonObject[] {
-  const shape = objectShape(schema, `${route.operationId}: request.${location}`);
+function parametersFrom(schema: Schema, location: 'query' | 'path' | 'header', route: RouteDefinition, components: SchemaComponents): JsonObject[] {
+  const shape = objectShape(schema, `${route.operationId}: request.${location === 'header' ? 'headers' : location}`);
   const required = requiredInputKeys(schema);
   return Object.entries(shape).map(([name, property]) => {
     const { schema: valueSchema, note } = wireValueSchema(property, components);
@@ -445,7 +446,7 @@ class DocumentBuilder {
     return { $ref: `#/components/responses/${errorInfo(status).name}` };
   }
 
-  operation(route: RouteDefinition): JsonObject {
+  operation({ route, contract }: RouteOperation): JsonObject {
     const write = isWriteRoute(route);
     const operation: JsonObject = {
       tags: [route.tag],
@@ -456,19 +457,20 @@ class DocumentBuilder {
       security: [{ customerApiKey: [] }],
     };
 
-    const parameters = this.parameters(route, write);
+    const parameters = this.parameters({ route, contract }, write);
     if (parameters.length > 0) operation.parameters = parameters;
 
-    const body = route.request.body;
-    if (body !== undefined) {
+    const body = route.requestBody;
+    const bodySchema = contract.request.body;
+    if (body !== undefined && bodySchema !== undefined) {
       const mediaTypes = body.mediaType === 'json' ? JSON_REQUEST_MEDIA_TYPES : ['multipart/form-data'];
-      const schema = body.mediaType === 'json' ? this.schemas.convert(body.schema, 'input') : this.formSchema(body.schema, route);
+      const schema = body.mediaType === 'json' ? this.schemas.convert(bodySchema, 'input') : this.formSchema(bodySchema, route);
       const content: JsonObject = {};
       for (const mediaType of mediaTypes) content[mediaType] = { schema };
       operation.requestBody = { required: true, content };
     }
 
-    operation.responses = this.responses(route, write);
+    operation.responses = this.responses({ route, contract }, write);
     return operation;
   }
 
@@ -483,18 +485,16 @@ class DocumentBuilder {
     return lines.join('\n');
   }
 
-  private parameters(route: RouteDefinition, write: boolean): JsonObject[] {
+  private parameters({ route, contract }: RouteOperation, write: boolean): JsonObject[] {
+    const { request } = contract;
     const templateNames = pathTemplateNames(route.path);
-    const pathParameters = route.request.path ? parametersFrom(route.request.path, 'path', route, this.schemas) : [];
-    const declared = pathParameters.map((parameter) => String(parameter.name));
-    if ([...templateNames].sort().join('\n') !== [...declared].sort().join('\n')) {
-      throw new Error(`${route.operationId}: path template ${route.path} and request.path (${declared.join(', ') || 'none'}) disagree`);
-    }
-    // Path parameters in template order.
+    const pathParameters = request.path ? parametersFrom(request.path, 'path', route, this.schemas) : [];
+    // Path parameters in template order (bindOperation checked they are the template's).
     pathParameters.sort((a, b) => templateNames.indexOf(String(a.name)) - templateNames.indexOf(String(b.name)));
 
     const parameters = [...pathParameters];
-    if (route.request.query) parameters.push(...parametersFrom(route.request.query, 'query', route, this.schemas));
+    if (request.query) parameters.push(...parametersFrom(request.query, 'query', route, this.schemas));
+    if (request.headers) parameters.push(...parametersFrom(request.headers, 'header', route, this.schemas));
     if (write) {
       parameters.push({
         name: 'Idempotency-Key',
@@ -526,7 +526,7 @@ class DocumentBuilder {
     return result;
   }
 
-  private responses(route: RouteDefinition, write: boolean): JsonObject {
+  private responses({ route, contract }: RouteOperation, write: boolean): JsonObject {
     const responses: JsonObject = {};
     const success = route.success;
 
@@ -538,13 +538,13 @@ class DocumentBuilder {
     if (write) headers['Idempotent-Replayed'] = this.headerRef('Idempotent-Replayed');
 
     const successResponse: JsonObject = { description: success.description, headers };
-    const mediaType = success.mediaType ?? (success.schema ? 'json' : 'none');
+    const mediaType = success.mediaType ?? (contract.response ? 'json' : 'none');
     if (success.status !== 204 && mediaType !== 'none') {
       const content: JsonObject = {};
       if (mediaType === 'image/svg+xml') {
         content['image/svg+xml'] = { schema: { type: 'string' } };
       } else {
-        const schema = success.schema ? this.schemas.convert(success.schema, 'output') : undefined;
+        const schema = contract.response ? this.schemas.convert(contract.response, 'output') : undefined;
         for (const type of JSON_RESPONSE_MEDIA_TYPES) content[type] = schema ? { schema } : {};
       }
       successResponse.content = content;
@@ -561,8 +561,11 @@ class DocumentBuilder {
   }
 }
 
-/** The OpenAPI 3.1 document of `routes`; pure and deterministic (same routes → same JSON text). */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[] = ROUTES as readonly RouteDefinition[]): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of `operations` (by default every route of the table with its
+ * contract); pure and deterministic (same operations → same JSON text).
+ */
+export function buildOpenApiDocument(operations: readonly RouteOperation[] = routeOperations()): OpenApiDocument {
   const builder = new DocumentBuilder();
   // ProblemDetails first, so the components hold the response shape under its plain id.
   builder.schemas.convert(problemSchema, 'output');
@@ -571,8 +574,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[] = ROUTES
   const seenOperations = new Set<string>();
   const tagNames: string[] = [];
   const pathOrder: string[] = [];
-  const byPath = new Map<string, RouteDefinition[]>();
-  for (const route of routes) {
+  const byPath = new Map<string, RouteOperation[]>();
+  for (const operation of operations) {
+    const { route } = bindOperation(operation.route, operation.contract);
     if (seenOperationIds.has(route.operationId)) throw new Error(`Duplicate operationId '${route.operationId}'`);
     seenOperationIds.add(route.operationId);
     const key = `${route.method} ${route.path}`;
@@ -583,14 +587,14 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[] = ROUTES
       byPath.set(route.path, []);
       pathOrder.push(route.path);
     }
-    byPath.get(route.path)?.push(route);
+    byPath.get(route.path)?.push(operation);
   }
 
   const paths: JsonObject = {};
   for (const path of pathOrder) {
     const item: JsonObject = {};
-    const pathRoutes = [...(byPath.get(path) ?? [])].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-    for (const route of pathRoutes) item[route.method.toLowerCase()] = builder.operation(route);
+    const pathOperations = [...(byPath.get(path) ?? [])].sort((a, b) => METHOD_ORDER.indexOf(a.route.method) - METHOD_ORDER.indexOf(b.route.method));
+    for (const operation of pathOperations) item[operation.route.method.toLowerCase()] = builder.operation(operation);
     paths[path] = item;
   }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Wire primitives that follow the seed's number rules exactly. Query and form values always

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** RFC 9457 problem document with the stable `code` and `traceId` of seed §7 / PRODUCT §1. */
 export const fieldErrorSchema = z.object({

@@ -1,10 +1,11 @@
 import middy from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
+import { bindOperation, type OperationContract, type RouteOperation } from '../contracts/operation.ts';
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
 import type { RateLimitCounter, RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
 import type { CommandPlan, CommandWriter, IdempotencyRecords } from '../domain/write/ports.ts';
-import type { RouteDefinition } from '../routes.ts';
+import { routeById, type RouteDefinition, type RouteId, type RouteOf } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { negotiateResponse } from './middleware/negotiate-response.ts';
@@ -12,6 +13,7 @@ import { problemDocuments } from './middleware/problem-documents.ts';
 import { announceRateLimitPolicy, rateLimit } from './middleware/rate-limit.ts';
 import { traceId } from './middleware/trace-id.ts';
 import { validateRequest } from './middleware/validate-request.ts';
+import type { MultipartParser } from './multipart.ts';
 import { toHttpResponse } from './respond.ts';
 import { stateOf, type ApiContext, type HandlerResult, type HttpEvent, type HttpResponse, type RequestState } from './types.ts';
 
@@ -23,6 +25,8 @@ export interface ChainDependencies {
   rateLimitPolicies: RateLimitPolicies;
   /** Write routes only: Idempotency-Key records and the one-transaction command writer. */
   writes?: { idempotency: IdempotencyRecords; writer: CommandWriter };
+  /** Multipart routes only: their handler passes lib/http/multipart.ts, which no other function bundles. */
+  parseMultipart?: MultipartParser;
 }
 
 /**
@@ -34,19 +38,36 @@ export type Commit = <T>(build: () => Promise<CommandPlan<T>>, respond: (result:
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** The validated input of a route, typed from its zod contracts. */
-export interface RouteInput<R extends RouteDefinition> {
-  query: Output<R['request']['query']>;
-  path: Output<R['request']['path']>;
-  body: R['request']['body'] extends { schema: infer S } ? Output<S> : undefined;
+/** The validated input every route gets, typed from its operation contract. */
+export interface ReadRouteInput<C extends OperationContract> {
+  query: Output<C['request']['query']>;
+  path: Output<C['request']['path']>;
+  headers: Output<C['request']['headers']>;
+  body: Output<C['request']['body']>;
   principal: Principal;
   traceId: string;
   event: HttpEvent;
-  /** Only on write routes. */
-  commit: Commit;
 }
 
-export type RouteHandler<R extends RouteDefinition> = (input: RouteInput<R>) => Promise<HandlerResult>;
+/** Write routes (any method but GET) also get `commit`; a read handler cannot even name it. */
+export type RouteInput<R extends Pick<RouteDefinition, 'method'>, C extends OperationContract> = R['method'] extends 'GET'
+  ? ReadRouteInput<C>
+  : ReadRouteInput<C> & { commit: Commit };
+
+export type RouteHandler<R extends Pick<RouteDefinition, 'method'>, C extends OperationContract> = (input: RouteInput<R, C>) => Promise<HandlerResult>;
+
+/**
+ * The Lambda handler of the route whose operation `contract` is: the route comes from
+ * lib/routes.ts by the contract's operationId, and a contract that does not fit it fails the
+ * cold start (`bindOperation`).
+ */
+export function createHttpHandler<C extends OperationContract<RouteId>>(
+  contract: C,
+  dependencies: ChainDependencies,
+  handle: RouteHandler<RouteOf<C['operationId']>, C>,
+) {
+  return createOperationHandler(bindOperation(routeById(contract.operationId), contract), dependencies, handle);
+}
 
 /**
  * The one Middy chain, in ARCHITECTURE §2 order: problem documents (outermost) → trace id →
@@ -54,7 +75,12 @@ export type RouteHandler<R extends RouteDefinition> = (input: RouteInput<R>) => 
  * exceeded) → validation → content negotiation → idempotency (writes only) → handler (which
  * serializes its own response, so a stored idempotent response is what the client first got).
  */
-export function createHttpHandler<R extends RouteDefinition>(route: R, dependencies: ChainDependencies, handle: RouteHandler<R>) {
+export function createOperationHandler<R extends RouteDefinition, C extends OperationContract>(
+  operation: RouteOperation<R, C>,
+  dependencies: ChainDependencies,
+  handle: RouteHandler<R, C>,
+) {
+  const { route } = operation;
   const isWrite = route.method !== 'GET';
   const { writes } = dependencies;
   if (isWrite && !writes) throw new Error(`${route.operationId} is a write route: it needs the write dependencies (lib/composition-writes.ts)`);
@@ -64,7 +90,7 @@ export function createHttpHandler<R extends RouteDefinition>(route: R, dependenc
     .use(announceRateLimitPolicy(route, dependencies.rateLimitPolicies))
     .use(authenticate(route.scope, dependencies.apiKeys))
     .use(rateLimit(route, dependencies.rateLimits, dependencies.rateLimitPolicies))
-    .use(validateRequest(route))
+    .use(validateRequest(operation, dependencies.parseMultipart))
     .use(negotiateResponse(route));
   if (isWrite && writes) chain.use(idempotency(route, writes.idempotency));
   return chain.handler(async (event, context) => {
@@ -74,12 +100,13 @@ export function createHttpHandler<R extends RouteDefinition>(route: R, dependenc
     const result = await handle({
       query: input.query,
       path: input.path,
+      headers: input.headers,
       body: input.body,
       principal,
       traceId: state.traceId,
       event,
-      commit: commitFor(route, state, principal, writes),
-    } as RouteInput<R>);
+      ...(isWrite ? { commit: commitFor(route, state, principal, writes) } : {}),
+    } as RouteInput<R, C>);
     return toHttpResponse(result, state);
   });
 }

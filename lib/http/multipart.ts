@@ -1,5 +1,6 @@
 import { Busboy } from '@fastify/busboy';
 import { ApiError, ValidationError } from '../domain/errors.ts';
+import type { MultipartLimits } from '../routes.ts';
 import { header } from './headers.ts';
 import type { HttpEvent } from './types.ts';
 
@@ -17,13 +18,7 @@ export interface UploadedFile {
   content: Buffer;
 }
 
-export interface MultipartLimits {
-  /** Bytes per file; one more is a 413. */
-  maxFileBytes: number;
-  maxFiles: number;
-  maxFields: number;
-  maxFieldBytes: number;
-}
+export type { MultipartLimits };
 
 export interface MultipartForm {
   fields: Record<string, string>;
@@ -42,7 +37,9 @@ function formError(name: string, code: string, message: string): ValidationError
   return new ValidationError([{ location: 'form', name, code, message }]);
 }
 
-export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promise<MultipartForm> {
+export type MultipartParser = (event: HttpEvent, limits: MultipartLimits) => Promise<MultipartForm>;
+
+export const parseMultipart: MultipartParser = (event, limits) => {
   const contentType = header(event, 'content-type') ?? '';
   // Busboy reads the parameters (boundary, charset) in any order and throws without a boundary.
   if (!MULTIPART_CONTENT_TYPE.test(contentType)) return Promise.reject(unsupported());
@@ -110,4 +107,4 @@ export function parseMultipart(event: HttpEvent, limits: MultipartLimits): Promi
     parser.on('finish', settle);
     parser.end(body);
   });
-}
+};

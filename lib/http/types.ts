@@ -11,6 +11,7 @@ export type HttpResponse = APIGatewayProxyStructuredResultV2 & { headers: Record
 export interface ValidatedInput {
   query: unknown;
   path: unknown;
+  headers: unknown;
   body: unknown;
 }
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/auth/api-key.ts';
 import type { Scope } from '../domain/auth/scopes.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import { entityItem, readAll } from './entity.ts';
 import { apiKeyEntity, apiKeyPointerEntity } from './entities.ts';
 import { keys } from './keys.ts';

@@ -1,19 +1,8 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
 /**
- * One client per container, built at cold start. Endpoints come from the SDK's standard
- * `AWS_ENDPOINT_URL_<SERVICE>` variables, which the local runtime sets and AWS leaves unset.
+ * Every AWS client, for tooling and tests. Store modules import the one client they use from its
+ * own module instead: importing this one constructs all of them, and a function that does would
+ * bundle S3 and SQS whatever it needs (test/infra/bundle-contents.test.ts fails on that).
  */
-export const dynamoClient = new DynamoDBClient({});
-
-export const documentClient = DynamoDBDocumentClient.from(dynamoClient, {
-  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-});
-
-/** Path-style addressing where the local S3 (s3rver) needs it; AWS uses virtual-hosted style. */
-export const s3Client = new S3Client({ forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true' });
-
-export const sqsClient = new SQSClient({});
+export { documentClient, dynamoClient } from './dynamodb-client.ts';
+export { s3Client } from './s3-client.ts';
+export { sqsClient } from './sqs-client.ts';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 
 /**
  * The entity layer: every kind of item the service stores declares, once, its type tag, schema

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contracts/events.ts';
 import type { EventFeedStore, FeedSlice, StoredEvent } from '../domain/events/read-feed.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../domain/events/types.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
 import { eventEntity, eventSequenceEntity } from './entities.ts';
 import { keys } from './keys.ts';

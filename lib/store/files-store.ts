@@ -1,5 +1,5 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from './clients.ts';
+import { s3Client } from './s3-client.ts';
 
 /** Uploaded files in the files bucket. Keys are deterministic, so a retried write is harmless. */
 export class FilesStore {

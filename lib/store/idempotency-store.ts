@@ -8,7 +8,7 @@ import {
   type StoredResponse,
 } from '../domain/idempotency/idempotency.ts';
 import type { ApiError } from '../domain/errors.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
 import { idempotencyEntity } from './entities.ts';
 import type { TransactItem } from './transaction-items.ts';

@@ -2,7 +2,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchW
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import { entityItem, readAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
 import { keys } from './keys.ts';

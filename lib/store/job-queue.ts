@@ -1,5 +1,5 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqsClient } from './clients.ts';
+import { sqsClient } from './sqs-client.ts';
 
 /** The message that asks the import worker to (continue to) process a job. */
 export interface ImportJobMessage {

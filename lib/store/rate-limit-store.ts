@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter, RateLimitPolicyName } from '../domain/rate-limit/fixed-window.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import { envelopeAssignments } from './entity.ts';
 import { rateLimitCounterEntity } from './entities.ts';
 

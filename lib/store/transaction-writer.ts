@@ -8,7 +8,7 @@ import { newEventId } from '../domain/events/event-id.ts';
 import type { EventDraft, EventEnvelope } from '../domain/events/types.ts';
 import { inProgressError, type StoredResponse } from '../domain/idempotency/idempotency.ts';
 import { newId } from '../domain/ids.ts';
-import { documentClient } from './clients.ts';
+import { documentClient } from './dynamodb-client.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from '../domain/write/ports.ts';
 import { envelopeAssignments } from './entity.ts';

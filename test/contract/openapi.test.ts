@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument, CHAIN_ERROR_STATUSES, isWriteRoute, serializeOpenApiDocument } from '../../lib/contracts/openapi.ts';
 import type { JsonObject, JsonValue } from '../../lib/contracts/openapi.ts';
+import type { OperationContract, RouteOperation } from '../../lib/contracts/operation.ts';
+import { routeOperations } from '../../lib/contracts/operations.ts';
 import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/contracts/primitives.ts';
 import { ROUTES } from '../../lib/routes.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
@@ -39,9 +41,17 @@ const base = {
 
 const syntheticDetail = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'SyntheticDetail' });
 
-/** Write routes and list parameters the real table does not have yet. */
-const SYNTHETIC_ROUTES: RouteDefinition[] = [
-  {
+/** A synthetic route with its contract: `request` and `response` go to the contract. */
+function synthetic(
+  definition: RouteDefinition & { request: OperationContract['request']; response?: OperationContract['response'] },
+): RouteOperation {
+  const { request, response, ...route } = definition;
+  return { route, contract: { operationId: route.operationId, request, ...(response ? { response } : {}) } };
+}
+
+/** Write routes, list parameters and request headers the real table does not have yet. */
+const SYNTHETIC_OPERATIONS: RouteOperation[] = [
+  synthetic({
     ...base,
     operationId: 'listSynthetic',
     method: 'GET',
@@ -58,15 +68,11 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
         limit: limitParam,
       }),
     },
-    success: {
-      status: 200,
-      description: 'A page of records.',
-      mediaType: 'json',
-      schema: z.object({ data: z.array(syntheticDetail), page: z.object({ nextCursor: z.string().nullable() }) }),
-    },
+    success: { status: 200, description: 'A page of records.', mediaType: 'json' },
+    response: z.object({ data: z.array(syntheticDetail), page: z.object({ nextCursor: z.string().nullable() }) }),
     errorStatuses: [400],
-  },
-  {
+  }),
+  synthetic({
     ...base,
     operationId: 'createSynthetic',
     method: 'POST',
@@ -74,11 +80,13 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
     scope: 'boms:write',
     summary: 'Create a synthetic record',
     tag: 'Synthetic',
-    request: { body: { mediaType: 'json', schema: z.strictObject({ name: z.string().min(1), quantity: z.number().positive().default(1) }) } },
-    success: { status: 201, description: 'The record.', mediaType: 'json', schema: syntheticDetail },
+    requestBody: { mediaType: 'json' },
+    request: { body: z.strictObject({ name: z.string().min(1), quantity: z.number().positive().default(1) }) },
+    success: { status: 201, description: 'The record.', mediaType: 'json' },
+    response: syntheticDetail,
     errorStatuses: [400, 409],
-  },
-  {
+  }),
+  synthetic({
     ...base,
     operationId: 'replaceSynthetic',
     method: 'PUT',
@@ -86,11 +94,17 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
     scope: 'boms:write',
     summary: 'Replace a synthetic record',
     tag: 'Synthetic',
-    request: { path: z.strictObject({ id: idParam }), body: { mediaType: 'json', schema: z.strictObject({ name: z.string().min(1) }) } },
-    success: { status: 200, description: 'The record.', mediaType: 'json', schema: syntheticDetail },
+    requestBody: { mediaType: 'json' },
+    request: {
+      path: z.strictObject({ id: idParam }),
+      headers: z.strictObject({ 'If-Match': z.string().min(1).describe('The ETag of the record as last read.') }),
+      body: z.strictObject({ name: z.string().min(1) }),
+    },
+    success: { status: 200, description: 'The record.', mediaType: 'json' },
+    response: syntheticDetail,
     errorStatuses: [400, 404, 409],
-  },
-  {
+  }),
+  synthetic({
     ...base,
     operationId: 'deleteSynthetic',
     method: 'DELETE',
@@ -101,8 +115,8 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
     request: { path: z.strictObject({ id: idParam }) },
     success: { status: 204, description: 'Deleted.', mediaType: 'none' },
     errorStatuses: [404],
-  },
-  {
+  }),
+  synthetic({
     ...base,
     operationId: 'uploadSynthetic',
     method: 'POST',
@@ -111,22 +125,12 @@ const SYNTHETIC_ROUTES: RouteDefinition[] = [
     submission: true,
     summary: 'Upload a synthetic file',
     tag: 'Synthetic',
-    request: {
-      body: {
-        mediaType: 'multipart',
-        schema: z.object({ kind: z.string().min(1), PageCount: int32String.optional(), file: z.file() }),
-        limits: { maxFileBytes: 1024, maxFiles: 1, maxFields: 4, maxFieldBytes: 256 },
-      },
-    },
-    success: {
-      status: 202,
-      description: 'Queued.',
-      mediaType: 'json',
-      schema: syntheticDetail,
-      headers: { Location: 'Relative URL of the queued job.' },
-    },
+    requestBody: { mediaType: 'multipart', limits: { maxFileBytes: 1024, maxFiles: 1, maxFields: 4, maxFieldBytes: 256 } },
+    request: { body: z.object({ kind: z.string().min(1), PageCount: int32String.optional(), file: z.file() }) },
+    success: { status: 202, description: 'Queued.', mediaType: 'json', headers: { Location: 'Relative URL of the queued job.' } },
+    response: syntheticDetail,
     errorStatuses: [400, 404, 409],
-  },
+  }),
 ];
 
 describe('docs/openapi.json', () => {
@@ -155,7 +159,7 @@ describe('buildOpenApiDocument', () => {
 
   it('is deterministic, including key order', () => {
     expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(document));
-    expect(JSON.stringify(buildOpenApiDocument(SYNTHETIC_ROUTES))).toBe(JSON.stringify(buildOpenApiDocument(SYNTHETIC_ROUTES)));
+    expect(JSON.stringify(buildOpenApiDocument(SYNTHETIC_OPERATIONS))).toBe(JSON.stringify(buildOpenApiDocument(SYNTHETIC_OPERATIONS)));
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -233,10 +237,10 @@ describe('buildOpenApiDocument', () => {
 });
 
 describe('buildOpenApiDocument with write routes (synthetic)', () => {
-  const document = buildOpenApiDocument(SYNTHETIC_ROUTES);
+  const document = buildOpenApiDocument(SYNTHETIC_OPERATIONS);
 
   it('requires an Idempotency-Key header (string, ≤ 255) on every write route and only there', () => {
-    for (const route of SYNTHETIC_ROUTES) {
+    for (const { route } of SYNTHETIC_OPERATIONS) {
       const header = parametersOf(operationOf(document, route)).find((parameter) => parameter.name === 'Idempotency-Key');
       if (isWriteRoute(route)) {
         expect(header, route.operationId).toMatchObject({ in: 'header', required: true, schema: { type: 'string', maxLength: 255 } });
@@ -244,11 +248,11 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
         expect(header, route.operationId).toBeUndefined();
       }
     }
-    expect(SYNTHETIC_ROUTES.filter(isWriteRoute).map((route) => route.method).sort()).toEqual(['DELETE', 'POST', 'POST', 'PUT']);
+    expect(SYNTHETIC_OPERATIONS.map(({ route }) => route).filter(isWriteRoute).map((route) => route.method).sort()).toEqual(['DELETE', 'POST', 'POST', 'PUT']);
   });
 
   it('maps limitParam to an int32 1..200 with default 50, not required', () => {
-    const list = SYNTHETIC_ROUTES[0];
+    const list = SYNTHETIC_OPERATIONS[0]?.route;
     if (!list) throw new Error('no list route');
     const limit = parametersOf(operationOf(document, list)).find((parameter) => parameter.name === 'limit');
     expect(limit).toMatchObject({ in: 'query', required: false });
@@ -257,7 +261,7 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
   });
 
   it('maps the other wire primitives to their real types', () => {
-    const list = SYNTHETIC_ROUTES[0];
+    const list = SYNTHETIC_OPERATIONS[0]?.route;
     if (!list) throw new Error('no list route');
     const byName = new Map(parametersOf(operationOf(document, list)).map((parameter) => [parameter.name, parameter]));
     expect(byName.get('includeArchived')?.schema).toEqual({ type: 'boolean', default: false });
@@ -267,19 +271,33 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
   });
 
   it('documents path parameters as required, in template order', () => {
-    const replace = SYNTHETIC_ROUTES[2];
+    const replace = SYNTHETIC_OPERATIONS[2]?.route;
     if (!replace) throw new Error('no PUT route');
     const [id] = parametersOf(operationOf(document, replace));
     expect(id).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'string' } });
   });
 
+  it('documents declared request headers as header parameters, after path and before Idempotency-Key', () => {
+    const replace = SYNTHETIC_OPERATIONS[2]?.route;
+    if (!replace) throw new Error('no PUT route');
+    const parameters = parametersOf(operationOf(document, replace));
+    expect(parameters.map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ['id', 'path', true],
+      ['If-Match', 'header', true],
+      ['Idempotency-Key', 'header', true],
+    ]);
+    expect(parameters[1]).toMatchObject({ description: 'The ETag of the record as last read.', schema: { type: 'string', minLength: 1 } });
+  });
+
   it('rejects a path template whose parameters the route does not declare', () => {
-    const broken = { ...SYNTHETIC_ROUTES[3], path: '/v1/synthetic/{id}/{other}' } as RouteDefinition;
+    const deleteOperation = SYNTHETIC_OPERATIONS[3];
+    if (!deleteOperation) throw new Error('no DELETE route');
+    const broken = { ...deleteOperation, route: { ...deleteOperation.route, path: '/v1/synthetic/{id}/{other}' } };
     expect(() => buildOpenApiDocument([broken])).toThrow(/disagree/);
   });
 
   it('accepts JSON bodies as application/json, text/json and application/*+json', () => {
-    const create = SYNTHETIC_ROUTES[1];
+    const create = SYNTHETIC_OPERATIONS[1]?.route;
     if (!create) throw new Error('no POST route');
     const body = obj(operationOf(document, create).requestBody, 'requestBody');
     expect(body.required).toBe(true);
@@ -289,7 +307,7 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
   });
 
   it('documents multipart form fields with their wire types', () => {
-    const upload = SYNTHETIC_ROUTES[4];
+    const upload = SYNTHETIC_OPERATIONS[4]?.route;
     if (!upload) throw new Error('no upload route');
     const content = obj(obj(operationOf(document, upload).requestBody, 'requestBody').content, 'content');
     expect(Object.keys(content)).toEqual(['multipart/form-data']);
@@ -301,7 +319,7 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
   });
 
   it('offers JSON success bodies as application/json, text/json and text/plain, with registered schemas as components', () => {
-    const create = SYNTHETIC_ROUTES[1];
+    const create = SYNTHETIC_OPERATIONS[1]?.route;
     if (!create) throw new Error('no POST route');
     const created = obj(obj(operationOf(document, create).responses, 'responses')['201'], '201');
     expect(created.content).toEqual({
@@ -314,7 +332,7 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
   });
 
   it('documents 204 without content and route-specific success headers', () => {
-    const [deleteRoute, upload] = [SYNTHETIC_ROUTES[3], SYNTHETIC_ROUTES[4]];
+    const [deleteRoute, upload] = [SYNTHETIC_OPERATIONS[3]?.route, SYNTHETIC_OPERATIONS[4]?.route];
     if (!deleteRoute || !upload) throw new Error('routes missing');
     const noContent = obj(obj(operationOf(document, deleteRoute).responses, 'responses')['204'], '204');
     expect(noContent).not.toHaveProperty('content');
@@ -361,7 +379,7 @@ describe('redocly lint (recommended ruleset, redocly.yaml)', () => {
 
   it('passes a document with write, multipart and list routes with no errors and no warnings', async () => {
     const file = join(directory, 'synthetic.json');
-    writeFileSync(file, serializeOpenApiDocument(buildOpenApiDocument([...routes, ...SYNTHETIC_ROUTES])));
+    writeFileSync(file, serializeOpenApiDocument(buildOpenApiDocument([...routeOperations(), ...SYNTHETIC_OPERATIONS])));
     const report = await redoclyLint(file);
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ errors: 0, warnings: 0 });

@@ -3,7 +3,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chainDependencies } from '../../lib/composition.ts';
 import { counterExpiresAt } from '../../lib/domain/rate-limit/fixed-window.ts';
-import { createHttpHandler } from '../../lib/http/chain.ts';
+import { bindOperation } from '../../lib/contracts/operation.ts';
+import { createOperationHandler } from '../../lib/http/chain.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 import { documentClient } from '../../lib/store/clients.ts';
 import { RateLimitStore, rateLimitCounterKey } from '../../lib/store/rate-limit-store.ts';
@@ -80,13 +81,19 @@ describe('submission limit in the chain (real composition root, synthetic route)
     handler: 'functions/http/fallback/not-found.ts',
     summary: 'Synthetic submission route',
     tag: 'Test',
-    request: {},
     success: { status: 200, description: 'ok' },
     errorStatuses: [],
     access: { tables: {} },
   };
-  const submit = createHttpHandler(base, chainDependencies, async () => ({ status: 200, json: { submitted: true } }));
-  const read = createHttpHandler({ ...base, operationId: 'testRead', submission: false }, chainDependencies, async () => ({ status: 200, json: { read: true } }));
+  const readBase: RouteDefinition = { ...base, operationId: 'testRead', submission: false };
+  const submit = createOperationHandler(bindOperation(base, { operationId: base.operationId, request: {} }), chainDependencies, async () => ({
+    status: 200,
+    json: { submitted: true },
+  }));
+  const read = createOperationHandler(bindOperation(readBase, { operationId: readBase.operationId, request: {} }), chainDependencies, async () => ({
+    status: 200,
+    json: { read: true },
+  }));
   const invoke = async (handler: typeof submit, key: string) => {
     const event = apiGatewayEvent(base, { key });
     return handler(event, invocationContext(event));

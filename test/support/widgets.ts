@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { writeChainDependencies } from '../../lib/composition-writes.ts';
 import { ApiError, NotFoundError } from '../../lib/domain/errors.ts';
 import { newId } from '../../lib/domain/ids.ts';
-import { createHttpHandler } from '../../lib/http/chain.ts';
+import { bindOperation, type OperationContract } from '../../lib/contracts/operation.ts';
+import { createOperationHandler } from '../../lib/http/chain.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
 import { documentClient } from '../../lib/store/clients.ts';
@@ -30,17 +31,19 @@ export const widgetRoute: RouteDefinition = {
   handler: 'test/support/widgets.ts',
   summary: 'Test widget',
   tag: 'Boms',
-  request: { body: { mediaType: 'json', schema: widgetBody } },
+  requestBody: { mediaType: 'json' },
   success: { status: 201, description: 'created', mediaType: 'json' },
   errorStatuses: [400, 404, 409],
   access: { tables: { inventory: 'read-write' } },
 };
 
+export const widgetContract = { operationId: 'testCreateWidget', request: { body: widgetBody } } satisfies OperationContract;
+
 const inventoryTable = () => process.env[TABLES.inventory.envVar] ?? '';
 const widgetPartition = (organizationId: string) => `ORG#${organizationId}#TEST`;
 
-const handler = createHttpHandler(widgetRoute, writeChainDependencies, async ({ body, principal, commit }) => {
-  const { name, failWith } = body as unknown as z.output<typeof widgetBody>;
+const handler = createOperationHandler(bindOperation(widgetRoute, widgetContract), writeChainDependencies, async ({ body, principal, commit }) => {
+  const { name, failWith } = body;
   if (failWith === 'not-found') throw new NotFoundError('boms', 'No such parent widget.');
   if (failWith === 'crash-before-commit') throw new Error('simulated crash before commit');
   const id = newId('itm');

@@ -1,16 +1,16 @@
 import { chainDependencies } from '../../../lib/composition.ts';
 import { cursorSecret } from '../../../lib/config/cursors.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
+import { listAuditEventsContract } from '../../../lib/contracts/audit.ts';
 import { AuditLog } from '../../../lib/domain/audit/list-audit.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createHttpHandler } from '../../../lib/http/chain.ts';
-import { routeById } from '../../../lib/routes.ts';
 import { AuditStore } from '../../../lib/store/audit-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 
 const auditLog = new AuditLog(new AuditStore(requiredEnv(TABLES.audit.envVar)), new CursorCodec(cursorSecret()));
 
-export const handler = createHttpHandler(routeById('listAuditEvents'), chainDependencies, async ({ query, principal }) => ({
+export const handler = createHttpHandler(listAuditEventsContract, chainDependencies, async ({ query, principal }) => ({
   status: 200,
   json: await auditLog.list(principal.organizationId, query),
 }));

@@ -1,10 +1,11 @@
 import { writeChainDependencies } from '../../../lib/composition-writes.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
+import { submitImportJobContract } from '../../../lib/contracts/imports/submit-import-job.ts';
 import { publicJob } from '../../../lib/domain/imports/job.ts';
 import { ImportJobSubmitter } from '../../../lib/domain/imports/submit-job.ts';
 import { createHttpHandler } from '../../../lib/http/chain.ts';
+import { parseMultipart } from '../../../lib/http/multipart.ts';
 import { log } from '../../../lib/log.ts';
-import { routeById } from '../../../lib/routes.ts';
 import { FilesStore } from '../../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../../lib/store/job-queue.ts';
@@ -17,7 +18,7 @@ const submitter = new ImportJobSubmitter({
   log: (message, fields) => log('warn', message, fields),
 });
 
-export const handler = createHttpHandler(routeById('submitImportJob'), writeChainDependencies, async ({ body, principal, commit }) => {
+export const handler = createHttpHandler(submitImportJobContract, { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
   const plan = await submitter.prepare(principal.organizationId, body);
   const response = await commit(
     async () => plan,

@@ -1,10 +1,10 @@
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, ValidationError, type FieldError } from '../../domain/errors.ts';
-import type { RouteDefinition } from '../../routes.ts';
+import type { RouteOperation } from '../../contracts/operation.ts';
 import { isJsonRequestMediaType } from '../content-negotiation.ts';
 import { header } from '../headers.ts';
-import { parseMultipart } from '../multipart.ts';
+import type { MultipartParser } from '../multipart.ts';
 import { stateOf, type HttpEvent, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 import { toFieldErrors } from '../zod-issues.ts';
 
@@ -27,6 +27,19 @@ function parseQuery(rawQueryString: string | undefined): { values: Record<string
     values[name] = value;
   }
   return { values, repeated };
+}
+
+/**
+ * The declared headers only, under their declared names: header names are case-insensitive and
+ * every request carries headers the operation does not read (Authorization, Accept, …).
+ */
+function pickHeaders(event: HttpEvent, names: readonly string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    const value = header(event, name);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
 }
 
 function decodeBody(event: HttpEvent): string {
@@ -54,17 +67,24 @@ function parseJsonBody(event: HttpEvent): unknown {
 }
 
 /**
- * Parses and validates path, query and body against the route's zod contracts. A path value
- * that cannot be an id of this route is reported as not found: it cannot name anything.
+ * Parses and validates path, query, declared headers and body against the operation's zod
+ * contract. A path value that cannot be an id of this route is reported as not found: it cannot
+ * name anything. Multipart routes get the parser from their handler (see `ChainDependencies`),
+ * so that no other function bundles it.
  */
-export function validateRequest(route: RouteDefinition): HttpMiddleware {
-  const querySchema = route.request.query ?? NO_PARAMETERS;
+export function validateRequest({ route, contract }: RouteOperation, parseMultipart?: MultipartParser): HttpMiddleware {
+  if (route.requestBody?.mediaType === 'multipart' && !parseMultipart) {
+    throw new Error(`${route.operationId} takes multipart/form-data: its handler must pass the multipart parser (lib/http/multipart.ts)`);
+  }
+  const { request } = contract;
+  const querySchema = request.query ?? NO_PARAMETERS;
+  const headerNames = Object.keys(request.headers?.shape ?? {});
   return {
-    before: async (request: MiddyRequest) => {
-      const { event } = request;
+    before: async (middyRequest: MiddyRequest) => {
+      const { event } = middyRequest;
       let path: unknown = {};
-      if (route.request.path) {
-        const parsedPath = route.request.path.safeParse(event.pathParameters ?? {});
+      if (request.path) {
+        const parsedPath = request.path.safeParse(event.pathParameters ?? {});
         if (!parsedPath.success) throw new ApiError(404, `customer-api.${route.tag.toLowerCase()}.not-found`, 'Not found', { detail: 'The resource does not exist.' });
         path = parsedPath.data;
       }
@@ -73,24 +93,33 @@ export function validateRequest(route: RouteDefinition): HttpMiddleware {
       const parsedQuery = querySchema.safeParse(values);
       const errors = [...repeated, ...(parsedQuery.success ? [] : toFieldErrors(parsedQuery.error, 'query', values))];
 
+      let headers: unknown = {};
+      if (request.headers) {
+        const headerValues = pickHeaders(event, headerNames);
+        const parsedHeaders = request.headers.safeParse(headerValues);
+        if (parsedHeaders.success) headers = parsedHeaders.data;
+        else errors.push(...toFieldErrors(parsedHeaders.error, 'header', headerValues));
+      }
+
       let body: unknown;
-      const bodySpec = route.request.body;
-      if (bodySpec?.mediaType === 'json') {
+      const bodySchema = request.body;
+      const bodySpec = route.requestBody;
+      if (bodySchema && bodySpec?.mediaType === 'json') {
         const json = parseJsonBody(event);
-        const parsedBody = bodySpec.schema.safeParse(json);
+        const parsedBody = bodySchema.safeParse(json);
         if (parsedBody.success) body = parsedBody.data;
         else errors.push(...toFieldErrors(parsedBody.error, 'body', json));
-      } else if (bodySpec?.mediaType === 'multipart') {
+      } else if (bodySchema && bodySpec?.mediaType === 'multipart' && parseMultipart) {
         const form = await parseMultipart(event, bodySpec.limits);
         const values: Record<string, unknown> = { ...form.fields };
         for (const file of form.files) values[file.fieldName] = file;
-        const parsedForm = bodySpec.schema.safeParse(values);
+        const parsedForm = bodySchema.safeParse(values);
         if (parsedForm.success) body = parsedForm.data;
         else errors.push(...toFieldErrors(parsedForm.error, 'form', values));
       }
 
       if (errors.length > 0) throw new ValidationError(errors);
-      stateOf(request).input = { path, query: parsedQuery.data, body };
+      stateOf(middyRequest).input = { path, query: parsedQuery.data, headers, body };
     },
   };
 }

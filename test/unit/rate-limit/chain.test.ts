@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import { createHttpHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
+import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
+import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { routeById, type RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../support/lambda-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
@@ -41,7 +43,7 @@ function setup(route: RouteDefinition = routeById('renderBarcode')) {
   const counter = new InMemoryCounter();
   const dependencies: ChainDependencies = { apiKeys: KEYS, rateLimits: counter, rateLimitPolicies: POLICIES };
   let handled = 0;
-  const handler = createHttpHandler(route, dependencies, async () => {
+  const handler = createOperationHandler(bindOperation(route, renderBarcodeContract), dependencies, async () => {
     handled += 1;
     return { status: 200, json: { ok: true } };
   });

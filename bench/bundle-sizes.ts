@@ -1,0 +1,64 @@
+/**
+ * `npx tsx bench/bundle-sizes.ts`: builds every function of the stack (each route of
+ * lib/routes.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
+ * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
+ * most in it. `--json` prints the sizes as one JSON object instead.
+ */
+import { build, type Metafile } from 'esbuild';
+import { join } from 'node:path';
+import { lambdaEsbuildOptions } from '../infra/bundling.ts';
+import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
+import { REPO_ROOT } from '../infra/api-function.ts';
+import { ROUTES } from '../lib/routes.ts';
+import { WORKERS } from '../lib/workers.ts';
+
+interface FunctionEntry {
+  functionId: string;
+  kind: string;
+  entry: string;
+}
+
+const entries: FunctionEntry[] = [
+  ...ROUTES.map((route) => ({ functionId: functionIdFor(route.operationId), kind: `${route.method} ${route.path}`, entry: route.handler })),
+  ...WORKERS.map((worker) => ({ functionId: functionIdFor(worker.id), kind: `worker (${worker.trigger})`, entry: worker.handler })),
+  { functionId: FALLBACK_FUNCTION_ID, kind: '$default', entry: FALLBACK_HANDLER },
+];
+
+/** `node_modules/@aws-sdk/client-s3/dist-es/…` → `@aws-sdk/client-s3`; our own files → `(own code)`. */
+function packageOf(input: string): string {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return '(own code)';
+  const [first = '', second = ''] = input.slice(at + 'node_modules/'.length).split('/');
+  return first.startsWith('@') ? `${first}/${second}` : first;
+}
+
+function packageWeights(metafile: Metafile): [string, number][] {
+  const weights = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = packageOf(input);
+      weights.set(name, (weights.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...weights].sort((a, b) => b[1] - a[1]);
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+const results: { functionId: string; kind: string; bytes: number; heaviest: [string, number][] }[] = [];
+for (const { functionId, kind, entry } of entries) {
+  const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
+  const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
+  if (!code) throw new Error(`${entry}: esbuild produced no code file`);
+  results.push({ functionId, kind, bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4) });
+}
+
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(Object.fromEntries(results.map(({ functionId, bytes }) => [functionId, bytes])), null, 2));
+} else {
+  console.log('| Function | Route / trigger | Minified | Heaviest parts |');
+  console.log('|---|---|---:|---|');
+  for (const { functionId, kind, bytes, heaviest } of results) {
+    console.log(`| ${functionId} | ${kind} | ${kb(bytes)} | ${heaviest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')} |`);
+  }
+}
