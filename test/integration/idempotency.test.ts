@@ -5,7 +5,7 @@ import { createTestKey } from '../support/api.ts';
 import { auditOf, eventsOf, postWidget, widgetRoute, widgetsOf } from '../support/widgets.ts';
 
 /**
- * Idempotency-Key on the real chain and the local DynamoDB (PRODUCT §1 Idempotency): one effect
+ * Idempotency-Key on the real chain and the local DynamoDB (docs/api-guide.md "Idempotency"): one effect
  * per key, byte-identical replays, conflicts for different requests, tenant scoping, and
  * exactly-once behaviour across crashes before and after commit.
  */
@@ -19,7 +19,7 @@ const idempotencyRecords = () => {
 const fingerprintOf = (body: unknown) => requestFingerprint({ method: 'POST', route: widgetRoute.path, path: {}, query: {}, body });
 
 async function freshCaller() {
-  const { key, record } = await createTestKey({ scopes: ['boms:write'] });
+  const { key, record } = await createTestKey({ scopes: ['imports:write'] });
   return { key, organizationId: record.organizationId };
 }
 
@@ -158,7 +158,7 @@ describe('Idempotency-Key', () => {
     const first = await postWidget({ key, idempotencyKey: 'taken', body: { name: 'bolt', failWith: 'conflict' } });
     const replay = await postWidget({ key, idempotencyKey: 'taken', body: { name: 'bolt', failWith: 'conflict' } });
     expect(first.status).toBe(409);
-    expect(first.json()).toMatchObject({ code: 'customer-api.boms.code-taken' });
+    expect(first.json()).toMatchObject({ code: 'customer-api.items.sku-taken' });
     expect(replay.body).toBe(first.body);
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
     expect(await widgetsOf(organizationId)).toBe(0);

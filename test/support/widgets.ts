@@ -1,20 +1,24 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { writeChainDependencies } from '../../lib/composition-writes.ts';
-import { ApiError, NotFoundError } from '../../lib/domain/errors.ts';
-import { newId } from '../../lib/domain/ids.ts';
+import { NotFoundError } from '../../lib/domain/errors.ts';
+import type { Item } from '../../lib/domain/inventory/item.ts';
+import { newRecordId } from '../../lib/domain/inventory/records.ts';
 import { bindOperation, type OperationContract } from '../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/http/chain.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
-import { documentClient } from '../../lib/store/clients.ts';
+import { InventoryStore } from '../../lib/store/inventory-store.ts';
+import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 import { EventsStore } from '../../lib/store/events-store.ts';
 import { TABLES } from '../../lib/store/tables.ts';
 import { apiGatewayEvent, invocationContext } from './lambda-events.ts';
 
 /**
- * A test-only write route ("widgets") run through the real chain and the real writer on the
- * local stack: what every production write route will do, without depending on one yet.
+ * A test-only write route that creates an item, run through the real chain, the real writer and
+ * the inventory store's entity layer on the local stack: what every production write route does
+ * (records, audit entry, events and Idempotency-Key completion in one transaction), for the
+ * write-path suites. The API itself creates items through imports; docs/contributing.md shows
+ * how a real write route is added.
  */
 
 export const widgetBody = z.strictObject({
@@ -23,62 +27,72 @@ export const widgetBody = z.strictObject({
 });
 
 export const widgetRoute: RouteDefinition = {
-  operationId: 'testCreateWidget',
+  operationId: 'testCreateItem',
   method: 'POST',
-  path: '/v1/test/widgets',
-  scope: 'boms:write',
+  path: '/v1/test/items',
+  scope: 'imports:write',
   submission: false,
   handler: 'test/support/widgets.ts',
-  summary: 'Test widget',
-  tag: 'Boms',
+  summary: 'Test: create an item',
+  tag: 'Imports',
   requestBody: { mediaType: 'json' },
   success: { status: 201, description: 'created', mediaType: 'json' },
   errorStatuses: [400, 404, 409],
   access: { tables: { inventory: 'read-write' } },
 };
 
-export const widgetContract = { operationId: 'testCreateWidget', request: { body: widgetBody } } satisfies OperationContract;
+export const widgetContract = { operationId: 'testCreateItem', request: { body: widgetBody } } satisfies OperationContract;
 
-const inventoryTable = () => process.env[TABLES.inventory.envVar] ?? '';
-const widgetPartition = (organizationId: string) => `ORG#${organizationId}#TEST`;
+const inventory = () => new InventoryStore(process.env[TABLES.inventory.envVar] ?? '');
+
+/** The sku a `conflict` request asks for; the suite's helper has already given it to another item. */
+export const TAKEN_SKU = 'W-TAKEN';
 
 const handler = createOperationHandler(bindOperation(widgetRoute, widgetContract), writeChainDependencies, async ({ body, principal, commit }) => {
   const { name, failWith } = body;
-  if (failWith === 'not-found') throw new NotFoundError('boms', 'No such parent widget.');
+  if (failWith === 'not-found') throw new NotFoundError('items', 'No such parent item.');
   if (failWith === 'crash-before-commit') throw new Error('simulated crash before commit');
-  const id = newId('itm');
   const now = new Date().toISOString();
+  const id = newRecordId('item');
+  const item: Item = {
+    id,
+    sku: failWith === 'conflict' ? TAKEN_SKU : `W-${id.slice(-10)}`,
+    name,
+    unit: 'ea',
+    description: null,
+    category: null,
+    barcode: null,
+    reorderPoint: null,
+    trackingMode: 'none',
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (failWith === 'conflict') await takeSku(principal.organizationId, TAKEN_SKU);
   const result = await commit(
     async () => ({
-      writes: [
-        {
-          item: {
-            Put: {
-              TableName: inventoryTable(),
-              Item: { pk: widgetPartition(principal.organizationId), sk: `WIDGET#${id}`, name },
-              // 'conflict' asks for a condition that cannot hold: the commit itself refuses.
-              ConditionExpression: failWith === 'conflict' ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
-            },
-          },
-          onConditionFailed: () => new ApiError(409, 'customer-api.boms.code-taken', 'Conflict', { detail: 'Taken.' }),
-        },
-      ],
-      audit: { kind: 'bom.created' as const, target: { kind: 'widget', id }, summary: `widget ${name} created`, changes: [] },
-      events: [
-        {
-          type: 'item.created' as const,
-          data: {
-            item: { id, sku: `W-${id.slice(-6)}`, name, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: now, updatedAt: now },
-          },
-        },
-      ],
+      writes: inventory().createWrites(principal.organizationId, 'item', item),
+      // Audit kinds are the API's published set (docs/api-guide.md), which has no item kind: this
+      // test-only route files its entry under one of them; the suites read it back by that kind.
+      audit: { kind: 'bom.created' as const, target: { kind: 'item', id }, summary: `item ${item.sku} created`, changes: [] },
+      events: [{ type: 'item.created' as const, data: { item } }],
       result: { id, name },
     }),
-    (widget) => ({ status: 201, json: widget, headers: { Location: `/v1/test/widgets/${widget.id}` } }),
+    (created) => ({ status: 201, json: created, headers: { Location: `/v1/test/items/${created.id}` } }),
   );
   if (failWith === 'crash-after-commit') throw new Error('simulated crash after commit');
   return result;
 });
+
+/** Another item takes `sku` first (no event, no audit), unless one already has it. */
+async function takeSku(organizationId: string, sku: string): Promise<void> {
+  if ((await inventory().getByNaturalKeys(organizationId, 'item', [sku])).size > 0) return;
+  const now = new Date().toISOString();
+  const other: Item = { id: newRecordId('item'), sku, name: 'taken', unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: now, updatedAt: now };
+  await new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' }).run(
+    { organizationId, actor: { type: 'system', id: 'widgets' }, traceId: null },
+    async () => ({ writes: inventory().createWrites(organizationId, 'item', other), events: [], result: undefined }),
+  );
+}
 
 export interface WidgetCall {
   key: string;
@@ -95,16 +109,10 @@ export async function postWidget(call: WidgetCall) {
   return { status: response.statusCode ?? 0, headers: response.headers, body: String(response.body ?? ''), json: () => JSON.parse(String(response.body)) };
 }
 
+/** How many items the route created: the items named by the organization's item.created events that exist. */
 export async function widgetsOf(organizationId: string): Promise<number> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: inventoryTable(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': widgetPartition(organizationId) },
-      ConsistentRead: true,
-    }),
-  );
-  return result.Count ?? 0;
+  const ids = (await eventsOf(organizationId)).map((event) => (event.envelope.data as { item: Item }).item.id);
+  return (await inventory().getByIds(organizationId, 'item', ids)).size;
 }
 
 /** The audit events widget writes produced (key creation writes its own `api-key.created`). */

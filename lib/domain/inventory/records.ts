@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.ts';
 import { newId, type IdPrefix } from '../ids.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
@@ -19,14 +20,22 @@ export type InventoryRecordType = keyof InventoryRecordTypes;
 
 interface RecordTypeRules<R> {
   idPrefix: IdPrefix;
+  /** Problem-code area and natural-key name, e.g. `items` and `sku` → `customer-api.items.sku-taken`. */
+  area: string;
+  naturalKeyName: string;
   /** The natural key: unique per organization, never changed by an update. */
   naturalKeyOf(record: R): string;
 }
 
 export const INVENTORY_RECORD_TYPES: { [T in InventoryRecordType]: RecordTypeRules<InventoryRecordTypes[T]> } = {
-  item: { idPrefix: 'itm', naturalKeyOf: (item) => item.sku },
-  location: { idPrefix: 'loc', naturalKeyOf: (location) => location.code },
-  'stock-record': { idPrefix: 'stk', naturalKeyOf: (stock) => stockRecordKey(stock.itemId, stock.locationId, stock.lot) },
+  item: { idPrefix: 'itm', area: 'items', naturalKeyName: 'sku', naturalKeyOf: (item) => item.sku },
+  location: { idPrefix: 'loc', area: 'locations', naturalKeyName: 'code', naturalKeyOf: (location) => location.code },
+  'stock-record': {
+    idPrefix: 'stk',
+    area: 'stock',
+    naturalKeyName: 'stock-record',
+    naturalKeyOf: (stock) => stockRecordKey(stock.itemId, stock.locationId, stock.lot),
+  },
 };
 
 export function newRecordId(type: InventoryRecordType, now?: number): string {
@@ -43,14 +52,17 @@ export interface VersionedRecord<R> {
   version: number;
 }
 
-/** The natural key is taken: another record of the organization has it (a 409 when it reaches HTTP). */
-export class NaturalKeyTakenError extends Error {
-  override name = 'NaturalKeyTakenError';
+/** The natural key is taken: another record of the organization has it (409 `customer-api.<area>.<key>-taken`). */
+export class NaturalKeyTakenError extends ApiError {
   constructor(
     readonly recordType: InventoryRecordType,
     readonly naturalKey: string,
   ) {
-    super(`A ${recordType} with the natural key '${naturalKey}' already exists.`);
+    const rules = INVENTORY_RECORD_TYPES[recordType];
+    super(409, `customer-api.${rules.area}.${rules.naturalKeyName}-taken`, 'Conflict', {
+      detail: `A ${recordType} with ${rules.naturalKeyName} '${naturalKey}' already exists.`,
+    });
+    this.name = 'NaturalKeyTakenError';
   }
 }
 
