@@ -2,11 +2,13 @@
  * `npx tsx bench/bundle-sizes.ts`: builds every function of the stack (each route of
  * lib/routes.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
  * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
- * most in it. `--json` prints the sizes as one JSON object instead.
+ * most in it, and whether a GET function keeps within `READ_FUNCTION_BUDGET_BYTES`. Sizes are in
+ * KB of 1000 bytes, the unit of the budget. `--json` prints the sizes in bytes as one JSON object
+ * instead.
  */
 import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
-import { lambdaEsbuildOptions } from '../infra/bundling.ts';
+import { lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, READ_FUNCTION_BUDGET_EXEMPT } from '../infra/bundling.ts';
 import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
 import { REPO_ROOT } from '../infra/api-function.ts';
 import { ROUTES } from '../lib/routes.ts';
@@ -16,10 +18,17 @@ interface FunctionEntry {
   functionId: string;
   kind: string;
   entry: string;
+  /** GET routes: held to `READ_FUNCTION_BUDGET_BYTES` unless exempt. */
+  budget?: 'held' | 'exempt';
 }
 
 const entries: FunctionEntry[] = [
-  ...ROUTES.map((route) => ({ functionId: functionIdFor(route.operationId), kind: `${route.method} ${route.path}`, entry: route.handler })),
+  ...ROUTES.map((route) => ({
+    functionId: functionIdFor(route.operationId),
+    kind: `${route.method} ${route.path}`,
+    entry: route.handler,
+    budget: route.method !== 'GET' ? undefined : READ_FUNCTION_BUDGET_EXEMPT.has(route.operationId) ? ('exempt' as const) : ('held' as const),
+  })),
   ...WORKERS.map((worker) => ({ functionId: functionIdFor(worker.id), kind: `worker (${worker.trigger})`, entry: worker.handler })),
   { functionId: FALLBACK_FUNCTION_ID, kind: '$default', entry: FALLBACK_HANDLER },
 ];
@@ -43,22 +52,23 @@ function packageWeights(metafile: Metafile): [string, number][] {
   return [...weights].sort((a, b) => b[1] - a[1]);
 }
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(0)} KB`;
 
-const results: { functionId: string; kind: string; bytes: number; heaviest: [string, number][] }[] = [];
-for (const { functionId, kind, entry } of entries) {
+const results: { functionId: string; kind: string; bytes: number; heaviest: [string, number][]; budget?: 'held' | 'exempt' }[] = [];
+for (const { functionId, kind, entry, budget } of entries) {
   const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
   const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
   if (!code) throw new Error(`${entry}: esbuild produced no code file`);
-  results.push({ functionId, kind, bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4) });
+  results.push({ functionId, kind, bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4), budget });
 }
 
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(Object.fromEntries(results.map(({ functionId, bytes }) => [functionId, bytes])), null, 2));
 } else {
-  console.log('| Function | Route / trigger | Minified | Heaviest parts |');
-  console.log('|---|---|---:|---|');
-  for (const { functionId, kind, bytes, heaviest } of results) {
-    console.log(`| ${functionId} | ${kind} | ${kb(bytes)} | ${heaviest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')} |`);
+  console.log(`| Function | Route / trigger | Minified | GET budget ${kb(READ_FUNCTION_BUDGET_BYTES)} | Heaviest parts |`);
+  console.log('|---|---|---:|---|---|');
+  for (const { functionId, kind, bytes, heaviest, budget } of results) {
+    const verdict = budget === undefined ? '' : budget === 'exempt' ? 'exempt' : bytes <= READ_FUNCTION_BUDGET_BYTES ? 'within' : 'OVER';
+    console.log(`| ${functionId} | ${kind} | ${kb(bytes)} | ${verdict} | ${heaviest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')} |`);
   }
 }

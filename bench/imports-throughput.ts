@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Import throughput end to end (PRODUCT §2): one items CSV submitted over HTTP, polled until the
+ * Import throughput end to end (docs/imports.md): one items CSV submitted over HTTP, polled until the
  * job has finished; prints rows/s and where the time went (upload, queue wait, processing).
  *
  * Needs the local stack, so it is not part of `npm run bench`. Run it with

@@ -28,7 +28,7 @@ const LAMBDA_RUNTIME = (() => {
 })();
 
 /**
- * THE function construct (house rule 8): every Lambda of the service is an `ApiFunction`, so the
+ * THE function construct: every Lambda of the service is an `ApiFunction`, so the
  * runtime, architecture, bundling, logging and environment are decided once, here. Storage
  * access is never granted by hand: `grant*` methods grant the least privilege for an access
  * level AND set the environment variable that tells the code the resource's name, so the two
@@ -133,6 +133,7 @@ export class ApiFunction extends Construct {
         sourcesContent: LAMBDA_BUNDLING.sourcesContent,
         mainFields: [...LAMBDA_BUNDLING.mainFields],
         banner: LAMBDA_BUNDLING.banner,
+        esbuildArgs: { ...LAMBDA_BUNDLING.esbuildArgs },
         // The AWS SDK v3 is BUNDLED, not left external to use the copy in the Lambda runtime:
         // package.json pins exact @aws-sdk/* versions and the code is tested against those; the
         // runtime's copy changes whenever AWS updates the image, without a deploy of ours.
@@ -200,7 +201,7 @@ export class ApiFunction extends Construct {
   }
 
   /**
-   * Makes the function the consumer of `queue` (house rule 7): an event source mapping that
+   * Makes the function the consumer of `queue` (docs/operations.md "Workers"): an event source mapping that
    * reports partial batch failures (`batchItemFailures`), capped at `maxConcurrency` concurrent
    * invocations, plus the consume grant (receive, delete, change visibility, attributes) on that
    * queue only. No environment variable: the mapping, not the code, talks to the queue.

@@ -62,7 +62,10 @@ export interface RouteDefinition {
   errorStatuses: number[];
   /** Route-specific storage access; the chain's own needs are added by `resourcesFor`. */
   access: ResourceAccess;
-  /** Problem documents may also be asked for as this media type (seed: barcodes). */
+  /**
+   * Problem documents may also be asked for as this media type (errors stay problem documents even
+   * when `Accept` asks only for SVG: docs/api-guide.md "Labels").
+   */
   problemMediaTypes?: string[];
 }
 

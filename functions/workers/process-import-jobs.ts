@@ -21,7 +21,7 @@ const processor = new ImportJobProcessor({
 });
 
 /**
- * SQS consumer with partial batch failures (house rule 7): a failed message is reported alone
+ * SQS consumer with partial batch failures (docs/operations.md "Workers"): a failed message is reported alone
  * and comes back after the visibility timeout; on its last allowed receive the job is marked
  * failed before the message moves to the dead-letter queue, so no job waits forever.
  */

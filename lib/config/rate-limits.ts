@@ -2,9 +2,9 @@ import type { RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
 import { positiveIntEnv } from './env.ts';
 
 /**
- * Rate limits of this deployment (PRODUCT §1, seed §8), read once at cold start. The CDK
+ * Rate limits of this deployment (docs/api-guide.md "Rate limits"), read once at cold start. The CDK
  * function construct sets both variables per stage (context `generalRateLimit` /
- * `submissionRateLimit`); without them the seed's defaults apply.
+ * `submissionRateLimit`); without them the defaults apply (1200 general, 20 submission requests per 60 s).
  */
 
 export const RATE_LIMIT_ENV = {

@@ -1,36 +1,23 @@
 import * as z from 'zod';
+import { EVENT_TYPES, EVENT_VERSION, TRACKING_MODES, type EventType } from './event-constants.ts';
 import { idParam } from './primitives.ts';
 
 /**
- * The event catalog (seed §2, §6; PRODUCT §6): the envelope, the `data` of every event type and
+ * The event catalog (docs/events.md "The envelope", "Catalog"): the envelope, the `data` of every event type and
  * the page of `GET /v1/events`. The same events are pushed by webhooks.
  *
  * These schemas describe what we emit. Parsing strips unknown keys (plain `z.object`), but every
- * object is published as open (`additionalProperties: true`, via `open()`), never closed: the seed
- * says consumers must ignore unknown fields and compatible additions may add fields, so a
- * consumer that validates with the published schemas must keep working when we add a field.
+ * object is published as open (`additionalProperties: true`, via `open()`), never closed:
+ * docs/events.md "The envelope" says consumers must ignore unknown fields and compatible additions
+ * may add fields, so a consumer that validates with the published schemas must keep working when we add a field.
  * `scripts/generate-events-schema.ts` writes the JSON Schemas (draft 2020-12) and the examples to
  * `events-schema/`; the contract test fails when the committed files drift.
  */
 
-export const EVENT_TYPES = [
-  'stock.changed',
-  'item.created',
-  'item.updated',
-  'movement.created',
-  'po.received',
-  'count.completed',
-  'low-stock',
-  'export.completed',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const EVENT_VERSION = 1;
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
+// The names and constants live without zod in event-constants.ts (see there why); re-exported so
+// the catalog stays one import for its other readers.
+export { EVENT_TYPES, EVENT_VERSION, isEventType, ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from './event-constants.ts';
+export type { EventType } from './event-constants.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -56,7 +43,7 @@ const itemId = prefixedId('itm', 'item');
 const locationId = prefixedId('loc', 'location');
 const stockRecordId = prefixedId('stk', 'stock record');
 const movementId = prefixedId('mov', 'movement');
-/** Ids whose prefix PRODUCT does not fix (receipts, counts, exports): any type-prefixed opaque id. */
+/** Ids without a fixed prefix (receipts, counts, exports; docs/events.md "Catalog"): any type-prefixed opaque id. */
 const opaqueId = (what: string) => idParam.describe(`Opaque ${what} id with a type prefix.`);
 
 /** ISO 8601 UTC with `Z`, optional fractional seconds; offsets such as `+01:00` are rejected. */
@@ -70,9 +57,7 @@ const onHandQuantity = (description: string) => z.number().min(0).describe(descr
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 
 // ---------------------------------------------------------------------------------------------
-// Payloads (PRODUCT §6)
-
-export const TRACKING_MODES = ['none', 'lot'] as const;
+// Payloads (docs/events.md "Catalog")
 
 /** The full item as it is after the change. */
 export const eventItemSchema = open(
@@ -92,9 +77,6 @@ export const eventItemSchema = open(
 ).meta({ description: 'An item (full record).' });
 
 export type EventItem = z.infer<typeof eventItemSchema>;
-
-/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
-export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
 
 export const itemCreatedDataSchema = open(z.object({ item: eventItemSchema }));
 
@@ -229,7 +211,7 @@ export const EVENT_DATA_SCHEMAS = {
 export type EventDataOf<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
 
 // ---------------------------------------------------------------------------------------------
-// Envelope (seed §2)
+// Envelope (docs/events.md "The envelope")
 
 const envelopeShape = {
   id: eventId.describe('Stable id of the event; the de-duplication key.'),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineOperation } from './operation.ts';
 import { doubleString } from './primitives.ts';
 
-/** Barcode formats of PRODUCT §5; `qr` is the seed's default. */
+/** Barcode formats (docs/api-guide.md "Labels"); `qr` is the default. */
 export const BARCODE_FORMATS = [
   'qr',
   'datamatrix',

@@ -24,8 +24,8 @@ import { problemSchema } from './problem.ts';
  *   3. If the value is built from one of the wire primitives of `primitives.ts` (found by
  *      identity, unwrapping optional/default/nullable/pipe-input wrappers), the primitive fixes
  *      the type and format: int32 → `integer`/`int32`, double → `number`/`double`, boolean →
- *      `boolean`, even when step 2 saw nothing behind the transform. The seed's spelling rule
- *      for the string form goes into the parameter description.
+ *      `boolean`, even when step 2 saw nothing behind the transform. The spelling rule
+ *      for the string form (docs/api-guide.md "Query parameters") goes into the parameter description.
  *   4. `default` comes from the output schema (zod omits it from input schemas).
  * So `limitParam` becomes `{ type: integer, format: int32, minimum: 1, maximum: 200, default: 50 }`.
  * No contract carries OpenAPI-only hints; everything is read from the schemas as they are.
@@ -446,7 +446,8 @@ class DocumentBuilder {
     return { $ref: `#/components/responses/${errorInfo(status).name}` };
   }
 
-  operation({ route, contract }: RouteOperation): JsonObject {
+  operation(routeOperation: RouteOperation): JsonObject {
+    const { route, contract } = routeOperation;
     const write = isWriteRoute(route);
     const operation: JsonObject = {
       tags: [route.tag],
@@ -470,7 +471,7 @@ class DocumentBuilder {
       operation.requestBody = { required: true, content };
     }
 
-    operation.responses = this.responses({ route, contract }, write);
+    operation.responses = this.responses(routeOperation, write);
     return operation;
   }
 
@@ -526,7 +527,7 @@ class DocumentBuilder {
     return result;
   }
 
-  private responses({ route, contract }: RouteOperation, write: boolean): JsonObject {
+  private responses({ route, response }: RouteOperation, write: boolean): JsonObject {
     const responses: JsonObject = {};
     const success = route.success;
 
@@ -538,13 +539,13 @@ class DocumentBuilder {
     if (write) headers['Idempotent-Replayed'] = this.headerRef('Idempotent-Replayed');
 
     const successResponse: JsonObject = { description: success.description, headers };
-    const mediaType = success.mediaType ?? (contract.response ? 'json' : 'none');
+    const mediaType = success.mediaType ?? (response ? 'json' : 'none');
     if (success.status !== 204 && mediaType !== 'none') {
       const content: JsonObject = {};
       if (mediaType === 'image/svg+xml') {
         content['image/svg+xml'] = { schema: { type: 'string' } };
       } else {
-        const schema = contract.response ? this.schemas.convert(contract.response, 'output') : undefined;
+        const schema = response ? this.schemas.convert(response, 'output') : undefined;
         for (const type of JSON_RESPONSE_MEDIA_TYPES) content[type] = schema ? { schema } : {};
       }
       successResponse.content = content;
@@ -576,7 +577,7 @@ export function buildOpenApiDocument(operations: readonly RouteOperation[] = rou
   const pathOrder: string[] = [];
   const byPath = new Map<string, RouteOperation[]>();
   for (const operation of operations) {
-    const { route } = bindOperation(operation.route, operation.contract);
+    const { route } = bindOperation(operation.route, operation.contract, operation.response);
     if (seenOperationIds.has(route.operationId)) throw new Error(`Duplicate operationId '${route.operationId}'`);
     seenOperationIds.add(route.operationId);
     const key = `${route.method} ${route.path}`;

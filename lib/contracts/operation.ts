@@ -2,11 +2,13 @@ import type * as z from 'zod';
 import type { RouteDefinition, RouteId } from '../routes.ts';
 
 /**
- * The zod side of one route: what its request must look like and what its success body is.
- * Each lives with its area's contracts and carries the operationId of its route in
- * lib/routes.ts; the handler passes it to `createHttpHandler`, which finds the route by that id
- * and checks the two fit together at cold start (`bindOperation`). lib/contracts/operations.ts
- * maps every route to its contract for OpenAPI and the tests; no function imports that map.
+ * The zod side of one route that runs: what its request must look like. Each lives with its
+ * area's contracts and carries the operationId of its route in lib/routes.ts; the handler passes
+ * it to `createHttpHandler`, which finds the route by that id and checks the two fit together at
+ * cold start (`bindOperation`). The success body's schema is not part of it: responses are not
+ * validated at run time, so a function would only carry it (for GET /v1/events, the whole event
+ * catalog). lib/contracts/operations.ts pairs every route's contract with its response schema for
+ * OpenAPI and the tests; no function imports that map.
  */
 export interface OperationContract<Id extends string = string> {
   operationId: Id;
@@ -21,8 +23,6 @@ export interface OperationContract<Id extends string = string> {
     /** The body's schema; its media type and limits are the route's `requestBody`. */
     body?: z.ZodType;
   };
-  /** Schema of the success body of a JSON route (documentation; responses are not re-validated). */
-  response?: z.ZodType;
 }
 
 /** A contract of a route of the table; keeps the literal operationId for typing the handler. */
@@ -34,6 +34,8 @@ export function defineOperation<C extends OperationContract<RouteId>>(contract: 
 export interface RouteOperation<R extends RouteDefinition = RouteDefinition, C extends OperationContract = OperationContract> {
   route: R;
   contract: C;
+  /** Schema of the success body of a JSON route: documentation only, never present in a function. */
+  response?: z.ZodType;
 }
 
 function pathTemplateNames(path: string): string[] {
@@ -41,17 +43,18 @@ function pathTemplateNames(path: string): string[] {
 }
 
 /**
- * Pairs a route with its contract, or throws when they disagree: another operationId, a body
- * schema without a `requestBody` (or the reverse), a response schema on a route whose success
- * is not JSON, or path parameters other than the path template's.
+ * Pairs a route with its contract (and, for documentation, its response schema), or throws when
+ * they disagree: another operationId, a body schema without a `requestBody` (or the reverse), a
+ * response schema on a route whose success is not JSON, or path parameters other than the path
+ * template's.
  */
-export function bindOperation<R extends RouteDefinition, C extends OperationContract>(route: R, contract: C): RouteOperation<R, C> {
+export function bindOperation<R extends RouteDefinition, C extends OperationContract>(route: R, contract: C, response?: z.ZodType): RouteOperation<R, C> {
   const { operationId } = route;
   if (contract.operationId !== operationId) throw new Error(`${operationId}: handed the contract of '${contract.operationId}'`);
   if ((contract.request.body === undefined) !== (route.requestBody === undefined)) {
     throw new Error(`${operationId}: the route's requestBody and the contract's request.body must both be present or both absent`);
   }
-  if (contract.response !== undefined && (route.success.mediaType ?? 'json') !== 'json') {
+  if (response !== undefined && (route.success.mediaType ?? 'json') !== 'json') {
     throw new Error(`${operationId}: a response schema needs a JSON success (success.mediaType is '${route.success.mediaType}')`);
   }
   const templateNames = pathTemplateNames(route.path);
@@ -59,5 +62,5 @@ export function bindOperation<R extends RouteDefinition, C extends OperationCont
   if ([...templateNames].sort().join('\n') !== [...declared].sort().join('\n')) {
     throw new Error(`${operationId}: path template ${route.path} and request.path (${declared.join(', ') || 'none'}) disagree`);
   }
-  return { route, contract };
+  return response === undefined ? { route, contract } : { route, contract, response };
 }

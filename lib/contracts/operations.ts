@@ -1,34 +1,51 @@
+import type * as z from 'zod';
 import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
 import { listAuditEventsContract } from './audit.ts';
+import { auditEventsPageSchema } from './audit-events.ts';
+import { eventsPageSchema } from './events.ts';
 import { listEventsContract } from './feed.ts';
 import { getImportJobContract } from './imports/get-import-job.ts';
 import { listImportKindsContract } from './imports/list-import-kinds.ts';
 import { listImportRowErrorsContract } from './imports/list-import-row-errors.ts';
+import { importJobSchema, importKindsPageSchema, rowErrorsPageSchema } from './imports/responses.ts';
 import { submitImportJobContract } from './imports/submit-import-job.ts';
 import { renderBarcodeContract } from './labels.ts';
 import { bindOperation, type OperationContract, type RouteOperation } from './operation.ts';
 
+/** One route's request contract and the schema of its success body (`undefined`: not JSON). */
+export interface OperationEntry<Id extends RouteId = RouteId> {
+  contract: OperationContract<Id>;
+  response: z.ZodType | undefined;
+}
+
 /**
- * Every route's operation contract, by operationId: for the OpenAPI generator and the tests only.
- * A function never imports this module (it would bundle every area's schemas); its handler
- * imports its own contract. The mapped type makes a route without a contract, or a contract
- * without a route, a type error; test/contract/operations.test.ts checks the same at run time.
+ * Every route's operation, by operationId: for the OpenAPI generator and the tests only. A
+ * function never imports this module (it would bundle every area's schemas); its handler imports
+ * its own contract, and no response schema, since responses are not validated at run time. The
+ * mapped type makes a route without an entry, or an entry without a route, a type error;
+ * test/contract/operations.test.ts checks the same at run time.
  */
-export const OPERATION_CONTRACTS: { readonly [Id in RouteId]: OperationContract<Id> } = {
-  renderBarcode: renderBarcodeContract,
-  listEvents: listEventsContract,
-  listAuditEvents: listAuditEventsContract,
-  listImportKinds: listImportKindsContract,
-  submitImportJob: submitImportJobContract,
-  getImportJob: getImportJobContract,
-  listImportRowErrors: listImportRowErrorsContract,
+export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = {
+  // The body is the SVG image.
+  renderBarcode: { contract: renderBarcodeContract, response: undefined },
+  listEvents: { contract: listEventsContract, response: eventsPageSchema },
+  listAuditEvents: { contract: listAuditEventsContract, response: auditEventsPageSchema },
+  listImportKinds: { contract: listImportKindsContract, response: importKindsPageSchema },
+  submitImportJob: { contract: submitImportJobContract, response: importJobSchema },
+  getImportJob: { contract: getImportJobContract, response: importJobSchema },
+  listImportRowErrors: { contract: listImportRowErrorsContract, response: rowErrorsPageSchema },
 };
 
-/** The routes of the table, each bound to its contract, in table order. */
+/** The operation of `operationId`, for code that holds the id as a plain string. */
+export function operationEntry(operationId: string): OperationEntry | undefined {
+  return (OPERATIONS as Readonly<Record<string, OperationEntry>>)[operationId];
+}
+
+/** The routes of the table, each bound to its contract and response schema, in table order. */
 export function routeOperations(routes: readonly RouteDefinition[] = ROUTES): RouteOperation[] {
   return routes.map((route) => {
-    const contract: OperationContract | undefined = (OPERATION_CONTRACTS as Readonly<Record<string, OperationContract>>)[route.operationId];
-    if (!contract) throw new Error(`${route.operationId}: no operation contract in lib/contracts/operations.ts`);
-    return bindOperation(route, contract);
+    const entry = operationEntry(route.operationId);
+    if (!entry) throw new Error(`${route.operationId}: no operation in lib/contracts/operations.ts`);
+    return bindOperation(route, entry.contract, entry.response);
   });
 }

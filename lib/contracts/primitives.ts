@@ -1,8 +1,9 @@
 import * as z from 'zod';
 
 /**
- * Wire primitives that follow the seed's number rules exactly. Query and form values always
- * arrive as strings, so every schema here parses a string; JSON bodies use the `json*` variants.
+ * Wire primitives that follow the number rules of docs/api-guide.md "Query parameters" exactly.
+ * Query and form values always arrive as strings, so every schema here parses a string; JSON
+ * bodies use the `json*` variants.
  */
 
 const INT32_MIN = -2_147_483_648;
@@ -25,9 +26,28 @@ export const doubleString = z
 
 export const booleanString = z.enum(['true', 'false'], { message: "Must be 'true' or 'false'." }).transform((value) => value === 'true');
 
-export const dateTimeString = z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z.' });
+/** The instants a stored timestamp can name: years 0001–9999 UTC (what `toISOString` writes with four digits). */
+const EARLIEST_INSTANT_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
-/** `limit` on every list endpoint: 1..200, default 50 (PRODUCT §1 Lists). */
+/**
+ * An ISO 8601 date-time with an offset whose UTC instant is within years 0001–9999: an offset can
+ * carry a valid local time across the edge (`9999-12-31T23:00:00-01:00` is in year 10000 UTC),
+ * where it would no longer compare correctly with stored times.
+ */
+export const dateTimeString = z.iso
+  .datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z.' })
+  .refine(
+    (value) => {
+      // Digits past the millisecond round the bound up (stored times have milliseconds), so they count.
+      const beyondMilliseconds = /\.\d{3}(\d*)/.exec(value)?.[1] ?? '';
+      const instant = Date.parse(value) + (/[1-9]/.test(beyondMilliseconds) ? 1 : 0);
+      return instant >= EARLIEST_INSTANT_MS && instant <= LATEST_INSTANT_MS;
+    },
+    { message: 'Must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z in UTC.' },
+  );
+
+/** `limit` on every list endpoint: 1..200, default 50 (docs/api-guide.md "Lists and cursors"). */
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 200;
 export const limitParam = int32String

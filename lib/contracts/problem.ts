@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** RFC 9457 problem document with the stable `code` and `traceId` of seed §7 / PRODUCT §1. */
+/** RFC 9457 problem document with the stable `code` and `traceId` (docs/api-guide.md "Errors: problem documents"). */
 export const fieldErrorSchema = z.object({
   location: z.enum(['query', 'path', 'header', 'body', 'form']),
   name: z.string().optional(),

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Opaque, unguessable ids with a type prefix (PRODUCT: `bom_…`, `key_…`): a ULID, i.e. a 48-bit
- * millisecond timestamp and 80 random bits in Crockford base32, so ids also sort by creation.
+ * Opaque, unguessable ids with a type prefix (`bom_…`, `key_…`; docs/events.md "The envelope"):
+ * a ULID, i.e. a 48-bit millisecond timestamp and 80 random bits in Crockford base32, so ids
+ * also sort by creation.
  */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

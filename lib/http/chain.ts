@@ -20,7 +20,7 @@ import { stateOf, type ApiContext, type HandlerResult, type HttpEvent, type Http
 /** What the chain needs from outside; the composition root (lib/composition.ts) supplies it. */
 export interface ChainDependencies {
   apiKeys: ApiKeyLookup;
-  /** Per-key fixed-window counters and this deployment's limits (PRODUCT §1 Rate limits). */
+  /** Per-key fixed-window counters and this deployment's limits (docs/api-guide.md "Rate limits"). */
   rateLimits: RateLimitCounter;
   rateLimitPolicies: RateLimitPolicies;
   /** Write routes only: Idempotency-Key records and the one-transaction command writer. */
@@ -30,7 +30,7 @@ export interface ChainDependencies {
 }
 
 /**
- * Commits a write command (ARCHITECTURE §3) under this request's idempotency claim: `build`
+ * Commits a write command (docs/architecture.md "The write path") under this request's idempotency claim: `build`
  * plans the records, audit and events; `respond` turns the committed result into the response,
  * which is stored with the idempotency record in the same transaction.
  */
@@ -70,7 +70,7 @@ export function createHttpHandler<C extends OperationContract<RouteId>>(
 }
 
 /**
- * The one Middy chain, in ARCHITECTURE §2 order: problem documents (outermost) → trace id →
+ * The one Middy chain, in this order: problem documents (outermost) → trace id →
  * auth → rate limit (per API key; sets the RateLimit headers of every later response, 429 when
  * exceeded) → validation → content negotiation → idempotency (writes only) → handler (which
  * serializes its own response, so a stored idempotent response is what the client first got).

@@ -27,7 +27,7 @@ function policyHeader(policies: NonNullable<HeaderState['rateLimitPolicy']>): Re
 }
 
 /**
- * Headers on every response, success or problem (PRODUCT §1 Media types, Rate limits). Built
+ * Headers on every response, success or problem (docs/api-guide.md "Media types", "Rate limits"). Built
  * here only, because Middy skips `after` phases on early responses such as idempotent replays.
  */
 export function baseHeaders(state: HeaderState): Record<string, string> {

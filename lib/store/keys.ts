@@ -1,6 +1,7 @@
 /**
- * Every DynamoDB key of the service, derived in this one module (house rule 6). Organization
- * ids are part of every tenant key, so no query can cross tenants.
+ * Every DynamoDB key of the service, derived in this one module
+ * (docs/architecture.md "Storage: the entity layer"). Organization ids are part of every tenant
+ * key, so no query can cross tenants.
  */
 
 const SEQUENCE_DIGITS = 12;

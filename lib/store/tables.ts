@@ -97,7 +97,7 @@ export function physicalTableName(prefix: string, id: TableId): string {
 export const BUCKET_ENV_VAR = 'FILES_BUCKET_NAME';
 export const IMPORT_QUEUE_ENV_VAR = 'IMPORT_QUEUE_URL';
 
-/** The import queue and its dead-letter queue (used by the import worker, issue 4). */
+/** The import queue and its dead-letter queue (used by the import worker: docs/operations.md "Workers"). */
 export const IMPORT_QUEUE = {
   id: 'imports',
   deadLetterId: 'imports-dlq',

@@ -16,7 +16,7 @@ import { eventSequenceEntity } from './entities.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts';
 
 /**
- * The write path (ARCHITECTURE §3): a command's own items, its audit event, its domain events
+ * The write path (docs/architecture.md "The write path"): a command's own items, its audit event, its domain events
  * numbered from the organization's sequence, and the completion of the idempotency record, all
  * in ONE TransactWriteItems. The sequence counter's condition makes concurrent writers of one
  * organization serialize: the loser re-runs the command with fresh numbers, so the feed is

@@ -200,7 +200,7 @@ describe(`published JSON Schemas (${validator.name})`, () => {
 });
 
 describe('zod contracts', () => {
-  it('lists the eight event types of seed §6 in order', () => {
+  it('lists the eight event types of the event catalog (docs/events.md) in order', () => {
     // Assess
     expect(EVENT_TYPES).toEqual(['stock.changed', 'item.created', 'item.updated', 'movement.created', 'po.received', 'count.completed', 'low-stock', 'export.completed']);
   });

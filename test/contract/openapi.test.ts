@@ -41,12 +41,10 @@ const base = {
 
 const syntheticDetail = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'SyntheticDetail' });
 
-/** A synthetic route with its contract: `request` and `response` go to the contract. */
-function synthetic(
-  definition: RouteDefinition & { request: OperationContract['request']; response?: OperationContract['response'] },
-): RouteOperation {
+/** A synthetic route with its contract (`request`) and, beside it, its `response`, as lib/contracts/operations.ts pairs them. */
+function synthetic(definition: RouteDefinition & { request: OperationContract['request']; response?: RouteOperation['response'] }): RouteOperation {
   const { request, response, ...route } = definition;
-  return { route, contract: { operationId: route.operationId, request, ...(response ? { response } : {}) } };
+  return { route, contract: { operationId: route.operationId, request }, ...(response ? { response } : {}) };
 }
 
 /** Write routes, list parameters and request headers the real table does not have yet. */

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEventsPageSchema } from '../../lib/contracts/audit.ts';
+import { auditEventsPageSchema } from '../../lib/contracts/audit-events.ts';
 import type { AuditEvent, AuditKind } from '../../lib/domain/audit/types.ts';
 import { callApi, createTestKey, keysStore, uniqueOrganization } from '../support/api.ts';
 import { auditDraft, commit, eventDraft } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';
 
-/** GET /v1/audit/events over HTTP (PRODUCT §4, §1 Lists). */
+/** GET /v1/audit/events over HTTP (docs/api-guide.md "Audit", "Lists and cursors"). */
 
 interface Page {
   data: AuditEvent[];
@@ -182,6 +182,12 @@ describe('GET /v1/audit/events input rules', () => {
     ['toUtc', '2026-13-02T10:00:00Z'],
     ['toUtc', '2026-03-02 10:00:00Z'],
     ['toUtc', '1700000000'],
+    // In range as written, but their UTC instant falls outside years 0001–9999.
+    ['toUtc', '9999-12-31T23:00:00-01:00'],
+    ['fromUtc', '9999-12-31T23:00:00-01:00'],
+    ['fromUtc', '0001-01-01T00:30:00+01:00'],
+    ['toUtc', '0000-06-01T00:00:00Z'],
+    ['toUtc', '9999-12-31T23:59:59.9991Z'],
   ])('answers 400 validation for %s=%j', async (name, value) => {
     const problem = await expectProblem(await callApi(auditPath({ [name]: value }), { key }), 400, 'customer-api.validation.failed');
     expect(problem.errors?.some((error) => error.location === 'query' && error.name === name)).toBe(true);

@@ -8,7 +8,10 @@ import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, envelopeSchemaValidator, eventDraft, expireEvents, seedEvents, typeAt } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';
 
-/** GET /v1/events over HTTP (seed §4 Events feed rules 1–6, §7; PRODUCT §1 Lists, §6). */
+/**
+ * GET /v1/events over HTTP (docs/events.md "Reading the feed" rules 1–6; docs/api-guide.md
+ * "Errors: problem documents", "Lists and cursors").
+ */
 
 interface Page {
   data: EventEnvelope[];

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OperationContract } from '../../lib/contracts/operation.ts';
-import { OPERATION_CONTRACTS } from '../../lib/contracts/operations.ts';
+import { operationEntry } from '../../lib/contracts/operations.ts';
 import { generateApiKey } from '../../lib/domain/auth/api-key.ts';
 import { SCOPES } from '../../lib/domain/auth/scopes.ts';
 import { callApi, createTestKey, keysStore } from '../support/api.ts';
@@ -80,7 +79,7 @@ describe.each(ALL_ROUTES.map((route) => [routeLabel(route), route] as const))('%
   it('never answers 5xx to random query and path values (property)', async () => {
     // Prepare
     const { key } = await createTestKey({ scopes: [route.scope] });
-    const { query: querySchema } = (OPERATION_CONTRACTS as Record<string, OperationContract>)[route.operationId]?.request ?? {};
+    const { query: querySchema } = operationEntry(route.operationId)?.contract.request ?? {};
     const queryNames = [...Object.keys(querySchema?.shape ?? {}), 'limit', 'cursor', 'x'];
     const value = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '-1', '1e3', '007', '%', '2147483648', 'null'));
     const query = fc.dictionary(fc.constantFrom(...queryNames), value, { maxKeys: 4 });

@@ -2,14 +2,17 @@ import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.ts';
-import { lambdaEsbuildOptions } from '../../infra/bundling.ts';
+import { lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, READ_FUNCTION_BUDGET_EXEMPT } from '../../infra/bundling.ts';
 import { ROUTES } from '../../lib/routes.ts';
+import { WORKERS } from '../../lib/workers.ts';
 
 /**
  * What a read function carries, built exactly as the stack bundles it (infra/bundling.ts): its own
- * route's schemas and the DynamoDB client, never the multipart parser, S3 or SQS (they belong to
- * the functions that upload and enqueue) nor zod's translated error messages (only an
+ * route's request schemas and the DynamoDB client, never the multipart parser, S3 or SQS (they
+ * belong to the functions that upload and enqueue), response schemas (never checked at run time),
+ * the default credential chain, nor zod's translated error messages (only an
  * `import { z } from 'zod'` namespace object pulls them in; use `import * as z from 'zod'`).
+ * docs/operations.md#bundles has the budget and the reasons.
  */
 
 const FORBIDDEN: ReadonlyArray<readonly [string, RegExp]> = [
@@ -19,15 +22,35 @@ const FORBIDDEN: ReadonlyArray<readonly [string, RegExp]> = [
   ['zod locales other than en', /node_modules\/zod\/.*\/locales\/(?!en\.)[^/]+$/],
 ];
 
-/** Files that put code into the bundle; `metafile.inputs` also lists files tree-shaking emptied. */
-async function bundleInputs(entry: string): Promise<string[]> {
+/**
+ * The default credential chain and the STS/SSO clients it calls: the Lambda bundling aliases the
+ * chain to the environment provider (infra/bundling.ts, docs/operations.md#bundles), so neither
+ * may reach any function's bundle.
+ */
+const DEFAULT_CREDENTIAL_CHAIN = /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//;
+
+interface Bundle {
+  /** Files that put code into the bundle; `metafile.inputs` also lists files tree-shaking emptied. */
+  inputs: string[];
+  /** Bytes of the minified code file (the source map is separate). */
+  codeBytes: number;
+}
+
+async function bundle(entry: string): Promise<Bundle> {
   const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
   const metafile: Metafile = result.metafile;
-  return Object.values(metafile.outputs).flatMap((output) =>
+  const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
+  if (!code) throw new Error(`${entry}: esbuild produced no code file`);
+  const inputs = Object.values(metafile.outputs).flatMap((output) =>
     Object.entries(output.inputs)
       .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
       .map(([input]) => input),
   );
+  return { inputs, codeBytes: code.contents.byteLength };
+}
+
+async function bundleInputs(entry: string): Promise<string[]> {
+  return (await bundle(entry)).inputs;
 }
 
 function listEventsHandler(): string {
@@ -52,8 +75,38 @@ describe('the GET /v1/events bundle', () => {
     expect(inputs.filter((input) => pattern.test(input))).toEqual([]);
   });
 
-  it('carries no other route’s contract', () => {
+  it('carries no other route’s contract and no response schema (the event catalog included)', () => {
     const contracts = inputs.filter((input) => input.startsWith('lib/contracts/'));
-    expect(contracts.filter((input) => /imports|labels|audit|operations\.ts|openapi\.ts/.test(input))).toEqual([]);
+    expect(contracts.filter((input) => /imports|labels|audit|events\.ts|responses\.ts|operations\.ts|openapi\.ts/.test(input))).toEqual([]);
   });
+});
+
+// GET /v1/barcodes is exempt from the budget; READ_FUNCTION_BUDGET_EXEMPT says why.
+const readRoutes = ROUTES.filter((route) => route.method === 'GET');
+const functionEntries = [...ROUTES.map((route) => route.handler), ...WORKERS.map((worker) => worker.handler)];
+
+describe('every function bundle', () => {
+  const bundles = new Map<string, Bundle>();
+
+  beforeAll(async () => {
+    // One at a time: the machine is shared, and esbuild already uses every core for one build.
+    for (const entry of functionEntries) bundles.set(entry, await bundle(entry));
+  }, 120_000);
+
+  const bundleOf = (entry: string): Bundle => {
+    const built = bundles.get(entry);
+    if (!built) throw new Error(`${entry} was not built`);
+    return built;
+  };
+
+  it.each(functionEntries)('%s carries no default credential chain', (entry) => {
+    expect(bundleOf(entry).inputs.filter((input) => DEFAULT_CREDENTIAL_CHAIN.test(input))).toEqual([]);
+  });
+
+  it.each(readRoutes.filter((route) => !READ_FUNCTION_BUDGET_EXEMPT.has(route.operationId)).map((route) => [`${route.method} ${route.path}`, route.handler]))(
+    `%s is at most ${READ_FUNCTION_BUDGET_BYTES / 1000} KB minified`,
+    (_route, entry) => {
+      expect(bundleOf(entry).codeBytes).toBeLessThanOrEqual(READ_FUNCTION_BUDGET_BYTES);
+    },
+  );
 });

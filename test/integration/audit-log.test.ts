@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditEventSchema } from '../../lib/contracts/audit.ts';
+import { auditEventSchema } from '../../lib/contracts/audit-events.ts';
 import { AuditLog } from '../../lib/domain/audit/list-audit.ts';
 import type { AuditEvent } from '../../lib/domain/audit/types.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
@@ -7,7 +7,7 @@ import { uniqueOrganization } from '../support/api.ts';
 import { auditDraft, commit, cursorCodec, eventDraft, MarkerExistsError, tableName, transactionWriter, writeContext } from '../support/events.ts';
 
 /**
- * The audit log written by the TransactionWriter (PRODUCT §4): exactly one audit event per
+ * The audit log written by the TransactionWriter (docs/api-guide.md "Audit"): exactly one audit event per
  * committed write, in the same transaction; none for an aborted one.
  */
 

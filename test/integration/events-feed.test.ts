@@ -22,8 +22,9 @@ import {
 } from '../support/events.ts';
 
 /**
- * The events feed on the local stack (PRODUCT §6): one gapless sequence per organization, in
- * commit order, under concurrent writers; nothing of an aborted transaction; bounded page cost.
+ * The events feed on the local stack (docs/events.md "Reading the feed", rule 1): one gapless
+ * sequence per organization, in commit order, under concurrent writers; nothing of an aborted
+ * transaction; bounded page cost.
  */
 
 const randomInt = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));

@@ -36,7 +36,7 @@ import {
 } from '../support/imports.ts';
 
 /**
- * The import worker on the local stack (PRODUCT §2: a redelivered or resumed message neither
+ * The import worker on the local stack (docs/imports.md "Guarantees": a redelivered or resumed message neither
  * duplicates nor loses rows). The SQS handler of functions/workers/process-import-jobs.ts and
  * the sweeper's handler are invoked DIRECTLY with events built here; jobs are committed with the
  * real stores and never sent to the queue, so the running server's poller does not race the

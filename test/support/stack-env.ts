@@ -2,7 +2,8 @@ import { inject } from 'vitest';
 
 /**
  * Points the AWS SDK and the table names of this test worker at the local stack, before any
- * test module imports store code. House rule 10: integration tests refuse anything else.
+ * test module imports store code. Integration and e2e tests run only against the local stack
+ * and refuse anything else.
  */
 const stack = inject('stack');
 for (const service of ['DYNAMODB', 'S3', 'SQS']) {

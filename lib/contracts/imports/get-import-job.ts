@@ -1,5 +1,5 @@
-import { importJobPath, importJobSchema } from '../imports.ts';
+import { importJobPath } from '../imports.ts';
 import { defineOperation } from '../operation.ts';
 
 /** GET /v1/imports/jobs/{id} (docs/imports.md). */
-export const getImportJobContract = defineOperation({ operationId: 'getImportJob', request: { path: importJobPath }, response: importJobSchema });
+export const getImportJobContract = defineOperation({ operationId: 'getImportJob', request: { path: importJobPath } });

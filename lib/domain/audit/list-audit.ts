@@ -3,7 +3,7 @@ import type { CursorCodec } from '../pagination/cursor.ts';
 import { invalidCursorError } from '../pagination/cursor.ts';
 import type { AuditEvent, AuditKind } from './types.ts';
 
-/** GET /v1/audit/events (PRODUCT §4): newest first, `fromUtc` inclusive, `toUtc` exclusive. */
+/** GET /v1/audit/events (docs/api-guide.md "Audit"): newest first, `fromUtc` inclusive, `toUtc` exclusive. */
 
 export interface AuditQuery {
   limit: number;

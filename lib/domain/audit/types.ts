@@ -1,4 +1,4 @@
-/** Audit log (PRODUCT §4): one entry per successful write and per key created or revoked. */
+/** Audit log (docs/api-guide.md "Audit"): one entry per successful write and per key created or revoked. */
 
 export const AUDIT_KINDS = [
   'bom.created',

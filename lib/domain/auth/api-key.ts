@@ -3,9 +3,10 @@ import { crc32 } from 'node:zlib';
 import type { Scope } from './scopes.ts';
 
 /**
- * API key format (PRODUCT §1): `ik_<env>_<random ≥32 base62><6-char checksum>`. The checksum is
- * CRC-32 of everything before it, in base62, so a mistyped or truncated key is refused without
- * a storage read. Only SHA-256 of the whole key is ever stored.
+ * API key format (docs/api-guide.md "Authentication and scopes"):
+ * `ik_<env>_<random ≥32 base62><6-char checksum>`. The checksum is CRC-32 of everything before
+ * it, in base62, so a mistyped or truncated key is refused without a storage read. Only SHA-256
+ * of the whole key is ever stored.
  */
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,4 +1,4 @@
-/** Scopes of seed §5; a key carries a subset of them. */
+/** Scopes (docs/api-guide.md "Authentication and scopes"); a key carries a subset of them. */
 export const SCOPES = [
   'imports:read',
   'imports:write',

@@ -5,7 +5,7 @@ import { sequenceOfEventId } from './event-id.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope } from './types.ts';
 
 /**
- * GET /v1/events (seed §4 rules 1–6, PRODUCT §6): the organization's gapless sequence, read
+ * GET /v1/events (docs/events.md "Reading the feed", rules 1–6): the organization's gapless sequence, read
  * forward from a position. A filtered page examines at most FILTERED_PAGE_BUDGET events, so its
  * cost is bounded: it may come back empty and still move the cursor forward.
  */

@@ -8,7 +8,7 @@ export interface EventDraft {
   occurredAt?: string;
 }
 
-/** The wire envelope (seed §2), as stored and served. */
+/** The wire envelope (docs/events.md "The envelope"), as stored and served. */
 export interface EventEnvelope {
   id: string;
   type: EventType;
@@ -18,5 +18,5 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-/** Events are kept this long (PRODUCT §6); DynamoDB TTL deletes them afterwards. */
+/** Events are kept this long (docs/events.md "Reading the feed", rule 5); DynamoDB TTL deletes them afterwards. */
 export const EVENT_RETENTION_DAYS = 30;

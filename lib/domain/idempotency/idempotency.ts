@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 
 /**
- * The Idempotency-Key protocol (PRODUCT §1): rules that need no storage. A key is scoped to the
+ * The Idempotency-Key protocol (docs/api-guide.md "Idempotency"): rules that need no storage. A key is scoped to the
  * organization, bound to one request fingerprint, and kept 24 hours from its first use.
  */
 

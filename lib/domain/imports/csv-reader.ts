@@ -2,7 +2,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import type { ImportColumn, RawRow, RowError } from './types.ts';
 
 /**
- * Reads an import file (PRODUCT §2) into data rows keyed by column.
+ * Reads an import file (docs/imports.md "Files") into data rows keyed by column.
  *
  * Format: UTF-8 (a leading BOM is dropped), comma-separated, `"` quotes with `""` as an escaped
  * quote; records end with CRLF, LF or CR (mixed endings are fine); quoted cells may contain

@@ -1,5 +1,5 @@
 /**
- * CSV formula-injection safety (PRODUCT §2): nothing the API writes as CSV starts with an
+ * CSV formula-injection safety: nothing the API writes as CSV starts with an
  * unescaped `=`, `+`, `-` or `@` (nor a tab or carriage return, which some spreadsheets skip
  * before evaluating). Such text cells get a leading `'`, which spreadsheets show as text.
  *

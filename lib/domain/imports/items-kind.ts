@@ -1,4 +1,4 @@
-import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/events.ts';
+import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/event-constants.ts';
 import type { EventDraft } from '../events/types.ts';
 import { ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, type Item, type TrackingMode } from '../inventory/item.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
@@ -7,8 +7,8 @@ import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
 /**
- * Import kind `items` (PRODUCT §2): creates and updates items by `sku`; emits `item.created` and
- * `item.updated` (PRODUCT §6).
+ * Import kind `items` (docs/imports.md "Kinds"): creates and updates items by `sku`; emits `item.created` and
+ * `item.updated` (docs/events.md "Catalog").
  *
  * Absent vs empty (duplicateStrategy `update`): a column absent from the file's header leaves the
  * field unchanged; an empty cell of an optional column sets the field to `null`, or to its

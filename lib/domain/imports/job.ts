@@ -1,6 +1,6 @@
 import type { DuplicateStrategy, RowError } from './types.ts';
 
-/** Import jobs (PRODUCT §2 Job): queued → processing → succeeded | completed_with_errors | failed. */
+/** Import jobs (docs/imports.md "The job"): queued → processing → succeeded | completed_with_errors | failed. */
 
 export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'completed_with_errors', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -13,7 +13,7 @@ export function importKind(name: string): AnyImportKind | undefined {
   return IMPORT_KINDS.find((def) => def.kind === name);
 }
 
-/** The public description of a kind (PRODUCT §2), without the kind's behaviour. */
+/** The public description of a kind (GET /v1/imports/kinds, docs/imports.md "Kinds"), without the kind's behaviour. */
 export function kindSummary(def: ImportKindSummary): ImportKindSummary {
   return {
     kind: def.kind,

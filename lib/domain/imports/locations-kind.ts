@@ -5,7 +5,7 @@ import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
 /**
- * Import kind `locations` (PRODUCT §2): creates and updates locations by `code`; no events.
+ * Import kind `locations` (docs/imports.md "Kinds"): creates and updates locations by `code`; no events.
  *
  * `parentCode` must name a location of the tenant or one created by an earlier row of the same
  * file (row error `unknown-location`), and never the row's own code (`invalid-value`).

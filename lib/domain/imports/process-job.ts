@@ -10,11 +10,12 @@ import { loadAncestry, type Hierarchy } from '../inventory/hierarchy.ts';
 import { keysToLoad, parseRows, validateRows, type ParsedRow } from './validate-file.ts';
 
 /**
- * Processing one import job (PRODUCT §2, ARCHITECTURE §3 bulk writes): validate every row
- * first, then apply the valid rows in chunks, each chunk ONE transaction with its records, its
- * events and the job's checkpoint. The checkpoint's condition makes every chunk apply exactly
- * once, so a redelivered or resumed message neither duplicates nor loses rows. Near the time
- * limit the worker hands the rest of the job to a fresh message instead of racing the clock.
+ * Processing one import job (docs/imports.md "Guarantees"; bulk writes:
+ * docs/architecture.md "The write path"): validate every row first, then apply the valid rows
+ * in chunks, each chunk ONE transaction with its records, its events and the job's checkpoint.
+ * The checkpoint's condition makes every chunk apply exactly once, so a redelivered or resumed
+ * message neither duplicates nor loses rows. Near the time limit the worker hands the rest of
+ * the job to a fresh message instead of racing the clock.
  */
 
 export interface ProcessPorts<Write = unknown> {

@@ -1,5 +1,5 @@
 /**
- * Import kinds (PRODUCT §2): each kind is one module implementing ImportKindDefinition,
+ * Import kinds (docs/imports.md "Kinds"): each kind is one module implementing ImportKindDefinition,
  * registered in `kinds.ts`; the pipeline (submission, worker) is the same for every kind.
  */
 
@@ -18,7 +18,7 @@ export interface ImportColumn {
   values?: readonly string[];
 }
 
-/** A problem with one row (PRODUCT §2 Row error). `rowNumber` 1 is the first data row. */
+/** A problem with one row (docs/imports.md "Row errors"). `rowNumber` 1 is the first data row. */
 export interface RowError {
   rowNumber: number;
   column: string | null;
@@ -32,7 +32,7 @@ export type RawRow = Readonly<Record<string, string>>;
 
 export type RowParse<T> = { ok: true; value: T } | { ok: false; errors: RowError[] };
 
-/** What an applied row did (PRODUCT §2 counts). */
+/** What an applied row did (the job's `counts`: docs/imports.md "The job"). */
 export type RowAction = 'created' | 'updated' | 'skipped';
 
 export interface ImportKindSummary {

@@ -3,7 +3,7 @@ import type { ImportEntity, ImportKindDefinition } from './kind-definition.ts';
 import type { RowError } from './types.ts';
 
 /**
- * Validation of a whole file, before any row is applied (PRODUCT §2). The caller runs:
+ * Validation of a whole file, before any row is applied (docs/imports.md "Guarantees"). The caller runs:
  *
  * 1. `readCsv(file, def)` → rows (or a file failure);
  * 2. `parseRows(def, csv)` → parsed rows and per-row cell errors;

@@ -1,4 +1,4 @@
-import type { TRACKING_MODES } from '../../contracts/events.ts';
+import type { TRACKING_MODES } from '../../contracts/event-constants.ts';
 
 /** Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per organization and never changed. */
 

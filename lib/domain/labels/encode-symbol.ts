@@ -1,4 +1,22 @@
-import bwipjs from 'bwip-js';
+// The per-symbology entry points of bwip-js/generic instead of the package's `toSVG`: `toSVG`
+// looks the encoder up by name among all ~130 BWIPP symbologies, which bundles every one of them
+// (~960 KB); importing the ones we offer by name lets esbuild leave the others out. Same code path:
+// `toSVG(opts)` is `render(lookup(opts.bcid), opts, drawingSVG())`.
+import {
+  azteccode,
+  code128,
+  code39,
+  datamatrix,
+  drawingSVG,
+  ean13,
+  gs1_128,
+  gs1datamatrix,
+  pdf417,
+  qrcode,
+  upca,
+  type DrawingContext,
+  type RenderOptions,
+} from 'bwip-js/generic';
 import { invalidPayload, type EncodableText } from './payload-rules.ts';
 import type { Symbology } from './symbologies.ts';
 
@@ -10,6 +28,22 @@ export interface EncodedSymbol {
   widthUnits: number;
   heightUnits: number;
 }
+
+type SvgEncoder = (options: RenderOptions, drawing: DrawingContext<string>) => string;
+
+/** Every `bcid` of lib/domain/labels/symbologies.ts; a symbology missing here fails its first render. */
+const ENCODERS: Readonly<Record<string, SvgEncoder>> = {
+  qrcode,
+  datamatrix,
+  gs1datamatrix,
+  azteccode,
+  pdf417,
+  code128,
+  'gs1-128': gs1_128,
+  ean13,
+  upca,
+  code39,
+};
 
 const VIEW_BOX = /^<svg viewBox="0 0 (\d+) (\d+)" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\n?/;
 const BWIPP_ERROR = /^bwipp\.([A-Za-z0-9]+)#\d+: ([\s\S]*)$/;
@@ -35,16 +69,18 @@ function toValidationError(error: unknown, symbology: Symbology): unknown {
  * output font-free); quiet zone, background and sizing are added by the caller.
  */
 export function encodeSymbol(symbology: Symbology, encodable: EncodableText): EncodedSymbol {
+  const encode = ENCODERS[symbology.bcid];
+  if (!encode) throw new Error(`No bwip-js encoder imported for ${symbology.bcid} (lib/domain/labels/encode-symbol.ts)`);
   let svg: string;
   try {
-    svg = bwipjs.toSVG({
+    svg = encode({
       bcid: symbology.bcid,
       text: encodable.text,
       scale: 1,
       padding: 0,
       includetext: false,
       ...(encodable.parsefnc ? { parsefnc: true } : {}),
-    });
+    }, drawingSVG());
   } catch (error) {
     throw toValidationError(error, symbology);
   }

@@ -2,7 +2,7 @@ import { PAYLOAD_MAX_LENGTH, type BarcodeFormat } from '../../contracts/labels.t
 import { ValidationError } from '../errors.ts';
 
 /**
- * Per-symbology payload rules (PRODUCT §5). Everything a caller can get wrong is reported as a
+ * Per-symbology payload rules (docs/api-guide.md "Labels"). Everything a caller can get wrong is reported as a
  * ValidationError on the `payload` query parameter, never as an unknown error:
  * - ean13: 12 digits (we append the check digit) or 13 digits with a correct check digit.
  * - upca: 11 digits (we append the check digit) or 12 digits with a correct check digit.

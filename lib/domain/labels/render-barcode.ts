@@ -12,7 +12,7 @@ export interface BarcodeRequest {
 }
 
 /**
- * Renders one barcode as a self-contained SVG document (GET /v1/barcodes, PRODUCT §5).
+ * Renders one barcode as a self-contained SVG document (GET /v1/barcodes, docs/api-guide.md "Labels").
  * Pure and deterministic: the same request always yields byte-identical text. Throws a
  * ValidationError on `payload` when the payload is not valid for the format.
  */

@@ -19,7 +19,7 @@ export interface Layout {
 }
 
 /**
- * Sizing rules (PRODUCT §5):
+ * Sizing rules (docs/api-guide.md "Labels"):
  * - neither size: the natural size (module sizes in symbologies.ts) including the quiet zone;
  * - one size: scaled uniformly to it, keeping the natural aspect ratio;
  * - both sizes, 2D (matrix, PDF417): never distorted; the symbol with its quiet zone is scaled to

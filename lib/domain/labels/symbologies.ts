@@ -1,7 +1,7 @@
 import type { BarcodeFormat } from '../../contracts/labels.ts';
 
 /**
- * How each PRODUCT §5 format maps onto bwip-js, and its geometry.
+ * How each barcode format (docs/api-guide.md "Labels") maps onto bwip-js, and its geometry.
  *
  * Sizes (used when the caller gives neither `widthMm` nor `heightMm`):
  * - linear (code128, gs1-128, ean13, upca, code39): X-dimension 0.33 mm (GS1 nominal for EAN/UPC at

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 
 /**
- * Opaque, signed cursors (PRODUCT §1 Lists): `<payload>.<hmac>`, both base64url. A cursor is
+ * Opaque, signed cursors (docs/api-guide.md "Lists and cursors"): `<payload>.<hmac>`, both base64url. A cursor is
  * bound to the organization, the endpoint and the filters it was issued for; any change to it,
  * or use under another binding, is a 400 `customer-api.pagination.invalid-cursor`.
  */

@@ -1,7 +1,7 @@
 import type { RateLimitWindowStatus } from './types.ts';
 
 /**
- * Fixed-window rate limiting (PRODUCT §1 Rate limits), pure: windows are aligned to the epoch
+ * Fixed-window rate limiting (docs/api-guide.md "Rate limits"), pure: windows are aligned to the epoch
  * (a 60 s window starts on a whole minute), so every container agrees on the window of a
  * request without talking to the others; only the counter is shared (the `RateLimitCounter`
  * port). Each request that reaches the limiter counts, including those answered 429.

@@ -1,4 +1,4 @@
-/** Where a caller stands in one fixed rate-limit window (PRODUCT §1 Rate limits). */
+/** Where a caller stands in one fixed rate-limit window (docs/api-guide.md "Rate limits"). */
 export interface RateLimitWindowStatus {
   /** Policy name as shown in the RateLimit headers. */
   policy: 'general' | 'submission';

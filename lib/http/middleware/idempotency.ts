@@ -9,7 +9,7 @@ import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
- * Idempotency-Key for writes (PRODUCT §1). Runs after auth, rate limit and validation, so
+ * Idempotency-Key for writes (docs/api-guide.md "Idempotency"). Runs after auth, rate limit and validation, so
  * those refusals never touch a key. Claims the key, or replays the stored response, or refuses
  * with 409. A 4xx that ends the write once it has begun (the commit refused by a condition) is
  * stored as the request's outcome; anything before the write began (e.g. an unknown reference)

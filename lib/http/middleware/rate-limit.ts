@@ -4,7 +4,7 @@ import type { RouteDefinition } from '../../routes.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 
 /**
- * Per-API-key fixed-window rate limits (PRODUCT §1). Runs right after auth (it needs the key
+ * Per-API-key fixed-window rate limits (docs/api-guide.md "Rate limits"). Runs right after auth (it needs the key
  * id) and before validation, so an invalid request costs budget like any other and a 429 is
  * decided before an idempotency key is claimed. Every route counts against the general limit;
  * submission routes also against the submission limit (both counters in parallel, one round

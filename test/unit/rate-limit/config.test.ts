@@ -6,7 +6,7 @@ describe('loadRateLimitConfig', () => {
     vi.unstubAllEnvs();
   });
 
-  it('defaults to the seed limits: 1200 general and 20 submissions per 60 s', () => {
+  it('defaults to the documented limits (docs/api-guide.md): 1200 general and 20 submissions per 60 s', () => {
     // Prepare
     vi.stubEnv(RATE_LIMIT_ENV.general, '');
     vi.stubEnv(RATE_LIMIT_ENV.submission, '');

@@ -1,0 +1,29 @@
+import * as z from 'zod';
+import { AUDIT_KINDS } from '../domain/audit/types.ts';
+
+/**
+ * The body of GET /v1/audit/events (docs/api-guide.md "Audit"), for OpenAPI and the tests
+ * (lib/contracts/operations.ts). Apart from the route's request contract (audit.ts) because
+ * responses are not validated at run time: the function need not bundle them.
+ */
+
+export const auditEventSchema = z
+  .object({
+    id: z.string().regex(/^aud_/),
+    kind: z.enum(AUDIT_KINDS),
+    occurredAt: z.iso.datetime(),
+    actor: z.object({ type: z.enum(['api-key', 'system']), id: z.string() }),
+    target: z.object({ kind: z.string(), id: z.string() }),
+    summary: z.string(),
+    changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
+    traceId: z.string().nullable(),
+    idempotencyKey: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEvent' });
+
+export const auditEventsPageSchema = z
+  .object({
+    data: z.array(auditEventSchema),
+    page: z.object({ nextCursor: z.string().nullable() }),
+  })
+  .meta({ id: 'AuditEventsPage' });

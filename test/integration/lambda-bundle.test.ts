@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAMBDA_ALIASES, lambdaEsbuildOptions } from '../../infra/bundling.ts';
+import { eventsPageSchema } from '../../lib/contracts/events.ts';
+import { resourcesFor, routeById } from '../../lib/routes.ts';
+import { TABLES, type TableId } from '../../lib/store/tables.ts';
+import { createTestKey, uniqueOrganization } from '../support/api.ts';
+import { commit, eventDraft } from '../support/events.ts';
+import { apiGatewayEvent } from '../support/lambda-events.ts';
+
+/**
+ * The GET /v1/events function as Lambda runs it: bundled with the stack's exact esbuild options
+ * (infra/bundling.ts, the credential alias included), loaded in a fresh Node process whose
+ * environment holds only what Lambda and the stack give that function, and invoked with an API
+ * Gateway event. The aliased credential provider (docs/operations.md#bundles) must sign real
+ * DynamoDB calls from the environment alone: an unsigned or unsigned-able request never
+ * reaches the 200.
+ */
+
+const route = routeById('listEvents');
+const run = promisify(execFile);
+
+/** Loads the bundle, invokes its `handler` once with the event file, writes the result file. */
+const INVOKER = `
+import { readFileSync, writeFileSync } from 'node:fs';
+const [bundle, eventFile, resultFile] = process.argv.slice(1);
+const event = JSON.parse(readFileSync(eventFile, 'utf8'));
+const deadline = Date.now() + 10_000;
+const context = {
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: 'ListEventsFunction',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:ListEventsFunction',
+  memoryLimitInMB: '512',
+  awsRequestId: event.requestContext.requestId,
+  logGroupName: '/aws/lambda/ListEventsFunction',
+  logStreamName: 'bundle-test',
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+};
+const { handler } = await import(bundle);
+writeFileSync(resultFile, JSON.stringify(await handler(event, context)));
+`;
+
+/**
+ * What the deployed function's process sees: the variables Lambda itself sets (credentials and
+ * region; no profile, no config files, no HOME), the ones ApiFunction sets (infra/api-function.ts)
+ * and the table names and cursor key its route is granted (`resourcesFor`). The only local
+ * addition is the DynamoDB endpoint, the SDK's standard override.
+ */
+function lambdaEnvironment(stackEnv: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const required = (name: string) => {
+    const value = stackEnv[name];
+    if (!value) throw new Error(`The local stack did not provide ${name}`);
+    return value;
+  };
+  const env: Record<string, string> = {
+    AWS_REGION: required('AWS_REGION'),
+    AWS_DEFAULT_REGION: required('AWS_REGION'),
+    AWS_ACCESS_KEY_ID: required('AWS_ACCESS_KEY_ID'),
+    AWS_SECRET_ACCESS_KEY: required('AWS_SECRET_ACCESS_KEY'),
+    AWS_SESSION_TOKEN: 'local-session-token',
+    AWS_LAMBDA_FUNCTION_NAME: 'ListEventsFunction',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_ENDPOINT_URL_DYNAMODB: required('AWS_ENDPOINT_URL_DYNAMODB'),
+    NODE_OPTIONS: '--enable-source-maps',
+    STAGE: 'test',
+    RATE_LIMIT_GENERAL_PER_MINUTE: '1200',
+    RATE_LIMIT_SUBMISSION_PER_MINUTE: '20',
+  };
+  const access = resourcesFor(route);
+  for (const [id, level] of Object.entries(access.tables) as [TableId, string | undefined][]) {
+    if (level) env[TABLES[id].envVar] = required(TABLES[id].envVar);
+  }
+  if (access.cursorSecret) env.CURSOR_SECRET = randomBytes(32).toString('base64url');
+  return env;
+}
+
+describe('the GET /v1/events Lambda bundle', () => {
+  let dir = '';
+  let bundle = '';
+  let bundledInputs: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'list-events-bundle-'));
+    const result = await build(lambdaEsbuildOptions(route.handler));
+    bundledInputs = Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    for (const file of result.outputFiles) writeFileSync(join(dir, basename(file.path)), file.contents);
+    bundle = join(dir, 'index.mjs');
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is built with the credential alias in place of the default chain', () => {
+    expect(bundledInputs).toContain(LAMBDA_ALIASES['@aws-sdk/credential-provider-node'].replace(/^\.\//, ''));
+    expect(bundledInputs.filter((input) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(input))).toEqual([]);
+  });
+
+  it('answers 200 with a page of the organization’s events, with nothing but the Lambda environment', { timeout: 60_000 }, async () => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    await commit(organizationId, [eventDraft('item.created'), eventDraft('stock.changed')]);
+    const { key } = await createTestKey({ organizationId, scopes: ['events:read'] });
+    const eventFile = join(dir, 'event.json');
+    const resultFile = join(dir, 'result.json');
+    writeFileSync(eventFile, JSON.stringify(apiGatewayEvent(route, { query: 'limit=10', key })));
+    // Act
+    await run(process.execPath, ['--input-type=module', '-e', INVOKER, pathToFileURL(bundle).href, eventFile, resultFile], {
+      env: lambdaEnvironment(process.env),
+      cwd: dir,
+      timeout: 30_000,
+    });
+    // Assess
+    const response = JSON.parse(readFileSync(resultFile, 'utf8')) as { statusCode: number; headers: Record<string, string>; body: string };
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['Content-Type']).toMatch(/^application\/json/);
+    const body: unknown = JSON.parse(response.body);
+    expect(eventsPageSchema.safeParse(body).error).toBeUndefined();
+    const page = eventsPageSchema.parse(body);
+    expect(page.data.map((event) => event.type)).toEqual(['item.created', 'stock.changed']);
+    expect(typeof page.page.nextCursor).toBe('string');
+  });
+});
