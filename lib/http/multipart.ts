@@ -11,10 +11,14 @@ import type { HttpEvent } from './types.ts';
  * parts or a second file a 400, and nothing is dropped without saying so.
  */
 
+/**
+ * A file part: its name and bytes. The part's declared media type is not kept: clients label
+ * the same CSV text/csv, application/octet-stream or application/vnd.ms-excel, and a file is
+ * judged (and an Idempotency-Key retry compared) by its bytes and name alone.
+ */
 export interface UploadedFile {
   fieldName: string;
   fileName: string;
-  contentType: string;
   content: Buffer;
 }
 
@@ -69,7 +73,7 @@ export const parseMultipart: MultipartParser = (event, limits) => {
       reject(unsupported());
       return;
     }
-    parser.on('file', (fieldName, stream, fileName, _encoding, mimeType) => {
+    parser.on('file', (fieldName, stream, fileName) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
@@ -82,7 +86,7 @@ export const parseMultipart: MultipartParser = (event, limits) => {
       // A part cut off before its boundary errors on the file stream, not on the parser.
       stream.on('error', () => fail(malformed()));
       stream.on('end', () => {
-        form.files.push({ fieldName, fileName: fileName ?? '', contentType: mimeType, content: Buffer.concat(chunks) });
+        form.files.push({ fieldName, fileName: fileName ?? '', content: Buffer.concat(chunks) });
       });
     });
     parser.on('field', (name, value, _nameTruncated, valueTruncated) => {

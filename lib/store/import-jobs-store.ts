@@ -178,10 +178,12 @@ export class ImportJobsStore {
           TableName: this.tableName,
           Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
           UpdateExpression:
-            'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = if_not_exists(#job.startedAt, :now) REMOVE gsi1pk, gsi1sk',
+            // A job failed straight from queued never started: it starts and ends now. (The stored
+            // startedAt is a NULL then, which if_not_exists would keep.)
+            'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE gsi1pk, gsi1sk',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':now': now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },
+          ExpressionAttributeValues: { ':status': status, ':now': now, ':startedAt': job.startedAt ?? now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },
         },
       },
       onConditionFailed: () => new ChunkAlreadyAppliedError(`Job ${job.id} is already finished`),

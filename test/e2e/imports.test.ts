@@ -28,7 +28,7 @@ import { expectProblem } from '../support/problem.ts';
 import { withinOneWindow } from '../support/rate-limit-window.ts';
 
 /**
- * Imports over HTTP against `npm start` (its SQS poller runs the worker, PRODUCT §2): submission,
+ * Imports over HTTP against `npm start` (its SQS poller runs the worker; docs/imports.md): submission,
  * the job's life, row errors, duplicate strategies, both kinds, hostile input, tenant isolation,
  * the kinds list and the submission rate limit. Each test uses its own key and organization.
  */
@@ -141,6 +141,29 @@ describe('POST /v1/imports/jobs idempotency', () => {
     expect(sameForm.headers.get('idempotent-replayed')).toBe('true');
     expect(await sameForm.text()).toBe(firstBody);
   });
+
+  it.each(['application/octet-stream', 'application/vnd.ms-excel', 'text/plain'])(
+    'replays the same file sent again as %s: a file is compared by its name and bytes, not its declared type',
+    async (partType) => {
+      // Prepare
+      const { key } = await newKey();
+      const idempotencyKey = randomUUID();
+      const first = await submitImport(key, { file: 'sku,name\nCT-1,a\n', idempotencyKey });
+
+      // Act
+      const retried = rawMultipart([
+        { name: 'kind', value: 'items' },
+        { name: 'duplicateStrategy', value: 'skip' },
+        { name: 'file', value: 'sku,name\nCT-1,a\n', fileName: 'items.csv', contentType: partType },
+      ]);
+      const replay = await postImport(key, retried.body, { 'content-type': retried.contentType }, idempotencyKey);
+
+      // Assess
+      expect(replay.status).toBe(202);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replay.text()).toBe(await first.text());
+    },
+  );
 });
 
 describe('row errors', () => {
@@ -466,6 +489,20 @@ describe('locations', () => {
 });
 
 describe('hostile input', () => {
+  it('strips control characters and bidi overrides from the file name it echoes in the job and the audit log', async () => {
+    // Prepare: U+202E would show "invoice‮vsc.exe" as "invoiceexe.csv"; C0, C1 and isolates too
+    const { key } = await newKey();
+    const fileName = 'invoice\u202Evsc.exe\u0007\u0085\u2066x\u2069\u200F.csv';
+
+    // Act
+    const job = await importAndWait(key, { file: 'sku,name\nFN-1,a\n', fileName });
+
+    // Assess
+    expect(job.fileName).toBe('invoicevsc.exex.csv');
+    const audit = await callApi('/v1/audit/events?kind=import.submitted', { key });
+    expect(JSON.stringify(await audit.json())).toContain('Import of invoicevsc.exex.csv');
+  });
+
   it('stores formula-like cells as given and returns them unevaluated in records and events', async () => {
     // Prepare
     const { key, organizationId } = await newKey();
@@ -676,6 +713,8 @@ describe('hostile input', () => {
     expect(job.failure).toEqual({ code, message: expect.any(String) });
     expect(job.counts).toEqual({ totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 });
     expect(job.completedAt).not.toBeNull();
+    // Failed straight from queued, it still says when processing began (the same instant it ended).
+    expect(job.startedAt).toBe(job.completedAt);
     expect((await allRowErrors(key, job.id)).errors).toEqual([]);
     expect(await feedOf(organizationId)).toEqual([]);
   });

@@ -93,11 +93,11 @@ export async function submitAccepted(key: string, submission: Submission = {}): 
 }
 
 /** A multipart body assembled by hand, for shapes FormData cannot produce. */
-export function rawMultipart(parts: Array<{ name: string; value: string | Buffer; fileName?: string }>, boundary = `b${randomUUID().replaceAll('-', '')}`) {
+export function rawMultipart(parts: Array<{ name: string; value: string | Buffer; fileName?: string; contentType?: string }>, boundary = `b${randomUUID().replaceAll('-', '')}`) {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : `; filename="${part.fileName}"`}`;
-    const type = part.fileName === undefined ? '' : 'Content-Type: text/csv\r\n';
+    const type = part.fileName === undefined ? '' : `Content-Type: ${part.contentType ?? 'text/csv'}\r\n`;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));

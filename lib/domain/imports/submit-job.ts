@@ -7,7 +7,7 @@ import { importKind } from './kinds.ts';
 import type { DuplicateStrategy } from './types.ts';
 
 /**
- * Submitting an import job (PRODUCT §2): the file goes to object storage under a key derived
+ * Submitting an import job (docs/imports.md "Guarantees"): the file goes to object storage under a key derived
  * from its content (a retried upload rewrites the same object), the job and its audit entry
  * commit in one transaction, and only then is the job handed to the queue. A job whose hand-off
  * fails stays in the dispatch index, where the sweeper finds it: no job is stuck in `queued`.
@@ -26,10 +26,17 @@ export interface SubmitRequest {
   file: { fileName: string; content: Buffer };
 }
 
-/** File names are echoed back; keep them printable and short. */
-function cleanFileName(fileName: string): string {
-  const printable = [...fileName].filter((char) => char >= ' ' && char !== '\u007f').join('');
-  return printable.slice(0, 255) || 'upload.csv';
+/**
+ * C0 and C1 controls, DEL, and the bidirectional marks, embeddings, overrides and isolates that
+ * can make an echoed name display as something else (U+202E shows "vsc.exe" as "exe.csv").
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** File names are echoed back in the job and the audit log; keep them printable, unambiguous and short. */
+export function cleanFileName(fileName: string): string {
+  const printable = fileName.replace(UNSAFE_IN_FILE_NAMES, '');
+  return [...printable].slice(0, 255).join('') || 'upload.csv';
 }
 
 export class ImportJobSubmitter<Write = unknown> {
