@@ -1,7 +1,7 @@
 import { requiredEnv } from '../../lib/config/env.ts';
 import { endJob } from '../../lib/domain/imports/process-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
-import { log } from '../../lib/log.ts';
+import { describeError, log } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../lib/store/job-queue.ts';
 import { IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
@@ -18,6 +18,7 @@ export const handler = async (): Promise<void> => {
     markDispatched: (organizationId, jobId) => jobs.markDispatched(organizationId, jobId),
     activeJobs: () => jobs.activeJobs(),
     fail: (job, failure) => endJob({ jobs, writer }, job, 'failed', failure, new Date().toISOString()),
+    onError: (job, error) => log('warn', 'import job not swept this time', { ...job, error: describeError(error) }),
   });
-  if (swept.dispatched > 0 || swept.failed > 0) log('info', 'import jobs swept', swept);
+  if (swept.dispatched > 0 || swept.failed > 0 || swept.errors > 0) log('info', 'import jobs swept', { ...swept });
 };

@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './dynamodb-client.ts';
 
 /**
@@ -122,6 +122,21 @@ export async function readAll(query: Omit<PageQuery, 'limit' | 'after'>, pageSiz
     if (!page.more) return all;
     after = page.last;
   }
+}
+
+/**
+ * Every item a query matches, following LastEvaluatedKey page after page: for the sweeper's
+ * scans of its sparse indexes, which are not tenant lists and need no cursor.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Item[]> {
+  const all: Item[] = [];
+  let startKey: Record<string, NativeAttributeValue> | undefined;
+  do {
+    const page: QueryCommandOutput = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    all.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return all;
 }
 
 const BATCH_GET_LIMIT = 100;

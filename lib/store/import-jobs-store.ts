@@ -1,9 +1,9 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { entityItem, readAll, readPage, sortKeyRange } from './entity.ts';
+import { entityItem, queryAll, readAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
@@ -18,6 +18,8 @@ export class ChunkAlreadyAppliedError extends Error {
 }
 
 const BATCH_WRITE_LIMIT = 25;
+/** Items per page of the sweeper's index reads; it reads every page. */
+const SWEEP_PAGE_SIZE = 100;
 
 /** Cell values come from the file: a row error keeps the first characters of a huge cell. */
 export const ROW_ERROR_VALUE_MAX = 256;
@@ -84,31 +86,27 @@ export class ImportJobsStore {
   }
 
   /** Unfinished jobs handed to the queue, with their last sign of life. */
-  async activeJobs(limit = 100): Promise<ImportJobState[]> {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.activeJobs },
-        Limit: limit,
-      }),
-    );
-    return (result.Items ?? []).map((item) => item.job as ImportJobState);
+  async activeJobs(): Promise<ImportJobState[]> {
+    const items = await queryAll({
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.activeJobs },
+      Limit: SWEEP_PAGE_SIZE,
+    });
+    return items.map((item) => item.job as ImportJobState);
   }
 
   /** Jobs committed before `cutoff` and never confirmed as sent. */
-  async pendingDispatch(cutoff: string, limit = 100): Promise<Array<{ organizationId: string; jobId: string }>> {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-        ExpressionAttributeValues: { ':pk': keys.pendingDispatch, ':cutoff': cutoff },
-        Limit: limit,
-      }),
-    );
-    return (result.Items ?? []).map((item) => {
+  async pendingDispatch(cutoff: string): Promise<Array<{ organizationId: string; jobId: string }>> {
+    const items = await queryAll({
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
+      ExpressionAttributeValues: { ':pk': keys.pendingDispatch, ':cutoff': cutoff },
+      Limit: SWEEP_PAGE_SIZE,
+    });
+    return items.map((item) => {
       const job = item.job as ImportJobState;
       return { organizationId: job.organizationId, jobId: job.id };
     });

@@ -381,7 +381,7 @@ describe('the sweeper', () => {
     const organizationId = uniqueOrganization();
     const stale = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'SWEPT'), submittedAt: new Date(Date.now() - 5 * 60_000), dispatched: false });
     const young = await commitQueuedJob(organizationId, { file: itemsCsv(5, 'YOUNG'), dispatched: false });
-    const pending = async () => (await importJobsStore().pendingDispatch(new Date(Date.now() + 60_000).toISOString(), 1000)).map((entry) => entry.jobId);
+    const pending = async () => (await importJobsStore().pendingDispatch(new Date(Date.now() + 60_000).toISOString())).map((entry) => entry.jobId);
     const pendingBefore = await pending();
 
     // Act
@@ -405,12 +405,30 @@ describe('the sweeper', () => {
     await expectCreatedOnce(organizationId, skusOf(5, 'SWEPT'));
   });
 
+  it('reads every active job and every job waiting for dispatch, past one page of 100', { timeout: 60_000 }, async () => {
+    // Prepare: 130 dispatched jobs and 130 never dispatched
+    const organizationId = uniqueOrganization();
+    const old = new Date(Date.now() - 5 * 60_000);
+    const active = await Promise.all(Array.from({ length: 130 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'PAGE') })));
+    const waiting = await Promise.all(Array.from({ length: 130 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'WAIT'), submittedAt: old, dispatched: false })));
+
+    // Act
+    const activeIds = new Set((await importJobsStore().activeJobs()).map((job) => job.id));
+    const waitingIds = new Set((await importJobsStore().pendingDispatch(new Date().toISOString())).map((entry) => entry.jobId));
+
+    // Assess
+    for (const { job } of active) expect(activeIds.has(job.id)).toBe(true);
+    for (const { job } of waiting) expect(waitingIds.has(job.id)).toBe(true);
+    // Leave nothing for the other sweeper tests to hand to the queue.
+    await Promise.all(waiting.map(({ job }) => importJobsStore().markDispatched(organizationId, job.id)));
+  });
+
   it('fails a job handed to the queue that stopped making progress (its worker kept timing out), and leaves a live one alone', async () => {
     // Prepare: dispatched jobs whose worker never reported back; one older than any message can live
     const organizationId = uniqueOrganization();
     const stalled = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'STALL'), submittedAt: new Date(Date.now() - (IMPORT_STALE_AFTER_SECONDS + 60) * 1000) });
     const live = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'LIVE'), submittedAt: new Date(Date.now() - 60_000) });
-    const activeBefore = (await importJobsStore().activeJobs(1000)).map((job) => job.id);
+    const activeBefore = (await importJobsStore().activeJobs()).map((job) => job.id);
 
     // Act
     await sweepHandler();
@@ -421,7 +439,7 @@ describe('the sweeper', () => {
     expect(failed.status).toBe('failed');
     expect(failed.failure).toMatchObject({ code: 'processing-error' });
     expect((await storedJob(organizationId, live.job.id)).status).toBe('queued');
-    expect((await importJobsStore().activeJobs(1000)).map((job) => job.id)).not.toContain(stalled.job.id);
+    expect((await importJobsStore().activeJobs()).map((job) => job.id)).not.toContain(stalled.job.id);
     expect(await auditKinds(organizationId)).toEqual(['import.failed', 'import.submitted', 'import.submitted']);
   });
 });

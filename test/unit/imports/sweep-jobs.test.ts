@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { ImportJobState } from '../../../lib/domain/imports/job.ts';
+import { STALLED_FAILURE, sweepPendingJobs, type SweepPorts } from '../../../lib/domain/imports/sweep-jobs.ts';
+import { IMPORT_STALE_AFTER_SECONDS } from '../../../lib/domain/imports/job.ts';
+
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+const longAgo = new Date(NOW.getTime() - (IMPORT_STALE_AFTER_SECONDS + 60) * 1000).toISOString();
+
+function stalledJob(id: string): ImportJobState {
+  return {
+    id, organizationId: 'org_1', kind: 'items', duplicateStrategy: 'skip', status: 'processing', fileName: 'f.csv', fileSizeBytes: 1, fileSha256: 'x', fileKey: 'k',
+    submittedAt: longAgo, startedAt: longAgo, completedAt: null, failure: null, warnings: [], checkpoint: 0, progressAt: longAgo,
+    counts: { totalRows: 1, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
+  };
+}
+
+function ports(overrides: Partial<SweepPorts>) {
+  const sent: string[] = [];
+  const failedJobs: string[] = [];
+  const errors: string[] = [];
+  const all: SweepPorts = {
+    pendingDispatch: async () => ['j1', 'j2', 'j3'].map((jobId) => ({ organizationId: 'org_1', jobId })),
+    send: async ({ jobId }) => void sent.push(jobId),
+    markDispatched: async () => undefined,
+    activeJobs: async () => [stalledJob('s1'), stalledJob('s2'), stalledJob('s3')],
+    fail: async (job) => void failedJobs.push(job.id),
+    onError: (job) => void errors.push(job.jobId),
+    ...overrides,
+  };
+  return { all, sent, failedJobs, errors };
+}
+
+describe('sweepPendingJobs', () => {
+  it('goes on with the other jobs when one send fails, and reports it', async () => {
+    // Prepare: the queue refuses j2
+    const run = ports({});
+    run.all.send = async ({ jobId }) => {
+      if (jobId === 'j2') throw new Error('SQS throttled');
+      run.sent.push(jobId);
+    };
+
+    // Act
+    const result = await sweepPendingJobs(run.all, NOW);
+
+    // Assess
+    expect(run.sent).toEqual(['j1', 'j3']);
+    expect(run.errors).toEqual(['j2']);
+    expect(run.failedJobs).toEqual(['s1', 's2', 's3']);
+    expect(result).toEqual({ dispatched: 2, failed: 3, errors: 1 });
+  });
+
+  it('goes on with the other stalled jobs when failing one does not go through', async () => {
+    // Prepare
+    const run = ports({});
+    run.all.fail = async (job, failure) => {
+      expect(failure).toBe(STALLED_FAILURE);
+      if (job.id === 's1') throw new Error('throttled');
+      run.failedJobs.push(job.id);
+    };
+
+    // Act
+    const result = await sweepPendingJobs(run.all, NOW);
+
+    // Assess
+    expect(run.failedJobs).toEqual(['s2', 's3']);
+    expect(run.errors).toEqual(['s1']);
+    expect(result).toEqual({ dispatched: 3, failed: 2, errors: 1 });
+  });
+});
