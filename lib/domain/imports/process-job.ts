@@ -83,7 +83,7 @@ export class ImportJobProcessor<Write = unknown> {
     const csv = readCsv(await this.ports.files.read(job.fileKey), kind);
     if (!csv.ok) return this.fail(job, csv.failure);
     const parsed = parseRows(kind, csv);
-    const loaded = await this.loadKeys(organizationId, kind, parsed.parsed);
+    const loaded = await this.loadKeys(organizationId, kind, parsed.parsed, job.checkpoint);
     const validated = validateRows(kind, parsed, (entity, keys) => new Set(keys.filter((key) => loaded.get(entity)?.has(key))));
 
     // The file's verdict is taken once, when the job starts. A resumed run keeps it: its own
@@ -144,9 +144,9 @@ export class ImportJobProcessor<Write = unknown> {
     return this.finish(job);
   }
 
-  private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1]) {
+  private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1], appliedThrough: number) {
     const loaded = new Map<ImportEntity, Map<string, VersionedRecord<unknown>>>();
-    for (const [entity, keys] of keysToLoad(kind, parsed)) loaded.set(entity, await this.ports.records.getByNaturalKeys(organizationId, entity, keys));
+    for (const [entity, keys] of keysToLoad(kind, parsed, appliedThrough)) loaded.set(entity, await this.ports.records.getByNaturalKeys(organizationId, entity, keys));
     return loaded;
   }
 

@@ -62,10 +62,11 @@ export function parseRows<Row, Rec>(
 }
 
 /**
- * The keys to load per entity before validating and deciding: the natural keys of the rows
- * (`def.entity`, for the existing records `decide` needs) and every referenced key.
+ * The keys to load per entity before validating and deciding: the natural keys of the rows not
+ * yet applied (after `appliedThrough`, a resumed job's checkpoint; `def.entity`, for the
+ * existing records `decide` needs) and every referenced key of the file.
  */
-export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[]): Map<ImportEntity, Set<string>> {
+export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[], appliedThrough = 0): Map<ImportEntity, Set<string>> {
   const keys = new Map<ImportEntity, Set<string>>();
   const add = (entity: ImportEntity, key: string) => {
     let set = keys.get(entity);
@@ -75,8 +76,9 @@ export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed
     }
     set.add(key);
   };
-  for (const { row } of parsed) {
-    add(def.entity, def.naturalKeyOf(row));
+  for (const { rowNumber, row } of parsed) {
+    // A resumed job needs the stored records only of the rows it has yet to apply.
+    if (rowNumber > appliedThrough) add(def.entity, def.naturalKeyOf(row));
     for (const reference of def.references(row)) add(reference.entity, reference.key);
   }
   return keys;

@@ -66,6 +66,17 @@ describe('keysToLoad', () => {
     // Assess
     expect(keys).toEqual(new Map([['item', new Set(['A', 'B'])]]));
   });
+
+  it('on resume, collects natural keys only of rows after the checkpoint, and still every reference', () => {
+    // Prepare: rows 1..3 applied
+    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nWH1,w,\nA,a,WH1\nB,b,WH9\nC,c,A\n'));
+
+    // Act
+    const keys = keysToLoad(locationsKind, parsed.parsed, 3);
+
+    // Assess
+    expect(keys).toEqual(new Map([['location', new Set(['WH1', 'WH9', 'C', 'A'])]]));
+  });
 });
 
 describe('validateRows', () => {
