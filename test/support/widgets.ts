@@ -52,21 +52,8 @@ const handler = createOperationHandler(bindOperation(widgetRoute, widgetContract
   const { name, failWith } = body;
   if (failWith === 'not-found') throw new NotFoundError('items', 'No such parent item.');
   if (failWith === 'crash-before-commit') throw new Error('simulated crash before commit');
-  const now = new Date().toISOString();
   const id = newRecordId('item');
-  const item: Item = {
-    id,
-    sku: failWith === 'conflict' ? TAKEN_SKU : `W-${id.slice(-10)}`,
-    name,
-    unit: 'ea',
-    description: null,
-    category: null,
-    barcode: null,
-    reorderPoint: null,
-    trackingMode: 'none',
-    createdAt: now,
-    updatedAt: now,
-  };
+  const item = newItem(id, failWith === 'conflict' ? TAKEN_SKU : `W-${id.slice(-10)}`, name);
   if (failWith === 'conflict') await takeSku(principal.organizationId, TAKEN_SKU);
   const result = await commit(
     async () => ({
@@ -83,11 +70,15 @@ const handler = createOperationHandler(bindOperation(widgetRoute, widgetContract
   return result;
 });
 
+function newItem(id: string, sku: string, name: string): Item {
+  const now = new Date().toISOString();
+  return { id, sku, name, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: now, updatedAt: now };
+}
+
 /** Another item takes `sku` first (no event, no audit), unless one already has it. */
 async function takeSku(organizationId: string, sku: string): Promise<void> {
   if ((await inventory().getByNaturalKeys(organizationId, 'item', [sku])).size > 0) return;
-  const now = new Date().toISOString();
-  const other: Item = { id: newRecordId('item'), sku, name: 'taken', unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: now, updatedAt: now };
+  const other = newItem(newRecordId('item'), sku, 'taken');
   await new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' }).run(
     { organizationId, actor: { type: 'system', id: 'widgets' }, traceId: null },
     async () => ({ writes: inventory().createWrites(organizationId, 'item', other), events: [], result: undefined }),
