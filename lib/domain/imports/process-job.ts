@@ -175,6 +175,8 @@ export class ImportJobProcessor<Write = unknown> {
       now: this.now(),
       newId: () => newRecordId(kind.entity),
       rowNumber,
+      // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
+      // the generic signature cannot see.
       resolve: (entity, key) => loaded.get(entity)?.get(key) as never,
     });
     if (decision.action === 'failed') return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...decision.error, rowNumber: number })));

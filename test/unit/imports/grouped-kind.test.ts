@@ -69,6 +69,7 @@ function harness(file: string, existing: Location[] = []) {
   const rowErrors: RowError[] = [];
   const transactions: FakeWrite[][] = [];
   const ports: ProcessPorts<FakeWrite> = {
+    // The registry holds kinds of any row type (AnyImportKind); this one's rows are ShelfRow.
     kinds: (name) => (name === shelvesKind.kind ? (shelvesKind as never) : undefined),
     jobs: {
       get: async () => job,
@@ -81,6 +82,7 @@ function harness(file: string, existing: Location[] = []) {
     },
     files: { read: async () => Buffer.from(file) },
     records: {
+      // Only locations are stored here; the port's generic record type cannot be narrowed to that.
       getByNaturalKeys: async (_org, _type, keys) => new Map([...keys].flatMap((key) => (stored.has(key) ? [[key, stored.get(key)!]] : []))) as never,
       createWrites: (_org, _type, record) => [{ kind: 'record', op: 'create', record: record as Location }],
       updateWrite: (_org, _type, record) => ({ kind: 'record', op: 'update', record: record as Location }),
