@@ -14,7 +14,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
 import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './stages.ts';
@@ -46,6 +46,7 @@ export interface ApiFunctionResources {
   tables: Readonly<Record<TableId, ITable>>;
   bucket: IBucket;
   importQueue: IQueue;
+  importDeadLetterQueue: IQueue;
   /** HMAC key for list cursors. */
   cursorSecret: ISecret;
 }
@@ -154,6 +155,7 @@ export class ApiFunction extends Construct {
     }
     if (access.bucket) this.grantBucket(resources.bucket, access.bucket);
     if (access.importQueue === 'send') this.grantImportQueueSend(resources.importQueue);
+    if (access.importDeadLetterQueue === 'consume') this.grantDeadLetterConsume(resources.importDeadLetterQueue);
     if (access.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
   }
 
@@ -224,5 +226,11 @@ export class ApiFunction extends Construct {
   grantImportQueueSend(queue: IQueue): void {
     queue.grantSendMessages(this.function);
     this.function.addEnvironment(IMPORT_QUEUE_ENV_VAR, queue.queueUrl);
+  }
+
+  /** Receive, delete and change visibility on the dead-letter queue + `IMPORT_DLQ_ENV_VAR`. */
+  grantDeadLetterConsume(queue: IQueue): void {
+    queue.grantConsumeMessages(this.function);
+    this.function.addEnvironment(IMPORT_DLQ_ENV_VAR, queue.queueUrl);
   }
 }

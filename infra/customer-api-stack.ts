@@ -144,6 +144,7 @@ export class CustomerApiStack extends Stack {
     this.importQueue = new Queue(this, 'ImportQueue', {
       queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.id),
       visibilityTimeout: Duration.seconds(IMPORT_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(IMPORT_QUEUE.messageRetentionDays),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.importDeadLetterQueue, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount },
@@ -174,6 +175,7 @@ export class CustomerApiStack extends Stack {
       tables: this.tables,
       bucket: this.filesBucket,
       importQueue: this.importQueue,
+      importDeadLetterQueue: this.importDeadLetterQueue,
       cursorSecret,
     };
 

@@ -20,6 +20,8 @@ export interface ResourceAccess {
   tables: Partial<Record<TableId, TableAccess>>;
   bucket?: 'read' | 'write' | 'read-write';
   importQueue?: 'send';
+  /** Reads and deletes the import queue's dead letters (the sweeper): the function gets IMPORT_DLQ_URL. */
+  importDeadLetterQueue?: 'consume';
   /** Signs and checks list cursors: the function gets the CURSOR_SECRET setting. */
   cursorSecret?: boolean;
 }

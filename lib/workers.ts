@@ -49,7 +49,8 @@ export const WORKERS: readonly WorkerDefinition[] = [
     handler: 'functions/workers/sweep-import-jobs.ts',
     everySeconds: 60,
     timeoutSeconds: 30,
-    // events + audit: failing a stalled job writes its import.failed audit entry.
-    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send' },
+    // events + audit: failing a job writes its import.failed audit entry; the dead-letter queue
+    // names the jobs whose every attempt died.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send', importDeadLetterQueue: 'consume' },
   },
 ];

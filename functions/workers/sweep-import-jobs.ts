@@ -3,12 +3,13 @@ import { endJob } from '../../lib/domain/imports/process-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
 import { describeError, log } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
-import { IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { DeadLetterQueue, JobQueue } from '../../lib/store/job-queue.ts';
+import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
+const deadLetters = new DeadLetterQueue(requiredEnv(IMPORT_DLQ_ENV_VAR));
 const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 
 export const handler = async (): Promise<void> => {
@@ -17,6 +18,8 @@ export const handler = async (): Promise<void> => {
     send: (message) => queue.send(message),
     markDispatched: (organizationId, jobId) => jobs.markDispatched(organizationId, jobId),
     activeJobs: () => jobs.activeJobs(),
+    deadLetters: () => deadLetters.receive(),
+    getJob: (organizationId, jobId) => jobs.get(organizationId, jobId),
     fail: (job, failure) => endJob({ jobs, writer }, job, 'failed', failure, new Date().toISOString()),
     onError: (job, error) => log('warn', 'import job not swept this time', { ...job, error: describeError(error) }),
   });

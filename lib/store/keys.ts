@@ -43,7 +43,7 @@ export const keys = {
   importRowErrorsOf: (organizationId: string, jobId: string) => `ORG#${organizationId}#IMPJOB#${jobId}`,
   /** Sparse index of jobs committed but not yet handed to the queue (for the sweeper). */
   pendingDispatch: 'IMPJOB#DISPATCH',
-  /** Sparse index of jobs handed to the queue and not finished (for the sweeper's stale check). */
+  /** Sparse index of jobs handed to the queue and not finished (the sweeper fails those abandoned longer than the queue keeps a message). */
   activeJobs: 'IMPJOB#ACTIVE',
 
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,

@@ -1,3 +1,5 @@
+import { IMPORT_MESSAGE_RETENTION_DAYS } from '../domain/imports/job.ts';
+
 /**
  * The table definitions: the single source for the CDK stack (infra/) and the local runtime
  * (local/), which both turn these specs into real tables. Pure data, no AWS SDK import, so
@@ -96,6 +98,7 @@ export function physicalTableName(prefix: string, id: TableId): string {
 
 export const BUCKET_ENV_VAR = 'FILES_BUCKET_NAME';
 export const IMPORT_QUEUE_ENV_VAR = 'IMPORT_QUEUE_URL';
+export const IMPORT_DLQ_ENV_VAR = 'IMPORT_DLQ_URL';
 
 /** The import queue and its dead-letter queue (used by the import worker: docs/operations.md "Workers"). */
 export const IMPORT_QUEUE = {
@@ -106,6 +109,8 @@ export const IMPORT_QUEUE = {
   workerTimeoutSeconds: 60,
   visibilityTimeoutSeconds: 360,
   deadLetterRetentionDays: 14,
+  /** A job is never judged stalled for waiting in the queue within this (docs/imports.md "Guarantees"). */
+  messageRetentionDays: IMPORT_MESSAGE_RETENTION_DAYS,
 } as const;
 
 /** Physical queue name for a stage prefix. */

@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   BUCKET_ENV_VAR,
   FILES_BUCKET,
+  IMPORT_DLQ_ENV_VAR,
   IMPORT_QUEUE_ENV_VAR,
   TABLES,
   physicalTableName,
@@ -60,7 +61,7 @@ export function awsStackInternals(stack: AwsStack): AwsStackInternals {
   return found;
 }
 
-export const IMPORT_DLQ_ENV_VAR = 'IMPORT_DLQ_URL';
+export { IMPORT_DLQ_ENV_VAR };
 
 /** A free TCP port on 127.0.0.1 (for DynamoDB Local, which cannot report the port it bound). */
 export async function freePort(): Promise<number> {

@@ -121,6 +121,7 @@ export async function ensureQueues(client: SQSClient, prefix: string): Promise<I
       QueueName: physicalQueueName(prefix, IMPORT_QUEUE.id),
       Attributes: {
         VisibilityTimeout: String(IMPORT_QUEUE.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(IMPORT_QUEUE.messageRetentionDays * 86_400),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount }),
       },
     }),

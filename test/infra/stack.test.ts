@@ -19,6 +19,7 @@ import type { ResourceAccess, RouteDefinition, TableAccess } from '../../lib/rou
 import {
   BUCKET_ENV_VAR,
   IMPORT_QUEUE,
+  IMPORT_DLQ_ENV_VAR,
   IMPORT_QUEUE_ENV_VAR,
   TABLES,
   TABLE_IDS,
@@ -533,6 +534,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
       expect(redrive.maxReceiveCount).toBeGreaterThanOrEqual(5);
       expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl));
+      // A job waiting in a backlog is never judged stalled within this (docs/imports.md "Guarantees").
+      expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
     });
 
     it.each(SCHEDULED_WORKERS)('$id: an EventBridge rule invokes it every $everySeconds s (whole minutes), without async retries', (worker) => {
@@ -601,6 +604,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
         ...expectedTableIds(access).map((id) => tableLogicalId(template, STAGE, id)),
         ...(access.bucket ? [logicalIdOfType(template, 'AWS::S3::Bucket', () => true)] : []),
         ...(access.importQueue || consumesImportQueue ? [stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)] : []),
+        ...(access.importDeadLetterQueue ? [stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl)] : []),
         logGroupOfFunction(template, fnId),
       ]);
 
@@ -657,6 +661,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       }
       expect(BUCKET_ENV_VAR in env).toBe(access.bucket !== undefined);
       expect(IMPORT_QUEUE_ENV_VAR in env).toBe(access.importQueue !== undefined);
+      expect(IMPORT_DLQ_ENV_VAR in env).toBe(access.importDeadLetterQueue !== undefined);
     });
 
     /** Actions a worker's role may perform on one resource (by logical id). */
@@ -701,6 +706,18 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(queueActions).not.toContain('sqs:ReceiveMessage');
       expect(queueActions).not.toContain('sqs:DeleteMessage');
       expect(workerActionsOn('sweepImportJobs', logicalIdOfType(template, 'AWS::S3::Bucket', () => true))).toEqual([]);
+    });
+
+    it('worker sweepImportJobs: consumes the dead-letter queue (receive, delete, change visibility) and cannot send to it; nothing else can read it', () => {
+      // Prepare
+      const deadLetterQueueId = stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl);
+
+      // Act
+      const actions = new Set(workerActionsOn('sweepImportJobs', deadLetterQueueId));
+
+      // Assess
+      expect([...actions].sort()).toEqual(SQS_CONSUME);
+      expect(workerActionsOn('processImportJobs', deadLetterQueueId)).toEqual([]);
     });
   });
 });

@@ -1,4 +1,3 @@
-import { IMPORT_STALE_AFTER_SECONDS } from '../../lib/domain/imports/job.ts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -423,23 +422,28 @@ describe('the sweeper', () => {
     await Promise.all(waiting.map(({ job }) => importJobsStore().markDispatched(organizationId, job.id)));
   });
 
-  it('fails a job handed to the queue that stopped making progress (its worker kept timing out), and leaves a live one alone', async () => {
-    // Prepare: dispatched jobs whose worker never reported back; one older than any message can live
+  it('fails the job a dead letter names (every attempt died), removes the letter, and never fails a job for waiting in a busy queue', async () => {
+    // Prepare: two dispatched jobs submitted 40 minutes ago (a backlog); the dead-letter queue names one of them
     const organizationId = uniqueOrganization();
-    const stalled = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'STALL'), submittedAt: new Date(Date.now() - (IMPORT_STALE_AFTER_SECONDS + 60) * 1000) });
-    const live = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'LIVE'), submittedAt: new Date(Date.now() - 60_000) });
-    const activeBefore = (await importJobsStore().activeJobs()).map((job) => job.id);
+    const fortyMinutesAgo = new Date(Date.now() - 40 * 60_000);
+    const dead = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'DEAD'), submittedAt: fortyMinutesAgo });
+    const waiting = await commitQueuedJob(organizationId, { file: itemsCsv(3, 'WAITING'), submittedAt: fortyMinutesAgo });
+    const sqs = new SQSClient({});
+    const deadLetterQueueUrl = process.env[IMPORT_DLQ_ENV_VAR];
+    await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterQueueUrl, MessageBody: jobMessage(organizationId, dead.job.id) }));
 
     // Act
     await sweepHandler();
 
     // Assess
-    expect(activeBefore).toEqual(expect.arrayContaining([stalled.job.id, live.job.id]));
-    const failed = await storedJob(organizationId, stalled.job.id);
+    const failed = await storedJob(organizationId, dead.job.id);
     expect(failed.status).toBe('failed');
     expect(failed.failure).toMatchObject({ code: 'processing-error' });
-    expect((await storedJob(organizationId, live.job.id)).status).toBe('queued');
-    expect((await importJobsStore().activeJobs()).map((job) => job.id)).not.toContain(stalled.job.id);
+    expect((await storedJob(organizationId, waiting.job.id)).status).toBe('queued');
+    expect((await importJobsStore().activeJobs()).map((job) => job.id)).not.toContain(dead.job.id);
     expect(await auditKinds(organizationId)).toEqual(['import.failed', 'import.submitted', 'import.submitted']);
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: deadLetterQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 0 }));
+    expect(Messages.map((message) => message.Body)).not.toContain(jobMessage(organizationId, dead.job.id));
+    sqs.destroy();
   });
 });

@@ -54,15 +54,19 @@ export interface ImportJobState extends ImportJob {
    * applied in row order, and each chunk commits only from the checkpoint it read.
    */
   checkpoint: number;
-  /** Last sign of life: submission, start, each committed chunk. A stale job is failed by the sweeper. */
+  /** Last sign of life: submission, start, each committed chunk. Only a job without progress for longer than the queue keeps a message is failed as abandoned. */
   progressAt?: string;
 }
 
+/** How long the import queue keeps a message (SQS's maximum): a job's message can wait this long. */
+export const IMPORT_MESSAGE_RETENTION_DAYS = 14;
+
 /**
- * A job without progress for this long is failed by the sweeper: longer than a message can live
- * (5 receives × 360 s visibility) plus a margin, so a job still being retried is never cut off.
+ * A job that shows no progress for longer than its message can live in the queue has no message
+ * left to be processed by; only then does the sweeper fail it without a dead letter naming it.
+ * Time spent waiting in a busy queue never counts against a job before that.
  */
-export const IMPORT_STALE_AFTER_SECONDS = 6 * 360;
+export const IMPORT_ABANDONED_AFTER_SECONDS = IMPORT_MESSAGE_RETENTION_DAYS * 86_400 + 3600;
 
 export const EMPTY_COUNTS: JobCounts = { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 

@@ -1,14 +1,17 @@
-import { IMPORT_STALE_AFTER_SECONDS } from './job.ts';
+import { IMPORT_ABANDONED_AFTER_SECONDS, isFinished } from './job.ts';
 import type { ImportJobState, JobFailure } from './job.ts';
 
 /**
- * The sweeper, every minute:
+ * The sweeper, every minute (docs/imports.md "Guarantees"):
  * - a job whose transaction committed but whose queue message was never confirmed (the process
  *   died in between, or SQS failed) is handed to the queue again; sending twice is harmless,
  *   the worker is idempotent per job;
- * - a job handed to the queue that has shown no progress for longer than any message can live
- *   (its worker timed out or ran out of memory on every attempt, so the message went to the
- *   dead-letter queue without the job being told) is failed, so no job waits forever.
+ * - a job whose message reached the dead-letter queue (its worker timed out or ran out of memory
+ *   on every receive, so it could never mark the job failed itself) is failed, and the dead
+ *   letter removed; a dead letter that names no job is left for an operator;
+ * - a job is never failed for waiting: however long the queue's backlog, a job whose message is
+ *   still in the queue will be processed. Only a job without progress for longer than any
+ *   message can live in the queue is failed as abandoned.
  */
 export interface SweepPorts {
   /** Every job waiting for its hand-off, however many (the store pages). */
@@ -17,9 +20,20 @@ export interface SweepPorts {
   markDispatched(organizationId: string, jobId: string): Promise<void>;
   /** Every job handed to the queue and not finished, however many. */
   activeJobs(): Promise<ImportJobState[]>;
+  /** The messages in the dead-letter queue (a bounded batch), each with the job it names, if any. */
+  deadLetters(): Promise<DeadLetter[]>;
+  getJob(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
   fail(job: ImportJobState, failure: JobFailure): Promise<void>;
   /** Told about a job the sweep could not handle; the sweep goes on with the others. */
   onError?(job: { organizationId: string; jobId: string }, error: unknown): void;
+}
+
+export interface DeadLetter {
+  job: { organizationId: string; jobId: string } | undefined;
+  /** Deletes the message (its job has been dealt with). */
+  remove(): Promise<void>;
+  /** Makes the message visible again at once (left for an operator). */
+  release(): Promise<void>;
 }
 
 export interface SweepResult {
@@ -32,9 +46,14 @@ export interface SweepResult {
 /** Jobs younger than this may still be on their way to the queue from the submit request. */
 export const SWEEP_GRACE_SECONDS = 30;
 
-export const STALLED_FAILURE: JobFailure = {
+export const DEAD_LETTER_FAILURE: JobFailure = {
   code: 'processing-error',
-  message: 'The import stopped making progress and was stopped. Submit the file again, or contact support with the job id.',
+  message: 'The import could not be processed after repeated attempts and was stopped. Submit the file again, or contact support with the job id.',
+};
+
+export const ABANDONED_FAILURE: JobFailure = {
+  code: 'processing-error',
+  message: 'The import made no progress for longer than its queue keeps work and was stopped. Submit the file again, or contact support with the job id.',
 };
 
 export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Promise<SweepResult> {
@@ -58,10 +77,25 @@ export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Pro
     });
     if (sent) result.dispatched += 1;
   }
-  const staleBefore = now.getTime() - IMPORT_STALE_AFTER_SECONDS * 1000;
-  const stalled = (await ports.activeJobs()).filter((job) => Date.parse(job.progressAt ?? job.submittedAt) < staleBefore);
-  for (const job of stalled) {
-    if (await attempt({ organizationId: job.organizationId, jobId: job.id }, () => ports.fail(job, STALLED_FAILURE))) result.failed += 1;
+  for (const letter of await ports.deadLetters()) {
+    const named = letter.job;
+    if (named === undefined) {
+      await attempt({ organizationId: '', jobId: '' }, () => letter.release());
+      continue;
+    }
+    await attempt(named, async () => {
+      const job = await ports.getJob(named.organizationId, named.jobId);
+      if (job !== undefined && !isFinished(job.status)) {
+        await ports.fail(job, DEAD_LETTER_FAILURE);
+        result.failed += 1;
+      }
+      await letter.remove();
+    });
+  }
+  const abandonedBefore = now.getTime() - IMPORT_ABANDONED_AFTER_SECONDS * 1000;
+  const abandoned = (await ports.activeJobs()).filter((job) => Date.parse(job.progressAt ?? job.submittedAt) < abandonedBefore);
+  for (const job of abandoned) {
+    if (await attempt({ organizationId: job.organizationId, jobId: job.id }, () => ports.fail(job, ABANDONED_FAILURE))) result.failed += 1;
   }
   return result;
 }
