@@ -374,6 +374,41 @@ describe('poison messages and jobs that keep failing', () => {
   });
 });
 
+describe('two jobs on the same records at once', () => {
+  it('both succeed: a chunk that loses a race is decided again against fresh records; every sku is created once and ends with the last writer\'s values', { timeout: 120_000 }, async () => {
+    // Prepare: two 3,000-row update jobs over the same skus, with different names
+    const organizationId = uniqueOrganization();
+    const skus = skusOf(3000, 'BOTH');
+    const fileOf = (label: string) => csvOf(['sku', 'name'], skus.map((itemSku) => [itemSku, `${label} ${itemSku}`]));
+    const first = await commitQueuedJob(organizationId, { file: fileOf('First'), duplicateStrategy: 'update' });
+    const second = await commitQueuedJob(organizationId, { file: fileOf('Second'), duplicateStrategy: 'update' });
+
+    // Act: both run at once
+    const responses = await Promise.all([deliver(organizationId, first.job.id), deliver(organizationId, second.job.id)]);
+
+    // Assess: no failed message, both jobs done with every row accounted for
+    expect(responses.flatMap(failures)).toEqual([]);
+    const jobs = await Promise.all([storedJob(organizationId, first.job.id), storedJob(organizationId, second.job.id)]);
+    for (const job of jobs) {
+      expect(job.status).toBe('succeeded');
+      expect(job.counts.processedRows).toBe(3000);
+      expect(job.counts.created + job.counts.updated + job.counts.skipped).toBe(3000);
+      expect(job.counts.failed).toBe(0);
+    }
+    expect(jobs[0]!.counts.created + jobs[1]!.counts.created).toBe(3000);
+    const feed = await feedOf(organizationId);
+    const created = countPerSku(feed, 'item.created');
+    expect(created.size).toBe(3000);
+    expect([...created.values()].every((count) => count === 1)).toBe(true);
+    // The stored record is what the sku's last event says: the last writer's values.
+    const lastEvent = new Map<string, Item>();
+    for (const event of feed) if (event.type === 'item.created' || event.type === 'item.updated') lastEvent.set((event.data.item as Item).sku, event.data.item as Item);
+    const stored = await itemsOf(organizationId, skus);
+    expect(stored.size).toBe(3000);
+    for (const itemSku of skus) expect(stored.get(itemSku)?.record.name).toBe(lastEvent.get(itemSku)?.name);
+  });
+});
+
 describe('the sweeper', () => {
   it('hands a job committed but never dispatched to the queue, where the worker finishes it; young jobs wait', { timeout: 60_000 }, async () => {
     // Prepare

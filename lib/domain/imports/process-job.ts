@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.ts';
 import type { EventDraft } from '../events/types.ts';
 import { naturalKeyOf, newRecordId, type InventoryRecords, type VersionedRecord } from '../inventory/records.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
@@ -50,6 +51,16 @@ interface Unit<Write> {
   writes: Write[];
   events: EventDraft[];
   action: RowAction | 'failed';
+  /** The rows it was decided from (absent for a row error), to decide again on a conflict. */
+  source?: ImportUnit<unknown>;
+}
+
+/** How often one chunk is decided again against fresh records after another writer changed them. */
+const MAX_CHUNK_REDECISIONS = 5;
+
+/** Another writer (e.g. a concurrent job) changed or created a record this chunk decided on. */
+function isRecordConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409;
 }
 
 /** At most this many errors of one row are written by a chunk (each is one transaction action). */
@@ -127,17 +138,25 @@ export class ImportJobProcessor<Write = unknown> {
       }
       const from = checkpoint;
       const to = chunk.at(-1)?.rowNumber ?? from;
-      try {
-        await this.ports.writer.run(context, async () => ({
-          // The checkpoint first: when another delivery moved it, its condition is the failure reported.
-          writes: [this.ports.jobs.checkpointWrite(started, from, to, countsOf(chunk)), ...chunk.flatMap((unit) => unit.writes)],
-          events: chunk.flatMap((unit) => unit.events),
-          result: undefined,
-        }));
-      } catch (error) {
-        // Another delivery of this job moved the checkpoint: it carries on, this one stops.
-        if ((error as Error).name === 'ChunkAlreadyAppliedError') return 'taken-over';
-        throw error;
+      let current = chunk;
+      for (let redecisions = 0; ; redecisions += 1) {
+        const attempt = current;
+        try {
+          await this.ports.writer.run(context, async () => ({
+            // The checkpoint first: when another delivery moved it, its condition is the failure reported.
+            writes: [this.ports.jobs.checkpointWrite(started, from, to, countsOf(attempt)), ...attempt.flatMap((unit) => unit.writes)],
+            events: attempt.flatMap((unit) => unit.events),
+            result: undefined,
+          }));
+          break;
+        } catch (error) {
+          // Another delivery of this job moved the checkpoint: it carries on, this one stops.
+          if ((error as Error).name === 'ChunkAlreadyAppliedError') return 'taken-over';
+          // Another writer changed a record since it was read (a concurrent job on the same
+          // skus): decide the chunk's rows again against fresh records, then commit.
+          if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
+          current = await this.decideAgain(started, kind, attempt, existing, loaded, hierarchy);
+        }
       }
       checkpoint = to;
     }
@@ -180,10 +199,29 @@ export class ImportJobProcessor<Write = unknown> {
       resolve: (entity, key) => loaded.get(entity)?.get(key) as never,
     });
     if (decision.action === 'failed') return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...decision.error, rowNumber: number })));
-    if (decision.action === 'skipped') return { rowNumber, rowCount: unit.rowNumbers.length, writes: [], events: [], action: 'skipped' };
+    if (decision.action === 'skipped') return { rowNumber, rowCount: unit.rowNumbers.length, writes: [], events: [], action: 'skipped', source: unit };
     const cycle = hierarchy && this.cycleOf(kind, decision.writes, hierarchy);
     if (cycle) return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...cycle, rowNumber: number })));
-    return { rowNumber, rowCount: unit.rowNumbers.length, writes: this.storeWrites(job.organizationId, decision.writes), events: decision.events, action: decision.action };
+    return { rowNumber, rowCount: unit.rowNumbers.length, writes: this.storeWrites(job.organizationId, decision.writes), events: decision.events, action: decision.action, source: unit };
+  }
+
+  /** The chunk's units decided again after re-reading the records they name. */
+  private async decideAgain(
+    job: ImportJobState,
+    kind: AnyImportKind,
+    chunk: Unit<Write>[],
+    existing: Map<string, VersionedRecord<unknown>>,
+    loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>,
+    hierarchy: Hierarchy | undefined,
+  ): Promise<Unit<Write>[]> {
+    const keys = chunk.flatMap((unit) => (unit.source ? [kind.naturalKeyOf(unit.source.rows[0])] : []));
+    const fresh = await this.ports.records.getByNaturalKeys(job.organizationId, kind.entity, keys);
+    for (const key of keys) {
+      const record = fresh.get(key);
+      if (record) existing.set(key, record);
+      else existing.delete(key);
+    }
+    return chunk.map((unit) => (unit.source ? this.decide(job, kind, unit.source, existing, loaded, hierarchy) : unit));
   }
 
   /** For tree-shaped kinds: the row error of a write that would make a record its own ancestor. */
