@@ -55,6 +55,14 @@ interface Unit<Write> {
   source?: ImportUnit<unknown>;
 }
 
+/** What deciding a unit reads: the kind, the loaded records and the location tree so far. */
+interface DecisionState {
+  kind: AnyImportKind;
+  existing: Map<string, VersionedRecord<unknown>>;
+  loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>;
+  hierarchy: Hierarchy | undefined;
+}
+
 /** How often one chunk is decided again against fresh records after another writer changed them. */
 const MAX_CHUNK_REDECISIONS = 5;
 
@@ -136,31 +144,45 @@ export class ImportJobProcessor<Write = unknown> {
         await this.ports.continueLater({ organizationId, jobId });
         return 'continued';
       }
-      const from = checkpoint;
-      const to = chunk.at(-1)?.rowNumber ?? from;
-      let current = chunk;
-      for (let redecisions = 0; ; redecisions += 1) {
-        const attempt = current;
-        try {
-          await this.ports.writer.run(context, async () => ({
-            // The checkpoint first: when another delivery moved it, its condition is the failure reported.
-            writes: [this.ports.jobs.checkpointWrite(started, from, to, countsOf(attempt)), ...attempt.flatMap((unit) => unit.writes)],
-            events: attempt.flatMap((unit) => unit.events),
-            result: undefined,
-          }));
-          break;
-        } catch (error) {
-          // Another delivery of this job moved the checkpoint: it carries on, this one stops.
-          if ((error as Error).name === 'ChunkAlreadyAppliedError') return 'taken-over';
-          // Another writer changed a record since it was read (a concurrent job on the same
-          // skus): decide the chunk's rows again against fresh records, then commit.
-          if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
-          current = await this.decideAgain(started, kind, attempt, existing, loaded, hierarchy);
-        }
-      }
+      const to = chunk.at(-1)?.rowNumber ?? checkpoint;
+      const committed = await this.commitChunk(context, started, chunk, { from: checkpoint, to }, { kind, existing, loaded, hierarchy });
+      // Another delivery of this job moved the checkpoint: it carries on, this one stops.
+      if (!committed) return 'taken-over';
       checkpoint = to;
     }
     return this.finish(job);
+  }
+
+  /**
+   * Commits one chunk with the job's checkpoint moving `from` → `to`; false when another delivery
+   * already moved it. When another writer changed a record since it was read (a concurrent job
+   * on the same skus), the chunk's rows are decided again against fresh records and committed.
+   */
+  private async commitChunk(
+    context: WriteContext,
+    job: ImportJobState,
+    chunk: Unit<Write>[],
+    span: { from: number; to: number },
+    state: DecisionState,
+  ): Promise<boolean> {
+    let attempt = chunk;
+    for (let redecisions = 0; ; redecisions += 1) {
+      const units = attempt;
+      try {
+        await this.ports.writer.run(context, async () => ({
+          // The checkpoint first: when another delivery moved it, its condition is the failure reported.
+          writes: [this.ports.jobs.checkpointWrite(job, span.from, span.to, countsOf(units)), ...units.flatMap((unit) => unit.writes)],
+          events: units.flatMap((unit) => unit.events),
+          result: undefined,
+        }));
+        return true;
+      } catch (error) {
+        if ((error as Error).name === 'ChunkAlreadyAppliedError') return false;
+        if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
+        const { kind, existing, loaded, hierarchy } = state;
+        attempt = await this.decideAgain(job, kind, units, existing, loaded, hierarchy);
+      }
+    }
   }
 
   private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1], appliedThrough: number) {
