@@ -113,15 +113,16 @@ function narrowedRange(range: { lower: string; upper: string }, after: string | 
 }
 
 /** Every item of a key range (e.g. all row-error keys of a job), page after page. */
-export async function readAll(query: Omit<PageQuery, 'limit' | 'after'>, pageSize = 1000): Promise<Item[]> {
-  const all: Item[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await readPage({ ...query, after, limit: pageSize });
-    all.push(...page.items);
-    if (!page.more) return all;
-    after = page.last;
-  }
+export async function readAll(query: Omit<PageQuery, 'limit' | 'after' | 'newestFirst'>): Promise<Item[]> {
+  return queryAll({
+    TableName: query.tableName,
+    IndexName: query.indexName,
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+    ExpressionAttributeNames: { '#pk': query.partition.name, '#sk': query.sortKey.name },
+    ExpressionAttributeValues: { ':pk': query.partition.value, ':lower': query.sortKey.lower, ':upper': query.sortKey.upper },
+    ConsistentRead: query.indexName === undefined ? (query.consistent ?? true) : false,
+    ProjectionExpression: query.projection,
+  });
 }
 
 /**
