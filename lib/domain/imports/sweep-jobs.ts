@@ -25,7 +25,7 @@ export interface SweepPorts {
   getJob(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
   fail(job: ImportJobState, failure: JobFailure): Promise<void>;
   /** Told about a job the sweep could not handle; the sweep goes on with the others. */
-  onError?(job: { organizationId: string; jobId: string }, error: unknown): void;
+  onError?(job: { organizationId: string; jobId: string } | undefined, error: unknown): void;
 }
 
 export interface DeadLetter {
@@ -59,7 +59,7 @@ export const ABANDONED_FAILURE: JobFailure = {
 export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Promise<SweepResult> {
   const result: SweepResult = { dispatched: 0, failed: 0, errors: 0 };
   // One job's trouble (a failed send, a throttled write) must not leave every later job unswept.
-  const attempt = async (job: { organizationId: string; jobId: string }, work: () => Promise<void>): Promise<boolean> => {
+  const attempt = async (job: { organizationId: string; jobId: string } | undefined, work: () => Promise<void>): Promise<boolean> => {
     try {
       await work();
       return true;
@@ -80,7 +80,7 @@ export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Pro
   for (const letter of await ports.deadLetters()) {
     const named = letter.job;
     if (named === undefined) {
-      await attempt({ organizationId: '', jobId: '' }, () => letter.release());
+      await attempt(undefined, () => letter.release());
       continue;
     }
     await attempt(named, async () => {

@@ -27,7 +27,7 @@ function ports(overrides: Partial<SweepPorts>) {
     deadLetters: async () => [],
     getJob: async () => undefined,
     fail: async (job) => void failedJobs.push(job.id),
-    onError: (job) => void errors.push(job.jobId),
+    onError: (job) => void errors.push(job?.jobId ?? 'no job'),
     ...overrides,
   };
   return { all, sent, failedJobs, errors };
