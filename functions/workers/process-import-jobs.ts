@@ -7,7 +7,8 @@ import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { JobQueue, parseJobMessage } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
-import { planChunks, TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { bulkChunkActions, TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { settleWithin } from '../../lib/deadline.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
@@ -17,13 +18,22 @@ const processor = new ImportJobProcessor({
   records: new InventoryStore(requiredEnv(TABLES.inventory.envVar)),
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   continueLater: (message) => queue.send(message),
-  planChunks: (units) => planChunks(units),
+  chunkActions: bulkChunkActions(),
 });
 
 /**
- * SQS consumer with partial batch failures (docs/operations.md "Workers"): a failed message is reported alone
- * and comes back after the visibility timeout; on its last allowed receive the job is marked
- * failed before the message moves to the dead-letter queue, so no job waits forever.
+ * Leaves this long before the function's timeout: a message still running then is given up on,
+ * so that the invocation can report it and hand the rest of its batch on in time.
+ */
+export const OVERRUN_MARGIN_MS = 3_000;
+
+/**
+ * SQS consumer with partial batch failures (docs/operations.md "Workers"): a failed message is
+ * reported alone and comes back after the visibility timeout; on its last allowed receive the job
+ * is marked failed before the message moves to the dead-letter queue, so no job waits forever.
+ * One message never costs the others of its batch their turn: the processor hands a job on
+ * before its time runs out, a message that overruns anyway is reported alone, and messages
+ * left without time go back as fresh messages.
  */
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
@@ -40,13 +50,24 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
       await queue.send(message).catch(() => batchItemFailures.push({ itemIdentifier: record.messageId }));
       continue;
     }
+    const { organizationId, jobId } = message;
     try {
-      const outcome = await processor.process(message.organizationId, message.jobId, () => context.getRemainingTimeInMillis());
-      log('info', 'import message handled', { ...message, outcome });
+      const work = processor.process(organizationId, jobId, () => context.getRemainingTimeInMillis(), message.handoffsWithoutProgress ?? 0);
+      const settled = await settleWithin(
+        work,
+        () => context.getRemainingTimeInMillis() - OVERRUN_MARGIN_MS,
+        (error) => log('error', 'overrun import message failed later', { organizationId, jobId, ...describeError(error) }),
+      );
+      if (settled.overran) {
+        log('error', 'import message overran its time; it comes back after the visibility timeout', { organizationId, jobId, messageId: record.messageId });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+        continue;
+      }
+      log('info', 'import message handled', { organizationId, jobId, outcome: settled.value });
     } catch (error) {
-      log('error', 'import job processing failed', { ...message, messageId: record.messageId, ...describeError(error) });
+      log('error', 'import job processing failed', { organizationId, jobId, messageId: record.messageId, ...describeError(error) });
       const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      if (receives >= IMPORT_QUEUE.maxReceiveCount) await markFailed(message.organizationId, message.jobId);
+      if (receives >= IMPORT_QUEUE.maxReceiveCount) await markFailed(organizationId, jobId);
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

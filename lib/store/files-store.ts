@@ -17,10 +17,11 @@ export class FilesStore {
     );
   }
 
-  /** Reads a whole object; files are at most a few MiB (imports: 4 MiB). */
-  async read(key: string): Promise<Buffer> {
+  /** An object's body as it streams in (the reader is never handed the whole file at once). */
+  async open(key: string): Promise<AsyncIterable<Uint8Array>> {
     const result = await s3Client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    if (!result.Body) throw new Error(`Object ${key} has no body`);
-    return Buffer.from(await result.Body.transformToByteArray());
+    const body = result.Body as (AsyncIterable<Uint8Array> & object) | undefined;
+    if (!body || !(Symbol.asyncIterator in body)) throw new Error(`Object ${key} has no streaming body`);
+    return body;
   }
 }

@@ -1,9 +1,9 @@
-import { BatchWriteCommand, GetCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { ImportJobState, JobCounts, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
+import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { entityItem, queryAll, readAll, readPage, sortKeyRange } from './entity.ts';
+import { entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
@@ -17,7 +17,6 @@ export class ChunkAlreadyAppliedError extends Error {
   override name = 'ChunkAlreadyAppliedError';
 }
 
-const BATCH_WRITE_LIMIT = 25;
 /** Items per page of the sweeper's index reads; it reads every page. */
 const SWEEP_PAGE_SIZE = 100;
 
@@ -112,11 +111,22 @@ export class ImportJobsStore {
     });
   }
 
-  /** queued → processing with the file's totals; a redelivery of a started job changes nothing. */
-  async start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState> {
+  /**
+   * queued → processing with the file's totals; a redelivery of a started job changes nothing.
+   * Rows are counted later, as the chunks that handle them commit.
+   */
+  async start(job: ImportJobState, totals: { totalRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState> {
     if (job.status !== 'queued') return job;
-    const counts: JobCounts = { ...job.counts, totalRows: totals.totalRows, processedRows: totals.failedRows, failed: totals.failedRows };
-    const started: ImportJobState = { ...job, status: 'processing', startedAt: now, counts, warnings: totals.warnings, progressAt: now };
+    const started: ImportJobState = {
+      ...job,
+      status: 'processing',
+      startedAt: now,
+      counts: { ...job.counts, totalRows: totals.totalRows },
+      warnings: totals.warnings,
+      storedErrors: 0,
+      unstoredErrors: 0,
+      progressAt: now,
+    };
     try {
       await documentClient.send(
         new UpdateCommand({
@@ -140,19 +150,22 @@ export class ImportJobsStore {
 
   /**
    * The progress item of one chunk: it commits only if the job is still at `from`, so a chunk
-   * that a redelivered message tries again can never apply twice.
+   * that a redelivered message tries again can never apply (or count, or list its errors) twice.
    */
-  checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): StoreWrite {
+  checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): StoreWrite {
     const sets = ['#job.checkpoint = :to', '#job.progressAt = :now'];
     const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing', ':now': new Date().toISOString() };
     // Count names go through attribute names: some (e.g. `updated`) are not valid bare in an expression.
     const names: Record<string, string> = { '#job': 'job', '#status': 'status' };
-    for (const [field, amount] of Object.entries(delta)) {
-      if (!amount) continue;
-      sets.push(`#job.counts.#${field} = #job.counts.#${field} + :${field}`);
+    const add = (path: string, field: string, amount: number | undefined) => {
+      if (!amount) return;
+      sets.push(`${path}#${field} = ${path}#${field} + :${field}`);
       names[`#${field}`] = field;
       values[`:${field}`] = amount;
-    }
+    };
+    for (const [field, amount] of Object.entries(progress.counts)) add('#job.counts.', field, amount);
+    add('#job.', 'storedErrors', progress.storedErrors);
+    add('#job.', 'unstoredErrors', progress.unstoredErrors);
     return {
       item: {
         Update: {
@@ -188,7 +201,8 @@ export class ImportJobsStore {
     };
   }
 
-  rowErrorWrite(organizationId: string, jobId: string, error: RowError, index = 0): StoreWrite {
+  /** One stored row error; a row's n-th error has index n (rows are handled once, so keys never clash). */
+  rowErrorWrite(organizationId: string, jobId: string, error: RowError, index: number): StoreWrite {
     return {
       item: {
         Put: {
@@ -197,37 +211,6 @@ export class ImportJobsStore {
         },
       },
     };
-  }
-
-  /** Validation errors, written before any row is applied; deterministic keys make rewrites harmless. */
-  async putRowErrors(organizationId: string, jobId: string, errors: RowError[]): Promise<void> {
-    // The n-th error of a row gets index n, so several errors of one row are all kept.
-    const seen = new Map<number, number>();
-    const indexes = errors.map((error) => {
-      const index = seen.get(error.rowNumber) ?? 0;
-      seen.set(error.rowNumber, index + 1);
-      return index;
-    });
-    for (let start = 0; start < errors.length; start += BATCH_WRITE_LIMIT) {
-      let requests: NonNullable<BatchWriteCommandOutput['UnprocessedItems']>[string] | undefined = errors
-        .slice(start, start + BATCH_WRITE_LIMIT)
-        .map((error, offset) => ({ PutRequest: { Item: this.rowErrorWrite(organizationId, jobId, error, indexes[start + offset] ?? 0).item.Put?.Item ?? {} } }));
-      while (requests && requests.length > 0) {
-        const result: BatchWriteCommandOutput = await documentClient.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }));
-        requests = result.UnprocessedItems?.[this.tableName];
-      }
-    }
-  }
-
-  /** Every row number with a stored error (keys only; used when a job resumes). */
-  async rowsWithErrors(organizationId: string, jobId: string): Promise<Set<number>> {
-    const items = await readAll({
-      tableName: this.tableName,
-      partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },
-      sortKey: { name: 'sk', ...sortKeyRange(ROW_ERROR_PREFIX) },
-      projection: 'sk',
-    });
-    return new Set(items.map((item) => Number(String(item.sk).split('#')[1])));
   }
 
   /** Row errors in row order, after the position `after` (a sort key from a previous page). */

@@ -6,6 +6,8 @@ import { sqsClient } from './sqs-client.ts';
 export interface ImportJobMessage {
   organizationId: string;
   jobId: string;
+  /** How many invocations in a row handed this job on without progress (absent: none). */
+  handoffsWithoutProgress?: number;
 }
 
 export class JobQueue {
@@ -48,7 +50,11 @@ export class DeadLetterQueue {
 export function parseJobMessage(body: string): ImportJobMessage | undefined {
   try {
     const parsed = JSON.parse(body) as Partial<ImportJobMessage>;
-    if (typeof parsed.organizationId === 'string' && typeof parsed.jobId === 'string') return { organizationId: parsed.organizationId, jobId: parsed.jobId };
+    if (typeof parsed.organizationId === 'string' && typeof parsed.jobId === 'string') {
+      const handoffs = parsed.handoffsWithoutProgress;
+      const counted = typeof handoffs === 'number' && Number.isInteger(handoffs) && handoffs > 0 ? { handoffsWithoutProgress: handoffs } : {};
+      return { organizationId: parsed.organizationId, jobId: parsed.jobId, ...counted };
+    }
   } catch {
     // Not JSON: a poison message.
   }

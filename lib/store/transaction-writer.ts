@@ -152,29 +152,10 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
 }
 
 /**
- * Groups units of bulk work (e.g. import rows) into chunks that each fit one transaction of
- * `maxActions` (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions
- * left for the sequence counter and the progress checkpoint.
+ * The actions one chunk of bulk work (e.g. import rows) may use in a transaction of `maxActions`
+ * (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions left for the
+ * sequence counter and the progress checkpoint.
  */
-export function planChunks<T extends { writes: StoreWrite[]; events: EventDraft[] }>(
-  units: T[],
-  { reserved = 2, maxActions = MAX_TRANSACTION_ITEMS }: { reserved?: number; maxActions?: number } = {},
-): T[][] {
-  const budget = Math.min(maxActions, MAX_TRANSACTION_ITEMS) - reserved;
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let size = 0;
-  for (const unit of units) {
-    const unitSize = unit.writes.length + unit.events.length;
-    if (unitSize > budget) throw new Error(`One unit needs ${unitSize} actions; at most ${budget} fit a transaction`);
-    if (size + unitSize > budget) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(unit);
-    size += unitSize;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
+export function bulkChunkActions({ reserved = 2, maxActions = MAX_TRANSACTION_ITEMS }: { reserved?: number; maxActions?: number } = {}): number {
+  return Math.min(maxActions, MAX_TRANSACTION_ITEMS) - reserved;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/domain/inventory/item.ts';
-import type { ImportJob } from '../../lib/domain/imports/job.ts';
+import { MAX_STORED_ROW_ERRORS, type ImportJob } from '../../lib/domain/imports/job.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { envelopeSchemaValidator } from '../support/events.ts';
 import {
@@ -265,7 +265,7 @@ describe('row errors', () => {
     // Act
     const whileQueued = await callApi(`/v1/imports/jobs/${job.id}/errors`, { key });
     const queuedJob = await getJob(key, job.id);
-    await importJobsStore().start(await storedJob(organizationId, job.id), { totalRows: 1, failedRows: 0, warnings: [] }, new Date().toISOString());
+    await importJobsStore().start(await storedJob(organizationId, job.id), { totalRows: 1, warnings: [] }, new Date().toISOString());
     const whileProcessing = await callApi(`/v1/imports/jobs/${job.id}/errors`, { key });
     const processingJob = await getJob(key, job.id);
 
@@ -287,7 +287,37 @@ describe('row errors', () => {
     // Assess
     expect(job.status).toBe('succeeded');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: [], page: { nextCursor: null } });
+    expect(await response.json()).toEqual({ data: [], page: { nextCursor: null }, notStoredCount: 0 });
+  });
+});
+
+describe('row errors beyond the stored cap', () => {
+  it(`lists the first ${MAX_STORED_ROW_ERRORS} errors in row order and says how many more were counted but not stored`, { timeout: 60_000 }, async () => {
+    // Prepare: 1,700 rows with 6 invalid cells each = 10,200 errors
+    const { key } = await newKey();
+    const rows = Array.from({ length: 1700 }, (_, index) => `\u0001${index},,\u0001,\u0001,x,y`);
+    const file = `sku,name,unit,barcode,reorderPoint,trackingMode\n${rows.join('\n')}\n`;
+
+    // Act
+    const job = await importAndWait(key, { file });
+    const listed: Array<{ rowNumber: number }> = [];
+    const notStored: number[] = [];
+    for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const response = await callApi(`/v1/imports/jobs/${job.id}/errors?limit=200${query}`, { key });
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { data: Array<{ rowNumber: number }>; page: { nextCursor: string | null }; notStoredCount: number };
+      listed.push(...page.data);
+      notStored.push(page.notStoredCount);
+      cursor = page.page.nextCursor;
+    }
+
+    // Assess: every row counted as failed; 10,000 errors listed (rows 1..1666 whole, 4 of row 1667), 200 not stored
+    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 1700, processedRows: 1700, failed: 1700 } });
+    expect(listed).toHaveLength(MAX_STORED_ROW_ERRORS);
+    expect(listed.map((error) => error.rowNumber)).toEqual([...listed.map((error) => error.rowNumber)].sort((a, b) => a - b));
+    expect(listed.at(-1)?.rowNumber).toBe(1667);
+    expect(new Set(notStored)).toEqual(new Set([1700 * 6 - MAX_STORED_ROW_ERRORS]));
   });
 });
 

@@ -11,7 +11,7 @@ import { ImportJobProcessor, TIME_MARGIN_MS, type ProcessOutcome, type ProcessPo
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
 import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/store/tables.ts';
-import { planChunks, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { IMPORT_DLQ_ENV_VAR } from '../../local/aws-stack/index.ts';
 import { DEFAULT_RETRY_DELAY_SECONDS } from '../../local/sqs-poller.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -173,7 +173,7 @@ describe('a worker that stops after chunk k', () => {
       records: inventoryRecords(),
       writer: transactionWriter(),
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      planChunks: (units) => planChunks(units, SMALL_TRANSACTION),
+      chunkActions: bulkChunkActions(SMALL_TRANSACTION),
     };
   }
 
@@ -200,8 +200,7 @@ describe('a worker that stops after chunk k', () => {
         return committed;
       },
     };
-    let chunkChecks = 0;
-    const remainingMs = () => (outOfTime && ++chunkChecks > K ? TIME_MARGIN_MS - 1 : 60_000);
+    const remainingMs = () => (outOfTime && transactions >= K ? TIME_MARGIN_MS - 1 : 60_000);
     const continued: Array<{ organizationId: string; jobId: string }> = [];
     const faulty = new ImportJobProcessor({ ...realPorts(), writer, continueLater: async (message) => void continued.push(message) });
 
@@ -212,14 +211,15 @@ describe('a worker that stops after chunk k', () => {
 
     // Assess: the first run stopped after exactly k chunks
     expect(outcome).toBe<ProcessOutcome | string>(outOfTime ? 'continued' : `simulated crash ${writerCrash} commit`);
-    expect(continued).toEqual(outOfTime ? [{ organizationId, jobId: job.id }] : []);
+    expect(continued).toEqual(outOfTime ? [{ organizationId, jobId: job.id, handoffsWithoutProgress: 0 }] : []);
     expect(halfway.status).toBe('processing');
-    // The checkpoint is the row number up to which rows were applied; invalid rows were counted at start.
+    // The checkpoint is the row number up to which rows were handled: applied, or counted as
+    // failed with their errors stored, in the same transactions.
     const invalidRows = [17, 24, 31, 38];
     expect(halfway.checkpoint).toBeGreaterThan(0);
     expect(halfway.checkpoint).toBeLessThan(expectedCounts.totalRows);
-    const appliedRows = halfway.checkpoint - invalidRows.filter((rowNumber) => rowNumber <= halfway.checkpoint).length;
-    expect(halfway.counts.processedRows).toBe(invalidRows.length + appliedRows);
+    expect(halfway.counts.processedRows).toBe(halfway.checkpoint);
+    expect(halfway.counts.failed).toBe(invalidRows.filter((rowNumber) => rowNumber <= halfway.checkpoint).length);
     // Assess: the second delivery finished the job exactly
     expect(failures(resumed)).toEqual([]);
     const stored = await storedJob(organizationId, job.id);
@@ -244,10 +244,10 @@ describe('a worker that stops after chunk k', () => {
 });
 
 describe('a resumed locations job with a forward reference', () => {
-  // A resumed run sees tenant data that holds the first run's own writes; it must keep the first
-  // run's verdict (row 2 stays invalid) and resume by row number, not re-judge and shift rows.
-  it('keeps the first run’s verdict on a row whose parent a later row of the same file created', async () => {
-    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; 8 new locations (record + code claim each) fill 16 actions
+  // A resumed run sees tenant data that holds the first run's own writes. Row 2's verdict committed
+  // with the first chunk, so the resumed run neither re-judges it nor counts it again.
+  it('counts a row whose parent a later row of the same file created once, as the first run judged it', async () => {
+    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; a new location takes 2 actions (record + code claim)
     const organizationId = uniqueOrganization();
     const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
     for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
@@ -267,7 +267,7 @@ describe('a resumed locations job with a forward reference', () => {
       records: inventoryRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      planChunks: (units) => planChunks(units, { maxActions: 18 }),
+      chunkActions: bulkChunkActions({ maxActions: 18 }),
     };
 
     // Act
@@ -275,9 +275,10 @@ describe('a resumed locations job with a forward reference', () => {
     const halfway = await storedJob(organizationId, job.id);
     const resumed = await deliver(organizationId, job.id, 2);
 
-    // Assess: the same result as without the crash. The first chunk (16 of its 18 actions) applied
-    // rows 1 and 3..9: row 2 was invalid from the start, so the checkpoint is row 9.
-    expect(halfway.checkpoint).toBe(9);
+    // Assess: the same result as without the crash. The first chunk (16 actions) holds row 2's
+    // error and rows 1 and 3..8: the checkpoint is row 8.
+    expect(halfway.checkpoint).toBe(8);
+    expect(halfway.counts).toMatchObject({ processedRows: 8, created: 7, failed: 1 });
     expect(failures(resumed)).toEqual([]);
     const stored = await storedJob(organizationId, job.id);
     const errors = await importJobsStore().listRowErrors(organizationId, job.id, undefined, 50);

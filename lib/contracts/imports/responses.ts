@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { JOB_STATUSES } from '../../domain/imports/job.ts';
+import { JOB_STATUSES, MAX_STORED_ROW_ERRORS } from '../../domain/imports/job.ts';
 import { DUPLICATE_STRATEGIES } from '../../domain/imports/types.ts';
 
 /**
@@ -63,5 +63,14 @@ export const rowErrorSchema = z
   .meta({ id: 'ImportRowError' });
 
 export const rowErrorsPageSchema = z
-  .object({ data: z.array(rowErrorSchema), page: z.object({ nextCursor: z.string().nullable() }) })
+  .object({
+    data: z.array(rowErrorSchema),
+    page: z.object({ nextCursor: z.string().nullable() }),
+    notStoredCount: z
+      .number()
+      .int()
+      .meta({
+        description: `Row errors of the job beyond the ${MAX_STORED_ROW_ERRORS.toLocaleString('en-US')} stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed.`,
+      }),
+  })
   .meta({ id: 'ImportRowErrorsPage' });

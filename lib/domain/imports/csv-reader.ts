@@ -1,4 +1,7 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, parse } from 'csv-parse';
+import { FileBytesCheck } from './file-bytes.ts';
 import type { ImportColumn, RawRow, RowError } from './types.ts';
 
 /**
@@ -74,56 +77,6 @@ class StopReading extends Error {
 
 function isBlank(record: readonly string[]): boolean {
   return record.every((cell) => cell.trim() === '');
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
-function firstInvalidUtf8Byte(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const byte = bytes[i] ?? 0;
-    if (byte < 0x80) {
-      i += 1;
-      continue;
-    }
-    let length: number;
-    let min: number;
-    if (byte >= 0xc2 && byte <= 0xdf) [length, min] = [2, 0x80];
-    else if (byte >= 0xe0 && byte <= 0xef) [length, min] = [3, 0x800];
-    else if (byte >= 0xf0 && byte <= 0xf4) [length, min] = [4, 0x10000];
-    else return i;
-    let codePoint = byte & (0xff >> (length + 1));
-    for (let k = 1; k < length; k += 1) {
-      const next = bytes[i + k];
-      if (next === undefined || (next & 0xc0) !== 0x80) return i;
-      codePoint = (codePoint << 6) | (next & 0x3f);
-    }
-    if (codePoint < min || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return i;
-    i += length;
-  }
-  return -1;
-}
-
-function lineOfOffset(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i += 1) {
-    const byte = bytes[i];
-    if (byte === 0x0a || (byte === 0x0d && bytes[i + 1] !== 0x0a)) line += 1;
-  }
-  return line;
-}
-
-function notUtf8(file: Buffer): CsvFailure {
-  const hint =
-    file[0] === 0x50 && file[1] === 0x4b
-      ? ' It looks like a spreadsheet workbook (e.g. .xlsx); export it as "CSV UTF-8".'
-      : (file[0] === 0xff && file[1] === 0xfe) || (file[0] === 0xfe && file[1] === 0xff)
-        ? ' It looks like UTF-16; save it as "CSV UTF-8".'
-        : ' Save it as "CSV UTF-8".';
-  const offset = firstInvalidUtf8Byte(file);
-  const where = offset >= 0 ? ` (first invalid byte at line ${lineOfOffset(file, offset)}, byte offset ${offset})` : '';
-  return { code: 'not-utf8', message: `The file is not valid UTF-8${where}.${hint}` };
 }
 
 function describeCsvError(error: CsvError): string {
@@ -210,21 +163,37 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
   return { keys, warnings };
 }
 
-export function readCsv(file: Buffer, kind: CsvReadSpec): CsvReadResult {
-  try {
-    utf8.decode(file); // validation only: csv-parse decodes the cells itself
-  } catch {
-    return { ok: false, failure: notUtf8(file) };
-  }
-  const nul = file.indexOf(0);
-  if (nul >= 0) {
-    const line = lineOfOffset(file, nul);
-    return {
-      ok: false,
-      failure: { code: 'not-csv', message: `The file contains NUL characters (first at line ${line}); it is binary or UTF-16, not a UTF-8 CSV file.` },
-    };
-  }
+/** A whole file, or its chunks as they arrive (e.g. an S3 object's body). */
+export type CsvSource = Uint8Array | AsyncIterable<Uint8Array>;
 
+/** The file is read in blocks of this size, whatever sizes its chunks arrive in. */
+export const READ_BLOCK_BYTES = 64 * 1024;
+
+/**
+ * The source re-cut into blocks of `size` bytes (the last may be shorter). A file with several
+ * problems then reports the same first one however the network cut it.
+ */
+async function* blocksOf(source: CsvSource, size: number): AsyncGenerator<Uint8Array> {
+  let block = new Uint8Array(size);
+  let filled = 0;
+  for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+    for (let taken = 0; taken < chunk.length; ) {
+      const part = chunk.subarray(taken, taken + size - filled);
+      block.set(part, filled);
+      filled += part.length;
+      taken += part.length;
+      if (filled === size) {
+        yield block;
+        block = new Uint8Array(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield block.subarray(0, filled);
+}
+
+/** Reads the file block by block: only the rows are kept, never the whole file's bytes. */
+export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes = READ_BLOCK_BYTES): Promise<CsvReadResult> {
   let plan: HeaderPlan | undefined;
   let header: string[] | undefined;
   /** Ordinal (1-based, among all records) of the header record. */
@@ -276,16 +245,29 @@ export function readCsv(file: Buffer, kind: CsvReadSpec): CsvReadResult {
     return null;
   };
 
+  const bytes = new FileBytesCheck();
+  async function* checked(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of blocksOf(source, blockBytes)) {
+      const problem = bytes.check(chunk);
+      if (problem) throw new StopReading(problem);
+      yield chunk;
+    }
+    const problem = bytes.end();
+    if (problem) throw new StopReading(problem);
+  }
+  const parser = parse({
+    bom: true,
+    encoding: 'utf8',
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    skip_empty_lines: false,
+    on_record: onRecord,
+  });
+  // on_record keeps every row, so the parser emits nothing for the sink to hold.
+  const sink = new Writable({ objectMode: true, write: (_record, _encoding, done) => done() });
   try {
-    parse(file, {
-      bom: true,
-      encoding: 'utf8',
-      relax_column_count: true,
-      relax_quotes: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      skip_empty_lines: false,
-      on_record: onRecord,
-    });
+    await pipeline(Readable.from(checked()), parser, sink);
   } catch (error) {
     if (error instanceof StopReading) return { ok: false, failure: error.failure };
     if (error instanceof CsvError) {

@@ -54,8 +54,24 @@ export interface ImportJobState extends ImportJob {
    * applied in row order, and each chunk commits only from the checkpoint it read.
    */
   checkpoint: number;
+  /** Row errors stored so far, and those counted but not stored (beyond the cap of docs/imports.md "Row errors"). */
+  storedErrors?: number;
+  unstoredErrors?: number;
   /** Last sign of life: submission, start, each committed chunk. Only a job without progress for longer than the queue keeps a message is failed as abandoned. */
   progressAt?: string;
+}
+
+/**
+ * At most this many row errors are stored per job (docs/imports.md "Row errors"); every failed
+ * row is still counted, and `GET …/errors` says how many errors were not stored.
+ */
+export const MAX_STORED_ROW_ERRORS = 10_000;
+
+/** What one committed chunk adds to its job. */
+export interface ChunkProgress {
+  counts: Partial<JobCounts>;
+  storedErrors: number;
+  unstoredErrors: number;
 }
 
 /** How long the import queue keeps a message (SQS's maximum): a job's message can wait this long. */

@@ -3,46 +3,64 @@ import type { EventDraft } from '../events/types.ts';
 import { naturalKeyOf, newRecordId, type InventoryRecords, type VersionedRecord } from '../inventory/records.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
 import { readCsv } from './csv-reader.ts';
-import { finalStatus, isFinished, type ImportJobState, type JobCounts, type JobFailure, type ColumnWarning, type JobStatus } from './job.ts';
+import { finalStatus, isFinished, MAX_STORED_ROW_ERRORS, type ChunkProgress, type ImportJobState, type JobFailure, type ColumnWarning, type JobStatus, type JobCounts } from './job.ts';
 import type { AnyImportKind, ImportEntity, ImportUnit, RecordWrite } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
-import { loadAncestry, type Hierarchy } from '../inventory/hierarchy.ts';
-import { keysToLoad, parseRows, validateRows, type ParsedRow } from './validate-file.ts';
+import { Hierarchy } from '../inventory/hierarchy.ts';
+import { referencedKeys, parseRows, validateRows, type ParsedRow } from './validate-file.ts';
 
 /**
  * Processing one import job (docs/imports.md "Guarantees"; bulk writes:
- * docs/architecture.md "The write path"): validate every row first, then apply the valid rows
- * in chunks, each chunk ONE transaction with its records, its events and the job's checkpoint.
- * The checkpoint's condition makes every chunk apply exactly once, so a redelivered or resumed
- * message neither duplicates nor loses rows. Near the time limit the worker hands the rest of
- * the job to a fresh message instead of racing the clock.
+ * docs/architecture.md "The write path"): read and validate the whole file first, then handle
+ * the rows in file order, in chunks. Each chunk is ONE transaction with its records, its events,
+ * its rows' verdicts (the stored row errors) and the job's checkpoint and counts. The
+ * checkpoint's condition makes every chunk commit exactly once, so a row is counted, applied or
+ * listed as an error exactly once however often its message is delivered. The time left is
+ * checked before every phase and every chunk; short of time, the worker hands the rest of the
+ * job to a fresh message instead of racing the clock.
  */
 
 export interface ProcessPorts<Write = unknown> {
   jobs: {
     get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
-    start(job: ImportJobState, totals: { totalRows: number; failedRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
-    putRowErrors(organizationId: string, jobId: string, errors: RowError[]): Promise<void>;
-    /** Row numbers that already have stored errors (the first run's verdict, on resume). */
-    rowsWithErrors(organizationId: string, jobId: string): Promise<Set<number>>;
-    rowErrorWrite(organizationId: string, jobId: string, error: RowError, index?: number): Write;
-    checkpointWrite(job: ImportJobState, from: number, to: number, delta: Partial<JobCounts>): Write;
+    start(job: ImportJobState, totals: { totalRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
+    rowErrorWrite(organizationId: string, jobId: string, error: RowError, index: number): Write;
+    checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): Write;
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
-  files: { read(key: string): Promise<Buffer> };
+  /** The uploaded file, as a stream of chunks. */
+  files: { open(key: string): Promise<AsyncIterable<Uint8Array>> };
   records: Pick<InventoryRecords<Write>, 'getByNaturalKeys' | 'createWrites' | 'updateWrite' | 'movementWrite'>;
   writer: CommandWriter<Write>;
   /** Hands the rest of a job to a new message. */
-  continueLater(message: { organizationId: string; jobId: string }): Promise<void>;
-  /** Splits units into transactions (the store knows the size limit). */
-  planChunks<U extends { writes: Write[]; events: EventDraft[] }>(units: U[]): U[][];
+  continueLater(message: JobHandoff): Promise<void>;
+  /** Actions one chunk's rows may use: the store's transaction limit less what the writer and the checkpoint take. */
+  chunkActions: number;
   clock?: () => Date;
   /** The registry of kinds (default: the registered kinds of kinds.ts). */
   kinds?: (name: string) => AnyImportKind | undefined;
 }
 
+/** A job handed to a new message, with how many invocations in a row it has made no progress in. */
+export interface JobHandoff {
+  organizationId: string;
+  jobId: string;
+  handoffsWithoutProgress?: number;
+}
+
 export type ProcessOutcome = 'finished' | 'already-finished' | 'missing' | 'continued' | 'taken-over';
+
+export { MAX_STORED_ROW_ERRORS };
+
+/** At most this many errors of one unit (a row, or a group of rows) are stored. */
+const MAX_STORED_ERRORS_PER_UNIT = 50;
+/** Natural keys read per batch while deciding rows (one BatchGetItem). */
+const KEYS_PER_LOAD = 100;
+/** Referenced keys read between two looks at the clock. */
+const REFERENCES_PER_SLICE = 1000;
+/** A job that makes no progress in this many invocations in a row fails instead of looping. */
+export const MAX_HANDOFFS_WITHOUT_PROGRESS = 3;
 
 /** A unit ready to commit: its position (first row), how many rows it counts for, and its writes. */
 interface Unit<Write> {
@@ -51,16 +69,31 @@ interface Unit<Write> {
   writes: Write[];
   events: EventDraft[];
   action: RowAction | 'failed';
-  /** The rows it was decided from (absent for a row error), to decide again on a conflict. */
-  source?: ImportUnit<unknown>;
+  storedErrors: number;
+  unstoredErrors: number;
 }
 
-/** What deciding a unit reads: the kind, the loaded records and the location tree so far. */
-interface DecisionState {
+/** A row, or group of rows, after the checkpoint: valid rows to decide, or a validation verdict. */
+interface Pending {
+  position: number;
+  unit?: ImportUnit<unknown>;
+  errors?: RowError[];
+}
+
+/** What one run of a job reads and keeps while it handles the pending rows. */
+interface RunState {
+  job: ImportJobState;
   kind: AnyImportKind;
+  pending: Pending[];
+  /** Records of the job's kind by natural key, read lazily ahead of the chunk being built. */
   existing: Map<string, VersionedRecord<unknown>>;
-  loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>;
+  loadedKeys: Set<string>;
+  /** Referenced records per entity, read once before validation. */
+  references: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>;
   hierarchy: Hierarchy | undefined;
+  checkpoint: number;
+  storedErrors: number;
+  hasTime: () => boolean;
 }
 
 /** How often one chunk is decided again against fresh records after another writer changed them. */
@@ -71,16 +104,13 @@ function isRecordConflict(error: unknown): boolean {
   return error instanceof ApiError && error.status === 409;
 }
 
-/** At most this many errors of one row are written by a chunk (each is one transaction action). */
-const MAX_ERRORS_PER_ROW_IN_CHUNK = 3;
-
 function groupByRow(errors: RowError[]): Map<number, RowError[]> {
   const byRow = new Map<number, RowError[]>();
   for (const error of errors) byRow.set(error.rowNumber, [...(byRow.get(error.rowNumber) ?? []), error]);
   return byRow;
 }
 
-/** Stop starting chunks when less than this is left of the invocation. */
+/** Stop starting a phase or a chunk when less than this is left of the invocation. */
 export const TIME_MARGIN_MS = 10_000;
 
 const SYSTEM_ACTOR = { type: 'system' as const, id: 'import-worker' };
@@ -92,124 +122,206 @@ export class ImportJobProcessor<Write = unknown> {
     return (this.ports.clock?.() ?? new Date()).toISOString();
   }
 
-  async process(organizationId: string, jobId: string, remainingMs: () => number): Promise<ProcessOutcome> {
+  /**
+   * Handles the job from its checkpoint on. `handoffs` is how many invocations in a row have
+   * handed this job on without progress.
+   */
+  async process(organizationId: string, jobId: string, remainingMs: () => number, handoffs = 0): Promise<ProcessOutcome> {
     let job = await this.ports.jobs.get(organizationId, jobId);
     if (!job) return 'missing';
     if (isFinished(job.status)) return 'already-finished';
     const kind = (this.ports.kinds ?? importKind)(job.kind);
     if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
+    const hasTime = () => remainingMs() >= TIME_MARGIN_MS;
+    const stalled = () => this.handOff(job ?? undefined, handoffs + 1);
 
-    const csv = readCsv(await this.ports.files.read(job.fileKey), kind);
+    const csv = await readCsv(await this.ports.files.open(job.fileKey), kind);
     if (!csv.ok) return this.fail(job, csv.failure);
+    if (!hasTime()) return stalled();
     const parsed = parseRows(kind, csv);
-    const loaded = await this.loadKeys(organizationId, kind, parsed.parsed, job.checkpoint);
-    const validated = validateRows(kind, parsed, (entity, keys) => new Set(keys.filter((key) => loaded.get(entity)?.has(key))));
+    const references = await this.loadReferences(organizationId, kind, parsed.parsed, hasTime);
+    if (!references || !hasTime()) return stalled();
+    // Rows up to the checkpoint were applied (or failed) already: what they created is tenant data now.
+    const known = (entity: ImportEntity, keys: readonly string[]) => new Set(keys.filter((key) => references.get(entity)?.has(key)));
+    const validated = validateRows(kind, parsed, known, job.checkpoint);
+    if (!hasTime()) return stalled();
 
-    // The file's verdict is taken once, when the job starts. A resumed run keeps it: its own
-    // earlier chunks changed the tenant's data, and re-judging rows against that would move rows
-    // between "invalid" and "to apply" (counting them twice).
-    let rowsWithErrors: Set<number>;
     if (job.status === 'queued') {
-      await this.ports.jobs.putRowErrors(organizationId, jobId, validated.errors);
-      rowsWithErrors = new Set(validated.errors.map((error) => error.rowNumber));
-      job = await this.ports.jobs.start(
-        job,
-        { totalRows: csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size, failedRows: rowsWithErrors.size, warnings: csv.warnings },
-        this.now(),
-      );
-    } else {
-      rowsWithErrors = await this.ports.jobs.rowsWithErrors(organizationId, jobId);
+      const totalRows = csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size;
+      job = await this.ports.jobs.start(job, { totalRows, warnings: csv.warnings }, this.now());
     }
-
-    const existing = loaded.get(kind.entity) ?? new Map<string, VersionedRecord<unknown>>();
-    const hierarchy = await this.hierarchyOf(organizationId, kind, existing);
     const started = job;
-    const currentErrors = groupByRow(validated.errors);
-    // Rows judged invalid when the job started were counted then; everything else is pending
-    // from the checkpoint on. A row valid at the start but not now (the tenant's data changed)
-    // is a row error now.
-    const pending = [
+    const errorsByRow = groupByRow(validated.errors);
+    const pending: Pending[] = [
       ...unitsOf(kind, validated.valid, parsed.groupOfRow).map((unit) => ({ position: unit.rowNumbers[0] ?? 0, unit })),
-      ...[...currentErrors.keys()].map((rowNumber) => ({ position: rowNumber, unit: undefined })),
+      ...[...errorsByRow].map(([position, errors]) => ({ position, errors })),
     ]
-      .filter(({ position }) => position > started.checkpoint && !rowsWithErrors.has(position))
+      .filter(({ position }) => position > started.checkpoint)
       .sort((a, b) => a.position - b.position);
-    const units = pending.map(({ position, unit }) =>
-      unit === undefined ? this.failedUnit(started, currentErrors.get(position) ?? []) : this.decide(started, kind, unit, existing, loaded, hierarchy),
-    );
-    let checkpoint = job.checkpoint;
+    const run: RunState = {
+      job: started,
+      kind,
+      pending,
+      existing: new Map(),
+      loadedKeys: new Set(),
+      references,
+      hierarchy: await this.hierarchyOf(organizationId, kind, references),
+      checkpoint: started.checkpoint,
+      storedErrors: started.storedErrors ?? 0,
+      hasTime,
+    };
     const context: WriteContext = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
-    for (const chunk of this.ports.planChunks(units)) {
-      if (remainingMs() < TIME_MARGIN_MS) {
-        await this.ports.continueLater({ organizationId, jobId });
-        return 'continued';
-      }
-      const to = chunk.at(-1)?.rowNumber ?? checkpoint;
-      const committed = await this.commitChunk(context, started, chunk, { from: checkpoint, to }, { kind, existing, loaded, hierarchy });
+    let progressed = false;
+    for (let index = 0; index < pending.length; ) {
+      if (!hasTime()) return progressed ? this.handOff(started, 0) : stalled();
+      const committed = await this.commitNextChunk(context, run, index);
       // Another delivery of this job moved the checkpoint: it carries on, this one stops.
-      if (!committed) return 'taken-over';
-      checkpoint = to;
+      if (committed === undefined) return 'taken-over';
+      // Out of time while reading ahead, before a single unit was ready.
+      if (committed === 0) continue;
+      index += committed;
+      progressed = true;
     }
-    return this.finish(job);
+    return this.finish(started);
+  }
+
+  /** The rest of the job goes to a new message; a job that keeps making no progress fails instead. */
+  private async handOff(job: ImportJobState | undefined, handoffsWithoutProgress: number): Promise<ProcessOutcome> {
+    if (!job) return 'missing';
+    if (handoffsWithoutProgress >= MAX_HANDOFFS_WITHOUT_PROGRESS) {
+      return this.fail(job, {
+        code: 'processing-timeout',
+        message: `The file could not be processed within ${MAX_HANDOFFS_WITHOUT_PROGRESS} worker invocations without progress. Split it into smaller files, or contact support with the job id.`,
+      });
+    }
+    await this.ports.continueLater({ organizationId: job.organizationId, jobId: job.id, handoffsWithoutProgress });
+    return 'continued';
   }
 
   /**
-   * Commits one chunk with the job's checkpoint moving `from` → `to`; false when another delivery
-   * already moved it. When another writer changed a record since it was read (a concurrent job
-   * on the same skus), the chunk's rows are decided again against fresh records and committed.
+   * Builds the chunk that starts at `pending[from]`, commits it with the job's checkpoint moving
+   * to its last row, and returns how many pending entries it covered (0: out of time before any
+   * was ready; undefined: another delivery had already moved the checkpoint). When another
+   * writer changed a record since it was read (a concurrent job on the same skus), the chunk's
+   * records are read again and the chunk is built again from them.
    */
-  private async commitChunk(
-    context: WriteContext,
-    job: ImportJobState,
-    chunk: Unit<Write>[],
-    span: { from: number; to: number },
-    state: DecisionState,
-  ): Promise<boolean> {
-    let attempt = chunk;
+  private async commitNextChunk(context: WriteContext, run: RunState, from: number): Promise<number | undefined> {
     for (let redecisions = 0; ; redecisions += 1) {
-      const units = attempt;
+      const units = await this.buildChunk(run, from);
+      if (units.length === 0) return 0;
+      const to = units.at(-1)?.rowNumber ?? run.checkpoint;
+      const progress = progressOf(units);
       try {
         await this.ports.writer.run(context, async () => ({
           // The checkpoint first: when another delivery moved it, its condition is the failure reported.
-          writes: [this.ports.jobs.checkpointWrite(job, span.from, span.to, countsOf(units)), ...units.flatMap((unit) => unit.writes)],
+          writes: [this.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress), ...units.flatMap((unit) => unit.writes)],
           events: units.flatMap((unit) => unit.events),
           result: undefined,
         }));
-        return true;
+        run.checkpoint = to;
+        run.storedErrors += progress.storedErrors;
+        return units.length;
       } catch (error) {
-        if ((error as Error).name === 'ChunkAlreadyAppliedError') return false;
+        if ((error as Error).name === 'ChunkAlreadyAppliedError') return undefined;
         if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
-        const { kind, existing, loaded, hierarchy } = state;
-        attempt = await this.decideAgain(job, kind, units, existing, loaded, hierarchy);
+        await this.reloadRecords(run, run.pending.slice(from, from + units.length));
       }
     }
   }
 
-  private async loadKeys(organizationId: string, kind: AnyImportKind, parsed: Parameters<typeof keysToLoad>[1], appliedThrough: number) {
+  /**
+   * Decides pending entries from `from` on while their writes fit one transaction. Records are
+   * read ahead as needed, a batch of keys at a time; the clock is checked before each read.
+   */
+  private async buildChunk(run: RunState, from: number): Promise<Unit<Write>[]> {
+    const units: Unit<Write>[] = [];
+    let actions = 0;
+    let stored = run.storedErrors;
+    for (let index = from; index < run.pending.length; index += 1) {
+      const entry = run.pending[index] as Pending;
+      if (entry.unit && !run.loadedKeys.has(run.kind.naturalKeyOf(entry.unit.rows[0]))) {
+        if (!run.hasTime()) break;
+        await this.loadAhead(run, index);
+      }
+      const room = Math.max(0, MAX_STORED_ROW_ERRORS - stored);
+      const unit = entry.unit ? this.decide(run, entry.unit, room) : this.failedUnit(run.job, entry.errors ?? [], room);
+      const size = unit.writes.length + unit.events.length;
+      if (size > this.ports.chunkActions) throw new Error(`One unit needs ${size} actions; at most ${this.ports.chunkActions} fit a transaction`);
+      if (actions + size > this.ports.chunkActions) break;
+      units.push(unit);
+      actions += size;
+      stored += unit.storedErrors;
+    }
+    return units;
+  }
+
+  /** Reads the records of the next units' natural keys (one batch), and for trees their ancestors. */
+  private async loadAhead(run: RunState, from: number): Promise<void> {
+    const keys: string[] = [];
+    for (let index = from; index < run.pending.length && keys.length < KEYS_PER_LOAD; index += 1) {
+      const unit = run.pending[index]?.unit;
+      if (!unit) continue;
+      const key = run.kind.naturalKeyOf(unit.rows[0]);
+      if (!run.loadedKeys.has(key) && !keys.includes(key)) keys.push(key);
+    }
+    const records = await this.ports.records.getByNaturalKeys(run.job.organizationId, run.kind.entity, keys);
+    for (const key of keys) {
+      run.loadedKeys.add(key);
+      const record = records.get(key);
+      if (record) run.existing.set(key, record);
+    }
+    await this.extendHierarchy(run, records);
+  }
+
+  /** After a conflict: the chunk's records as they are now. */
+  private async reloadRecords(run: RunState, entries: Pending[]): Promise<void> {
+    const keys = entries.flatMap((entry) => (entry.unit ? [run.kind.naturalKeyOf(entry.unit.rows[0])] : []));
+    const fresh = await this.ports.records.getByNaturalKeys(run.job.organizationId, run.kind.entity, keys);
+    for (const key of keys) {
+      const record = fresh.get(key);
+      if (record) run.existing.set(key, record);
+      else run.existing.delete(key);
+    }
+  }
+
+  /** Every key the file refers to, read in slices with a look at the clock between them; undefined when time ran out. */
+  private async loadReferences(organizationId: string, kind: AnyImportKind, parsed: readonly ParsedRow<unknown>[], hasTime: () => boolean) {
     const loaded = new Map<ImportEntity, Map<string, VersionedRecord<unknown>>>();
-    for (const [entity, keys] of keysToLoad(kind, parsed, appliedThrough)) loaded.set(entity, await this.ports.records.getByNaturalKeys(organizationId, entity, keys));
+    for (const [entity, keySet] of referencedKeys(kind, parsed)) {
+      const records = new Map<string, VersionedRecord<unknown>>();
+      const keys = [...keySet];
+      for (let start = 0; start < keys.length; start += REFERENCES_PER_SLICE) {
+        if (!hasTime()) return undefined;
+        for (const [key, record] of await this.ports.records.getByNaturalKeys(organizationId, entity, keys.slice(start, start + REFERENCES_PER_SLICE))) records.set(key, record);
+      }
+      loaded.set(entity, records);
+    }
     return loaded;
   }
 
-  /** For tree-shaped kinds: the parent links of the tenant's records, ancestors included. */
-  private async hierarchyOf(organizationId: string, kind: AnyImportKind, existing: Map<string, VersionedRecord<unknown>>): Promise<Hierarchy | undefined> {
+  /** For tree-shaped kinds: the parent links of the referenced records and all their ancestors. */
+  private async hierarchyOf(organizationId: string, kind: AnyImportKind, references: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>) {
+    if (!kind.parentKeyOf) return undefined;
+    const hierarchy = new Hierarchy(new Map());
+    await this.includeInHierarchy(organizationId, kind, hierarchy, references.get(kind.entity) ?? new Map());
+    return hierarchy;
+  }
+
+  private async extendHierarchy(run: RunState, records: Map<string, VersionedRecord<unknown>>): Promise<void> {
+    if (run.hierarchy) await this.includeInHierarchy(run.job.organizationId, run.kind, run.hierarchy, records);
+  }
+
+  private async includeInHierarchy(organizationId: string, kind: AnyImportKind, hierarchy: Hierarchy, records: Map<string, VersionedRecord<unknown>>): Promise<void> {
     const { parentKeyOf } = kind;
-    if (!parentKeyOf) return undefined;
-    const known = new Map([...existing].map(([key, { record }]) => [key, parentKeyOf(record)]));
-    return loadAncestry(known, async (keys) => {
-      const records = await this.ports.records.getByNaturalKeys(organizationId, kind.entity, keys);
-      return new Map([...records].map(([key, { record }]) => [key, parentKeyOf(record)]));
+    if (!parentKeyOf) return;
+    await hierarchy.include(new Map([...records].map(([key, { record }]) => [key, parentKeyOf(record)])), async (keys) => {
+      const ancestors = await this.ports.records.getByNaturalKeys(organizationId, kind.entity, keys);
+      return new Map([...ancestors].map(([key, { record }]) => [key, parentKeyOf(record)]));
     });
   }
 
-  private decide(
-    job: ImportJobState,
-    kind: AnyImportKind,
-    unit: ImportUnit<unknown>,
-    existing: Map<string, VersionedRecord<unknown>>,
-    loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>,
-    hierarchy: Hierarchy | undefined,
-  ): Unit<Write> {
+  private decide(run: RunState, unit: ImportUnit<unknown>, errorRoom: number): Unit<Write> {
+    const { kind, job, existing, references, hierarchy } = run;
     const rowNumber = unit.rowNumbers[0] ?? 0;
     const naturalKey = kind.naturalKeyOf(unit.rows[0]);
     const decision = kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
@@ -218,32 +330,15 @@ export class ImportJobProcessor<Write = unknown> {
       rowNumber,
       // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
       // the generic signature cannot see.
-      resolve: (entity, key) => loaded.get(entity)?.get(key) as never,
+      resolve: (entity, key) => references.get(entity)?.get(key) as never,
     });
-    if (decision.action === 'failed') return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...decision.error, rowNumber: number })));
-    if (decision.action === 'skipped') return { rowNumber, rowCount: unit.rowNumbers.length, writes: [], events: [], action: 'skipped', source: unit };
+    const failed = (error: RowError) => this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...error, rowNumber: number })), errorRoom);
+    if (decision.action === 'failed') return failed(decision.error);
+    const counted = { rowNumber, rowCount: unit.rowNumbers.length, storedErrors: 0, unstoredErrors: 0 };
+    if (decision.action === 'skipped') return { ...counted, writes: [], events: [], action: 'skipped' };
     const cycle = hierarchy && this.cycleOf(kind, decision.writes, hierarchy);
-    if (cycle) return this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...cycle, rowNumber: number })));
-    return { rowNumber, rowCount: unit.rowNumbers.length, writes: this.storeWrites(job.organizationId, decision.writes), events: decision.events, action: decision.action, source: unit };
-  }
-
-  /** The chunk's units decided again after re-reading the records they name. */
-  private async decideAgain(
-    job: ImportJobState,
-    kind: AnyImportKind,
-    chunk: Unit<Write>[],
-    existing: Map<string, VersionedRecord<unknown>>,
-    loaded: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>,
-    hierarchy: Hierarchy | undefined,
-  ): Promise<Unit<Write>[]> {
-    const keys = chunk.flatMap((unit) => (unit.source ? [kind.naturalKeyOf(unit.source.rows[0])] : []));
-    const fresh = await this.ports.records.getByNaturalKeys(job.organizationId, kind.entity, keys);
-    for (const key of keys) {
-      const record = fresh.get(key);
-      if (record) existing.set(key, record);
-      else existing.delete(key);
-    }
-    return chunk.map((unit) => (unit.source ? this.decide(job, kind, unit.source, existing, loaded, hierarchy) : unit));
+    if (cycle) return failed(cycle);
+    return { ...counted, writes: this.storeWrites(job.organizationId, decision.writes), events: decision.events, action: decision.action };
   }
 
   /** For tree-shaped kinds: the row error of a write that would make a record its own ancestor. */
@@ -276,10 +371,25 @@ export class ImportJobProcessor<Write = unknown> {
     });
   }
 
-  private failedUnit(job: ImportJobState, errors: RowError[]): Unit<Write> {
+  /** The verdict of failed rows: their errors, stored while `room` (and the per-unit limit) allows, counted always. */
+  private failedUnit(job: ImportJobState, errors: RowError[], room: number): Unit<Write> {
     const rowNumber = errors[0]?.rowNumber ?? 0;
-    const writes = errors.slice(0, MAX_ERRORS_PER_ROW_IN_CHUNK).map((error, index) => this.ports.jobs.rowErrorWrite(job.organizationId, job.id, error, index));
-    return { rowNumber, rowCount: new Set(errors.map((error) => error.rowNumber)).size || 1, writes, events: [], action: 'failed' };
+    const stored = errors.slice(0, Math.min(room, MAX_STORED_ERRORS_PER_UNIT));
+    const indexInRow = new Map<number, number>();
+    const writes = stored.map((error) => {
+      const index = indexInRow.get(error.rowNumber) ?? 0;
+      indexInRow.set(error.rowNumber, index + 1);
+      return this.ports.jobs.rowErrorWrite(job.organizationId, job.id, error, index);
+    });
+    return {
+      rowNumber,
+      rowCount: new Set(errors.map((error) => error.rowNumber)).size || 1,
+      writes,
+      events: [],
+      action: 'failed',
+      storedErrors: stored.length,
+      unstoredErrors: errors.length - stored.length,
+    };
   }
 
   private async finish(job: ImportJobState): Promise<ProcessOutcome> {
@@ -325,13 +435,17 @@ export async function endJob<Write>(
   }
 }
 
-function countsOf<Write>(chunk: Unit<Write>[]): Partial<JobCounts> {
-  const delta: Partial<JobCounts> = { processedRows: 0 };
+function progressOf<Write>(chunk: Unit<Write>[]): ChunkProgress {
+  const counts: Partial<JobCounts> = { processedRows: 0 };
+  let storedErrors = 0;
+  let unstoredErrors = 0;
   for (const unit of chunk) {
-    delta.processedRows = (delta.processedRows ?? 0) + unit.rowCount;
-    delta[unit.action] = (delta[unit.action] ?? 0) + unit.rowCount;
+    counts.processedRows = (counts.processedRows ?? 0) + unit.rowCount;
+    counts[unit.action] = (counts[unit.action] ?? 0) + unit.rowCount;
+    storedErrors += unit.storedErrors;
+    unstoredErrors += unit.unstoredErrors;
   }
-  return delta;
+  return { counts, storedErrors, unstoredErrors };
 }
 
 /**

@@ -37,7 +37,8 @@ export class ImportReads {
     return publicJob(await this.requireJob(organizationId, jobId));
   }
 
-  async listRowErrors(organizationId: string, jobId: string, query: { limit: number; cursor?: string }): Promise<Page<RowError>> {
+  /** A page of the stored row errors, with how many errors of the job were counted but not stored (docs/imports.md "Row errors"). */
+  async listRowErrors(organizationId: string, jobId: string, query: { limit: number; cursor?: string }): Promise<Page<RowError> & { notStoredCount: number }> {
     const job = await this.requireJob(organizationId, jobId);
     if (!isFinished(job.status)) {
       throw new ApiError(409, 'customer-api.imports.job-not-finished', 'Job not finished', {
@@ -54,7 +55,11 @@ export class ImportReads {
       after = position;
     }
     const page = await this.jobs.listRowErrors(organizationId, jobId, after, query.limit);
-    return { data: page.errors, page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null } };
+    return {
+      data: page.errors,
+      page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null },
+      notStoredCount: job.unstoredErrors ?? 0,
+    };
   }
 
   private async requireJob(organizationId: string, jobId: string): Promise<ImportJobState> {

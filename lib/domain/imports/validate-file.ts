@@ -7,10 +7,11 @@ import type { RowError } from './types.ts';
  *
  * 1. `readCsv(file, def)` → rows (or a file failure);
  * 2. `parseRows(def, csv)` → parsed rows and per-row cell errors;
- * 3. `keysToLoad(def, parsed)` → per entity, the natural keys and referenced keys of the file;
- * 4. loads those keys' records from storage (one batch per entity);
+ * 3. `referencedKeys(def, parsed)` → per entity, the keys the file's rows refer to;
+ * 4. loads those keys' records from storage;
  * 5. `validateRows(def, parsed, knownKeys)` → the rows to apply and every row error, by row;
- * 6. `def.decideUnit(unit, existing, strategy, context)` for each unit of valid rows, in order.
+ * 6. `def.decideUnit(unit, existing, strategy, context)` for each unit of valid rows, in order,
+ *    with `existing` read a batch of natural keys at a time.
  *
  * Natural keys and references match exactly (case-sensitive).
  */
@@ -62,24 +63,21 @@ export function parseRows<Row, Rec>(
 }
 
 /**
- * The keys to load per entity before validating and deciding: the natural keys of the rows not
- * yet applied (after `appliedThrough`, a resumed job's checkpoint; `def.entity`, for the
- * existing records `decide` needs) and every referenced key of the file.
+ * Every key the file's rows refer to, per entity: what validation needs from the tenant's data.
+ * (The records a row would create or update are read later, a batch at a time, when the row is
+ * decided.)
  */
-export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[], appliedThrough = 0): Map<ImportEntity, Set<string>> {
+export function referencedKeys<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[]): Map<ImportEntity, Set<string>> {
   const keys = new Map<ImportEntity, Set<string>>();
-  const add = (entity: ImportEntity, key: string) => {
-    let set = keys.get(entity);
-    if (set === undefined) {
-      set = new Set();
-      keys.set(entity, set);
+  for (const { row } of parsed) {
+    for (const reference of def.references(row)) {
+      let set = keys.get(reference.entity);
+      if (set === undefined) {
+        set = new Set();
+        keys.set(reference.entity, set);
+      }
+      set.add(reference.key);
     }
-    set.add(key);
-  };
-  for (const { rowNumber, row } of parsed) {
-    // A resumed job needs the stored records only of the rows it has yet to apply.
-    if (rowNumber > appliedThrough) add(def.entity, def.naturalKeyOf(row));
-    for (const reference of def.references(row)) add(reference.entity, reference.key);
   }
   return keys;
 }
@@ -90,12 +88,15 @@ export function keysToLoad<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed
  *   row (only rows whose cells are valid have a key to compare);
  * - references: each must be a tenant key (`knownKeys`) or the natural key of an EARLIER valid
  *   row of the file (`def.entity`); otherwise the reference's code (e.g. `unknown-location`).
+ *   Rows up to `appliedThrough` (a resumed job's checkpoint) were handled already: what they
+ *   created is among the tenant's keys, so they never vouch for a reference themselves.
  * A row is valid when it has none of these errors; every error of a row is reported.
  */
 export function validateRows<Row, Rec>(
   def: ImportKindDefinition<Row, Rec>,
   parsedRows: ParsedRows<Row>,
   knownKeys: KnownKeys,
+  appliedThrough = 0,
 ): ValidatedRows<Row> {
   const references = parsedRows.parsed.map(({ row }) => def.references(row));
   const referenced = new Map<ImportEntity, Set<string>>();
@@ -146,7 +147,7 @@ export function validateRows<Row, Rec>(
 
     if (ok) {
       valid.push(parsed);
-      earlierValidKeys.add(key);
+      if (rowNumber > appliedThrough) earlierValidKeys.add(key);
     }
   });
   const kept = def.groupKeyOf ? dropIncompleteGroups(def, parsedRows, valid, errors) : valid;

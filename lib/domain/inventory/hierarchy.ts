@@ -18,6 +18,15 @@ export class Hierarchy {
   set(key: string, parent: string | null): void {
     this.parents.set(key, parent);
   }
+
+  /**
+   * Adds stored parent links of records not known yet (a link set by a decision stays), then
+   * loads their ancestors as `loadAncestry` does.
+   */
+  async include(links: Map<string, string | null>, load: (keys: string[]) => Promise<Map<string, string | null>>): Promise<void> {
+    for (const [key, parent] of links) if (!this.parents.has(key)) this.parents.set(key, parent);
+    await loadAncestry(this.parents, load);
+  }
 }
 
 /**

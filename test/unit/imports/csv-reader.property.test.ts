@@ -16,11 +16,11 @@ const bytes = fc.oneof(
 );
 
 describe('readCsv on arbitrary bytes', () => {
-  it.each([itemsKind, locationsKind])('$kind: never throws; always ok or a failure', (kind) => {
-    fc.assert(
-      fc.property(bytes, fc.integer({ min: 0, max: 5 }), (file, maxRows) => {
+  it.each([itemsKind, locationsKind])('$kind: never throws; always ok or a failure', async (kind) => {
+    await fc.assert(
+      fc.asyncProperty(bytes, fc.integer({ min: 0, max: 5 }), async (file, maxRows) => {
         // Act
-        const result = readCsv(file, { columns: kind.columns, maxRows });
+        const result = await readCsv(file, { columns: kind.columns, maxRows });
 
         // Assess
         if (result.ok) {
@@ -44,14 +44,14 @@ describe('readCsv on arbitrary well-formed files', () => {
   const cell = fc.string({ unit: fc.constantFrom(...'ab ,"\n\r=@é😀'), maxLength: 12 });
   const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-  it('returns every non-blank cell exactly as written, with its row number', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(cell, cell), { maxLength: 20 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), (records, eol, bom) => {
+  it('returns every non-blank cell exactly as written, with its row number', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(cell, cell), { maxLength: 20 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), async (records, eol, bom) => {
         // Prepare
         const text = `${bom ? '\uFEFF' : ''}sku,name${eol}${records.map(([a, b]) => `${quote(a)},${quote(b)}`).join(eol)}`;
 
         // Act
-        const result = readCsv(Buffer.from(text, 'utf8'), { columns: itemsKind.columns, maxRows: 100 });
+        const result = await readCsv(Buffer.from(text, 'utf8'), { columns: itemsKind.columns, maxRows: 100 });
 
         // Assess
         const expected = records
@@ -61,5 +61,49 @@ describe('readCsv on arbitrary well-formed files', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('readCsv on a file that arrives in chunks', () => {
+  /** The file cut at the given offsets, as an S3 body streams it (chunk borders fall anywhere, even inside a character). */
+  async function* chunksOf(file: Buffer, cuts: number[]): AsyncGenerator<Uint8Array> {
+    let start = 0;
+    for (const cut of [...new Set(cuts.map((at) => at % (file.length + 1)))].sort((a, b) => a - b)) {
+      yield file.subarray(start, cut);
+      start = cut;
+    }
+    yield file.subarray(start);
+  }
+
+  it.each([itemsKind, locationsKind])('$kind: any chunking reads exactly as the whole file, failures and their line and offset included', async (kind) => {
+    await fc.assert(
+      fc.asyncProperty(bytes, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), async (file, cuts, blockBytes) => {
+        // Act: small read blocks, so that block borders fall inside characters, records and CRLFs
+        const whole = await readCsv(file, { columns: kind.columns, maxRows: 50 }, blockBytes);
+        const chunked = await readCsv(chunksOf(file, cuts), { columns: kind.columns, maxRows: 50 }, blockBytes);
+        const fileProblem = (result: typeof whole) => (!result.ok && ['not-utf8', 'not-csv'].includes(result.failure.code) ? result.failure : undefined);
+
+        // Assess: chunking never matters; block size only decides which of several problems is met first
+        expect(chunked).toEqual(whole);
+        const inOneBlock = await readCsv(file, { columns: kind.columns, maxRows: 50 }, file.length + 1);
+        expect(whole.ok).toBe(inOneBlock.ok);
+        if (!fileProblem(whole) && !fileProblem(inOneBlock)) expect(whole).toEqual(inOneBlock);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('reads a multi-byte character cut between every pair of its bytes, and a CRLF cut in two', async () => {
+    // Prepare: 😀 is 4 bytes; line 3 holds an invalid byte after a CR LF cut in the middle
+    const file = Buffer.concat([Buffer.from('sku,name\r\nA,😀\r\n', 'utf8'), Buffer.from([0x42, 0x2c, 0xff, 0x0a])]);
+    const emoji = file.indexOf(Buffer.from('😀', 'utf8'));
+    const crlf = file.indexOf('\r\nB');
+
+    // Act
+    const result = await readCsv(chunksOf(file, [emoji + 1, emoji + 2, emoji + 3, crlf + 1]), { columns: itemsKind.columns, maxRows: 5 }, 3);
+
+    // Assess
+    expect(result).toEqual({ ok: false, failure: expect.objectContaining({ code: 'not-utf8' }) });
+    if (!result.ok) expect(result.failure.message).toContain(`line 3, byte offset ${file.indexOf(0xff)}`);
   });
 });

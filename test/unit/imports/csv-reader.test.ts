@@ -11,7 +11,7 @@ const spec: CsvReadSpec = {
   maxRows: 5,
 };
 
-function read(text: string | Buffer, readSpec: CsvReadSpec = spec): CsvReadResult {
+function read(text: string | Buffer, readSpec: CsvReadSpec = spec): Promise<CsvReadResult> {
   return readCsv(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, readSpec);
 }
 
@@ -26,12 +26,12 @@ function failure(result: CsvReadResult) {
 }
 
 describe('readCsv: encoding and line endings', () => {
-  it('drops a UTF-8 BOM before the header', () => {
+  it('drops a UTF-8 BOM before the header', async () => {
     // Prepare
     const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('sku,name\nA-1,Widget\n')]);
 
     // Act
-    const result = ok(read(file));
+    const result = ok(await read(file));
 
     // Assess
     expect(result.header).toEqual(['sku', 'name']);
@@ -43,9 +43,9 @@ describe('readCsv: encoding and line endings', () => {
     ['CRLF', 'sku,name\r\nA,a\r\nB,b\r\n'],
     ['CR', 'sku,name\rA,a\rB,b'],
     ['mixed', 'sku,name\r\nA,a\nB,b\r'],
-  ])('reads %s line endings', (_name, text) => {
+  ])('reads %s line endings', async (_name, text) => {
     // Act
-    const result = ok(read(text));
+    const result = ok(await read(text));
 
     // Assess
     expect(result.rows.map((row) => row.raw)).toEqual([
@@ -54,9 +54,9 @@ describe('readCsv: encoding and line endings', () => {
     ]);
   });
 
-  it('keeps non-ASCII text', () => {
+  it('keeps non-ASCII text', async () => {
     // Act
-    const result = ok(read('sku,name\nÖL-1,Hydrauliköl 😀 €\n'));
+    const result = ok(await read('sku,name\nÖL-1,Hydrauliköl 😀 €\n'));
 
     // Assess
     expect(result.rows[0]?.raw).toEqual({ sku: 'ÖL-1', name: 'Hydrauliköl 😀 €' });
@@ -69,21 +69,21 @@ describe('readCsv: encoding and line endings', () => {
     ['overlong encoding', Buffer.from([0xc0, 0xaf]), /not valid UTF-8/],
     ['encoded surrogate', Buffer.from([0xed, 0xa0, 0x80]), /not valid UTF-8/],
     ['zip (xlsx) signature', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00, 0x9a]), /xlsx/],
-  ])('fails not-utf8 on %s', (_name, file, message) => {
+  ])('fails not-utf8 on %s', async (_name, file, message) => {
     // Act
-    const result = failure(read(file));
+    const result = failure(await read(file));
 
     // Assess
     expect(result.code).toBe('not-utf8');
     expect(result.message).toMatch(message);
   });
 
-  it('fails not-csv on NUL characters (e.g. UTF-16 without BOM)', () => {
+  it('fails not-csv on NUL characters (e.g. UTF-16 without BOM)', async () => {
     // Prepare
     const file = Buffer.from('sku,name\nA,a\n', 'utf16le');
 
     // Act
-    const result = failure(read(file));
+    const result = failure(await read(file));
 
     // Assess
     expect(result.code).toBe('not-csv');
@@ -99,9 +99,9 @@ describe('readCsv: quoting', () => {
     ['empty quoted cell', 'A,""', { sku: 'A', name: '' }],
     ['quote inside an unquoted cell', 'A,12" ruler', { sku: 'A', name: '12" ruler' }],
     ['surrounding spaces kept', ' A , x ', { sku: ' A ', name: ' x ' }],
-  ])('reads a quoted %s', (_name, line, raw) => {
+  ])('reads a quoted %s', async (_name, line, raw) => {
     // Act
-    const result = ok(read(`sku,name\n${line}\n`));
+    const result = ok(await read(`sku,name\n${line}\n`));
 
     // Assess
     expect(result.rows).toEqual([{ rowNumber: 1, raw }]);
@@ -111,21 +111,21 @@ describe('readCsv: quoting', () => {
     ['data row', 'sku,name\nA,a\nB,"unclosed\nC,c\n', /^Row 2 \(line 3\) is not valid CSV: a quoted cell is not closed/],
     ['data row after a blank line and a multi-line cell', 'sku,name\n"A\n1",a\n\nB,"oops\n', /^Row 3 \(line 5\)/],
     ['header', '"sku,name\nA,a\n', /^The header row \(line 1\)/],
-  ])('fails not-csv with the row number on an unclosed quote in the %s', (_name, text, message) => {
+  ])('fails not-csv with the row number on an unclosed quote in the %s', async (_name, text, message) => {
     // Act
-    const result = failure(read(text));
+    const result = failure(await read(text));
 
     // Assess
     expect(result.code).toBe('not-csv');
     expect(result.message).toMatch(message);
   });
 
-  it.each(['=SUM(A1)', '+1', '-2+3', '@cmd', '=HYPERLINK("http://x","y")'])('returns the formula-like cell %s verbatim', (cell) => {
+  it.each(['=SUM(A1)', '+1', '-2+3', '@cmd', '=HYPERLINK("http://x","y")'])('returns the formula-like cell %s verbatim', async (cell) => {
     // Prepare
     const quoted = `"${cell.replace(/"/g, '""')}"`;
 
     // Act
-    const result = ok(read(`sku,name\nA,${quoted}\n`));
+    const result = ok(await read(`sku,name\nA,${quoted}\n`));
 
     // Assess
     expect(result.rows[0]?.raw.name).toBe(cell);
@@ -133,9 +133,9 @@ describe('readCsv: quoting', () => {
 });
 
 describe('readCsv: header', () => {
-  it('matches names case-insensitively and trimmed; keys are the lower-cased column names', () => {
+  it('matches names case-insensitively and trimmed; keys are the lower-cased column names', async () => {
     // Act
-    const result = ok(read(' SKU ,NaMe,REORDERPOINT\nA,a,5\n'));
+    const result = ok(await read(' SKU ,NaMe,REORDERPOINT\nA,a,5\n'));
 
     // Assess
     expect(result.header).toEqual([' SKU ', 'NaMe', 'REORDERPOINT']);
@@ -143,18 +143,18 @@ describe('readCsv: header', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('leaves absent optional columns out of the raw row', () => {
+  it('leaves absent optional columns out of the raw row', async () => {
     // Act
-    const result = ok(read('name,sku\na,A\n'));
+    const result = ok(await read('name,sku\na,A\n'));
 
     // Assess
     expect(result.rows[0]?.raw).toEqual({ sku: 'A', name: 'a' });
     expect('reorderpoint' in (result.rows[0]?.raw ?? {})).toBe(false);
   });
 
-  it('warns about unknown and unnamed columns and ignores their cells', () => {
+  it('warns about unknown and unnamed columns and ignores their cells', async () => {
     // Act
-    const result = ok(read('sku,colour,name,,\nA,red,a,x,y\n'));
+    const result = ok(await read('sku,colour,name,,\nA,red,a,x,y\n'));
 
     // Assess
     expect(result.rows[0]?.raw).toEqual({ sku: 'A', name: 'a' });
@@ -167,18 +167,18 @@ describe('readCsv: header', () => {
   it.each([
     ['one', 'sku,reorderPoint\nA,1\n', 'name'],
     ['both', 'reorderPoint\n1\n', 'sku, name'],
-  ])('fails missing-required-column naming %s missing column(s)', (_name, text, missing) => {
+  ])('fails missing-required-column naming %s missing column(s)', async (_name, text, missing) => {
     // Act
-    const result = failure(read(text));
+    const result = failure(await read(text));
 
     // Assess
     expect(result.code).toBe('missing-required-column');
     expect(result.message).toContain(missing);
   });
 
-  it('hints at a semicolon separator', () => {
+  it('hints at a semicolon separator', async () => {
     // Act
-    const result = failure(read('sku;name\nA;a\n'));
+    const result = failure(await read('sku;name\nA;a\n'));
 
     // Assess
     expect(result.code).toBe('missing-required-column');
@@ -189,9 +189,9 @@ describe('readCsv: header', () => {
     ['exact', 'sku,name,sku\n'],
     ['case-insensitive', 'sku,name,SKU\n'],
     ['unknown column', 'sku,name,x, X \n'],
-  ])('fails duplicate-column (%s)', (_name, text) => {
+  ])('fails duplicate-column (%s)', async (_name, text) => {
     // Act
-    const result = failure(read(text));
+    const result = failure(await read(text));
 
     // Assess
     expect(result.code).toBe('duplicate-column');
@@ -201,17 +201,17 @@ describe('readCsv: header', () => {
     ['empty file', ''],
     ['BOM only', '\uFEFF'],
     ['blank lines only', '\n\r\n  \n,,\n'],
-  ])('fails empty-file on %s', (_name, text) => {
+  ])('fails empty-file on %s', async (_name, text) => {
     // Act
-    const result = failure(read(text));
+    const result = failure(await read(text));
 
     // Assess
     expect(result.code).toBe('empty-file');
   });
 
-  it.each(['sku,name', 'sku,name\n', 'sku,name\r\n\r\n\n'])('accepts a header without data rows (%j)', (text) => {
+  it.each(['sku,name', 'sku,name\n', 'sku,name\r\n\r\n\n'])('accepts a header without data rows (%j)', async (text) => {
     // Act
-    const result = ok(read(text));
+    const result = ok(await read(text));
 
     // Assess
     expect(result.rows).toEqual([]);
@@ -220,12 +220,12 @@ describe('readCsv: header', () => {
 });
 
 describe('readCsv: rows', () => {
-  it('numbers rows by record after the header; blank records keep their number', () => {
+  it('numbers rows by record after the header; blank records keep their number', async () => {
     // Prepare: rows 2 (empty line) and 4 (only commas) and 5 (only spaces) are blank
     const text = 'sku,name\nA,a\n\n"B\nB",b\n,,\n   \nC,c\n';
 
     // Act
-    const result = ok(read(text));
+    const result = ok(await read(text));
 
     // Assess
     expect(result.rows.map((row) => [row.rowNumber, row.raw.sku])).toEqual([
@@ -235,34 +235,34 @@ describe('readCsv: rows', () => {
     ]);
   });
 
-  it('numbers from the header when blank lines precede it', () => {
+  it('numbers from the header when blank lines precede it', async () => {
     // Act
-    const result = ok(read('\n\nsku,name\nA,a\n'));
+    const result = ok(await read('\n\nsku,name\nA,a\n'));
 
     // Assess
     expect(result.rows).toEqual([{ rowNumber: 1, raw: { sku: 'A', name: 'a' } }]);
   });
 
-  it('fills missing trailing cells with empty strings', () => {
+  it('fills missing trailing cells with empty strings', async () => {
     // Act
-    const result = ok(read('sku,name,reorderPoint\nA\n'));
+    const result = ok(await read('sku,name,reorderPoint\nA\n'));
 
     // Assess
     expect(result.rows[0]?.raw).toEqual({ sku: 'A', name: '', reorderpoint: '' });
   });
 
-  it('ignores extra cells that are empty (trailing commas)', () => {
+  it('ignores extra cells that are empty (trailing commas)', async () => {
     // Act
-    const result = ok(read('sku,name\nA,a,,\n'));
+    const result = ok(await read('sku,name\nA,a,,\n'));
 
     // Assess
     expect(result.rows).toEqual([{ rowNumber: 1, raw: { sku: 'A', name: 'a' } }]);
     expect(result.rowErrors).toEqual([]);
   });
 
-  it('reports a row with non-empty extra cells as extra-cells and leaves it out', () => {
+  it('reports a row with non-empty extra cells as extra-cells and leaves it out', async () => {
     // Act
-    const result = ok(read('sku,name\nA,a\nB,b,surprise,\nC,c\n'));
+    const result = ok(await read('sku,name\nA,a\nB,b,surprise,\nC,c\n'));
 
     // Assess
     expect(result.rows.map((row) => row.rowNumber)).toEqual([1, 3]);
@@ -274,12 +274,12 @@ describe('readCsv: rows', () => {
   it.each([
     ['at the limit', 5, true],
     ['over the limit', 6, false],
-  ])('counts non-blank data rows against maxRows (%s)', (_name, count, expectOk) => {
+  ])('counts non-blank data rows against maxRows (%s)', async (_name, count, expectOk) => {
     // Prepare
     const text = `sku,name\n${Array.from({ length: count }, (_, i) => `S${i},n\n\n`).join('')}`;
 
     // Act
-    const result = read(text);
+    const result = await read(text);
 
     // Assess
     expect(result.ok).toBe(expectOk);
@@ -288,9 +288,9 @@ describe('readCsv: rows', () => {
     }
   });
 
-  it('reads with a kind definition as the spec', () => {
+  it('reads with a kind definition as the spec', async () => {
     // Act
-    const result = ok(readCsv(Buffer.from('SKU,Name,Unit,TrackingMode\nA,a,kg,lot\n'), itemsKind));
+    const result = ok(await readCsv(Buffer.from('SKU,Name,Unit,TrackingMode\nA,a,kg,lot\n'), itemsKind));
 
     // Assess
     expect(result.rows[0]?.raw).toEqual({ sku: 'A', name: 'a', unit: 'kg', trackingmode: 'lot' });

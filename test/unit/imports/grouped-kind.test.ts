@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportJobState, JobCounts } from '../../../lib/domain/imports/job.ts';
 import type { ImportKindDefinition, RecordWrite } from '../../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor, type ProcessPorts } from '../../../lib/domain/imports/process-job.ts';
-import { DUPLICATE_STRATEGIES, type RowError } from '../../../lib/domain/imports/types.ts';
+import { ImportJobProcessor } from '../../../lib/domain/imports/process-job.ts';
+import { DUPLICATE_STRATEGIES } from '../../../lib/domain/imports/types.ts';
 import type { Location } from '../../../lib/domain/inventory/location.ts';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import type { Movement } from '../../../lib/domain/inventory/stock.ts';
+import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
 
 /**
  * The general import-kind contract on the real pipeline (ImportJobProcessor) with in-memory
@@ -13,7 +11,7 @@ import type { Movement } from '../../../lib/domain/inventory/stock.ts';
  * unit. The stores behind the ports have their own suites against DynamoDB Local.
  */
 
-const NOW = '2026-11-22T10:00:00.000Z';
+const NOW = HARNESS_NOW;
 
 interface ShelfRow {
   code: string;
@@ -56,61 +54,9 @@ const shelvesKind: ImportKindDefinition<ShelfRow, Location> = {
   },
 };
 
-type FakeWrite = { kind: 'record'; op: 'create' | 'update'; record: Location } | { kind: 'movement'; movement: Movement } | { kind: 'checkpoint'; to: number; delta: Partial<JobCounts> } | { kind: 'row-error'; error: RowError } | { kind: 'finish' };
-
 function harness(file: string, existing: Location[] = []) {
-  let job: ImportJobState = {
-    id: 'imp_1', organizationId: 'org_1', kind: 'test-shelves', duplicateStrategy: 'fail', status: 'queued', fileName: 'f.csv', fileSizeBytes: file.length, fileSha256: 'x',
-    fileKey: 'k', submittedAt: NOW, startedAt: null, completedAt: null, failure: null, warnings: [], checkpoint: 0,
-    counts: { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
-  };
-  const stored = new Map<string, VersionedRecord<Location>>(existing.map((location) => [location.code, { record: location, version: 1 }]));
-  const movements: Movement[] = [];
-  const rowErrors: RowError[] = [];
-  const transactions: FakeWrite[][] = [];
-  const ports: ProcessPorts<FakeWrite> = {
-    // The registry holds kinds of any row type (AnyImportKind); this one's rows are ShelfRow.
-    kinds: (name) => (name === shelvesKind.kind ? (shelvesKind as never) : undefined),
-    jobs: {
-      get: async () => job,
-      start: async (current, totals) => (job = { ...current, status: 'processing', startedAt: NOW, warnings: totals.warnings, counts: { ...current.counts, totalRows: totals.totalRows, processedRows: totals.failedRows, failed: totals.failedRows } }),
-      putRowErrors: async (_org, _job, errors) => void rowErrors.push(...errors),
-      rowsWithErrors: async () => new Set(rowErrors.map((error) => error.rowNumber)),
-      rowErrorWrite: (_org, _job, error) => ({ kind: 'row-error', error }),
-      checkpointWrite: (_job, _from, to, delta) => ({ kind: 'checkpoint', to, delta }),
-      finishWrite: () => ({ kind: 'finish' }),
-    },
-    files: { read: async () => Buffer.from(file) },
-    records: {
-      // Only locations are stored here; the port's generic record type cannot be narrowed to that.
-      getByNaturalKeys: async (_org, _type, keys) => new Map([...keys].flatMap((key) => (stored.has(key) ? [[key, stored.get(key)!]] : []))) as never,
-      createWrites: (_org, _type, record) => [{ kind: 'record', op: 'create', record: record as Location }],
-      updateWrite: (_org, _type, record) => ({ kind: 'record', op: 'update', record: record as Location }),
-      movementWrite: (_org, movement) => ({ kind: 'movement', movement }),
-    },
-    writer: {
-      async run(_context, build) {
-        const plan = await build();
-        transactions.push(plan.writes);
-        for (const write of plan.writes) {
-          if (write.kind === 'record') stored.set(write.record.code, { record: write.record, version: 1 });
-          if (write.kind === 'movement') movements.push(write.movement);
-          if (write.kind === 'row-error') rowErrors.push(write.error);
-          if (write.kind === 'checkpoint') {
-            const counts = { ...job.counts };
-            for (const [field, amount] of Object.entries(write.delta)) counts[field as keyof JobCounts] += amount ?? 0;
-            job = { ...job, checkpoint: write.to, counts };
-          }
-          if (write.kind === 'finish') job = { ...job, status: job.counts.failed > 0 ? 'completed_with_errors' : 'succeeded' };
-        }
-        return { result: plan.result, events: [], attempts: 1 };
-      },
-    },
-    continueLater: async () => undefined,
-    planChunks: (units) => units.map((unit) => [unit]),
-    clock: () => new Date(NOW),
-  };
-  return { ports, stored, movements, rowErrors, transactions, job: () => job };
+  // One unit per transaction: 2 rows of group A (a record and 2 movements) take 3 actions.
+  return importHarness<Location>({ kind: shelvesKind as never, file, keyOf: (location) => location.code, existing, chunkActions: 3 });
 }
 
 describe('a kind that groups rows and writes several records per unit', () => {
@@ -128,9 +74,9 @@ describe('a kind that groups rows and writes several records per unit', () => {
     expect(run.stored.get('B')?.record.name).toBe('top');
     expect(run.movements.map((movement) => movement.id)).toEqual(['mov_A_1', 'mov_A_3', 'mov_B_2']);
     // One transaction per unit here; the checkpoints are the units' first rows, in order.
-    expect(run.transactions.flatMap((writes) => writes.filter((write) => write.kind === 'checkpoint'))).toEqual([
-      { kind: 'checkpoint', to: 1, delta: { processedRows: 2, created: 2 } },
-      { kind: 'checkpoint', to: 2, delta: { processedRows: 1, created: 1 } },
+    expect(run.checkpoints()).toEqual([
+      { kind: 'checkpoint', from: 0, to: 1, progress: { counts: { processedRows: 2, created: 2 }, storedErrors: 0, unstoredErrors: 0 } },
+      { kind: 'checkpoint', from: 1, to: 2, progress: { counts: { processedRows: 1, created: 1 }, storedErrors: 0, unstoredErrors: 0 } },
     ]);
   });
 

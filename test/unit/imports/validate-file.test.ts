@@ -3,10 +3,10 @@ import { readCsv } from '../../../lib/domain/imports/csv-reader.ts';
 import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
 import type { ImportEntity } from '../../../lib/domain/imports/kind-definition.ts';
 import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
-import { keysToLoad, parseRows, validateRows, type KnownKeys } from '../../../lib/domain/imports/validate-file.ts';
+import { referencedKeys, parseRows, validateRows, type KnownKeys } from '../../../lib/domain/imports/validate-file.ts';
 
-function csv(text: string) {
-  const result = readCsv(Buffer.from(text), locationsKind);
+async function csv(text: string) {
+  const result = await readCsv(Buffer.from(text), locationsKind);
   if (!result.ok) throw new Error(result.failure.message);
   return result;
 }
@@ -23,9 +23,9 @@ function tenant(keys: Partial<Record<ImportEntity, string[]>>) {
 }
 
 describe('parseRows', () => {
-  it('separates valid rows from cell errors and carries structural row errors, by row number', () => {
+  it('separates valid rows from cell errors and carries structural row errors, by row number', async () => {
     // Prepare
-    const file = csv('code,name,type\nA,a,bin\nB,,shelf\nC,c,bin,extra\nD,d,zone\n');
+    const file = await csv('code,name,type\nA,a,bin\nB,,shelf\nC,c,bin,extra\nD,d,zone\n');
 
     // Act
     const parsed = parseRows(locationsKind, file);
@@ -43,46 +43,47 @@ describe('parseRows', () => {
   });
 });
 
-describe('keysToLoad', () => {
-  it('collects natural keys of the kind entity and referenced keys per entity', () => {
+describe('referencedKeys', () => {
+  it('collects the keys the rows refer to, per entity, and not the rows own natural keys', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nWH1,w,\nA,a,WH1\nB,b,WH9\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nWH1,w,\nA,a,WH1\nB,b,WH9\n'));
 
     // Act
-    const keys = keysToLoad(locationsKind, parsed.parsed);
+    const keys = referencedKeys(locationsKind, parsed.parsed);
 
     // Assess
-    expect(keys).toEqual(new Map([['location', new Set(['WH1', 'A', 'B', 'WH9'])]]));
+    expect(keys).toEqual(new Map([['location', new Set(['WH1', 'WH9'])]]));
   });
 
-  it('collects only natural keys for items', () => {
+  it('collects nothing for items, which refer to nothing', async () => {
     // Prepare
-    const file = readCsv(Buffer.from('sku,name\nA,a\nB,b\nA,again\n'), itemsKind);
+    const file = await readCsv(Buffer.from('sku,name\nA,a\nB,b\nA,again\n'), itemsKind);
     if (!file.ok) throw new Error('unreachable');
 
     // Act
-    const keys = keysToLoad(itemsKind, parseRows(itemsKind, file).parsed);
+    const keys = referencedKeys(itemsKind, parseRows(itemsKind, file).parsed);
 
     // Assess
-    expect(keys).toEqual(new Map([['item', new Set(['A', 'B'])]]));
-  });
-
-  it('on resume, collects natural keys only of rows after the checkpoint, and still every reference', () => {
-    // Prepare: rows 1..3 applied
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nWH1,w,\nA,a,WH1\nB,b,WH9\nC,c,A\n'));
-
-    // Act
-    const keys = keysToLoad(locationsKind, parsed.parsed, 3);
-
-    // Assess
-    expect(keys).toEqual(new Map([['location', new Set(['WH1', 'WH9', 'C', 'A'])]]));
+    expect(keys).toEqual(new Map());
   });
 });
 
 describe('validateRows', () => {
-  it('marks a repeated natural key as duplicate-in-file on the later rows, naming the first row', () => {
+  it('on resume, lets only the tenant vouch for a key defined at or before the checkpoint', async () => {
+    // Prepare: rows 1..2 were handled by an earlier run; row 1 (A) failed there, so A is not the tenant's
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nA,a,\nB,b,WH1\nC,c,A\nD,d,B\n'));
+
+    // Act: WH1 and B exist in the tenant now (B was applied by the earlier run)
+    const result = validateRows(locationsKind, parsed, tenant({ location: ['WH1', 'B'] }).knownKeys, 2);
+
+    // Assess: C's parent A is neither the tenant's nor an earlier row's still to apply; D's parent B is the tenant's
+    expect(result.errors.map((error) => [error.rowNumber, error.code])).toEqual([[3, 'unknown-location']]);
+    expect(result.valid.map((row) => row.rowNumber)).toEqual([1, 2, 4]);
+  });
+
+  it('marks a repeated natural key as duplicate-in-file on the later rows, naming the first row', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name\nA,a\nB,b\nA,again\nA,third\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name\nA,a\nB,b\nA,again\nA,third\n'));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({}).knownKeys);
@@ -95,9 +96,9 @@ describe('validateRows', () => {
     ]);
   });
 
-  it('compares keys exactly (case-sensitive)', () => {
+  it('compares keys exactly (case-sensitive)', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name\nA,a\na,b\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name\nA,a\na,b\n'));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({}).knownKeys);
@@ -115,9 +116,9 @@ describe('validateRows', () => {
     ['an earlier row that is invalid', 'code,name,parentCode,type\nWH1,w,,shelf\nA,a,WH1,bin\n', [], [[1, 'invalid-value'], [2, 'unknown-location']]],
     ['an earlier row whose own parent is unknown', 'code,name,parentCode\nZ,z,WH9\nA,a,Z\n', [], [[1, 'unknown-location'], [2, 'unknown-location']]],
     ['an earlier duplicate row (the first occurrence counts)', 'code,name,parentCode\nWH1,w,\nWH1,w2,\nA,a,WH1\n', [], [[2, 'duplicate-in-file']]],
-  ])('resolves parentCode against %s', (_name, text, tenantLocations, expected) => {
+  ])('resolves parentCode against %s', async (_name, text, tenantLocations, expected) => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv(text));
+    const parsed = parseRows(locationsKind, await csv(text));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({ location: tenantLocations }).knownKeys);
@@ -126,9 +127,9 @@ describe('validateRows', () => {
     expect(result.errors.map((error) => [error.rowNumber, error.code])).toEqual(expected);
   });
 
-  it('reports an unknown parent with column and value', () => {
+  it('reports an unknown parent with column and value', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nA,a,WH9\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nA,a,WH9\n'));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({}).knownKeys);
@@ -138,9 +139,9 @@ describe('validateRows', () => {
     expect(result.valid).toEqual([]);
   });
 
-  it('reports duplicate and unknown reference of the same row together', () => {
+  it('reports duplicate and unknown reference of the same row together', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nA,a,\nA,a,NOPE\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nA,a,\nA,a,NOPE\n'));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({}).knownKeys);
@@ -152,9 +153,9 @@ describe('validateRows', () => {
     ]);
   });
 
-  it('orders every error by row number, cell errors and file errors merged', () => {
+  it('orders every error by row number, cell errors and file errors merged', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nA,a,X\nB,,\nA,a,\nC,c,,z\nD,d,A\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nA,a,X\nB,,\nA,a,\nC,c,,z\nD,d,A\n'));
 
     // Act
     const result = validateRows(locationsKind, parsed, tenant({}).knownKeys);
@@ -170,9 +171,9 @@ describe('validateRows', () => {
     expect(result.valid).toEqual([]);
   });
 
-  it('asks for the tenant keys once per referenced entity', () => {
+  it('asks for the tenant keys once per referenced entity', async () => {
     // Prepare
-    const parsed = parseRows(locationsKind, csv('code,name,parentCode\nA,a,WH1\nB,b,WH1\nC,c,A\n'));
+    const parsed = parseRows(locationsKind, await csv('code,name,parentCode\nA,a,WH1\nB,b,WH1\nC,c,A\n'));
     const { knownKeys, asked } = tenant({ location: ['WH1'] });
 
     // Act
@@ -183,9 +184,9 @@ describe('validateRows', () => {
     expect(result.valid.map((row) => row.row.code)).toEqual(['A', 'B', 'C']);
   });
 
-  it('does not ask for keys when no row refers to anything', () => {
+  it('does not ask for keys when no row refers to anything', async () => {
     // Prepare
-    const file = readCsv(Buffer.from('sku,name\nA,a\n'), itemsKind);
+    const file = await readCsv(Buffer.from('sku,name\nA,a\n'), itemsKind);
     if (!file.ok) throw new Error('unreachable');
     const { knownKeys, asked } = tenant({});
 
@@ -197,13 +198,13 @@ describe('validateRows', () => {
     expect(result).toEqual({ valid: [{ rowNumber: 1, row: expect.objectContaining({ sku: 'A' }) }], errors: [] });
   });
 
-  it('handles a full items file of MAX_ROWS rows', () => {
+  it('handles a full items file of MAX_ROWS rows', async () => {
     // Prepare
     const lines = Array.from({ length: itemsKind.maxRows }, (_, i) => `SKU-${i},Item ${i},ea,,Cat ${i % 50},,${i % 100},none`);
     const file = Buffer.from(`sku,name,unit,description,category,barcode,reorderPoint,trackingMode\n${lines.join('\n')}\n`);
 
     // Act
-    const read = readCsv(file, itemsKind);
+    const read = await readCsv(file, itemsKind);
     if (!read.ok) throw new Error(read.failure.message);
     const parsed = parseRows(itemsKind, read);
     const result = validateRows(itemsKind, parsed, tenant({}).knownKeys);

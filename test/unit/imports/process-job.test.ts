@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
+import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
+import { ImportJobProcessor, MAX_HANDOFFS_WITHOUT_PROGRESS, MAX_STORED_ROW_ERRORS, TIME_MARGIN_MS } from '../../../lib/domain/imports/process-job.ts';
+import type { Item } from '../../../lib/domain/inventory/item.ts';
+import type { Location } from '../../../lib/domain/inventory/location.ts';
+import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
+
+/**
+ * The import pipeline's chunking, row-error cap, time budget and exactly-once verdicts, on
+ * in-memory ports (test/support/import-harness.ts). The same paths run against DynamoDB Local
+ * in test/integration/import-worker.test.ts.
+ */
+
+const PLENTY = () => 60_000;
+
+function itemsFile(rows: string[][]): string {
+  return `sku,name,reorderPoint\n${rows.map((row) => row.join(',')).join('\n')}\n`;
+}
+
+function items(file: string, chunkActions?: number) {
+  return importHarness<Item>({ kind: itemsKind as never, file, keyOf: (item) => item.sku, ...(chunkActions ? { chunkActions } : {}) });
+}
+
+describe('chunks', () => {
+  it('fill each transaction up to its room: a new item (record + item.created) takes 2 of 98 actions', async () => {
+    // Prepare
+    const run = items(itemsFile(Array.from({ length: 100 }, (_, index) => [`S-${index}`, `Item ${index}`, ''])));
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess
+    expect(outcome).toBe('finished');
+    expect(run.checkpoints().map((write) => [write.from, write.to])).toEqual([
+      [0, 49],
+      [49, 98],
+      [98, 100],
+    ]);
+    expect(run.job().counts).toEqual({ totalRows: 100, processedRows: 100, created: 100, updated: 0, skipped: 0, failed: 0 });
+  });
+
+  it('refuse a unit too big for one transaction', async () => {
+    // Prepare: room for one action, but a new item needs two
+    const run = items(itemsFile([['S-1', 'One', '']]), 1);
+
+    // Act / Assess
+    await expect(new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY)).rejects.toThrow(/needs 2 actions; at most 1/);
+  });
+});
+
+describe('the row-error cap', () => {
+  it(`stores the first ${MAX_STORED_ROW_ERRORS} errors in row order, counts every failed row and the errors not stored`, async () => {
+    // Prepare: 6,000 rows, each without a name and with a negative reorderPoint (2 errors each)
+    const rowCount = 6000;
+    const run = items(itemsFile(Array.from({ length: rowCount }, (_, index) => [`S-${index}`, '', '-1'])));
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: 10,000 errors stored (rows 1..5000), 2,000 counted only
+    expect(outcome).toBe('finished');
+    const job = run.job();
+    expect(job.status).toBe('completed_with_errors');
+    expect(job.counts).toEqual({ totalRows: rowCount, processedRows: rowCount, created: 0, updated: 0, skipped: 0, failed: rowCount });
+    expect({ stored: job.storedErrors, unstored: job.unstoredErrors }).toEqual({ stored: MAX_STORED_ROW_ERRORS, unstored: 2 * rowCount - MAX_STORED_ROW_ERRORS });
+    expect(run.rowErrors).toHaveLength(MAX_STORED_ROW_ERRORS);
+    expect(run.rowErrors.slice(0, 2).map((error) => [error.rowNumber, error.index, error.column])).toEqual([
+      [1, 0, 'name'],
+      [1, 1, 'reorderPoint'],
+    ]);
+    expect(run.rowErrors.at(-1)?.rowNumber).toBe(MAX_STORED_ROW_ERRORS / 2);
+    // Writes are bounded: full transactions of 98 errors until the cap; the chunk that reaches it
+    // carries every remaining row (1,000 and more) with no further write. Then the finish.
+    const fullChunks = Math.floor(MAX_STORED_ROW_ERRORS / 98);
+    expect(run.transactions).toHaveLength(fullChunks + 2);
+    const lastChunk = run.transactions.at(-2) ?? [];
+    expect(lastChunk.filter((write) => write.kind === 'row-error')).toHaveLength(MAX_STORED_ROW_ERRORS - 98 * fullChunks);
+    expect(run.checkpoints().at(-1)).toMatchObject({ to: rowCount });
+  });
+});
+
+describe('the time budget', () => {
+  it('hands the job on before reading it when no time is left, and counts the invocation as one without progress', async () => {
+    // Prepare
+    const run = items(itemsFile([['S-1', 'One', '']]));
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => TIME_MARGIN_MS - 1);
+
+    // Assess
+    expect(outcome).toBe('continued');
+    expect(run.handoffs).toEqual([{ organizationId: 'org_1', jobId: 'imp_1', handoffsWithoutProgress: 1 }]);
+    expect(run.job().status).toBe('queued');
+  });
+
+  it.each([
+    { phase: 'after reading the file', checksBeforeOut: 0 },
+    { phase: 'after validating', checksBeforeOut: 1 },
+    { phase: 'before the first chunk', checksBeforeOut: 2 },
+  ])('checks the clock $phase', async ({ checksBeforeOut }) => {
+    // Prepare
+    const run = items(itemsFile([['S-1', 'One', '']]));
+    let checks = 0;
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => (checks++ < checksBeforeOut ? 60_000 : 0));
+
+    // Assess
+    expect(outcome).toBe('continued');
+    expect(run.checkpoints()).toEqual([]);
+    expect(run.handoffs).toEqual([expect.objectContaining({ handoffsWithoutProgress: 1 })]);
+  });
+
+  it('hands on with the count reset once a chunk committed', async () => {
+    // Prepare: 100 rows make 3 chunks; time runs out after the first
+    const run = items(itemsFile(Array.from({ length: 100 }, (_, index) => [`S-${index}`, `Item ${index}`, ''])));
+    let chunks = 0;
+    const remaining = () => (run.checkpoints().length > chunks ? 0 : 60_000);
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', remaining, 2);
+    chunks = 1;
+    const resumed = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess
+    expect(outcome).toBe('continued');
+    expect(run.handoffs).toEqual([{ organizationId: 'org_1', jobId: 'imp_1', handoffsWithoutProgress: 0 }]);
+    expect(resumed).toBe('finished');
+    expect(run.job().counts).toMatchObject({ processedRows: 100, created: 100 });
+  });
+
+  it(`fails a job that made no progress in ${MAX_HANDOFFS_WITHOUT_PROGRESS} invocations in a row, instead of handing it on forever`, async () => {
+    // Prepare
+    const run = items(itemsFile([['S-1', 'One', '']]));
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => 0, MAX_HANDOFFS_WITHOUT_PROGRESS - 1);
+
+    // Assess
+    expect(outcome).toBe('finished');
+    expect(run.handoffs).toEqual([]);
+    expect(run.job()).toMatchObject({ status: 'failed', failure: { code: 'processing-timeout' } });
+  });
+});
+
+describe('row verdicts', () => {
+  const parent: Location = { id: 'loc_p', code: 'P', name: 'Parent', type: 'zone', parentCode: null, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW };
+  const file = 'code,name,type,parentCode\nA,a,bin,\nB,b,bin,P\nC,c,bin,\n';
+
+  it('are taken only by the delivery whose chunk commits: one that died after validating leaves nothing behind', async () => {
+    // Prepare: the first delivery judges row 2 unknown-location, then dies before its chunk commits
+    const run = importHarness<Location>({ kind: locationsKind as never, file, keyOf: (location) => location.code });
+    run.faults.failNextCommit = new Error('simulated crash');
+    const first = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY).catch((error: Error) => error.message);
+    // ...and the tenant creates location P before the message comes back
+    run.stored.set('P', { record: parent, version: 1 });
+
+    // Act
+    const second = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: the second delivery's verdict is the only one; every row counted once
+    expect([first, second]).toEqual(['simulated crash', 'finished']);
+    expect(run.rowErrors).toEqual([]);
+    expect(run.job().counts).toEqual({ totalRows: 3, processedRows: 3, created: 3, updated: 0, skipped: 0, failed: 0 });
+    expect(run.stored.get('B')?.record.parentCode).toBe('P');
+  });
+
+  it('of a delivery that lost the race to another are never committed', async () => {
+    // Prepare: another delivery moves the checkpoint while this one decides
+    const run = importHarness<Location>({ kind: locationsKind as never, file, keyOf: (location) => location.code });
+    const original = run.ports.writer.run.bind(run.ports.writer);
+    let raced = false;
+    run.ports.writer.run = async (context, build, respond) => {
+      if (!raced) {
+        raced = true;
+        run.setJob({ ...run.job(), checkpoint: 3, counts: { ...run.job().counts, processedRows: 3, created: 2, failed: 1 } });
+      }
+      return original(context, build, respond);
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess
+    expect(outcome).toBe('taken-over');
+    expect(run.transactions).toEqual([]);
+    expect(run.rowErrors).toEqual([]);
+  });
+});
