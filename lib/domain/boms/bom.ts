@@ -1,0 +1,71 @@
+/**
+ * Bills of materials: the components that `outputQuantity` of a target item is built from (docs/boms.md "Model").
+ * A BOM's content is snapshotted in numbered revisions; these types are that content, free of
+ * storage and transport concerns.
+ */
+
+export const BOM_STATUSES = ['draft', 'active', 'obsolete'] as const;
+export type BomStatus = (typeof BOM_STATUSES)[number];
+
+/** One component line; lineId is stable across revisions for the same itemId. */
+export interface BomLine {
+  lineId: string;
+  itemId: string;
+  quantity: number;
+  unit: string | null;
+  scrapPercent: number;
+  notes: string | null;
+}
+
+/** Everything a revision snapshots: what a PUT can change, except `archived`. */
+export interface BomContent {
+  name: string;
+  targetItemId: string;
+  status: BomStatus;
+  outputQuantity: number;
+  unit: string | null;
+  notes: string | null;
+  lines: BomLine[];
+}
+
+export interface BomRevisionRef {
+  id: string;
+  number: number;
+}
+
+export interface RevisionSummary {
+  added: number;
+  removed: number;
+  changed: number;
+}
+
+/** The request's content after schema parsing (optional fields may be absent). */
+export interface BomComponentInput {
+  itemId: string;
+  quantity: number;
+  unit?: string | null;
+  scrapPercent?: number;
+  notes?: string | null;
+}
+
+export interface BomContentInput {
+  name: string;
+  targetItemId: string;
+  status?: BomStatus;
+  outputQuantity?: number;
+  unit?: string | null;
+  notes?: string | null;
+  components: BomComponentInput[];
+}
+
+/**
+ * Limits enforced by the request schemas. A revision stores the whole content in one item, which
+ * DynamoDB caps at 400 KB: 200 lines with 200-character notes stay far below it.
+ */
+export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: 200, quantityDecimals: 6 } as const;
+
+export const BOM_HEADER_FIELDS = ['name', 'targetItemId', 'status', 'outputQuantity', 'unit', 'notes'] as const;
+export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];
+
+export const BOM_LINE_FIELDS = ['quantity', 'unit', 'scrapPercent', 'notes'] as const;
+export type BomLineField = (typeof BOM_LINE_FIELDS)[number];

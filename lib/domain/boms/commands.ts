@@ -1,0 +1,144 @@
+import { NotFoundError, ValidationError, type FieldError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { InventoryRecords } from '../inventory/records.ts';
+import type { CommandPlan } from '../write/ports.ts';
+import { BOM_HEADER_FIELDS, type BomContent, type BomContentInput } from './bom.ts';
+import { compareContents } from './compare.ts';
+import { contentFromInput, revisionSummary, sameContent } from './content.ts';
+import { RevisionConflictError } from './errors.ts';
+import type { Bom, BomRevision, BomStorage } from './records.ts';
+
+/**
+ * Creating and updating BOMs (docs/boms.md "Revisions"): the command plans the writer commits with
+ * the audit entry and the Idempotency-Key completion in one transaction. Every create, and every
+ * update that changes the content, writes the next immutable revision; the BOM's version
+ * condition makes concurrent updates of one revision commit once.
+ */
+
+export interface CreateBomInput extends BomContentInput {
+  code: string;
+}
+
+export interface UpdateBomInput extends BomContentInput {
+  archived?: boolean;
+  expectedRevisionNumber?: number;
+}
+
+/** The ETag of a BOM: it changes with every committed change, content or archiving. */
+export function bomETag(bom: Bom, version: number): string {
+  return `"${bom.revision.number}.${version}"`;
+}
+
+export class BomCommands<Write> {
+  constructor(
+    private readonly ports: {
+      boms: Pick<BomStorage<Write>, 'get' | 'createWrites' | 'updateWrites'>;
+      items: Pick<InventoryRecords<Write>, 'getByIds'>;
+      clock?: () => Date;
+    },
+  ) {}
+
+  async create(organizationId: string, createdBy: string, input: CreateBomInput): Promise<CommandPlan<{ bom: Bom; version: number }, Write>> {
+    await this.requireItems(organizationId, input);
+    const now = this.now();
+    const id = newId('bom');
+    const content = contentFromInput(input, undefined, () => newId('lin'));
+    const revision = this.revision(id, 1, createdBy, now, undefined, content);
+    const bom: Bom = { id, code: input.code, ...content, archived: false, revision: { id: revision.id, number: 1 }, createdAt: now, updatedAt: now };
+    return {
+      writes: this.ports.boms.createWrites(organizationId, bom, revision),
+      audit: { kind: 'bom.created', target: { kind: 'bom', id }, summary: `BOM ${bom.code} created (revision 1, ${bom.lines.length} lines)`, changes: [] },
+      events: [],
+      result: { bom, version: 1 },
+    };
+  }
+
+  /**
+   * `ifMatch` (an ETag) or `input.expectedRevisionNumber` must name the BOM as it is, when given;
+   * the stale one is a 409 `revision-conflict`.
+   */
+  async update(
+    organizationId: string,
+    createdBy: string,
+    bomId: string,
+    input: UpdateBomInput,
+    ifMatch: string | undefined,
+  ): Promise<CommandPlan<{ bom: Bom; version: number }, Write>> {
+    const current = await this.ports.boms.get(organizationId, bomId);
+    if (!current) throw new NotFoundError('boms', 'No BOM with this id.');
+    const { bom: previous, version } = current;
+    if (input.expectedRevisionNumber !== undefined && input.expectedRevisionNumber !== previous.revision.number) {
+      throw new RevisionConflictError(previous.revision.number);
+    }
+    if (ifMatch !== undefined && !matches(ifMatch, bomETag(previous, version))) throw new RevisionConflictError(previous.revision.number);
+    await this.requireItems(organizationId, input);
+    const now = this.now();
+    const content = contentFromInput(input, previous, () => newId('lin'));
+    const changed = !sameContent(previous, content);
+    const archived = input.archived ?? previous.archived;
+    const number = previous.revision.number + 1;
+    const revision = changed ? this.revision(bomId, number, createdBy, now, previous, content) : undefined;
+    const bom: Bom = {
+      ...previous,
+      ...(changed ? content : {}),
+      archived,
+      revision: revision ? { id: revision.id, number } : previous.revision,
+      updatedAt: changed || archived !== previous.archived ? now : previous.updatedAt,
+    };
+    const headerChanges = compareContents(contentOf(previous), contentOf(bom)).fields;
+    const changes = [...headerChanges, ...(archived !== previous.archived ? [{ field: 'archived', from: previous.archived, to: archived }] : [])];
+    const nothing = !changed && archived === previous.archived;
+    return {
+      writes: nothing ? [] : this.ports.boms.updateWrites(organizationId, bom, version, revision),
+      audit: {
+        kind: 'bom.updated',
+        target: { kind: 'bom', id: bomId },
+        summary: nothing ? `BOM ${bom.code} unchanged` : `BOM ${bom.code} updated${revision ? ` (revision ${number}: ${describe(revision)})` : ''}`,
+        changes,
+      },
+      events: [],
+      result: { bom, version: nothing ? version : version + 1 },
+    };
+  }
+
+  private revision(bomId: string, number: number, createdBy: string, now: string, previous: BomContent | undefined, content: BomContent): BomRevision {
+    return { id: newId('rev'), bomId, number, createdAt: now, createdBy, summary: revisionSummary(previous, content), content };
+  }
+
+  /** Every item the BOM names must be the organization's: one batch lookup, a pointer per offending field. */
+  private async requireItems(organizationId: string, input: BomContentInput): Promise<void> {
+    const ids = [input.targetItemId, ...input.components.map((component) => component.itemId)];
+    const found = await this.ports.items.getByIds(organizationId, 'item', new Set(ids));
+    const errors: FieldError[] = [];
+    const unknown = (pointer: string, id: string) =>
+      errors.push({ location: 'body', pointer, code: 'unknown-item', message: `No item '${id}' in the organization.` });
+    if (!found.has(input.targetItemId)) unknown('/targetItemId', input.targetItemId);
+    input.components.forEach((component, index) => {
+      if (!found.has(component.itemId)) unknown(`/components/${index}/itemId`, component.itemId);
+    });
+    if (errors.length > 0) throw new ValidationError(errors, 'The BOM names items that do not exist in the organization; see `errors`.');
+  }
+
+  private now(): string {
+    return (this.ports.clock?.() ?? new Date()).toISOString();
+  }
+}
+
+function contentOf(bom: Bom): BomContent {
+  const content = {} as Record<string, unknown>;
+  for (const field of BOM_HEADER_FIELDS) content[field] = bom[field];
+  return { ...(content as Omit<BomContent, 'lines'>), lines: bom.lines };
+}
+
+function describe(revision: BomRevision): string {
+  const { added, removed, changed } = revision.summary;
+  return `${added} added, ${removed} removed, ${changed} changed`;
+}
+
+/** `If-Match` may list several ETags, or `*` for any current version. */
+function matches(ifMatch: string, etag: string): boolean {
+  return ifMatch
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .some((candidate) => candidate === '*' || candidate === etag);
+}
