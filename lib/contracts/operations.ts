@@ -1,6 +1,15 @@
 import type * as z from 'zod';
 import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
 import { listAuditEventsContract } from './audit.ts';
+import { compareBomRevisionsContract } from './boms/compare-bom-revisions.ts';
+import { createBomContract } from './boms/create-bom.ts';
+import { getBomContract } from './boms/get-bom.ts';
+import { getBomRevisionContract } from './boms/get-bom-revision.ts';
+import { listBomBuildsContract } from './boms/list-bom-builds.ts';
+import { listBomRevisionsContract } from './boms/list-bom-revisions.ts';
+import { listBomsContract } from './boms/list-boms.ts';
+import { bomCompareSchema, bomDetailSchema, bomRevisionDetailSchema, bomRevisionsPageSchema, bomSummariesPageSchema, buildsPageSchema } from './boms/responses.ts';
+import { updateBomContract } from './boms/update-bom.ts';
 import { auditEventsPageSchema } from './audit-events.ts';
 import { eventsPageSchema } from './events.ts';
 import { listEventsContract } from './feed.ts';
@@ -34,6 +43,14 @@ export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = {
   submitImportJob: { contract: submitImportJobContract, response: importJobSchema },
   getImportJob: { contract: getImportJobContract, response: importJobSchema },
   listImportRowErrors: { contract: listImportRowErrorsContract, response: rowErrorsPageSchema },
+  listBoms: { contract: listBomsContract, response: bomSummariesPageSchema },
+  createBom: { contract: createBomContract, response: bomDetailSchema },
+  getBom: { contract: getBomContract, response: bomDetailSchema },
+  updateBom: { contract: updateBomContract, response: bomDetailSchema },
+  listBomBuilds: { contract: listBomBuildsContract, response: buildsPageSchema },
+  listBomRevisions: { contract: listBomRevisionsContract, response: bomRevisionsPageSchema },
+  compareBomRevisions: { contract: compareBomRevisionsContract, response: bomCompareSchema },
+  getBomRevision: { contract: getBomRevisionContract, response: bomRevisionDetailSchema },
 };
 
 /** The operation of `operationId`, for code that holds the id as a plain string. */

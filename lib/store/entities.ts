@@ -103,3 +103,39 @@ export const importRowErrorEntity = defineEntity<{ organizationId: string; jobId
 
 /** Sort-key prefix of a job's row errors. */
 export const ROW_ERROR_PREFIX = 'ERR';
+
+export const bomEntity = defineEntity<{ organizationId: string; bomId: string }>({
+  type: 'bom',
+  schemaVersion: 1,
+  key: ({ organizationId, bomId }) => keys.bom(organizationId, bomId),
+});
+
+/** A BOM's entry in its organization's list: the summary and the attributes lists filter on. */
+export const bomListEntryEntity = defineEntity<{ organizationId: string; bomId: string }>({
+  type: 'bom-list-entry',
+  schemaVersion: 1,
+  key: ({ organizationId, bomId }) => keys.bomListEntry(organizationId, bomId),
+});
+
+export const bomRevisionListingEntity = defineEntity<{ organizationId: string; bomId: string; number: number }>({
+  type: 'bom-revision-listing',
+  schemaVersion: 1,
+  key: ({ organizationId, bomId, number }) => keys.bomRevisionByNumber(organizationId, bomId, number),
+});
+
+export const bomRevisionEntity = defineEntity<{ organizationId: string; bomId: string; revisionId: string }>({
+  type: 'bom-revision',
+  schemaVersion: 1,
+  key: ({ organizationId, bomId, revisionId }) => keys.bomRevisionById(organizationId, bomId, revisionId),
+});
+
+export const buildProvenanceEntity = defineEntity<{ organizationId: string; bomId: string; stockRecordId: string; buildId: string }>({
+  type: 'build-provenance',
+  schemaVersion: 1,
+  key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
+});
+
+/** Sort-key prefixes: BOM list entries, revision listings by number, builds of a source. */
+export const BOM_LIST_PREFIX = 'BOM';
+export const REVISION_NUMBER_PREFIX = 'N';
+export const BUILD_PREFIX = 'BLD';

@@ -165,3 +165,44 @@ export async function batchGet(tableName: string, keys: readonly Key[]): Promise
   }
   return found;
 }
+
+/**
+ * One page of a key range read through a filter, examining at most `budget` items (DynamoDB
+ * charges for what it reads, not for what the filter keeps). The page holds up to `limit`
+ * matches; `last` is the sort key of the last match served when the page is full, otherwise of
+ * the last item examined, so the next page never re-reads what this one skipped. A page may
+ * hold fewer matches than `limit` (even none) with `more` still true.
+ */
+export async function readFilteredPage(
+  query: Omit<PageQuery, 'newestFirst' | 'projection'> & { filter?: { expression: string; names: Record<string, string>; values: Item }; budget: number },
+): Promise<Page> {
+  const matches: Item[] = [];
+  let examined = 0;
+  let position = query.after;
+  for (;;) {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: query.tableName,
+        IndexName: query.indexName,
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+        FilterExpression: query.filter?.expression,
+        ExpressionAttributeNames: { '#pk': query.partition.name, '#sk': query.sortKey.name, ...query.filter?.names },
+        ExpressionAttributeValues: { ':pk': query.partition.value, ':lower': query.sortKey.lower, ':upper': query.sortKey.upper, ...query.filter?.values },
+        ...(position === undefined ? {} : { ExclusiveStartKey: { [query.partition.name]: query.partition.value, [query.sortKey.name]: position } }),
+        ConsistentRead: query.indexName === undefined ? (query.consistent ?? true) : false,
+        // Growing steps: an unfiltered page reads just past `limit`; a sparse filter reads on, up to the budget.
+        Limit: Math.min(query.budget - examined, Math.max(query.limit + 1, examined)),
+      }),
+    );
+    examined += result.ScannedCount ?? 0;
+    matches.push(...(result.Items ?? []));
+    const lastExamined = result.LastEvaluatedKey?.[query.sortKey.name] as string | undefined;
+    if (matches.length > query.limit) {
+      const page = matches.slice(0, query.limit);
+      return { items: page, last: page.at(-1)?.[query.sortKey.name] as string | undefined, more: true };
+    }
+    if (lastExamined === undefined) return { items: matches, last: matches.at(-1)?.[query.sortKey.name] as string | undefined, more: false };
+    if (examined >= query.budget) return { items: matches, last: lastExamined, more: true };
+    position = lastExamined;
+  }
+}

@@ -46,6 +46,24 @@ export const keys = {
   /** Sparse index of jobs handed to the queue and not finished (the sweeper fails those abandoned longer than the queue keeps a message). */
   activeJobs: 'IMPJOB#ACTIVE',
 
+  /** A BOM (detail) by id; its list entry lives in the organization's BOM list, ordered by id (= creation). */
+  bom: (organizationId: string, bomId: string) => ({ pk: `ORG#${organizationId}#${bomId}`, sk: 'BOM' }),
+  bomsOf: (organizationId: string) => `ORG#${organizationId}#BOMS`,
+  bomListEntry: (organizationId: string, bomId: string) => ({ pk: `ORG#${organizationId}#BOMS`, sk: `BOM#${bomId}` }),
+  /** A BOM's revisions: a small listing entry by number, the full snapshot by id. */
+  bomRevisionsOf: (organizationId: string, bomId: string) => `ORG#${organizationId}#${bomId}#REV`,
+  bomRevisionByNumber: (organizationId: string, bomId: string, number: number) => ({
+    pk: `ORG#${organizationId}#${bomId}#REV`,
+    sk: `N#${String(number).padStart(10, '0')}`,
+  }),
+  bomRevisionById: (organizationId: string, bomId: string, revisionId: string) => ({ pk: `ORG#${organizationId}#${bomId}#REV`, sk: `ID#${revisionId}` }),
+  /** The builds of a BOM that consumed one stock record (forward traceability), by build id. */
+  buildsOfSource: (organizationId: string, bomId: string, stockRecordId: string) => `ORG#${organizationId}#${bomId}#SRC#${stockRecordId}`,
+  buildOfSource: (organizationId: string, bomId: string, stockRecordId: string, buildId: string) => ({
+    pk: `ORG#${organizationId}#${bomId}#SRC#${stockRecordId}`,
+    sk: `BLD#${buildId}`,
+  }),
+
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
   /** Sorts by time, then id: a newest-first query is a reverse range scan. */

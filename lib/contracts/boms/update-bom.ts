@@ -1,0 +1,13 @@
+import * as z from 'zod';
+import { bomPath, updateBomBody } from '../boms.ts';
+import { defineOperation } from '../operation.ts';
+
+/** PUT /v1/boms/{id} (docs/boms.md "Revisions"). */
+export const updateBomContract = defineOperation({
+  operationId: 'updateBom',
+  request: {
+    path: bomPath,
+    headers: z.object({ 'If-Match': z.string().min(1).max(1000).optional().meta({ description: 'The `ETag` of the BOM as read; a stale one is a 409 `customer-api.boms.revision-conflict`.' }) }),
+    body: updateBomBody,
+  },
+});

@@ -1,0 +1,182 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { BomRevision, BomListFilter, Bom, BomRevisionListing, BomStorage, BomSummary, BuildProvenance, PageOf } from '../domain/boms/records.ts';
+import { summaryOf } from '../domain/boms/records.ts';
+import { BomCodeTakenError, RevisionConflictError } from '../domain/boms/errors.ts';
+import { documentClient } from './dynamodb-client.ts';
+import { entityItem, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
+import {
+  BOM_LIST_PREFIX,
+  BUILD_PREFIX,
+  REVISION_NUMBER_PREFIX,
+  bomEntity,
+  bomListEntryEntity,
+  bomRevisionEntity,
+  bomRevisionListingEntity,
+  buildProvenanceEntity,
+  naturalKeyClaimEntity,
+} from './entities.ts';
+import { keys } from './keys.ts';
+import type { StoreWrite } from './transaction-writer.ts';
+
+/**
+ * BOMs, their revisions and build provenance in the inventory table (docs/boms.md "Model"). A BOM
+ * is two items: the detail by id, and a small entry in its organization's list (ordered by id,
+ * so by creation: a page never skips or repeats a BOM created meanwhile). Lists filter the
+ * entries with a bounded read per page (docs/boms.md "Listing").
+ */
+
+/** List entries examined per page at most, whatever the filters keep. */
+export const BOM_LIST_READ_BUDGET = 1000;
+
+const BOM_CODE_CLAIM = 'bom';
+
+export class BomsStore implements BomStorage<StoreWrite> {
+  constructor(private readonly tableName: string) {}
+
+  async get(organizationId: string, bomId: string): Promise<{ bom: Bom; version: number } | undefined> {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConsistentRead: true }));
+    return Item ? { bom: Item.bom as Bom, version: Item.version as number } : undefined;
+  }
+
+  createWrites(organizationId: string, bom: Bom, revision: BomRevision): StoreWrite[] {
+    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: BOM_CODE_CLAIM, naturalKey: bom.code }, { id: bom.id });
+    return [
+      { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new BomCodeTakenError(bom.code) },
+      { item: { Put: { TableName: this.tableName, Item: this.bomItem(organizationId, bom, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      this.listEntryWrite(organizationId, bom),
+      ...this.revisionWrites(organizationId, revision),
+    ];
+  }
+
+  updateWrites(organizationId: string, bom: Bom, expectedVersion: number, revision: BomRevision | undefined): StoreWrite[] {
+    return [
+      {
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: this.bomItem(organizationId, bom, expectedVersion + 1),
+            ConditionExpression: 'version = :expected',
+            ExpressionAttributeValues: { ':expected': expectedVersion },
+          },
+        },
+        // Another update committed since this one read the BOM.
+        onConditionFailed: () => new RevisionConflictError(bom.revision.number - (revision ? 1 : 0), 'The BOM changed while this update was applied; read it again and retry.'),
+      },
+      this.listEntryWrite(organizationId, bom),
+      ...(revision ? this.revisionWrites(organizationId, revision) : []),
+    ];
+  }
+
+  async list(organizationId: string, filter: BomListFilter, after: string | undefined, limit: number): Promise<PageOf<BomSummary>> {
+    const conditions: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    if (!filter.includeArchived) {
+      conditions.push('#archived = :false');
+      names['#archived'] = 'archived';
+      values[':false'] = false;
+    }
+    if (filter.status !== undefined) {
+      conditions.push('#status = :status');
+      names['#status'] = 'status';
+      values[':status'] = filter.status;
+    }
+    if (filter.targetItemId !== undefined) {
+      conditions.push('#target = :target');
+      names['#target'] = 'targetItemId';
+      values[':target'] = filter.targetItemId;
+    }
+    if (filter.q !== undefined) {
+      conditions.push('contains(#search, :q)');
+      names['#search'] = 'searchText';
+      values[':q'] = searchable(filter.q);
+    }
+    const page = await readFilteredPage({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.bomsOf(organizationId) },
+      sortKey: { name: 'sk', ...sortKeyRange(BOM_LIST_PREFIX) },
+      after,
+      limit,
+      budget: BOM_LIST_READ_BUDGET,
+      ...(conditions.length > 0 ? { filter: { expression: conditions.join(' AND '), names, values } } : {}),
+    });
+    return { items: page.items.map((item) => item.summary as BomSummary), last: page.last, more: page.more };
+  }
+
+  async revisions(organizationId: string, bomId: string, after: string | undefined, limit: number): Promise<PageOf<BomRevisionListing>> {
+    const page = await readPage({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.bomRevisionsOf(organizationId, bomId) },
+      sortKey: { name: 'sk', ...sortKeyRange(REVISION_NUMBER_PREFIX) },
+      after,
+      limit,
+    });
+    return { items: page.items.map((item) => item.revision as BomRevisionListing), last: page.last, more: page.more };
+  }
+
+  async revision(organizationId: string, bomId: string, revisionId: string): Promise<BomRevision | undefined> {
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: bomRevisionEntity.key({ organizationId, bomId, revisionId }), ConsistentRead: true }),
+    );
+    return Item?.revision as BomRevision | undefined;
+  }
+
+  async builds(organizationId: string, bomId: string, sourceStockRecordId: string, after: string | undefined, limit: number): Promise<PageOf<BuildProvenance>> {
+    const page = await readPage({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.buildsOfSource(organizationId, bomId, sourceStockRecordId) },
+      sortKey: { name: 'sk', ...sortKeyRange(BUILD_PREFIX) },
+      after,
+      limit,
+    });
+    return { items: page.items.map((item) => item.build as BuildProvenance), last: page.last, more: page.more };
+  }
+
+  /** One entry per stock record the build consumed, so each source lists the build. */
+  buildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {
+    const sources = [...new Set(build.consumed.map((line) => line.sourceStockRecordId))];
+    return sources.map((stockRecordId) => ({
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: entityItem(buildProvenanceEntity, { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id }, { build }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    }));
+  }
+
+  private bomItem(organizationId: string, bom: Bom, version: number) {
+    return entityItem(bomEntity, { organizationId, bomId: bom.id }, { bom, version });
+  }
+
+  private listEntryWrite(organizationId: string, bom: Bom): StoreWrite {
+    const summary = summaryOf(bom);
+    const attributes = { summary, archived: bom.archived, status: bom.status, targetItemId: bom.targetItemId, searchText: searchable(`${bom.code}\n${bom.name}`) };
+    return { item: { Put: { TableName: this.tableName, Item: entityItem(bomListEntryEntity, { organizationId, bomId: bom.id }, attributes) } } };
+  }
+
+  private revisionWrites(organizationId: string, revision: BomRevision): StoreWrite[] {
+    const { content: _content, bomId, ...listing } = revision;
+    const identity = { organizationId, bomId };
+    return [
+      {
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: entityItem(bomRevisionListingEntity, { ...identity, number: revision.number }, { revision: listing }),
+            // Numbers never repeat: a second revision with the same number is a lost race.
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        onConditionFailed: () => new RevisionConflictError(revision.number),
+      },
+      { item: { Put: { TableName: this.tableName, Item: entityItem(bomRevisionEntity, { ...identity, revisionId: revision.id }, { revision }), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ];
+  }
+}
+
+/** Case-insensitive matching without locale surprises. */
+function searchable(text: string): string {
+  return text.toLowerCase();
+}
