@@ -3,7 +3,7 @@ import type { BomRevision, BomListFilter, Bom, BomRevisionListing, BomStorage, B
 import { summaryOf } from '../domain/boms/records.ts';
 import { BomCodeTakenError, RevisionConflictError } from '../domain/boms/errors.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { entityItem, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
+import { batchGet, entityItem, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
 import {
   BOM_LIST_PREFIX,
   BUILD_PREFIX,
@@ -36,6 +36,19 @@ export class BomsStore implements BomStorage<StoreWrite> {
   async get(organizationId: string, bomId: string): Promise<{ bom: Bom; version: number } | undefined> {
     const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConsistentRead: true }));
     return Item ? { bom: Item.bom as Bom, version: Item.version as number } : undefined;
+  }
+
+  /** By code (two batched reads: the code claims, then the BOMs they name); unknown codes are absent. */
+  async getByCodes(organizationId: string, codes: Iterable<string>): Promise<Map<string, { record: Bom; version: number }>> {
+    const claims = await batchGet(
+      this.tableName,
+      [...new Set(codes)].map((code) => naturalKeyClaimEntity.key({ organizationId, recordType: BOM_CODE_CLAIM, naturalKey: code })),
+    );
+    const boms = await batchGet(
+      this.tableName,
+      claims.map((claim) => bomEntity.key({ organizationId, bomId: claim.id as string })),
+    );
+    return new Map(boms.map((item) => [(item.bom as Bom).code, { record: item.bom as Bom, version: item.version as number }]));
   }
 
   createWrites(organizationId: string, bom: Bom, revision: BomRevision): StoreWrite[] {

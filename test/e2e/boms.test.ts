@@ -274,6 +274,43 @@ describe('PUT /v1/boms/{id}', () => {
   });
 });
 
+describe('tenant isolation', () => {
+  it('answers 404 on every route with an {id} for a BOM of another organization, and never lists it', async () => {
+    // Prepare
+    const { key, organizationId, itemIds } = await keyWithItems(3);
+    const other = await keyWithItems(3);
+    const body = bomBody(itemIds);
+    const { bom } = await created(key, body);
+    await recordBuild(organizationId, {
+      bomId: bom.id,
+      revision: bom.revision,
+      reference: 'B-1',
+      quantity: 1,
+      outputItemId: itemIds[0] ?? '',
+      outputStockRecordId: 'stk_01J00000000000000000000009',
+      locationId: 'loc_01J00000000000000000000001',
+      consumed: [{ sourceStockRecordId: 'stk_01J00000000000000000000001', itemId: itemIds[1] ?? '', quantity: 1, lot: null }],
+      builtAt: '2026-11-22T10:00:00.000Z',
+    });
+    const paths = [
+      `/v1/boms/${bom.id}`,
+      `/v1/boms/${bom.id}/revisions`,
+      `/v1/boms/${bom.id}/revisions/${bom.revision.id}`,
+      `/v1/boms/${bom.id}/revisions/compare?fromRevisionId=${bom.revision.id}&toRevisionId=${bom.revision.id}`,
+      `/v1/boms/${bom.id}/builds?sourceStockRecordId=stk_01J00000000000000000000001`,
+    ];
+
+    // Act
+    const reads = await Promise.all(paths.map((path) => callApi(path, { key: other.key })));
+    const write = await putBom(other.key, bom.id, updateBody(bomBody(other.itemIds)));
+    const listed = (await (await callApi('/v1/boms?includeArchived=true', { key: other.key })).json()) as Page<unknown>;
+
+    // Assess
+    for (const response of [...reads, write]) await expectProblem(response, 404, 'customer-api.boms.not-found');
+    expect(listed.data).toEqual([]);
+  });
+});
+
 describe('GET /v1/boms', () => {
   it('pages through 250 BOMs with each filter, never skipping or repeating one, even while BOMs are created between pages', { timeout: 120_000 }, async () => {
     // Prepare: 250 BOMs; every 5th archived-free "pump" in its name, statuses in turn, two targets
@@ -304,7 +341,18 @@ describe('GET /v1/boms', () => {
       return seen;
     };
 
+    // 10 archived BOMs: hidden from every walk but the one with includeArchived=true
+    const archivedCodes = ['P-007', 'P-031', 'P-064', 'P-099', 'P-128', 'P-150', 'P-177', 'P-203', 'P-230', 'P-249'];
+    for (const code of archivedCodes) {
+      const input = inputs.find((candidate) => candidate.code === code)!;
+      const id = (await (await callApi(`/v1/boms?q=${code}&limit=1`, { key })).json()) as Page<{ id: string }>;
+      const { code: _code, ...content } = input;
+      expect((await putBom(key, id.data[0]?.id ?? '', { ...content, archived: true })).status).toBe(200);
+    }
+    const visible = inputs.filter((input) => !archivedCodes.includes(input.code));
+
     // Act
+    const withArchived = await walk('&includeArchived=true');
     const all = await walk('');
     const pumps = await walk('&q=PUMP');
     const active = await walk('&status=active');
@@ -312,12 +360,12 @@ describe('GET /v1/boms', () => {
     const combined = await walk(`&q=pump&status=draft&targetItemId=${itemIds[0]}`);
 
     // Assess
-    const codes = inputs.map((input) => input.code);
-    expect(all).toEqual([...codes, 'P-LATE']);
-    expect(pumps).toEqual(inputs.filter((input) => input.name.startsWith('Pump')).map((input) => input.code));
-    expect(active).toEqual(inputs.filter((input) => input.status === 'active').map((input) => input.code));
-    expect(targeted).toEqual([...inputs.filter((input) => input.targetItemId === itemIds[1]).map((input) => input.code)]);
-    expect(combined).toEqual(inputs.filter((input) => input.name.startsWith('Pump') && input.status === 'draft' && input.targetItemId === itemIds[0]).map((input) => input.code));
+    expect(withArchived).toEqual(inputs.map((input) => input.code));
+    expect(all).toEqual([...visible.map((input) => input.code), 'P-LATE']);
+    expect(pumps).toEqual(visible.filter((input) => input.name.startsWith('Pump')).map((input) => input.code));
+    expect(active).toEqual(visible.filter((input) => input.status === 'active').map((input) => input.code));
+    expect(targeted).toEqual(visible.filter((input) => input.targetItemId === itemIds[1]).map((input) => input.code));
+    expect(combined).toEqual(visible.filter((input) => input.name.startsWith('Pump') && input.status === 'draft' && input.targetItemId === itemIds[0]).map((input) => input.code));
   });
 
   it('answers 400 for an invalid filter or a cursor of other filters', async () => {

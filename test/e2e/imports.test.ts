@@ -795,7 +795,7 @@ describe('GET /v1/imports/kinds', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(body.page).toEqual({ nextCursor: null });
-    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations']);
+    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'boms']);
     const [items, locations] = body.data;
     expect(items).toMatchObject({ naturalKey: ['sku'], duplicateStrategies: ['skip', 'update', 'fail'], maxFileBytes: 4_194_304, maxRows: 100_000 });
     expect(items?.columns.map((column) => [column.name, column.required])).toEqual([
@@ -836,7 +836,13 @@ describe('GET /v1/imports/kinds', () => {
     expect(first.data.map((kind) => kind.kind)).toEqual(['items']);
     expect(typeof first.page.nextCursor).toBe('string');
     expect(second.data.map((kind) => kind.kind)).toEqual(['locations']);
-    expect(second.page.nextCursor).toBeNull();
+    expect(typeof second.page.nextCursor).toBe('string');
+    const third = (await (await callApi(`/v1/imports/kinds?limit=1&cursor=${encodeURIComponent(second.page.nextCursor ?? '')}`, { key })).json()) as {
+      data: Array<{ kind: string }>;
+      page: { nextCursor: string | null };
+    };
+    expect(third.data.map((kind) => kind.kind)).toEqual(['boms']);
+    expect(third.page.nextCursor).toBeNull();
     await expectProblem(foreign, 400, 'customer-api.pagination.invalid-cursor');
     await expectProblem(tooLarge, 400, 'customer-api.validation.failed');
   });

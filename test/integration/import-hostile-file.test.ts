@@ -7,7 +7,7 @@ import { ImportJobProcessor, type JobHandoff } from '../../lib/domain/imports/pr
 import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, filesStore, importJobsStore, inventoryRecords, jobMessage, sqsEvent, sqsRecord, storedJob, workerContext } from '../support/imports.ts';
+import { commitQueuedJob, filesStore, importJobsStore, importRecords, jobMessage, sqsEvent, sqsRecord, storedJob, workerContext } from '../support/imports.ts';
 
 /**
  * A hostile file on the local stack (docs/imports.md "Row errors" and "Guarantees"): 100,000
@@ -48,7 +48,7 @@ describe(`a file of ${HOSTILE_ROWS.toLocaleString('en-US')} rows, each with ${ER
     const processor = new ImportJobProcessor<StoreWrite>({
       jobs: importJobsStore(),
       files: filesStore(),
-      records: inventoryRecords(),
+      records: importRecords(),
       writer: { run: (context, build, respond) => ((transactions += 1), writer.run(context, build, respond)) },
       continueLater: async (message) => void handoffs.push(message),
       chunkActions: bulkChunkActions(),

@@ -23,7 +23,7 @@ import {
   feedOf,
   filesStore,
   importJobsStore,
-  inventoryRecords,
+  importRecords,
   itemsCsv,
   itemsOf,
   jobMessage,
@@ -170,7 +170,7 @@ describe('a worker that stops after chunk k', () => {
     return {
       jobs: importJobsStore(),
       files: filesStore(),
-      records: inventoryRecords(),
+      records: importRecords(),
       writer: transactionWriter(),
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
       chunkActions: bulkChunkActions(SMALL_TRANSACTION),
@@ -264,7 +264,7 @@ describe('a resumed locations job with a forward reference', () => {
     const ports: ProcessPorts<StoreWrite> = {
       jobs: importJobsStore(),
       files: filesStore(),
-      records: inventoryRecords(),
+      records: importRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
       chunkActions: bulkChunkActions({ maxActions: 18 }),

@@ -97,9 +97,17 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
     records: {
       // The port's generic record type cannot be narrowed to this harness's Rec.
       getByNaturalKeys: async (_org, _type, keys) => new Map([...keys].flatMap((key) => (stored.has(key) ? [[key, stored.get(key)!]] : []))) as never,
-      createWrites: (_org, _type, record) => [{ kind: 'record', op: 'create', key: keyOf(record as unknown as Rec), record: record as unknown as Rec }],
-      updateWrite: (_org, _type, record) => ({ kind: 'record', op: 'update', key: keyOf(record as unknown as Rec), record: record as unknown as Rec }),
-      movementWrite: (_org, movement) => ({ kind: 'movement', movement }),
+      writesOf: (_org, write): FakeWrite<Rec>[] => {
+        switch (write.op) {
+          case 'create':
+          case 'update':
+            return [{ kind: 'record', op: write.op, key: keyOf(write.record as unknown as Rec), record: write.record as unknown as Rec }];
+          case 'append-movement':
+            return [{ kind: 'movement', movement: write.movement }];
+          default:
+            throw new Error(`The harness stores no ${write.op}`);
+        }
+      },
     },
     writer: {
       async run(_context, build) {

@@ -1,5 +1,7 @@
+import type { Bom, BomRevision } from '../boms/records.ts';
 import type { EventDraft } from '../events/types.ts';
-import type { InventoryRecordType, InventoryRecordTypes, VersionedRecord } from '../inventory/records.ts';
+import { newId } from '../ids.ts';
+import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
 import type { Movement } from '../inventory/stock.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
@@ -47,11 +49,31 @@ export interface DecideContext {
   resolve<T extends ImportEntity>(entity: T, key: string): VersionedRecord<InventoryRecordTypes[T]> | undefined;
 }
 
-/** One record a unit writes: a new record, a new version of a loaded one, or a ledger entry. */
+/** What a kind creates or updates by natural key: an inventory record, or a BOM (by its code). */
+export type KindEntity = ImportEntity | 'bom';
+
+export function newKindRecordId(entity: KindEntity): string {
+  return entity === 'bom' ? newId('bom') : newRecordId(entity);
+}
+
+/**
+ * One record a unit writes: a new record, a new version of a loaded one, a ledger entry, or a BOM
+ * with its revision (docs/boms.md "Revisions").
+ */
 export type RecordWrite =
   | { op: 'create'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity] }
   | { op: 'update'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity]; expectedVersion: number }
-  | { op: 'append-movement'; movement: Movement };
+  | { op: 'append-movement'; movement: Movement }
+  | { op: 'create-bom'; bom: Bom; revision: BomRevision }
+  | { op: 'update-bom'; bom: Bom; expectedVersion: number; revision: BomRevision };
+
+/** The storage the pipeline reads and writes records through, whatever the kind. */
+export interface ImportRecords<Write = unknown> {
+  /** By natural key; unknown keys are absent from the map. */
+  getByNaturalKeys(organizationId: string, entity: KindEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  /** The storage actions of one write; a create or a versioned update fails with a 409 when another writer got there first. */
+  writesOf(organizationId: string, write: RecordWrite): Write[];
+}
 
 /** What a unit does: its writes and events, nothing (`skipped`), or a row error (`failed`). */
 export type UnitDecision =
@@ -65,8 +87,8 @@ export type UnitDecision =
  * file's header and `null` when the cell is empty (see the kind modules for what each means).
  */
 export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends ImportKindSummary {
-  /** The inventory record whose natural key this kind writes. */
-  entity: ImportEntity;
+  /** The record whose natural key this kind writes. */
+  entity: KindEntity;
   /** Every problem of the row at once, or the parsed row. */
   parseRow(raw: RawRow, rowNumber: number): RowParse<Row>;
   /** The natural key of the record the row writes (matched exactly, case-sensitive). */
@@ -110,7 +132,7 @@ type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy:
  * `decide`; its `decideUnit` turns that into the record's create or versioned update.
  */
 export function oneRecordPerRowKind<Row, Rec extends InventoryRecordTypes[ImportEntity]>(
-  definition: Omit<ImportKindDefinition<Row, Rec>, 'decideUnit' | 'groupKeyOf'> & { decide: OneRecordDecide<Row, Rec> },
+  definition: Omit<ImportKindDefinition<Row, Rec>, 'decideUnit' | 'groupKeyOf' | 'entity'> & { entity: ImportEntity; decide: OneRecordDecide<Row, Rec> },
 ): ImportKindDefinition<Row, Rec> & { decide: OneRecordDecide<Row, Rec> } {
   return {
     ...definition,

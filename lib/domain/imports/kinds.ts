@@ -1,3 +1,4 @@
+import { bomsKind } from './boms-kind.ts';
 import { itemsKind } from './items-kind.ts';
 import type { AnyImportKind } from './kind-definition.ts';
 import { locationsKind } from './locations-kind.ts';
@@ -7,7 +8,7 @@ import type { ImportKindSummary } from './types.ts';
  * The registry of import kinds, in the order `GET /v1/imports/kinds` lists them. Adding a kind is
  * one module implementing `ImportKindDefinition` and one line here.
  */
-export const IMPORT_KINDS: readonly AnyImportKind[] = [itemsKind, locationsKind];
+export const IMPORT_KINDS: readonly AnyImportKind[] = [itemsKind, locationsKind, bomsKind as AnyImportKind];
 
 export function importKind(name: string): AnyImportKind | undefined {
   return IMPORT_KINDS.find((def) => def.kind === name);

@@ -1,10 +1,10 @@
 import { ApiError } from '../errors.ts';
 import type { EventDraft } from '../events/types.ts';
-import { naturalKeyOf, newRecordId, type InventoryRecords, type VersionedRecord } from '../inventory/records.ts';
+import { naturalKeyOf, type VersionedRecord } from '../inventory/records.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
 import { readCsv } from './csv-reader.ts';
 import { finalStatus, isFinished, MAX_STORED_ROW_ERRORS, type ChunkProgress, type ImportJobState, type JobFailure, type ColumnWarning, type JobStatus, type JobCounts } from './job.ts';
-import type { AnyImportKind, ImportEntity, ImportUnit, RecordWrite } from './kind-definition.ts';
+import { newKindRecordId, type AnyImportKind, type ImportEntity, type ImportRecords, type ImportUnit, type RecordWrite } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
 import { Hierarchy } from '../inventory/hierarchy.ts';
@@ -31,7 +31,7 @@ export interface ProcessPorts<Write = unknown> {
   };
   /** The uploaded file, as a stream of chunks. */
   files: { open(key: string): Promise<AsyncIterable<Uint8Array>> };
-  records: Pick<InventoryRecords<Write>, 'getByNaturalKeys' | 'createWrites' | 'updateWrite' | 'movementWrite'>;
+  records: ImportRecords<Write>;
   writer: CommandWriter<Write>;
   /** Hands the rest of a job to a new message. */
   continueLater(message: JobHandoff): Promise<void>;
@@ -301,7 +301,7 @@ export class ImportJobProcessor<Write = unknown> {
 
   /** For tree-shaped kinds: the parent links of the referenced records and all their ancestors. */
   private async hierarchyOf(organizationId: string, kind: AnyImportKind, references: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>) {
-    if (!kind.parentKeyOf) return undefined;
+    if (!kind.parentKeyOf || kind.entity === 'bom') return undefined;
     const hierarchy = new Hierarchy(new Map());
     await this.includeInHierarchy(organizationId, kind, hierarchy, references.get(kind.entity) ?? new Map());
     return hierarchy;
@@ -326,7 +326,7 @@ export class ImportJobProcessor<Write = unknown> {
     const naturalKey = kind.naturalKeyOf(unit.rows[0]);
     const decision = kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
       now: this.now(),
-      newId: () => newRecordId(kind.entity),
+      newId: () => newKindRecordId(kind.entity),
       rowNumber,
       // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
       // the generic signature cannot see.
@@ -346,7 +346,7 @@ export class ImportJobProcessor<Write = unknown> {
     const { parentKeyOf } = kind;
     if (!parentKeyOf) return undefined;
     for (const write of writes) {
-      if (write.op === 'append-movement' || write.entity !== kind.entity) continue;
+      if ((write.op !== 'create' && write.op !== 'update') || write.entity !== kind.entity) continue;
       const key = naturalKeyOf(write.entity, write.record);
       const parent = parentKeyOf(write.record);
       if (hierarchy.wouldCycle(key, parent)) {
@@ -359,16 +359,7 @@ export class ImportJobProcessor<Write = unknown> {
   }
 
   private storeWrites(organizationId: string, writes: RecordWrite[]): Write[] {
-    return writes.flatMap((write) => {
-      switch (write.op) {
-        case 'create':
-          return this.ports.records.createWrites(organizationId, write.entity, write.record);
-        case 'update':
-          return [this.ports.records.updateWrite(organizationId, write.entity, write.record, write.expectedVersion)];
-        case 'append-movement':
-          return [this.ports.records.movementWrite(organizationId, write.movement)];
-      }
-    });
+    return writes.flatMap((write) => this.ports.records.writesOf(organizationId, write));
   }
 
   /** The verdict of failed rows: their errors, stored while `room` (and the per-unit limit) allows, counted always. */

@@ -3,9 +3,9 @@ import { IMPORT_KINDS, importKind, kindSummary } from '../../../lib/domain/impor
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from '../../../lib/domain/imports/types.ts';
 
 describe('IMPORT_KINDS', () => {
-  it('lists items then locations', () => {
+  it('lists items, locations, then boms', () => {
     // Act / Assess
-    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual(['items', 'locations']);
+    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual(['items', 'locations', 'boms']);
   });
 
   it.each(IMPORT_KINDS.map((def) => [def.kind, def] as const))('%s is complete and consistent', (_kind, def) => {
