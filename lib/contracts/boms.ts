@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BOM_LIMITS, BOM_STATUSES } from '../domain/boms/bom.ts';
+import { BOM_LIMITS, BOM_STATUSES, hasAllowedDecimals } from '../domain/boms/bom.ts';
 import { idParam } from './primitives.ts';
 
 /**
@@ -13,16 +13,11 @@ export const bomRevisionPath = z.strictObject({ id: idParam, revisionId: idParam
 /** No control characters, no leading or trailing space (as item skus). */
 const IDENTIFIER = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
 
-function hasAtMostDecimals(value: number): boolean {
-  const [, fraction = ''] = String(value).split('.');
-  return !String(value).includes('e') && fraction.length <= BOM_LIMITS.quantityDecimals;
-}
-
 const quantity = z
   .number()
   .positive({ message: 'Must be greater than 0.' })
   .max(1_000_000_000, { message: 'Must be at most 1000000000.' })
-  .refine(hasAtMostDecimals, { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` });
+  .refine((value) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` });
 
 const text = (max: number) => z.string().max(max);
 

@@ -45,6 +45,21 @@ function updateBody(body: ReturnType<typeof bomBody>, overrides: Record<string, 
   return { ...rest, ...overrides };
 }
 
+/** A build of `bom` that consumed `source` (what the stock flows will record). */
+function sampleBuild(bom: Detail, itemIds: string[], source: string) {
+  return {
+    bomId: bom.id,
+    revision: bom.revision,
+    reference: 'B-1',
+    quantity: 5,
+    outputItemId: itemIds[0] ?? '',
+    outputStockRecordId: 'stk_01J00000000000000000000009',
+    locationId: 'loc_01J00000000000000000000001',
+    consumed: [{ sourceStockRecordId: source, itemId: itemIds[1] ?? '', quantity: 10, lot: 'L-7' }],
+    builtAt: '2026-11-22T10:00:00.000Z',
+  };
+}
+
 async function created(key: string, body: unknown): Promise<{ bom: Detail; etag: string }> {
   const response = await postBom(key, body);
   expect(response.status).toBe(201);
@@ -281,17 +296,7 @@ describe('tenant isolation', () => {
     const other = await keyWithItems(3);
     const body = bomBody(itemIds);
     const { bom } = await created(key, body);
-    await recordBuild(organizationId, {
-      bomId: bom.id,
-      revision: bom.revision,
-      reference: 'B-1',
-      quantity: 1,
-      outputItemId: itemIds[0] ?? '',
-      outputStockRecordId: 'stk_01J00000000000000000000009',
-      locationId: 'loc_01J00000000000000000000001',
-      consumed: [{ sourceStockRecordId: 'stk_01J00000000000000000000001', itemId: itemIds[1] ?? '', quantity: 1, lot: null }],
-      builtAt: '2026-11-22T10:00:00.000Z',
-    });
+    await recordBuild(organizationId, sampleBuild(bom, itemIds, 'stk_01J00000000000000000000001'));
     const paths = [
       `/v1/boms/${bom.id}`,
       `/v1/boms/${bom.id}/revisions`,
@@ -454,17 +459,7 @@ describe('GET /v1/boms/{id}/builds', () => {
     const { key, organizationId, itemIds } = await keyWithItems(3);
     const { bom } = await created(key, bomBody(itemIds));
     const source = 'stk_01J00000000000000000000001';
-    const build = await recordBuild(organizationId, {
-      bomId: bom.id,
-      revision: bom.revision,
-      reference: 'B-1',
-      quantity: 5,
-      outputItemId: itemIds[0] ?? '',
-      outputStockRecordId: 'stk_01J00000000000000000000009',
-      locationId: 'loc_01J00000000000000000000001',
-      consumed: [{ sourceStockRecordId: source, itemId: itemIds[1] ?? '', quantity: 10, lot: 'L-7' }],
-      builtAt: '2026-11-22T10:00:00.000Z',
-    });
+    const build = await recordBuild(organizationId, sampleBuild(bom, itemIds, source));
 
     // Act
     const found = await callApi(`/v1/boms/${bom.id}/builds?sourceStockRecordId=${source}`, { key });

@@ -69,3 +69,10 @@ export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];
 
 export const BOM_LINE_FIELDS = ['quantity', 'unit', 'scrapPercent', 'notes'] as const;
 export type BomLineField = (typeof BOM_LINE_FIELDS)[number];
+
+/** Whether a quantity, as written in decimal (a JSON number or a CSV cell), has at most the allowed decimals. */
+export function hasAllowedDecimals(written: string): boolean {
+  if (/e/i.test(written)) return false;
+  const [, fraction = ''] = written.split('.');
+  return fraction.length <= BOM_LIMITS.quantityDecimals;
+}

@@ -1,4 +1,4 @@
-import { BOM_LIMITS, type BomComponentInput, type BomContentInput } from '../boms/bom.ts';
+import { BOM_LIMITS, hasAllowedDecimals, type BomComponentInput, type BomContentInput } from '../boms/bom.ts';
 import { contentFromInput, revisionSummary, sameContent } from '../boms/content.ts';
 import type { Bom, BomRevision } from '../boms/records.ts';
 import { newId } from '../ids.ts';
@@ -31,12 +31,6 @@ export interface BomRow {
 /** Who a revision written by an import is credited to (revisions name the API key of a PUT). */
 export const IMPORT_REVISION_AUTHOR = 'import';
 
-/** Counted on the cell as written (a plain decimal, never an exponent). */
-function hasAtMostDecimals(cell: string): boolean {
-  const [, fraction = ''] = cell.split('.');
-  return fraction.length <= BOM_LIMITS.quantityDecimals;
-}
-
 function parseBomRow(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);
   const bomCode = cells.requiredIdentifier('bomCode', BOM_LIMITS.code);
@@ -46,7 +40,7 @@ function parseBomRow(raw: RawRow, rowNumber: number) {
   const quantityCell = cells.cell('quantity') ?? '';
   const quantity = quantityCell.trim() === '' ? undefined : cells.optionalNumber('quantity', { min: 0 });
   if (quantityCell.trim() === '') cells.error('quantity', quantityCell, 'required', 'quantity is required.');
-  else if (typeof quantity === 'number' && (quantity <= 0 || !hasAtMostDecimals(quantityCell))) {
+  else if (typeof quantity === 'number' && (quantity <= 0 || !hasAllowedDecimals(quantityCell))) {
     cells.error('quantity', quantityCell, 'invalid-number', `quantity must be greater than 0, with at most ${BOM_LIMITS.quantityDecimals} decimals.`);
   }
   const unit = cells.optionalIdentifier('unit', BOM_LIMITS.unit);
