@@ -39,12 +39,16 @@ const contentFields = {
   components: z.array(component).min(1, { message: 'A BOM has at least one component.' }).max(BOM_LIMITS.components),
 };
 
-/** Lines are matched by item (docs/boms.md "Compare"), so an item may appear once per BOM. */
-function uniqueComponentItems(body: { components: Array<{ itemId: string }> }, context: z.RefinementCtx): void {
+/**
+ * Lines are matched by item (docs/boms.md "Compare"), so an item may appear once per BOM; and the
+ * item a BOM makes is never one of its own components.
+ */
+function uniqueComponentItems(body: { targetItemId: string; components: Array<{ itemId: string }> }, context: z.RefinementCtx): void {
   const first = new Map<string, number>();
   body.components.forEach(({ itemId }, index) => {
     const earlier = first.get(itemId);
-    if (earlier === undefined) first.set(itemId, index);
+    if (itemId === body.targetItemId) context.addIssue({ code: 'custom', path: ['components', index, 'itemId'], message: 'The target item cannot be a component of its own BOM.' });
+    else if (earlier === undefined) first.set(itemId, index);
     else context.addIssue({ code: 'custom', path: ['components', index, 'itemId'], message: `The same item as component ${earlier}; each item may appear once per BOM.` });
   });
 }

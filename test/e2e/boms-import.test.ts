@@ -64,6 +64,7 @@ describe('POST /v1/imports/jobs with kind boms', () => {
       'MIXED,,BI-2,BI-3,1,,',
       'TWICE,,BI-1,BI-2,1,,',
       'TWICE,,BI-1,BI-2,3,,',
+      'SELF,,BI-1,BI-1,1,,',
       '',
     ].join('\n');
 
@@ -71,8 +72,8 @@ describe('POST /v1/imports/jobs with kind boms', () => {
     const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file });
     const { errors } = await allRowErrors(key, job.id);
 
-    // Assess: rows 2..4 (BAD), 5..6 (MIXED: another target), 7..8 (TWICE: a component twice) fail; GOOD is applied
-    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 8, processedRows: 8, created: 1, failed: 7 } });
+    // Assess: rows 2..4 (BAD), 5..6 (MIXED: another target), 7..8 (TWICE: a component twice), 9 (SELF) fail; GOOD is applied
+    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 9, processedRows: 9, created: 1, failed: 8 } });
     expect(errors.map((error) => [error.rowNumber, error.column, error.code])).toEqual([
       [2, 'bomCode', 'group-has-errors'],
       [3, 'componentSku', 'unknown-sku'],
@@ -81,6 +82,7 @@ describe('POST /v1/imports/jobs with kind boms', () => {
       [6, 'targetSku', 'invalid-value'],
       [7, 'componentSku', 'invalid-value'],
       [8, 'componentSku', 'invalid-value'],
+      [9, 'componentSku', 'invalid-value'],
     ]);
     expect((await bomsOf(key)).map((bom) => bom.code)).toEqual(['GOOD']);
   });

@@ -133,6 +133,7 @@ describe('POST /v1/boms', () => {
     { label: 'a negative scrapPercent', change: { components: [{ itemIdIndex: 1, quantity: 1, scrapPercent: -1 }] }, pointer: '/components/0/scrapPercent', code: 'out-of-range' },
     { label: 'the same item twice', change: { components: [{ itemIdIndex: 1, quantity: 1 }, { itemIdIndex: 1, quantity: 2 }] }, pointer: '/components/1/itemId', code: 'invalid-value' },
     { label: 'no components', change: { components: [] }, pointer: '/components', code: 'too-short' },
+    { label: 'the target item as a component', change: { components: [{ itemIdIndex: 1, quantity: 1 }, { itemIdIndex: 0, quantity: 1 }] }, pointer: '/components/1/itemId', code: 'invalid-value' },
     { label: 'an unknown status', change: { status: 'retired' }, pointer: '/status', code: 'invalid-value' },
   ])('answers 400 with a pointer for $label', async ({ change, pointer, code }) => {
     // Prepare

@@ -75,6 +75,9 @@ function contentOf(unit: ImportUnit<BomRow>, context: DecideContext): { input: B
       return groupError(rowNumber, 'name', row.name, `name "${row.name}" differs from "${name}" on an earlier row of the same bomCode.`);
     }
     name ??= row.name;
+    if (row.componentSku === row.targetSku) {
+      return groupError(rowNumber, 'componentSku', row.componentSku, 'The target item cannot be a component of its own BOM.');
+    }
     const earlier = seen.get(row.componentSku);
     if (earlier !== undefined) {
       return groupError(rowNumber, 'componentSku', row.componentSku, `componentSku "${row.componentSku}" is already a line of this BOM on row ${earlier}; an item appears once per BOM.`);
