@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -13,6 +13,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
+import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
 import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
@@ -157,6 +158,30 @@ export class ApiFunction extends Construct {
     if (access.importQueue === 'send') this.grantImportQueueSend(resources.importQueue);
     if (access.importDeadLetterQueue === 'consume') this.grantDeadLetterConsume(resources.importDeadLetterQueue);
     if (access.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
+    if (access.attachmentObjects) this.grantAttachmentObjects(resources.bucket, access.attachmentObjects);
+  }
+
+  /** Exactly one kind of object action, on the attachments prefix only, + `BUCKET_ENV_VAR`. */
+  grantAttachmentObjects(bucket: IBucket, level: NonNullable<ResourceAccess['attachmentObjects']>): void {
+    const objects = `${ATTACHMENT_OBJECT_PREFIX}*`;
+    switch (level) {
+      case 'put':
+        bucket.grantPut(this.function, objects);
+        break;
+      case 'get':
+        this.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(objects)] }));
+        break;
+      case 'delete':
+        bucket.grantDelete(this.function, objects);
+        break;
+      case 'list-delete':
+        this.function.addToRolePolicy(
+          new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [objects] } } }),
+        );
+        bucket.grantDelete(this.function, objects);
+        break;
+    }
+    this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
   }
 
   /**

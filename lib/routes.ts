@@ -1,4 +1,5 @@
 import type { Scope } from './domain/auth/scopes.ts';
+import { ATTACHMENT_MAX_BYTES } from './domain/attachments/attachment.ts';
 import { MAX_FILE_BYTES } from './domain/imports/types.ts';
 import type { TableId } from './store/tables.ts';
 
@@ -24,6 +25,11 @@ export interface ResourceAccess {
   importDeadLetterQueue?: 'consume';
   /** Signs and checks list cursors: the function gets the CURSOR_SECRET setting. */
   cursorSecret?: boolean;
+  /**
+   * Attachment bodies, under the attachments prefix of the files bucket only: `put` (upload),
+   * `get` (signs download URLs), `delete` (delete), `list-delete` (the orphan sweep).
+   */
+  attachmentObjects?: 'put' | 'get' | 'delete' | 'list-delete';
 }
 
 export interface ResponseSpec {
@@ -179,6 +185,74 @@ export const ROUTES = [
     success: { status: 200, description: 'Row errors in row order.', mediaType: 'json' },
     errorStatuses: [400, 404, 409],
     access: { tables: { inventory: 'read' }, cursorSecret: true },
+  },
+  {
+    operationId: 'listAttachments',
+    method: 'GET',
+    path: '/v1/attachments',
+    scope: 'attachments:read',
+    submission: false,
+    handler: 'functions/http/attachments/list-attachments.ts',
+    summary: 'List attachments, of one target or of the organization',
+    tag: 'Attachments',
+    success: { status: 200, description: 'A page of attachments, oldest first.', mediaType: 'json' },
+    errorStatuses: [400],
+    access: { tables: { inventory: 'read' }, cursorSecret: true },
+  },
+  {
+    operationId: 'uploadAttachment',
+    method: 'POST',
+    path: '/v1/attachments/upload',
+    scope: 'attachments:write',
+    submission: true,
+    handler: 'functions/http/attachments/upload-attachment.ts',
+    summary: 'Upload a file and attach it to a record',
+    tag: 'Attachments',
+    // Exactly one file of at most 4 MiB and four short fields; every part has at most 20 header lines.
+    requestBody: { mediaType: 'multipart', limits: { maxFileBytes: ATTACHMENT_MAX_BYTES, maxFiles: 1, maxFields: 4, maxFieldBytes: 256 } },
+    success: { status: 200, description: 'The attachment.', mediaType: 'json' },
+    errorStatuses: [400, 409, 413, 415],
+    access: { tables: { inventory: 'read-write' }, attachmentObjects: 'put' },
+  },
+  {
+    operationId: 'getAttachmentDownloadUrl',
+    method: 'GET',
+    path: '/v1/attachments/{id}/download-url',
+    scope: 'attachments:read',
+    submission: false,
+    handler: 'functions/http/attachments/get-attachment-download-url.ts',
+    summary: 'Get a download URL for a file attachment (valid 15 minutes)',
+    tag: 'Attachments',
+    success: { status: 200, description: 'A presigned URL that downloads the file as an attachment.', mediaType: 'json' },
+    errorStatuses: [404, 409],
+    access: { tables: { inventory: 'read' }, attachmentObjects: 'get' },
+  },
+  {
+    operationId: 'deleteAttachment',
+    method: 'DELETE',
+    path: '/v1/attachments/{id}',
+    scope: 'attachments:write',
+    submission: false,
+    handler: 'functions/http/attachments/delete-attachment.ts',
+    summary: 'Delete an attachment and its file',
+    tag: 'Attachments',
+    success: { status: 204, description: 'Deleted.', mediaType: 'none' },
+    errorStatuses: [404],
+    access: { tables: { inventory: 'read-write' }, attachmentObjects: 'delete' },
+  },
+  {
+    operationId: 'createAttachmentLink',
+    method: 'POST',
+    path: '/v1/attachments/links',
+    scope: 'attachments:write',
+    submission: false,
+    handler: 'functions/http/attachments/create-attachment-link.ts',
+    summary: 'Attach a link (an https URL the server never fetches)',
+    tag: 'Attachments',
+    requestBody: { mediaType: 'json' },
+    success: { status: 201, description: 'The attachment.', mediaType: 'json' },
+    errorStatuses: [400],
+    access: { tables: { inventory: 'read-write' } },
   },
   {
     operationId: 'listBoms',

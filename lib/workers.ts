@@ -53,4 +53,13 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // names the jobs whose every attempt died.
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send', importDeadLetterQueue: 'consume' },
   },
+  {
+    id: 'sweepAttachmentObjects',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-attachment-objects.ts',
+    everySeconds: 3600,
+    timeoutSeconds: 300,
+    // Lists and deletes attachment bodies only; reads records to know which bodies they name.
+    access: { tables: { inventory: 'read' }, attachmentObjects: 'list-delete' },
+  },
 ];

@@ -1,5 +1,11 @@
 import type * as z from 'zod';
 import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
+import { createAttachmentLinkContract } from './attachments/create-attachment-link.ts';
+import { deleteAttachmentContract } from './attachments/delete-attachment.ts';
+import { getAttachmentDownloadUrlContract } from './attachments/get-attachment-download-url.ts';
+import { listAttachmentsContract } from './attachments/list-attachments.ts';
+import { attachmentSchema, attachmentsPageSchema, downloadUrlSchema } from './attachments/responses.ts';
+import { uploadAttachmentContract } from './attachments/upload-attachment.ts';
 import { listAuditEventsContract } from './audit.ts';
 import { compareBomRevisionsContract } from './boms/compare-bom-revisions.ts';
 import { createBomContract } from './boms/create-bom.ts';
@@ -43,6 +49,12 @@ export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = {
   submitImportJob: { contract: submitImportJobContract, response: importJobSchema },
   getImportJob: { contract: getImportJobContract, response: importJobSchema },
   listImportRowErrors: { contract: listImportRowErrorsContract, response: rowErrorsPageSchema },
+  listAttachments: { contract: listAttachmentsContract, response: attachmentsPageSchema },
+  uploadAttachment: { contract: uploadAttachmentContract, response: attachmentSchema },
+  getAttachmentDownloadUrl: { contract: getAttachmentDownloadUrlContract, response: downloadUrlSchema },
+  // 204: no body.
+  deleteAttachment: { contract: deleteAttachmentContract, response: undefined },
+  createAttachmentLink: { contract: createAttachmentLinkContract, response: attachmentSchema },
   listBoms: { contract: listBomsContract, response: bomSummariesPageSchema },
   createBom: { contract: createBomContract, response: bomDetailSchema },
   getBom: { contract: getBomContract, response: bomDetailSchema },

@@ -67,6 +67,8 @@ export const parseMultipart: MultipartParser = (event, limits) => {
           fields: limits.maxFields,
           parts: limits.maxFiles + limits.maxFields,
           fieldSize: limits.maxFieldBytes,
+          // A part needs Content-Disposition and perhaps Content-Type: 20 header lines are plenty.
+          headerPairs: 20,
         },
       });
     } catch {

@@ -14,6 +14,7 @@ import {
   bomRevisionListingEntity,
   buildProvenanceEntity,
   naturalKeyClaimEntity,
+  recordPointerEntity,
 } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
@@ -145,10 +146,10 @@ export class BomsStore implements BomStorage<StoreWrite> {
     return { items: page.items.map((item) => item.build as BuildProvenance), last: page.last, more: page.more };
   }
 
-  /** One entry per stock record the build consumed, so each source lists the build. */
+  /** One entry per stock record the build consumed, so each source lists the build; and its pointer. */
   buildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {
     const sources = [...new Set(build.consumed.map((line) => line.sourceStockRecordId))];
-    return sources.map((stockRecordId) => ({
+    return [this.pointerWrite(organizationId, build.id, build.bomId), ...sources.map((stockRecordId) => ({
       item: {
         Put: {
           TableName: this.tableName,
@@ -156,7 +157,7 @@ export class BomsStore implements BomStorage<StoreWrite> {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-    }));
+    }))];
   }
 
   private bomItem(organizationId: string, bom: Bom, version: number) {
@@ -185,7 +186,18 @@ export class BomsStore implements BomStorage<StoreWrite> {
         onConditionFailed: () => new RevisionConflictError(revision.number),
       },
       { item: { Put: { TableName: this.tableName, Item: entityItem(bomRevisionEntity, { ...identity, revisionId: revision.id }, { revision }), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      this.pointerWrite(organizationId, revision.id, bomId),
     ];
+  }
+
+  /** Whether a revision or build id names one of the organization's (what an attachment may target). */
+  async pointerExists(organizationId: string, id: string): Promise<boolean> {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: recordPointerEntity.key({ organizationId, id }), ConsistentRead: true }));
+    return Item !== undefined;
+  }
+
+  private pointerWrite(organizationId: string, id: string, bomId: string): StoreWrite {
+    return { item: { Put: { TableName: this.tableName, Item: entityItem(recordPointerEntity, { organizationId, id }, { bomId }), ConditionExpression: 'attribute_not_exists(pk)' } } };
   }
 }
 

@@ -139,3 +139,28 @@ export const buildProvenanceEntity = defineEntity<{ organizationId: string; bomI
 export const BOM_LIST_PREFIX = 'BOM';
 export const REVISION_NUMBER_PREFIX = 'N';
 export const BUILD_PREFIX = 'BLD';
+
+/** A revision's or a build's id → its BOM: lets an attachment name either by id alone. */
+export const recordPointerEntity = defineEntity<{ organizationId: string; id: string }>({
+  type: 'record-pointer',
+  schemaVersion: 1,
+  key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
+});
+
+export const attachmentEntity = defineEntity<{ organizationId: string; attachmentId: string }>({
+  type: 'attachment',
+  schemaVersion: 1,
+  key: ({ organizationId, attachmentId }) => keys.attachment(organizationId, attachmentId),
+});
+
+/** An attachment's entry in a list: the organization's (target undefined) or its target's. */
+export const attachmentListEntryEntity = defineEntity<{ organizationId: string; attachmentId: string; target?: { kind: string; id: string } }>({
+  type: 'attachment-list-entry',
+  schemaVersion: 1,
+  key: ({ organizationId, attachmentId, target }) => ({
+    pk: target ? keys.attachmentsOfTarget(organizationId, target.kind, target.id) : keys.attachmentsOf(organizationId),
+    sk: keys.attachmentSortKey(attachmentId),
+  }),
+});
+
+export const ATTACHMENT_LIST_PREFIX = 'ATT';

@@ -64,6 +64,15 @@ export const keys = {
     sk: `BLD#${buildId}`,
   }),
 
+  /** A revision or a build by its id alone (what an attachment's target names), pointing at its BOM. */
+  recordPointer: (organizationId: string, id: string) => ({ pk: `ORG#${organizationId}#${id}`, sk: 'POINTER' }),
+
+  /** An attachment by id, and its entries in the organization's list and in its target's list. */
+  attachment: (organizationId: string, attachmentId: string) => ({ pk: `ORG#${organizationId}#${attachmentId}`, sk: 'ATT' }),
+  attachmentsOf: (organizationId: string) => `ORG#${organizationId}#ATTS`,
+  attachmentsOfTarget: (organizationId: string, targetKind: string, targetId: string) => `ORG#${organizationId}#ATTS#${targetKind}#${targetId}`,
+  attachmentSortKey: (attachmentId: string) => `ATT#${attachmentId}`,
+
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
   /** Sorts by time, then id: a newest-first query is a reverse range scan. */

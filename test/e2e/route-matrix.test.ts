@@ -105,7 +105,8 @@ describe('requests no route claims', () => {
 
   it.each(ALL_ROUTES.map((route) => [routeLabel(route), route] as const))('answers 405 with Allow for a wrong method on %s', async (_label, route) => {
     // Prepare
-    const wrongMethod = route.method === 'DELETE' ? 'PATCH' : 'DELETE';
+    // No route answers PATCH; DELETE would reach DELETE /v1/attachments/{id} from /v1/attachments/upload.
+    const wrongMethod = 'PATCH';
     // Act
     const response = await callApi(concretePath(route), { method: wrongMethod });
     // Assess

@@ -206,7 +206,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
   });
 
   describe('files bucket', () => {
-    it('blocks public access, encrypts with S3-managed keys, aborts stale multipart uploads, has no CORS', () => {
+    it('blocks public access, encrypts with S3-managed keys, aborts stale multipart uploads, has no CORS and no versioning (a deleted attachment is gone)', () => {
       // Assess
       template.resourceCountIs('AWS::S3::Bucket', 1);
       template.hasResourceProperties('AWS::S3::Bucket', {
@@ -225,6 +225,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
           ]),
         },
         CorsConfiguration: Match.absent(),
+        VersioningConfiguration: Match.absent(),
       });
     });
 
@@ -554,8 +555,10 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       // Assess
       expect(rules).toHaveLength(1);
       const [ruleId, rule] = rules[0] as [string, CfnResource];
+      // CDK writes whole hours in hours.
+      const rate = minutes % 60 === 0 ? `rate(${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'})` : `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
       expect(rule.Properties).toMatchObject({
-        ScheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
+        ScheduleExpression: rate,
         State: 'ENABLED',
       });
       expect(mappingsOf(fnId)).toEqual([]);
@@ -602,7 +605,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const fnId = functionLogicalId(synthesized.stack, constructId);
       const expected = new Set([
         ...expectedTableIds(access).map((id) => tableLogicalId(template, STAGE, id)),
-        ...(access.bucket ? [logicalIdOfType(template, 'AWS::S3::Bucket', () => true)] : []),
+        ...(access.bucket || access.attachmentObjects ? [logicalIdOfType(template, 'AWS::S3::Bucket', () => true)] : []),
         ...(access.importQueue || consumesImportQueue ? [stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl)] : []),
         ...(access.importDeadLetterQueue ? [stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl)] : []),
         logGroupOfFunction(template, fnId),
@@ -659,10 +662,40 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       for (const id of expectedTableIds(access)) {
         expect(env[TABLES[id].envVar]).toEqual({ Ref: tableLogicalId(template, STAGE, id) });
       }
-      expect(BUCKET_ENV_VAR in env).toBe(access.bucket !== undefined);
+      expect(BUCKET_ENV_VAR in env).toBe(access.bucket !== undefined || access.attachmentObjects !== undefined);
       expect(IMPORT_QUEUE_ENV_VAR in env).toBe(access.importQueue !== undefined);
       expect(IMPORT_DLQ_ENV_VAR in env).toBe(access.importDeadLetterQueue !== undefined);
     });
+
+    const ATTACHMENT_OBJECT_ACTIONS = {
+      put: /^s3:(PutObject|PutObjectLegalHold|PutObjectRetention|PutObjectTagging|PutObjectVersionTagging|Abort\*)$/,
+      get: /^s3:GetObject$/,
+      delete: /^s3:DeleteObject\*?$/,
+      'list-delete': /^s3:(ListBucket|DeleteObject\*?)$/,
+    } as const;
+
+    it.each(cases.filter((candidate) => candidate.access.attachmentObjects !== undefined))(
+      '$name: touches attachment bodies with exactly its one kind of object action, on the attachments prefix only',
+      ({ constructId, access }) => {
+        // Prepare
+        const level = access.attachmentObjects as keyof typeof ATTACHMENT_OBJECT_ACTIONS;
+        const bucketId = logicalIdOfType(template, 'AWS::S3::Bucket', () => true);
+
+        // Act
+        const statements = statementsOfFunction(template, functionLogicalId(synthesized.stack, constructId)).filter((statement) =>
+          referencedLogicalIds(statement.Resource).has(bucketId),
+        );
+
+        // Assess
+        expect(statements.length).toBeGreaterThan(0);
+        for (const statement of statements) {
+          for (const action of asArray(statement.Action)) expect(action, `${constructId}: ${action}`).toMatch(ATTACHMENT_OBJECT_ACTIONS[level]);
+          const isList = asArray(statement.Action).includes('s3:ListBucket');
+          if (isList) expect(JSON.stringify(statement.Condition)).toContain('attachments/*');
+          else for (const resource of asArray(statement.Resource)) expect(JSON.stringify(resource)).toContain('/attachments/*');
+        }
+      },
+    );
 
     /** Actions a worker's role may perform on one resource (by logical id). */
     function workerActionsOn(workerId: string, logicalId: string): string[] {

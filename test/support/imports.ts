@@ -94,11 +94,17 @@ export async function submitAccepted(key: string, submission: Submission = {}): 
   return body;
 }
 
-/** A multipart body assembled by hand, for shapes FormData cannot produce. */
+/**
+ * A multipart body assembled by hand, for shapes FormData cannot produce. A file name with
+ * characters a quoted header value cannot carry (CR, LF, `"`, NUL) goes as RFC 5987 `filename*`,
+ * as careful clients send it; the server then sees the name exactly.
+ */
 export function rawMultipart(parts: Array<{ name: string; value: string | Buffer; fileName?: string; contentType?: string }>, boundary = `b${randomUUID().replaceAll('-', '')}`) {
   const chunks: Buffer[] = [];
+  const fileNameParameter = (fileName: string) =>
+    /["\r\n]/.test(fileName) || fileName.includes(String.fromCharCode(0)) ? `; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}` : `; filename="${fileName}"`;
   for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : `; filename="${part.fileName}"`}`;
+    const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : fileNameParameter(part.fileName)}`;
     const type = part.fileName === undefined ? '' : `Content-Type: ${part.contentType ?? 'text/csv'}\r\n`;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
   }

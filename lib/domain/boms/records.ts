@@ -1,3 +1,4 @@
+import type { PageOf } from '../pagination/page.ts';
 import type { BomContent, BomRevisionRef, BomStatus, RevisionSummary } from './bom.ts';
 
 /** The stored shapes of the BOM area (docs/boms.md "Model"): the BOM, its revisions, its builds. */
@@ -76,12 +77,7 @@ export interface BomListFilter {
   includeArchived: boolean;
 }
 
-export interface PageOf<T> {
-  items: T[];
-  /** The position after the last item examined: the next page's start. */
-  last?: string;
-  more: boolean;
-}
+export type { PageOf } from '../pagination/page.ts';
 
 /** Storage of the BOM area, as the domain uses it. */
 export interface BomStorage<Write = unknown> {

@@ -1,0 +1,23 @@
+import { requiredEnv } from '../../../lib/config/env.ts';
+import type { AttachmentObjects } from '../../../lib/domain/attachments/attachment.ts';
+import { AttachmentCommands } from '../../../lib/domain/attachments/commands.ts';
+import { AttachmentTargetsStore } from '../../../lib/store/attachment-targets.ts';
+import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
+import { BomsStore } from '../../../lib/store/boms-store.ts';
+import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
+import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { TABLES } from '../../../lib/store/tables.ts';
+
+/**
+ * The attachment commands a write function builds once, at cold start. Only the file routes pass
+ * the object store, so the link function bundles no S3 client.
+ */
+export function attachmentCommands(objects: Pick<AttachmentObjects, 'put' | 'delete'> | undefined) {
+  const table = requiredEnv(TABLES.inventory.envVar);
+  const unused = () => Promise.reject(new Error('This function has no access to attachment bodies'));
+  return new AttachmentCommands({
+    attachments: new AttachmentsStore(table),
+    objects: objects ?? { put: unused, delete: unused },
+    targets: new AttachmentTargetsStore({ inventory: new InventoryStore(table), boms: new BomsStore(table), importJobs: new ImportJobsStore(table) }),
+  });
+}

@@ -1,0 +1,39 @@
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { AttachmentObjects } from '../domain/attachments/attachment.ts';
+import { attachmentDisposition } from '../domain/attachments/file-name.ts';
+import { s3Client } from './s3-client.ts';
+
+/** Attachment bodies in the files bucket, under the attachments prefix (docs/attachments.md "Files"). */
+export class AttachmentObjectsStore implements AttachmentObjects {
+  constructor(private readonly bucket: string) {}
+
+  async put(key: string, content: Buffer, contentType: string, sha256: string): Promise<void> {
+    await s3Client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: content, ContentType: contentType, Metadata: { sha256 } }));
+  }
+
+  async delete(key: string): Promise<void> {
+    await s3Client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** The stored type and a forced download are part of the signature: the URL cannot be edited to render the file. */
+  downloadUrl(key: string, options: { fileName: string; contentType: string; expiresInSeconds: number }): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: attachmentDisposition(options.fileName),
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(s3Client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  /** Every object under `prefix` with its last change, page after page (for the orphan sweep). */
+  async *listed(prefix: string): AsyncGenerator<{ key: string; lastModified: Date }> {
+    let token: string | undefined;
+    do {
+      const page = await s3Client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+}
