@@ -1,6 +1,6 @@
 import { ApiError, NotFoundError } from '../errors.ts';
-import { invalidCursorError, type CursorBinding, type CursorCodec } from '../pagination/cursor.ts';
-import type { ListPage } from '../pagination/page.ts';
+import type { CursorBinding, CursorCodec } from '../pagination/cursor.ts';
+import { cursorPage, type ListPage } from '../pagination/page.ts';
 import { DOWNLOAD_URL_TTL_SECONDS, type Attachment, type AttachmentObjects, type AttachmentStorage, type AttachmentTarget } from './attachment.ts';
 
 /** Reads of the attachments area (docs/attachments.md): lists and download URLs. */
@@ -25,14 +25,7 @@ export class AttachmentReads {
     const { cursors } = this;
     if (!cursors) throw new Error('Paging attachments needs a cursor codec');
     const binding: CursorBinding = { organizationId, endpoint: 'GET /v1/attachments', filters: { targetKind: target?.kind, targetId: target?.id } };
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      const position = cursors.decode(query.cursor, binding);
-      if (typeof position !== 'string') throw invalidCursorError();
-      after = position;
-    }
-    const page = await this.ports.attachments.list(organizationId, target, after, query.limit);
-    return { data: page.items, page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null } };
+    return cursorPage(cursors, binding, query.cursor, (after) => this.ports.attachments.list(organizationId, target, after, query.limit));
   }
 
   /** A presigned URL for a file; a link has none (409), and a deleted or foreign id mints nothing (404). */

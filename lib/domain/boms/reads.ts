@@ -1,14 +1,12 @@
 import { NotFoundError } from '../errors.ts';
-import { invalidCursorError, type CursorBinding, type CursorCodec } from '../pagination/cursor.ts';
+import type { CursorBinding, CursorCodec } from '../pagination/cursor.ts';
+import { cursorPage, type ListPage } from '../pagination/page.ts';
 import { compareContents, type ContentComparison } from './compare.ts';
 import type { Bom, BomListFilter, BomRevision, BomRevisionListing, BomStorage, BomSummary, BuildProvenance, PageOf } from './records.ts';
 
 /** Reads of the BOM area (docs/boms.md): one BOM, lists, revisions, comparisons, builds. */
 
-interface Page<T> {
-  data: T[];
-  page: { nextCursor: string | null };
-}
+type Page<T> = ListPage<T>;
 
 export interface RevisionComparison extends ContentComparison {
   bomId: string;
@@ -61,20 +59,8 @@ export class BomReads {
     return this.paged(binding, query, (after) => this.boms.builds(organizationId, bomId, sourceStockRecordId, after, query.limit));
   }
 
-  private async paged<T>(
-    binding: CursorBinding,
-    query: { cursor?: string },
-    read: (after: string | undefined) => Promise<PageOf<T>>,
-  ): Promise<Page<T>> {
-    const { cursors } = this;
-    if (!cursors) throw new Error('Paging BOM lists needs a cursor codec');
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      const position = cursors.decode(query.cursor, binding);
-      if (typeof position !== 'string') throw invalidCursorError();
-      after = position;
-    }
-    const page = await read(after);
-    return { data: page.items, page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null } };
+  private paged<T>(binding: CursorBinding, query: { cursor?: string }, read: (after: string | undefined) => Promise<PageOf<T>>): Promise<Page<T>> {
+    if (!this.cursors) throw new Error('Paging BOM lists needs a cursor codec');
+    return cursorPage(this.cursors, binding, query.cursor, read);
   }
 }
