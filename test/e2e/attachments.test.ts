@@ -168,6 +168,7 @@ describe('upload: refusals', () => {
     { label: 'an unknown FileKind', parts: { TargetKind: 'item', content: PDF, fields: { FileKind: 'poster' } }, name: 'FileKind' },
     { label: 'a fractional PageCount', parts: { TargetKind: 'item', content: PDF, fields: { PageCount: '2.5' } }, name: 'PageCount' },
     { label: 'an unknown field', parts: { TargetKind: 'item', content: PDF, fields: { Colour: 'red' } }, name: 'Colour' },
+    { label: 'an empty File', parts: { TargetKind: 'item', content: Buffer.alloc(0) }, name: 'File' },
   ] as Array<{ label: string; parts: { TargetKind?: string; content?: Buffer; fields?: Record<string, string> }; name: string }>)('answers 400 for $label', async ({ parts, name }) => {
     // Prepare
     const { key, itemIds } = await keyWithItems(1);

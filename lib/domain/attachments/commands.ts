@@ -49,9 +49,9 @@ export class AttachmentCommands<Write> {
   ) {}
 
   /** Checks the target, stores the body and returns the plan of its record. */
-  async upload(organizationId: string, createdBy: string, input: UploadInput, location: 'form' = 'form'): Promise<CommandPlan<Attachment, Write>> {
-    if (input.file.content.length === 0) throw new ValidationError([{ location, name: 'File', code: 'empty', message: 'The file is empty.' }]);
-    await this.requireTarget(organizationId, input.target, location);
+  async upload(organizationId: string, createdBy: string, input: UploadInput): Promise<CommandPlan<Attachment, Write>> {
+    if (input.file.content.length === 0) throw new ValidationError([{ location: 'form', name: 'File', code: 'empty', message: 'The file is empty.' }]);
+    await this.requireTarget(organizationId, input.target, 'form');
     const id = newId('att');
     const fileName = safeFileName(input.file.fileName, 'file');
     const contentType = await sniffContentType(input.file.content);
