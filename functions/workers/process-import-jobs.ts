@@ -9,7 +9,7 @@ import { ImportRecordsStore } from '../../lib/store/import-records.ts';
 import { BomsStore } from '../../lib/store/boms-store.ts';
 import { JobQueue, parseJobMessage } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
-import { bulkChunkActions, TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/store/transaction-writer.ts';
 import { settleWithin } from '../../lib/deadline.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
@@ -21,6 +21,8 @@ const processor = new ImportJobProcessor({
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   continueLater: (message) => queue.send(message),
   chunkActions: bulkChunkActions(),
+  chunkBytes: BULK_CHUNK_BYTES,
+  writeBytes: storeWriteBytes,
 });
 
 /**

@@ -159,7 +159,9 @@ export class ImportJobsStore {
     const names: Record<string, string> = { '#job': 'job', '#status': 'status' };
     const add = (path: string, field: string, amount: number | undefined) => {
       if (!amount) return;
-      sets.push(`${path}#${field} = ${path}#${field} + :${field}`);
+      // A job started before these counters existed has no attribute to add to.
+      sets.push(`${path}#${field} = if_not_exists(${path}#${field}, :zero) + :${field}`);
+      values[':zero'] = 0;
       names[`#${field}`] = field;
       values[`:${field}`] = amount;
     };

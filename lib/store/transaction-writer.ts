@@ -156,6 +156,17 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
  * (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions left for the
  * sequence counter and the progress checkpoint.
  */
+/**
+ * DynamoDB refuses a transaction over 4 MB; bulk work stops adding to a chunk at this size of its
+ * writes and events (as JSON, an upper bound of their stored size), leaving room for the writer's
+ * own items and the attribute names.
+ */
+export const BULK_CHUNK_BYTES = 3_500_000;
+
+export function storeWriteBytes(write: StoreWrite): number {
+  return Buffer.byteLength(JSON.stringify(write.item));
+}
+
 export function bulkChunkActions({ reserved = 2, maxActions = MAX_TRANSACTION_ITEMS }: { reserved?: number; maxActions?: number } = {}): number {
   return Math.min(maxActions, MAX_TRANSACTION_ITEMS) - reserved;
 }

@@ -65,6 +65,8 @@ describe('POST /v1/imports/jobs with kind boms', () => {
       'TWICE,,BI-1,BI-2,1,,',
       'TWICE,,BI-1,BI-2,3,,',
       'SELF,,BI-1,BI-1,1,,',
+      'SPACE,,BI-1,BI-2,1,,',
+      'SPACE ,,BI-1,BI-3,1,,',
       '',
     ].join('\n');
 
@@ -72,8 +74,9 @@ describe('POST /v1/imports/jobs with kind boms', () => {
     const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file });
     const { errors } = await allRowErrors(key, job.id);
 
-    // Assess: rows 2..4 (BAD), 5..6 (MIXED: another target), 7..8 (TWICE: a component twice), 9 (SELF) fail; GOOD is applied
-    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 9, processedRows: 9, created: 1, failed: 8 } });
+    // Assess: rows 2..4 (BAD), 5..6 (MIXED: another target), 7..8 (TWICE: a component twice), 9 (SELF), 10..11 (SPACE: one line's
+    // bomCode has a trailing space, which spoils the whole BOM rather than leaving it a line short) fail; GOOD is applied
+    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 11, processedRows: 11, created: 1, failed: 10 } });
     expect(errors.map((error) => [error.rowNumber, error.column, error.code])).toEqual([
       [2, 'bomCode', 'group-has-errors'],
       [3, 'componentSku', 'unknown-sku'],
@@ -83,6 +86,8 @@ describe('POST /v1/imports/jobs with kind boms', () => {
       [7, 'componentSku', 'invalid-value'],
       [8, 'componentSku', 'invalid-value'],
       [9, 'componentSku', 'invalid-value'],
+      [10, 'bomCode', 'group-has-errors'],
+      [11, 'bomCode', 'invalid-value'],
     ]);
     expect((await bomsOf(key)).map((bom) => bom.code)).toEqual(['GOOD']);
   });

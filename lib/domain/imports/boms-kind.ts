@@ -141,7 +141,8 @@ export const bomsKind: ImportKindDefinition<BomRow, Bom> = {
   entity: 'bom',
   parseRow: parseBomRow,
   naturalKeyOf: (row) => row.bomCode,
-  groupKeyOf: (raw) => raw.bomcode ?? '',
+  // Trimmed: a line whose bomCode has a stray space is invalid, and must spoil its BOM, not form a group of its own.
+  groupKeyOf: (raw) => (raw.bomcode ?? '').trim(),
   references: (row) => [
     { entity: 'item', key: row.targetSku, column: 'targetSku', code: 'unknown-sku' },
     { entity: 'item', key: row.componentSku, column: 'componentSku', code: 'unknown-sku' },

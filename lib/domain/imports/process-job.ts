@@ -37,6 +37,12 @@ export interface ProcessPorts<Write = unknown> {
   continueLater(message: JobHandoff): Promise<void>;
   /** Actions one chunk's rows may use: the store's transaction limit less what the writer and the checkpoint take. */
   chunkActions: number;
+  /**
+   * Bytes one chunk's writes and events may add up to (the store's transaction size limit less a
+   * margin), measured by `writeBytes`; without them only actions are counted.
+   */
+  chunkBytes?: number;
+  writeBytes?: (write: Write) => number;
   clock?: () => Date;
   /** The registry of kinds (default: the registered kinds of kinds.ts). */
   kinds?: (name: string) => AnyImportKind | undefined;
@@ -112,6 +118,8 @@ function groupByRow(errors: RowError[]): Map<number, RowError[]> {
 
 /** Stop starting a phase or a chunk when less than this is left of the invocation. */
 export const TIME_MARGIN_MS = 10_000;
+/** An invocation that starts with less than this left is not counted as one without progress. */
+export const MIN_FAIR_RUN_MS = 40_000;
 
 const SYSTEM_ACTOR = { type: 'system' as const, id: 'import-worker' };
 
@@ -133,7 +141,10 @@ export class ImportJobProcessor<Write = unknown> {
     const kind = (this.ports.kinds ?? importKind)(job.kind);
     if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
     const hasTime = () => remainingMs() >= TIME_MARGIN_MS;
-    const stalled = () => this.handOff(job ?? undefined, handoffs + 1);
+    // Only an invocation that had a fair share of time counts as one without progress: a message
+    // picked up late in a busy batch is handed on without holding that against the job.
+    const fairRun = remainingMs() >= MIN_FAIR_RUN_MS;
+    const stalled = () => this.handOff(job ?? undefined, fairRun ? handoffs + 1 : handoffs);
 
     const csv = await readCsv(await this.ports.files.open(job.fileKey), kind);
     if (!csv.ok) return this.fail(job, csv.failure);
@@ -236,7 +247,11 @@ export class ImportJobProcessor<Write = unknown> {
   private async buildChunk(run: RunState, from: number): Promise<Unit<Write>[]> {
     const units: Unit<Write>[] = [];
     let actions = 0;
+    let bytes = 0;
     let stored = run.storedErrors;
+    const { chunkBytes, writeBytes } = this.ports;
+    const bytesOf = (unit: Unit<Write>) =>
+      writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + JSON.stringify(event).length, 0) : 0;
     for (let index = from; index < run.pending.length; index += 1) {
       const entry = run.pending[index] as Pending;
       if (entry.unit && !run.loadedKeys.has(run.kind.naturalKeyOf(entry.unit.rows[0]))) {
@@ -247,9 +262,12 @@ export class ImportJobProcessor<Write = unknown> {
       const unit = entry.unit ? this.decide(run, entry.unit, room) : this.failedUnit(run.job, entry.errors ?? [], room);
       const size = unit.writes.length + unit.events.length;
       if (size > this.ports.chunkActions) throw new Error(`One unit needs ${size} actions; at most ${this.ports.chunkActions} fit a transaction`);
-      if (actions + size > this.ports.chunkActions) break;
+      const unitBytes = bytesOf(unit);
+      if (chunkBytes !== undefined && unitBytes > chunkBytes) throw new Error(`One unit needs ${unitBytes} bytes; at most ${chunkBytes} fit a transaction`);
+      if (actions + size > this.ports.chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) break;
       units.push(unit);
       actions += size;
+      bytes += unitBytes;
       stored += unit.storedErrors;
     }
     return units;
@@ -281,6 +299,14 @@ export class ImportJobProcessor<Write = unknown> {
       const record = fresh.get(key);
       if (record) run.existing.set(key, record);
       else run.existing.delete(key);
+    }
+    // The failed attempt's decisions set parent links that never committed, and the other writer
+    // may have moved any record of the tree: the links are read again, as they stand now.
+    const { hierarchy } = run;
+    if (hierarchy) {
+      const current = await this.ports.records.getByNaturalKeys(run.job.organizationId, run.kind.entity, hierarchy.keys());
+      run.hierarchy = new Hierarchy(new Map());
+      await this.includeInHierarchy(run.job.organizationId, run.kind, run.hierarchy, current);
     }
   }
 

@@ -19,6 +19,11 @@ export class Hierarchy {
     this.parents.set(key, parent);
   }
 
+  /** Every record whose parent link is known. */
+  keys(): string[] {
+    return [...this.parents.keys()];
+  }
+
   /**
    * Adds stored parent links of records not known yet (a link set by a decision stays), then
    * loads their ancestors as `loadAncestry` does.

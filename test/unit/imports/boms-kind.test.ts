@@ -47,5 +47,7 @@ describe('boms kind: parseRow', () => {
       { entity: 'item', key: 'C-1', column: 'componentSku', code: 'unknown-sku' },
     ]);
     expect(bomsKind.groupKeyOf?.(row({}))).toBe('B-1');
+    // A stray space makes the row invalid; it must still belong to (and spoil) its BOM.
+    expect(bomsKind.groupKeyOf?.(row({ bomcode: 'B-1 ' }))).toBe('B-1');
   });
 });

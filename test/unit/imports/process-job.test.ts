@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/domain/errors.ts';
 import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
 import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
-import { ImportJobProcessor, MAX_HANDOFFS_WITHOUT_PROGRESS, MAX_STORED_ROW_ERRORS, TIME_MARGIN_MS } from '../../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor, MAX_HANDOFFS_WITHOUT_PROGRESS, MAX_STORED_ROW_ERRORS, MIN_FAIR_RUN_MS, TIME_MARGIN_MS } from '../../../lib/domain/imports/process-job.ts';
 import type { Item } from '../../../lib/domain/inventory/item.ts';
 import type { Location } from '../../../lib/domain/inventory/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
@@ -38,6 +39,24 @@ describe('chunks', () => {
       [98, 100],
     ]);
     expect(run.job().counts).toEqual({ totalRows: 100, processedRows: 100, created: 100, updated: 0, skipped: 0, failed: 0 });
+  });
+
+  it('also stop at the byte budget: a chunk never grows past the transaction size the store allows', async () => {
+    // Prepare: items with 1,900-character descriptions, a budget of 10 KB
+    const description = 'd'.repeat(1900);
+    const file = `sku,name,description\n${Array.from({ length: 20 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
+    const run = items(file);
+    run.ports.chunkBytes = 10_000;
+    run.ports.writeBytes = (write) => JSON.stringify(write).length;
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: a row's record (~2 KB) and its item.created event (~2 KB) take ~4 KB, so 2 rows fit 10 KB
+    expect(outcome).toBe('finished');
+    const sizes = run.checkpoints().map((write) => write.to - write.from);
+    expect(sizes.every((size) => size === 2)).toBe(true);
+    expect(run.job().counts).toMatchObject({ processedRows: 20, created: 20 });
   });
 
   it('refuse a unit too big for one transaction', async () => {
@@ -81,17 +100,30 @@ describe('the row-error cap', () => {
 });
 
 describe('the time budget', () => {
-  it('hands the job on before reading it when no time is left, and counts the invocation as one without progress', async () => {
+  it('hands on a job picked up with too little time, without counting that against it', async () => {
     // Prepare
     const run = items(itemsFile([['S-1', 'One', '']]));
 
     // Act
-    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => TIME_MARGIN_MS - 1);
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => TIME_MARGIN_MS - 1, 2);
+
+    // Assess
+    expect(outcome).toBe('continued');
+    expect(run.handoffs).toEqual([{ organizationId: 'org_1', jobId: 'imp_1', handoffsWithoutProgress: 2 }]);
+    expect(run.job().status).toBe('queued');
+  });
+
+  it('counts an invocation that started with a fair share of time and committed nothing', async () => {
+    // Prepare: the whole timeout at the start, none left after reading the file
+    const run = items(itemsFile([['S-1', 'One', '']]));
+    let checks = 0;
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => (checks++ === 0 ? MIN_FAIR_RUN_MS : 0));
 
     // Assess
     expect(outcome).toBe('continued');
     expect(run.handoffs).toEqual([{ organizationId: 'org_1', jobId: 'imp_1', handoffsWithoutProgress: 1 }]);
-    expect(run.job().status).toBe('queued');
   });
 
   it.each([
@@ -104,7 +136,8 @@ describe('the time budget', () => {
     let checks = 0;
 
     // Act
-    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => (checks++ < checksBeforeOut ? 60_000 : 0));
+    // (The first look at the clock judges whether the invocation had a fair share of time.)
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => (checks++ <= checksBeforeOut ? 60_000 : 0));
 
     // Assess
     expect(outcome).toBe('continued');
@@ -135,7 +168,8 @@ describe('the time budget', () => {
     const run = items(itemsFile([['S-1', 'One', '']]));
 
     // Act
-    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => 0, MAX_HANDOFFS_WITHOUT_PROGRESS - 1);
+    let checks = 0;
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', () => (checks++ === 0 ? 60_000 : 0), MAX_HANDOFFS_WITHOUT_PROGRESS - 1);
 
     // Assess
     expect(outcome).toBe('finished');
@@ -186,5 +220,39 @@ describe('row verdicts', () => {
     expect(outcome).toBe('taken-over');
     expect(run.transactions).toEqual([]);
     expect(run.rowErrors).toEqual([]);
+  });
+});
+
+describe('a chunk decided again after another writer changed its records', () => {
+  it('checks cycles against the tree as the other writer left it, not as this attempt assumed it', async () => {
+    // Prepare: A (root), B under A, C (root); the file moves B under C
+    const location = (code: string, parentCode: string | null): Location => ({ id: `loc_${code}`, code, name: code, type: 'bin', parentCode, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW });
+    const run = importHarness<Location>({
+      kind: locationsKind as never,
+      file: 'code,name,type,parentCode\nB,b,bin,C\n',
+      keyOf: (record) => record.code,
+      existing: [location('A', null), location('B', 'A'), location('C', null)],
+    });
+    run.setJob({ ...run.job(), duplicateStrategy: 'update' });
+    const original = run.ports.writer.run.bind(run.ports.writer);
+    let attempts = 0;
+    run.ports.writer.run = async (context, build, respond) => {
+      attempts += 1;
+      if (attempts === 1) {
+        // Meanwhile another writer renamed B and moved C under B: this chunk's update of B conflicts.
+        run.stored.set('B', { record: { ...location('B', 'A'), name: 'renamed' }, version: 2 });
+        run.stored.set('C', { record: location('C', 'B'), version: 2 });
+        throw new ApiError(409, 'customer-api.write.conflict', 'Conflict');
+      }
+      return original(context, build, respond);
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: moving B under C would now make B its own ancestor
+    expect(outcome).toBe('finished');
+    expect(run.rowErrors.map((error) => [error.rowNumber, error.column, error.code])).toEqual([[1, 'parentCode', 'invalid-value']]);
+    expect(run.stored.get('B')?.record.parentCode).toBe('A');
   });
 });
