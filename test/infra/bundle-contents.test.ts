@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, READ_FUNCTION_BUDGET_EXEMPT } from '../../infra/bundling.ts';
-import { ROUTES } from '../../lib/routes.ts';
+import { ROUTES, type ResourceAccess } from '../../lib/routes.ts';
 import { WORKERS } from '../../lib/workers.ts';
 
 /**
@@ -98,6 +98,16 @@ describe('every function bundle', () => {
     if (!built) throw new Error(`${entry} was not built`);
     return built;
   };
+
+  // Each function carries the heavy clients it calls and no other: S3 only where bodies are
+  // stored, signed, deleted or swept; the content sniffer only where files are uploaded.
+  const usesS3 = (access: ResourceAccess) => access.attachmentObjects !== undefined || access.bucket !== undefined;
+  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3(route.access)), ...WORKERS.filter((worker) => usesS3(worker.access))].map((fn) => fn.handler));
+  it.each(functionEntries)('%s carries the S3 client and file-type only if it uses them', (entry) => {
+    const inputs = bundleOf(entry).inputs;
+    expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
+    expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
+  });
 
   it.each(functionEntries)('%s carries no default credential chain', (entry) => {
     expect(bundleOf(entry).inputs.filter((input) => DEFAULT_CREDENTIAL_CHAIN.test(input))).toEqual([]);

@@ -10,14 +10,16 @@ import { TABLES } from '../../../lib/store/tables.ts';
 
 /**
  * The attachment commands a write function builds once, at cold start. Only the file routes pass
- * the object store, so the link function bundles no S3 client.
+ * the object store, and only the upload the content sniffer, so no function bundles what it never
+ * calls (the S3 client, file-type).
  */
-export function attachmentCommands(objects: Pick<AttachmentObjects, 'put' | 'delete'> | undefined) {
+export function attachmentCommands(objects: Pick<AttachmentObjects, 'put' | 'delete'> | undefined, sniff?: (content: Buffer) => Promise<string>) {
   const table = requiredEnv(TABLES.inventory.envVar);
   const unused = () => Promise.reject(new Error('This function has no access to attachment bodies'));
   return new AttachmentCommands({
     attachments: new AttachmentsStore(table),
     objects: objects ?? { put: unused, delete: unused },
+    ...(sniff ? { sniff } : {}),
     targets: new AttachmentTargetsStore({ inventory: new InventoryStore(table), boms: new BomsStore(table), importJobs: new ImportJobsStore(table) }),
   });
 }

@@ -1,5 +1,6 @@
 import { writeChainDependencies } from '../../../lib/composition-writes.ts';
 import { uploadAttachmentContract } from '../../../lib/contracts/attachments/upload-attachment.ts';
+import { sniffContentType } from '../../../lib/domain/attachments/content-type.ts';
 import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
 import { createHttpHandler } from '../../../lib/http/chain.ts';
 import { parseMultipart } from '../../../lib/http/multipart.ts';
@@ -8,7 +9,7 @@ import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts
 import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
-const commands = attachmentCommands(new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)));
+const commands = attachmentCommands(new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniffContentType);
 
 export const handler = createHttpHandler(uploadAttachmentContract, { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
   const plan = await commands.upload(principal.organizationId, principal.keyId, {

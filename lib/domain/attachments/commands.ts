@@ -12,7 +12,6 @@ import {
   type FileKind,
   type StoredAttachment,
 } from './attachment.ts';
-import { sniffContentType } from './content-type.ts';
 import { safeFileName } from './file-name.ts';
 import { linkUrlProblem } from './link-url.ts';
 
@@ -44,6 +43,8 @@ export class AttachmentCommands<Write> {
       attachments: Pick<AttachmentStorage<Write>, 'get' | 'createWrites' | 'deleteWrites'>;
       objects: Pick<AttachmentObjects, 'put' | 'delete'>;
       targets: AttachmentTargets;
+      /** The content type of a body, from its bytes (content-type.ts); only the upload function carries the sniffer. */
+      sniff?: (content: Buffer) => Promise<string>;
       clock?: () => Date;
     },
   ) {}
@@ -54,7 +55,9 @@ export class AttachmentCommands<Write> {
     await this.requireTarget(organizationId, input.target, 'form');
     const id = newId('att');
     const fileName = safeFileName(input.file.fileName, 'file');
-    const contentType = await sniffContentType(input.file.content);
+    const { sniff } = this.ports;
+    if (!sniff) throw new Error('Uploads need a content sniffer');
+    const contentType = await sniff(input.file.content);
     const sha256 = createHash('sha256').update(input.file.content).digest('hex');
     const objectKey = attachmentObjectKey(organizationId, id);
     await this.ports.objects.put(objectKey, input.file.content, contentType, sha256);
