@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError } from '../errors.ts';
 import { invalidCursorError, type CursorCodec } from '../pagination/cursor.ts';
+import { cursorPage } from '../pagination/page.ts';
 import { isFinished, publicJob, type ImportJob, type ImportJobState } from './job.ts';
 import { IMPORT_KINDS, kindSummary } from './kinds.ts';
 import type { ImportKindSummary, RowError } from './types.ts';
@@ -48,18 +49,11 @@ export class ImportReads {
     const { cursors } = this;
     if (!cursors) throw new Error('Paging row errors needs a cursor codec');
     const binding = { organizationId, endpoint: `GET /v1/imports/jobs/${jobId}/errors`, filters: {} };
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      const position = cursors.decode(query.cursor, binding);
-      if (typeof position !== 'string') throw invalidCursorError();
-      after = position;
-    }
-    const page = await this.jobs.listRowErrors(organizationId, jobId, after, query.limit);
-    return {
-      data: page.errors,
-      page: { nextCursor: page.more && page.last ? cursors.encode(page.last, binding) : null },
-      notStoredCount: job.unstoredErrors ?? 0,
-    };
+    const page = await cursorPage(cursors, binding, query.cursor, async (after) => {
+      const read = await this.jobs.listRowErrors(organizationId, jobId, after, query.limit);
+      return { items: read.errors, last: read.last, more: read.more };
+    });
+    return { ...page, notStoredCount: job.unstoredErrors ?? 0 };
   }
 
   private async requireJob(organizationId: string, jobId: string): Promise<ImportJobState> {
