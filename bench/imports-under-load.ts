@@ -73,17 +73,15 @@ async function countRequests() {
 }
 
 async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests>>): Promise<void> {
-  const [{ ImportJobSubmitter }, { ImportJobProcessor }, { ImportJobsStore }, { InventoryStore }, { FilesStore }, { TransactionWriter, bulkChunkActions }, { TABLES, BUCKET_ENV_VAR }, { ImportRecordsStore }, { BomsStore }] =
+  const [{ ImportJobSubmitter }, { ImportJobProcessor }, { ImportJobsStore }, { FilesStore }, { TransactionWriter, bulkChunkActions }, { TABLES, BUCKET_ENV_VAR }, { ImportRecordsStore }] =
     await Promise.all([
       import('../lib/domain/imports/submit-job.ts'),
       import('../lib/domain/imports/process-job.ts'),
       import('../lib/store/import-jobs-store.ts'),
-      import('../lib/store/inventory-store.ts'),
       import('../lib/store/files-store.ts'),
       import('../lib/store/transaction-writer.ts'),
       import('../lib/store/tables.ts'),
       import('../lib/store/import-records.ts'),
-      import('../lib/store/boms-store.ts'),
     ]);
   const env = (name: string) => process.env[name] ?? '';
   const jobs = new ImportJobsStore(env(TABLES.inventory.envVar));
@@ -102,7 +100,7 @@ async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests
   const processor = new ImportJobProcessor({
     jobs,
     files,
-    records: new ImportRecordsStore(new InventoryStore(env(TABLES.inventory.envVar)), new BomsStore(env(TABLES.inventory.envVar))),
+    records: new ImportRecordsStore(env(TABLES.inventory.envVar)),
     writer,
     continueLater: async () => {
       throw new Error('the hostile file did not finish in one invocation');

@@ -4,9 +4,7 @@ import { ImportJobProcessor, TIME_MARGIN_MS } from '../../lib/domain/imports/pro
 import { describeError, log } from '../../lib/log.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
-import { BomsStore } from '../../lib/store/boms-store.ts';
 import { JobQueue, parseJobMessage } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/store/transaction-writer.ts';
@@ -17,7 +15,7 @@ const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
 const processor = new ImportJobProcessor({
   jobs,
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),
-  records: new ImportRecordsStore(new InventoryStore(requiredEnv(TABLES.inventory.envVar)), new BomsStore(requiredEnv(TABLES.inventory.envVar))),
+  records: new ImportRecordsStore(requiredEnv(TABLES.inventory.envVar)),
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   continueLater: (message) => queue.send(message),
   chunkActions: bulkChunkActions(),

@@ -2,19 +2,19 @@ import type { AttachmentTarget, AttachmentTargets } from '../domain/attachments/
 import type { BomsStore } from './boms-store.ts';
 import type { ImportJobsStore } from './import-jobs-store.ts';
 import type { InventoryStore } from './inventory-store.ts';
+import type { StockStore } from './stock-store.ts';
 
 /**
  * Whether an attachment's target is a record of the organization (docs/attachments.md "Targets").
- * Purchase-order receipts and stock counts are not recorded yet, so nothing can be attached to
- * them until they are.
+ * A purchase order is named by the receipt an import recorded (`rcp_…`), a count by its `cnt_…`.
  */
 export class AttachmentTargetsStore implements AttachmentTargets {
   constructor(
-    private readonly stores: { inventory: InventoryStore; boms: BomsStore; importJobs: ImportJobsStore },
+    private readonly stores: { inventory: InventoryStore; boms: BomsStore; importJobs: ImportJobsStore; stock: StockStore },
   ) {}
 
   async exists(organizationId: string, target: AttachmentTarget): Promise<boolean> {
-    const { inventory, boms, importJobs } = this.stores;
+    const { inventory, boms, importJobs, stock } = this.stores;
     switch (target.kind) {
       case 'item':
       case 'location':
@@ -30,7 +30,7 @@ export class AttachmentTargetsStore implements AttachmentTargets {
         return (await importJobs.get(organizationId, target.id)) !== undefined;
       case 'purchase-order':
       case 'count':
-        return false;
+        return target.id.startsWith(target.kind === 'count' ? 'cnt_' : 'rcp_') && stock.documentExists(organizationId, target.id);
     }
   }
 }

@@ -20,8 +20,9 @@ export const naturalKeyClaimEntity = defineEntity<{ organizationId: string; reco
 
 export const movementEntity = defineEntity<{ organizationId: string; id: string; stockRecordId: string; occurredAt: string }>({
   type: 'movement',
-  schemaVersion: 1,
-  key: ({ organizationId, id }) => keys.inventoryRecord(organizationId, id),
+  schemaVersion: 2,
+  // One item per leg: a transfer's two legs share the movement's id.
+  key: ({ organizationId, id, stockRecordId }) => ({ pk: keys.inventoryRecord(organizationId, id).pk, sk: `LEG#${stockRecordId}` }),
   indexKeys: ({ organizationId, stockRecordId, occurredAt, id }) => ({
     gsi1pk: keys.ledgerOf(organizationId, stockRecordId),
     gsi1sk: keys.ledgerSortKey(occurredAt, id),
@@ -164,3 +165,24 @@ export const attachmentListEntryEntity = defineEntity<{ organizationId: string; 
 });
 
 export const ATTACHMENT_LIST_PREFIX = 'ATT';
+
+/** The claim of one applied stock row (or build), by its kind's natural key. */
+export const stockEntryEntity = defineEntity<{ organizationId: string; key: string }>({
+  type: 'stock-entry',
+  schemaVersion: 1,
+  key: ({ organizationId, key }) => keys.stockEntry(organizationId, key),
+});
+
+/** An item's on-hand across all its stock records (what low-stock is decided on). */
+export const itemStockEntity = defineEntity<{ organizationId: string; itemId: string }>({
+  type: 'item-stock',
+  schemaVersion: 1,
+  key: ({ organizationId, itemId }) => keys.itemStock(organizationId, itemId),
+});
+
+/** A receipt or count an import recorded, by its natural key (job, type, reference). */
+export const stockDocumentEntity = defineEntity<{ organizationId: string; key: string }>({
+  type: 'stock-document',
+  schemaVersion: 1,
+  key: ({ organizationId, key }) => keys.stockDocument(organizationId, key),
+});

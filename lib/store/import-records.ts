@@ -1,18 +1,45 @@
-import type { ImportRecords, KindEntity, RecordWrite } from '../domain/imports/kind-definition.ts';
+import type { ImportRecords, KindEntity, RecordWrite, StockStateEntity } from '../domain/imports/kind-definition.ts';
+import type { Item } from '../domain/inventory/item.ts';
 import type { VersionedRecord } from '../domain/inventory/records.ts';
-import type { BomsStore } from './boms-store.ts';
-import type { InventoryStore } from './inventory-store.ts';
+import { BomsStore } from './boms-store.ts';
+import { InventoryStore } from './inventory-store.ts';
+import { StockStore } from './stock-store.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
-/** The import pipeline's records: inventory records, and BOMs for the `boms` kind. */
+/**
+ * The import pipeline's records: inventory records, BOMs for the `boms` kind, and for the kinds
+ * that move stock their row claims, item totals, receipts, counts and builds.
+ */
 export class ImportRecordsStore implements ImportRecords<StoreWrite> {
-  constructor(
-    private readonly inventory: InventoryStore,
-    private readonly boms: BomsStore,
-  ) {}
+  private readonly inventory: InventoryStore;
+  private readonly boms: BomsStore;
+  private readonly stock: StockStore;
 
-  getByNaturalKeys(organizationId: string, entity: KindEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>> {
-    return entity === 'bom' ? this.boms.getByCodes(organizationId, naturalKeys) : this.inventory.getByNaturalKeys(organizationId, entity, naturalKeys);
+  /** All of them live in the inventory table. */
+  constructor(inventoryTable: string) {
+    this.inventory = new InventoryStore(inventoryTable);
+    this.boms = new BomsStore(inventoryTable);
+    this.stock = new StockStore(inventoryTable);
+  }
+
+  getByNaturalKeys(organizationId: string, entity: KindEntity | StockStateEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>> {
+    switch (entity) {
+      case 'bom':
+        return this.boms.getByCodes(organizationId, naturalKeys);
+      case 'stock-entry':
+        return this.stock.getEntries(organizationId, naturalKeys);
+      case 'item-stock':
+        return this.stock.getItemStock(organizationId, naturalKeys);
+      case 'stock-document':
+        return this.stock.getDocuments(organizationId, naturalKeys);
+      default:
+        return this.inventory.getByNaturalKeys(organizationId, entity, naturalKeys);
+    }
+  }
+
+  async getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>> {
+    const found = await this.inventory.getByIds(organizationId, 'item', ids);
+    return new Map([...found].map(([id, { record }]) => [id, record]));
   }
 
   writesOf(organizationId: string, write: RecordWrite): StoreWrite[] {
@@ -27,6 +54,14 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return this.boms.createWrites(organizationId, write.bom, write.revision);
       case 'update-bom':
         return this.boms.updateWrites(organizationId, write.bom, write.expectedVersion, write.revision);
+      case 'put-item-stock':
+        return [this.stock.itemStockWrite(organizationId, write.itemStock, write.expectedVersion)];
+      case 'put-document':
+        return this.stock.documentWrites(organizationId, write.document, write.expectedVersion);
+      case 'claim-entry':
+        return [this.stock.entryWrite(organizationId, write.entry)];
+      case 'create-build':
+        return this.boms.buildWrites(organizationId, write.build);
     }
   }
 }

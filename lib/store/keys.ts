@@ -33,6 +33,10 @@ export const keys = {
   /** A stock record's movements, oldest first (gsi1). */
   ledgerOf: (organizationId: string, stockRecordId: string) => `ORG#${organizationId}#LEDGER#${stockRecordId}`,
   ledgerSortKey: (occurredAt: string, movementId: string) => `MOV#${occurredAt}#${movementId}`,
+  /** The claim of an applied stock row; its key is `<kind>#<natural key>` as JSON, never split. */
+  stockEntry: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#ENTRY#${key}`, sk: 'ENTRY' }),
+  itemStock: (organizationId: string, itemId: string) => ({ pk: `ORG#${organizationId}#${itemId}`, sk: 'ONHAND' }),
+  stockDocument: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#DOC#${key}`, sk: 'DOC' }),
 
   importJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#IMPJOB#${jobId}`, sk: 'JOB' }),
   /** Row errors sort by row, then by their order within the row. */

@@ -795,7 +795,7 @@ describe('GET /v1/imports/kinds', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(body.page).toEqual({ nextCursor: null });
-    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'boms']);
+    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'stock-adjustments', 'stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds']);
     const [items, locations] = body.data;
     expect(items).toMatchObject({ naturalKey: ['sku'], duplicateStrategies: ['skip', 'update', 'fail'], maxFileBytes: 4_194_304, maxRows: 100_000 });
     expect(items?.columns.map((column) => [column.name, column.required])).toEqual([

@@ -159,7 +159,7 @@ describe('stock records and the movement ledger', () => {
       id: `mov_${String(second).padStart(26, '0')}`,
       stockRecordId: stock.id,
       quantity,
-      reason: 'adjustment',
+      type: 'adjustment',
       reference: null,
       occurredAt: `2026-11-22T10:00:0${second}.000Z`,
     });

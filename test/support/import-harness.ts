@@ -97,6 +97,7 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
     records: {
       // The port's generic record type cannot be narrowed to this harness's Rec.
       getByNaturalKeys: async (_org, _type, keys) => new Map([...keys].flatMap((key) => (stored.has(key) ? [[key, stored.get(key)!]] : []))) as never,
+      getItemsByIds: async () => new Map(),
       writesOf: (_org, write): FakeWrite<Rec>[] => {
         switch (write.op) {
           case 'create':

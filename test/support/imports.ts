@@ -11,7 +11,6 @@ import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
-import { BomsStore } from '../../lib/store/boms-store.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
@@ -174,7 +173,7 @@ export function errorKeys(errors: readonly RowError[]) {
 export const importJobsStore = () => new ImportJobsStore(tableName('inventory'));
 export const inventoryRecords = () => new InventoryStore(tableName('inventory'));
 /** The import pipeline's records port on the local stack. */
-export const importRecords = () => new ImportRecordsStore(inventoryRecords(), new BomsStore(tableName('inventory')));
+export const importRecords = () => new ImportRecordsStore(tableName('inventory'));
 export const filesStore = () => {
   const bucket = process.env[BUCKET_ENV_VAR];
   if (!bucket) throw new Error(`${BUCKET_ENV_VAR} is not set; is test/support/stack-env.ts a setup file?`);

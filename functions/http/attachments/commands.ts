@@ -6,6 +6,7 @@ import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
 import { BomsStore } from '../../../lib/store/boms-store.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { StockStore } from '../../../lib/store/stock-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 
 /**
@@ -20,6 +21,6 @@ export function attachmentCommands(objects: Pick<AttachmentObjects, 'put' | 'del
     attachments: new AttachmentsStore(table),
     objects: objects ?? { put: unused, delete: unused },
     ...(sniff ? { sniff } : {}),
-    targets: new AttachmentTargetsStore({ inventory: new InventoryStore(table), boms: new BomsStore(table), importJobs: new ImportJobsStore(table) }),
+    targets: new AttachmentTargetsStore({ inventory: new InventoryStore(table), boms: new BomsStore(table), importJobs: new ImportJobsStore(table), stock: new StockStore(table) }),
   });
 }

@@ -1,8 +1,10 @@
-import type { Bom, BomRevision } from '../boms/records.ts';
+import type { Bom, BomRevision, BuildProvenance } from '../boms/records.ts';
 import type { EventDraft } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
-import type { Movement } from '../inventory/stock.ts';
+import type { Item } from '../inventory/item.ts';
+import type { StockLedger, StockWrite } from '../stock/ledger.ts';
+import type { DocumentType, StockEntry } from '../stock/records.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
 /**
@@ -20,9 +22,15 @@ import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse }
 /** Inventory records whose natural keys import kinds write or refer to. */
 export type ImportEntity = Extract<InventoryRecordType, 'item' | 'location' | 'stock-record'>;
 
+/** What a row may refer to by key: an inventory record, or a BOM by its code. */
+export type ReferenceEntity = ImportEntity | 'bom';
+
+/** The records references resolve to. */
+export type ReferenceTypes = InventoryRecordTypes & { bom: Bom };
+
 /** A key a row refers to: it must exist in the tenant's data or in an earlier valid row of the file. */
 export interface RowReference {
-  entity: ImportEntity;
+  entity: ReferenceEntity;
   key: string;
   /** The column the key was read from (reported in the row error). */
   column: string;
@@ -46,31 +54,52 @@ export interface DecideContext {
   /** The unit's first row; used by the row error of a `failed` decision. */
   rowNumber: number;
   /** A record a row referred to, as loaded for the whole file (undefined when unknown). */
-  resolve<T extends ImportEntity>(entity: T, key: string): VersionedRecord<InventoryRecordTypes[T]> | undefined;
+  resolve<T extends ReferenceEntity>(entity: T, key: string): VersionedRecord<ReferenceTypes[T]> | undefined;
+  /** For kinds that move stock: the chunk's ledger and what else a unit reads. */
+  stock?: StockDecideContext;
 }
 
-/** What a kind creates or updates by natural key: an inventory record, or a BOM (by its code). */
-export type KindEntity = ImportEntity | 'bom';
+export interface StockDecideContext {
+  ledger: StockLedger;
+  jobId: string;
+  /** An item by id (e.g. a BOM's components); undefined when the organization has none. */
+  item(id: string): Item | undefined;
+}
+
+/**
+ * What a kind creates or updates by natural key: an inventory record, a BOM (by its code), or,
+ * for kinds that move stock, the claim of an applied row.
+ */
+export type KindEntity = ImportEntity | 'bom' | 'stock-entry';
 
 export function newKindRecordId(entity: KindEntity): string {
+  if (entity === 'stock-entry') throw new Error('A stock entry is named by its natural key, not by an id');
   return entity === 'bom' ? newId('bom') : newRecordId(entity);
 }
 
 /**
- * One record a unit writes: a new record, a new version of a loaded one, a ledger entry, or a BOM
- * with its revision (docs/boms.md "Revisions").
+ * One record a unit writes: a new record, a new version of a loaded one, a BOM with its revision
+ * (docs/boms.md "Revisions"), or what stock flows write (docs/inventory.md "The stock model"):
+ * ledger entries, stock records, item totals, receipts and counts, row claims and builds.
  */
 export type RecordWrite =
   | { op: 'create'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity] }
   | { op: 'update'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity]; expectedVersion: number }
-  | { op: 'append-movement'; movement: Movement }
   | { op: 'create-bom'; bom: Bom; revision: BomRevision }
-  | { op: 'update-bom'; bom: Bom; expectedVersion: number; revision: BomRevision };
+  | { op: 'update-bom'; bom: Bom; expectedVersion: number; revision: BomRevision }
+  | StockWrite
+  | { op: 'claim-entry'; entry: StockEntry }
+  | { op: 'create-build'; build: BuildProvenance };
+
+/** Stored state stock flows read by key, beside the kinds' own entities. */
+export type StockStateEntity = 'item-stock' | 'stock-document';
 
 /** The storage the pipeline reads and writes records through, whatever the kind. */
 export interface ImportRecords<Write = unknown> {
-  /** By natural key; unknown keys are absent from the map. */
-  getByNaturalKeys(organizationId: string, entity: KindEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  /** By natural key (an item total by item id, a document by its key); unknown keys are absent from the map. */
+  getByNaturalKeys(organizationId: string, entity: KindEntity | StockStateEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  /** Items by id; unknown ids are absent from the map. */
+  getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
   /** The storage actions of one write; a create or a versioned update fails with a 409 when another writer got there first. */
   writesOf(organizationId: string, write: RecordWrite): Write[];
 }
@@ -110,6 +139,20 @@ export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends Impo
   parentKeyOf?(record: Rec): string | null;
   /** The column that holds the parent key (for the row error of a cycle). */
   parentColumn?: string;
+  /** For kinds that move stock: their units are decided against the chunk's ledger (`context.stock`). */
+  stock?: StockKindHooks<Row>;
+}
+
+/** What the pipeline asks a kind that moves stock, to read its state in batches ahead of deciding. */
+export interface StockKindHooks<Row> {
+  /**
+   * The stock records (by natural key) and items (by id) a unit will probably touch, read a batch
+   * of units at a time. A best guess is enough: whatever a decision reads that was not read
+   * ahead is read then, and the unit decided again.
+   */
+  keysOf(unit: ImportUnit<Row>, lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined }): { stockRecords: string[]; itemIds: string[] };
+  /** For kinds whose rows form receipts or counts: the document a raw row belongs to (its reference), if it names one. */
+  document?: { type: DocumentType; referenceOf(raw: RawRow): string | undefined };
 }
 
 /** Any registered kind, as the generic pipeline sees it. */

@@ -1,14 +1,28 @@
 import { bomsKind } from './boms-kind.ts';
+import { buildsKind } from './builds-kind.ts';
 import { itemsKind } from './items-kind.ts';
 import type { AnyImportKind } from './kind-definition.ts';
 import { locationsKind } from './locations-kind.ts';
+import { poReceiptsKind } from './po-receipts-kind.ts';
+import { stockAdjustmentsKind } from './stock-adjustments-kind.ts';
+import { stockCountsKind } from './stock-counts-kind.ts';
+import { stockTransfersKind } from './stock-transfers-kind.ts';
 import type { ImportKindSummary } from './types.ts';
 
 /**
  * The registry of import kinds, in the order `GET /v1/imports/kinds` lists them. Adding a kind is
  * one module implementing `ImportKindDefinition` and one line here.
  */
-export const IMPORT_KINDS: readonly AnyImportKind[] = [itemsKind, locationsKind, bomsKind as AnyImportKind];
+export const IMPORT_KINDS: readonly AnyImportKind[] = [
+  itemsKind,
+  locationsKind,
+  stockAdjustmentsKind,
+  stockTransfersKind,
+  stockCountsKind,
+  poReceiptsKind,
+  bomsKind,
+  buildsKind,
+] as AnyImportKind[];
 
 export function importKind(name: string): AnyImportKind | undefined {
   return IMPORT_KINDS.find((def) => def.kind === name);

@@ -1,10 +1,15 @@
 import { ApiError } from '../errors.ts';
 import type { EventDraft } from '../events/types.ts';
-import { naturalKeyOf, type VersionedRecord } from '../inventory/records.ts';
+import { naturalKeyOf, newRecordId, type VersionedRecord } from '../inventory/records.ts';
+import type { Item } from '../inventory/item.ts';
+import { newId } from '../ids.ts';
+import { StockLedger } from '../stock/ledger.ts';
+import { documentKey } from '../stock/records.ts';
+import { StockState } from './stock-state.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
 import { readCsv } from './csv-reader.ts';
 import { finalStatus, isFinished, MAX_STORED_ROW_ERRORS, type ChunkProgress, type ImportJobState, type JobFailure, type ColumnWarning, type JobStatus, type JobCounts } from './job.ts';
-import { newKindRecordId, type AnyImportKind, type ImportEntity, type ImportRecords, type ImportUnit, type RecordWrite } from './kind-definition.ts';
+import { newKindRecordId, type AnyImportKind, type ImportRecords, type ImportUnit, type RecordWrite, type ReferenceEntity } from './kind-definition.ts';
 import { importKind } from './kinds.ts';
 import type { RowAction, RowError } from './types.ts';
 import { Hierarchy } from '../inventory/hierarchy.ts';
@@ -95,15 +100,24 @@ interface RunState {
   existing: Map<string, VersionedRecord<unknown>>;
   loadedKeys: Set<string>;
   /** Referenced records per entity, read once before validation. */
-  references: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>;
+  references: Map<ReferenceEntity, Map<string, VersionedRecord<unknown>>>;
+  /** For kinds that move stock: the stock read so far, and how far ahead of the chunk it was read. */
+  stock?: StockState;
+  stockReadThrough: number;
+  /** For kinds with receipts or counts: the reference of the document whose last row in the file is at a position. */
+  documentEnds: Map<number, string>;
   hierarchy: Hierarchy | undefined;
   checkpoint: number;
   storedErrors: number;
   hasTime: () => boolean;
 }
 
-/** How often one chunk is decided again against fresh records after another writer changed them. */
-const MAX_CHUNK_REDECISIONS = 5;
+/**
+ * How often one chunk is decided again against fresh records after another writer changed them
+ * (a busy stock record can take many); between attempts the worker waits a random while.
+ */
+const MAX_CHUNK_REDECISIONS = 50;
+const REDECISION_PAUSE_MS = 50;
 
 /** Another writer (e.g. a concurrent job) changed or created a record this chunk decided on. */
 function isRecordConflict(error: unknown): boolean {
@@ -153,7 +167,7 @@ export class ImportJobProcessor<Write = unknown> {
     const references = await this.loadReferences(organizationId, kind, parsed.parsed, hasTime);
     if (!references || !hasTime()) return stalled();
     // Rows up to the checkpoint were applied (or failed) already: what they created is tenant data now.
-    const known = (entity: ImportEntity, keys: readonly string[]) => new Set(keys.filter((key) => references.get(entity)?.has(key)));
+    const known = (entity: ReferenceEntity, keys: readonly string[]) => new Set(keys.filter((key) => references.get(entity)?.has(key)));
     const validated = validateRows(kind, parsed, known, job.checkpoint);
     if (!hasTime()) return stalled();
 
@@ -177,6 +191,9 @@ export class ImportJobProcessor<Write = unknown> {
       loadedKeys: new Set(),
       references,
       hierarchy: await this.hierarchyOf(organizationId, kind, references),
+      ...(kind.stock ? { stock: new StockState(this.ports.records, organizationId, [...(references.get('item')?.values() ?? [])].map(({ record }) => record as Item)) } : {}),
+      stockReadThrough: 0,
+      documentEnds: documentEndsOf(kind, csv.rows),
       checkpoint: started.checkpoint,
       storedErrors: started.storedErrors ?? 0,
       hasTime,
@@ -218,23 +235,31 @@ export class ImportJobProcessor<Write = unknown> {
    */
   private async commitNextChunk(context: WriteContext, run: RunState, from: number): Promise<number | undefined> {
     for (let redecisions = 0; ; redecisions += 1) {
-      const units = await this.buildChunk(run, from);
+      const ledger = run.stock && new StockLedger(run.stock, { stockRecord: () => newRecordId('stock-record'), movement: () => newId('mov') });
+      const units = await this.buildChunk(run, from, ledger);
       if (units.length === 0) return 0;
       const to = units.at(-1)?.rowNumber ?? run.checkpoint;
       const progress = progressOf(units);
+      // Each stock record, item total and document the chunk changed, written once.
+      const stockWrites = ledger ? this.storeWrites(run.job.organizationId, ledger.flush()) : [];
       try {
         await this.ports.writer.run(context, async () => ({
           // The checkpoint first: when another delivery moved it, its condition is the failure reported.
-          writes: [this.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress), ...units.flatMap((unit) => unit.writes)],
+          writes: [this.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress), ...units.flatMap((unit) => unit.writes), ...stockWrites],
           events: units.flatMap((unit) => unit.events),
           result: undefined,
         }));
         run.checkpoint = to;
         run.storedErrors += progress.storedErrors;
+        if (ledger) run.stock?.advance(ledger);
         return units.length;
       } catch (error) {
         if ((error as Error).name === 'ChunkAlreadyAppliedError') return undefined;
         if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
+        if (!run.hasTime()) return 0;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * REDECISION_PAUSE_MS * Math.min(redecisions + 1, 8)));
+        run.stock?.forget();
+        run.stockReadThrough = from;
         await this.reloadRecords(run, run.pending.slice(from, from + units.length));
       }
     }
@@ -244,12 +269,12 @@ export class ImportJobProcessor<Write = unknown> {
    * Decides pending entries from `from` on while their writes fit one transaction. Records are
    * read ahead as needed, a batch of keys at a time; the clock is checked before each read.
    */
-  private async buildChunk(run: RunState, from: number): Promise<Unit<Write>[]> {
+  private async buildChunk(run: RunState, from: number, ledger?: StockLedger): Promise<Unit<Write>[]> {
     const units: Unit<Write>[] = [];
     let actions = 0;
     let bytes = 0;
     let stored = run.storedErrors;
-    const { chunkBytes, writeBytes } = this.ports;
+    const { chunkBytes, writeBytes, chunkActions } = this.ports;
     const bytesOf = (unit: Unit<Write>) =>
       writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + JSON.stringify(event).length, 0) : 0;
     for (let index = from; index < run.pending.length; index += 1) {
@@ -258,19 +283,94 @@ export class ImportJobProcessor<Write = unknown> {
         if (!run.hasTime()) break;
         await this.loadAhead(run, index);
       }
+      if (run.stock && index >= run.stockReadThrough) {
+        if (!run.hasTime()) break;
+        await this.readStockAhead(run, index);
+      }
       const room = Math.max(0, MAX_STORED_ROW_ERRORS - stored);
-      const unit = entry.unit ? this.decide(run, entry.unit, room) : this.failedUnit(run.job, entry.errors ?? [], room);
-      const size = unit.writes.length + unit.events.length;
-      if (size > this.ports.chunkActions) throw new Error(`One unit needs ${size} actions; at most ${this.ports.chunkActions} fit a transaction`);
-      const unitBytes = bytesOf(unit);
-      if (chunkBytes !== undefined && unitBytes > chunkBytes) throw new Error(`One unit needs ${unitBytes} bytes; at most ${chunkBytes} fit a transaction`);
-      if (actions + size > this.ports.chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) break;
+      // Coalesced stock writes the chunk already has; a unit adds to them only what it changes first.
+      const stockBefore = ledger?.pendingActions() ?? 0;
+      let unit = await this.decideEntry(run, entry, room, ledger);
+      if (!unit) break;
+      const sizeOf = (candidate: Unit<Write>) => candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0);
+      if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && bytesOf(unit) > chunkBytes)) {
+        // Too large for any transaction, even alone: a row error, never a stuck job.
+        ledger?.rollback();
+        if (units.length > 0) break;
+        unit = await this.decideEntry(run, entry, room, ledger, {
+          rowNumber: entry.position,
+          column: null,
+          value: null,
+          code: 'too-large',
+          message: `Applying this needs ${sizeOf(unit)} storage actions; at most ${chunkActions} fit one transaction. Split it into smaller parts.`,
+        });
+        if (!unit) break;
+      }
+      const size = sizeOf(unit);
+      const unitBytes = bytesOf(unit) + (ledger?.pendingBytes() ?? 0);
+      if (actions + size > chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) {
+        ledger?.rollback();
+        break;
+      }
+      if (ledger) ledger.endUnit();
       units.push(unit);
       actions += size;
-      bytes += unitBytes;
+      bytes += bytesOf(unit);
       stored += unit.storedErrors;
     }
     return units;
+  }
+
+  /**
+   * Decides one pending entry. For kinds that move stock, against the chunk's ledger: a unit that
+   * failed leaves no trace in it, the file's last row of a receipt or count closes it, and the
+   * ledger's entries and events join the unit's. A decision that read stock not read yet is
+   * decided again once it is read; undefined when time ran out first. The ledger's unit stays
+   * open for the caller to keep or roll back.
+   */
+  private async decideEntry(run: RunState, entry: Pending, room: number, ledger: StockLedger | undefined, overrule?: RowError): Promise<Unit<Write> | undefined> {
+    const judge = () => (entry.unit && !overrule ? this.decide(run, entry.unit, room, ledger) : this.failedUnit(run.job, overrule ? [overrule] : (entry.errors ?? []), room));
+    if (!ledger || !run.stock) return judge();
+    const documentType = run.kind.stock?.document?.type;
+    for (;;) {
+      ledger.begin();
+      const unit = judge();
+      if (unit.action === 'failed') {
+        ledger.rollback();
+        ledger.begin();
+      }
+      const reference = run.documentEnds.get(entry.position);
+      if (documentType && reference !== undefined) ledger.closeDocument(documentKey(run.job.id, documentType, reference), this.now());
+      if (!run.stock.hasMisses()) {
+        const { writes, events } = ledger.peekUnit();
+        return { ...unit, writes: [...unit.writes, ...this.storeWrites(run.job.organizationId, [...writes])], events: [...unit.events, ...events] };
+      }
+      ledger.rollback();
+      if (!run.hasTime()) return undefined;
+      await run.stock.readMisses();
+    }
+  }
+
+  /** Reads the stock the next units will probably touch (one batch per kind of record). */
+  private async readStockAhead(run: RunState, from: number): Promise<void> {
+    const { stock, kind, references, job } = run;
+    const hooks = kind.stock;
+    if (!stock || !hooks) return;
+    const until = Math.min(run.pending.length, from + KEYS_PER_LOAD);
+    const wanted = { stockRecords: [] as string[], items: [] as string[], documents: [] as string[] };
+    const lookup = { resolve: (entity: ReferenceEntity, key: string) => references.get(entity)?.get(key) as never, item: (id: string) => stock.item(id) };
+    for (let index = from; index < until; index += 1) {
+      const entry = run.pending[index] as Pending;
+      if (entry.unit) {
+        const keys = hooks.keysOf(entry.unit, lookup);
+        wanted.stockRecords.push(...keys.stockRecords);
+        wanted.items.push(...keys.itemIds);
+      }
+      const reference = run.documentEnds.get(entry.position);
+      if (hooks.document && reference !== undefined) wanted.documents.push(documentKey(job.id, hooks.document.type, reference));
+    }
+    await stock.read(wanted);
+    run.stockReadThrough = until;
   }
 
   /** Reads the records of the next units' natural keys (one batch), and for trees their ancestors. */
@@ -312,7 +412,7 @@ export class ImportJobProcessor<Write = unknown> {
 
   /** Every key the file refers to, read in slices with a look at the clock between them; undefined when time ran out. */
   private async loadReferences(organizationId: string, kind: AnyImportKind, parsed: readonly ParsedRow<unknown>[], hasTime: () => boolean) {
-    const loaded = new Map<ImportEntity, Map<string, VersionedRecord<unknown>>>();
+    const loaded = new Map<ReferenceEntity, Map<string, VersionedRecord<unknown>>>();
     for (const [entity, keySet] of referencedKeys(kind, parsed)) {
       const records = new Map<string, VersionedRecord<unknown>>();
       const keys = [...keySet];
@@ -326,8 +426,8 @@ export class ImportJobProcessor<Write = unknown> {
   }
 
   /** For tree-shaped kinds: the parent links of the referenced records and all their ancestors. */
-  private async hierarchyOf(organizationId: string, kind: AnyImportKind, references: Map<ImportEntity, Map<string, VersionedRecord<unknown>>>) {
-    if (!kind.parentKeyOf || kind.entity === 'bom') return undefined;
+  private async hierarchyOf(organizationId: string, kind: AnyImportKind, references: Map<ReferenceEntity, Map<string, VersionedRecord<unknown>>>) {
+    if (!kind.parentKeyOf || kind.entity === 'bom' || kind.entity === 'stock-entry') return undefined;
     const hierarchy = new Hierarchy(new Map());
     await this.includeInHierarchy(organizationId, kind, hierarchy, references.get(kind.entity) ?? new Map());
     return hierarchy;
@@ -346,7 +446,7 @@ export class ImportJobProcessor<Write = unknown> {
     });
   }
 
-  private decide(run: RunState, unit: ImportUnit<unknown>, errorRoom: number): Unit<Write> {
+  private decide(run: RunState, unit: ImportUnit<unknown>, errorRoom: number, ledger?: StockLedger): Unit<Write> {
     const { kind, job, existing, references, hierarchy } = run;
     const rowNumber = unit.rowNumbers[0] ?? 0;
     const naturalKey = kind.naturalKeyOf(unit.rows[0]);
@@ -357,6 +457,7 @@ export class ImportJobProcessor<Write = unknown> {
       // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
       // the generic signature cannot see.
       resolve: (entity, key) => references.get(entity)?.get(key) as never,
+      ...(ledger && run.stock ? { stock: { ledger, jobId: job.id, item: (id: string) => run.stock?.item(id) } } : {}),
     });
     const failed = (error: RowError) => this.failedUnit(job, unit.rowNumbers.map((number) => ({ ...error, rowNumber: number })), errorRoom);
     if (decision.action === 'failed') return failed(decision.error);
@@ -484,4 +585,16 @@ export function unitsOf<Row>(kind: { groupKeyOf?: unknown }, valid: readonly Par
 
 function describeCounts(counts: JobCounts): string {
   return `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped, ${counts.failed} failed of ${counts.totalRows}`;
+}
+
+/** For kinds with receipts or counts: row number → reference, at the file's last row of each document. */
+function documentEndsOf(kind: AnyImportKind, rows: readonly { rowNumber: number; raw: Readonly<Record<string, string>> }[]): Map<number, string> {
+  const referenceOf = kind.stock?.document?.referenceOf;
+  if (!referenceOf) return new Map();
+  const lastRow = new Map<string, number>();
+  for (const { rowNumber, raw } of rows) {
+    const reference = referenceOf(raw);
+    if (reference !== undefined && reference.trim() !== '') lastRow.set(reference, rowNumber);
+  }
+  return new Map([...lastRow].map(([reference, rowNumber]) => [rowNumber, reference]));
 }

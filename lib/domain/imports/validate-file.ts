@@ -1,5 +1,5 @@
 import type { CsvRow } from './csv-reader.ts';
-import type { ImportEntity, ImportKindDefinition } from './kind-definition.ts';
+import type { ReferenceEntity, ImportKindDefinition } from './kind-definition.ts';
 import type { RowError } from './types.ts';
 
 /**
@@ -38,7 +38,7 @@ export interface ValidatedRows<Row> {
 }
 
 /** Of `keys`, those that exist in the tenant's data (already loaded by the caller). */
-export type KnownKeys = (entity: ImportEntity, keys: readonly string[]) => ReadonlySet<string>;
+export type KnownKeys = (entity: ReferenceEntity, keys: readonly string[]) => ReadonlySet<string>;
 
 function byRowNumber(a: RowError, b: RowError): number {
   return a.rowNumber - b.rowNumber;
@@ -67,8 +67,8 @@ export function parseRows<Row, Rec>(
  * (The records a row would create or update are read later, a batch at a time, when the row is
  * decided.)
  */
-export function referencedKeys<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[]): Map<ImportEntity, Set<string>> {
-  const keys = new Map<ImportEntity, Set<string>>();
+export function referencedKeys<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsed: readonly ParsedRow<Row>[]): Map<ReferenceEntity, Set<string>> {
+  const keys = new Map<ReferenceEntity, Set<string>>();
   for (const { row } of parsed) {
     for (const reference of def.references(row)) {
       let set = keys.get(reference.entity);
@@ -99,13 +99,13 @@ export function validateRows<Row, Rec>(
   appliedThrough = 0,
 ): ValidatedRows<Row> {
   const references = parsedRows.parsed.map(({ row }) => def.references(row));
-  const referenced = new Map<ImportEntity, Set<string>>();
+  const referenced = new Map<ReferenceEntity, Set<string>>();
   for (const reference of references.flat()) {
     const set = referenced.get(reference.entity) ?? new Set<string>();
     set.add(reference.key);
     referenced.set(reference.entity, set);
   }
-  const tenantKeys = new Map<ImportEntity, ReadonlySet<string>>();
+  const tenantKeys = new Map<ReferenceEntity, ReadonlySet<string>>();
   for (const [entity, keys] of referenced) tenantKeys.set(entity, knownKeys(entity, [...keys]));
 
   const firstRowOfKey = new Map<string, number>();

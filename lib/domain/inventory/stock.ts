@@ -16,17 +16,22 @@ export interface StockRecord {
   updatedAt: string;
 }
 
-export const MOVEMENT_REASONS = ['receipt', 'adjustment', 'transfer-in', 'transfer-out', 'count', 'build-consume', 'build-produce'] as const;
-export type MovementReason = (typeof MOVEMENT_REASONS)[number];
+export const MOVEMENT_TYPES = ['receipt', 'adjustment', 'transfer', 'count', 'consumption', 'production'] as const;
+export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
+/**
+ * One ledger entry: the signed change a movement made to one stock record. A movement touches one
+ * stock record, or two for a transfer (one entry per leg, both with the movement's id).
+ */
 export interface Movement {
+  /** The movement's id (`mov_…`), shared by the legs of a transfer. */
   id: string;
   stockRecordId: string;
   /** Signed change of on-hand: positive adds stock, negative removes it. */
   quantity: number;
-  reason: MovementReason;
-  /** What caused it (e.g. a PO receipt or a build), for provenance. */
-  reference: { kind: string; id: string } | null;
+  type: MovementType;
+  /** The business reference of the row that caused it (adjustment reference, PO number, count or build reference). */
+  reference: string | null;
   occurredAt: string;
 }
 
@@ -42,9 +47,22 @@ export function stockRecordKey(itemId: string, locationId: string, lot: string |
 
 /** Sum of decimal quantities without binary floating-point drift. */
 export function sumQuantities(quantities: Iterable<number>): number {
+  return fromUnits(toUnitsSum(quantities));
+}
+
+function toUnitsSum(quantities: Iterable<number>): number {
   let units = 0;
   for (const quantity of quantities) units += Math.round(quantity * UNITS);
+  return units;
+}
+
+function fromUnits(units: number): number {
   return units / UNITS;
+}
+
+/** `quantity × factor`, rounded half up to `QUANTITY_SCALE` places (what a build consumes). */
+export function scaleQuantity(quantity: number, factor: number): number {
+  return fromUnits(Math.round(quantity * factor * UNITS));
 }
 
 export class NegativeStockError extends Error {

@@ -47,7 +47,7 @@ const shelvesKind: ImportKindDefinition<ShelfRow, Location> = {
       { op: 'create', entity: 'location', record: location },
       ...unit.rowNumbers.map((rowNumber): RecordWrite => ({
         op: 'append-movement',
-        movement: { id: `mov_${location.code}_${rowNumber}`, stockRecordId: 'stk_test', quantity: 1, reason: 'adjustment', reference: { kind: 'row', id: String(rowNumber) }, occurredAt: context.now },
+        movement: { id: `mov_${location.code}_${rowNumber}`, stockRecordId: 'stk_test', quantity: 1, type: 'adjustment', reference: String(rowNumber), occurredAt: context.now },
       })),
     ];
     return { action: 'created', writes, events: [] };

@@ -3,9 +3,9 @@ import { IMPORT_KINDS, importKind, kindSummary } from '../../../lib/domain/impor
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from '../../../lib/domain/imports/types.ts';
 
 describe('IMPORT_KINDS', () => {
-  it('lists items, locations, then boms', () => {
+  it('lists items, locations, the stock kinds, boms, then builds', () => {
     // Act / Assess
-    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual(['items', 'locations', 'boms']);
+    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual(['items', 'locations', 'stock-adjustments', 'stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds']);
   });
 
   it.each(IMPORT_KINDS.map((def) => [def.kind, def] as const))('%s is complete and consistent', (_kind, def) => {
@@ -16,7 +16,8 @@ describe('IMPORT_KINDS', () => {
     expect(def.title).not.toBe('');
     expect(def.description).not.toBe('');
     expect(new Set(columnNames.map((name) => name.toLowerCase())).size).toBe(columnNames.length);
-    expect(def.naturalKey.every((key) => def.columns.some((column) => column.name === key && column.required))).toBe(true);
+    // A natural key names columns of the kind; all required but an optional lot (null is a key part too).
+    expect(def.naturalKey.every((key) => def.columns.some((column) => column.name === key && (column.required || key === 'lot')))).toBe(true);
     expect(def.columns.every((column) => column.description.length > 0)).toBe(true);
     expect(def.columns.every((column) => (column.type === 'enum') === (column.values !== undefined))).toBe(true);
     expect(def.duplicateStrategies).toEqual(DUPLICATE_STRATEGIES);
@@ -30,7 +31,9 @@ describe('importKind', () => {
     ['items', 'items'],
     ['locations', 'locations'],
     ['Items', undefined],
-    ['stock-adjustments', undefined],
+    ['stock-adjustments', 'stock-adjustments'],
+    ['builds', 'builds'],
+    ['Builds', undefined],
     ['', undefined],
     ['toString', undefined],
   ])('%j → %s', (name, expected) => {

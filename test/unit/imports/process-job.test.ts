@@ -59,12 +59,19 @@ describe('chunks', () => {
     expect(run.job().counts).toMatchObject({ processedRows: 20, created: 20 });
   });
 
-  it('refuse a unit too big for one transaction', async () => {
+  it('fail a unit too big for any transaction with the row error too-large, and carry on', async () => {
     // Prepare: room for one action, but a new item needs two
     const run = items(itemsFile([['S-1', 'One', '']]), 1);
 
-    // Act / Assess
-    await expect(new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY)).rejects.toThrow(/needs 2 actions; at most 1/);
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess
+    expect(outcome).toBe('finished');
+    expect(run.job()).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 1, processedRows: 1, failed: 1 } });
+    expect(run.rowErrors.map(({ rowNumber, code, message }) => ({ rowNumber, code, message }))).toEqual([
+      { rowNumber: 1, code: 'too-large', message: expect.stringMatching(/needs 2 storage actions; at most 1/) },
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../../lib/domain/imports/csv-reader.ts';
 import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
-import type { ImportEntity } from '../../../lib/domain/imports/kind-definition.ts';
+import type { ReferenceEntity } from '../../../lib/domain/imports/kind-definition.ts';
 import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
 import { referencedKeys, parseRows, validateRows, type KnownKeys } from '../../../lib/domain/imports/validate-file.ts';
 
@@ -12,8 +12,8 @@ async function csv(text: string) {
 }
 
 /** Tenant data as the caller would have loaded it, and a log of what validateRows asked for. */
-function tenant(keys: Partial<Record<ImportEntity, string[]>>) {
-  const asked: Array<[ImportEntity, string[]]> = [];
+function tenant(keys: Partial<Record<ReferenceEntity, string[]>>) {
+  const asked: Array<[ReferenceEntity, string[]]> = [];
   const knownKeys: KnownKeys = (entity, wanted) => {
     asked.push([entity, [...wanted]]);
     const existing = new Set(keys[entity] ?? []);

@@ -10,11 +10,11 @@ describe('entity layer', () => {
     // Assess
     expect(item).toEqual({
       pk: 'ORG#org_a#mov_1',
-      sk: 'RECORD',
+      sk: 'LEG#stk_1',
       gsi1pk: 'ORG#org_a#LEDGER#stk_1',
       gsi1sk: 'MOV#2026-11-22T10:00:00.000Z#mov_1',
       entity: 'movement',
-      schemaVersion: 1,
+      schemaVersion: 2,
       quantity: 3,
     });
   });

@@ -1,0 +1,108 @@
+import type { Item } from '../inventory/item.ts';
+import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
+import type { Location } from '../inventory/location.ts';
+import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
+import { stockRecordKey } from '../inventory/stock.ts';
+import { newReceipt, withReceiptLine } from '../stock/documents.ts';
+import { documentKey, MAX_DOCUMENT_LINES } from '../stock/records.ts';
+import { RowReader } from './cells.ts';
+import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
+import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, entryKey, failed, lotError, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import type { RawRow } from './types.ts';
+
+/**
+ * Import kind `po-receipts` (docs/inventory.md "po-receipts"): each row receives a quantity of an
+ * item into a location; the rows of one poNumber in a file form one receipt (`rcp_…`), announced
+ * by one `po.received` after its last row. Natural key poNumber + sku + locationCode + lot.
+ */
+
+export interface ReceiptRow {
+  poNumber: string;
+  sku: string;
+  locationCode: string;
+  quantity: number;
+  lot: string | null;
+  receivedAt: string | null;
+}
+
+const KIND = 'po-receipts';
+const keyOf = (row: ReceiptRow) => entryKey(KIND, row.poNumber, row.sku, row.locationCode, row.lot);
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** Clocks differ: a receipt may be dated this far ahead of the server's time. */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+function parseReceivedAt(cells: RowReader): string | null | undefined {
+  const cell = cells.cell('receivedAt');
+  if (cell === undefined || cell.trim() === '') return null;
+  const time = DATE_TIME.test(cell) ? Date.parse(cell) : Number.NaN;
+  if (Number.isNaN(time) || time > Date.now() + FUTURE_TOLERANCE_MS) {
+    cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must be a date-time such as 2026-11-22T09:30:00Z, not in the future.');
+    return undefined;
+  }
+  return new Date(time).toISOString();
+}
+
+function parseReceipt(raw: RawRow, rowNumber: number) {
+  const cells = new RowReader(raw, rowNumber);
+  const poNumber = cells.requiredIdentifier('poNumber', STOCK_MAX_LENGTHS.reference);
+  const sku = cells.requiredIdentifier('sku', ITEM_MAX_LENGTHS.sku);
+  const locationCode = cells.requiredIdentifier('locationCode', LOCATION_MAX_LENGTHS.code);
+  const quantity = requiredQuantity(cells, 'quantity', 'positive');
+  const lot = optionalLot(cells, 'lot');
+  const receivedAt = parseReceivedAt(cells);
+  return cells.result<ReceiptRow>(() =>
+    poNumber === undefined || sku === undefined || locationCode === undefined || quantity === undefined || lot === undefined || receivedAt === undefined
+      ? undefined
+      : { poNumber, sku, locationCode, quantity, lot, receivedAt },
+  );
+}
+
+export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
+  ...stockKindBasics,
+  kind: KIND,
+  title: 'PO receipts',
+  description: `Receives purchased stock: each row adds a quantity of an item into a location (in a lot, for items tracked by lot). The rows of one poNumber in a file form one receipt (receiptId rcp_…, at most ${MAX_DOCUMENT_LINES} lines), announced by one po.received after its last row. Re-importing a row moves nothing (natural key poNumber + sku + locationCode + lot). Emits movement.created and stock.changed per row, and po.received per PO.`,
+  columns: [
+    { name: 'poNumber', required: true, type: 'string', description: `Purchase order number, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one form one receipt.` },
+    { name: 'sku', required: true, type: 'string', description: 'sku of an item of the organization.' },
+    { name: 'locationCode', required: true, type: 'string', description: 'code of the location receiving the stock.' },
+    { name: 'quantity', required: true, type: 'number', description: 'Quantity received, greater than 0, at most 6 decimals.' },
+    { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
+    { name: 'receivedAt', required: false, type: 'date-time', description: "When the goods arrived (ISO 8601 with Z or an offset, not in the future): the movement's occurredAt. Default: when the row is applied." },
+  ],
+  naturalKey: ['poNumber', 'sku', 'locationCode', 'lot'],
+  parseRow: parseReceipt,
+  naturalKeyOf: keyOf,
+  references: (row) => [
+    { entity: 'item', key: row.sku, column: 'sku', code: 'unknown-sku' },
+    { entity: 'location', key: row.locationCode, column: 'locationCode', code: 'unknown-location' },
+  ],
+  stock: {
+    keysOf: (unit, { resolve }) => {
+      const row = oneRow(unit);
+      const item = resolve('item', row.sku)?.record;
+      const location = resolve('location', row.locationCode)?.record;
+      return { stockRecords: item && location ? [stockRecordKey(item.id, location.id, row.lot)] : [], itemIds: [] };
+    },
+    document: { type: 'po-receipt', referenceOf: (raw) => raw.ponumber },
+  },
+  decideUnit(unit, existing, strategy, context): UnitDecision {
+    const row = oneRow(unit);
+    const { rowNumber } = context;
+    if (existing) return alreadyApplied(strategy, rowNumber, 'poNumber', row.poNumber, `Line ${row.sku} at ${row.locationCode} of PO "${row.poNumber}"`);
+    const item = context.resolve('item', row.sku)?.record as Item;
+    const location = context.resolve('location', row.locationCode)?.record as Location;
+    const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
+    if (lotProblem) return failed(lotProblem);
+    const { ledger, jobId } = stockOf(context);
+    const receipt = ledger.document(documentKey(jobId, 'po-receipt', row.poNumber)) ?? newReceipt(jobId, row.poNumber, context.now);
+    if (receipt.lines.length >= MAX_DOCUMENT_LINES) {
+      return failed({ rowNumber, column: 'poNumber', value: row.poNumber, code: 'too-many-lines', message: `A receipt has at most ${MAX_DOCUMENT_LINES} lines per file; split PO "${row.poNumber}" across files.` });
+    }
+    const moved = ledger.move({ type: 'receipt', item, quantity: row.quantity, to: { location, lot: row.lot }, reference: row.poNumber, occurredAt: row.receivedAt ?? context.now });
+    if (!moved.ok || !moved.to) throw new Error('A receipt only adds stock');
+    ledger.putDocument(withReceiptLine(receipt, { itemId: item.id, sku: item.sku, locationId: location.id, quantity: row.quantity, lot: row.lot, stockRecordId: moved.to.id }));
+    return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
+  },
+};

@@ -1,0 +1,284 @@
+import type { EventDraft } from '../events/types.ts';
+import type { Item } from '../inventory/item.ts';
+import type { Location } from '../inventory/location.ts';
+import type { VersionedRecord } from '../inventory/records.ts';
+import { stockRecordKey, sumQuantities, type Movement, type MovementType, type StockRecord } from '../inventory/stock.ts';
+import { documentEvent } from './documents.ts';
+import type { ItemStock, StockDocument } from './records.ts';
+
+/**
+ * The stock a chunk of import rows works on (docs/inventory.md "The stock model"). Rows are
+ * decided one after the other against it, so a row sees what earlier rows of the chunk did; a
+ * unit that fails or does not fit the transaction is rolled back. At the end the chunk writes
+ * each record it changed ONCE, conditioned on the version it was read at: a transaction may name
+ * an item only once, and a concurrent writer's change makes the chunk be decided again.
+ *
+ * Each movement appends one ledger entry per stock record it touches and emits, in order,
+ * `movement.created`, `stock.changed` per leg, and `low-stock` when the item's on-hand across
+ * locations crosses from at least its reorder point to below it.
+ */
+
+/** The stored state a ledger starts from, as read (undefined: no such record yet). */
+export interface StockBase {
+  stockRecord(naturalKey: string): VersionedRecord<StockRecord> | undefined;
+  itemStock(itemId: string): VersionedRecord<ItemStock> | undefined;
+  document(key: string): VersionedRecord<StockDocument> | undefined;
+}
+
+/** A write of the stock a chunk changed, coalesced per record. */
+export type StockWrite =
+  | { op: 'create'; entity: 'stock-record'; record: StockRecord }
+  | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number }
+  | { op: 'append-movement'; movement: Movement }
+  | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null }
+  | { op: 'put-document'; document: StockDocument; expectedVersion: number | null };
+
+export interface StockSide {
+  location: Location;
+  lot: string | null;
+}
+
+export interface MoveInput {
+  type: MovementType;
+  item: Item;
+  /** Greater than 0; the direction is given by `from` and `to`. */
+  quantity: number;
+  from?: StockSide;
+  to?: StockSide;
+  reference: string | null;
+  /** The adjustment's reason, carried by `stock.changed`. */
+  reason?: string | null;
+  occurredAt: string;
+}
+
+export type MoveResult = { ok: true; movementId: string; from?: StockRecord; to?: StockRecord } | { ok: false; available: number };
+
+interface Tracked<T> {
+  value: T;
+  /** The stored version it was read at; undefined when the chunk creates it. */
+  version: number | undefined;
+}
+
+interface Snapshot {
+  records: Map<string, Tracked<StockRecord>>;
+  totals: Map<string, Tracked<ItemStock>>;
+  documents: Map<string, Tracked<StockDocument>>;
+}
+
+export interface LedgerIds {
+  stockRecord(): string;
+  movement(): string;
+}
+
+export class StockLedger {
+  private records = new Map<string, Tracked<StockRecord>>();
+  private totals = new Map<string, Tracked<ItemStock>>();
+  private documents = new Map<string, Tracked<StockDocument>>();
+  /** Places with no stored record, with the id a record there gets. */
+  private readonly unsaved = new Map<string, StockRecord>();
+  private saved: Snapshot | undefined;
+  private unitEvents: EventDraft[] = [];
+  private unitWrites: StockWrite[] = [];
+
+  constructor(
+    private readonly base: StockBase,
+    private readonly ids: LedgerIds,
+  ) {}
+
+  /** Starts a unit: what it does can be rolled back until `endUnit`. */
+  begin(): void {
+    this.saved = { records: new Map(this.records), totals: new Map(this.totals), documents: new Map(this.documents) };
+    this.unitEvents = [];
+    this.unitWrites = [];
+  }
+
+  /** Undoes the current unit. */
+  rollback(): void {
+    if (!this.saved) throw new Error('rollback without begin');
+    ({ records: this.records, totals: this.totals, documents: this.documents } = this.saved);
+    this.saved = undefined;
+    this.unitEvents = [];
+    this.unitWrites = [];
+  }
+
+  /** The current unit's ledger entries and events so far, in order. */
+  peekUnit(): { writes: readonly StockWrite[]; events: readonly EventDraft[] } {
+    return { writes: this.unitWrites, events: this.unitEvents };
+  }
+
+  /** Keeps the current unit; its ledger entries and events, in order. */
+  endUnit(): { writes: StockWrite[]; events: EventDraft[] } {
+    const unit = { writes: this.unitWrites, events: this.unitEvents };
+    this.saved = undefined;
+    this.unitEvents = [];
+    this.unitWrites = [];
+    return unit;
+  }
+
+  /** The stock record at a place as it stands now (unsaved when nothing was ever there). */
+  recordAt(item: Item, side: StockSide): StockRecord {
+    return this.trackedRecord(item, side).value;
+  }
+
+  onHand(item: Item, side: StockSide): number {
+    return this.recordAt(item, side).onHand;
+  }
+
+  /** Records a movement, or says how much stock the `from` side has when it has less than `quantity`. */
+  move(input: MoveInput): MoveResult {
+    if (!(input.quantity > 0)) throw new Error(`A movement moves a positive quantity, not ${input.quantity}`);
+    const { item, from, to } = input;
+    if (from) {
+      const available = this.onHand(item, from);
+      if (available < input.quantity) return { ok: false, available };
+    }
+    const movementId = this.ids.movement();
+    const totalBefore = this.itemOnHand(item.id);
+    this.unitEvents.push({
+      type: 'movement.created',
+      occurredAt: input.occurredAt,
+      data: {
+        movement: {
+          id: movementId,
+          type: input.type,
+          itemId: item.id,
+          sku: item.sku,
+          fromLocationId: from?.location.id ?? null,
+          toLocationId: to?.location.id ?? null,
+          quantity: input.quantity,
+          lot: from?.lot ?? to?.lot ?? null,
+          reference: input.reference,
+        },
+      },
+    });
+    const legs: Array<[StockSide, number]> = [];
+    if (from) legs.push([from, -input.quantity]);
+    if (to) legs.push([to, input.quantity]);
+    const changed = legs.map(([side, delta]) => this.applyLeg(input, movementId, side, delta));
+    const totalAfter = sumQuantities([totalBefore, ...legs.map(([, delta]) => delta)]);
+    this.setItemOnHand(item.id, totalAfter);
+    const reorderPoint = item.reorderPoint;
+    if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
+      this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
+    }
+    return { ok: true, movementId, ...(from ? { from: changed[0] } : {}), ...(to ? { to: changed.at(-1) } : {}) };
+  }
+
+  document(key: string): StockDocument | undefined {
+    return (this.documents.get(key) ?? this.loadDocument(key))?.value;
+  }
+
+  putDocument(document: StockDocument): void {
+    const known = this.documents.get(document.key) ?? this.loadDocument(document.key);
+    this.documents.set(document.key, { value: document, version: known?.version });
+  }
+
+  /** Closes a document after the file's last row of it; its event when it has lines. */
+  closeDocument(key: string, occurredAt: string): void {
+    const document = this.document(key);
+    if (!document || document.closed || document.lines.length === 0) return;
+    this.putDocument({ ...document, closed: true });
+    this.unitEvents.push(documentEvent(document, occurredAt));
+  }
+
+  /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
+  pendingActions(): number {
+    let actions = this.totals.size;
+    for (const { version } of [...this.records.values(), ...this.documents.values()]) actions += version === undefined ? 2 : 1;
+    return actions;
+  }
+
+  /** A size estimate of the coalesced writes (documents carry all their lines). */
+  pendingBytes(): number {
+    let bytes = 512 * (this.records.size + this.totals.size);
+    for (const { value } of this.documents.values()) bytes += 512 + JSON.stringify(value).length;
+    return bytes;
+  }
+
+  /** The chunk's coalesced writes: every stock record, item total and document it changed. */
+  flush(): StockWrite[] {
+    const writes: StockWrite[] = [];
+    for (const { value, version } of this.changed(this.records)) {
+      writes.push(version === undefined ? { op: 'create', entity: 'stock-record', record: value } : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version });
+    }
+    for (const { value, version } of this.changed(this.totals)) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null });
+    for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
+    return writes;
+  }
+
+  /** What the chunk's commit stored, with the versions it stored them at (the next chunk's base). */
+  committed(): { records: Array<VersionedRecord<StockRecord>>; totals: Array<VersionedRecord<ItemStock>>; documents: Array<VersionedRecord<StockDocument>> } {
+    const next = <T>(tracked: Tracked<T>) => ({ record: tracked.value, version: (tracked.version ?? 0) + 1 });
+    return {
+      records: this.changed(this.records).map(next),
+      totals: this.changed(this.totals).map(next),
+      documents: this.changed(this.documents).map(next),
+    };
+  }
+
+  private applyLeg(input: MoveInput, movementId: string, side: StockSide, delta: number): StockRecord {
+    const tracked = this.trackedRecord(input.item, side);
+    const previous = tracked.value;
+    const record: StockRecord = {
+      ...previous,
+      onHand: sumQuantities([previous.onHand, delta]),
+      createdAt: previous.createdAt === '' ? input.occurredAt : previous.createdAt,
+      updatedAt: input.occurredAt,
+    };
+    this.records.set(stockRecordKey(input.item.id, side.location.id, side.lot), { value: record, version: tracked.version });
+    this.unitWrites.push({ op: 'append-movement', movement: { id: movementId, stockRecordId: record.id, quantity: delta, type: input.type, reference: input.reference, occurredAt: input.occurredAt } });
+    this.unitEvents.push({
+      type: 'stock.changed',
+      occurredAt: input.occurredAt,
+      data: {
+        stockRecordId: record.id,
+        itemId: input.item.id,
+        sku: input.item.sku,
+        locationId: side.location.id,
+        locationCode: side.location.code,
+        lot: side.lot,
+        previousQuantity: previous.onHand,
+        quantity: record.onHand,
+        delta,
+        movementId,
+        reason: input.reason ?? null,
+      },
+    });
+    return record;
+  }
+
+  private trackedRecord(item: Item, side: StockSide): Tracked<StockRecord> {
+    const key = stockRecordKey(item.id, side.location.id, side.lot);
+    const known = this.records.get(key);
+    if (known) return known;
+    const stored = this.base.stockRecord(key);
+    if (stored) return { value: stored.record, version: stored.version };
+    // Nothing was ever there: a record with nothing on hand, stored only once a movement touches
+    // it. Its id is kept for the chunk, so every look at the place names the same record.
+    let unsaved = this.unsaved.get(key);
+    if (!unsaved) {
+      unsaved = { id: this.ids.stockRecord(), itemId: item.id, locationId: side.location.id, lot: side.lot, onHand: 0, createdAt: '', updatedAt: '' };
+      this.unsaved.set(key, unsaved);
+    }
+    return { value: unsaved, version: undefined };
+  }
+
+  private itemOnHand(itemId: string): number {
+    return (this.totals.get(itemId)?.value ?? this.base.itemStock(itemId)?.record)?.onHand ?? 0;
+  }
+
+  private setItemOnHand(itemId: string, onHand: number): void {
+    const version = this.totals.has(itemId) ? this.totals.get(itemId)?.version : this.base.itemStock(itemId)?.version;
+    this.totals.set(itemId, { value: { itemId, onHand }, version });
+  }
+
+  private loadDocument(key: string): Tracked<StockDocument> | undefined {
+    const stored = this.base.document(key);
+    return stored ? { value: stored.record, version: stored.version } : undefined;
+  }
+
+  /** Entries are tracked only once written, so every tracked entry is a change. */
+  private changed<T>(map: Map<string, Tracked<T>>): Tracked<T>[] {
+    return [...map.values()];
+  }
+}
