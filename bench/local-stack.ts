@@ -87,9 +87,14 @@ export async function getJob(baseUrl: string, key: string, id: string): Promise<
 
 
 /** POSTs an items file (duplicateStrategy `fail`); when it was sent and when the 202 came back. */
-export async function submitItemsFile(stack: { baseUrl: string }, key: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
+export function submitItemsFile(stack: { baseUrl: string }, key: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
+  return submitFile(stack, key, 'items', csv);
+}
+
+/** POSTs a file of any kind (duplicateStrategy `fail`); when it was sent and when the 202 came back. */
+export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
   const form = new FormData();
-  form.append('kind', 'items');
+  form.append('kind', kind);
   form.append('duplicateStrategy', 'fail');
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
   const submittedAt = performance.now();
