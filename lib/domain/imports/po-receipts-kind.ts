@@ -28,14 +28,24 @@ export interface ReceiptRow {
 
 const KIND = 'po-receipts';
 const keyOf = (row: ReceiptRow) => entryKey(KIND, row.poNumber, row.sku, row.locationCode, row.lot);
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A date-time whose calendar day exists (`Date.parse` rolls February 30 over to March 2). */
+function parseDateTime(cell: string): number {
+  const match = DATE_TIME.exec(cell);
+  if (!match) return Number.NaN;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return Number.NaN;
+  return Date.parse(cell);
+}
 /** Clocks differ: a receipt may be dated this far ahead of the server's time. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 function parseReceivedAt(cells: RowReader): string | null | undefined {
   const cell = cells.cell('receivedAt');
   if (cell === undefined || cell.trim() === '') return null;
-  const time = DATE_TIME.test(cell) ? Date.parse(cell) : Number.NaN;
+  const time = parseDateTime(cell);
   if (Number.isNaN(time) || time > Date.now() + FUTURE_TOLERANCE_MS) {
     cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must be a date-time such as 2026-11-22T09:30:00Z, not in the future.');
     return undefined;

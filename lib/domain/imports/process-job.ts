@@ -295,6 +295,7 @@ export class ImportJobProcessor<Write = unknown> {
       const sizeOf = (candidate: Unit<Write>) => candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0);
       if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && bytesOf(unit) > chunkBytes)) {
         // Too large for any transaction, even alone: a row error, never a stuck job.
+        const needed = sizeOf(unit);
         ledger?.rollback();
         if (units.length > 0) break;
         unit = await this.decideEntry(run, entry, room, ledger, {
@@ -302,7 +303,7 @@ export class ImportJobProcessor<Write = unknown> {
           column: null,
           value: null,
           code: 'too-large',
-          message: `Applying this needs ${sizeOf(unit)} storage actions; at most ${chunkActions} fit one transaction. Split it into smaller parts.`,
+          message: `Applying this needs ${needed} storage actions; at most ${chunkActions} fit one transaction. Split it into smaller parts.`,
         });
         if (!unit) break;
       }

@@ -19,6 +19,8 @@ export interface AdjustmentRow {
   sku: string;
   locationCode: string;
   quantityDelta: number;
+  /** The cell as written, for the row error. */
+  quantityDeltaCell: string;
   lot: string | null;
   reason: string | null;
 }
@@ -38,7 +40,7 @@ function parseAdjustment(raw: RawRow, rowNumber: number) {
   return cells.result<AdjustmentRow>(() =>
     reference === undefined || sku === undefined || locationCode === undefined || quantityDelta === undefined || lot === undefined
       ? undefined
-      : { reference, sku, locationCode, quantityDelta, lot, reason: reason ?? null },
+      : { reference, sku, locationCode, quantityDelta, quantityDeltaCell: cells.cell('quantityDelta') ?? '', lot, reason: reason ?? null },
   );
 }
 
@@ -91,7 +93,7 @@ export const stockAdjustmentsKind: ImportKindDefinition<AdjustmentRow, unknown> 
       reason: row.reason,
       occurredAt: context.now,
     });
-    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantityDelta', String(row.quantityDelta), `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, quantity));
+    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, quantity));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
   },
 };

@@ -21,6 +21,8 @@ export interface TransferRow {
   fromLocationCode: string;
   toLocationCode: string;
   quantity: number;
+  /** The cell as written, for the row error. */
+  quantityCell: string;
   lot: string | null;
 }
 
@@ -41,7 +43,7 @@ function parseTransfer(raw: RawRow, rowNumber: number) {
   return cells.result<TransferRow>(() =>
     reference === undefined || sku === undefined || fromLocationCode === undefined || toLocationCode === undefined || quantity === undefined || lot === undefined
       ? undefined
-      : { reference, sku, fromLocationCode, toLocationCode, quantity, lot },
+      : { reference, sku, fromLocationCode, toLocationCode, quantity, quantityCell: cells.cell('quantity') ?? '', lot },
   );
 }
 
@@ -89,7 +91,7 @@ export const stockTransfersKind: ImportKindDefinition<TransferRow, unknown> = {
     if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
     const moved = ledger.move({ type: 'transfer', item, quantity: row.quantity, from: { location: from, lot: row.lot }, to: { location: to, lot: row.lot }, reference: row.reference, occurredAt: context.now });
-    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantity', String(row.quantity), `${row.sku} at ${row.fromLocationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, row.quantity));
+    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${row.fromLocationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, row.quantity));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
   },
 };

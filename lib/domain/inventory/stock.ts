@@ -62,7 +62,9 @@ function fromUnits(units: number): number {
 
 /** `quantity × factor`, rounded half up to `QUANTITY_SCALE` places (what a build consumes). */
 export function scaleQuantity(quantity: number, factor: number): number {
-  return fromUnits(Math.round(quantity * factor * UNITS));
+  // The product is first cut to 12 significant digits, so a binary error (157.49999999999997
+  // for 157.5) cannot turn an exact half into a round-down.
+  return fromUnits(Math.round(Number((quantity * factor * UNITS).toPrecision(12))));
 }
 
 export class NegativeStockError extends Error {
