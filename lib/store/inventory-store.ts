@@ -86,6 +86,27 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
     };
   }
 
+  /**
+   * That a record is still at `expectedVersion`, or (null) that its natural key is still
+   * unclaimed, written nothing: for a decision that rests on a record it did not change.
+   */
+  unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): StoreWrite {
+    if (expectedVersion === null) {
+      const naturalKey = naturalKeyOf(type, record);
+      return { item: { ConditionCheck: { TableName: this.tableName, Key: naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey }), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    }
+    return {
+      item: {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: inventoryRecordEntity.key({ organizationId, recordType: type, id: record.id }),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        },
+      },
+    };
+  }
+
   movementWrite(organizationId: string, movement: Movement): StoreWrite {
     const identity = { organizationId, id: movement.id, stockRecordId: movement.stockRecordId, occurredAt: movement.occurredAt };
     return {

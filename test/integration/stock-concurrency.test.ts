@@ -133,3 +133,38 @@ describe('two adjustment jobs on the same stock records at once', () => {
     expect((await feedOf(organizationId)).length).toBe(feedLength);
   });
 });
+
+describe('a decision that rests on stock it only read', () => {
+  it('is decided again when another job changes that stock before it commits: a matching count still sets on-hand', async () => {
+    // Prepare: 10 W at A1; a count of 10 that, just before it commits, loses the race to a -3 adjustment
+    const organizationId = uniqueOrganization();
+    await runJob(organizationId, 'items', 'sku,name\nW,Widget\n');
+    await runJob(organizationId, 'locations', 'code,name\nA1,Bin A1\n');
+    await runJob(organizationId, 'stock-adjustments', 'reference,sku,locationCode,quantityDelta\nSTART,W,A1,10\n');
+    const { job: count } = await commitQueuedJob(organizationId, { kind: 'stock-counts', file: 'countReference,locationCode,sku,countedQuantity\nC-1,A1,W,10\n', duplicateStrategy: 'fail' });
+    const real = transactionWriter();
+    let raced = false;
+    const racingWriter: CommandWriter<StoreWrite> = {
+      async run(context, build, respond) {
+        if (!raced) {
+          raced = true;
+          await runJob(organizationId, 'stock-adjustments', 'reference,sku,locationCode,quantityDelta\nLOSS,W,A1,-3\n');
+        }
+        return real.run(context, build, respond);
+      },
+    };
+    const ports = { jobs: importJobsStore(), files: filesStore(), records: importRecords(), writer: racingWriter, continueLater: () => Promise.reject(new Error('handed on')), chunkActions: bulkChunkActions() };
+
+    // Act
+    expect(await new ImportJobProcessor(ports).process(organizationId, count.id, () => 60_000)).toBe('finished');
+
+    // Assess: the count was decided again on the 7 left, and set on-hand to what was counted
+    const items = await itemsOf(organizationId, ['W']);
+    const a1 = (await locationsOf(organizationId, ['A1'])).get('A1')?.record.id ?? '';
+    const record = await stockAt(organizationId, items.get('W')?.record.id ?? '', a1, null);
+    expect(record.onHand).toBe(10);
+    await expectLedgerMatches(organizationId, record);
+    const completed = (await feedOf(organizationId)).filter((event) => event.type === 'count.completed');
+    expect(completed.map((event) => event.data.lines)).toEqual([[expect.objectContaining({ expected: 7, counted: 10, delta: 3 })]]);
+  });
+});

@@ -10,7 +10,7 @@ import type { StockSide } from '../stock/ledger.ts';
 import { RowReader } from './cells.ts';
 import type { DecideContext, ImportKindDefinition, ImportUnit, UnitDecision } from './kind-definition.ts';
 import { stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, insufficientStock, lotError, optionalKey, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, entryKey, failed, insufficientStock, lotError, optionalKey, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import type { RawRow, RowError } from './types.ts';
 
 /**
@@ -151,7 +151,8 @@ function decideBuild(unit: ImportUnit<BuildRow>, existing: unknown, strategy: Pa
     }
   }
   const produced = ledger.move({ type: 'production', item: target, quantity: header.quantity, to: { location, lot: header.outputLot }, reference: header.buildReference, occurredAt: context.now });
-  if (!produced.ok || !produced.to) throw new Error('Production only adds stock');
+  if (!produced.ok) return failed(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
+  if (!produced.to) throw new Error('Production adds stock at its location');
   movementIds.push(produced.movementId);
   const build: BuildProvenance = {
     id: newId('bld'),

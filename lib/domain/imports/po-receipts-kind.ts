@@ -3,12 +3,12 @@ import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
-import { newReceipt, withReceiptLine } from '../stock/documents.ts';
-import { documentKey, MAX_DOCUMENT_LINES } from '../stock/records.ts';
+import { hasRoomFor, newReceipt, withReceiptLine } from '../stock/documents.ts';
+import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
 import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -22,6 +22,8 @@ export interface ReceiptRow {
   sku: string;
   locationCode: string;
   quantity: number;
+  /** The cell as written, for the row error. */
+  quantityCell: string;
   lot: string | null;
   receivedAt: string | null;
 }
@@ -64,7 +66,7 @@ function parseReceipt(raw: RawRow, rowNumber: number) {
   return cells.result<ReceiptRow>(() =>
     poNumber === undefined || sku === undefined || locationCode === undefined || quantity === undefined || lot === undefined || receivedAt === undefined
       ? undefined
-      : { poNumber, sku, locationCode, quantity, lot, receivedAt },
+      : { poNumber, sku, locationCode, quantity, quantityCell: cells.cell('quantity') ?? '', lot, receivedAt },
   );
 }
 
@@ -107,12 +109,14 @@ export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
     if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
     const receipt = ledger.document(documentKey(jobId, 'po-receipt', row.poNumber)) ?? newReceipt(jobId, row.poNumber, context.now);
-    if (receipt.lines.length >= MAX_DOCUMENT_LINES) {
-      return failed({ rowNumber, column: 'poNumber', value: row.poNumber, code: 'too-many-lines', message: `A receipt has at most ${MAX_DOCUMENT_LINES} lines per file; split PO "${row.poNumber}" across files.` });
+    const side = { location, lot: row.lot };
+    const line = { itemId: item.id, sku: item.sku, locationId: location.id, quantity: row.quantity, lot: row.lot, stockRecordId: ledger.recordAt(item, side).id };
+    if (!hasRoomFor(receipt, line)) {
+      return failed({ rowNumber, column: 'poNumber', value: row.poNumber, code: 'too-many-lines', message: `A receipt holds at most ${MAX_DOCUMENT_LINES} lines (${MAX_DOCUMENT_LINE_BYTES / 1024} KiB) per file; split PO "${row.poNumber}" across files.` });
     }
-    const moved = ledger.move({ type: 'receipt', item, quantity: row.quantity, to: { location, lot: row.lot }, reference: row.poNumber, occurredAt: row.receivedAt ?? context.now });
-    if (!moved.ok || !moved.to) throw new Error('A receipt only adds stock');
-    ledger.putDocument(withReceiptLine(receipt, { itemId: item.id, sku: item.sku, locationId: location.id, quantity: row.quantity, lot: row.lot, stockRecordId: moved.to.id }));
+    const moved = ledger.move({ type: 'receipt', item, quantity: row.quantity, to: side, reference: row.poNumber, occurredAt: row.receivedAt ?? context.now });
+    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${row.locationCode}`, row.quantity));
+    ledger.putDocument(withReceiptLine(receipt, line));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
   },
 };

@@ -255,8 +255,10 @@ export class ImportJobProcessor<Write = unknown> {
         return units.length;
       } catch (error) {
         if ((error as Error).name === 'ChunkAlreadyAppliedError') return undefined;
-        if (!isRecordConflict(error) || redecisions >= MAX_CHUNK_REDECISIONS) throw error;
-        if (!run.hasTime()) return 0;
+        if (!isRecordConflict(error)) throw error;
+        // A conflict is never a failure: after many in a row, the caller looks at the clock and
+        // tries again or hands the job on.
+        if (!run.hasTime() || redecisions >= MAX_CHUNK_REDECISIONS) return 0;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * REDECISION_PAUSE_MS * Math.min(redecisions + 1, 8)));
         run.stock?.forget();
         run.stockReadThrough = from;
@@ -293,7 +295,8 @@ export class ImportJobProcessor<Write = unknown> {
       let unit = await this.decideEntry(run, entry, room, ledger);
       if (!unit) break;
       const sizeOf = (candidate: Unit<Write>) => candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0);
-      if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && bytesOf(unit) > chunkBytes)) {
+      const aloneBytes = (candidate: Unit<Write>) => bytesOf(candidate) + (units.length === 0 ? (ledger?.pendingBytes() ?? 0) : 0);
+      if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && aloneBytes(unit) > chunkBytes)) {
         // Too large for any transaction, even alone: a row error, never a stuck job.
         const needed = sizeOf(unit);
         ledger?.rollback();
@@ -330,15 +333,17 @@ export class ImportJobProcessor<Write = unknown> {
    * open for the caller to keep or roll back.
    */
   private async decideEntry(run: RunState, entry: Pending, room: number, ledger: StockLedger | undefined, overrule?: RowError): Promise<Unit<Write> | undefined> {
-    const judge = () => (entry.unit && !overrule ? this.decide(run, entry.unit, room, ledger) : this.failedUnit(run.job, overrule ? [overrule] : (entry.errors ?? []), room));
+    const overruled = (error: RowError) => (entry.unit?.rowNumbers ?? [entry.position]).map((rowNumber) => ({ ...error, rowNumber }));
+    const judge = () => (entry.unit && !overrule ? this.decide(run, entry.unit, room, ledger) : this.failedUnit(run.job, overrule ? overruled(overrule) : (entry.errors ?? []), room));
     if (!ledger || !run.stock) return judge();
     const documentType = run.kind.stock?.document?.type;
     for (;;) {
       ledger.begin();
       const unit = judge();
       if (unit.action === 'failed') {
-        ledger.rollback();
-        ledger.begin();
+        // Refused on what it read (e.g. too little stock): nothing of it is kept but those reads,
+        // which the commit checks.
+        ledger.discardChanges();
       }
       const reference = run.documentEnds.get(entry.position);
       if (documentType && reference !== undefined) ledger.closeDocument(documentKey(run.job.id, documentType, reference), this.now());

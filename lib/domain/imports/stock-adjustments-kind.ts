@@ -5,7 +5,7 @@ import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, entryKey, failed, insufficientStock, lotError, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
@@ -93,7 +93,7 @@ export const stockAdjustmentsKind: ImportKindDefinition<AdjustmentRow, unknown> 
       reason: row.reason,
       occurredAt: context.now,
     });
-    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, quantity));
+    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, quantity));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
   },
 };

@@ -3,12 +3,12 @@ import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey, sumQuantities } from '../inventory/stock.ts';
-import { newCount, withCountLine } from '../stock/documents.ts';
-import { documentKey, MAX_DOCUMENT_LINES } from '../stock/records.ts';
+import { hasRoomFor, newCount, withCountLine } from '../stock/documents.ts';
+import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
 import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -24,6 +24,8 @@ export interface CountRow {
   locationCode: string;
   sku: string;
   countedQuantity: number;
+  /** The cell as written, for the row error. */
+  countedQuantityCell: string;
   lot: string | null;
 }
 
@@ -40,7 +42,7 @@ function parseCount(raw: RawRow, rowNumber: number) {
   return cells.result<CountRow>(() =>
     countReference === undefined || locationCode === undefined || sku === undefined || countedQuantity === undefined || lot === undefined
       ? undefined
-      : { countReference, locationCode, sku, countedQuantity, lot },
+      : { countReference, locationCode, sku, countedQuantity, countedQuantityCell: cells.cell('countedQuantity') ?? '', lot },
   );
 }
 
@@ -86,19 +88,20 @@ export const stockCountsKind: ImportKindDefinition<CountRow, unknown> = {
     if (count.locationId !== location.id) {
       return failed({ rowNumber, column: 'locationCode', value: row.locationCode, code: 'invalid-value', message: `Count "${row.countReference}" is of another location; a count covers one location.` });
     }
-    if (count.lines.length >= MAX_DOCUMENT_LINES) {
-      return failed({ rowNumber, column: 'countReference', value: row.countReference, code: 'too-many-lines', message: `A count has at most ${MAX_DOCUMENT_LINES} lines per file; split count "${row.countReference}" across files.` });
-    }
     const side = { location, lot: row.lot };
     const expected = ledger.onHand(item, side);
     const delta = sumQuantities([row.countedQuantity, -expected]);
+    const line = { itemId: item.id, sku: item.sku, lot: row.lot, expected, counted: row.countedQuantity, delta };
+    if (!hasRoomFor(count, line)) {
+      return failed({ rowNumber, column: 'countReference', value: row.countReference, code: 'too-many-lines', message: `A count holds at most ${MAX_DOCUMENT_LINES} lines (${MAX_DOCUMENT_LINE_BYTES / 1024} KiB) per file; split count "${row.countReference}" across files.` });
+    }
     const movementIds: string[] = [];
     if (delta !== 0) {
       const moved = ledger.move({ type: 'count', item, quantity: Math.abs(delta), ...(delta < 0 ? { from: side } : { to: side }), reference: row.countReference, occurredAt: context.now });
-      if (!moved.ok) throw new Error('A count never takes more than is on hand');
+      if (!moved.ok) return failed(refusal(moved, rowNumber, 'countedQuantity', row.countedQuantityCell, `${row.sku} at ${row.locationCode}`, Math.abs(delta)));
       movementIds.push(moved.movementId);
     }
-    ledger.putDocument(withCountLine(count, { itemId: item.id, sku: item.sku, lot: row.lot, expected, counted: row.countedQuantity, delta }));
+    ledger.putDocument(withCountLine(count, line));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds, appliedAt: context.now } }], events: [] };
   },
 };

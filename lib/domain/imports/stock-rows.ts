@@ -1,5 +1,7 @@
 import type { Item } from '../inventory/item.ts';
 import { QUANTITY_SCALE } from '../inventory/stock.ts';
+import type { MoveResult } from '../stock/ledger.ts';
+import { MAX_ON_HAND } from '../stock/records.ts';
 import type { RowReader } from './cells.ts';
 import type { UnitDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RowError } from './types.ts';
@@ -22,10 +24,10 @@ export function requiredQuantity(cells: RowReader, column: string, sign: 'positi
   const value = cells.optionalNumber(column);
   if (typeof value !== 'number') return undefined;
   const [, fraction = ''] = cell.split('.');
-  const inRange = sign === 'positive' ? value > 0 : sign === 'non-negative' ? value >= 0 : value !== 0;
+  const inRange = (sign === 'positive' ? value > 0 : sign === 'non-negative' ? value >= 0 : value !== 0) && Math.abs(value) <= MAX_ON_HAND;
   if (!inRange || fraction.length > QUANTITY_SCALE) {
     const rule = sign === 'positive' ? 'greater than 0' : sign === 'non-negative' ? '0 or greater' : 'different from 0';
-    cells.error(column, cell, 'invalid-number', `${column} must be ${rule}, with at most ${QUANTITY_SCALE} decimals.`);
+    cells.error(column, cell, 'invalid-number', `${column} must be ${rule}, at most ${MAX_ON_HAND} in size, with at most ${QUANTITY_SCALE} decimals.`);
     return undefined;
   }
   return value;
@@ -51,6 +53,12 @@ export function lotError(item: Item, lot: string | null, column: string, rowNumb
     return { rowNumber, column, value: lot, code: 'lot-not-allowed', message: `Item "${item.sku}" is not tracked by lot: leave ${column} empty.` };
   }
   return undefined;
+}
+
+/** The row error of a movement the ledger refused: not enough stock, or more than a record may hold. */
+export function refusal(moved: Exclude<MoveResult, { ok: true }>, rowNumber: number, column: string, value: string, what: string, needed: number): RowError {
+  if (moved.reason === 'insufficient-stock') return insufficientStock(rowNumber, column, value, what, moved.available, needed);
+  return { rowNumber, column, value, code: 'invalid-number', message: `${what} would hold more than ${moved.limit}, the most a stock record or an item may hold.` };
 }
 
 export function insufficientStock(rowNumber: number, column: string, value: string, what: string, available: number, needed: number): RowError {

@@ -6,7 +6,7 @@ import { stockRecordKey } from '../inventory/stock.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
 import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, insufficientStock, lotError, optionalLot, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -91,7 +91,7 @@ export const stockTransfersKind: ImportKindDefinition<TransferRow, unknown> = {
     if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
     const moved = ledger.move({ type: 'transfer', item, quantity: row.quantity, from: { location: from, lot: row.lot }, to: { location: to, lot: row.lot }, reference: row.reference, occurredAt: context.now });
-    if (!moved.ok) return failed(insufficientStock(rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${row.fromLocationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, moved.available, row.quantity));
+    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${moved.reason === 'insufficient-stock' ? row.fromLocationCode : row.toLocationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, row.quantity));
     return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
   },
 };

@@ -1,6 +1,6 @@
 import type { EventDraft } from '../events/types.ts';
 import { newId } from '../ids.ts';
-import { documentKey, type CountLine, type ReceiptLine, type StockDocument } from './records.ts';
+import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES, type CountLine, type ReceiptLine, type StockDocument } from './records.ts';
 
 /**
  * Receipts and counts (docs/inventory.md "Receipts and counts"): the lines of one PO, or of one
@@ -10,21 +10,28 @@ import { documentKey, type CountLine, type ReceiptLine, type StockDocument } fro
  */
 
 export function newReceipt(jobId: string, poNumber: string, now: string): StockDocument {
-  return { type: 'po-receipt', id: newId('rcp'), key: documentKey(jobId, 'po-receipt', poNumber), jobId, reference: poNumber, createdAt: now, closed: false, lines: [] };
+  return { type: 'po-receipt', id: newId('rcp'), key: documentKey(jobId, 'po-receipt', poNumber), jobId, reference: poNumber, createdAt: now, closed: false, linesBytes: 0, lines: [] };
 }
 
 export function newCount(jobId: string, countReference: string, locationId: string, now: string): StockDocument {
-  return { type: 'stock-count', id: newId('cnt'), key: documentKey(jobId, 'stock-count', countReference), jobId, reference: countReference, locationId, createdAt: now, closed: false, lines: [] };
+  return { type: 'stock-count', id: newId('cnt'), key: documentKey(jobId, 'stock-count', countReference), jobId, reference: countReference, locationId, createdAt: now, closed: false, linesBytes: 0, lines: [] };
+}
+
+const lineBytes = (line: ReceiptLine | CountLine) => Buffer.byteLength(JSON.stringify(line)) + 1;
+
+/** Whether one more line fits the document (in number and in bytes). */
+export function hasRoomFor(document: StockDocument, line: ReceiptLine | CountLine): boolean {
+  return document.lines.length < MAX_DOCUMENT_LINES && document.linesBytes + lineBytes(line) <= MAX_DOCUMENT_LINE_BYTES;
 }
 
 export function withReceiptLine(document: StockDocument, line: ReceiptLine): StockDocument {
   if (document.type !== 'po-receipt') throw new Error(`${document.id} is not a receipt`);
-  return { ...document, lines: [...document.lines, line] };
+  return { ...document, lines: [...document.lines, line], linesBytes: document.linesBytes + lineBytes(line) };
 }
 
 export function withCountLine(document: StockDocument, line: CountLine): StockDocument {
   if (document.type !== 'stock-count') throw new Error(`${document.id} is not a count`);
-  return { ...document, lines: [...document.lines, line] };
+  return { ...document, lines: [...document.lines, line], linesBytes: document.linesBytes + lineBytes(line) };
 }
 
 export function documentEvent(document: StockDocument, occurredAt: string): EventDraft {

@@ -4,7 +4,7 @@ import type { Location } from '../inventory/location.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
 import { stockRecordKey, sumQuantities, type Movement, type MovementType, type StockRecord } from '../inventory/stock.ts';
 import { documentEvent } from './documents.ts';
-import type { ItemStock, StockDocument } from './records.ts';
+import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 
 /**
  * The stock a chunk of import rows works on (docs/inventory.md "The stock model"). Rows are
@@ -12,6 +12,10 @@ import type { ItemStock, StockDocument } from './records.ts';
  * unit that fails or does not fit the transaction is rolled back. At the end the chunk writes
  * each record it changed ONCE, conditioned on the version it was read at: a transaction may name
  * an item only once, and a concurrent writer's change makes the chunk be decided again.
+ *
+ * A decision may also rest on stock it only read (a count that matched, a row refused for lack of
+ * stock): each such record is checked, unchanged, in the same transaction, so a concurrent
+ * change to it makes the chunk be decided again too.
  *
  * Each movement appends one ledger entry per stock record it touches and emits, in order,
  * `movement.created`, `stock.changed` per leg, and `low-stock` when the item's on-hand across
@@ -31,7 +35,9 @@ export type StockWrite =
   | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number }
   | { op: 'append-movement'; movement: Movement }
   | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null }
-  | { op: 'put-document'; document: StockDocument; expectedVersion: number | null };
+  | { op: 'put-document'; document: StockDocument; expectedVersion: number | null }
+  /** A stock record a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
+  | { op: 'check-stock-record'; record: StockRecord; expectedVersion: number | null };
 
 export interface StockSide {
   location: Location;
@@ -51,7 +57,11 @@ export interface MoveInput {
   occurredAt: string;
 }
 
-export type MoveResult = { ok: true; movementId: string; from?: StockRecord; to?: StockRecord } | { ok: false; available: number };
+export type MoveResult =
+  | { ok: true; movementId: string; from?: StockRecord; to?: StockRecord }
+  | { ok: false; reason: 'insufficient-stock'; available: number }
+  /** The destination's on-hand or the item's total would pass MAX_ON_HAND. */
+  | { ok: false; reason: 'over-limit'; limit: number };
 
 interface Tracked<T> {
   value: T;
@@ -76,6 +86,9 @@ export class StockLedger {
   private documents = new Map<string, Tracked<StockDocument>>();
   /** Places with no stored record, with the id a record there gets. */
   private readonly unsaved = new Map<string, StockRecord>();
+  /** Stored stock records the chunk's decisions read, with the version read (undefined: absent). */
+  private reads = new Map<string, Tracked<StockRecord>>();
+  private savedReads: Map<string, Tracked<StockRecord>> | undefined;
   private saved: Snapshot | undefined;
   private unitEvents: EventDraft[] = [];
   private unitWrites: StockWrite[] = [];
@@ -88,14 +101,29 @@ export class StockLedger {
   /** Starts a unit: what it does can be rolled back until `endUnit`. */
   begin(): void {
     this.saved = { records: new Map(this.records), totals: new Map(this.totals), documents: new Map(this.documents) };
+    this.savedReads = new Map(this.reads);
     this.unitEvents = [];
     this.unitWrites = [];
   }
 
-  /** Undoes the current unit. */
+  /**
+   * Undoes what the current unit changed, and keeps it open with what it read: a unit refused on
+   * what it read (too little stock) holds only while that stays as read.
+   */
+  discardChanges(): void {
+    if (!this.saved) throw new Error('discardChanges without begin');
+    this.records = new Map(this.saved.records);
+    this.totals = new Map(this.saved.totals);
+    this.documents = new Map(this.saved.documents);
+    this.unitEvents = [];
+    this.unitWrites = [];
+  }
+
+  /** Undoes the current unit, reads included. */
   rollback(): void {
     if (!this.saved) throw new Error('rollback without begin');
     ({ records: this.records, totals: this.totals, documents: this.documents } = this.saved);
+    if (this.savedReads) this.reads = this.savedReads;
     this.saved = undefined;
     this.unitEvents = [];
     this.unitWrites = [];
@@ -130,10 +158,13 @@ export class StockLedger {
     const { item, from, to } = input;
     if (from) {
       const available = this.onHand(item, from);
-      if (available < input.quantity) return { ok: false, available };
+      if (available < input.quantity) return { ok: false, reason: 'insufficient-stock', available };
+    }
+    const totalBefore = this.itemOnHand(item.id);
+    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (!from && sumQuantities([totalBefore, input.quantity]) > MAX_ON_HAND))) {
+      return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
     const movementId = this.ids.movement();
-    const totalBefore = this.itemOnHand(item.id);
     this.unitEvents.push({
       type: 'movement.created',
       occurredAt: input.occurredAt,
@@ -183,15 +214,15 @@ export class StockLedger {
 
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
-    let actions = this.totals.size;
+    let actions = this.totals.size + this.readOnly().length;
     for (const { version } of [...this.records.values(), ...this.documents.values()]) actions += version === undefined ? 2 : 1;
     return actions;
   }
 
   /** A size estimate of the coalesced writes (documents carry all their lines). */
   pendingBytes(): number {
-    let bytes = 512 * (this.records.size + this.totals.size);
-    for (const { value } of this.documents.values()) bytes += 512 + JSON.stringify(value).length;
+    let bytes = 512 * (this.records.size + this.totals.size + this.readOnly().length);
+    for (const { value } of this.documents.values()) bytes += 1024 + value.linesBytes;
     return bytes;
   }
 
@@ -203,6 +234,7 @@ export class StockLedger {
     }
     for (const { value, version } of this.changed(this.totals)) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null });
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
+    for (const { value, version } of this.readOnly()) writes.push({ op: 'check-stock-record', record: value, expectedVersion: version ?? null });
     return writes;
   }
 
@@ -252,7 +284,11 @@ export class StockLedger {
     const known = this.records.get(key);
     if (known) return known;
     const stored = this.base.stockRecord(key);
-    if (stored) return { value: stored.record, version: stored.version };
+    if (stored) {
+      const read = { value: stored.record, version: stored.version };
+      this.reads.set(key, read);
+      return read;
+    }
     // Nothing was ever there: a record with nothing on hand, stored only once a movement touches
     // it. Its id is kept for the chunk, so every look at the place names the same record.
     let unsaved = this.unsaved.get(key);
@@ -260,7 +296,9 @@ export class StockLedger {
       unsaved = { id: this.ids.stockRecord(), itemId: item.id, locationId: side.location.id, lot: side.lot, onHand: 0, createdAt: '', updatedAt: '' };
       this.unsaved.set(key, unsaved);
     }
-    return { value: unsaved, version: undefined };
+    const read = { value: unsaved, version: undefined };
+    this.reads.set(key, read);
+    return read;
   }
 
   private itemOnHand(itemId: string): number {
@@ -275,6 +313,11 @@ export class StockLedger {
   private loadDocument(key: string): Tracked<StockDocument> | undefined {
     const stored = this.base.document(key);
     return stored ? { value: stored.record, version: stored.version } : undefined;
+  }
+
+  /** Records read and not written: each is checked at commit. */
+  private readOnly(): Tracked<StockRecord>[] {
+    return [...this.reads].filter(([key]) => !this.records.has(key)).map(([, read]) => read);
   }
 
   /** Entries are tracked only once written, so every tracked entry is a change. */

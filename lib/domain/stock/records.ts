@@ -59,6 +59,8 @@ interface DocumentBase {
   createdAt: string;
   /** Set when the file's last row of the document is handled and its event emitted. */
   closed: boolean;
+  /** UTF-8 bytes of the lines as JSON: the document and its event must fit one stored item. */
+  linesBytes: number;
 }
 
 export type StockDocument =
@@ -67,6 +69,14 @@ export type StockDocument =
 
 /** At most this many lines of one receipt or count per file: its event must fit one stored event. */
 export const MAX_DOCUMENT_LINES = 1000;
+/** And at most this many bytes of lines (DynamoDB stores at most 400 KB per item). */
+export const MAX_DOCUMENT_LINE_BYTES = 256 * 1024;
+
+/**
+ * The most a stock record, or an item across all its records, may hold: quantities stay exact
+ * (in millionths, far below 2^53) and storable as numbers.
+ */
+export const MAX_ON_HAND = 1_000_000_000;
 
 /** One stock record's place: an item at a location in a lot (null for items not tracked by lot). */
 export interface StockPlace {

@@ -13,7 +13,8 @@ import type { Location } from '../../../lib/domain/inventory/location.ts';
 import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
 import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/stock.ts';
 import { StockLedger, type StockBase, type StockSide } from '../../../lib/domain/stock/ledger.ts';
-import { documentKey, type ItemStock, type StockDocument, type StockEntry } from '../../../lib/domain/stock/records.ts';
+import { hasRoomFor, newReceipt, withReceiptLine } from '../../../lib/domain/stock/documents.ts';
+import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES, MAX_ON_HAND, type ItemStock, type StockDocument, type StockEntry } from '../../../lib/domain/stock/records.ts';
 
 /**
  * The five kinds that move stock (docs/inventory.md "Import kinds"): their cell rules, and what a
@@ -242,7 +243,7 @@ describe('stock kinds: parseRow', () => {
     // Act / Assess
     expect(stockCountsKind.parseRow(count({ countedquantity: '0' }), 1)).toEqual({
       ok: true,
-      value: { countReference: 'CNT-1', locationCode: 'A1', sku: 'WIDGET', countedQuantity: 0, lot: null },
+      value: { countReference: 'CNT-1', locationCode: 'A1', sku: 'WIDGET', countedQuantity: 0, countedQuantityCell: '0', lot: null },
     });
   });
 
@@ -264,8 +265,8 @@ describe('stock kinds: parseRow', () => {
     const undated = poReceiptsKind.parseRow(receipt(), 2);
 
     // Assess
-    expect(dated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, lot: 'L-1', receivedAt: '2026-11-20T06:15:00.000Z' } });
-    expect(undated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, lot: null, receivedAt: null } });
+    expect(dated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: 'L-1', receivedAt: '2026-11-20T06:15:00.000Z' } });
+    expect(undated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: null, receivedAt: null } });
   });
 
   it('po-receipts accepts a receivedAt a minute ahead of the server clock (clocks differ)', () => {
@@ -352,7 +353,7 @@ describe('stock kinds: a row applied before', () => {
       expect(decision, strategy).toEqual({ action: 'skipped', events: [] });
       expect(writes).toEqual([]);
       expect(events).toEqual([]);
-      expect(world.ledger.pendingActions()).toBe(0);
+      expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
     }
   });
 
@@ -365,7 +366,7 @@ describe('stock kinds: a row applied before', () => {
 
     // Assess
     expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 4, column, code: 'duplicate' }) });
-    expect(world.ledger.pendingActions()).toBe(0);
+    expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 });
 
@@ -451,7 +452,7 @@ describe('stock-adjustments: decideUnit', () => {
       error: { rowNumber: 3, column: 'quantityDelta', value: '-6', code: 'insufficient-stock', message: expect.stringMatching(/has 5 on hand; 6 would take it below zero/) },
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(5);
-    expect(world.ledger.pendingActions()).toBe(0);
+    expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
   it('sees what earlier rows of the chunk did', () => {
@@ -737,7 +738,7 @@ describe('builds: decideUnit', () => {
 
     // Assess
     expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 1, column: 'bomCode', value: 'GADGET-BOM', code: 'invalid-value' }) });
-    expect(world.ledger.pendingActions()).toBe(0);
+    expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
   it('builds from a draft BOM', () => {
@@ -774,7 +775,7 @@ describe('builds: decideUnit', () => {
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(10);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(1.5);
-    expect(world.ledger.pendingActions()).toBe(0);
+    expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
   it('fails with insufficient-stock when a component without sources is short at the build location', () => {
@@ -812,7 +813,7 @@ describe('builds: decideUnit', () => {
     // Assess
     expect(source.decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 3, column: 'sourceLot', value: 'L9', code: 'lot-not-allowed' }) });
     expect(output.decision).toEqual({ action: 'failed', error: expect.objectContaining({ column: 'outputLot', value: 'OUT-1', code: 'lot-not-allowed' }) });
-    expect(world.ledger.pendingActions()).toBe(0);
+    expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
   it('refuses a componentSku that is not a component of the BOM with invalid-value', () => {
@@ -835,5 +836,31 @@ describe('builds: decideUnit', () => {
 
     // Assess
     expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 2, column: 'quantity', code: 'invalid-value' }) });
+  });
+});
+
+describe('stock kinds: limits', () => {
+  it('refuses a quantity above MAX_ON_HAND with invalid-number', () => {
+    // Act
+    const parsed = stockAdjustmentsKind.parseRow(adjustment({ quantitydelta: '10000000000000000' }), 1);
+
+    // Assess
+    expect(parsed).toMatchObject({ ok: false, errors: [{ column: 'quantityDelta', code: 'invalid-number' }] });
+    expect(stockAdjustmentsKind.parseRow(adjustment({ quantitydelta: String(-MAX_ON_HAND) }), 1).ok).toBe(true);
+  });
+
+  it('keeps a receipt within its byte budget however long its lines are (multi-byte lots)', () => {
+    // Prepare: lines of about 600 bytes each
+    let receipt = newReceipt('imp_1', 'PO-1', '2026-11-22T10:00:00.000Z');
+    const line = (index: number) => ({ itemId: 'itm_1', sku: 'S'.repeat(64), locationId: 'loc_1', quantity: 1, lot: `${'🦀'.repeat(60)}${index}`, stockRecordId: `stk_${index}` });
+
+    // Act
+    let index = 0;
+    while (hasRoomFor(receipt, line(index))) receipt = withReceiptLine(receipt, line(index++));
+
+    // Assess: stopped by bytes before the line count, and the whole receipt fits a stored item
+    expect(receipt.lines.length).toBeLessThan(MAX_DOCUMENT_LINES);
+    expect(receipt.linesBytes).toBeLessThanOrEqual(MAX_DOCUMENT_LINE_BYTES);
+    expect(Buffer.byteLength(JSON.stringify(receipt))).toBeLessThan(400 * 1024);
   });
 });

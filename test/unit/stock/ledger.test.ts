@@ -6,7 +6,7 @@ import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
 import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/stock.ts';
 import { newCount, newReceipt, withCountLine, withReceiptLine } from '../../../lib/domain/stock/documents.ts';
 import { StockLedger, type LedgerIds, type MoveInput, type StockBase, type StockSide } from '../../../lib/domain/stock/ledger.ts';
-import type { ItemStock, StockDocument } from '../../../lib/domain/stock/records.ts';
+import { MAX_ON_HAND, type ItemStock, type StockDocument } from '../../../lib/domain/stock/records.ts';
 
 /**
  * The chunk-scoped stock working set (docs/inventory.md "The stock model", "Events"), over an
@@ -242,12 +242,34 @@ describe('StockLedger: moves', () => {
     const fromNothing = ledger.move({ type: 'transfer', item, quantity: 1, from: at(B1), to: at(A1), reference: 'T-1', occurredAt: NOW });
 
     // Assess
-    expect(tooMuch).toEqual({ ok: false, available: 5 });
-    expect(fromNothing).toEqual({ ok: false, available: 0 });
+    expect(tooMuch).toEqual({ ok: false, reason: 'insufficient-stock', available: 5 });
+    expect(fromNothing).toEqual({ ok: false, reason: 'insufficient-stock', available: 0 });
     expect(ledger.onHand(item, at(A1))).toBe(5);
     expect(ledger.peekUnit()).toEqual({ writes: [], events: [] });
-    expect(ledger.pendingActions()).toBe(0);
-    expect(ledger.flush()).toEqual([]);
+    // The refusals rest on what was read: both records are checked, unchanged, at commit
+    expect(ledger.pendingActions()).toBe(2);
+    expect(ledger.flush().map((write) => [write.op, 'expectedVersion' in write ? write.expectedVersion : undefined])).toEqual([
+      ['check-stock-record', 1],
+      ['check-stock-record', null],
+    ]);
+  });
+
+  it('refuses to take a record or an item above MAX_ON_HAND', () => {
+    // Prepare
+    const item = itemOf();
+    const base = new MemoryBase();
+    base.put(item, at(A1), MAX_ON_HAND - 1, 1);
+    const ledger = ledgerOver(base);
+
+    // Act
+    const over = ledger.move(receive(item, at(A1), 2));
+    const elsewhere = ledger.move(receive(item, at(B1), 2));
+    const upTo = ledger.move(receive(item, at(A1), 1));
+
+    // Assess
+    expect(over).toEqual({ ok: false, reason: 'over-limit', limit: MAX_ON_HAND });
+    expect(elsewhere).toEqual({ ok: false, reason: 'over-limit', limit: MAX_ON_HAND });
+    expect(upTo).toMatchObject({ ok: true, to: { onHand: MAX_ON_HAND } });
   });
 
   it('takes exactly what is on hand, down to zero', () => {
@@ -299,7 +321,7 @@ describe('StockLedger: low-stock', () => {
     return moves.map((input) => {
       ledger.begin();
       const moved = ledger.move(input);
-      if (!moved.ok) throw new Error(`unexpected refusal: ${moved.available} available`);
+      if (!moved.ok) throw new Error(`unexpected refusal: ${JSON.stringify(moved)}`);
       return ledger.endUnit().events.some((event) => event.type === 'low-stock');
     });
   }
@@ -406,13 +428,14 @@ describe('StockLedger: units', () => {
 
     // Assess
     expect(during).toBe(6);
+    // (before any new read: a read is checked at commit, so it adds an action)
+    expect(ledger.pendingActions()).toBe(kept.actions);
+    expect(ledger.pendingBytes()).toBe(kept.bytes);
+    expect(ledger.flush()).toEqual(kept.writes);
     expect(ledger.onHand(item, at(A1))).toBe(10);
     expect(ledger.onHand(item, at(B1))).toBe(0);
     expect(ledger.document(receipt.key)?.lines).toEqual([line]);
     expect(ledger.document('imp_1#stock-count#CNT-1')).toBeUndefined();
-    expect(ledger.pendingActions()).toBe(kept.actions);
-    expect(ledger.pendingBytes()).toBe(kept.bytes);
-    expect(ledger.flush()).toEqual(kept.writes);
     expect(ledger.peekUnit()).toEqual({ writes: [], events: [] });
   });
 
