@@ -841,8 +841,14 @@ describe('GET /v1/imports/kinds', () => {
       data: Array<{ kind: string }>;
       page: { nextCursor: string | null };
     };
-    expect(third.data.map((kind) => kind.kind)).toEqual(['boms']);
-    expect(third.page.nextCursor).toBeNull();
+    expect(third.data.map((kind) => kind.kind)).toEqual(['stock-adjustments']);
+    // …and so on to the last kind, after which there is no next page
+    const last = (await (await callApi(`/v1/imports/kinds?limit=5&cursor=${encodeURIComponent(third.page.nextCursor ?? '')}`, { key })).json()) as {
+      data: Array<{ kind: string }>;
+      page: { nextCursor: string | null };
+    };
+    expect(last.data.map((kind) => kind.kind)).toEqual(['stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds']);
+    expect(last.page.nextCursor).toBeNull();
     await expectProblem(foreign, 400, 'customer-api.pagination.invalid-cursor');
     await expectProblem(tooLarge, 400, 'customer-api.validation.failed');
   });
