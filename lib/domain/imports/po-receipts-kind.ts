@@ -2,12 +2,11 @@ import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
-import { stockRecordKey } from '../inventory/stock.ts';
 import { hasRoomFor, newReceipt, withReceiptLine } from '../stock/documents.ts';
 import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
+import { onePlaceKeys, onePlaceReferences, oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
 import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
 import type { RawRow } from './types.ts';
 
@@ -86,17 +85,9 @@ export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
   naturalKey: ['poNumber', 'sku', 'locationCode', 'lot'],
   parseRow: parseReceipt,
   naturalKeyOf: keyOf,
-  references: (row) => [
-    { entity: 'item', key: row.sku, column: 'sku', code: 'unknown-sku' },
-    { entity: 'location', key: row.locationCode, column: 'locationCode', code: 'unknown-location' },
-  ],
+  references: onePlaceReferences,
   stock: {
-    keysOf: (unit, { resolve }) => {
-      const row = oneRow(unit);
-      const item = resolve('item', row.sku)?.record;
-      const location = resolve('location', row.locationCode)?.record;
-      return { stockRecords: item && location ? [stockRecordKey(item.id, location.id, row.lot)] : [], itemIds: [] };
-    },
+    keysOf: onePlaceKeys,
     document: { type: 'po-receipt', referenceOf: (raw) => raw.ponumber },
   },
   decideUnit(unit, existing, strategy, context): UnitDecision {

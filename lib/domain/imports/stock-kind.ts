@@ -1,4 +1,5 @@
-import type { DecideContext, ImportUnit, StockDecideContext } from './kind-definition.ts';
+import { stockRecordKey } from '../inventory/stock.ts';
+import type { DecideContext, ImportUnit, RowReference, StockDecideContext, StockKindHooks } from './kind-definition.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
 /**
@@ -22,3 +23,25 @@ export function oneRow<Row>(unit: ImportUnit<Row>): Row {
   if (row === undefined || unit.rows.length !== 1) throw new Error('This kind decides one row at a time');
   return row;
 }
+
+/** A row that names one item (`sku`) at one location (`locationCode`), in a lot. */
+interface OnePlaceRow {
+  sku: string;
+  locationCode: string;
+  lot: string | null;
+}
+
+export function onePlaceReferences(row: OnePlaceRow): RowReference[] {
+  return [
+    { entity: 'item', key: row.sku, column: 'sku', code: 'unknown-sku' },
+    { entity: 'location', key: row.locationCode, column: 'locationCode', code: 'unknown-location' },
+  ];
+}
+
+/** The one stock record such a row touches, read ahead. */
+export const onePlaceKeys: StockKindHooks<OnePlaceRow>['keysOf'] = (unit, { resolve }) => {
+  const row = oneRow(unit);
+  const item = resolve('item', row.sku)?.record;
+  const location = resolve('location', row.locationCode)?.record;
+  return { stockRecords: item && location ? [stockRecordKey(item.id, location.id, row.lot)] : [], itemIds: [] };
+};
