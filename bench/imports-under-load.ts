@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FINISHED, getJob, itemsCsv, rowCount, startStack, submitItemsFile, type Job, type LocalStack } from './local-stack.ts';
+import { batchWriteAll } from './raw-loader.ts';
 
 /**
  * Imports under a hostile file, and next to a raw loader (docs/imports.md "Row errors" and
@@ -128,12 +129,7 @@ async function validOverHttp(stack: LocalStack, rows: number): Promise<number> {
 
 /** The rows' items as the import writes them (record + sku claim), written with BatchWriteItem by `writers` loops. */
 async function rawLoader(rows: number, writers: number): Promise<number> {
-  const [{ InventoryStore }, { TABLES }, { documentClient }, { BatchWriteCommand }] = await Promise.all([
-    import('../lib/store/inventory-store.ts'),
-    import('../lib/store/tables.ts'),
-    import('../lib/store/dynamodb-client.ts'),
-    import('@aws-sdk/lib-dynamodb'),
-  ]);
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../lib/store/inventory-store.ts'), import('../lib/store/tables.ts')]);
   const table = process.env[TABLES.inventory.envVar] ?? '';
   const store = new InventoryStore(table);
   const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
@@ -153,20 +149,7 @@ async function rawLoader(rows: number, writers: number): Promise<number> {
       updatedAt: now,
     }),
   ).flatMap((writes) => writes.map((write) => write.item.Put?.Item ?? {}));
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      for (let start = (next += 25) - 25; start < items.length; start = (next += 25) - 25) {
-        let requests = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-        while (requests.length > 0) {
-          const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-          requests = (result.UnprocessedItems?.[table] as typeof requests | undefined) ?? [];
-        }
-      }
-    }),
-  );
-  const rate = rows / ((performance.now() - started) / 1000);
+  const rate = rows / (await batchWriteAll(table, items, writers));
   console.log(`raw BatchWriteItem loader, ${writers} writer${writers > 1 ? 's' : ''}: ${rows} rows (${items.length} items) = ${Math.round(rate)} rows/s`);
   return rate;
 }

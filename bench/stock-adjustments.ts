@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FINISHED, getJob, startStack, submitFile, type Job, type LocalStack } from './local-stack.ts';
+import { batchWriteAll } from './raw-loader.ts';
 
 /**
  * Stock-adjustment import throughput (docs/inventory.md "stock-adjustments"): a 10,000-row file
@@ -36,31 +37,13 @@ const sku = (index: number) => `ADJ-${String(index).padStart(5, '0')}`;
 
 /** One ledger item per row, as the import writes it, with BatchWriteItem by `writers` loops. */
 async function rawLoader(rows: number, writers: number): Promise<number> {
-  const [{ InventoryStore }, { TABLES }, { documentClient }, { BatchWriteCommand }] = await Promise.all([
-    import('../lib/store/inventory-store.ts'),
-    import('../lib/store/tables.ts'),
-    import('../lib/store/dynamodb-client.ts'),
-    import('@aws-sdk/lib-dynamodb'),
-  ]);
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../lib/store/inventory-store.ts'), import('../lib/store/tables.ts')]);
   const table = process.env[TABLES.inventory.envVar] ?? '';
   const store = new InventoryStore(table);
   const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
   const now = new Date().toISOString();
   const items = Array.from({ length: rows }, (_, index) => store.movementWrite(organizationId, { id: `mov_raw${index}`, stockRecordId: `stk_raw${index % ITEMS}`, quantity: -1, type: 'adjustment', reference: `R-${index}`, occurredAt: now }).item.Put?.Item ?? {});
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      for (let start = (next += 25) - 25; start < items.length; start = (next += 25) - 25) {
-        let requests = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-        while (requests.length > 0) {
-          const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-          requests = (result.UnprocessedItems?.[table] as typeof requests | undefined) ?? [];
-        }
-      }
-    }),
-  );
-  return rows / ((performance.now() - started) / 1000);
+  return rows / (await batchWriteAll(table, items, writers));
 }
 
 async function main(): Promise<void> {
