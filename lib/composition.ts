@@ -1,4 +1,6 @@
+import { apiKeyCacheSeconds } from './config/api-key-cache.ts';
 import { requiredEnv } from './config/env.ts';
+import { CachedApiKeyLookup } from './domain/auth/cached-key-lookup.ts';
 import { loadRateLimitConfig } from './config/rate-limits.ts';
 import type { ChainDependencies } from './http/chain.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
@@ -10,7 +12,7 @@ import { TABLES } from './store/tables.ts';
  * cold start. A missing table name fails the cold start, not a request.
  */
 export const chainDependencies: ChainDependencies = {
-  apiKeys: new ApiKeysStore(requiredEnv(TABLES.keys.envVar)),
+  apiKeys: new CachedApiKeyLookup(new ApiKeysStore(requiredEnv(TABLES.keys.envVar)), apiKeyCacheSeconds()),
   rateLimits: new RateLimitStore(requiredEnv(TABLES['rate-limits'].envVar)),
   rateLimitPolicies: loadRateLimitConfig(),
 };

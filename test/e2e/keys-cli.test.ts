@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { callApi, uniqueOrganization } from '../support/api.ts';
+import { TEST_API_KEY_CACHE_SECONDS } from '../support/global-stack.ts';
 import { expectProblem } from '../support/problem.ts';
 
 /** The keys CLI as a user runs it: a separate process, against the running local server. */
@@ -47,7 +48,15 @@ describe('keys CLI', () => {
     const revoked = await keysCli(['revoke', key.id, '--json']);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(JSON.parse(revoked.stdout).revokedAt).toEqual(expect.any(String));
-    await expectProblem(await callApi('/v1/barcodes?payload=1', { key: key.key }), 401, 'customer-api.auth.unauthenticated');
+    // The server trusts a looked-up key for TEST_API_KEY_CACHE_SECONDS: the revocation takes
+    // effect within that period, not later.
+    const revokedAt = Date.now();
+    let refused = await callApi('/v1/barcodes?payload=1', { key: key.key });
+    while (refused.status === 200 && Date.now() - revokedAt < TEST_API_KEY_CACHE_SECONDS * 1000 + 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      refused = await callApi('/v1/barcodes?payload=1', { key: key.key });
+    }
+    await expectProblem(refused, 401, 'customer-api.auth.unauthenticated');
   });
 
   it('honours --expires', async () => {

@@ -22,6 +22,12 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The server caches looked-up keys (docs/operations.md#api-key-cache); tests run it with a short
+ * period so that a revocation can be watched taking effect.
+ */
+export const TEST_API_KEY_CACHE_SECONDS = 2;
+
 let server: ChildProcess | undefined;
 let stateDir: string | undefined;
 
@@ -39,7 +45,7 @@ export async function setup(project: TestProject): Promise<void> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent' },
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
