@@ -52,10 +52,10 @@ export const idempotencyEntity = defineEntity<{ organizationId: string; keyHash:
   key: ({ organizationId, keyHash }) => keys.idempotency(organizationId, keyHash),
 });
 
-export const rateLimitCounterEntity = defineEntity<{ keyId: string; policy: string; windowStartEpochSeconds: number }>({
+export const rateLimitCounterEntity = defineEntity<{ keyId: string; windowSeconds: number; windowStartEpochSeconds: number }>({
   type: 'rate-limit-counter',
-  schemaVersion: 1,
-  key: ({ keyId, policy, windowStartEpochSeconds }) => keys.rateLimitCounter(keyId, policy, windowStartEpochSeconds),
+  schemaVersion: 2,
+  key: ({ keyId, windowSeconds, windowStartEpochSeconds }) => keys.rateLimitCounter(keyId, windowSeconds, windowStartEpochSeconds),
 });
 
 export const eventEntity = defineEntity<{ organizationId: string; sequence: number }>({

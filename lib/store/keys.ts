@@ -5,6 +5,8 @@
  */
 
 const SEQUENCE_DIGITS = 12;
+/** The highest sequence number the sort key's padding holds. */
+export const MAX_SEQUENCE = 10 ** SEQUENCE_DIGITS - 1;
 
 export function padSequence(sequence: number): string {
   return String(sequence).padStart(SEQUENCE_DIGITS, '0');
@@ -18,8 +20,8 @@ export const keys = {
   /** `keyHash` is the SHA-256 of the client's Idempotency-Key, so any key length fits. */
   idempotency: (organizationId: string, keyHash: string) => ({ pk: `IDEM#${organizationId}#${keyHash}` }),
 
-  /** One counter per API key, policy and fixed window. */
-  rateLimitCounter: (keyId: string, policy: string, windowStartEpochSeconds: number) => ({ pk: `RL#${keyId}#${policy}#${windowStartEpochSeconds}` }),
+  /** One counter item per API key and fixed window, holding a count per policy of that window's length. */
+  rateLimitCounter: (keyId: string, windowSeconds: number, windowStartEpochSeconds: number) => ({ pk: `RL#${keyId}#${windowSeconds}s#${windowStartEpochSeconds}` }),
 
   eventSequence: (organizationId: string) => ({ pk: `ORG#${organizationId}#SEQ`, sk: 'COUNTER' }),
   eventsOf: (organizationId: string) => `ORG#${organizationId}#EVT`,

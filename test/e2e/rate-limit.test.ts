@@ -70,9 +70,9 @@ async function spendBudget(keyId: string, count: number): Promise<void> {
   await documentClient.send(
     new UpdateCommand({
       TableName: process.env[TABLES['rate-limits'].envVar],
-      Key: { pk: rateLimitCounterKey(keyId, 'general', windowStart) },
-      UpdateExpression: 'SET #count = :count, #ttl = :ttl',
-      ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+      Key: { pk: rateLimitCounterKey(keyId, 60, windowStart) },
+      UpdateExpression: 'SET #general = :count, #ttl = :ttl',
+      ExpressionAttributeNames: { '#general': 'general', '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':count': count, ':ttl': counterExpiresAt(windowStart, 60) },
     }),
   );

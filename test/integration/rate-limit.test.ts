@@ -19,6 +19,7 @@ const tableName = () => process.env[TABLES['rate-limits'].envVar] ?? '';
 const uniqueKeyId = () => `key_t${randomBytes(8).toString('hex')}`;
 /** A window start far from now, so no request of another test shares it. */
 const WINDOW = 1_800_000_000;
+const windowAt = (start: number) => ({ windowSeconds: 60, windowStartEpochSeconds: start, expiresAtEpochSeconds: counterExpiresAt(start, 60) });
 
 describe('RateLimitStore', () => {
   let store: RateLimitStore;
@@ -30,9 +31,19 @@ describe('RateLimitStore', () => {
     // Prepare
     const keyId = uniqueKeyId();
     // Act
-    const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment(keyId, 'general', WINDOW, counterExpiresAt(WINDOW, 60))));
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment(keyId, windowAt(WINDOW), ['general'])));
     // Assess
-    expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+    expect(counts.map((count) => count.general ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+  });
+
+  it('counts both policies of a submission in one update, each on its own count', async () => {
+    // Prepare
+    const keyId = uniqueKeyId();
+    await store.increment(keyId, windowAt(WINDOW), ['general']);
+    // Act
+    const both = await store.increment(keyId, windowAt(WINDOW), ['general', 'submission']);
+    // Assess
+    expect(both).toEqual({ general: 2, submission: 1 });
   });
 
   it.each([
@@ -42,30 +53,31 @@ describe('RateLimitStore', () => {
   ] as const)('keeps %s independent', async (_label, other) => {
     // Prepare
     const keyId = uniqueKeyId();
-    for (let i = 0; i < 3; i += 1) await store.increment(keyId, 'general', WINDOW, counterExpiresAt(WINDOW, 60));
+    for (let i = 0; i < 3; i += 1) await store.increment(keyId, windowAt(WINDOW), ['general']);
     // Act
-    const otherCount = await store.increment(other.keyId === 'same' ? keyId : uniqueKeyId(), other.policy, other.window, counterExpiresAt(other.window, 60));
-    const sameCount = await store.increment(keyId, 'general', WINDOW, counterExpiresAt(WINDOW, 60));
+    const otherCount = await store.increment(other.keyId === 'same' ? keyId : uniqueKeyId(), windowAt(other.window), [other.policy]);
+    const sameCount = await store.increment(keyId, windowAt(WINDOW), ['general']);
     // Assess
-    expect(otherCount).toBe(1);
-    expect(sameCount).toBe(4);
+    expect(otherCount[other.policy]).toBe(1);
+    expect(sameCount.general).toBe(4);
   });
 
   it('stores the counter with its TTL, entity and schema version', async () => {
     // Prepare
     const keyId = uniqueKeyId();
     // Act
-    await store.increment(keyId, 'submission', WINDOW, counterExpiresAt(WINDOW, 60));
+    await store.increment(keyId, windowAt(WINDOW), ['general', 'submission']);
     // Assess
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 'submission', WINDOW) }, ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 60, WINDOW) }, ConsistentRead: true }),
     );
     expect(Item).toEqual({
-      pk: `RL#${keyId}#submission#${WINDOW}`,
-      count: 1,
+      pk: `RL#${keyId}#60s#${WINDOW}`,
+      general: 1,
+      submission: 1,
       ttl: WINDOW + 120,
       entity: 'rate-limit-counter',
-      schemaVersion: 1,
+      schemaVersion: 2,
     });
   });
 });

@@ -27,10 +27,20 @@ export interface RateLimitPolicies {
 /** How long a counter outlives its window before DynamoDB TTL may delete it. */
 export const COUNTER_GRACE_SECONDS = 60;
 
-/** Shared per-window counter, one per API key, policy and window (port; lib/store implements it). */
+/**
+ * Shared per-window counters of an API key (port; lib/store implements it). The policies that
+ * share a window length are counted together, in one round trip.
+ */
 export interface RateLimitCounter {
-  /** Atomically adds 1 and returns the new count (1 for the first request of the window). */
-  increment(keyId: string, policy: RateLimitPolicyName, windowStartEpochSeconds: number, expiresAtEpochSeconds: number): Promise<number>;
+  /**
+   * Atomically adds 1 to the count of each policy in the window of `windowSeconds` starting at
+   * `windowStartEpochSeconds`, and returns the new counts (1 for the first request of the window).
+   */
+  increment(
+    keyId: string,
+    window: { windowSeconds: number; windowStartEpochSeconds: number; expiresAtEpochSeconds: number },
+    policies: readonly RateLimitPolicyName[],
+  ): Promise<Record<RateLimitPolicyName, number | undefined>>;
 }
 
 /** Epoch seconds at which the window holding `nowMs` starts. */

@@ -8,8 +8,9 @@ import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
  * id) and before validation, so an invalid request costs budget like any other and a 429 is
  * decided before an idempotency key is claimed. Every route counts against the general limit;
  * submission routes also against the submission limit (both counters in parallel, one round
- * trip each). The windows are put on the request state before anything is decided, so every
+ * trip for all the policies of one window length). The windows are put on the request state before anything is decided, so every
  * later response — success, problem or the 429 itself — carries RateLimit-Policy / RateLimit.
+ * With the deployment's limits (both per 60 s) that is one counter update per request.
  * Requests refused by auth (401/403) identify no usable key and count nowhere.
  */
 export function rateLimit(
@@ -19,19 +20,26 @@ export function rateLimit(
   now: () => Date = () => new Date(),
 ): HttpMiddleware {
   const policies = route.submission ? [config.general, config.submission] : [config.general];
+  const windowLengths = [...new Set(policies.map((policy) => policy.windowSeconds))];
   return {
     before: async (request: MiddyRequest) => {
       const state = stateOf(request);
       const keyId = state.principal?.keyId;
       if (!keyId) throw new Error('Chain misordered: rate limit ran before auth');
       const nowMs = now().getTime();
-      const evaluations = await Promise.all(
-        policies.map(async (policy) => {
-          const windowStart = windowStartOf(nowMs, policy.windowSeconds);
-          const count = await counter.increment(keyId, policy.name, windowStart, counterExpiresAt(windowStart, policy.windowSeconds));
-          return evaluateWindow(policy, count, nowMs);
+      const counted = await Promise.all(
+        windowLengths.map(async (windowSeconds) => {
+          const windowStartEpochSeconds = windowStartOf(nowMs, windowSeconds);
+          const window = { windowSeconds, windowStartEpochSeconds, expiresAtEpochSeconds: counterExpiresAt(windowStartEpochSeconds, windowSeconds) };
+          const names = policies.filter((policy) => policy.windowSeconds === windowSeconds).map((policy) => policy.name);
+          return counter.increment(keyId, window, names);
         }),
       );
+      const evaluations = policies.map((policy) => {
+        const count = counted[windowLengths.indexOf(policy.windowSeconds)]?.[policy.name];
+        if (count === undefined) throw new Error(`The rate-limit counter returned no count for ${policy.name}`);
+        return evaluateWindow(policy, count, nowMs);
+      });
       state.rateLimit = evaluations.map((evaluation) => evaluation.status);
       const blocking = exceededWindow(evaluations);
       if (blocking) {

@@ -42,18 +42,18 @@ describe('rateLimit middleware', () => {
     const { state, error } = await run(NORMAL, counter, BOUNDARY_MS + 20_000);
     // Assess
     expect(error).toBeUndefined();
-    expect(counter.calls).toEqual([{ keyId: 'key_a', policy: 'general', windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120 }]);
+    expect(counter.calls).toEqual([{ keyId: 'key_a', policies: ['general'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120 }]);
     expect(state.rateLimit).toEqual([{ policy: 'general', limit: 5, windowSeconds: 60, remaining: 4, resetSeconds: 40 }]);
   });
 
-  it('counts a submission route against both windows', async () => {
+  it('counts a submission route against both windows, in one counter update', async () => {
     // Prepare
     const counter = new InMemoryCounter();
     // Act
     const { state, error } = await run(SUBMISSION, counter, BOUNDARY_MS);
     // Assess
     expect(error).toBeUndefined();
-    expect(counter.calls.map((call) => call.policy).sort()).toEqual(['general', 'submission']);
+    expect(counter.calls.map((call) => call.policies)).toEqual([['general', 'submission']]);
     expect(state.rateLimit).toEqual([
       { policy: 'general', limit: 5, windowSeconds: 60, remaining: 4, resetSeconds: 60 },
       { policy: 'submission', limit: 2, windowSeconds: 60, remaining: 1, resetSeconds: 60 },
@@ -106,6 +106,24 @@ describe('rateLimit middleware', () => {
     expect(state.rateLimit?.map((window) => [window.policy, window.remaining])).toEqual([
       ['general', 2],
       ['submission', 0],
+    ]);
+  });
+
+  it('counts policies of different window lengths in one update per length', async () => {
+    // Prepare
+    const counter = new InMemoryCounter();
+    const hourly: RateLimitPolicies = { ...POLICIES, submission: { name: 'submission', limit: 2, windowSeconds: 3600 } };
+    const request = authenticatedRequest();
+    // Act
+    await rateLimit(SUBMISSION, counter, hourly, () => new Date(BOUNDARY_MS + 20_000)).before?.(request);
+    // Assess
+    expect(counter.calls).toEqual([
+      { keyId: 'key_a', policies: ['general'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120 },
+      { keyId: 'key_a', policies: ['submission'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 3660 },
+    ]);
+    expect(request.context.requestState.rateLimit?.map((window) => [window.policy, window.remaining, window.resetSeconds])).toEqual([
+      ['general', 4, 40],
+      ['submission', 1, 3580],
     ]);
   });
 
