@@ -1,15 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../contracts/events.ts';
-import type { EventFeedStore, FeedSlice, StoredEvent } from '../domain/events/read-feed.ts';
+import type { EventFeedStore, StoredEvent } from '../domain/events/read-feed.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../domain/events/types.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
 import { eventEntity, eventSequenceEntity } from './entities.ts';
-import { keys } from './keys.ts';
+import { keys, MAX_SEQUENCE } from './keys.ts';
 
 /** Reads of the events table; all strongly consistent, so a committed event is seen at once. */
 
-const READ_BATCH = 200;
 
 /**
  * The stored form of an event. The envelope is kept as JSON text, so it is served byte for byte
@@ -32,38 +31,26 @@ function toStoredEvent(item: Record<string, unknown>): StoredEvent {
 export class EventsStore implements EventFeedStore {
   constructor(private readonly tableName: string) {}
 
-  async readAfter(organizationId: string, afterSequence: number, options: { limit: number; type?: EventType; budget: number }): Promise<FeedSlice> {
-    const slice: FeedSlice = { events: [], itemsRead: 0 };
-    // Read the counter first: a GetItem is serializable with transactions, so every event up to
-    // it is fully committed. A Query alone is only read-committed and could see part of a
-    // committing transaction (N+2 without N+1); bounding it by the counter rules that out.
-    const committed = await this.lastSequence(organizationId);
-    let position = afterSequence;
-    while (slice.events.length < options.limit && slice.itemsRead < options.budget && position < committed) {
-      // Without a filter every item read is returned, so read exactly what is missing.
-      const want = options.type ? Math.min(READ_BATCH, options.budget - slice.itemsRead) : options.limit - slice.events.length;
+  async readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    if (fromSequence > MAX_SEQUENCE) return events;
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    // One Query unless the items exceed DynamoDB's 1 MB page.
+    do {
       const page = await documentClient.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(position + 1), ':to': keys.eventSortKey(committed) },
+          ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(fromSequence), ':to': keys.eventSortKey(MAX_SEQUENCE) },
           ConsistentRead: true,
-          Limit: want,
+          Limit: maxItems - events.length,
+          ExclusiveStartKey: exclusiveStartKey,
         }),
       );
-      const items = (page.Items ?? []).map(toStoredEvent);
-      for (const event of items) {
-        slice.itemsRead += 1;
-        slice.firstExamined ??= event.sequence;
-        slice.lastExamined = event.sequence;
-        position = event.sequence;
-        if (!options.type || event.envelope.type === options.type) slice.events.push(event);
-        // Stop exactly at the limit so the cursor can point at the last returned event.
-        if (slice.events.length >= options.limit) return slice;
-      }
-      if (items.length < want && !page.LastEvaluatedKey) break;
-    }
-    return slice;
+      events.push(...(page.Items ?? []).map(toStoredEvent));
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey && events.length < maxItems);
+    return events;
   }
 
   async find(organizationId: string, sequence: number): Promise<StoredEvent | undefined> {

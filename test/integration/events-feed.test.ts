@@ -109,10 +109,10 @@ describe('EventFeed at the tail while a writer commits', () => {
       super(tableName('events'));
     }
 
-    override async readAfter(...args: Parameters<EventsStore['readAfter']>) {
-      const slice = await super.readAfter(...args);
+    override async readFrom(...args: Parameters<EventsStore['readFrom']>) {
+      const events = await super.readFrom(...args);
       await this.onQueried();
-      return slice;
+      return events;
     }
   }
 

@@ -112,6 +112,5 @@ export async function auditOf(organizationId: string) {
 }
 
 export async function eventsOf(organizationId: string) {
-  const slice = await new EventsStore(process.env[TABLES.events.envVar] ?? '').readAfter(organizationId, 0, { limit: 200, budget: 200 });
-  return slice.events;
+  return new EventsStore(process.env[TABLES.events.envVar] ?? '').readFrom(organizationId, 1, 200);
 }

@@ -18,20 +18,16 @@ export interface StoredEvent {
   envelope: EventEnvelope;
 }
 
-export interface FeedSlice {
-  /** Events examined, in sequence order, already narrowed to `type` when given. */
-  events: StoredEvent[];
-  /** Sequence of the last event examined (matching or not), if any. */
-  lastExamined?: number;
-  /** Sequence of the first event examined, if any (to detect expired positions). */
-  firstExamined?: number;
-  itemsRead: number;
-}
-
 export interface EventFeedStore {
-  /** Reads forward after `afterSequence`, stopping at `limit` matches or `budget` examined events. */
-  readAfter(organizationId: string, afterSequence: number, options: { limit: number; type?: EventType; budget: number }): Promise<FeedSlice>;
+  /**
+   * Up to `maxItems` events from `fromSequence` (inclusive) on, in sequence order, strongly
+   * consistent; in one Query unless they exceed 1 MB. Read-committed only: an event of a
+   * transaction that is committing right now may be missing while a later one is present.
+   */
+  readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEvent[]>;
+  /** One event; serializable with transactions, so a committing event is seen once committed. */
   find(organizationId: string, sequence: number): Promise<StoredEvent | undefined>;
+  /** The organization's sequence counter: every event up to it has committed. */
   lastSequence(organizationId: string): Promise<number>;
 }
 
@@ -84,30 +80,56 @@ export class EventFeed {
     const horizon = new Date(this.clock().getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000).toISOString();
     const retained = (event: StoredEvent | undefined): event is StoredEvent => event !== undefined && event.committedAt >= horizon;
     const binding = { organizationId, endpoint: ENDPOINT, filters: { type: query.type } };
-    let start = await this.startPosition(organizationId, query, binding, retained);
+    const budget = query.type ? FILTERED_PAGE_BUDGET : query.limit;
+    const position = this.position(query, binding);
 
-    // The counter first (every event up to it has committed), then the successor of the position.
-    const committed = await this.store.lastSequence(organizationId);
-    if (start < committed && !retained(await this.store.find(organizationId, start + 1))) {
-      if (query.cursor !== undefined) throw cursorExpired();
-      // A reader from the start begins at the oldest retained event.
-      start = (await this.firstRetained(organizationId, committed, retained)) - 1;
+    // The fast path, one Query: the event at the position itself (when there is one), then the
+    // page. A retained event at the position proves nothing after it has expired (commit times
+    // grow with the sequence), and its retained successor right after it proves the page starts
+    // where it should.
+    const from = position.sequence === 0 ? 1 : position.sequence;
+    let events = await this.store.readFrom(organizationId, from, budget + (position.sequence === 0 ? 0 : 1));
+    const own = events[0]?.sequence === position.sequence ? events.shift() : undefined;
+    if (position.kind === 'checkpoint' && (!retained(own) || own.envelope.id !== query.afterEventId)) throw unknownCheckpoint();
+    let start = position.sequence;
+    const successor = events[0];
+    const ownRetained = start === 0 || retained(own);
+    const startsRight = successor === undefined ? ownRetained : ownRetained && successor.sequence === start + 1 && retained(successor);
+    if (!startsRight) {
+      // The rare path: events after the position expired, or the next one is committing right
+      // now (the Query saw a later one first). Decide with serializable reads, then read again.
+      start = await this.checkedStart(organizationId, start, position.kind === 'cursor', retained);
+      events = await this.store.readFrom(organizationId, start + 1, budget);
     }
 
-    const slice = await this.store.readAfter(organizationId, start, {
-      limit: query.limit,
-      type: query.type,
-      budget: query.type ? FILTERED_PAGE_BUDGET : query.limit,
-    });
-
-    const lastReturned = slice.events.at(-1)?.sequence;
-    const reachedLimit = slice.events.length >= query.limit;
-    const next = reachedLimit && lastReturned !== undefined ? lastReturned : (slice.lastExamined ?? start);
+    const data: StoredEvent[] = [];
+    let examined = start;
+    let itemsRead = 0;
+    for (const event of events) {
+      // A hole means an event still committing: stop before it, the next poll serves it.
+      if (event.sequence !== examined + 1 || data.length >= query.limit) break;
+      examined = event.sequence;
+      itemsRead += 1;
+      if (!query.type || event.envelope.type === query.type) data.push(event);
+    }
     return {
-      data: slice.events.map((event) => event.envelope),
-      page: { nextCursor: this.cursors.encode(next, binding) },
-      itemsRead: slice.itemsRead,
+      data: data.map((event) => event.envelope),
+      page: { nextCursor: this.cursors.encode(examined, binding) },
+      itemsRead,
     };
+  }
+
+  /**
+   * Where a page after `start` really starts: `start` itself when its successor is retained (or
+   * none is committed yet), else cursor-expired for a cursor, or the position before the oldest
+   * retained event for a reader from the start.
+   */
+  private async checkedStart(organizationId: string, start: number, fromCursor: boolean, retained: (event: StoredEvent | undefined) => event is StoredEvent): Promise<number> {
+    const committed = await this.store.lastSequence(organizationId);
+    if (start >= committed || retained(await this.store.find(organizationId, start + 1))) return start;
+    if (fromCursor) throw cursorExpired();
+    // A reader from the start begins at the oldest retained event.
+    return (await this.firstRetained(organizationId, committed, retained)) - 1;
   }
 
   /**
@@ -125,23 +147,18 @@ export class EventFeed {
     return low;
   }
 
-  private async startPosition(
-    organizationId: string,
-    query: FeedQuery,
-    binding: Parameters<CursorCodec['encode']>[1],
-    retained: (event: StoredEvent | undefined) => event is StoredEvent,
-  ): Promise<number> {
+  /** The position a page reads after, from the cursor or checkpoint, without reading storage. */
+  private position(query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): { kind: 'cursor' | 'checkpoint' | 'start'; sequence: number } {
     if (query.cursor !== undefined) {
       const position = this.cursors.decode(query.cursor, binding);
       if (!isPosition(position)) throw new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor');
-      return position;
+      return { kind: 'cursor', sequence: position };
     }
     if (query.afterEventId !== undefined) {
       const sequence = sequenceOfEventId(query.afterEventId);
-      const found = sequence === undefined ? undefined : await this.store.find(organizationId, sequence);
-      if (!retained(found) || found.envelope.id !== query.afterEventId) throw unknownCheckpoint();
-      return found.sequence;
+      if (sequence === undefined || sequence < 1) throw unknownCheckpoint();
+      return { kind: 'checkpoint', sequence };
     }
-    return 0;
+    return { kind: 'start', sequence: 0 };
   }
 }
