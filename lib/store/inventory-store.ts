@@ -90,6 +90,20 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
    * That a record is still at `expectedVersion`, or (null) that its natural key is still
    * unclaimed, written nothing: for a decision that rests on a record it did not change.
    */
+  existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): StoreWrite {
+    return {
+      item: {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: inventoryRecordEntity.key({ organizationId, recordType: type, id }),
+          ConditionExpression: 'recordType = :type',
+          ExpressionAttributeValues: { ':type': type },
+        },
+      },
+      onConditionFailed: onMissing,
+    };
+  }
+
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): StoreWrite {
     if (expectedVersion === null) {
       const naturalKey = naturalKeyOf(type, record);

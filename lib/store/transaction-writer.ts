@@ -25,8 +25,11 @@ import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts
 
 export interface StoreWrite {
   item: TransactItem;
-  /** The domain error when this item's condition fails (e.g. a code already taken). */
-  onConditionFailed?: () => Error;
+  /**
+   * The domain error when this item's condition fails (e.g. a code already taken); it may read
+   * storage to explain the failure fully.
+   */
+  onConditionFailed?: () => Error | Promise<Error>;
 }
 
 export class WriteConflictError extends Error {
@@ -34,6 +37,35 @@ export class WriteConflictError extends Error {
 }
 
 const MAX_ATTEMPTS = 25;
+
+/**
+ * The last sequence number this container committed or saw per organization: the next command
+ * numbers its events from it without reading the counter first (one request fewer per write).
+ * It is only a hint, since the counter's condition checks it. When it is stale (another container
+ * wrote in between), the cancelled transaction returns the counter's value and the command is
+ * re-run at once with it.
+ */
+const sequenceHints = new Map<string, number>();
+const MAX_SEQUENCE_HINTS = 10_000;
+
+/** Only ever raises the hint: concurrent commands of one container may report out of order. */
+function rememberSequence(organizationId: string, last: number): void {
+  const known = sequenceHints.get(organizationId);
+  if (known !== undefined && known >= last) return;
+  sequenceHints.delete(organizationId);
+  sequenceHints.set(organizationId, last);
+  if (sequenceHints.size > MAX_SEQUENCE_HINTS) {
+    const oldest = sequenceHints.keys().next().value;
+    if (oldest !== undefined) sequenceHints.delete(oldest);
+  }
+}
+
+/** The counter's `last` in a cancellation reason's item (marshalled, as the low-level client returns it). */
+function counterValueOf(item: Record<string, unknown> | undefined): number | undefined {
+  const last = item?.last as { N?: string } | number | undefined;
+  const value = typeof last === 'number' ? last : Number(last?.N);
+  return Number.isInteger(value) ? value : undefined;
+}
 const RETRYABLE_CANCELLATIONS = new Set(['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,10 +90,16 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
    * result into the response stored with the idempotency record.
    */
   async run<R>(context: WriteContext, build: () => Promise<CommandPlan<R, StoreWrite>>, respond?: (result: R) => StoredResponse): Promise<CommitResult<R>> {
+    // The counter's value a stale first attempt learnt from its cancellation, for the retry.
+    let reported: number | undefined;
     for (let attempt = 1; ; attempt += 1) {
       const plan = await build();
       const now = this.clock();
-      const lastSequence = plan.events.length > 0 ? await this.events.lastSequence(context.organizationId) : 0;
+      // Only a first attempt trusts the hint; after contention the counter is read afresh.
+      const hinted = plan.events.length > 0 && attempt === 1 ? sequenceHints.get(context.organizationId) : undefined;
+      const known = hinted ?? reported;
+      reported = undefined;
+      const lastSequence = plan.events.length === 0 ? 0 : (known ?? (await this.events.lastSequence(context.organizationId)));
       const events = this.envelopes(context.organizationId, plan.events, lastSequence, now);
       const audit = plan.audit ? this.auditEvent(context, plan.audit, now) : undefined;
       const response = respond?.(plan.result);
@@ -79,8 +117,22 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       }
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A command may write at most ${MAX_TRANSACTION_ITEMS} items, this one has ${items.length}`);
 
-      const failure = await this.transact(items);
-      if (!failure) return { result: plan.result, response, events, audit, attempts: attempt };
+      const failure = await this.transact(items, counterIndex);
+      if (!failure) {
+        if (events.length > 0) rememberSequence(context.organizationId, lastSequence + events.length);
+        return { result: plan.result, response, events, audit, attempts: attempt };
+      }
+      if (failure.index === counterIndex && hinted !== undefined) {
+        // A stale hint is not contention: re-run at once with the counter's value. Later
+        // failures are contention and back off below.
+        if (failure.counter === undefined) {
+          sequenceHints.delete(context.organizationId);
+        } else {
+          rememberSequence(context.organizationId, failure.counter);
+          reported = failure.counter;
+        }
+        continue;
+      }
       if (failure.retryable || failure.index === counterIndex) {
         if (attempt >= MAX_ATTEMPTS) throw new WriteConflictError(`Gave up after ${attempt} conflicting attempts`);
         await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
@@ -88,7 +140,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       }
       if (failure.index === idempotencyIndex && context.idempotency) throw inProgressError();
       const write = plan.writes[failure.index ?? -1];
-      throw write?.onConditionFailed?.() ?? new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The resource changed concurrently; retry the request.' });
+      throw (await write?.onConditionFailed?.()) ?? new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The resource changed concurrently; retry the request.' });
     }
   }
 
@@ -122,6 +174,8 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
         Key: eventSequenceEntity.key({ organizationId }),
         UpdateExpression: `SET #last = :next, ${envelope.assignments}`,
         ConditionExpression: expected === 0 ? 'attribute_not_exists(pk)' : '#last = :expected',
+        // On a stale expectation the cancellation reason carries the counter's value.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         ExpressionAttributeNames: { '#last': 'last', ...envelope.names },
         ExpressionAttributeValues: { ':next': next, ...envelope.values, ...(expected === 0 ? {} : { ':expected': expected }) },
       },
@@ -132,8 +186,11 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
     return { Put: { TableName: this.tables.events, Item: eventItem(event, sequence, now), ConditionExpression: 'attribute_not_exists(pk)' } };
   }
 
-  /** Commits; on cancellation says which item's condition failed, or that it may be retried. */
-  private async transact(items: TransactItem[]): Promise<{ index?: number; retryable: boolean } | undefined> {
+  /**
+   * Commits; on cancellation says which item's condition failed (with the counter's value when it
+   * was the sequence counter's), or that it may be retried.
+   */
+  private async transact(items: TransactItem[], counterIndex: number): Promise<{ index?: number; retryable: boolean; counter?: number } | undefined> {
     try {
       await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
       return undefined;
@@ -141,7 +198,10 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failedIndex >= 0) return { index: failedIndex, retryable: false };
+      if (failedIndex >= 0) {
+        const counter = failedIndex === counterIndex ? counterValueOf(reasons[failedIndex]?.Item) : undefined;
+        return { index: failedIndex, retryable: false, counter };
+      }
       // Another transaction touched the same items, or capacity ran short: try again. Anything
       // else (an item too large, a validation error) would fail every time: report it.
       const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');

@@ -32,7 +32,16 @@ export function putBom(key: string, id: string, body: unknown, headers: Record<s
 /** Creates BOMs through the real command and writer, in process (faster than HTTP for hundreds). */
 export async function createBomsDirectly(organizationId: string, inputs: CreateBomInput[]): Promise<string[]> {
   const store = bomsStore();
-  const commands = new BomCommands({ boms: store, items: { getByIds: async (_org, _type, ids) => new Map([...ids].map((id) => [id, { record: {} as never, version: 1 }])) } });
+  // Every item "exists": lookups find it, and its in-transaction check is one that always passes.
+  const commands = new BomCommands({
+    boms: store,
+    items: {
+      getByIds: async (_org, _type, ids) => new Map([...ids].map((id) => [id, { record: {} as never, version: 1 }])),
+      existsCheck: (_org, _type, id) => ({
+        item: { ConditionCheck: { TableName: tableName('inventory'), Key: { pk: `TEST#absent#${id}`, sk: 'NONE' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      }),
+    },
+  });
   const writer = transactionWriter();
   const ids: string[] = [];
   for (const input of inputs) {

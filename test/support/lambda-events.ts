@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { lambdaContext } from '../../local/lambda-event.ts';
+import { createRouteMatcher } from '../../lib/http/route-matching.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface EventRequest {
   key?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The body is base64 (binary bodies, e.g. multipart), as API Gateway marks it. */
+  base64?: boolean;
 }
 
 export function apiGatewayEvent(route: Pick<RouteDefinition, 'method' | 'path'>, request: EventRequest = {}): APIGatewayProxyEventV2 {
@@ -27,6 +30,9 @@ export function apiGatewayEvent(route: Pick<RouteDefinition, 'method' | 'path'>,
   if (request.key !== undefined) headers.authorization = `Bearer ${request.key}`;
   const queryStringParameters = Object.fromEntries(new URLSearchParams(rawQueryString));
   const routeKey = `${route.method} ${route.path}`;
+  // API Gateway fills the template's parameters from the concrete path.
+  const matched = createRouteMatcher([{ ...route, operationId: 'event', scope: 'labels:read', handler: '' } as RouteDefinition])(route.method, path);
+  const pathParameters = matched.kind === 'matched' && Object.keys(matched.match.pathParameters).length > 0 ? matched.match.pathParameters : undefined;
   const now = Date.now();
   return {
     version: '2.0',
@@ -47,8 +53,9 @@ export function apiGatewayEvent(route: Pick<RouteDefinition, 'method' | 'path'>,
       time: new Date(now).toUTCString(),
       timeEpoch: now,
     },
+    pathParameters,
     body: request.body,
-    isBase64Encoded: false,
+    isBase64Encoded: request.base64 ?? false,
   };
 }
 

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, type FieldError } from '../errors.ts';
+import { ApiError, NotFoundError, ValidationError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { InventoryRecords } from '../inventory/records.ts';
 import type { CommandPlan } from '../write/ports.ts';
@@ -29,24 +29,31 @@ export function bomETag(bom: Bom, version: number): string {
   return `"${bom.revision.number}.${version}"`;
 }
 
+/**
+ * Items a BOM may name and still have them checked inside its write transaction: the BOM's own
+ * writes (at most 5 with a revision) plus audit, idempotency record and checks stay well under
+ * DynamoDB's 100 actions.
+ */
+const MAX_ITEM_CHECKS_IN_TRANSACTION = 60;
+
 export class BomCommands<Write> {
   constructor(
     private readonly ports: {
       boms: Pick<BomStorage<Write>, 'get' | 'createWrites' | 'updateWrites'>;
-      items: Pick<InventoryRecords<Write>, 'getByIds'>;
+      items: Pick<InventoryRecords<Write>, 'getByIds' | 'existsCheck'>;
       clock?: () => Date;
     },
   ) {}
 
   async create(organizationId: string, createdBy: string, input: CreateBomInput): Promise<CommandPlan<{ bom: Bom; version: number }, Write>> {
-    await this.requireItems(organizationId, input);
+    const itemChecks = await this.itemChecks(organizationId, input);
     const now = this.now();
     const id = newId('bom');
     const content = contentFromInput(input, undefined, () => newId('lin'));
     const revision = this.revision(id, 1, createdBy, now, undefined, content);
     const bom: Bom = { id, code: input.code, ...content, archived: false, revision: { id: revision.id, number: 1 }, createdAt: now, updatedAt: now };
     return {
-      writes: this.ports.boms.createWrites(organizationId, bom, revision),
+      writes: [...this.ports.boms.createWrites(organizationId, bom, revision), ...itemChecks],
       audit: { kind: 'bom.created', target: { kind: 'bom', id }, summary: `BOM ${bom.code} created (revision 1, ${bom.lines.length} lines)`, changes: [] },
       events: [],
       result: { bom, version: 1 },
@@ -71,7 +78,7 @@ export class BomCommands<Write> {
       throw new RevisionConflictError(previous.revision.number);
     }
     if (ifMatch !== undefined && !matches(ifMatch, bomETag(previous, version))) throw new RevisionConflictError(previous.revision.number);
-    await this.requireItems(organizationId, input);
+    const itemChecks = await this.itemChecks(organizationId, input);
     const now = this.now();
     const content = contentFromInput(input, previous, () => newId('lin'));
     const changed = !sameContent(previous, content);
@@ -89,7 +96,7 @@ export class BomCommands<Write> {
     const changes = [...headerChanges, ...(archived !== previous.archived ? [{ field: 'archived', from: previous.archived, to: archived }] : [])];
     const nothing = !changed && archived === previous.archived;
     return {
-      writes: nothing ? [] : this.ports.boms.updateWrites(organizationId, bom, version, revision),
+      writes: nothing ? [] : [...this.ports.boms.updateWrites(organizationId, bom, version, revision), ...itemChecks],
       audit: {
         kind: 'bom.updated',
         target: { kind: 'bom', id: bomId },
@@ -103,6 +110,25 @@ export class BomCommands<Write> {
 
   private revision(bomId: string, number: number, createdBy: string, now: string, previous: BomContent | undefined, content: BomContent): BomRevision {
     return { id: newId('rev'), bomId, number, createdAt: now, createdBy, summary: revisionSummary(previous, content), content };
+  }
+
+  /**
+   * Every item the BOM names must be the organization's. A BOM naming few items checks them in
+   * its own transaction (no read before the write); when a check fails, or the BOM names more
+   * items than a transaction has room for, one batch lookup says which, a pointer per field.
+   */
+  private async itemChecks(organizationId: string, input: BomContentInput): Promise<Write[]> {
+    const ids = new Set([input.targetItemId, ...input.components.map((component) => component.itemId)]);
+    if (ids.size > MAX_ITEM_CHECKS_IN_TRANSACTION) {
+      await this.requireItems(organizationId, input);
+      return [];
+    }
+    const explain = async (): Promise<Error> => {
+      await this.requireItems(organizationId, input);
+      // All items exist again: one was gone while the transaction ran and is back.
+      return new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'An item the BOM names changed concurrently; retry the request.' });
+    };
+    return [...ids].map((id) => this.ports.items.existsCheck(organizationId, 'item', id, explain));
   }
 
   /** Every item the BOM names must be the organization's: one batch lookup, a pointer per offending field. */

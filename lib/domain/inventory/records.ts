@@ -78,6 +78,11 @@ export interface InventoryRecords<Write = unknown> {
   getByNaturalKeys<T extends InventoryRecordType>(organizationId: string, type: T, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
   /** Creates the record and claims its natural key; fails with NaturalKeyTakenError if another record has it. */
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): Write[];
+  /**
+   * A check, committed with the other writes, that the record exists; when it does not, the
+   * commit fails with the error `onMissing` gives (it may look further to explain).
+   */
+  existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): Write;
   /** Replaces the record if it is still at `expectedVersion`. Its natural key must not change. */
   updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write;
   /** Appends a movement to the ledger (never changed afterwards). */
