@@ -54,15 +54,40 @@ function packageWeights(metafile: Metafile): [string, number][] {
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(0)} KB`;
 
-const results: { functionId: string; kind: string; bytes: number; heaviest: [string, number][]; budget?: 'held' | 'exempt' }[] = [];
-for (const { functionId, kind, entry, budget } of entries) {
-  const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
-  const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
-  if (!code) throw new Error(`${entry}: esbuild produced no code file`);
-  results.push({ functionId, kind, bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4), budget });
+export interface BundleSize {
+  functionId: string;
+  kind: string;
+  /** `api`, `barcode` or `worker`: the budget class of docs/performance.md "Bundles". */
+  role: 'api' | 'barcode' | 'worker' | 'fallback';
+  bytes: number;
+  heaviest: [string, number][];
+  budget?: 'held' | 'exempt';
 }
 
-if (process.argv.includes('--json')) {
+function roleOf(entry: FunctionEntry): BundleSize['role'] {
+  if (entry.functionId === FALLBACK_FUNCTION_ID) return 'fallback';
+  if (entry.kind.startsWith('worker')) return 'worker';
+  return entry.entry.includes('/labels/') ? 'barcode' : 'api';
+}
+
+/** Every function's minified bundle as deployed. */
+export async function measureBundles(): Promise<BundleSize[]> {
+  const results: BundleSize[] = [];
+  for (const entry of entries) {
+    const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry.entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
+    const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
+    if (!code) throw new Error(`${entry.entry}: esbuild produced no code file`);
+    results.push({ functionId: entry.functionId, kind: entry.kind, role: roleOf(entry), bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4), budget: entry.budget });
+  }
+  return results;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/^.*\/bench\//, '/bench/'));
+const results = invokedDirectly ? await measureBundles() : [];
+
+if (!invokedDirectly) {
+  // Imported by the bench suite: nothing to print.
+} else if (process.argv.includes('--json')) {
   console.log(JSON.stringify(Object.fromEntries(results.map(({ functionId, bytes }) => [functionId, bytes])), null, 2));
 } else {
   console.log(`| Function | Route / trigger | Minified | GET budget ${kb(READ_FUNCTION_BUDGET_BYTES)} | Heaviest parts |`);

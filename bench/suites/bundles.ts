@@ -1,0 +1,29 @@
+import { measureBundles } from '../bundle-sizes.ts';
+import type { Measure, Suite } from './suite.ts';
+
+/**
+ * Bundle size of every Lambda as CDK deploys it (esbuild, minified, ESM), in KB of 1000 bytes,
+ * against the budgets of docs/performance.md "Bundles". Deterministic: quick mode measures the same.
+ */
+export const BUNDLE_TARGET_KB = { api: 300, barcode: 250, worker: 450 } as const;
+
+export const bundlesSuite: Suite = {
+  name: 'bundles',
+  async run(context) {
+    const sizes = await measureBundles();
+    const measures: Measure[] = [];
+    for (const size of sizes) {
+      if (size.role === 'fallback') continue;
+      const heaviest = size.heaviest.map(([name, bytes]) => `${name} ${(bytes / 1000).toFixed(0)}`).join(', ');
+      measures.push({
+        name: `bundle ${size.functionId} (${size.kind})`,
+        value: Math.round(size.bytes / 100) / 10,
+        unit: 'KB',
+        target: { comparison: '<=', value: BUNDLE_TARGET_KB[size.role] },
+        note: heaviest,
+      });
+    }
+    context.log(`bundles: ${sizes.length} functions measured`);
+    return measures;
+  },
+};

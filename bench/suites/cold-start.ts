@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+import { REPO_ROOT } from '../../infra/api-function.ts';
+import { lambdaEsbuildOptions } from '../../infra/bundling.ts';
+import { routeById, type RouteId } from '../../lib/routes.ts';
+import { apiGatewayEvent } from '../../test/support/lambda-events.ts';
+import { median, type Measure, type Suite } from './suite.ts';
+import { createTenant } from './tenant.ts';
+
+/**
+ * Cold start (docs/performance.md "Cold start"): a fresh Node 22 process imports a function's
+ * deployed bundle and serves its first request against the local stack, then a few warm ones.
+ * "Added" is import + first request − a warm request, measured inside the process; the process's
+ * whole wall time is also compared with a bare `node -e ''`. With and without
+ * `--enable-source-maps`, to decide about it with figures.
+ */
+
+const ROUTES: readonly RouteId[] = ['getBom', 'listEvents'];
+const COLD_TARGET_MS = 75;
+
+/** The child: imports the bundle, serves one request, then five warm ones, prints timings. */
+const CHILD = `
+const started = performance.now();
+const { handler } = await import(process.env.BENCH_BUNDLE);
+const imported = performance.now();
+const event = JSON.parse(process.env.BENCH_EVENT);
+const context = () => ({ awsRequestId: crypto.randomUUID(), functionName: 'bench', getRemainingTimeInMillis: () => 10000, callbackWaitsForEmptyEventLoop: false });
+const first = await handler({ ...event }, context());
+const served = performance.now();
+if (first.statusCode !== 200) { console.error(first.statusCode, first.body); process.exit(2); }
+const warm = [];
+for (let i = 0; i < 5; i += 1) { const t = performance.now(); await handler({ ...event }, context()); warm.push(performance.now() - t); }
+warm.sort((a, b) => a - b);
+console.log(JSON.stringify({ importMs: imported - started, firstMs: served - imported, warmMs: warm[2] }));
+process.exit(0);
+`;
+
+interface Timings {
+  importMs: number;
+  firstMs: number;
+  warmMs: number;
+  wallMs: number;
+}
+
+function runNode(args: string[], env: Record<string, string>): Promise<{ stdout: string; wallMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve({ stdout, wallMs: performance.now() - started }) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))));
+  });
+}
+
+async function writeBundle(route: RouteId, directory: string): Promise<string> {
+  const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, routeById(route).handler)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
+  const target = join(directory, route);
+  mkdirSync(target, { recursive: true });
+  for (const file of result.outputFiles) writeFileSync(join(target, basename(file.path)), file.contents);
+  return join(target, 'index.mjs');
+}
+
+export const coldStartSuite: Suite = {
+  name: 'cold start',
+  async run(context) {
+    const runs = context.quick ? 1 : 7;
+    const tenant = await createTenant(context.stack);
+    const directory = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+    const measures: Measure[] = [];
+    try {
+      const childFile = join(directory, 'child.mjs');
+      writeFileSync(childFile, CHILD);
+      const bare: number[] = [];
+      for (let run = 0; run < runs; run += 1) bare.push((await runNode(['-e', ''], {})).wallMs);
+      measures.push({ name: 'bare node process, wall', value: round(median(bare)), unit: 'ms' });
+      for (const route of ROUTES) {
+        const bundle = await writeBundle(route, directory);
+        const path = route === 'getBom' ? `/v1/boms/${tenant.bomId}` : undefined;
+        const event = apiGatewayEvent(routeById(route), { path, key: tenant.key, query: route === 'listEvents' ? 'limit=50' : '' });
+        event.requestContext.requestId = randomUUID();
+        for (const sourceMaps of [false, true]) {
+          const samples: Timings[] = [];
+          for (let run = 0; run < runs; run += 1) {
+            const env = { ...context.stack.env, LOG_LEVEL: 'silent', BENCH_BUNDLE: bundle, BENCH_EVENT: JSON.stringify(event), NODE_OPTIONS: sourceMaps ? '--enable-source-maps' : '' };
+            const { stdout, wallMs } = await runNode([childFile], env);
+            samples.push({ ...(JSON.parse(stdout) as Omit<Timings, 'wallMs'>), wallMs });
+          }
+          const label = `${routeById(route).method} ${routeById(route).path}${sourceMaps ? ' with --enable-source-maps' : ''}`;
+          const added = samples.map((sample) => sample.importMs + sample.firstMs - sample.warmMs);
+          measures.push(
+            { name: `${label}: cold start added (import + first − warm)`, value: round(median(added)), unit: 'ms', target: sourceMaps ? undefined : { comparison: '<=', value: COLD_TARGET_MS } },
+            { name: `${label}: module import`, value: round(median(samples.map((sample) => sample.importMs))), unit: 'ms' },
+            { name: `${label}: first request`, value: round(median(samples.map((sample) => sample.firstMs))), unit: 'ms' },
+            { name: `${label}: warm request`, value: round(median(samples.map((sample) => sample.warmMs))), unit: 'ms' },
+            { name: `${label}: process wall − bare node`, value: round(median(samples.map((sample) => sample.wallMs)) - median(bare)), unit: 'ms', note: 'includes the five warm requests' },
+          );
+          context.log(`cold start: ${label} measured (${runs} runs)`);
+        }
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+    return measures;
+  },
+};
+
+const round = (value: number) => Math.round(value * 10) / 10;
