@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { routeById } from '../../lib/routes.ts';
-import { countDynamoDbRequests } from '../../test/support/dynamodb-requests.ts';
-import { apiGatewayEvent, invocationContext } from '../../test/support/lambda-events.ts';
+import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
+import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { batchWriteAll } from '../raw-loader.ts';
 import { median, type Measure, type Suite } from './suite.ts';
 

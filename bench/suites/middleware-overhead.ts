@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { routeById } from '../../lib/routes.ts';
-import { apiGatewayEvent, invocationContext } from '../../test/support/lambda-events.ts';
+import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';
 

@@ -2,9 +2,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { randomUUID } from 'node:crypto';
 import { routeById, type RouteId } from '../../lib/routes.ts';
 import { loadHandler } from '../../local/load-handler.ts';
-import { countDynamoDbRequests } from '../../test/support/dynamodb-requests.ts';
-import { rawMultipart } from '../../test/support/imports.ts';
-import { apiGatewayEvent, invocationContext, type EventRequest } from '../../test/support/lambda-events.ts';
+import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
+import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
 import type { Measure, Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';
 
@@ -26,15 +25,17 @@ export const requestsSuite: Suite = {
       const event = apiGatewayEvent(route, { ...request, key: tenant.key });
       return (await loadHandler<Handler>(route.handler))(event, invocationContext(event));
     };
-    const importForm = () => {
-      const form = rawMultipart([
-        { name: 'kind', value: 'items' },
-        { name: 'duplicateStrategy', value: 'skip' },
-        { name: 'file', value: `sku,name\nREQ-${randomUUID().slice(0, 6)},One\n`, fileName: 'items.csv' },
-      ]);
-      return { body: form.body.toString('base64'), base64: true, headers: { 'content-type': form.contentType, 'idempotency-key': randomUUID() } };
+    const importForm = async () => {
+      const form = new FormData();
+      form.append('kind', 'items');
+      form.append('duplicateStrategy', 'skip');
+      form.append('file', new Blob([`sku,name\nREQ-${randomUUID().slice(0, 6)},One\n`], { type: 'text/csv' }), 'items.csv');
+      // A Response serializes the form exactly as fetch would send it, boundary included.
+      const encoded = new Response(form);
+      const body = Buffer.from(await encoded.arrayBuffer()).toString('base64');
+      return { body, base64: true, headers: { 'content-type': encoded.headers.get('content-type') ?? '', 'idempotency-key': randomUUID() } };
     };
-    const calls: Array<[string, RouteId, () => Omit<EventRequest, 'key'>, number]> = [
+    const calls: Array<[string, RouteId, () => Omit<EventRequest, 'key'> | Promise<Omit<EventRequest, 'key'>>, number]> = [
       ['GET /v1/events', 'listEvents', () => ({ query: 'limit=50' }), 2],
       ['GET /v1/audit/events', 'listAuditEvents', () => ({ query: 'limit=50' }), 2],
       ['GET /v1/imports/jobs/{id}', 'getImportJob', () => ({ path: `/v1/imports/jobs/${tenant.jobId}` }), 2],
@@ -53,9 +54,10 @@ export const requestsSuite: Suite = {
     ];
     const measures: Measure[] = [];
     for (const [label, operationId, request, target] of calls) {
-      await invoke(operationId, request());
+      await invoke(operationId, await request());
       const counter = countDynamoDbRequests(dynamoClient);
-      const response = await invoke(operationId, request());
+      const next = await request();
+      const response = await invoke(operationId, next);
       counter.stop();
       if ((response.statusCode ?? 500) >= 300) throw new Error(`${label} answered ${response.statusCode}: ${String(response.body)}`);
       const units = counter.requests.reduce((sum, counted) => sum + (counted.capacityUnits ?? 0), 0);

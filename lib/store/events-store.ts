@@ -1,5 +1,4 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventType } from '../contracts/events.ts';
 import type { EventFeedStore, StoredEvent } from '../domain/events/read-feed.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../domain/events/types.ts';
 import { documentClient } from './dynamodb-client.ts';

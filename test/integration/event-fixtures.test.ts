@@ -6,7 +6,7 @@ import { handler as processImportJobs } from '../../functions/workers/process-im
 import { ROUTES } from '../../lib/routes.ts';
 import { createTestKey } from '../support/api.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
-import { invocationContext } from '../support/lambda-events.ts';
+import { invocationContext } from '../../local/api-gateway-events.ts';
 
 /**
  * The event fixtures in test/fixtures/events/ double as SAM events (`sam local invoke -e …`);

@@ -13,7 +13,7 @@ import { resourcesFor, routeById } from '../../lib/routes.ts';
 import { TABLES, type TableId } from '../../lib/store/tables.ts';
 import { createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft } from '../support/events.ts';
-import { apiGatewayEvent } from '../support/lambda-events.ts';
+import { apiGatewayEvent } from '../../local/api-gateway-events.ts';
 
 /**
  * The GET /v1/events function as Lambda runs it: bundled with the stack's exact esbuild options

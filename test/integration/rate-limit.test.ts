@@ -10,7 +10,7 @@ import { documentClient } from '../../lib/store/clients.ts';
 import { RateLimitStore, rateLimitCounterKey } from '../../lib/store/rate-limit-store.ts';
 import { TABLES } from '../../lib/store/tables.ts';
 import { createTestKey } from '../support/api.ts';
-import { apiGatewayEvent, invocationContext } from '../support/lambda-events.ts';
+import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { awaitWindowWithAtLeast, parseRateLimitField, secondsLeftInWindow } from '../support/rate-limit-window.ts';
 
 /** The rate limit on DynamoDB Local: the counter store, and the chain with the real composition root. */

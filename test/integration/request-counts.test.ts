@@ -5,9 +5,9 @@ import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
 import { routeById, type RouteId } from '../../lib/routes.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { createTestKey } from '../support/api.ts';
-import { countDynamoDbRequests, type RequestCounter } from '../support/dynamodb-requests.ts';
+import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { itemsOf, rawMultipart } from '../support/imports.ts';
-import { apiGatewayEvent, invocationContext, type EventRequest } from '../support/lambda-events.ts';
+import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
 
 /**
  * DynamoDB requests per API call (docs/performance.md "Requests per call"), counted at the SDK

@@ -4,7 +4,7 @@ import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts
 import { eventSequenceEntity } from '../../lib/store/entities.ts';
 import { eventItem } from '../../lib/store/events-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { countDynamoDbRequests, type RequestCounter } from '../support/dynamodb-requests.ts';
+import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
 import { sequenceOfEventId } from '../../lib/domain/events/event-id.ts';
 

@@ -11,7 +11,7 @@ import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 import { EventsStore } from '../../lib/store/events-store.ts';
 import { TABLES } from '../../lib/store/tables.ts';
-import { apiGatewayEvent, invocationContext } from './lambda-events.ts';
+import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 
 /**
  * A test-only write route that creates an item, run through the real chain, the real writer and

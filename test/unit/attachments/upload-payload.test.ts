@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ATTACHMENT_MAX_BYTES } from '../../../lib/domain/attachments/attachment.ts';
 import { ROUTES } from '../../../lib/routes.ts';
 import { rawMultipart } from '../../support/imports.ts';
-import { apiGatewayEvent } from '../../support/lambda-events.ts';
+import { apiGatewayEvent } from '../../../local/api-gateway-events.ts';
 
 /**
  * API Gateway hands a multipart body to Lambda base64-encoded, and a synchronous invocation takes

@@ -6,7 +6,7 @@ import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { routeById, type RouteDefinition } from '../../../lib/routes.ts';
-import { apiGatewayEvent, invocationContext } from '../../support/lambda-events.ts';
+import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 
 /**

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { lambdaContext } from '../../local/lambda-event.ts';
-import { createRouteMatcher } from '../../lib/http/route-matching.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import { lambdaContext } from './lambda-event.ts';
+import { createRouteMatcher } from '../lib/http/route-matching.ts';
+import type { RouteDefinition } from '../lib/routes.ts';
 
 /**
  * API Gateway HTTP API (payload 2.0) events and Lambda contexts for invoking a handler directly,
- * shaped like the ones the local server (local/lambda-event.ts) and API Gateway produce.
+ * shaped like the ones the local server (lambda-event.ts) and API Gateway produce; tests and
+ * benchmarks share them.
  */
 
 export interface EventRequest {
