@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Names } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -13,11 +13,11 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
-import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
-import type { ResourceAccess, TableAccess } from '../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
+import { OBJECT_AREA_PREFIXES } from './grants.ts';
+import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant } from './grants.ts';
 import type { StageConfig } from './stages.ts';
 
 
@@ -31,9 +31,9 @@ const LAMBDA_RUNTIME = (() => {
 /**
  * THE function construct: every Lambda of the service is an `ApiFunction`, so the
  * runtime, architecture, bundling, logging and environment are decided once, here. Storage
- * access is never granted by hand: `grant*` methods grant the least privilege for an access
- * level AND set the environment variable that tells the code the resource's name, so the two
- * cannot diverge.
+ * access is never granted by hand: `grant*` methods grant exactly the calls of the function's
+ * entry in infra/grants.ts AND set the environment variable that tells the code the resource's
+ * name, so the two cannot diverge (docs/operations.md#grants).
  */
 
 /** Repository root: `handler` entries in lib/routes.ts are relative to it. */
@@ -42,7 +42,7 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT = Duration.seconds(10);
 
-/** The stack's storage, from which an `ApiFunction` is granted what its `ResourceAccess` says. */
+/** The stack's storage, from which an `ApiFunction` is granted what its `FunctionGrant` says. */
 export interface ApiFunctionResources {
   tables: Readonly<Record<TableId, ITable>>;
   bucket: IBucket;
@@ -58,8 +58,8 @@ export const CURSOR_SECRET_ENV_VAR = 'CURSOR_SECRET';
 export interface ApiFunctionProps {
   /** Entry file relative to the repository root (a route's `handler`); it exports `handler`. */
   entry: string;
-  /** Storage this function may touch; nothing else is granted. */
-  access: ResourceAccess;
+  /** The calls this function may make (its entry in infra/grants.ts); nothing else is granted. */
+  grant: FunctionGrant;
   resources: ApiFunctionResources;
   stage: StageConfig;
   description?: string;
@@ -67,6 +67,8 @@ export interface ApiFunctionProps {
   memorySize?: number;
   /** @default 10 seconds */
   timeout?: Duration;
+  /** Executions reserved for this function (and its ceiling); @default none, the account's pool */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export class ApiFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
       timeout: props.timeout ?? DEFAULT_TIMEOUT,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,
@@ -146,41 +149,40 @@ export class ApiFunction extends Construct {
       },
     });
 
-    this.grantAccess(props.access, props.resources);
+    this.grantAccess(props.grant, props.resources);
   }
 
-  /** Grants everything `access` lists, and only that. */
-  grantAccess(access: ResourceAccess, resources: ApiFunctionResources): void {
-    for (const [id, level] of Object.entries(access.tables) as [TableId, TableAccess | undefined][]) {
-      if (level) this.grantTable(id, resources.tables[id], level);
-    }
-    if (access.bucket) this.grantBucket(resources.bucket, access.bucket);
-    if (access.importQueue === 'send') this.grantImportQueueSend(resources.importQueue);
-    if (access.importDeadLetterQueue === 'consume') this.grantDeadLetterConsume(resources.importDeadLetterQueue);
-    if (access.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
-    if (access.attachmentObjects) this.grantAttachmentObjects(resources.bucket, access.attachmentObjects);
+  /**
+   * Grants everything `grant` lists, and only that. Consuming the import queue is granted by
+   * `consumeQueue`, which also creates the event source mapping.
+   */
+  grantAccess(grant: FunctionGrant, resources: ApiFunctionResources): void {
+    for (const [id, tableGrant] of Object.entries(grant.tables) as [TableId, TableGrant][]) this.grantTable(id, resources.tables[id], tableGrant);
+    for (const [area, calls] of Object.entries(grant.objects ?? {}) as [ObjectArea, ObjectCall[]][]) this.grantObjects(resources.bucket, area, calls);
+    for (const area of grant.listObjects ?? []) this.grantListObjects(resources.bucket, area);
+    if (grant.importQueue?.includes('send')) this.grantImportQueueSend(resources.importQueue);
+    if (grant.importDeadLetterQueue) this.grantDeadLetterQueue(resources.importDeadLetterQueue, grant.importDeadLetterQueue);
+    if (grant.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
   }
 
-  /** Exactly one kind of object action, on the attachments prefix only, + `BUCKET_ENV_VAR`. */
-  grantAttachmentObjects(bucket: IBucket, level: NonNullable<ResourceAccess['attachmentObjects']>): void {
-    const objects = `${ATTACHMENT_OBJECT_PREFIX}*`;
-    switch (level) {
-      case 'put':
-        bucket.grantPut(this.function, objects);
-        break;
-      case 'get':
-        this.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(objects)] }));
-        break;
-      case 'delete':
-        bucket.grantDelete(this.function, objects);
-        break;
-      case 'list-delete':
-        this.function.addToRolePolicy(
-          new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [objects] } } }),
-        );
-        bucket.grantDelete(this.function, objects);
-        break;
+  /** Exactly `calls` on the objects of one area (`<bucket>/<prefix>*`) + `BUCKET_ENV_VAR`. */
+  grantObjects(bucket: IBucket, area: ObjectArea, calls: readonly ObjectCall[]): void {
+    if (calls.length > 0) {
+      const objects = bucket.arnForObjects(`${OBJECT_AREA_PREFIXES[area]}*`);
+      this.function.addToRolePolicy(new PolicyStatement({ actions: calls.map((call) => `s3:${call}`), resources: [objects] }));
     }
+    this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
+  }
+
+  /** `s3:ListBucket` for keys under one area's prefix only + `BUCKET_ENV_VAR`. */
+  grantListObjects(bucket: IBucket, area: ObjectArea): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${OBJECT_AREA_PREFIXES[area]}*`] } },
+      }),
+    );
     this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
   }
 
@@ -194,46 +196,31 @@ export class ApiFunction extends Construct {
     this.function.addEnvironment(CURSOR_SECRET_ENV_VAR, secret.secretValue.unsafeUnwrap());
   }
 
-  /** Data-plane access to one table (its indexes included) + its `spec.envVar`. */
-  grantTable(id: TableId, table: ITable, level: TableAccess): void {
-    switch (level) {
-      case 'read':
-        table.grantReadData(this.function);
-        break;
-      case 'write':
-        table.grantWriteData(this.function);
-        break;
-      case 'read-write':
-        table.grantReadWriteData(this.function);
-        break;
+  /**
+   * Exactly the listed calls on one table, Query on the listed indexes (each index's own ARN),
+   * + its `spec.envVar`. A grant without calls sets the name alone (docs/operations.md#grants).
+   */
+  grantTable(id: TableId, table: ITable, grant: TableGrant): void {
+    if (grant.calls.length > 0) {
+      this.function.addToRolePolicy(new PolicyStatement({ actions: grant.calls.map((call) => `dynamodb:${call}`), resources: [table.tableArn] }));
+    }
+    const indexes = grant.queryIndexes ?? [];
+    if (indexes.length > 0) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${table.tableArn}/index/${index}`) }),
+      );
     }
     this.function.addEnvironment(TABLES[id].envVar, table.tableName);
-  }
-
-  /** Object access to the files bucket + `BUCKET_ENV_VAR`. */
-  grantBucket(bucket: IBucket, level: 'read' | 'write' | 'read-write'): void {
-    switch (level) {
-      case 'read':
-        bucket.grantRead(this.function);
-        break;
-      case 'write':
-        bucket.grantPut(this.function);
-        bucket.grantDelete(this.function);
-        break;
-      case 'read-write':
-        bucket.grantReadWrite(this.function);
-        break;
-    }
-    this.function.addEnvironment(BUCKET_ENV_VAR, bucket.bucketName);
   }
 
   /**
    * Makes the function the consumer of `queue` (docs/operations.md "Workers"): an event source mapping that
    * reports partial batch failures (`batchItemFailures`), capped at `maxConcurrency` concurrent
-   * invocations, plus the consume grant (receive, delete, change visibility, attributes) on that
-   * queue only. No environment variable: the mapping, not the code, talks to the queue.
+   * invocations, plus what the mapping calls with the function's role (receive, delete, the
+   * queue's attributes) on that queue only. No environment variable: the mapping, not the code,
+   * talks to the queue.
    */
-  consumeQueue(queue: IQueue, options: { batchSize: number; maxConcurrency: number }): SqsEventSource {
+  consumeQueue(queue: IQueue, options: { batchSize: number; maxConcurrency: number }): EventSourceMapping {
     const { batchSize, maxConcurrency } = options;
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
       throw new Error(`${this.node.path}: batchSize must be an integer in 1..10 (no batching window), got ${batchSize}.`);
@@ -241,21 +228,32 @@ export class ApiFunction extends Construct {
     if (!Number.isInteger(maxConcurrency) || maxConcurrency < 2 || maxConcurrency > 1000) {
       throw new Error(`${this.node.path}: maxConcurrency of an SQS event source must be an integer in 2..1000, got ${maxConcurrency}.`);
     }
-    queue.grantConsumeMessages(this.function);
-    const source = new SqsEventSource(queue, { batchSize, maxConcurrency, reportBatchItemFailures: true });
-    this.function.addEventSource(source);
-    return source;
+    // The policy before the mapping: AWS checks the role's permissions when it creates the mapping.
+    const consume = new PolicyStatement({
+      actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'],
+      resources: [queue.queueArn],
+    });
+    this.function.addToRolePolicy(consume);
+    // The id CDK's SqsEventSource gives its mapping: a deployed mapping keeps its logical id.
+    const mapping = this.function.addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`, {
+      eventSourceArn: queue.queueArn,
+      batchSize,
+      maxConcurrency,
+      reportBatchItemFailures: true,
+    });
+    mapping.node.addDependency(this.role);
+    return mapping;
   }
 
-  /** sqs:SendMessage on the import queue + `IMPORT_QUEUE_ENV_VAR`. */
+  /** sqs:SendMessage on the import queue (the SDK is given the URL: no GetQueueUrl) + `IMPORT_QUEUE_ENV_VAR`. */
   grantImportQueueSend(queue: IQueue): void {
-    queue.grantSendMessages(this.function);
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
     this.function.addEnvironment(IMPORT_QUEUE_ENV_VAR, queue.queueUrl);
   }
 
-  /** Receive, delete and change visibility on the dead-letter queue + `IMPORT_DLQ_ENV_VAR`. */
-  grantDeadLetterConsume(queue: IQueue): void {
-    queue.grantConsumeMessages(this.function);
+  /** Exactly `calls` on the dead-letter queue + `IMPORT_DLQ_ENV_VAR`. */
+  grantDeadLetterQueue(queue: IQueue, calls: readonly DeadLetterCall[]): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: calls.map((call) => `sqs:${call}`), resources: [queue.queueArn] }));
     this.function.addEnvironment(IMPORT_DLQ_ENV_VAR, queue.queueUrl);
   }
 }

@@ -4,13 +4,13 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -22,13 +22,21 @@ import { WORKERS } from '../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../lib/workers.ts';
 import { ApiFunction } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
+import { createFilesBuckets } from './files-bucket.ts';
+import { FALLBACK_GRANT, assertGrantMatchesAccess, routeGrant, workerGrant } from './grants.ts';
+import type { FunctionGrant } from './grants.ts';
+import { applyNagSuppressions } from './nag-suppressions.ts';
+import { createAlarms, createDashboard } from './observability.ts';
+import type { StageAlarms } from './observability.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
 import type { StageConfig } from './stages.ts';
+import { reservedConcurrencyFor, stageThrottle } from './throttling.ts';
 
 /**
  * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the import
  * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes.ts plus a `$default`
- * fallback. Reads only definition modules (routes, table specs), never runtime code.
+ * fallback, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
+ * Reads only definition modules (routes, table specs), never runtime code.
  */
 
 /** Entry of the `$default` route's Lambda (problem document 404 for unknown routes). */
@@ -87,6 +95,8 @@ export interface CustomerApiStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
   /** @default WORKERS — injectable like `routes`. */
   workers?: readonly WorkerDefinition[];
+  /** @default the maps of infra/grants.ts — injectable with `routes` and `workers`. */
+  grants?: { routes?: Readonly<Record<string, FunctionGrant>>; workers?: Readonly<Record<string, FunctionGrant>> };
 }
 
 function attribute(key: KeyAttribute): { name: string; type: AttributeType } {
@@ -97,11 +107,15 @@ export class CustomerApiStack extends Stack {
   readonly config: StageConfig;
   readonly tables: Readonly<Record<TableId, ITable>>;
   readonly filesBucket: Bucket;
+  /** Where S3 writes the files bucket's server access logs. */
+  readonly accessLogsBucket: Bucket;
   readonly importQueue: Queue;
   readonly importDeadLetterQueue: Queue;
-  readonly importDeadLetterAlarm: Alarm;
   readonly httpApi: HttpApi;
   readonly apiStage: HttpStage;
+  readonly apiAccessLogs: LogGroup;
+  readonly alarms: StageAlarms;
+  readonly dashboard: Dashboard;
   /** Route functions by operationId. */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   readonly fallbackFunction: ApiFunction;
@@ -122,17 +136,9 @@ export class CustomerApiStack extends Stack {
     for (const tableId of TABLE_IDS) tables[tableId] = this.createTable(TABLES[tableId]);
     this.tables = tables;
 
-    this.filesBucket = new Bucket(this, 'FilesBucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      versioned: false,
-      lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-      // No autoDeleteObjects (it adds a custom-resource Lambda): a DESTROY stage's bucket must be
-      // emptied before the stack is deleted.
-      removalPolicy: config.removalPolicy,
-    });
+    const buckets = createFilesBuckets(this, config);
+    this.filesBucket = buckets.files;
+    this.accessLogsBucket = buckets.accessLogs;
 
     this.importDeadLetterQueue = new Queue(this, 'ImportDeadLetterQueue', {
       queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.deadLetterId),
@@ -149,18 +155,6 @@ export class CustomerApiStack extends Stack {
       enforceSSL: true,
       deadLetterQueue: { queue: this.importDeadLetterQueue, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount },
       removalPolicy: config.removalPolicy,
-    });
-    this.importDeadLetterAlarm = new Alarm(this, 'ImportDeadLetterQueueAlarm', {
-      alarmName: `${config.resourcePrefix}-${IMPORT_QUEUE.deadLetterId}-not-empty`,
-      alarmDescription: 'Import jobs failed repeatedly and were moved to the dead-letter queue.',
-      metric: this.importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
     // The import worker and the sweeper (lib/workers.ts) are created after the routes, below.
@@ -179,9 +173,10 @@ export class CustomerApiStack extends Stack {
       cursorSecret,
     };
 
+    assertGrantMatchesAccess('$default', FALLBACK_GRANT, FALLBACK_ACCESS);
     this.fallbackFunction = new ApiFunction(this, FALLBACK_FUNCTION_ID, {
       entry: FALLBACK_HANDLER,
-      access: FALLBACK_ACCESS,
+      grant: FALLBACK_GRANT,
       resources,
       stage: config,
       description: `customer-api ${config.stage}: $default route (404 problem document)`,
@@ -200,9 +195,12 @@ export class CustomerApiStack extends Stack {
       retention: config.logRetention,
       removalPolicy: config.removalPolicy,
     });
+    this.apiAccessLogs = accessLogs;
     this.apiStage = this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
+      // All clients together, before any Lambda runs (docs/operations.md#throttling-and-concurrency).
+      throttle: stageThrottle(config),
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(
@@ -227,9 +225,11 @@ export class CustomerApiStack extends Stack {
 
     const routeFunctions = new Map<string, ApiFunction>();
     for (const route of props.routes ?? ROUTES) {
+      const grant = routeGrant(route, props.grants?.routes);
+      assertGrantMatchesAccess(route.operationId, grant, resourcesFor(route));
       const fn = new ApiFunction(this, functionIdFor(route.operationId), {
         entry: route.handler,
-        access: resourcesFor(route),
+        grant,
         resources,
         stage: config,
         description: `customer-api ${config.stage}: ${route.operationId} (${route.method} ${route.path})`,
@@ -254,12 +254,16 @@ export class CustomerApiStack extends Stack {
     for (const worker of props.workers ?? WORKERS) {
       const functionId = functionIdFor(worker.id);
       if (this.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
+      const grant = workerGrant(worker.id, props.grants?.workers);
+      assertGrantMatchesAccess(worker.id, grant, worker.access, worker.trigger === 'queue');
       const fn = new ApiFunction(this, functionId, {
         entry: worker.handler,
-        access: worker.access,
+        grant,
         resources,
         stage: config,
         timeout: Duration.seconds(worker.timeoutSeconds),
+        // Capacity API traffic can never take (docs/operations.md#throttling-and-concurrency).
+        reservedConcurrentExecutions: worker.trigger === 'queue' ? reservedConcurrencyFor(worker, config) : undefined,
         description: `customer-api ${config.stage}: ${worker.id} (${worker.trigger === 'queue' ? `SQS ${worker.queue}` : `every ${scheduleRateMinutes(worker.everySeconds)} min`})`,
       });
       workerFunctions.set(worker.id, fn);
@@ -273,6 +277,22 @@ export class CustomerApiStack extends Stack {
     }
     this.workerFunctions = workerFunctions;
     this.workerSchedules = workerSchedules;
+
+    // ── Alarms and dashboard (docs/operations.md#alarms-and-dashboard) ──────────────────────────
+    const observed = {
+      config,
+      apiStage: this.apiStage,
+      accessLogs,
+      importQueue: this.importQueue,
+      importDeadLetterQueue: this.importDeadLetterQueue,
+      routeFunctions,
+      fallbackFunction: this.fallbackFunction,
+      workerFunctions,
+    };
+    this.alarms = createAlarms(this, observed);
+    this.dashboard = createDashboard(this, observed, this.alarms);
+
+    applyNagSuppressions(this);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the customer API.' });
   }

@@ -1,11 +1,14 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { WORKERS } from '../lib/workers.ts';
 
 /**
  * Per-stage settings of the customer API stack. A stage is a name (`-c stage=<name>`, default
  * `dev`); `prod` and `staging` have their own profile, every other name (dev, pr-123, a
- * developer's sandbox) gets the non-production profile. Each numeric setting can be overridden
- * with context: `-c generalRateLimit=… -c submissionRateLimit=… -c logRetentionDays=…`.
+ * developer's sandbox) gets the non-production profile. Each setting can be overridden with
+ * context: `-c generalRateLimit=… -c submissionRateLimit=… -c logRetentionDays=…
+ * -c apiThrottleRate=… -c apiThrottleBurst=… -c importWorkerReservedConcurrency=…|none
+ * -c alarmTopicArn=…` (docs/operations.md#throttling-and-concurrency, docs/operations.md#alarms-and-dashboard).
  */
 
 export const DEFAULT_STAGE = 'dev';
@@ -17,7 +20,14 @@ export const CONTEXT_KEYS = {
   generalRateLimit: 'generalRateLimit',
   submissionRateLimit: 'submissionRateLimit',
   logRetentionDays: 'logRetentionDays',
+  apiThrottleRate: 'apiThrottleRate',
+  apiThrottleBurst: 'apiThrottleBurst',
+  importWorkerReservedConcurrency: 'importWorkerReservedConcurrency',
+  alarmTopicArn: 'alarmTopicArn',
 } as const;
+
+/** Context value that turns the import worker's reserved concurrency off. */
+export const NO_RESERVATION = 'none';
 
 export interface StageConfig {
   stage: string;
@@ -33,9 +43,31 @@ export interface StageConfig {
   removalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection on the tables. */
   tableDeletionProtection: boolean;
+  /**
+   * API Gateway throttling of the stage's default route settings, for all clients together:
+   * steady requests per second and burst (bucket size). Requests above it get 429 before any
+   * Lambda runs (docs/operations.md#throttling-and-concurrency).
+   */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /**
+   * Concurrency reserved for each queue worker (the import worker), or undefined for none. At
+   * least the worker's `maxConcurrency`; it is taken from the account's unreserved pool.
+   */
+  importWorkerReservedConcurrency: number | undefined;
+  /** Existing SNS topic that every alarm notifies (ALARM and OK), or undefined for no action. */
+  alarmTopicArn: string | undefined;
 }
 
 type StageProfile = Omit<StageConfig, 'stage' | 'resourcePrefix'>;
+
+/**
+ * The import worker's event source mapping runs at most this many invocations at once; a
+ * reservation below it would make Lambda throttle the mapping, so production stages reserve it.
+ */
+const IMPORT_WORKER_MAX_CONCURRENCY: number | undefined = WORKERS.reduce<number | undefined>(
+  (most, worker) => (worker.trigger === 'queue' ? Math.max(most ?? 0, worker.maxConcurrency) : most),
+  undefined,
+);
 
 const NON_PRODUCTION: StageProfile = {
   generalRateLimitPerMinute: 1200,
@@ -43,16 +75,28 @@ const NON_PRODUCTION: StageProfile = {
   logRetention: RetentionDays.TWO_WEEKS,
   removalPolicy: RemovalPolicy.DESTROY,
   tableDeletionProtection: false,
+  apiThrottle: { rateLimit: 50, burstLimit: 100 },
+  // Development stages share accounts, and a new account's concurrency quota (as low as 10)
+  // leaves nothing to reserve: AWS keeps at least 100 (or the whole quota) unreserved.
+  importWorkerReservedConcurrency: undefined,
+  alarmTopicArn: undefined,
 };
 
 const PROFILES: Readonly<Record<string, StageProfile>> = {
   dev: NON_PRODUCTION,
-  staging: { ...NON_PRODUCTION, logRetention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.RETAIN },
+  staging: {
+    ...NON_PRODUCTION,
+    logRetention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.RETAIN,
+    importWorkerReservedConcurrency: IMPORT_WORKER_MAX_CONCURRENCY,
+  },
   prod: {
     ...NON_PRODUCTION,
     logRetention: RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
+    apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+    importWorkerReservedConcurrency: IMPORT_WORKER_MAX_CONCURRENCY,
   },
 };
 
@@ -101,6 +145,29 @@ function retention(key: string, value: unknown): RetentionDays {
   return days as RetentionDays;
 }
 
+function reservedConcurrency(key: string, value: unknown): number | undefined {
+  if (typeof value === 'string' && value.trim() === NO_RESERVATION) return undefined;
+  return positiveInteger(key, value);
+}
+
+/** A burst below the steady rate would cap the rate at the burst: almost always swapped values. */
+function throttle(rateLimit: number, burstLimit: number): StageConfig['apiThrottle'] {
+  if (burstLimit < rateLimit) {
+    throw new Error(`Context '${CONTEXT_KEYS.apiThrottleBurst}' (${burstLimit}) must be at least '${CONTEXT_KEYS.apiThrottleRate}' (${rateLimit}).`);
+  }
+  return { rateLimit, burstLimit };
+}
+
+/** An SNS topic ARN (any partition); alarms notify it. */
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+
+function topicArn(key: string, value: unknown): string {
+  if (typeof value !== 'string' || !SNS_TOPIC_ARN.test(value.trim())) {
+    throw new Error(`Context '${key}' must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>), got ${JSON.stringify(value)}.`);
+  }
+  return value.trim();
+}
+
 /** The configuration of a stage: its profile, then any context overrides. */
 export function resolveStageConfig(readContext: ContextReader): StageConfig {
   const stage = validateStageName(readContext(CONTEXT_KEYS.stage) ?? DEFAULT_STAGE);
@@ -120,5 +187,15 @@ export function resolveStageConfig(readContext: ContextReader): StageConfig {
       profile.submissionRateLimitPerMinute,
     ),
     logRetention: override(CONTEXT_KEYS.logRetentionDays, retention, profile.logRetention),
+    apiThrottle: throttle(
+      override(CONTEXT_KEYS.apiThrottleRate, positiveInteger, profile.apiThrottle.rateLimit),
+      override(CONTEXT_KEYS.apiThrottleBurst, positiveInteger, profile.apiThrottle.burstLimit),
+    ),
+    importWorkerReservedConcurrency: override(
+      CONTEXT_KEYS.importWorkerReservedConcurrency,
+      reservedConcurrency,
+      profile.importWorkerReservedConcurrency,
+    ),
+    alarmTopicArn: override(CONTEXT_KEYS.alarmTopicArn, topicArn, profile.alarmTopicArn),
   };
 }

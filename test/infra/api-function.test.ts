@@ -4,28 +4,18 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction } from '../../infra/api-function.ts';
 import { CustomerApiStack, FALLBACK_HANDLER, functionIdFor } from '../../infra/customer-api-stack.ts';
+import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
-import { ROUTES, resourcesFor } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes.ts';
 import type { ResourceAccess, RouteDefinition } from '../../lib/routes.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
-import {
-  ALLOWED_TABLE_ACTIONS,
-  CDK_JSON_CONTEXT,
-  asArray,
-  environmentOf,
-  logGroupOfFunction,
-  logicalIdOfType,
-  referencedLogicalIds,
-  resourcesOfType,
-  singleReference,
-  statementsOfFunction,
-} from './template-helpers.ts';
-import type { PolicyStatement } from './template-helpers.ts';
+import { CDK_JSON_CONTEXT, describeArn, environmentOf, logGroupOfFunction, permission, permissionsOfFunction, singleReference } from './template-helpers.ts';
 
-// ApiFunction's grants for access shapes the route table does not use yet (bucket, queue, write
-// levels), through the real stack with injected routes. Bundling is skipped: only IAM and
-// environment are asserted here (stack.test.ts covers the bundles).
+// How ApiFunction turns a grant (infra/grants.ts) into IAM statements and settings, for shapes the
+// real map does not have (several object areas, index queries, dead letters, names without
+// calls), through the real stack with injected routes and grants. Bundling is skipped: only IAM
+// and environment are asserted here (grants.test.ts checks the real map, stack.test.ts bundles).
 
 const SEED = ROUTES[0] as RouteDefinition;
 
@@ -33,20 +23,40 @@ function syntheticRoute(operationId: string, method: RouteDefinition['method'], 
   return { ...SEED, operationId, method, path, handler: FALLBACK_HANDLER, access };
 }
 
-const VARIANTS: readonly RouteDefinition[] = [
-  syntheticRoute('writeEverything', 'POST', '/v1/test/imports', {
-    tables: { inventory: 'read-write', audit: 'write', events: 'write' },
-    bucket: 'write',
-    importQueue: 'send',
-  }),
-  syntheticRoute('readAttachment', 'GET', '/v1/test/attachments/{id}', { tables: { inventory: 'read' }, bucket: 'read' }),
-  syntheticRoute('replaceFile', 'PUT', '/v1/test/files/{id}', { tables: {}, bucket: 'read-write' }),
-  syntheticRoute('chainOnly', 'DELETE', '/v1/test/things/{id}', { tables: {} }),
+/** The chain's own tables (lib/routes.ts `resourcesFor`), granted their least here. */
+const READ_CHAIN: FunctionGrant = { tables: { keys: { calls: ['GetItem'] }, 'rate-limits': { calls: ['UpdateItem'] } } };
+const WRITE_CHAIN: FunctionGrant['tables'] = { ...READ_CHAIN.tables, idempotency: { calls: ['PutItem'] }, audit: { calls: ['PutItem'] }, events: { calls: [] } };
+
+const VARIANTS: ReadonlyArray<{ route: RouteDefinition; grant: FunctionGrant }> = [
+  {
+    route: syntheticRoute('writeEverything', 'POST', '/v1/test/imports', {
+      tables: { inventory: 'read-write', audit: 'write', events: 'write' },
+      bucket: 'write',
+      importQueue: 'send',
+    }),
+    grant: {
+      tables: { ...WRITE_CHAIN, inventory: { calls: ['GetItem', 'PutItem'], queryIndexes: ['gsi1'] } },
+      objects: { 'import-files': ['PutObject', 'GetObject'], attachments: ['DeleteObject'] },
+      listObjects: ['attachments'],
+      importQueue: ['send'],
+    },
+  },
+  {
+    route: syntheticRoute('readAttachment', 'GET', '/v1/test/attachments/{id}', { tables: { inventory: 'read' }, bucket: 'read' }),
+    grant: { tables: { ...READ_CHAIN.tables, inventory: { calls: ['BatchGetItem'] } }, objects: { attachments: ['GetObject'] } },
+  },
+  {
+    route: syntheticRoute('drainDeadLetters', 'PUT', '/v1/test/dead-letters', { tables: {}, importDeadLetterQueue: 'consume' }),
+    grant: { tables: WRITE_CHAIN, importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage'] },
+  },
+  {
+    route: syntheticRoute('chainOnly', 'DELETE', '/v1/test/things/{id}', { tables: {} }),
+    grant: { tables: WRITE_CHAIN },
+  },
 ];
 
-const S3_READ = /^s3:(GetObject\*|GetBucket\*|List\*)$/;
-const S3_WRITE = /^s3:(PutObject|PutObjectLegalHold|PutObjectRetention|PutObjectTagging|PutObjectVersionTagging|Abort\*|DeleteObject\*)$/;
-const SQS_SEND = new Set(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']);
+const GRANTS = Object.fromEntries(VARIANTS.map(({ route, grant }) => [route.operationId, grant]));
+const variant = (operationId: string) => VARIANTS.find(({ route }) => route.operationId === operationId) as (typeof VARIANTS)[number];
 
 describe('ApiFunction grants', () => {
   let app: App;
@@ -59,7 +69,7 @@ describe('ApiFunction grants', () => {
     const config = resolveStageConfig((key) => ({ stage: 'grants' })[key]);
 
     // Act
-    stack = new CustomerApiStack(app, 'CustomerApi-grants', { config, routes: VARIANTS });
+    stack = new CustomerApiStack(app, 'CustomerApi-grants', { config, routes: VARIANTS.map(({ route }) => route), grants: { routes: GRANTS } });
     template = Template.fromStack(stack);
   }, 120_000);
 
@@ -67,108 +77,135 @@ describe('ApiFunction grants', () => {
     rmSync(app.outdir, { recursive: true, force: true });
   });
 
-  function fnLogicalId(route: RouteDefinition): string {
-    const construct = stack.node.findChild(functionIdFor(route.operationId));
-    if (!(construct instanceof ApiFunction)) throw new Error(`${route.operationId} has no ApiFunction`);
+  function fnLogicalId(operationId: string): string {
+    const construct = stack.node.findChild(functionIdFor(operationId));
+    if (!(construct instanceof ApiFunction)) throw new Error(`${operationId} has no ApiFunction`);
     return singleReference(stack.resolve(construct.function.functionName));
   }
 
-  function tableLogicalId(id: TableId): string {
-    return singleReference(stack.resolve(stack.tables[id].tableName));
-  }
+  const table = (id: TableId) => stack.resolve(stack.tables[id].tableArn) as unknown;
+  const bucket = () => stack.resolve(stack.filesBucket.bucketArn) as unknown;
+  const objects = (pattern: string) => stack.resolve(stack.filesBucket.arnForObjects(pattern)) as unknown;
+  const logs = (operationId: string) => permission('logs:CreateLogStream', { 'Fn::GetAtt': [logGroupOfFunction(template, fnLogicalId(operationId)), 'Arn'] });
 
-  function statementsOn(route: RouteDefinition, logicalId: string): PolicyStatement[] {
-    return statementsOfFunction(template, fnLogicalId(route)).filter((statement) =>
-      referencedLogicalIds(statement.Resource).has(logicalId),
+  it('writeEverything: each table exactly its calls, Query on the named index only, objects per area prefix, a prefix-bound list, SendMessage alone', () => {
+    // Act
+    const permissions = permissionsOfFunction(template, fnLogicalId('writeEverything'));
+
+    // Assess
+    expect(permissions).toEqual(
+      [
+        logs('writeEverything'),
+        permission('logs:PutLogEvents', { 'Fn::GetAtt': [logGroupOfFunction(template, fnLogicalId('writeEverything')), 'Arn'] }),
+        permission('dynamodb:GetItem', table('keys')),
+        permission('dynamodb:UpdateItem', table('rate-limits')),
+        permission('dynamodb:PutItem', table('idempotency')),
+        permission('dynamodb:PutItem', table('audit')),
+        permission('dynamodb:GetItem', table('inventory')),
+        permission('dynamodb:PutItem', table('inventory')),
+        permission('dynamodb:Query', stack.resolve(`${stack.tables.inventory.tableArn}/index/gsi1`)),
+        permission('s3:PutObject', objects('imports/*')),
+        permission('s3:GetObject', objects('imports/*')),
+        permission('s3:DeleteObject', objects('attachments/*')),
+        permission('s3:ListBucket', bucket(), { StringLike: { 's3:prefix': ['attachments/*'] } }),
+        permission('sqs:SendMessage', stack.resolve(stack.importQueue.queueArn)),
+      ].sort(),
     );
-  }
+  });
 
-  function actionsOn(route: RouteDefinition, logicalId: string): string[] {
-    return statementsOn(route, logicalId).flatMap((statement) => asArray(statement.Action));
-  }
-
-  const bucketId = (): string => logicalIdOfType(template, 'AWS::S3::Bucket', () => true);
-  const queueId = (): string => singleReference(stack.resolve(stack.importQueue.queueUrl));
-
-  it.each(VARIANTS)('$operationId: the role reaches exactly its storage and its own log group', (route) => {
-    // Prepare
-    const access = resourcesFor(route);
-    const expected = [
-      ...TABLE_IDS.filter((id) => access.tables[id]).map(tableLogicalId),
-      ...(access.bucket ? [bucketId()] : []),
-      ...(access.importQueue ? [queueId()] : []),
-      logGroupOfFunction(template, fnLogicalId(route)),
-    ];
-
+  it('readAttachment: a read route gets its calls and one object call on its area', () => {
     // Act
-    const statements = statementsOfFunction(template, fnLogicalId(route));
+    const permissions = permissionsOfFunction(template, fnLogicalId('readAttachment'));
 
     // Assess
-    const referenced = new Set(statements.flatMap((statement) => [...referencedLogicalIds(statement.Resource)]));
-    expect([...referenced].sort()).toEqual(expected.sort());
+    expect(permissions.filter((entry) => !entry.startsWith('logs:'))).toEqual(
+      [
+        permission('dynamodb:GetItem', table('keys')),
+        permission('dynamodb:UpdateItem', table('rate-limits')),
+        permission('dynamodb:BatchGetItem', table('inventory')),
+        permission('s3:GetObject', objects('attachments/*')),
+      ].sort(),
+    );
   });
 
-  it.each(VARIANTS)('$operationId: each table gets exactly the actions of its level', (route) => {
-    // Prepare
-    const access = resourcesFor(route);
-
-    for (const id of TABLE_IDS) {
-      const level = access.tables[id];
-      if (!level) continue;
-
-      // Act
-      const actions = new Set(actionsOn(route, tableLogicalId(id)));
-
-      // Assess
-      expect([...actions].sort(), `${route.operationId} on ${id}`).toEqual([...ALLOWED_TABLE_ACTIONS[level]].sort());
-    }
-  });
-
-  it.each(VARIANTS)('$operationId: bucket actions match its bucket level', (route) => {
+  it('drainDeadLetters: exactly the listed dead-letter calls, nothing on the import queue', () => {
     // Act
-    const actions = actionsOn(route, bucketId());
+    const permissions = permissionsOfFunction(template, fnLogicalId('drainDeadLetters')).filter((entry) => entry.startsWith('sqs:'));
 
     // Assess
-    const reads = actions.filter((action) => S3_READ.test(action));
-    const writes = actions.filter((action) => S3_WRITE.test(action));
-    expect(reads.length + writes.length, actions.join(', ')).toBe(actions.length);
-    expect(reads.length > 0).toBe(route.access.bucket === 'read' || route.access.bucket === 'read-write');
-    expect(writes.length > 0).toBe(route.access.bucket === 'write' || route.access.bucket === 'read-write');
-    if (writes.length > 0) expect(writes).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*']));
+    expect(permissions).toEqual(
+      [
+        permission('sqs:ReceiveMessage', stack.resolve(stack.importDeadLetterQueue.queueArn)),
+        permission('sqs:DeleteMessage', stack.resolve(stack.importDeadLetterQueue.queueArn)),
+      ].sort(),
+    );
   });
 
-  it.each(VARIANTS)('$operationId: may only send to the import queue, and only when asked', (route) => {
+  it('a table granted without calls (events here) is named in the environment and reachable by no statement', () => {
     // Act
-    const actions = actionsOn(route, queueId());
+    const permissions = permissionsOfFunction(template, fnLogicalId('chainOnly'));
 
     // Assess
-    expect(new Set(actions)).toEqual(route.access.importQueue === 'send' ? SQS_SEND : new Set());
+    expect(permissions.filter((entry) => entry.endsWith(` on ${describeArn(table('events'))}`))).toEqual([]);
+    expect(environmentOf(template, fnLogicalId('chainOnly'))[TABLES.events.envVar]).toEqual(stack.resolve(stack.tables.events.tableName));
   });
 
-  it.each(VARIANTS)('$operationId: environment names exactly the storage it was granted', (route) => {
+  it.each(VARIANTS.map(({ route }) => route.operationId))('%s: the environment names exactly the resources of its grant', (operationId) => {
     // Prepare
-    const access = resourcesFor(route);
+    const { grant } = variant(operationId);
     const tableEnvVars = new Set(TABLE_IDS.map((id) => TABLES[id].envVar));
 
     // Act
-    const env = environmentOf(template, fnLogicalId(route));
+    const env = environmentOf(template, fnLogicalId(operationId));
 
     // Assess
     for (const id of TABLE_IDS) {
-      expect(env[TABLES[id].envVar], id).toEqual(access.tables[id] ? stack.resolve(stack.tables[id].tableName) : undefined);
+      expect(env[TABLES[id].envVar], id).toEqual(grant.tables[id] ? stack.resolve(stack.tables[id].tableName) : undefined);
     }
-    expect(Object.keys(env).filter((key) => tableEnvVars.has(key))).toHaveLength(
-      TABLE_IDS.filter((id) => access.tables[id]).length,
-    );
-    expect(env[BUCKET_ENV_VAR]).toEqual(access.bucket ? stack.resolve(stack.filesBucket.bucketName) : undefined);
-    expect(env[IMPORT_QUEUE_ENV_VAR]).toEqual(access.importQueue ? stack.resolve(stack.importQueue.queueUrl) : undefined);
+    expect(Object.keys(env).filter((key) => tableEnvVars.has(key))).toHaveLength(Object.keys(grant.tables).length);
+    expect(env[BUCKET_ENV_VAR]).toEqual(grant.objects || grant.listObjects ? stack.resolve(stack.filesBucket.bucketName) : undefined);
+    expect(env[IMPORT_QUEUE_ENV_VAR]).toEqual(grant.importQueue ? stack.resolve(stack.importQueue.queueUrl) : undefined);
+    expect(env[IMPORT_DLQ_ENV_VAR]).toEqual(grant.importDeadLetterQueue ? stack.resolve(stack.importDeadLetterQueue.queueUrl) : undefined);
+  });
+});
+
+describe('CustomerApiStack refuses grants that do not fit', () => {
+  const apps: App[] = [];
+  afterAll(() => {
+    for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
   });
 
-  it.each(VARIANTS)('$method $path gets its own route key', (route) => {
-    // Act
-    const routeKeys = resourcesOfType(template, 'AWS::ApiGatewayV2::Route').map(([, resource]) => resource.Properties.RouteKey);
+  function build(route: RouteDefinition, grants: Record<string, FunctionGrant>): void {
+    const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    apps.push(app);
+    const config = resolveStageConfig((key) => ({ stage: 'refusals' })[key]);
+    new CustomerApiStack(app, 'CustomerApi-refusals', { config, routes: [route], workers: [], grants: { routes: grants } });
+  }
 
-    // Assess
-    expect(routeKeys).toContain(`${route.method} ${route.path}`);
+  const route = variant('readAttachment').route;
+  const grant = variant('readAttachment').grant;
+
+  it.each([
+    { name: 'a route without an entry', grants: {}, error: /readAttachment has no entry in infra\/grants\.ts/ },
+    {
+      name: 'a table the route does not declare',
+      grants: { readAttachment: { ...grant, tables: { ...grant.tables, audit: { calls: ['Query'] } } } },
+      error: /tables audit, inventory, keys, rate-limits ≠ declared inventory, keys, rate-limits/,
+    },
+    {
+      name: 'a write call on a table declared read',
+      grants: { readAttachment: { ...grant, tables: { ...grant.tables, inventory: { calls: ['PutItem'] } } } },
+      error: /PutItem on inventory exceed its declared level 'read'/,
+    },
+    {
+      name: 'an index the table does not have',
+      grants: { readAttachment: { ...grant, tables: { ...grant.tables, inventory: { calls: [], queryIndexes: ['gsi9'] } } } },
+      error: /inventory has no index gsi9/,
+    },
+    { name: 'no bucket use where the route declares one', grants: { readAttachment: { tables: grant.tables } }, error: /bucket use differs/ },
+    { name: 'sending to the queue undeclared', grants: { readAttachment: { ...grant, importQueue: ['send'] } }, error: /sending to the import queue differs/ },
+  ] as const)('refuses $name', ({ grants, error }) => {
+    // Act + Assess
+    expect(() => build(route, grants as Record<string, FunctionGrant>)).toThrow(error);
   });
 });

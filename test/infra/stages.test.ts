@@ -52,10 +52,13 @@ describe('resolveStageConfig', () => {
       logRetention: RetentionDays.TWO_WEEKS,
       removalPolicy: RemovalPolicy.DESTROY,
       tableDeletionProtection: false,
+      apiThrottle: { rateLimit: 50, burstLimit: 100 },
+      importWorkerReservedConcurrency: undefined,
+      alarmTopicArn: undefined,
     });
   });
 
-  it('gives prod long retention, RETAIN and deletion protection', () => {
+  it('gives prod long retention, RETAIN, deletion protection, a higher throttle and the import worker reservation', () => {
     // Act
     const config = resolveStageConfig(contextOf({ stage: 'prod' }));
 
@@ -66,7 +69,45 @@ describe('resolveStageConfig', () => {
       logRetention: RetentionDays.THREE_MONTHS,
       removalPolicy: RemovalPolicy.RETAIN,
       tableDeletionProtection: true,
+      apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+      importWorkerReservedConcurrency: 4,
+      alarmTopicArn: undefined,
     });
+  });
+
+  it('gives staging the import worker reservation and the non-production throttle', () => {
+    // Act
+    const config = resolveStageConfig(contextOf({ stage: 'staging' }));
+
+    // Assess
+    expect(config).toMatchObject({ apiThrottle: { rateLimit: 50, burstLimit: 100 }, importWorkerReservedConcurrency: 4 });
+  });
+
+  it.each([
+    ['CLI strings', { apiThrottleRate: '20', apiThrottleBurst: '40', importWorkerReservedConcurrency: '6' }],
+    ['numbers', { apiThrottleRate: 20, apiThrottleBurst: 40, importWorkerReservedConcurrency: 6 }],
+  ])('applies throttling and concurrency overrides given as %s', (_kind, overrides) => {
+    // Act
+    const config = resolveStageConfig(contextOf({ stage: 'dev', ...overrides }));
+
+    // Assess
+    expect(config).toMatchObject({ apiThrottle: { rateLimit: 20, burstLimit: 40 }, importWorkerReservedConcurrency: 6 });
+  });
+
+  it("turns the import worker's reservation off with 'none'", () => {
+    // Act
+    const config = resolveStageConfig(contextOf({ stage: 'prod', importWorkerReservedConcurrency: 'none' }));
+
+    // Assess
+    expect(config.importWorkerReservedConcurrency).toBeUndefined();
+  });
+
+  it('takes an SNS topic for the alarms', () => {
+    // Act
+    const config = resolveStageConfig(contextOf({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:customer-api-alarms' }));
+
+    // Assess
+    expect(config.alarmTopicArn).toBe('arn:aws:sns:eu-west-1:123456789012:customer-api-alarms');
   });
 
   it('gives an unknown stage name the non-production profile', () => {
@@ -101,6 +142,12 @@ describe('resolveStageConfig', () => {
     [{ logRetentionDays: '15' }, /logRetentionDays.*retention period/],
     [{ logRetentionDays: '9999' }, /retention period/],
     [{ stage: 'Prod' }, /Invalid stage/],
+    [{ apiThrottleRate: '0' }, /apiThrottleRate.*positive integer/],
+    [{ apiThrottleBurst: '10' }, /apiThrottleBurst.*\(10\) must be at least 'apiThrottleRate' \(50\)/],
+    [{ importWorkerReservedConcurrency: '0' }, /importWorkerReservedConcurrency.*positive integer/],
+    [{ importWorkerReservedConcurrency: 'all' }, /importWorkerReservedConcurrency.*positive integer/],
+    [{ alarmTopicArn: 'ops-alarms' }, /alarmTopicArn.*SNS topic ARN/],
+    [{ alarmTopicArn: 'arn:aws:sqs:eu-west-1:123456789012:queue' }, /SNS topic ARN/],
   ])('rejects %j', (context, message) => {
     // Act
     const act = () => resolveStageConfig(contextOf(context));

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
-import type { TableAccess } from '../../lib/routes.ts';
 
 /** Helpers to read a synthesized CloudFormation template in infra tests. */
 
@@ -87,20 +86,37 @@ export function logGroupOfFunction(template: Template, fnLogicalId: string): str
   return singleReference(loggingConfig.LogGroup);
 }
 
-export const DYNAMO_READ = [
-  'dynamodb:BatchGetItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-  'dynamodb:GetItem',
-  'dynamodb:GetRecords',
-  'dynamodb:GetShardIterator',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-];
-export const DYNAMO_WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:DescribeTable', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
-export const ALLOWED_TABLE_ACTIONS: Record<TableAccess, Set<string>> = {
-  read: new Set(DYNAMO_READ),
-  write: new Set(DYNAMO_WRITE),
-  'read-write': new Set([...DYNAMO_READ, ...DYNAMO_WRITE]),
-};
+/**
+ * A readable name for an ARN in a template: `Logical.Arn` for a Fn::GetAtt, joins spelled out
+ * (`FilesBucketAB12.Arn/imports/*`), strings as they are. Resolved tokens of the stack (e.g.
+ * `stack.resolve(table.tableArn)`) describe the same way, so expectations need no logical ids.
+ */
+export function describeArn(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') {
+    const node = value as Record<string, unknown>;
+    const getAtt = node['Fn::GetAtt'];
+    if (Array.isArray(getAtt)) return `${String(getAtt[0])}.${String(getAtt[1])}`;
+    if (typeof node.Ref === 'string') return `Ref:${node.Ref}`;
+    const join = node['Fn::Join'];
+    if (Array.isArray(join)) return (join[1] as unknown[]).map(describeArn).join(String(join[0]));
+  }
+  return JSON.stringify(value);
+}
 
+/** One allowed action on one resource, with its condition: `dynamodb:GetItem on KeysTableAB12.Arn`. */
+export function permission(action: string, resource: unknown, condition?: unknown): string {
+  return `${action} on ${describeArn(resource)}${condition === undefined ? '' : ` if ${JSON.stringify(condition)}`}`;
+}
+
+/** Every (action, resource) an execution role's statements allow, one `permission` each. */
+export function permissionsOfFunction(template: Template, fnLogicalId: string): string[] {
+  const found = new Set<string>();
+  for (const statement of statementsOfFunction(template, fnLogicalId)) {
+    expect(statement.Effect, JSON.stringify(statement)).toBe('Allow');
+    for (const action of asArray(statement.Action)) {
+      for (const resource of asArray(statement.Resource as unknown)) found.add(permission(action, resource, statement.Condition));
+    }
+  }
+  return [...found].sort();
+}

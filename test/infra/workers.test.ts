@@ -11,6 +11,7 @@ import {
   scheduleIdFor,
   scheduleRateMinutes,
 } from '../../infra/customer-api-stack.ts';
+import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { ROUTES } from '../../lib/routes.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
@@ -43,13 +44,20 @@ const SCHEDULE_VARIANT: ScheduledWorkerDefinition = {
   access: { tables: { inventory: 'read' } },
 };
 
+/** What the variants' functions may do (infra/grants.ts holds the real workers'). */
+const QUEUE_VARIANT_GRANT: FunctionGrant = { tables: {}, importQueue: ['consume'] };
+const SCHEDULE_VARIANT_GRANT: FunctionGrant = { tables: { inventory: { calls: ['GetItem'] } } };
+
 const apps: App[] = [];
 
 function buildStack(workers: readonly WorkerDefinition[], routes: readonly RouteDefinition[] = []): CustomerApiStack {
   const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   apps.push(app);
   const config = resolveStageConfig((key) => ({ stage: 'workers' })[key]);
-  return new CustomerApiStack(app, 'CustomerApi-workers', { config, routes, workers });
+  // The first worker of an id gets the grant of its trigger (a duplicate id must fail as such).
+  const grants: Record<string, FunctionGrant> = {};
+  for (const worker of workers) grants[worker.id] ??= worker.trigger === 'queue' ? QUEUE_VARIANT_GRANT : SCHEDULE_VARIANT_GRANT;
+  return new CustomerApiStack(app, 'CustomerApi-workers', { config, routes, workers, grants: { workers: grants } });
 }
 
 afterAll(() => {

@@ -1,0 +1,235 @@
+import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
+import type { ResourceAccess, RouteDefinition, RouteId, TableAccess } from '../lib/routes.ts';
+import { TABLES } from '../lib/store/tables.ts';
+import type { TableId } from '../lib/store/tables.ts';
+
+/**
+ * THE map of what each function's role may do (docs/operations.md#grants): one entry per route
+ * (by operationId), per worker (by id) and for the `$default` fallback, listing the exact API
+ * calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
+ * statements and the environment variables that name the resources; the stack refuses to synth
+ * a function without an entry, or whose entry names other resources than its `access` in
+ * lib/routes.ts / lib/workers.ts (which the local runtime and tests read).
+ *
+ * Calls inside `TransactWriteItems` are authorized per item: Put → PutItem, Update → UpdateItem,
+ * Delete → DeleteItem, ConditionCheck → ConditionCheckItem; there is no action of its own.
+ * Nothing calls Scan, DescribeTable or BatchWriteItem.
+ *
+ * Local runs and tests do not enforce IAM: a change that makes a function call something new
+ * must add the call to its entry here, or the call is denied on AWS.
+ */
+
+/** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
+export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+
+export interface TableGrant {
+  /** Calls on the table's items (Query: on the table itself). Empty: the code only needs the name. */
+  calls: readonly TableCall[];
+  /** Global secondary indexes the function queries (`<table>/index/<name>`, nothing wider). */
+  queryIndexes?: readonly string[];
+}
+
+/** Areas of the files bucket; each is one key prefix, and object grants never reach beyond it. */
+export type ObjectArea = 'import-files' | 'attachments';
+
+/**
+ * Import files are `imports/<organization>/<sha256>.csv` (lib/domain/imports/submit-job.ts; a test
+ * checks the key it builds); attachment bodies live under `ATTACHMENT_OBJECT_PREFIX`.
+ */
+export const IMPORT_FILE_PREFIX = 'imports/';
+
+export const OBJECT_AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = {
+  'import-files': IMPORT_FILE_PREFIX,
+  attachments: ATTACHMENT_OBJECT_PREFIX,
+};
+
+export type ObjectCall = 'GetObject' | 'PutObject' | 'DeleteObject';
+
+/** `consume` is the event source mapping's: receive, delete, read the queue's attributes. */
+export type ImportQueueUse = 'send' | 'consume';
+export type DeadLetterCall = 'ReceiveMessage' | 'DeleteMessage' | 'ChangeMessageVisibility';
+
+export interface FunctionGrant {
+  tables: Partial<Record<TableId, TableGrant>>;
+  /** Object calls per area, on `<bucket>/<prefix>*` only. */
+  objects?: Partial<Record<ObjectArea, readonly ObjectCall[]>>;
+  /** `s3:ListBucket`, only for keys under these areas' prefixes. */
+  listObjects?: readonly ObjectArea[];
+  importQueue?: readonly ImportQueueUse[];
+  importDeadLetterQueue?: readonly DeadLetterCall[];
+  /** The function signs list cursors (the key reaches it as a setting, no IAM call). */
+  cursorSecret?: boolean;
+}
+
+const calls = (...list: TableCall[]): TableGrant => ({ calls: list });
+
+/**
+ * The table name only: the shared writer is built with the events table at cold start, but a
+ * command without domain events never reads the sequence or appends to it.
+ */
+const NAME_ONLY: TableGrant = { calls: [] };
+
+/** Every route: authentication reads the key by hash; the rate limiter counts in one UpdateItem. */
+const CHAIN: FunctionGrant = { tables: { keys: calls('GetItem'), 'rate-limits': calls('UpdateItem') } };
+
+/**
+ * Every write route besides: the Idempotency-Key claim (PutItem), its read (GetItem), completion
+ * (UpdateItem, alone or in the commit) and release (DeleteItem); the audit entry (PutItem in the
+ * commit). No route's command emits domain events, so the events table is named, not granted.
+ */
+const WRITE_CHAIN: FunctionGrant = {
+  tables: { idempotency: calls('PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'), audit: calls('PutItem'), events: NAME_ONLY },
+};
+
+/** The writer's event append: the sequence counter (GetItem, then UpdateItem) and the events (PutItem). */
+const EVENT_APPEND: TableGrant = calls('GetItem', 'UpdateItem', 'PutItem');
+
+/** Union of grants: each call, index, area and queue use once. */
+export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
+  const union = <T>(...lists: (readonly T[] | undefined)[]): T[] => [...new Set(lists.flatMap((list) => list ?? []))];
+  const tables: Partial<Record<TableId, TableGrant>> = {};
+  const objects: Partial<Record<ObjectArea, ObjectCall[]>> = {};
+  for (const grant of grants) {
+    for (const [id, table] of Object.entries(grant.tables) as [TableId, TableGrant][]) {
+      const merged = tables[id];
+      const queryIndexes = union(merged?.queryIndexes, table.queryIndexes);
+      tables[id] = { calls: union(merged?.calls, table.calls), ...(queryIndexes.length > 0 ? { queryIndexes } : {}) };
+    }
+    for (const [area, list] of Object.entries(grant.objects ?? {}) as [ObjectArea, ObjectCall[]][]) objects[area] = union(objects[area], list);
+  }
+  const listObjects = union(...grants.map((grant) => grant.listObjects));
+  const importQueue = union(...grants.map((grant) => grant.importQueue));
+  const importDeadLetterQueue = union(...grants.map((grant) => grant.importDeadLetterQueue));
+  return {
+    tables,
+    ...(Object.keys(objects).length > 0 ? { objects } : {}),
+    ...(listObjects.length > 0 ? { listObjects } : {}),
+    ...(importQueue.length > 0 ? { importQueue } : {}),
+    ...(importDeadLetterQueue.length > 0 ? { importDeadLetterQueue } : {}),
+    ...(grants.some((grant) => grant.cursorSecret) ? { cursorSecret: true } : {}),
+  };
+}
+
+const readRoute = (own: Partial<FunctionGrant> = {}): FunctionGrant => mergeGrants(CHAIN, { tables: {}, ...own });
+const writeRoute = (own: Partial<FunctionGrant> = {}): FunctionGrant => mergeGrants(CHAIN, WRITE_CHAIN, { tables: {}, ...own });
+
+/** Whether an attachment's target exists: records by id (BatchGetItem), a BOM, a pointer or a job (GetItem). */
+const ATTACHMENT_TARGET_CHECK = calls('GetItem', 'BatchGetItem');
+
+export const ROUTE_GRANTS = {
+  renderBarcode: readRoute(),
+  // The committed sequence (GetItem), the events after the cursor (Query), a position's event (GetItem).
+  listEvents: readRoute({ tables: { events: calls('GetItem', 'Query') }, cursorSecret: true }),
+  // The organization's partition, or gsi1 when filtered by kind.
+  listAuditEvents: readRoute({ tables: { audit: { calls: ['Query'], queryIndexes: ['gsi1'] } }, cursorSecret: true }),
+  listImportKinds: readRoute({ cursorSecret: true }),
+  // Stores the file, commits the job (PutItem), queues it, then marks it dispatched (UpdateItem).
+  submitImportJob: writeRoute({
+    tables: { inventory: calls('PutItem', 'UpdateItem') },
+    objects: { 'import-files': ['PutObject'] },
+    importQueue: ['send'],
+  }),
+  getImportJob: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listImportRowErrors: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
+  listAttachments: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // Target check, the body, then the record and its two list entries (PutItem).
+  uploadAttachment: writeRoute({
+    tables: { inventory: { calls: [...ATTACHMENT_TARGET_CHECK.calls, 'PutItem'] } },
+    objects: { attachments: ['PutObject'] },
+  }),
+  // Reads the record and signs a GetObject URL with the function's own credentials.
+  getAttachmentDownloadUrl: readRoute({ tables: { inventory: calls('GetItem') }, objects: { attachments: ['GetObject'] } }),
+  // Reads the record, deletes it and its list entries (DeleteItem), then the body.
+  deleteAttachment: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem') }, objects: { attachments: ['DeleteObject'] } }),
+  createAttachmentLink: writeRoute({ tables: { inventory: { calls: [...ATTACHMENT_TARGET_CHECK.calls, 'PutItem'] } } }),
+  listBoms: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // Claim, BOM, list entry, revision, pointer (PutItem) with a check per named item in the commit
+  // (ConditionCheckItem); BatchGetItem explains a failed check or checks a long BOM up front.
+  createBom: writeRoute({ tables: { inventory: calls('BatchGetItem', 'PutItem', 'ConditionCheckItem') } }),
+  getBom: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // Reads the BOM (GetItem), then as createBom.
+  updateBom: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem') } }),
+  listBomBuilds: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
+  listBomRevisions: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
+  compareBomRevisions: readRoute({ tables: { inventory: calls('GetItem') } }),
+  getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
+} satisfies Record<RouteId, FunctionGrant>;
+
+/** Workers of lib/workers.ts by id (a test checks that every worker has one, and no more). */
+export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
+  // Job: GetItem, start/checkpoint/finish (UpdateItem). Records: BatchGetItem reads, PutItem
+  // writes, ConditionCheckItem for stock records a decision rests on. Events and audit of each
+  // chunk in its commit. Reads its file; hands the rest of a job on with SendMessage.
+  processImportJobs: {
+    tables: {
+      inventory: calls('GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'),
+      events: EVENT_APPEND,
+      audit: calls('PutItem'),
+    },
+    objects: { 'import-files': ['GetObject'] },
+    importQueue: ['consume', 'send'],
+  },
+  // Jobs to dispatch and active jobs through gsi1; marks them dispatched or failed (UpdateItem,
+  // the failure with its audit entry). Dead letters: received, deleted or released.
+  sweepImportJobs: {
+    tables: { inventory: { calls: ['GetItem', 'UpdateItem'], queryIndexes: ['gsi1'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    importQueue: ['send'],
+    importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
+  },
+  // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
+  sweepAttachmentObjects: {
+    tables: { inventory: calls('BatchGetItem') },
+    objects: { attachments: ['DeleteObject'] },
+    listObjects: ['attachments'],
+  },
+};
+
+/** The `$default` fallback answers 404 without touching anything. */
+export const FALLBACK_GRANT: FunctionGrant = { tables: {} };
+
+export function routeGrant(route: Pick<RouteDefinition, 'operationId'>, grants: Readonly<Record<string, FunctionGrant>> = ROUTE_GRANTS): FunctionGrant {
+  const grant = grants[route.operationId];
+  if (!grant) throw new Error(`Route ${route.operationId} has no entry in infra/grants.ts: list the calls its function makes there.`);
+  return grant;
+}
+
+export function workerGrant(workerId: string, grants: Readonly<Record<string, FunctionGrant>> = WORKER_GRANTS): FunctionGrant {
+  const grant = grants[workerId];
+  if (!grant) throw new Error(`Worker ${workerId} has no entry in infra/grants.ts: list the calls its function makes there.`);
+  return grant;
+}
+
+/** Calls a table access level of lib/routes.ts allows. */
+const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
+  read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
+  write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+};
+
+/**
+ * Throws unless `grant` names exactly the resources `access` declares (so the environment the
+ * local runtime and tests give a function is the one it gets on AWS), within each table's level,
+ * and consumes the import queue exactly when the function is its event source's target.
+ */
+export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesImportQueue = false): void {
+  const problems: string[] = [];
+  const granted = Object.keys(grant.tables).sort();
+  const declared = (Object.entries(access.tables) as [TableId, TableAccess | undefined][]).filter(([, level]) => level).map(([table]) => table).sort();
+  if (granted.join() !== declared.join()) problems.push(`tables ${granted.join(', ') || 'none'} ≠ declared ${declared.join(', ') || 'none'}`);
+  for (const [table, tableGrant] of Object.entries(grant.tables) as [TableId, TableGrant][]) {
+    const level = access.tables[table];
+    const beyond = tableGrant.calls.filter((call) => level && !LEVEL_CALLS[level].has(call));
+    if (beyond.length > 0) problems.push(`${beyond.join(', ')} on ${table} exceed its declared level '${level}'`);
+    if ((tableGrant.queryIndexes?.length ?? 0) > 0 && level && !LEVEL_CALLS[level].has('Query')) problems.push(`index queries on ${table} exceed '${level}'`);
+    const indexes = new Set(TABLES[table].globalIndexes.map((index) => index.indexName));
+    for (const index of tableGrant.queryIndexes ?? []) if (!indexes.has(index)) problems.push(`${table} has no index ${index}`);
+  }
+  const usesBucket = Object.keys(grant.objects ?? {}).length > 0 || (grant.listObjects?.length ?? 0) > 0;
+  if (usesBucket !== (access.bucket !== undefined || access.attachmentObjects !== undefined)) problems.push('bucket use differs from the declared access');
+  const sends = grant.importQueue?.includes('send') ?? false;
+  if (sends !== (access.importQueue === 'send')) problems.push('sending to the import queue differs from the declared access');
+  if ((grant.importQueue?.includes('consume') ?? false) !== consumesImportQueue) problems.push('consuming the import queue differs from the worker trigger');
+  if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume')) problems.push('dead-letter queue use differs from the declared access');
+  if ((grant.cursorSecret ?? false) !== (access.cursorSecret ?? false)) problems.push('cursor secret differs from the declared access');
+  if (problems.length > 0) throw new Error(`Function ${id}: its grant in infra/grants.ts does not match its declared access: ${problems.join('; ')}.`);
+}
