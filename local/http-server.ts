@@ -6,6 +6,7 @@ import { createRouteMatcher } from '../lib/http/route-matching.ts';
 import { ROUTES, type RouteDefinition } from '../lib/routes.ts';
 import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
 import { loadHandler } from './load-handler.ts';
+import { checkoutReferencePageFiles, createReferencePage } from './reference-page.ts';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse more as well. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -37,6 +38,8 @@ function localProblem(error: ApiError, path: string): WritableResponse {
   return fromLambdaResult(problemResponse(error, { traceId: `local-${Date.now().toString(36)}` }, path));
 }
 
+const referencePage = createReferencePage(checkoutReferencePageFiles());
+
 async function handle(request: IncomingMessage, response: ServerResponse, matchRoute: ReturnType<typeof createRouteMatcher<RouteDefinition>>) {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   let body: Buffer;
@@ -46,6 +49,12 @@ async function handle(request: IncomingMessage, response: ServerResponse, matchR
     if (!(error instanceof BodyTooLargeError)) throw error;
     send(response, localProblem(new ApiError(413, 'customer-api.request.too-large', 'Request too large', { detail: `Requests are limited to ${MAX_BODY_BYTES} bytes.` }), path));
     request.resume();
+    return;
+  }
+  // The API reference (docs/api-guide.md#api-reference) is public: served before the routes and the $default 404.
+  const reference = referencePage(request.method ?? 'GET', path);
+  if (reference) {
+    send(response, fromLambdaResult(reference));
     return;
   }
   const outcome = matchRoute(request.method ?? 'GET', path);

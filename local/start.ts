@@ -105,6 +105,7 @@ async function main(): Promise<void> {
     console.log(`Development API key for ${DEV_ORGANIZATION}: see ${stateDir}/dev-key.json`);
   }
   console.log(`Try: curl -H "Authorization: Bearer <key>" "${baseUrl}/v1/barcodes?payload=hello" -o hello.svg`);
+  console.log(`API reference: ${baseUrl}/docs (the OpenAPI document: ${baseUrl}/docs/openapi.json)`);
 }
 
 async function startWorkers(): Promise<{ stop(): Promise<void> }[]> {

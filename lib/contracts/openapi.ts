@@ -3,6 +3,7 @@ import type { HttpMethod, RouteDefinition } from '../routes.ts';
 import { bindOperation, type RouteOperation } from './operation.ts';
 import { routeOperations } from './operations.ts';
 import { booleanString, dateTimeString, doubleString, int32String } from './primitives.ts';
+import { routeProblemCodes } from './problem-codes.ts';
 import { problemSchema } from './problem.ts';
 
 /**
@@ -356,6 +357,15 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   500: { name: 'InternalServerError', description: 'An unexpected error (`customer-api.internal`); `detail` is generic.' },
 };
 
+/** What a route's own error status means; its problem codes follow in the response description. */
+const ROUTE_STATUS_TEXT: Record<number, string> = {
+  400: 'A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.',
+  404: 'The resource does not exist or belongs to another organization.',
+  409: 'The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.',
+  413: 'The request body is too large.',
+  415: 'The request body has a media type the operation does not accept.',
+};
+
 function errorInfo(status: number): { name: string; description: string } {
   return ERROR_RESPONSES[status] ?? { name: `Status${status}`, description: `Problem with status ${status}.` };
 }
@@ -404,10 +414,59 @@ const API_DESCRIPTION = [
   '',
   '**Rate limits.** Per API key in fixed 60-second windows (general, plus a submission limit for submission endpoints). Every response carries `RateLimit` and `RateLimit-Policy`; a 429 carries `Retry-After`.',
   '',
-  '**Media types.** JSON responses are offered as `application/json` (default), `text/json` and `text/plain`; JSON request bodies are accepted as `application/json`, `text/json` and `application/*+json`.',
+  '**Media types.** JSON responses are offered as `application/json` (default), `text/json` and `text/plain`: the same JSON text under each (documented for `text/plain` as a string whose content is that JSON). JSON request bodies are accepted as `application/json`, `text/json` and `application/*+json`.',
 ].join('\n');
 
 const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
+
+// ---------------------------------------------------------------------------------------------
+// curl examples (`x-codeSamples`, shown by the reference page: docs/api-guide.md#api-reference)
+
+/** A value for an example request: the default, the first enum value, the minimum, or a word. */
+function exampleValue(schema: JsonValue | undefined): string {
+  if (!isJsonObject(schema)) return 'example';
+  if (schema.default !== undefined && schema.default !== null) return String(schema.default);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
+  if (schema.const !== undefined && schema.const !== null) return String(schema.const);
+  if (schema.type === 'integer' || schema.type === 'number') return String(typeof schema.minimum === 'number' ? schema.minimum : 1);
+  if (schema.type === 'boolean') return 'true';
+  return 'example';
+}
+
+/** `$NAME` for a path parameter: `revisionId` → `$REVISION_ID`. */
+function shellVariable(name: string): string {
+  return `$${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}`;
+}
+
+/**
+ * One curl command per operation: the base URL and key from `$BASE_URL` and `$API_KEY`, path
+ * parameters as shell variables, required query values as examples, `Idempotency-Key` on writes,
+ * a JSON body from `body.json` and multipart fields with example values.
+ */
+function curlExample(route: RouteDefinition, parameters: readonly JsonObject[], requestBody: JsonValue | undefined): string {
+  const path = route.path.replace(/\{([^}]+)\}/g, (_match, name: string) => shellVariable(name));
+  const query = parameters
+    .filter((parameter) => parameter.in === 'query' && parameter.required === true)
+    .map((parameter) => `${encodeURIComponent(String(parameter.name))}=${encodeURIComponent(exampleValue(parameter.schema))}`);
+  const url = `$BASE_URL${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const lines = [`curl${route.method === 'GET' ? '' : ` -X ${route.method}`} "${url}"`, '-H "Authorization: Bearer $API_KEY"'];
+  if (route.success.mediaType === 'image/svg+xml') lines.push(`-o ${route.operationId}.svg`);
+  if (isWriteRoute(route)) lines.push('-H "Idempotency-Key: $(uuidgen)"');
+  if (route.requestBody?.mediaType === 'json') {
+    lines.push('-H "Content-Type: application/json"', '--data @body.json');
+  } else if (route.requestBody?.mediaType === 'multipart' && isJsonObject(requestBody) && isJsonObject(requestBody.content)) {
+    const form = requestBody.content['multipart/form-data'];
+    const schema = isJsonObject(form) && isJsonObject(form.schema) ? form.schema : {};
+    const properties = isJsonObject(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
+    for (const name of required) {
+      const property = properties[name];
+      const isFile = isJsonObject(property) && (property.format === 'binary' || property.contentMediaType !== undefined);
+      lines.push(isFile ? `-F "${name}=@path/to/file"` : `-F "${name}=${exampleValue(property)}"`);
+    }
+  }
+  return lines.join(' \\\n  ');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Document
@@ -441,6 +500,23 @@ class DocumentBuilder {
     return { description: errorInfo(status).description, headers, content };
   }
 
+  /**
+   * A route's own error status: the status text, then the problem `code`s the operation answers
+   * with, listed in the description and pinned in the schema (so a validator rejects any other).
+   */
+  operationProblemResponse(status: number, codes: readonly string[], extraMediaTypes: readonly string[]): JsonObject {
+    const response = this.problemResponse(status, extraMediaTypes);
+    if (codes.length === 0) return response;
+    const text = ROUTE_STATUS_TEXT[status] ?? errorInfo(status).description;
+    response.description = [text, '', 'Problem `code`s:', ...codes.map((code) => `- \`${code}\``)].join('\n');
+    const content = response.content as JsonObject;
+    for (const [mediaType, media] of Object.entries(content)) {
+      if (!/[/+]json$/.test(mediaType)) continue;
+      content[mediaType] = { ...(media as JsonObject), schema: { allOf: [{ $ref: PROBLEM_REF }, { type: 'object', properties: { code: { enum: [...codes] } } }] } };
+    }
+    return response;
+  }
+
   sharedErrorRef(status: number): JsonObject {
     if (!this.responseComponents.has(status)) this.responseComponents.set(status, this.problemResponse(status));
     return { $ref: `#/components/responses/${errorInfo(status).name}` };
@@ -455,7 +531,8 @@ class DocumentBuilder {
       description: this.operationDescription(route),
       operationId: route.operationId,
       'x-required-scope': route.scope,
-      security: [{ customerApiKey: [] }],
+      // OpenAPI 3.1 lets any scheme list the roles it requires: the scope shows with the scheme.
+      security: [{ customerApiKey: [route.scope] }],
     };
 
     const parameters = this.parameters({ route, contract }, write);
@@ -472,6 +549,7 @@ class DocumentBuilder {
     }
 
     operation.responses = this.responses(routeOperation, write);
+    operation['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: curlExample(route, parameters, operation.requestBody) }];
     return operation;
   }
 
@@ -496,6 +574,15 @@ class DocumentBuilder {
     const parameters = [...pathParameters];
     if (request.query) parameters.push(...parametersFrom(request.query, 'query', route, this.schemas));
     if (request.headers) parameters.push(...parametersFrom(request.headers, 'header', route, this.schemas));
+    if (route.success.mediaType === 'image/svg+xml' && !parameters.some((parameter) => String(parameter.name).toLowerCase() === 'if-none-match')) {
+      parameters.push({
+        name: 'If-None-Match',
+        in: 'header',
+        description: 'The `ETag` of an image already held (or `*`); when it matches, the answer is 304 without a body.',
+        required: false,
+        schema: { type: 'string' },
+      });
+    }
     if (write) {
       parameters.push({
         name: 'Idempotency-Key',
@@ -546,17 +633,33 @@ class DocumentBuilder {
         content['image/svg+xml'] = { schema: { type: 'string' } };
       } else {
         const schema = response ? this.schemas.convert(response, 'output') : undefined;
-        for (const type of JSON_RESPONSE_MEDIA_TYPES) content[type] = schema ? { schema } : {};
+        for (const type of JSON_RESPONSE_MEDIA_TYPES) {
+          if (type === 'text/plain') {
+            // The same JSON text, labelled text/plain: on the wire it is a string (a validator reads it as one).
+            content[type] = { schema: { type: 'string', contentMediaType: 'application/json', ...(schema ? { contentSchema: schema } : {}) } };
+          } else {
+            content[type] = schema ? { schema } : {};
+          }
+        }
       }
       successResponse.content = content;
     }
     responses[String(success.status)] = successResponse;
 
-    const statuses = [...new Set([...route.errorStatuses, ...CHAIN_ERROR_STATUSES])].sort((a, b) => a - b);
+    if (mediaType === 'image/svg+xml') {
+      // Conditional GET: the image's own validators come back, no body.
+      const notModifiedHeaders: JsonObject = {};
+      for (const [name, description] of Object.entries(success.headers ?? {})) notModifiedHeaders[name] = { description, schema: { type: 'string' } };
+      Object.assign(notModifiedHeaders, this.rateLimitHeaders());
+      responses['304'] = { description: '`If-None-Match` matches the image: the client\'s copy is current. No body.', headers: notModifiedHeaders };
+    }
+
+    const routeCodes = routeProblemCodes(route);
+    const statuses = [...new Set([...routeCodes.keys(), ...CHAIN_ERROR_STATUSES])].sort((a, b) => a - b);
     for (const status of statuses) {
       const extra = status === 400 ? (route.problemMediaTypes ?? []) : [];
-      const custom = extra.some((mediaType) => mediaType !== PROBLEM_MEDIA_TYPE);
-      responses[String(status)] = custom ? this.problemResponse(status, extra) : this.sharedErrorRef(status);
+      const codes = routeCodes.get(status);
+      responses[String(status)] = codes === undefined ? this.sharedErrorRef(status) : this.operationProblemResponse(status, codes, extra);
     }
     return responses;
   }

@@ -169,7 +169,8 @@ describe('buildOpenApiDocument', () => {
       expect(operation.tags).toEqual([route.tag]);
       expect(operation['x-required-scope']).toBe(route.scope);
       expect(operation.description).toContain(`\`${route.scope}\``);
-      expect(operation.security).toEqual([{ customerApiKey: [] }]);
+      expect(operation.security).toEqual([{ customerApiKey: [route.scope] }]);
+      expect(operation['x-codeSamples']).toEqual([{ lang: 'Shell', label: 'curl', source: expect.stringMatching(/^curl /) }]);
     },
   );
 
@@ -204,7 +205,9 @@ describe('buildOpenApiDocument', () => {
     const responses = obj(operationOf(document, barcodes).responses, 'responses');
     const badRequest = obj(obj(responses['400'], '400').content, 'content');
     expect(Object.keys(badRequest).sort()).toEqual(['application/problem+json', 'image/svg+xml']);
-    expect(badRequest['application/problem+json']).toEqual({ schema: { $ref: '#/components/schemas/ProblemDetails' } });
+    expect(badRequest['application/problem+json']).toEqual({
+      schema: { allOf: [{ $ref: '#/components/schemas/ProblemDetails' }, { type: 'object', properties: { code: { enum: ['customer-api.validation.failed'] } } }] },
+    });
     const ok = obj(responses['200'], '200');
     expect(ok.content).toEqual({ 'image/svg+xml': { schema: { type: 'string' } } });
     expect(Object.keys(obj(ok.headers, 'headers'))).toEqual(['ETag', 'Cache-Control', 'Content-Security-Policy', 'RateLimit', 'RateLimit-Policy']);
@@ -219,6 +222,7 @@ describe('buildOpenApiDocument', () => {
       ['format', 'query', false],
       ['widthMm', 'query', false],
       ['heightMm', 'query', false],
+      ['If-None-Match', 'header', false],
     ]);
     expect(parameters[2]?.schema).toEqual({ type: 'number', format: 'double', minimum: 1, maximum: 1000 });
     expect(obj(parameters[1]?.schema, 'format schema').default).toBe('qr');
@@ -323,7 +327,7 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
     expect(created.content).toEqual({
       'application/json': { schema: { $ref: '#/components/schemas/SyntheticDetail' } },
       'text/json': { schema: { $ref: '#/components/schemas/SyntheticDetail' } },
-      'text/plain': { schema: { $ref: '#/components/schemas/SyntheticDetail' } },
+      'text/plain': { schema: { type: 'string', contentMediaType: 'application/json', contentSchema: { $ref: '#/components/schemas/SyntheticDetail' } } },
     });
     expect(Object.keys(obj(created.headers, 'headers'))).toEqual(['RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed']);
     expect(Object.keys(obj(obj(document.components, 'components').schemas, 'schemas'))).toEqual(['ProblemDetails', 'SyntheticDetail']);

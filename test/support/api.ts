@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { createKey, type CreateKeyRequest } from '../../lib/domain/auth/manage-keys.ts';
 import type { ApiKeysStore } from '../../lib/store/api-keys-store.ts';
 import { keyRegistry } from '../../local/key-registry.ts';
+import { assertDocumentedResponse } from './openapi-responses.ts';
 
 /** Helpers for tests that talk to the local server over HTTP. */
 
@@ -31,11 +32,22 @@ export interface ApiCall {
   method?: string;
   key?: string;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | FormData;
+}
+
+/**
+ * `fetch` against the local server for a path (and query); the response must be one that
+ * docs/openapi.json documents, or the call throws (test/support/openapi-responses.ts). Every
+ * request of the e2e suites goes through here, so the document is checked against real traffic.
+ */
+export async function fetchApi(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(`${baseUrl()}${path}`, init);
+  await assertDocumentedResponse({ method: init.method ?? 'GET', url: path }, response);
+  return response;
 }
 
 export async function callApi(path: string, call: ApiCall = {}): Promise<Response> {
   const headers: Record<string, string> = { ...call.headers };
   if (call.key !== undefined) headers.authorization = `Bearer ${call.key}`;
-  return fetch(`${baseUrl()}${path}`, { method: call.method ?? 'GET', headers, body: call.body });
+  return fetchApi(path, { method: call.method ?? 'GET', headers, body: call.body });
 }

@@ -14,7 +14,7 @@ import { ImportRecordsStore } from '../../lib/store/import-records.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
-import { baseUrl, callApi } from './api.ts';
+import { callApi, fetchApi } from './api.ts';
 import { eventFeed, readToTail, tableName, transactionWriter } from './events.ts';
 
 /**
@@ -78,7 +78,8 @@ export function importForm(submission: Submission): FormData {
 export async function postImport(key: string, body: FormData | Buffer | string, headers: Record<string, string> = {}, idempotencyKey: string | null = randomUUID()): Promise<Response> {
   const all: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
   if (idempotencyKey !== null) all['idempotency-key'] = idempotencyKey;
-  return fetch(`${baseUrl()}/v1/imports/jobs`, { method: 'POST', headers: all, body });
+  // Through fetchApi, so the response is validated against docs/openapi.json like every other.
+  return fetchApi('/v1/imports/jobs', { method: 'POST', headers: all, body });
 }
 
 export async function submitImport(key: string, submission: Submission = {}): Promise<Response> {
