@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { createInventoryClient } from '../create-client.ts';
+import { ApiNetworkError } from '../errors/network-error.ts';
+import { ApiProblemError } from '../errors/api-problem-error.ts';
+import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
+import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
+import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
+import { UsageError, type CliContext } from './context.ts';
+
+/**
+ * `npm run cli -- <area> <command> …`: a small command line over the client (docs/client.md#cli).
+ * Results go to stdout, progress and diagnostics to stderr.
+ */
+
+const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<number>> = {
+  'events tail': eventsTail,
+  'imports submit': importsSubmit,
+  'barcodes render': barcodesRender,
+};
+
+export const USAGE = `Usage: npm run cli -- <area> <command> [options]
+
+  ${EVENTS_TAIL_USAGE}
+
+  ${IMPORTS_SUBMIT_USAGE}
+
+  ${BARCODES_RENDER_USAGE}
+
+Every command takes --url URL (else INVENTORY_API_URL), --key KEY (else INVENTORY_API_KEY) and
+--max-attempts N (attempts per request, retries included; default 5).
+Exit status: 0 done, 1 the API refused or the work failed, 2 a usage mistake, 130 interrupted.
+`;
+
+export async function runCli(argv: string[], context: CliContext): Promise<number> {
+  const [area, command, ...rest] = argv;
+  const run = COMMANDS[`${area} ${command}`];
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    context.stdout.write(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  try {
+    if (!run) throw new UsageError(`Unknown command '${[area, command].filter(Boolean).join(' ')}'.`);
+    return await run(rest, context);
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      context.stderr.write(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (context.signal.aborted) return 130;
+    if (error instanceof ApiProblemError || error instanceof ApiNetworkError) {
+      context.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  process.exitCode = await runCli(process.argv.slice(2), {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive: Boolean(process.stderr.isTTY),
+    signal: controller.signal,
+    createClient: createInventoryClient,
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,10 @@
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+
+/** The Node-only part of the client (docs/client.md#install): checkpoints on disk, files from disk. */
+export { FileCheckpointStore, type CheckpointFileSystem } from './feed/file-checkpoint-store.ts';
+
+/** A file on disk as a File for an upload, named after it; its bytes are read only when sent. */
+export async function fileFromPath(path: string, type = 'text/csv'): Promise<File> {
+  return new File([await openAsBlob(path)], basename(path), { type });
+}

@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, createTestKey } from '../support/api.ts';
+import { csv } from '../unit/client/support/e2e-inventory.ts';
+
+/**
+ * `npm run cli` against `npm start` (docs/client.md#cli), run as a child process the way a user
+ * runs it: output is a pipe, so progress comes as plain lines.
+ */
+
+const CLI = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
+const run = promisify(execFile);
+
+let directory: string;
+let env: Record<string, string | undefined>;
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env, encoding: 'utf8' });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'client-cli-'));
+  const { key } = await createTestKey();
+  env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: key };
+});
+
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('npm run cli', () => {
+  it('imports submit --wait prints plain progress lines, the finished job and its row errors', async () => {
+    // Prepare
+    const file = join(directory, 'items.csv');
+    writeFileSync(file, csv(['sku,name', 'CLI-1,One', 'CLI-2,Two', ',Nameless']));
+    // Act
+    const { code, stdout, stderr } = await cli('imports', 'submit', file, '--kind', 'items', '--wait');
+    // Assess
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'completed_with_errors', fileName: 'items.csv', counts: { totalRows: 3, created: 2, failed: 1 } });
+    expect(stderr).toMatch(/^imp_\w+ completed_with_errors 3\/3 rows \(100%\)$/m);
+    expect(stderr).toContain('row 3, sku: required');
+    expect(stderr).not.toContain('\r');
+  });
+
+  it('events tail --once prints the feed as JSON lines and resumes from its checkpoint file', async () => {
+    // Prepare
+    const checkpoint = join(directory, 'feed.checkpoint.json');
+    // Act
+    const first = await cli('events', 'tail', '--once', '--limit', '1', '--checkpoint', checkpoint);
+    const second = await cli('events', 'tail', '--once', '--checkpoint', checkpoint);
+    // Assess
+    expect(first.code).toBe(0);
+    const events = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: { item: { sku: string } } });
+    expect(events.map((event) => [event.type, event.data.item.sku])).toEqual([
+      ['item.created', 'CLI-1'],
+      ['item.created', 'CLI-2'],
+    ]);
+    expect(JSON.parse(readFileSync(checkpoint, 'utf8'))).toMatchObject({ cursor: expect.any(String) });
+    expect([second.code, second.stdout, second.stderr]).toEqual([0, '', '0 events\n']);
+  });
+
+  it('barcodes render --type qrcode writes a PNG, and an SVG for .svg', async () => {
+    // Act
+    const png = await cli('barcodes', 'render', '--type', 'qrcode', '--data', 'CLI-1', '--out', join(directory, 'label.png'));
+    const svg = await cli('barcodes', 'render', '--type', 'code128', '--data', 'CLI-1', '--out', join(directory, 'label.svg'));
+    // Assess
+    expect(png.code).toBe(0);
+    expect(png.stdout).toMatch(/^Wrote .*label\.png \(\d+ bytes, qr\)\n$/);
+    expect(readFileSync(join(directory, 'label.png')).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(svg.code).toBe(0);
+    expect(readFileSync(join(directory, 'label.svg'), 'utf8')).toMatch(/<svg\b/);
+  });
+
+  it('answers a usage mistake with status 2 and an API refusal with status 1', async () => {
+    const usage = await cli('barcodes', 'render', '--type', 'qr', '--out', join(directory, 'x.svg'));
+    const refused = await cli('barcodes', 'render', '--type', 'ean13', '--data', '4006381333932', '--out', join(directory, 'x.svg'));
+    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([2, '--data is required: the text to encode.']);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^400 customer-api\.validation\.failed: .*\(traceId [\w-]+\)\n$/)]);
+  });
+});
