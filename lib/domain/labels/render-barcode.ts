@@ -12,6 +12,14 @@ export interface BarcodeRequest {
 }
 
 /**
+ * What, with the request, decides the rendered bytes: the bwip-js release (its encoders) and our
+ * layout's revision. Bump the layout part whenever svg-layout.ts or the symbologies' options change
+ * the output; a unit test keeps the bwip-js part equal to the installed package's version. The
+ * image's ETag is derived from both, so cached images are revalidated after either changes.
+ */
+export const BARCODE_RENDERER_VERSION = { bwipJs: '4.11.4', layout: 1 } as const;
+
+/**
  * Renders one barcode as a self-contained SVG document (GET /v1/barcodes, docs/api-guide.md "Labels").
  * Pure and deterministic: the same request always yields byte-identical text. Throws a
  * ValidationError on `payload` when the payload is not valid for the format.
