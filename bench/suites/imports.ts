@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FINISHED, getJob, itemsCsv, submitFile, type Job, type LocalStack } from '../local-stack.ts';
+import { batchWriteAll } from '../raw-loader.ts';
+import { median, type BenchContext, type Measure, type Suite } from './suite.ts';
+
+/**
+ * Import throughput (docs/imports.md, docs/inventory.md "stock-adjustments"): a file submitted
+ * over HTTP to the shared in-memory `npm start` and polled until it has finished, next to a raw
+ * BatchWriteItem loader (bench/raw-loader.ts) writing the same rows' records, in the shapes the
+ * inventory store writes them, into the same DynamoDB Local in the same run, with 1 and 4 writers.
+ *
+ * - items: 100,000 new items (quick: 2,000); the raw loader writes each row's record and sku claim.
+ *   One run, up to 3 when the first (import and both loaders) took under 3 minutes.
+ * - stock-adjustments: 10,000 rows (quick: 500) over items, a location and a PO receipt imported
+ *   first; the raw loader writes one ledger item (the movement) per row, while the import also
+ *   updates the stock record and item total, claims the row and emits its events. 3 runs (quick: 1).
+ *
+ * Ratios are the median of each run's import ÷ that run's raw loader (1 writer), end to end.
+ * DynamoDB Local's latency is not AWS's: ratios compare work done, absolute figures do not
+ * forecast AWS.
+ */
+
+const RATIO_TARGET = 0.5;
+const ITEM_RUNS_WHEN_FAST = 3;
+const FAST_RUN_MS = 3 * 60_000;
+const IMPORT_TIMEOUT_MS = 30 * 60_000;
+
+export interface FinishedImport {
+  job: Job;
+  /** From just before the POST to the first poll that saw the job finished. */
+  endToEndSeconds: number;
+  /** The job's own startedAt → completedAt. */
+  processingSeconds: number;
+}
+
+/**
+ * POSTs a file (duplicateStrategy `fail`) and polls it until it has finished; throws unless it
+ * succeeded. Polls every 100 ms, later every 2 % of the time elapsed (at most 1 s), so polling
+ * skews the end-to-end figure by at most about 2 % and costs few requests on long jobs.
+ */
+export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, kind: string, csv: string): Promise<FinishedImport> {
+  const { id, submittedAt } = await submitFile(stack, stack.key, kind, csv);
+  for (;;) {
+    const job = await getJob(stack.baseUrl, stack.key, id);
+    const elapsed = performance.now() - submittedAt;
+    if (FINISHED.has(job.status)) {
+      if (job.status !== 'succeeded') throw new Error(`${kind} job ${id} ended ${job.status}: ${JSON.stringify(job.counts)}${job.failure ? ` ${job.failure.code}: ${job.failure.message}` : ''}`);
+      const processingSeconds = (Date.parse(job.completedAt ?? '') - Date.parse(job.startedAt ?? '')) / 1000;
+      return { job, endToEndSeconds: elapsed / 1000, processingSeconds };
+    }
+    if (elapsed > IMPORT_TIMEOUT_MS) throw new Error(`${kind} job ${id} still ${job.status} after ${IMPORT_TIMEOUT_MS / 60_000} min`);
+    await sleep(Math.min(1000, Math.max(100, elapsed / 50)));
+  }
+}
+
+async function inventoryStore() {
+  // Store code reads its endpoints and table names when first imported: after the stack's env is set.
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/store/inventory-store.ts'), import('../../lib/store/tables.ts')]);
+  const table = process.env[TABLES.inventory.envVar];
+  if (!table) throw new Error(`${TABLES.inventory.envVar} is not set: the stack's env must be in process.env`);
+  return { table, store: new InventoryStore(table) };
+}
+
+/** Each row's item as an items import stores it (record + sku claim), written by `writers` BatchWriteItem loops; rows/s. */
+async function rawItemsLoader(rows: number, writers: number): Promise<number> {
+  const { table, store } = await inventoryStore();
+  const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
+  const now = new Date().toISOString();
+  const items = Array.from({ length: rows }, (_, index) =>
+    store.createWrites(organizationId, 'item', {
+      id: `itm_raw${index}`,
+      sku: `R-${index}`,
+      name: `Item ${index}`,
+      unit: 'ea',
+      description: null,
+      category: 'b',
+      barcode: null,
+      reorderPoint: index % 100,
+      trackingMode: 'none',
+      createdAt: now,
+      updatedAt: now,
+    }),
+  ).flatMap((writes) => writes.map((write) => write.item.Put?.Item ?? {}));
+  return rows / (await batchWriteAll(table, items, writers));
+}
+
+/** One ledger item (the movement) per row, as a stock-adjustments import stores it, by `writers` loops; rows/s. */
+async function rawMovementsLoader(rows: number, writers: number, stockRecords: number): Promise<number> {
+  const { table, store } = await inventoryStore();
+  const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
+  const now = new Date().toISOString();
+  const items = Array.from(
+    { length: rows },
+    (_, index) =>
+      store.movementWrite(organizationId, { id: `mov_raw${index}`, stockRecordId: `stk_raw${index % stockRecords}`, quantity: -1, type: 'adjustment', reference: `R-${index}`, occurredAt: now }).item.Put
+        ?.Item ?? {},
+  );
+  return rows / (await batchWriteAll(table, items, writers));
+}
+
+interface Run {
+  imported: FinishedImport;
+  raw1: number;
+  raw4: number;
+}
+
+const rate = (value: number) => Math.round(value).toLocaleString('en-US');
+
+function logRun(context: BenchContext, label: string, index: number, rows: number, run: Run): void {
+  const { imported, raw1, raw4 } = run;
+  context.log(
+    `${label} run ${index + 1}: import ${rate(rows / imported.endToEndSeconds)} rows/s end to end (${rate(rows / imported.processingSeconds)} while processing); ` +
+      `raw loader ${rate(raw1)} rows/s (1 writer), ${rate(raw4)} (4 writers)`,
+  );
+}
+
+/** The measures of one kind, medians over its runs. */
+function measuresOf(label: string, rows: number, runs: Run[], note: string, rawNote: string): Measure[] {
+  const runsNote = `${rows.toLocaleString('en-US')} rows, ${runs.length === 1 ? '1 run' : `median of ${runs.length} runs`}${note ? `; ${note}` : ''}`;
+  return [
+    { name: `${label} import end to end (rows/s)`, value: median(runs.map((run) => rows / run.imported.endToEndSeconds)), unit: 'rows/s', note: `${runsNote}; POST over HTTP → polled finished` },
+    { name: `${label} import while processing (rows/s)`, value: median(runs.map((run) => rows / run.imported.processingSeconds)), unit: 'rows/s', note: `${runsNote}; job startedAt → completedAt` },
+    { name: `${label} raw BatchWriteItem loader, 1 writer (rows/s)`, value: median(runs.map((run) => run.raw1)), unit: 'rows/s', note: `${runsNote}; ${rawNote}` },
+    { name: `${label} raw BatchWriteItem loader, 4 writers (rows/s)`, value: median(runs.map((run) => run.raw4)), unit: 'rows/s', note: `${runsNote}; ${rawNote}` },
+    {
+      name: `${label} import end to end ÷ raw loader 1 writer`,
+      value: median(runs.map((run) => rows / run.imported.endToEndSeconds / run.raw1)),
+      unit: '×',
+      target: { comparison: '>=', value: RATIO_TARGET },
+      note: `${runsNote}; each run's ratio, same DynamoDB Local`,
+    },
+  ];
+}
+
+export async function itemsMeasures(context: BenchContext): Promise<Measure[]> {
+  const rows = context.quick ? 2_000 : 100_000;
+  const maxRuns = context.quick ? 1 : ITEM_RUNS_WHEN_FAST;
+  const runs: Run[] = [];
+  let note = context.quick ? 'quick' : '';
+  for (let index = 0; index < maxRuns; index += 1) {
+    const started = performance.now();
+    const imported = await importAndWait(context.stack, 'items', itemsCsv(rows));
+    if (imported.job.counts.created !== undefined && imported.job.counts.created !== rows) {
+      throw new Error(`items import created ${imported.job.counts.created} of ${rows} rows: ${JSON.stringify(imported.job.counts)}`);
+    }
+    const run = { imported, raw1: await rawItemsLoader(rows, 1), raw4: await rawItemsLoader(rows, 4) };
+    runs.push(run);
+    logRun(context, 'items', index, rows, run);
+    const tookMs = performance.now() - started;
+    if (index === 0 && tookMs >= FAST_RUN_MS && maxRuns > 1) {
+      note = `run 1 took ${(tookMs / 60_000).toFixed(1)} min (≥ 3), so no more`;
+      break;
+    }
+  }
+  return measuresOf('items:', rows, runs, note, 'record + sku claim per row');
+}
+
+export async function stockAdjustmentsMeasures(context: BenchContext): Promise<Measure[]> {
+  const rows = context.quick ? 500 : 10_000;
+  const runCount = context.quick ? 1 : 3;
+  const itemCount = context.quick ? 100 : 1_000;
+  // Fresh natural keys, so the suite can run again on the same stack.
+  const tag = randomUUID().slice(0, 8).toUpperCase();
+  const sku = (index: number) => `ADJ-${tag}-${String(index).padStart(5, '0')}`;
+  const location = `L${tag}`;
+  const skus = Array.from({ length: itemCount }, (_, index) => sku(index));
+  await importAndWait(context.stack, 'items', `sku,name,reorderPoint\n${skus.map((code, index) => `${code},Item ${index},0`).join('\n')}\n`);
+  await importAndWait(context.stack, 'locations', `code,name\n${location},Bin ${location}\n`);
+  // Enough on hand for every run's -1 rows.
+  await importAndWait(context.stack, 'po-receipts', `poNumber,sku,locationCode,quantity\n${skus.map((code) => `PO-${tag},${code},${location},${runCount * rows}`).join('\n')}\n`);
+  context.log(`stock-adjustments: imported ${itemCount} items, location ${location} and their PO receipt`);
+  const runs: Run[] = [];
+  for (let index = 0; index < runCount; index += 1) {
+    const lines = Array.from({ length: rows }, (_, row) => `${tag}-R${index}-${row},${sku(row % itemCount)},${location},-1`);
+    const imported = await importAndWait(context.stack, 'stock-adjustments', `reference,sku,locationCode,quantityDelta\n${lines.join('\n')}\n`);
+    const run = { imported, raw1: await rawMovementsLoader(rows, 1, itemCount), raw4: await rawMovementsLoader(rows, 4, itemCount) };
+    runs.push(run);
+    logRun(context, 'stock-adjustments', index, rows, run);
+  }
+  return measuresOf('stock-adjustments:', rows, runs, context.quick ? 'quick' : '', 'one ledger item (movement) per row');
+}
+
+export const importsSuite: Suite = {
+  name: 'imports',
+  async run(context) {
+    return [...(await itemsMeasures(context)), ...(await stockAdjustmentsMeasures(context))];
+  },
+};
