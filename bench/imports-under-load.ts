@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FINISHED, getJob, itemsCsv, rowCount, startStack, submitItemsFile, type Job, type LocalStack } from './local-stack.ts';
-import { batchWriteAll } from './raw-loader.ts';
+import { rawItemsLoader } from './suites/imports.ts';
 
 /**
  * Imports under a hostile file, and next to a raw loader (docs/imports.md "Row errors" and
@@ -129,28 +129,8 @@ async function validOverHttp(stack: LocalStack, rows: number): Promise<number> {
 
 /** The rows' items as the import writes them (record + sku claim), written with BatchWriteItem by `writers` loops. */
 async function rawLoader(rows: number, writers: number): Promise<number> {
-  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../lib/store/inventory-store.ts'), import('../lib/store/tables.ts')]);
-  const table = process.env[TABLES.inventory.envVar] ?? '';
-  const store = new InventoryStore(table);
-  const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
-  const now = new Date().toISOString();
-  const items = Array.from({ length: rows }, (_, index) =>
-    store.createWrites(organizationId, 'item', {
-      id: `itm_raw${index}`,
-      sku: `R-${index}`,
-      name: `Item ${index}`,
-      unit: 'ea',
-      description: null,
-      category: 'b',
-      barcode: null,
-      reorderPoint: index % 100,
-      trackingMode: 'none',
-      createdAt: now,
-      updatedAt: now,
-    }),
-  ).flatMap((writes) => writes.map((write) => write.item.Put?.Item ?? {}));
-  const rate = rows / (await batchWriteAll(table, items, writers));
-  console.log(`raw BatchWriteItem loader, ${writers} writer${writers > 1 ? 's' : ''}: ${rows} rows (${items.length} items) = ${Math.round(rate)} rows/s`);
+  const rate = await rawItemsLoader(rows, writers);
+  console.log(`raw BatchWriteItem loader, ${writers} writer${writers > 1 ? 's' : ''}: ${rows} rows = ${Math.round(rate)} rows/s`);
   return rate;
 }
 

@@ -63,7 +63,7 @@ async function inventoryStore() {
 }
 
 /** Each row's item as an items import stores it (record + sku claim), written by `writers` BatchWriteItem loops; rows/s. */
-async function rawItemsLoader(rows: number, writers: number): Promise<number> {
+export async function rawItemsLoader(rows: number, writers: number): Promise<number> {
   const { table, store } = await inventoryStore();
   const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
   const now = new Date().toISOString();

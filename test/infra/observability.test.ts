@@ -1,13 +1,10 @@
-import { rmSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomerApiStack } from '../../infra/customer-api-stack.ts';
-import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '../../infra/observability.ts';
 import { ROUTES } from '../../lib/routes.ts';
 import { WORKERS } from '../../lib/workers.ts';
-import { CDK_JSON_CONTEXT, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
+import { resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
+import { stackSynthesizer, type Synthesized } from './synth.ts';
 import type { CfnResource } from './template-helpers.ts';
 
 // The stage's alarms and dashboard (docs/operations.md#alarms-and-dashboard): one synth with an
@@ -16,23 +13,7 @@ import type { CfnResource } from './template-helpers.ts';
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:customer-api-ops';
 const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'worker-errors'].map((suffix) => `customer-api-obs-${suffix}`);
 
-interface Synthesized {
-  stack: CustomerApiStack;
-  template: Template;
-}
-
-const outdirs: string[] = [];
-
-function synth(context: Record<string, unknown>): Synthesized {
-  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
-  outdirs.push(app.outdir);
-  const stack = createCustomerApiStack(app);
-  return { stack, template: Template.fromStack(stack) };
-}
-
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+const synth = stackSynthesizer();
 
 interface MetricQuery {
   Id: string;

@@ -1,37 +1,17 @@
-import { rmSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomerApiStack } from '../../infra/customer-api-stack.ts';
-import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { reservedConcurrencyFor, stageThrottle } from '../../infra/throttling.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition } from '../../lib/workers.ts';
-import { CDK_JSON_CONTEXT, resourcesOfType, singleReference } from './template-helpers.ts';
+import { resourcesOfType, singleReference } from './template-helpers.ts';
+import { stackSynthesizer, type Synthesized } from './synth.ts';
 
 // Throttling at the edge and the import worker's reserved concurrency
 // (docs/operations.md#throttling-and-concurrency), per stage profile and with context overrides.
 
 const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
 
-interface Synthesized {
-  stack: CustomerApiStack;
-  template: Template;
-}
-
-const outdirs: string[] = [];
-
-function synth(context: Record<string, unknown>): Synthesized {
-  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
-  outdirs.push(app.outdir);
-  const stack = createCustomerApiStack(app);
-  return { stack, template: Template.fromStack(stack) };
-}
-
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+const synth = stackSynthesizer();
 
 /** ReservedConcurrentExecutions of every function, by construct id of its ApiFunction. */
 function reservations({ stack, template }: Synthesized): Map<string, unknown> {
