@@ -1,6 +1,8 @@
 import { apiKeyCacheSeconds } from './config/api-key-cache.ts';
+import { loadAuthFailurePolicy } from './config/auth-failures.ts';
 import { requiredEnv } from './config/env.ts';
 import { CachedApiKeyLookup } from './domain/auth/cached-key-lookup.ts';
+import { AuthFailureLimiter } from './domain/rate-limit/auth-failures.ts';
 import { loadRateLimitConfig } from './config/rate-limits.ts';
 import type { ChainDependencies } from './http/chain.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
@@ -11,8 +13,11 @@ import { TABLES } from './store/tables.ts';
  * Composition root: the real adapters behind the chain's ports, built once per container at
  * cold start. A missing table name fails the cold start, not a request.
  */
+const rateLimitStore = new RateLimitStore(requiredEnv(TABLES['rate-limits'].envVar));
+
 export const chainDependencies: ChainDependencies = {
   apiKeys: new CachedApiKeyLookup(new ApiKeysStore(requiredEnv(TABLES.keys.envVar)), apiKeyCacheSeconds()),
-  rateLimits: new RateLimitStore(requiredEnv(TABLES['rate-limits'].envVar)),
+  rateLimits: rateLimitStore,
   rateLimitPolicies: loadRateLimitConfig(),
+  authFailures: new AuthFailureLimiter(rateLimitStore, loadAuthFailurePolicy()),
 };

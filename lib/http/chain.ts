@@ -3,13 +3,14 @@ import type * as z from 'zod';
 import { bindOperation, type OperationContract, type RouteOperation } from '../contracts/operation.ts';
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
+import type { AuthFailureLimiter } from '../domain/rate-limit/auth-failures.ts';
 import type { RateLimitCounter, RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
 import type { CommandPlan, CommandWriter, IdempotencyRecords } from '../domain/write/ports.ts';
 import { routeById, type RouteDefinition, type RouteId, type RouteOf } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { negotiateResponse } from './middleware/negotiate-response.ts';
-import { problemDocuments } from './middleware/problem-documents.ts';
+import { problemDocuments, withProblemDocuments } from './middleware/problem-documents.ts';
 import { announceRateLimitPolicy, rateLimit } from './middleware/rate-limit.ts';
 import { traceId } from './middleware/trace-id.ts';
 import { validateRequest } from './middleware/validate-request.ts';
@@ -23,6 +24,8 @@ export interface ChainDependencies {
   /** Per-key fixed-window counters and this deployment's limits (docs/api-guide.md "Rate limits"). */
   rateLimits: RateLimitCounter;
   rateLimitPolicies: RateLimitPolicies;
+  /** The per-source limit on failed authentications (docs/api-guide.md "Failed authentications"); none without it. */
+  authFailures?: AuthFailureLimiter;
   /** Write routes only: Idempotency-Key records and the one-transaction command writer. */
   writes?: { idempotency: IdempotencyRecords; writer: CommandWriter };
   /** Multipart routes only: their handler passes lib/http/multipart.ts, which no other function bundles. */
@@ -74,6 +77,7 @@ export function createHttpHandler<C extends OperationContract<RouteId>>(
  * auth → rate limit (per API key; sets the RateLimit headers of every later response, 429 when
  * exceeded) → validation → content negotiation → idempotency (writes only) → handler (which
  * serializes its own response, so a stored idempotent response is what the client first got).
+ * Wrapped so that even an error escaping the chain leaves as a problem document.
  */
 export function createOperationHandler<R extends RouteDefinition, C extends OperationContract>(
   operation: RouteOperation<R, C>,
@@ -88,12 +92,12 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
     .use(problemDocuments())
     .use(traceId())
     .use(announceRateLimitPolicy(route, dependencies.rateLimitPolicies))
-    .use(authenticate(route.scope, dependencies.apiKeys))
+    .use(authenticate(route.scope, dependencies.apiKeys, { failures: dependencies.authFailures }))
     .use(rateLimit(route, dependencies.rateLimits, dependencies.rateLimitPolicies))
     .use(validateRequest(operation, dependencies.parseMultipart))
     .use(negotiateResponse(route));
   if (isWrite && writes) chain.use(idempotency(route, writes.idempotency));
-  return chain.handler(async (event, context) => {
+  const handler = chain.handler(async (event, context) => {
     const state = stateOf({ context });
     const { input, principal } = state;
     if (!input || !principal) throw new Error('Chain misordered: handler ran before auth and validation');
@@ -109,6 +113,7 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
     } as RouteInput<R, C>);
     return toHttpResponse(result, state);
   });
+  return withProblemDocuments(handler);
 }
 
 function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {

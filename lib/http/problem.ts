@@ -34,6 +34,14 @@ const STATUS_CODES: Record<number, [string, string]> = {
   422: ['customer-api.validation.failed', 'Validation failed'],
 };
 
+const THROTTLING_ERRORS = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+
+/** An AWS SDK error that says the service throttled the request (logged as such; still a 500). */
+export function isThrottling(error: unknown): boolean {
+  const candidate = (error ?? {}) as { name?: unknown; $retryable?: { throttling?: unknown } };
+  return candidate.$retryable?.throttling === true || (typeof candidate.name === 'string' && THROTTLING_ERRORS.has(candidate.name));
+}
+
 /** Turns anything thrown into an ApiError; unknown errors become a generic 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;

@@ -1,4 +1,5 @@
 import { ApiError } from '../../domain/errors.ts';
+import { describeError, log } from '../../log.ts';
 import { hashIdempotencyKey, requestFingerprint, requireIdempotencyKey } from '../../domain/idempotency/idempotency.ts';
 import type { IdempotencyRecords } from '../../domain/write/ports.ts';
 import type { RouteDefinition } from '../../routes.ts';
@@ -40,11 +41,24 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       const claimed = request.context.requestState?.idempotency;
       if (!claimed) return;
       const { error } = request;
-      if (claimed.committing && error instanceof ApiError && error.status < 500) {
-        const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');
-        await records.complete(claimed.claim, { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') }, clock());
-      } else {
-        await records.release(claimed.claim);
+      const completing = claimed.committing === true && error instanceof ApiError && error.status < 500;
+      try {
+        if (completing) {
+          const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');
+          await records.complete(claimed.claim, { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') }, clock());
+        } else {
+          await records.release(claimed.claim);
+        }
+      } catch (storageError) {
+        // The key stays claimed until its lease lapses, so the answer is no longer the request's
+        // stored outcome: it becomes the storage failure (a 500 problem document, by the outer
+        // middleware), and a retry with the same key is safe (409 in-progress until the lease lapses).
+        log('error', completing ? 'idempotency record not completed' : 'idempotency claim not released', {
+          traceId: request.context.requestState?.traceId,
+          route: request.event.routeKey,
+          answer: error instanceof ApiError ? error.code : describeError(error),
+        });
+        request.error = storageError instanceof Error ? storageError : new Error(String(storageError));
       }
     },
   };

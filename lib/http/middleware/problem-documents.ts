@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describeError, log } from '../../log.ts';
-import { problemResponse, toApiError } from '../problem.ts';
-import type { HttpMiddleware, MiddyRequest } from '../types.ts';
+import { isThrottling, problemResponse, toApiError } from '../problem.ts';
+import type { Context } from 'aws-lambda';
+import type { ApiContext, HttpEvent, HttpMiddleware, HttpResponse, MiddyRequest } from '../types.ts';
 
-/** Outermost middleware: every thrown error leaves as a problem document. */
+/**
+ * Outermost middleware: every thrown error leaves as a problem document. Storage failures of
+ * any step (key lookup, rate-limit counter, idempotency record, the write) are 500
+ * `customer-api.internal`, with a generic detail: nothing of the error reaches the body.
+ */
 export function problemDocuments(): HttpMiddleware {
   return {
     onError: async (request: MiddyRequest) => {
@@ -11,9 +16,28 @@ export function problemDocuments(): HttpMiddleware {
       const state = request.context.requestState ?? { traceId: randomUUID() };
       const { traceId } = state;
       if (apiError.status >= 500) {
-        log('error', 'request failed', { traceId, route: request.event.routeKey, ...describeError(request.error) });
+        log('error', 'request failed', { traceId, route: request.event.routeKey, ...describeError(request.error), ...(isThrottling(request.error) ? { throttled: true } : {}) });
       }
       request.response = problemResponse(apiError, state, request.event.rawPath ?? '/');
     },
+  };
+}
+
+/**
+ * The last resort around a Middy handler: an error that escapes the middleware chain (one
+ * thrown by another middleware's `onError`, which stops Middy's error handling) still leaves as a
+ * problem document with the request's traceId, never as API Gateway's bare 500.
+ */
+export function withProblemDocuments(handler: (event: HttpEvent, context: ApiContext) => Promise<HttpResponse>) {
+  return async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
+    const apiContext: ApiContext = context;
+    try {
+      return await handler(event, apiContext);
+    } catch (error) {
+      const state = apiContext.requestState ?? { traceId: randomUUID() };
+      const apiError = toApiError(error);
+      log('error', 'request failed outside the problem-document middleware', { traceId: state.traceId, route: event.routeKey, ...describeError(error) });
+      return problemResponse(apiError, state, event.rawPath ?? '/');
+    }
   };
 }

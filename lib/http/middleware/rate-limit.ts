@@ -11,7 +11,8 @@ import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
  * trip for all the policies of one window length). The windows are put on the request state before anything is decided, so every
  * later response — success, problem or the 429 itself — carries RateLimit-Policy / RateLimit.
  * With the deployment's limits (both per 60 s) that is one counter update per request.
- * Requests refused by auth (401/403) identify no usable key and count nowhere.
+ * Requests refused by auth (401/403) identify no usable key and count against no key (a failed
+ * key counts against its source address instead: docs/api-guide.md "Failed authentications").
  */
 export function rateLimit(
   route: Pick<RouteDefinition, 'submission'>,
