@@ -33,10 +33,13 @@ function verdict(measure: Measure): string {
   return `${met ? 'met' : 'MISSED'} (${measure.target?.comparison} ${measure.target?.value})`;
 }
 
+/** Four significant digits at most: the table is for reading, the JSON keeps every digit. */
+const readable = (value: number) => (Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(4))));
+
 export function markdownTable(results: readonly SuiteResult[]): string {
   const lines = ['| Suite | Measure | Value | Target | Notes |', '|---|---|---:|---|---|'];
   for (const { suite, measures } of results) {
-    for (const measure of measures) lines.push(`| ${suite} | ${measure.name} | ${measure.value} ${measure.unit} | ${verdict(measure)} | ${measure.note ?? ''} |`);
+    for (const measure of measures) lines.push(`| ${suite} | ${measure.name} | ${readable(measure.value)} ${measure.unit} | ${verdict(measure)} | ${measure.note ?? ''} |`);
   }
   return lines.join('\n');
 }
