@@ -1,5 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DEFAULT_API_KEY_CACHE_SECONDS, MAX_API_KEY_CACHE_SECONDS } from '../lib/config/api-key-cache.ts';
+import { DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE } from '../lib/config/auth-failures.ts';
 import { WORKERS } from '../lib/workers.ts';
 
 /**
@@ -8,7 +10,9 @@ import { WORKERS } from '../lib/workers.ts';
  * developer's sandbox) gets the non-production profile. Each setting can be overridden with
  * context: `-c generalRateLimit=… -c submissionRateLimit=… -c logRetentionDays=…
  * -c apiThrottleRate=… -c apiThrottleBurst=… -c importWorkerReservedConcurrency=…|none
- * -c alarmTopicArn=…` (docs/operations.md#throttling-and-concurrency, docs/operations.md#alarms-and-dashboard).
+ * -c alarmTopicArn=… -c logLevel=… -c logSampleRate=… -c apiKeyCacheSeconds=… -c authFailureLimit=…`
+ * (docs/operations.md#throttling-and-concurrency, docs/operations.md#alarms-and-dashboard,
+ * docs/operations.md#logs, docs/operations.md#api-key-cache).
  */
 
 export const DEFAULT_STAGE = 'dev';
@@ -24,7 +28,15 @@ export const CONTEXT_KEYS = {
   apiThrottleBurst: 'apiThrottleBurst',
   importWorkerReservedConcurrency: 'importWorkerReservedConcurrency',
   alarmTopicArn: 'alarmTopicArn',
+  logLevel: 'logLevel',
+  logSampleRate: 'logSampleRate',
+  apiKeyCacheSeconds: 'apiKeyCacheSeconds',
+  authFailureLimit: 'authFailureLimit',
 } as const;
+
+/** The levels the functions' logger takes (POWERTOOLS_LOG_LEVEL), most verbose first. */
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+export type FunctionLogLevel = (typeof LOG_LEVELS)[number];
 
 /** Context value that turns the import worker's reserved concurrency off. */
 export const NO_RESERVATION = 'none';
@@ -56,6 +68,14 @@ export interface StageConfig {
   importWorkerReservedConcurrency: number | undefined;
   /** Existing SNS topic that every alarm notifies (ALARM and OK), or undefined for no action. */
   alarmTopicArn: string | undefined;
+  /** The functions' log level (docs/operations.md#logs). */
+  logLevel: FunctionLogLevel;
+  /** Share of invocations (0..1) that log at DEBUG whatever `logLevel` says. */
+  logSampleRate: number;
+  /** How long a container trusts a looked-up API key, in seconds (0..300); bounds revocation latency. */
+  apiKeyCacheSeconds: number;
+  /** Failed authentications per source address and minute before 429. */
+  authFailureLimitPerMinute: number;
 }
 
 type StageProfile = Omit<StageConfig, 'stage' | 'resourcePrefix'>;
@@ -80,6 +100,11 @@ const NON_PRODUCTION: StageProfile = {
   // leaves nothing to reserve: AWS keeps at least 100 (or the whole quota) unreserved.
   importWorkerReservedConcurrency: undefined,
   alarmTopicArn: undefined,
+  // Development stages see little traffic and are where a change is first watched running.
+  logLevel: 'DEBUG',
+  logSampleRate: 0,
+  apiKeyCacheSeconds: DEFAULT_API_KEY_CACHE_SECONDS,
+  authFailureLimitPerMinute: DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE,
 };
 
 const PROFILES: Readonly<Record<string, StageProfile>> = {
@@ -89,6 +114,7 @@ const PROFILES: Readonly<Record<string, StageProfile>> = {
     logRetention: RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.RETAIN,
     importWorkerReservedConcurrency: IMPORT_WORKER_MAX_CONCURRENCY,
+    logLevel: 'INFO',
   },
   prod: {
     ...NON_PRODUCTION,
@@ -97,6 +123,7 @@ const PROFILES: Readonly<Record<string, StageProfile>> = {
     tableDeletionProtection: true,
     apiThrottle: { rateLimit: 500, burstLimit: 1000 },
     importWorkerReservedConcurrency: IMPORT_WORKER_MAX_CONCURRENCY,
+    logLevel: 'INFO',
   },
 };
 
@@ -168,6 +195,28 @@ function topicArn(key: string, value: unknown): string {
   return value.trim();
 }
 
+function logLevel(key: string, value: unknown): FunctionLogLevel {
+  const level = typeof value === 'string' ? value.trim().toUpperCase() : value;
+  if (!LOG_LEVELS.includes(level as FunctionLogLevel)) {
+    throw new Error(`Context '${key}' must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}.`);
+  }
+  return level as FunctionLogLevel;
+}
+
+function sampleRate(key: string, value: unknown): number {
+  const rate = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  if (!(rate >= 0 && rate <= 1)) throw new Error(`Context '${key}' must be a number from 0 to 1, got ${JSON.stringify(value)}.`);
+  return rate;
+}
+
+function cacheSeconds(key: string, value: unknown): number {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_API_KEY_CACHE_SECONDS)) {
+    throw new Error(`Context '${key}' must be a whole number of seconds from 0 to ${MAX_API_KEY_CACHE_SECONDS}, got ${JSON.stringify(value)}.`);
+  }
+  return seconds;
+}
+
 /** The configuration of a stage: its profile, then any context overrides. */
 export function resolveStageConfig(readContext: ContextReader): StageConfig {
   const stage = validateStageName(readContext(CONTEXT_KEYS.stage) ?? DEFAULT_STAGE);
@@ -197,5 +246,9 @@ export function resolveStageConfig(readContext: ContextReader): StageConfig {
       profile.importWorkerReservedConcurrency,
     ),
     alarmTopicArn: override(CONTEXT_KEYS.alarmTopicArn, topicArn, profile.alarmTopicArn),
+    logLevel: override(CONTEXT_KEYS.logLevel, logLevel, profile.logLevel),
+    logSampleRate: override(CONTEXT_KEYS.logSampleRate, sampleRate, profile.logSampleRate),
+    apiKeyCacheSeconds: override(CONTEXT_KEYS.apiKeyCacheSeconds, cacheSeconds, profile.apiKeyCacheSeconds),
+    authFailureLimitPerMinute: override(CONTEXT_KEYS.authFailureLimit, positiveInteger, profile.authFailureLimitPerMinute),
   };
 }

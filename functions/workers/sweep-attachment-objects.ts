@@ -1,7 +1,8 @@
+import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
 import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/domain/attachments/attachment.ts';
 import { sweepOrphanObjects } from '../../lib/domain/attachments/sweep-orphans.ts';
-import { describeError, log } from '../../lib/log.ts';
+import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
 import { BUCKET_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
@@ -10,7 +11,8 @@ const objects = new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR));
 const attachments = new AttachmentsStore(requiredEnv(TABLES.inventory.envVar));
 
 /** Deletes attachment bodies no record names (docs/attachments.md "Deleting"). */
-export const handler = async (): Promise<void> => {
+export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
+  startInvocation(context);
   const swept = await sweepOrphanObjects(
     {
       listed: () => objects.listed(ATTACHMENT_OBJECT_PREFIX),

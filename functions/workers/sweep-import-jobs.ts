@@ -1,7 +1,8 @@
+import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
 import { endJob } from '../../lib/domain/imports/process-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
-import { describeError, log } from '../../lib/log.ts';
+import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { DeadLetterQueue, JobQueue } from '../../lib/store/job-queue.ts';
 import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
@@ -12,7 +13,8 @@ const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
 const deadLetters = new DeadLetterQueue(requiredEnv(IMPORT_DLQ_ENV_VAR));
 const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 
-export const handler = async (): Promise<void> => {
+export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
+  startInvocation(context);
   const swept = await sweepPendingJobs({
     pendingDispatch: (cutoff) => jobs.pendingDispatch(cutoff),
     send: (message) => queue.send(message),

@@ -7,7 +7,7 @@ import { optionalEnv } from './env.ts';
  */
 export const API_KEY_CACHE_ENV = 'API_KEY_CACHE_SECONDS';
 export const DEFAULT_API_KEY_CACHE_SECONDS = 30;
-const MAX_API_KEY_CACHE_SECONDS = 300;
+export const MAX_API_KEY_CACHE_SECONDS = 300;
 
 export function apiKeyCacheSeconds(): number {
   const raw = optionalEnv(API_KEY_CACHE_ENV);

@@ -1,12 +1,20 @@
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { logger } from '../log.ts';
+import { metrics } from '../metrics.ts';
 import { ApiError } from '../domain/errors.ts';
 import { ROUTES } from '../routes.ts';
 import { problemDocuments } from './middleware/problem-documents.ts';
+import { requestMetrics } from './middleware/request-metrics.ts';
 import { traceId } from './middleware/trace-id.ts';
 import { createRouteMatcher } from './route-matching.ts';
 import type { ApiContext, HttpEvent, HttpResponse } from './types.ts';
 
 const matchRoute = createRouteMatcher(ROUTES);
+
+/** The `operation` dimension of the fallback's requests: it has no operationId of its own. */
+export const FALLBACK_OPERATION = '$default';
 
 /**
  * What answers requests no route claims (API Gateway's `$default` route, and the local server):
@@ -15,6 +23,9 @@ const matchRoute = createRouteMatcher(ROUTES);
  */
 export function createFallbackHandler() {
   return middy<HttpEvent, HttpResponse, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
+    .use(requestMetrics({ operationId: FALLBACK_OPERATION }))
     .use(problemDocuments())
     .use(traceId())
     .handler(async (event) => {

@@ -55,7 +55,31 @@ describe('resolveStageConfig', () => {
       apiThrottle: { rateLimit: 50, burstLimit: 100 },
       importWorkerReservedConcurrency: undefined,
       alarmTopicArn: undefined,
+      logLevel: 'DEBUG',
+      logSampleRate: 0,
+      apiKeyCacheSeconds: 30,
+      authFailureLimitPerMinute: 100,
     });
+  });
+
+  it.each([
+    ['CLI strings', { apiKeyCacheSeconds: '0', authFailureLimit: '250' }, 0],
+    ['numbers', { apiKeyCacheSeconds: 300, authFailureLimit: 250 }, 300],
+  ])('applies the key cache and failed-authentication overrides given as %s', (_kind, overrides, seconds) => {
+    // Act
+    const config = resolveStageConfig(contextOf({ stage: 'prod', ...overrides }));
+
+    // Assess
+    expect(config).toMatchObject({ apiKeyCacheSeconds: seconds, authFailureLimitPerMinute: 250 });
+  });
+
+  it.each([
+    [{ apiKeyCacheSeconds: '301' }, /apiKeyCacheSeconds.*0 to 300/],
+    [{ apiKeyCacheSeconds: '-1' }, /apiKeyCacheSeconds/],
+    [{ apiKeyCacheSeconds: '1.5' }, /apiKeyCacheSeconds/],
+    [{ authFailureLimit: '0' }, /authFailureLimit/],
+  ])('refuses %o', (overrides, message) => {
+    expect(() => resolveStageConfig(contextOf({ stage: 'dev', ...overrides }))).toThrow(message);
   });
 
   it('gives prod long retention, RETAIN, deletion protection, a higher throttle and the import worker reservation', () => {
@@ -72,7 +96,20 @@ describe('resolveStageConfig', () => {
       apiThrottle: { rateLimit: 500, burstLimit: 1000 },
       importWorkerReservedConcurrency: 4,
       alarmTopicArn: undefined,
+      logLevel: 'INFO',
+      logSampleRate: 0,
     });
+  });
+
+  it.each([
+    ['CLI strings', { logLevel: 'warn', logSampleRate: '0.1' }],
+    ['numbers', { logLevel: 'WARN', logSampleRate: 0.1 }],
+  ])('applies log level and sampling overrides given as %s', (_kind, overrides) => {
+    // Act
+    const config = resolveStageConfig(contextOf({ stage: 'prod', ...overrides }));
+
+    // Assess
+    expect(config).toMatchObject({ logLevel: 'WARN', logSampleRate: 0.1 });
   });
 
   it('gives staging the import worker reservation and the non-production throttle', () => {
@@ -147,6 +184,9 @@ describe('resolveStageConfig', () => {
     [{ importWorkerReservedConcurrency: '0' }, /importWorkerReservedConcurrency.*positive integer/],
     [{ importWorkerReservedConcurrency: 'all' }, /importWorkerReservedConcurrency.*positive integer/],
     [{ alarmTopicArn: 'ops-alarms' }, /alarmTopicArn.*SNS topic ARN/],
+    [{ logLevel: 'verbose' }, /logLevel.*one of TRACE, DEBUG, INFO/],
+    [{ logSampleRate: '1.5' }, /logSampleRate.*from 0 to 1/],
+    [{ logSampleRate: 'some' }, /logSampleRate.*from 0 to 1/],
     [{ alarmTopicArn: 'arn:aws:sqs:eu-west-1:123456789012:queue' }, /SNS topic ARN/],
   ])('rejects %j', (context, message) => {
     // Act

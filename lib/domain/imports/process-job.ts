@@ -30,7 +30,7 @@ export interface ProcessPorts<Write = unknown> {
   jobs: {
     get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
     start(job: ImportJobState, totals: { totalRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
-    rowErrorWrite(organizationId: string, jobId: string, error: RowError, index: number): Write;
+    rowErrorWrite(job: Pick<ImportJobState, 'organizationId' | 'id' | 'submittedAt'>, error: RowError, index: number): Write;
     checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): Write;
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
@@ -51,6 +51,11 @@ export interface ProcessPorts<Write = unknown> {
   clock?: () => Date;
   /** The registry of kinds (default: the registered kinds of kinds.ts). */
   kinds?: (name: string) => AnyImportKind | undefined;
+  /**
+   * Told once per job, by the delivery whose transaction ended it, with its final state (e.g. to
+   * count its rows); a delivery that finds the job already ended is not told.
+   */
+  onEnded?: (job: ImportJobState, status: JobStatus) => void;
 }
 
 /** A job handed to a new message, with how many invocations in a row it has made no progress in. */
@@ -503,7 +508,7 @@ export class ImportJobProcessor<Write = unknown> {
     const writes = stored.map((error) => {
       const index = indexInRow.get(error.rowNumber) ?? 0;
       indexInRow.set(error.rowNumber, index + 1);
-      return this.ports.jobs.rowErrorWrite(job.organizationId, job.id, error, index);
+      return this.ports.jobs.rowErrorWrite(job, error, index);
     });
     return {
       rowNumber,
@@ -533,7 +538,7 @@ export class ImportJobProcessor<Write = unknown> {
  * transaction; a job another delivery already ended is left as it is.
  */
 export async function endJob<Write>(
-  ports: { jobs: Pick<ProcessPorts<Write>['jobs'], 'finishWrite'>; writer: CommandWriter<Write> },
+  ports: { jobs: Pick<ProcessPorts<Write>['jobs'], 'finishWrite'>; writer: CommandWriter<Write>; onEnded?: ProcessPorts<Write>['onEnded'] },
   job: ImportJobState,
   status: JobStatus,
   failure: JobFailure | null,
@@ -556,7 +561,9 @@ export async function endJob<Write>(
   } catch (error) {
     // Finished by another delivery in the meantime: nothing left to do.
     if ((error as Error).name !== 'ChunkAlreadyAppliedError') throw error;
+    return;
   }
+  ports.onEnded?.(job, status);
 }
 
 function progressOf<Write>(chunk: Unit<Write>[]): ChunkProgress {

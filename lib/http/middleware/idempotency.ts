@@ -5,6 +5,7 @@ import type { IdempotencyRecords } from '../../domain/write/ports.ts';
 import type { RouteDefinition } from '../../routes.ts';
 import { header, rateLimitHeaders } from '../headers.ts';
 import { problemResponse } from '../problem.ts';
+import { settleOutsideChain } from './request-metrics.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -28,11 +29,12 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       if (outcome.kind === 'rejected') throw outcome.error;
       if (outcome.kind === 'replay') {
         const { response } = outcome;
-        return {
+        // Answering from `before` skips every later hook of the chain, the metrics flush included.
+        return settleOutsideChain(route.operationId, {
           statusCode: response.statusCode,
           headers: { ...response.headers, ...rateLimitHeaders(state.rateLimit ?? []), [IDEMPOTENT_REPLAYED_HEADER]: 'true' },
           body: response.body,
-        };
+        });
       }
       state.idempotency = { key, claim: outcome.claim };
       return undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeError, log } from '../../log.ts';
 import { isThrottling, problemResponse, toApiError } from '../problem.ts';
+import { settleOutsideChain } from './request-metrics.ts';
 import type { Context } from 'aws-lambda';
 import type { ApiContext, HttpEvent, HttpMiddleware, HttpResponse, MiddyRequest } from '../types.ts';
 
@@ -26,9 +27,10 @@ export function problemDocuments(): HttpMiddleware {
 /**
  * The last resort around a Middy handler: an error that escapes the middleware chain (one
  * thrown by another middleware's `onError`, which stops Middy's error handling) still leaves as a
- * problem document with the request's traceId, never as API Gateway's bare 500.
+ * problem document with the request's traceId, never as API Gateway's bare 500. With the route's
+ * `operation`, that response is counted too (the chain's own counting never saw it).
  */
-export function withProblemDocuments(handler: (event: HttpEvent, context: ApiContext) => Promise<HttpResponse>) {
+export function withProblemDocuments(handler: (event: HttpEvent, context: ApiContext) => Promise<HttpResponse>, operation?: string) {
   return async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
     const apiContext: ApiContext = context;
     try {
@@ -37,7 +39,8 @@ export function withProblemDocuments(handler: (event: HttpEvent, context: ApiCon
       const state = apiContext.requestState ?? { traceId: randomUUID() };
       const apiError = toApiError(error);
       log('error', 'request failed outside the problem-document middleware', { traceId: state.traceId, route: event.routeKey, ...describeError(error) });
-      return problemResponse(apiError, state, event.rawPath ?? '/');
+      const response = problemResponse(apiError, state, event.rawPath ?? '/');
+      return operation === undefined ? response : settleOutsideChain(operation, response);
     }
   };
 }

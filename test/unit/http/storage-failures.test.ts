@@ -10,6 +10,7 @@ import { createOperationHandler, type ChainDependencies } from '../../../lib/htt
 import { withProblemDocuments } from '../../../lib/http/middleware/problem-documents.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
+import { captureOutput } from '../observability/capture-output.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
 
 /**
@@ -128,13 +129,10 @@ function setup(failing: Step | undefined) {
   return { invoke, calls };
 }
 
-let logged: string[] = [];
+let output: ReturnType<typeof captureOutput>;
 
 beforeEach(() => {
-  logged = [];
-  const capture = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
-  vi.spyOn(console, 'error').mockImplementation(capture);
-  vi.spyOn(console, 'log').mockImplementation(capture);
+  output = captureOutput();
 });
 
 afterEach(() => {
@@ -180,7 +178,7 @@ describe('a storage failure at each step of the chain', () => {
     const problem = expectInternalProblem(response);
     expect(calls).toMatchObject(expectedCalls);
     // The failure is logged (for operators) under the same traceId.
-    expect(logged.join('\n')).toContain(String(problem.traceId));
+    expect(output.lines().join('\n')).toContain(String(problem.traceId));
   });
 
   it('answers a problem document even when an error escapes every middleware', async () => {

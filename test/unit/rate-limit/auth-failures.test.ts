@@ -224,7 +224,8 @@ describe('failed authentications in the chain', () => {
 
   it('still answers 401 (not a 5xx) when the failure counter cannot be updated', async () => {
     // Prepare
-    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { invoke, failures } = setup();
     failures.failWith = Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
     // Act
