@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { AUDIT_KINDS } from '../domain/audit/types.ts';
 
 /**
@@ -9,21 +9,21 @@ import { AUDIT_KINDS } from '../domain/audit/types.ts';
 
 export const auditEventSchema = z
   .object({
-    id: z.string().regex(/^aud_/),
+    id: z.string().check(z.regex(/^aud_/)),
     kind: z.enum(AUDIT_KINDS),
     occurredAt: z.iso.datetime(),
     actor: z.object({ type: z.enum(['api-key', 'system']), id: z.string() }),
     target: z.object({ kind: z.string(), id: z.string() }),
     summary: z.string(),
     changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
-    traceId: z.string().nullable(),
-    idempotencyKey: z.string().nullable(),
+    traceId: z.nullable(z.string()),
+    idempotencyKey: z.nullable(z.string()),
   })
-  .meta({ id: 'AuditEvent' });
+  .check(z.meta({ id: 'AuditEvent' }));
 
 export const auditEventsPageSchema = z
   .object({
     data: z.array(auditEventSchema),
-    page: z.object({ nextCursor: z.string().nullable() }),
+    page: z.object({ nextCursor: z.nullable(z.string()) }),
   })
-  .meta({ id: 'AuditEventsPage' });
+  .check(z.meta({ id: 'AuditEventsPage' }));

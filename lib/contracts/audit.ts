@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { AUDIT_KINDS } from '../domain/audit/types.ts';
 import { defineOperation } from './operation.ts';
 import { cursorParam, dateTimeString, limitParam } from './primitives.ts';
@@ -7,9 +7,9 @@ import { cursorParam, dateTimeString, limitParam } from './primitives.ts';
 export const listAuditEventsQuery = z.strictObject({
   limit: limitParam,
   cursor: cursorParam,
-  kind: z.enum(AUDIT_KINDS, { message: `Must be one of: ${AUDIT_KINDS.join(', ')}.` }).optional(),
-  fromUtc: dateTimeString.optional(),
-  toUtc: dateTimeString.optional(),
+  kind: z.optional(z.enum(AUDIT_KINDS, { message: `Must be one of: ${AUDIT_KINDS.join(', ')}.` })),
+  fromUtc: z.optional(dateTimeString),
+  toUtc: z.optional(dateTimeString),
 });
 
 export const listAuditEventsContract = defineOperation({

@@ -1,10 +1,12 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { BOM_LIMITS, BOM_STATUSES, hasAllowedDecimals } from '../domain/boms/bom.ts';
 import { idParam } from './primitives.ts';
 
 /**
  * Request schemas shared by the BOM operations (docs/boms.md); each operation's own contract is
  * in lib/contracts/boms/<operation>.ts, the response bodies in lib/contracts/boms/responses.ts.
+ * The bodies are built in `@__PURE__` calls so that the read functions, which import the paths
+ * only, do not bundle them (lib/contracts/zod.ts).
  */
 
 export const bomPath = z.strictObject({ id: idParam });
@@ -13,37 +15,46 @@ export const bomRevisionPath = z.strictObject({ id: idParam, revisionId: idParam
 /** No control characters, no leading or trailing space (as item skus). */
 const IDENTIFIER = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
 
-const quantity = z
-  .number()
-  .positive({ message: 'Must be greater than 0.' })
-  .max(1_000_000_000, { message: 'Must be at most 1000000000.' })
-  .refine((value) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` });
+const quantity = /* @__PURE__ */ (() =>
+  z
+    .number()
+    .check(
+      z.positive({ message: 'Must be greater than 0.' }),
+      z.maximum(1_000_000_000, { message: 'Must be at most 1000000000.' }),
+      z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
+    ))();
 
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => z.string().check(z.maxLength(max));
 
-const component = z.strictObject({
-  itemId: idParam,
-  quantity,
-  unit: z.string().min(1).max(BOM_LIMITS.unit).regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' }).nullable().optional(),
-  scrapPercent: z.number().min(0, { message: 'Must be between 0 and 100.' }).max(100, { message: 'Must be between 0 and 100.' }).optional(),
-  notes: text(BOM_LIMITS.lineNotes).nullable().optional(),
-});
+const unit = /* @__PURE__ */ (() =>
+  z.optional(
+    z.nullable(z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.unit), z.regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' }))),
+  ))();
 
-const contentFields = {
-  name: z.string().min(1).max(BOM_LIMITS.name),
+const component = /* @__PURE__ */ (() =>
+  z.strictObject({
+    itemId: idParam,
+    quantity,
+    unit,
+    scrapPercent: z.optional(z.number().check(z.minimum(0, { message: 'Must be between 0 and 100.' }), z.maximum(100, { message: 'Must be between 0 and 100.' }))),
+    notes: z.optional(z.nullable(text(BOM_LIMITS.lineNotes))),
+  }))();
+
+const contentFields = /* @__PURE__ */ (() => ({
+  name: z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.name)),
   targetItemId: idParam,
-  status: z.enum(BOM_STATUSES).optional(),
-  outputQuantity: quantity.optional(),
-  unit: z.string().min(1).max(BOM_LIMITS.unit).regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' }).nullable().optional(),
-  notes: text(BOM_LIMITS.notes).nullable().optional(),
-  components: z.array(component).min(1, { message: 'A BOM has at least one component.' }).max(BOM_LIMITS.components),
-};
+  status: z.optional(z.enum(BOM_STATUSES)),
+  outputQuantity: z.optional(quantity),
+  unit,
+  notes: z.optional(z.nullable(text(BOM_LIMITS.notes))),
+  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components)),
+}))();
 
 /**
  * Lines are matched by item (docs/boms.md "Compare"), so an item may appear once per BOM; and the
  * item a BOM makes is never one of its own components.
  */
-function uniqueComponentItems(body: { targetItemId: string; components: Array<{ itemId: string }> }, context: z.RefinementCtx): void {
+function uniqueComponentItems(body: { targetItemId: string; components: Array<{ itemId: string }> }, context: z.core.$RefinementCtx): void {
   const first = new Map<string, number>();
   body.components.forEach(({ itemId }, index) => {
     const earlier = first.get(itemId);
@@ -53,10 +64,19 @@ function uniqueComponentItems(body: { targetItemId: string; components: Array<{ 
   });
 }
 
-export const createBomBody = z
-  .strictObject({ code: z.string().min(1).max(BOM_LIMITS.code).regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' }), ...contentFields })
-  .superRefine(uniqueComponentItems);
+export const createBomBody = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      code: z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.code), z.regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' })),
+      ...contentFields,
+    })
+    .check(z.superRefine(uniqueComponentItems)))();
 
-export const updateBomBody = z
-  .strictObject({ ...contentFields, archived: z.boolean().optional(), expectedRevisionNumber: z.number().int().min(1).max(2_147_483_647).optional() })
-  .superRefine(uniqueComponentItems);
+export const updateBomBody = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      ...contentFields,
+      archived: z.optional(z.boolean()),
+      expectedRevisionNumber: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647))),
+    })
+    .check(z.superRefine(uniqueComponentItems)))();

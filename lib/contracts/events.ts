@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { EVENT_TYPES, EVENT_VERSION, TRACKING_MODES, type EventType } from './event-constants.ts';
 import { idParam } from './primitives.ts';
 
@@ -23,16 +23,16 @@ export type { EventType } from './event-constants.ts';
 // Building blocks
 
 /** Publishes an object schema as open (see the header); parsing still strips unknown keys. */
-function open<T extends z.ZodObject>(schema: T): T {
-  return schema.meta({ additionalProperties: true });
+function open<T extends z.ZodMiniObject>(schema: T): T {
+  return schema.check(z.meta({ additionalProperties: true }));
 }
 
 /** A type-prefixed opaque id (`itm_…`), shaped like every id the API accepts in a path (`idParam`). */
-function prefixedId(prefix: string, what: string): z.ZodString {
+function prefixedId(prefix: string, what: string): z.ZodMiniString {
   return z
     .string()
-    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), { message: `Must be an opaque ${what} id (${prefix}_…).` })
-    .describe(`Opaque ${what} id (prefix \`${prefix}_\`).`);
+    .check(z.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), { message: `Must be an opaque ${what} id (${prefix}_…).` }))
+    .check(z.describe(`Opaque ${what} id (prefix \`${prefix}_\`).`));
 }
 
 /** Same rule as `ORGANIZATION_ID_PATTERN` of `lib/domain/auth/manage-keys.ts` (the test checks). */
@@ -44,15 +44,22 @@ const locationId = prefixedId('loc', 'location');
 const stockRecordId = prefixedId('stk', 'stock record');
 const movementId = prefixedId('mov', 'movement');
 /** Ids without a fixed prefix (receipts, counts, exports; docs/events.md "Catalog"): any type-prefixed opaque id. */
-const opaqueId = (what: string) => idParam.describe(`Opaque ${what} id with a type prefix.`);
+const opaqueId = (what: string) => idParam.check(z.describe(`Opaque ${what} id with a type prefix.`));
 
 /** ISO 8601 UTC with `Z`, optional fractional seconds; offsets such as `+01:00` are rejected. */
 export const utcTimestampSchema = z.iso.datetime({ message: 'Must be an ISO 8601 UTC timestamp ending in Z, e.g. 2026-03-02T09:14:05Z.' });
 
-const utcTimestamp = (description: string) => utcTimestampSchema.describe(description);
-const sku = z.string().min(1).describe('Stock keeping unit of the item.');
-const lot = z.string().min(1).nullable().describe('Lot number; null for items without lot tracking and for stock without a lot.');
-const onHandQuantity = (description: string) => z.number().min(0).describe(description);
+const utcTimestamp = (description: string) => utcTimestampSchema.check(z.describe(description));
+const sku = z
+  .string()
+  .check(z.minLength(1))
+  .check(z.describe('Stock keeping unit of the item.'));
+const lot = z.nullable(z.string().check(z.minLength(1))).check(z.describe('Lot number; null for items without lot tracking and for stock without a lot.'));
+const onHandQuantity = (description: string) =>
+  z
+    .number()
+    .check(z.minimum(0))
+    .check(z.describe(description));
 
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 
@@ -64,17 +71,22 @@ export const eventItemSchema = open(
   z.object({
     id: itemId,
     sku,
-    name: z.string().min(1),
-    unit: z.string().min(1).describe('Unit of measure, e.g. `ea`, `kg`, `l`.'),
-    description: z.string().nullable(),
-    category: z.string().nullable(),
-    barcode: z.string().nullable(),
-    reorderPoint: z.number().min(0).nullable().describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.'),
+    name: z.string().check(z.minLength(1)),
+    unit: z
+      .string()
+      .check(z.minLength(1))
+      .check(z.describe('Unit of measure, e.g. `ea`, `kg`, `l`.')),
+    description: z.nullable(z.string()),
+    category: z.nullable(z.string()),
+    barcode: z.nullable(z.string()),
+    reorderPoint: z
+      .nullable(z.number().check(z.minimum(0)))
+      .check(z.describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.')),
     trackingMode: z.enum(TRACKING_MODES),
     createdAt: utcTimestamp('When the item was created.'),
     updatedAt: utcTimestamp('When the item was last changed.'),
   }),
-).meta({ description: 'An item (full record).' });
+).check(z.meta({ description: 'An item (full record).' }));
 
 export type EventItem = z.infer<typeof eventItemSchema>;
 
@@ -84,14 +96,16 @@ export const itemUpdatedDataSchema = open(
   z.object({
     item: eventItemSchema,
     changedFields: z
-      .array(z.string().min(1))
-      .min(1)
-      .describe('Names of the item fields whose value changed (never `id`, `sku`, `createdAt`, `updatedAt`).'),
+      .array(z.string().check(z.minLength(1)))
+      .check(z.minLength(1))
+      .check(z.describe('Names of the item fields whose value changed (never `id`, `sku`, `createdAt`, `updatedAt`).')),
+    // Picked from the bare shape: zod/mini refuses to pick from an object with checks, and its
+    // metadata (`open`, the description) are checks.
     previous: open(
-      eventItemSchema
-        .pick({ name: true, unit: true, description: true, category: true, barcode: true, reorderPoint: true, trackingMode: true })
-        .partial(),
-    ).describe('The values before the change, one member per name in `changedFields`.'),
+      z.partial(
+        z.pick(z.object(eventItemSchema.shape), { name: true, unit: true, description: true, category: true, barcode: true, reorderPoint: true, trackingMode: true }),
+      ),
+    ).check(z.describe('The values before the change, one member per name in `changedFields`.')),
   }),
 );
 
@@ -101,13 +115,13 @@ export const stockChangedDataSchema = open(
     itemId,
     sku,
     locationId,
-    locationCode: z.string().min(1),
+    locationCode: z.string().check(z.minLength(1)),
     lot,
     previousQuantity: onHandQuantity('On-hand quantity of the stock record before the change.'),
     quantity: onHandQuantity('On-hand quantity of the stock record after the change.'),
-    delta: z.number().describe('`quantity - previousQuantity`; negative when stock went down.'),
-    movementId: movementId.describe('The movement that changed the stock (see `movement.created`).'),
-    reason: z.string().nullable().describe('Reason given with an adjustment; null when none was given.'),
+    delta: z.number().check(z.describe('`quantity - previousQuantity`; negative when stock went down.')),
+    movementId: movementId.check(z.describe('The movement that changed the stock (see `movement.created`).')),
+    reason: z.nullable(z.string()).check(z.describe('Reason given with an adjustment; null when none was given.')),
   }),
 );
 
@@ -119,15 +133,16 @@ export const movementSchema = open(
     type: z.enum(MOVEMENT_TYPES),
     itemId,
     sku,
-    fromLocationId: locationId.nullable().describe('Where the stock left; null when it entered the organization (receipt, production, increase).'),
-    toLocationId: locationId.nullable().describe('Where the stock arrived; null when it left the organization (consumption, decrease).'),
-    quantity: z.number().positive().describe('Quantity moved, always positive; the direction is given by the locations.'),
+    fromLocationId: z.nullable(locationId).check(z.describe('Where the stock left; null when it entered the organization (receipt, production, increase).')),
+    toLocationId: z.nullable(locationId).check(z.describe('Where the stock arrived; null when it left the organization (consumption, decrease).')),
+    quantity: z
+      .number()
+      .check(z.positive())
+      .check(z.describe('Quantity moved, always positive; the direction is given by the locations.')),
     lot,
     reference: z
-      .string()
-      .min(1)
-      .nullable()
-      .describe('Business reference: the adjustment or transfer reference, PO number, count reference or build reference.'),
+      .nullable(z.string().check(z.minLength(1)))
+      .check(z.describe('Business reference: the adjustment or transfer reference, PO number, count reference or build reference.')),
   }),
 );
 
@@ -137,7 +152,7 @@ export const movementCreatedDataSchema = open(z.object({ movement: movementSchem
 
 export const poReceivedDataSchema = open(
   z.object({
-    poNumber: z.string().min(1),
+    poNumber: z.string().check(z.minLength(1)),
     receiptId: opaqueId('receipt'),
     lines: z
       .array(
@@ -146,20 +161,20 @@ export const poReceivedDataSchema = open(
             itemId,
             sku,
             locationId,
-            quantity: z.number().positive(),
+            quantity: z.number().check(z.positive()),
             lot,
-            stockRecordId: stockRecordId.describe('The stock record the quantity was received into.'),
+            stockRecordId: stockRecordId.check(z.describe('The stock record the quantity was received into.')),
           }),
         ),
       )
-      .min(1),
+      .check(z.minLength(1)),
   }),
 );
 
 export const countCompletedDataSchema = open(
   z.object({
     countId: opaqueId('count'),
-    countReference: z.string().min(1),
+    countReference: z.string().check(z.minLength(1)),
     locationId,
     lines: z
       .array(
@@ -170,11 +185,11 @@ export const countCompletedDataSchema = open(
             lot,
             expected: onHandQuantity('On-hand quantity before the count.'),
             counted: onHandQuantity('Counted quantity.'),
-            delta: z.number().describe('`counted - expected`; 0 when there was no variance.'),
+            delta: z.number().check(z.describe('`counted - expected`; 0 when there was no variance.')),
           }),
         ),
       )
-      .min(1),
+      .check(z.minLength(1)),
   }),
 );
 
@@ -183,16 +198,22 @@ export const lowStockDataSchema = open(
     itemId,
     sku,
     onHand: onHandQuantity('Total on-hand quantity of the item across all locations, after the change.'),
-    reorderPoint: z.number().min(0).describe('The reorder point the on-hand quantity fell below.'),
+    reorderPoint: z
+      .number()
+      .check(z.minimum(0))
+      .check(z.describe('The reorder point the on-hand quantity fell below.')),
   }),
 );
 
 export const exportCompletedDataSchema = open(
   z.object({
     exportId: opaqueId('export'),
-    kind: z.string().min(1).describe('Kind of export.'),
-    rowCount: z.int().min(0),
-    downloadUrl: z.url().describe('Short-lived URL of the export file.'),
+    kind: z
+      .string()
+      .check(z.minLength(1))
+      .check(z.describe('Kind of export.')),
+    rowCount: z.int().check(z.minimum(0)),
+    downloadUrl: z.url().check(z.describe('Short-lived URL of the export file.')),
     expiresAt: utcTimestamp('When `downloadUrl` stops working.'),
   }),
 );
@@ -206,7 +227,7 @@ export const EVENT_DATA_SCHEMAS = {
   'count.completed': countCompletedDataSchema,
   'low-stock': lowStockDataSchema,
   'export.completed': exportCompletedDataSchema,
-} as const satisfies Record<EventType, z.ZodObject>;
+} as const satisfies Record<EventType, z.ZodMiniObject>;
 
 export type EventDataOf<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
 
@@ -214,21 +235,26 @@ export type EventDataOf<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMA
 // Envelope (docs/events.md "The envelope")
 
 const envelopeShape = {
-  id: eventId.describe('Stable id of the event; the de-duplication key.'),
-  type: eventTypeSchema.describe('Event type; selects the shape of `data`.'),
-  version: z.literal(EVENT_VERSION).meta({ type: 'integer', description: 'Version of the event shape; 1.' }),
+  id: eventId.check(z.describe('Stable id of the event; the de-duplication key.')),
+  type: eventTypeSchema.check(z.describe('Event type; selects the shape of `data`.')),
+  version: z.literal(EVENT_VERSION).check(z.meta({ type: 'integer', description: 'Version of the event shape; 1.' })),
   occurredAt: utcTimestamp('Domain time of the event (UTC). Order by it for domain purposes, not by arrival.'),
-  organizationId: z.string().regex(ORGANIZATION_ID_PATTERN).describe('The organization the event belongs to.'),
-  data: z.record(z.string(), z.unknown()).describe('Event payload; its shape depends on `type`.'),
+  organizationId: z
+    .string()
+    .check(z.regex(ORGANIZATION_ID_PATTERN))
+    .check(z.describe('The organization the event belongs to.')),
+  data: z.record(z.string(), z.unknown()).check(z.describe('Event payload; its shape depends on `type`.')),
 };
 
 const FORWARD_COMPATIBILITY = 'Consumers must ignore unknown fields: compatible additions may add fields.';
 
-export const eventEnvelopeSchema = open(z.object(envelopeShape)).meta({
-  id: 'EventEnvelope',
-  title: 'Event envelope',
-  description: `Envelope of every event of the feed and of webhooks. ${FORWARD_COMPATIBILITY}`,
-});
+export const eventEnvelopeSchema = open(z.object(envelopeShape)).check(
+  z.meta({
+    id: 'EventEnvelope',
+    title: 'Event envelope',
+    description: `Envelope of every event of the feed and of webhooks. ${FORWARD_COMPATIBILITY}`,
+  }),
+);
 
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
 
@@ -250,12 +276,14 @@ function componentId(type: EventType): string {
   return `${words.join('')}Event`;
 }
 
-function typedEvent<T extends EventType, D extends z.ZodObject>(type: T, data: D) {
-  return open(z.object({ ...envelopeShape, type: z.literal(type).describe('Event type.'), data })).meta({
-    id: componentId(type),
-    title: `${type} event`,
-    description: `${EVENT_DESCRIPTIONS[type]} ${FORWARD_COMPATIBILITY}`,
-  });
+function typedEvent<T extends EventType, D extends z.ZodMiniObject>(type: T, data: D) {
+  return open(z.object({ ...envelopeShape, type: z.literal(type).check(z.describe('Event type.')), data })).check(
+    z.meta({
+      id: componentId(type),
+      title: `${type} event`,
+      description: `${EVENT_DESCRIPTIONS[type]} ${FORWARD_COMPATIBILITY}`,
+    }),
+  );
 }
 
 export const EVENT_SCHEMAS = {
@@ -280,7 +308,7 @@ export const domainEventSchema = z
     EVENT_SCHEMAS['low-stock'],
     EVENT_SCHEMAS['export.completed'],
   ])
-  .meta({ id: 'DomainEvent', description: 'An event of the catalog, with the `data` of its type.' });
+  .check(z.meta({ id: 'DomainEvent', description: 'An event of the catalog, with the `data` of its type.' }));
 
 export type DomainEvent = z.infer<typeof domainEventSchema>;
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
@@ -290,17 +318,17 @@ export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
 export const eventsPageSchema = open(
   z.object({
-    data: z.array(domainEventSchema).describe('Events in feed order, oldest first; may be empty.'),
+    data: z.array(domainEventSchema).check(z.describe('Events in feed order, oldest first; may be empty.')),
     page: open(
       z.object({
         nextCursor: z
           .string()
-          .min(1)
-          .describe('Always present, also on an empty page and at the tail: send it back unchanged as `cursor` to continue.'),
+          .check(z.minLength(1))
+          .check(z.describe('Always present, also on an empty page and at the tail: send it back unchanged as `cursor` to continue.')),
       }),
     ),
   }),
-).meta({ id: 'EventsPage', description: 'A page of the events feed.' });
+).check(z.meta({ id: 'EventsPage', description: 'A page of the events feed.' }));
 
 export type EventsPage = z.infer<typeof eventsPageSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { EVENT_TYPES } from './event-constants.ts';
 import { defineOperation } from './operation.ts';
 import { cursorParam, limitParam } from './primitives.ts';
@@ -9,8 +9,8 @@ export const listEventsQuery = z.strictObject({
   cursor: cursorParam,
   // Not the catalog's `eventTypeSchema`: importing lib/contracts/events.ts would bundle every
   // event's schema into the feed function (see lib/contracts/event-constants.ts).
-  type: z.enum(EVENT_TYPES).optional(),
-  afterEventId: z.string().min(1).max(64).optional(),
+  type: z.optional(z.enum(EVENT_TYPES)),
+  afterEventId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
 });
 
 export const listEventsContract = defineOperation({ operationId: 'listEvents', request: { query: listEventsQuery } });

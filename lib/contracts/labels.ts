@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { defineOperation } from './operation.ts';
 import { doubleString } from './primitives.ts';
 
@@ -22,18 +22,18 @@ export const PAYLOAD_MAX_LENGTH = 1024;
 export const SIZE_MM_MIN = 1;
 export const SIZE_MM_MAX = 1000;
 
-const sizeMm = doubleString.pipe(
-  z.number().min(SIZE_MM_MIN, { message: `Must be at least ${SIZE_MM_MIN}.` }).max(SIZE_MM_MAX, { message: `Must be at most ${SIZE_MM_MAX}.` }),
+const sizeMm = z.pipe(
+  doubleString,
+  z.number().check(z.minimum(SIZE_MM_MIN, { message: `Must be at least ${SIZE_MM_MIN}.` }), z.maximum(SIZE_MM_MAX, { message: `Must be at most ${SIZE_MM_MAX}.` })),
 );
 
 export const renderBarcodeQuery = z.strictObject({
   payload: z
     .string({ message: 'Required.' })
-    .min(1, { message: 'Must not be empty.' })
-    .max(PAYLOAD_MAX_LENGTH, { message: `Must be at most ${PAYLOAD_MAX_LENGTH} characters.` }),
-  format: z.enum(BARCODE_FORMATS, { message: `Must be one of: ${BARCODE_FORMATS.join(', ')}.` }).optional().default('qr'),
-  widthMm: sizeMm.optional(),
-  heightMm: sizeMm.optional(),
+    .check(z.minLength(1, { message: 'Must not be empty.' }), z.maxLength(PAYLOAD_MAX_LENGTH, { message: `Must be at most ${PAYLOAD_MAX_LENGTH} characters.` })),
+  format: z._default(z.optional(z.enum(BARCODE_FORMATS, { message: `Must be one of: ${BARCODE_FORMATS.join(', ')}.` })), 'qr'),
+  widthMm: z.optional(sizeMm),
+  heightMm: z.optional(sizeMm),
 });
 
 export type RenderBarcodeQuery = z.output<typeof renderBarcodeQuery>;

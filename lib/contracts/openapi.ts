@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 import type { HttpMethod, RouteDefinition } from '../routes.ts';
 import { bindOperation, type RouteOperation } from './operation.ts';
 import { routeOperations } from './operations.ts';

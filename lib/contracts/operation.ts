@@ -1,25 +1,26 @@
-import type * as z from 'zod';
+import type * as z from './zod.ts';
 import type { RouteDefinition, RouteId } from '../routes.ts';
 
 /**
  * The zod side of one route that runs: what its request must look like. Each lives with its
- * area's contracts and carries the operationId of its route in lib/routes.ts; the handler passes
- * it to `createHttpHandler`, which finds the route by that id and checks the two fit together at
- * cold start (`bindOperation`). The success body's schema is not part of it: responses are not
+ * area's contracts and carries the operationId of its route in lib/routes.ts; the handler binds
+ * it to that route (`bindOperation`, which checks at cold start that the two fit) and hands both
+ * to `createOperationHandler`. The success body's schema is not part of it: responses are not
  * validated at run time, so a function would only carry it (for GET /v1/events, the whole event
  * catalog). lib/contracts/operations.ts pairs every route's contract with its response schema for
  * OpenAPI and the tests; no function imports that map.
  */
 export interface OperationContract<Id extends string = string> {
   operationId: Id;
+  /** Core zod types: any zod object or schema, `zod/mini` (lib/contracts/zod.ts) or classic. */
   request: {
-    path?: z.ZodObject;
-    query?: z.ZodObject;
+    path?: z.core.$ZodObject;
+    query?: z.core.$ZodObject;
     /**
      * Request headers the operation reads, keyed by their documented spelling (e.g. `If-Match`);
      * looked up case-insensitively. Headers not declared here are ignored, never rejected.
      */
-    headers?: z.ZodObject;
+    headers?: z.core.$ZodObject;
     /** The body's schema; its media type and limits are the route's `requestBody`. */
     body?: z.ZodType;
   };
@@ -58,7 +59,7 @@ export function bindOperation<R extends RouteDefinition, C extends OperationCont
     throw new Error(`${operationId}: a response schema needs a JSON success (success.mediaType is '${route.success.mediaType}')`);
   }
   const templateNames = pathTemplateNames(route.path);
-  const declared = Object.keys(contract.request.path?.shape ?? {});
+  const declared = Object.keys(contract.request.path?._zod.def.shape ?? {});
   if ([...templateNames].sort().join('\n') !== [...declared].sort().join('\n')) {
     throw new Error(`${operationId}: path template ${route.path} and request.path (${declared.join(', ') || 'none'}) disagree`);
   }

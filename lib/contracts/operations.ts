@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from './zod.ts';
 import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
 import { createAttachmentLinkContract } from './attachments/create-attachment-link.ts';
 import { deleteAttachmentContract } from './attachments/delete-attachment.ts';

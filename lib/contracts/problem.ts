@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
 
 /** RFC 9457 problem document with the stable `code` and `traceId` (docs/api-guide.md "Errors: problem documents"). */
 export const fieldErrorSchema = z.object({
   location: z.enum(['query', 'path', 'header', 'body', 'form']),
-  name: z.string().optional(),
-  pointer: z.string().optional(),
+  name: z.optional(z.string()),
+  pointer: z.optional(z.string()),
   code: z.string(),
   message: z.string(),
 });
@@ -13,14 +13,14 @@ export const problemSchema = z
   .object({
     type: z.string(),
     title: z.string(),
-    status: z.number().int().min(400).max(599),
-    detail: z.string().optional(),
+    status: z.number().check(z.int(), z.minimum(400), z.maximum(599)),
+    detail: z.optional(z.string()),
     instance: z.string(),
-    code: z.string().regex(/^customer-api\.[a-z0-9-]+\.[a-z0-9-]+$/),
-    traceId: z.string().min(1),
-    errors: z.array(fieldErrorSchema).optional(),
-    requiredScope: z.string().optional(),
+    code: z.string().check(z.regex(/^customer-api\.[a-z0-9-]+\.[a-z0-9-]+$/)),
+    traceId: z.string().check(z.minLength(1)),
+    errors: z.optional(z.array(fieldErrorSchema)),
+    requiredScope: z.optional(z.string()),
   })
-  .meta({ id: 'ProblemDetails' });
+  .check(z.meta({ id: 'ProblemDetails' }));
 
 export type ProblemDocument = z.infer<typeof problemSchema>;

@@ -1,5 +1,7 @@
 import middy from '@middy/core';
-import type * as z from 'zod';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type * as z from '../contracts/zod.ts';
 import { bindOperation, type OperationContract, type RouteOperation } from '../contracts/operation.ts';
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
@@ -9,6 +11,9 @@ import type { CommandPlan, CommandWriter, IdempotencyRecords } from '../domain/w
 import { routeById, type RouteDefinition, type RouteId, type RouteOf } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
+import { logger } from '../log.ts';
+import { metrics } from '../metrics.ts';
+import { requestMetrics } from './middleware/request-metrics.ts';
 import { negotiateResponse } from './middleware/negotiate-response.ts';
 import { problemDocuments, withProblemDocuments } from './middleware/problem-documents.ts';
 import { announceRateLimitPolicy, rateLimit } from './middleware/rate-limit.ts';
@@ -73,7 +78,8 @@ export function createHttpHandler<C extends OperationContract<RouteId>>(
 }
 
 /**
- * The one Middy chain, in this order: problem documents (outermost) → trace id →
+ * The one Middy chain, in this order: the logger's context and the metrics (outermost, so they
+ * see the final response) → problem documents → trace id →
  * auth → rate limit (per API key; sets the RateLimit headers of every later response, 429 when
  * exceeded) → validation → content negotiation → idempotency (writes only) → handler (which
  * serializes its own response, so a stored idempotent response is what the client first got).
@@ -89,6 +95,10 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
   const { writes } = dependencies;
   if (isWrite && !writes) throw new Error(`${route.operationId} is a write route: it needs the write dependencies (lib/composition-writes.ts)`);
   const chain = middy<HttpEvent, HttpResponse, Error, ApiContext>()
+    // Observability wraps everything, so its after/onError hooks run last (docs/operations.md "Logs").
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
+    .use(requestMetrics(route))
     .use(problemDocuments())
     .use(traceId())
     .use(announceRateLimitPolicy(route, dependencies.rateLimitPolicies))
@@ -113,7 +123,7 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
     } as RouteInput<R, C>);
     return toHttpResponse(result, state);
   });
-  return withProblemDocuments(handler);
+  return withProblemDocuments(handler, route.operationId);
 }
 
 function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../contracts/zod.ts';
 import type { FieldError, ProblemLocation } from '../domain/errors.ts';
 
 /** Stable, kebab-case error codes for validation problems, independent of zod's wording. */
@@ -39,7 +39,7 @@ function escapePointerSegment(segment: PropertyKey): string {
  * Flattens zod issues into problem `errors`. Parameters (query, path, header, form) are named by
  * their top-level key; body errors carry a JSON Pointer.
  */
-export function toFieldErrors(error: z.ZodError, location: ProblemLocation, input: unknown): FieldError[] {
+export function toFieldErrors(error: z.core.$ZodError, location: ProblemLocation, input: unknown): FieldError[] {
   const fieldErrors: FieldError[] = [];
   for (const issue of error.issues) {
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { buildOpenApiDocument, CHAIN_ERROR_STATUSES, isWriteRoute, serializeOpenApiDocument } from '../../lib/contracts/openapi.ts';
 import type { JsonObject, JsonValue } from '../../lib/contracts/openapi.ts';
 import type { OperationContract, RouteOperation } from '../../lib/contracts/operation.ts';
@@ -12,6 +11,7 @@ import { routeOperations } from '../../lib/contracts/operations.ts';
 import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/contracts/primitives.ts';
 import { ROUTES } from '../../lib/routes.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
+import * as z from '../../lib/contracts/zod.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COMMITTED_PATH = join(ROOT, 'docs/openapi.json');
@@ -39,7 +39,7 @@ const base = {
   access: { tables: {} },
 } satisfies Partial<RouteDefinition>;
 
-const syntheticDetail = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'SyntheticDetail' });
+const syntheticDetail = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).check(z.meta({ id: 'SyntheticDetail' }));
 
 /** A synthetic route with its contract (`request`) and, beside it, its `response`, as lib/contracts/operations.ts pairs them. */
 function synthetic(definition: RouteDefinition & { request: OperationContract['request']; response?: RouteOperation['response'] }): RouteOperation {
@@ -59,15 +59,15 @@ const SYNTHETIC_OPERATIONS: RouteOperation[] = [
     tag: 'Synthetic',
     request: {
       query: z.strictObject({
-        q: z.string().max(200).optional(),
-        includeArchived: booleanString.optional().default(false),
-        fromUtc: dateTimeString.optional(),
+        q: z.optional(z.string().check(z.maxLength(200))),
+        includeArchived: z._default(z.optional(booleanString), false),
+        fromUtc: z.optional(dateTimeString),
         cursor: cursorParam,
         limit: limitParam,
       }),
     },
     success: { status: 200, description: 'A page of records.', mediaType: 'json' },
-    response: z.object({ data: z.array(syntheticDetail), page: z.object({ nextCursor: z.string().nullable() }) }),
+    response: z.object({ data: z.array(syntheticDetail), page: z.object({ nextCursor: z.nullable(z.string()) }) }),
     errorStatuses: [400],
   }),
   synthetic({
@@ -79,7 +79,7 @@ const SYNTHETIC_OPERATIONS: RouteOperation[] = [
     summary: 'Create a synthetic record',
     tag: 'Synthetic',
     requestBody: { mediaType: 'json' },
-    request: { body: z.strictObject({ name: z.string().min(1), quantity: z.number().positive().default(1) }) },
+    request: { body: z.strictObject({ name: z.string().check(z.minLength(1)), quantity: z._default(z.number().check(z.positive()), 1) }) },
     success: { status: 201, description: 'The record.', mediaType: 'json' },
     response: syntheticDetail,
     errorStatuses: [400, 409],
@@ -95,8 +95,8 @@ const SYNTHETIC_OPERATIONS: RouteOperation[] = [
     requestBody: { mediaType: 'json' },
     request: {
       path: z.strictObject({ id: idParam }),
-      headers: z.strictObject({ 'If-Match': z.string().min(1).describe('The ETag of the record as last read.') }),
-      body: z.strictObject({ name: z.string().min(1) }),
+      headers: z.strictObject({ 'If-Match': z.string().check(z.minLength(1)).check(z.describe('The ETag of the record as last read.')) }),
+      body: z.strictObject({ name: z.string().check(z.minLength(1)) }),
     },
     success: { status: 200, description: 'The record.', mediaType: 'json' },
     response: syntheticDetail,
@@ -124,7 +124,7 @@ const SYNTHETIC_OPERATIONS: RouteOperation[] = [
     summary: 'Upload a synthetic file',
     tag: 'Synthetic',
     requestBody: { mediaType: 'multipart', limits: { maxFileBytes: 1024, maxFiles: 1, maxFields: 4, maxFieldBytes: 256 } },
-    request: { body: z.object({ kind: z.string().min(1), PageCount: int32String.optional(), file: z.file() }) },
+    request: { body: z.object({ kind: z.string().check(z.minLength(1)), PageCount: z.optional(int32String), file: z.file() }) },
     success: { status: 202, description: 'Queued.', mediaType: 'json', headers: { Location: 'Relative URL of the queued job.' } },
     response: syntheticDetail,
     errorStatuses: [400, 404, 409],

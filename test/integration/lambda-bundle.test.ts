@@ -103,9 +103,11 @@ describe('the GET /v1/events Lambda bundle', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is built with the credential alias in place of the default chain', () => {
+  it('is built with the credential alias in place of the default chain, and the event-stream stub', () => {
     expect(bundledInputs).toContain(LAMBDA_ALIASES['@aws-sdk/credential-provider-node'].replace(/^\.\//, ''));
     expect(bundledInputs.filter((input) => /node_modules\/@aws-sdk\/(credential-provider-node|nested-clients)\//.test(input))).toEqual([]);
+    expect(bundledInputs).toContain(LAMBDA_ALIASES['@smithy/core/event-streams'].replace(/^\.\//, ''));
+    expect(bundledInputs.filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'))).toEqual([]);
   });
 
   it('answers 200 with a page of the organization’s events, with nothing but the Lambda environment', { timeout: 60_000 }, async () => {
@@ -131,5 +133,61 @@ describe('the GET /v1/events Lambda bundle', () => {
     const page = eventsPageSchema.parse(body);
     expect(page.data.map((event) => event.type)).toEqual(['item.created', 'stock.changed']);
     expect(typeof page.page.nextCursor).toBe('string');
+  });
+});
+
+/**
+ * The S3 client under the same aliases: `@smithy/core/event-streams` is a stub in Lambda bundles
+ * (infra/bundling.ts), and the S3 client wires an event-stream marshaller at construction. Every
+ * S3 call the service makes (put, presigned get, list, delete) goes through the real store
+ * against the local S3, from a fresh process with only Lambda-like variables.
+ */
+describe('a Lambda bundle calling S3', () => {
+  let dir = '';
+  let bundle = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 's3-bundle-'));
+    const result = await build(lambdaEsbuildOptions('test/support/s3-bundle-probe.ts'));
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs).toContain(LAMBDA_ALIASES['@smithy/core/event-streams'].replace(/^\.\//, ''));
+    for (const file of result.outputFiles) writeFileSync(join(dir, basename(file.path)), file.contents);
+    bundle = join(dir, 'index.mjs');
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('puts, signs a download URL for, lists and deletes an object', { timeout: 60_000 }, async () => {
+    // Prepare
+    const required = (name: string) => {
+      const value = process.env[name];
+      if (!value) throw new Error(`The local stack did not provide ${name}`);
+      return value;
+    };
+    const resultFile = join(dir, 'result.json');
+    const invoker = `
+import { writeFileSync } from 'node:fs';
+const [bundle, resultFile] = process.argv.slice(1);
+const { handler } = await import(bundle);
+writeFileSync(resultFile, JSON.stringify(await handler()));
+`;
+    // Act
+    await run(process.execPath, ['--input-type=module', '-e', invoker, pathToFileURL(bundle).href, resultFile], {
+      env: {
+        AWS_REGION: required('AWS_REGION'),
+        AWS_ACCESS_KEY_ID: required('AWS_ACCESS_KEY_ID'),
+        AWS_SECRET_ACCESS_KEY: required('AWS_SECRET_ACCESS_KEY'),
+        AWS_ENDPOINT_URL_S3: required('AWS_ENDPOINT_URL_S3'),
+        S3_FORCE_PATH_STYLE: required('S3_FORCE_PATH_STYLE'),
+        FILES_BUCKET_NAME: required('FILES_BUCKET_NAME'),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      cwd: dir,
+      timeout: 30_000,
+    });
+    // Assess
+    expect(JSON.parse(readFileSync(resultFile, 'utf8'))).toEqual({ body: 'bundled S3 client', listed: true, deleted: true });
   });
 });

@@ -1,9 +1,11 @@
 import { writeChainDependencies } from '../../../lib/composition-writes.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
 import { createBomContract } from '../../../lib/contracts/boms/create-bom.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { bomETag, BomCommands } from '../../../lib/domain/boms/commands.ts';
 import { publicBom } from '../../../lib/domain/boms/views.ts';
-import { createHttpHandler } from '../../../lib/http/chain.ts';
+import { createOperationHandler } from '../../../lib/http/chain.ts';
+import { createBomRoute } from '../../../lib/routes.ts';
 import { BomsStore } from '../../../lib/store/boms-store.ts';
 import { InventoryStore } from '../../../lib/store/inventory-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
@@ -11,7 +13,7 @@ import { TABLES } from '../../../lib/store/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new BomCommands({ boms: new BomsStore(table), items: new InventoryStore(table) });
 
-export const handler = createHttpHandler(createBomContract, writeChainDependencies, async ({ body, principal, commit }) =>
+export const handler = createOperationHandler(bindOperation(createBomRoute, createBomContract), writeChainDependencies, async ({ body, principal, commit }) =>
   commit(
     () => commands.create(principal.organizationId, principal.keyId, body),
     ({ bom, version }) => ({ status: 201, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }),

@@ -1,9 +1,11 @@
 import { writeChainDependencies } from '../../../lib/composition-writes.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
 import { updateBomContract } from '../../../lib/contracts/boms/update-bom.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { bomETag, BomCommands } from '../../../lib/domain/boms/commands.ts';
 import { publicBom } from '../../../lib/domain/boms/views.ts';
-import { createHttpHandler } from '../../../lib/http/chain.ts';
+import { createOperationHandler } from '../../../lib/http/chain.ts';
+import { updateBomRoute } from '../../../lib/routes.ts';
 import { BomsStore } from '../../../lib/store/boms-store.ts';
 import { InventoryStore } from '../../../lib/store/inventory-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
@@ -11,7 +13,7 @@ import { TABLES } from '../../../lib/store/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new BomCommands({ boms: new BomsStore(table), items: new InventoryStore(table) });
 
-export const handler = createHttpHandler(updateBomContract, writeChainDependencies, async ({ path, headers, body, principal, commit }) =>
+export const handler = createOperationHandler(bindOperation(updateBomRoute, updateBomContract), writeChainDependencies, async ({ path, headers, body, principal, commit }) =>
   commit(
     () => commands.update(principal.organizationId, principal.keyId, path.id, body, headers['If-Match']),
     ({ bom, version }) => ({ status: 200, json: publicBom(bom), headers: { ETag: bomETag(bom, version) } }),

@@ -1,13 +1,15 @@
 import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorSecret } from '../../../lib/config/cursors.ts';
+import { cursorKeys } from '../../../lib/config/cursors.ts';
 import { listImportKindsContract } from '../../../lib/contracts/imports/list-import-kinds.ts';
-import { listImportKinds } from '../../../lib/domain/imports/read-imports.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
+import { listImportKinds } from '../../../lib/domain/imports/list-kinds.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createHttpHandler } from '../../../lib/http/chain.ts';
+import { createOperationHandler } from '../../../lib/http/chain.ts';
+import { listImportKindsRoute } from '../../../lib/routes.ts';
 
-const cursors = new CursorCodec(cursorSecret());
+const cursors = new CursorCodec(await cursorKeys());
 
-export const handler = createHttpHandler(listImportKindsContract, chainDependencies, async ({ query, principal }) => ({
+export const handler = createOperationHandler(bindOperation(listImportKindsRoute, listImportKindsContract), chainDependencies, async ({ query, principal }) => ({
   status: 200,
   json: listImportKinds(principal.organizationId, query, cursors),
 }));

@@ -1,11 +1,13 @@
 import { writeChainDependencies } from '../../../lib/composition-writes.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
 import { submitImportJobContract } from '../../../lib/contracts/imports/submit-import-job.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicJob } from '../../../lib/domain/imports/job.ts';
 import { ImportJobSubmitter } from '../../../lib/domain/imports/submit-job.ts';
-import { createHttpHandler } from '../../../lib/http/chain.ts';
+import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { parseMultipart } from '../../../lib/http/multipart.ts';
 import { log } from '../../../lib/log.ts';
+import { submitImportJobRoute } from '../../../lib/routes.ts';
 import { FilesStore } from '../../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../../lib/store/job-queue.ts';
@@ -18,7 +20,7 @@ const submitter = new ImportJobSubmitter({
   log: (message, fields) => log('warn', message, fields),
 });
 
-export const handler = createHttpHandler(submitImportJobContract, { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
+export const handler = createOperationHandler(bindOperation(submitImportJobRoute, submitImportJobContract), { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
   const plan = await submitter.prepare(principal.organizationId, body);
   const response = await commit(
     async () => plan,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { listAttachmentsQuery } from '../attachments.ts';
 import { defineOperation } from '../operation.ts';
 import { cursorParam, limitParam } from '../primitives.ts';
@@ -7,12 +7,12 @@ import { cursorParam, limitParam } from '../primitives.ts';
 export const listAttachmentsContract = defineOperation({
   operationId: 'listAttachments',
   request: {
-    query: z
-      .strictObject({ ...listAttachmentsQuery, limit: limitParam, cursor: cursorParam })
-      .superRefine((query, context) => {
+    query: z.strictObject({ ...listAttachmentsQuery, limit: limitParam, cursor: cursorParam }).check(
+      z.superRefine((query: { targetKind?: string | undefined; targetId?: string | undefined }, context) => {
         if ((query.targetKind === undefined) === (query.targetId === undefined)) return;
         const missing = query.targetKind === undefined ? 'targetKind' : 'targetId';
         context.addIssue({ code: 'custom', path: [missing], input: undefined, message: 'Give targetKind and targetId together, or neither.' });
       }),
+    ),
   },
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { ATTACHMENT_TARGET_KINDS, FILE_KINDS } from '../../domain/attachments/attachment.ts';
 
 /** The success bodies of the attachment operations (docs/attachments.md), for OpenAPI and the tests; no function imports them. */
@@ -11,19 +11,19 @@ export const attachmentSchema = z
     kind: z.enum(['file', 'link']),
     fileKind: z.enum(FILE_KINDS),
     title: z.string(),
-    fileName: z.string().nullable(),
-    contentType: z.string().nullable().meta({ description: 'Sniffed from the bytes, never taken from the client.' }),
-    sizeBytes: z.number().int().nullable(),
-    sha256: z.string().nullable(),
-    pageCount: z.number().int().nullable(),
-    url: z.string().nullable().meta({ description: 'Links only; never fetched by the server.' }),
+    fileName: z.nullable(z.string()),
+    contentType: z.nullable(z.string()).check(z.meta({ description: 'Sniffed from the bytes, never taken from the client.' })),
+    sizeBytes: z.nullable(z.number().check(z.int())),
+    sha256: z.nullable(z.string()),
+    pageCount: z.nullable(z.number().check(z.int())),
+    url: z.nullable(z.string()).check(z.meta({ description: 'Links only; never fetched by the server.' })),
     createdAt: z.string(),
-    createdBy: z.string().meta({ description: 'The API key id that attached it.' }),
+    createdBy: z.string().check(z.meta({ description: 'The API key id that attached it.' })),
   })
-  .meta({ id: 'Attachment' });
+  .check(z.meta({ id: 'Attachment' }));
 
-export const attachmentsPageSchema = z.object({ data: z.array(attachmentSchema), page: z.object({ nextCursor: z.string().nullable() }) }).meta({ id: 'AttachmentsPage' });
+export const attachmentsPageSchema = z.object({ data: z.array(attachmentSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) }).check(z.meta({ id: 'AttachmentsPage' }));
 
 export const downloadUrlSchema = z
-  .object({ url: z.string(), expiresAt: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().int() })
-  .meta({ id: 'AttachmentDownloadUrl' });
+  .object({ url: z.string(), expiresAt: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().check(z.int()) })
+  .check(z.meta({ id: 'AttachmentDownloadUrl' }));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { bomPath } from '../boms.ts';
 import { defineOperation } from '../operation.ts';
 import { idParam } from '../primitives.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { BOM_STATUSES } from '../../domain/boms/bom.ts';
 import { defineOperation } from '../operation.ts';
 import { booleanString, cursorParam, idParam, limitParam } from '../primitives.ts';
@@ -8,10 +8,10 @@ export const listBomsContract = defineOperation({
   operationId: 'listBoms',
   request: {
     query: z.strictObject({
-      q: z.string().min(1).max(200).optional().meta({ description: 'Case-insensitive substring of the code or the name.' }),
-      status: z.enum(BOM_STATUSES).optional(),
-      targetItemId: idParam.optional(),
-      includeArchived: booleanString.optional(),
+      q: z.optional(z.string().check(z.minLength(1), z.maxLength(200))).check(z.meta({ description: 'Case-insensitive substring of the code or the name.' })),
+      status: z.optional(z.enum(BOM_STATUSES)),
+      targetItemId: z.optional(idParam),
+      includeArchived: z.optional(booleanString),
       limit: limitParam,
       cursor: cursorParam,
     }),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { BOM_STATUSES } from '../../domain/boms/bom.ts';
 
 /**
@@ -6,27 +6,27 @@ import { BOM_STATUSES } from '../../domain/boms/bom.ts';
  * (lib/contracts/operations.ts); no function imports them.
  */
 
-const revisionRef = z.object({ id: z.string(), number: z.number().int() });
-const counts = z.object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int() });
+const revisionRef = z.object({ id: z.string(), number: z.number().check(z.int()) });
+const counts = z.object({ added: z.number().check(z.int()), removed: z.number().check(z.int()), changed: z.number().check(z.int()) });
 
 export const bomLineSchema = z
   .object({
-    lineId: z.string().meta({ description: 'Stable across revisions for the same item.' }),
+    lineId: z.string().check(z.meta({ description: 'Stable across revisions for the same item.' })),
     itemId: z.string(),
     quantity: z.number(),
-    unit: z.string().nullable(),
+    unit: z.nullable(z.string()),
     scrapPercent: z.number(),
-    notes: z.string().nullable(),
+    notes: z.nullable(z.string()),
   })
-  .meta({ id: 'BomLine' });
+  .check(z.meta({ id: 'BomLine' }));
 
 const contentShape = {
   name: z.string(),
   targetItemId: z.string(),
   status: z.enum(BOM_STATUSES),
   outputQuantity: z.number(),
-  unit: z.string().nullable(),
-  notes: z.string().nullable(),
+  unit: z.nullable(z.string()),
+  notes: z.nullable(z.string()),
   lines: z.array(bomLineSchema),
 };
 
@@ -40,7 +40,7 @@ export const bomDetailSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .meta({ id: 'BomDetail' });
+  .check(z.meta({ id: 'BomDetail' }));
 
 export const bomSummarySchema = z
   .object({
@@ -51,25 +51,25 @@ export const bomSummarySchema = z
     status: z.enum(BOM_STATUSES),
     archived: z.boolean(),
     revision: revisionRef,
-    lineCount: z.number().int(),
+    lineCount: z.number().check(z.int()),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .meta({ id: 'BomSummary' });
+  .check(z.meta({ id: 'BomSummary' }));
 
-const page = { page: z.object({ nextCursor: z.string().nullable() }) };
+const page = { page: z.object({ nextCursor: z.nullable(z.string()) }) };
 
-export const bomSummariesPageSchema = z.object({ data: z.array(bomSummarySchema), ...page }).meta({ id: 'BomSummariesPage' });
+export const bomSummariesPageSchema = z.object({ data: z.array(bomSummarySchema), ...page }).check(z.meta({ id: 'BomSummariesPage' }));
 
 export const bomRevisionSummarySchema = z
-  .object({ id: z.string(), number: z.number().int(), createdAt: z.string(), createdBy: z.string().meta({ description: 'The API key id that made the change.' }), summary: counts })
-  .meta({ id: 'BomRevisionSummary' });
+  .object({ id: z.string(), number: z.number().check(z.int()), createdAt: z.string(), createdBy: z.string().check(z.meta({ description: 'The API key id that made the change.' })), summary: counts })
+  .check(z.meta({ id: 'BomRevisionSummary' }));
 
-export const bomRevisionsPageSchema = z.object({ data: z.array(bomRevisionSummarySchema), ...page }).meta({ id: 'BomRevisionsPage' });
+export const bomRevisionsPageSchema = z.object({ data: z.array(bomRevisionSummarySchema), ...page }).check(z.meta({ id: 'BomRevisionsPage' }));
 
 export const bomRevisionDetailSchema = z
-  .object({ id: z.string(), bomId: z.string(), number: z.number().int(), createdAt: z.string(), createdBy: z.string(), summary: counts, ...contentShape })
-  .meta({ id: 'BomRevisionDetail' });
+  .object({ id: z.string(), bomId: z.string(), number: z.number().check(z.int()), createdAt: z.string(), createdBy: z.string(), summary: counts, ...contentShape })
+  .check(z.meta({ id: 'BomRevisionDetail' }));
 
 const fieldChange = z.object({ field: z.string(), from: z.unknown(), to: z.unknown() });
 
@@ -84,9 +84,9 @@ export const bomCompareSchema = z
       removed: z.array(bomLineSchema),
       changed: z.array(z.object({ itemId: z.string(), changes: z.array(fieldChange), quantityDelta: z.number() })),
     }),
-    summary: z.object({ added: z.number().int(), removed: z.number().int(), changed: z.number().int(), unchanged: z.number().int() }),
+    summary: z.object({ added: z.number().check(z.int()), removed: z.number().check(z.int()), changed: z.number().check(z.int()), unchanged: z.number().check(z.int()) }),
   })
-  .meta({ id: 'BomRevisionComparison' });
+  .check(z.meta({ id: 'BomRevisionComparison' }));
 
 export const buildProvenanceSchema = z
   .object({
@@ -98,9 +98,9 @@ export const buildProvenanceSchema = z
     outputItemId: z.string(),
     outputStockRecordId: z.string(),
     locationId: z.string(),
-    consumed: z.array(z.object({ sourceStockRecordId: z.string(), itemId: z.string(), quantity: z.number(), lot: z.string().nullable() })),
+    consumed: z.array(z.object({ sourceStockRecordId: z.string(), itemId: z.string(), quantity: z.number(), lot: z.nullable(z.string()) })),
     builtAt: z.string(),
   })
-  .meta({ id: 'BuildProvenance' });
+  .check(z.meta({ id: 'BuildProvenance' }));
 
-export const buildsPageSchema = z.object({ data: z.array(buildProvenanceSchema), ...page }).meta({ id: 'BuildProvenancePage' });
+export const buildsPageSchema = z.object({ data: z.array(buildProvenanceSchema), ...page }).check(z.meta({ id: 'BuildProvenancePage' }));

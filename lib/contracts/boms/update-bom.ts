@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { bomPath, updateBomBody } from '../boms.ts';
 import { defineOperation } from '../operation.ts';
 
@@ -7,7 +7,11 @@ export const updateBomContract = defineOperation({
   operationId: 'updateBom',
   request: {
     path: bomPath,
-    headers: z.object({ 'If-Match': z.string().min(1).max(1000).optional().meta({ description: 'The `ETag` of the BOM as read; a stale one is a 409 `customer-api.boms.revision-conflict`.' }) }),
+    headers: z.object({
+      'If-Match': z
+        .optional(z.string().check(z.minLength(1), z.maxLength(1000)))
+        .check(z.meta({ description: 'The `ETag` of the BOM as read; a stale one is a 409 `customer-api.boms.revision-conflict`.' })),
+    }),
     body: updateBomBody,
   },
 });

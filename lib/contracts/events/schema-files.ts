@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { EVENT_DESCRIPTIONS, EVENT_EXAMPLES, EVENT_SCHEMAS, EVENT_TYPES, eventEnvelopeSchema } from '../events.ts';
 import type { EventType } from '../events.ts';
 import type { JsonObject, JsonValue } from '../openapi.ts';

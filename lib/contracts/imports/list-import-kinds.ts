@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { defineOperation } from '../operation.ts';
 import { cursorParam, limitParam } from '../primitives.ts';
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { JOB_STATUSES, MAX_STORED_ROW_ERRORS } from '../../domain/imports/job.ts';
 import { DUPLICATE_STRATEGIES } from '../../domain/imports/types.ts';
 
@@ -15,30 +15,30 @@ export const importJobSchema = z
     duplicateStrategy: z.enum(DUPLICATE_STRATEGIES),
     status: z.enum(JOB_STATUSES),
     fileName: z.string(),
-    fileSizeBytes: z.number().int(),
+    fileSizeBytes: z.number().check(z.int()),
     fileSha256: z.string(),
     submittedAt: z.string(),
-    startedAt: z.string().nullable(),
-    completedAt: z.string().nullable(),
+    startedAt: z.nullable(z.string()),
+    completedAt: z.nullable(z.string()),
     counts: z.object({
-      totalRows: z.number().int(),
-      processedRows: z.number().int(),
-      created: z.number().int(),
-      updated: z.number().int(),
-      skipped: z.number().int(),
-      failed: z.number().int(),
+      totalRows: z.number().check(z.int()),
+      processedRows: z.number().check(z.int()),
+      created: z.number().check(z.int()),
+      updated: z.number().check(z.int()),
+      skipped: z.number().check(z.int()),
+      failed: z.number().check(z.int()),
     }),
-    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+    failure: z.nullable(z.object({ code: z.string(), message: z.string() })),
     warnings: z.array(z.object({ column: z.string(), code: z.string(), message: z.string() })),
   })
-  .meta({ id: 'ImportJob' });
+  .check(z.meta({ id: 'ImportJob' }));
 
 const columnSchema = z.object({
   name: z.string(),
   required: z.boolean(),
   type: z.string(),
   description: z.string(),
-  values: z.array(z.string()).optional(),
+  values: z.optional(z.array(z.string())),
 });
 
 export const importKindSchema = z
@@ -49,28 +49,30 @@ export const importKindSchema = z
     columns: z.array(columnSchema),
     naturalKey: z.array(z.string()),
     duplicateStrategies: z.array(z.enum(DUPLICATE_STRATEGIES)),
-    maxFileBytes: z.number().int(),
-    maxRows: z.number().int(),
+    maxFileBytes: z.number().check(z.int()),
+    maxRows: z.number().check(z.int()),
   })
-  .meta({ id: 'ImportKind' });
+  .check(z.meta({ id: 'ImportKind' }));
 
 export const importKindsPageSchema = z
-  .object({ data: z.array(importKindSchema), page: z.object({ nextCursor: z.string().nullable() }) })
-  .meta({ id: 'ImportKindsPage' });
+  .object({ data: z.array(importKindSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) })
+  .check(z.meta({ id: 'ImportKindsPage' }));
 
 export const rowErrorSchema = z
-  .object({ rowNumber: z.number().int(), column: z.string().nullable(), value: z.string().nullable(), code: z.string(), message: z.string() })
-  .meta({ id: 'ImportRowError' });
+  .object({ rowNumber: z.number().check(z.int()), column: z.nullable(z.string()), value: z.nullable(z.string()), code: z.string(), message: z.string() })
+  .check(z.meta({ id: 'ImportRowError' }));
 
 export const rowErrorsPageSchema = z
   .object({
     data: z.array(rowErrorSchema),
-    page: z.object({ nextCursor: z.string().nullable() }),
+    page: z.object({ nextCursor: z.nullable(z.string()) }),
     notStoredCount: z
       .number()
-      .int()
-      .meta({
-        description: `Row errors of the job beyond the ${MAX_STORED_ROW_ERRORS.toLocaleString('en-US')} stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed.`,
-      }),
+      .check(z.int())
+      .check(
+        z.meta({
+          description: `Row errors of the job beyond the ${MAX_STORED_ROW_ERRORS.toLocaleString('en-US')} stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed.`,
+        }),
+      ),
   })
-  .meta({ id: 'ImportRowErrorsPage' });
+  .check(z.meta({ id: 'ImportRowErrorsPage' }));

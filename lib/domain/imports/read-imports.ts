@@ -1,30 +1,22 @@
 import { ApiError, NotFoundError } from '../errors.ts';
-import { invalidCursorError, type CursorCodec } from '../pagination/cursor.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
 import { cursorPage } from '../pagination/page.ts';
-import { isFinished, publicJob, type ImportJob, type ImportJobState } from './job.ts';
-import { IMPORT_KINDS, kindSummary } from './kinds.ts';
-import type { ImportKindSummary, RowError } from './types.ts';
+import { isFinished, isJobExpired, publicJob, type ImportJob, type ImportJobState } from './job.ts';
+import type { RowError } from './types.ts';
 
-/** Reads of the imports area: kinds, one job, a job's row errors. */
+/**
+ * Reads of the imports area: one job, a job's row errors. The kinds list is in list-kinds.ts, so
+ * that these reads do not carry every kind's parser.
+ */
 
 export interface ImportJobReader {
   get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
   listRowErrors(organizationId: string, jobId: string, after: string | undefined, limit: number): Promise<{ errors: RowError[]; last?: string; more: boolean }>;
 }
 
-interface Page<T> {
+export interface Page<T> {
   data: T[];
   page: { nextCursor: string | null };
-}
-
-/** The registered kinds, paged like every list (the registry is static, so by offset). */
-export function listImportKinds(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Page<ImportKindSummary> {
-  const binding = { organizationId, endpoint: 'GET /v1/imports/kinds', filters: {} };
-  const offset = query.cursor === undefined ? 0 : cursors.decode(query.cursor, binding);
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalidCursorError();
-  const slice = IMPORT_KINDS.slice(offset, offset + query.limit);
-  const next = offset + slice.length;
-  return { data: slice.map(kindSummary), page: { nextCursor: next < IMPORT_KINDS.length ? cursors.encode(next, binding) : null } };
 }
 
 export class ImportReads {
@@ -32,6 +24,7 @@ export class ImportReads {
   constructor(
     private readonly jobs: ImportJobReader,
     private readonly cursors?: CursorCodec,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async getJob(organizationId: string, jobId: string): Promise<ImportJob> {
@@ -58,7 +51,7 @@ export class ImportReads {
 
   private async requireJob(organizationId: string, jobId: string): Promise<ImportJobState> {
     const job = await this.jobs.get(organizationId, jobId);
-    if (!job) throw new NotFoundError('imports', 'No import job with this id.');
+    if (!job || isJobExpired(job, this.now())) throw new NotFoundError('imports', 'No import job with this id.');
     return job;
   }
 }

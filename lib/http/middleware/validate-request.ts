@@ -1,5 +1,5 @@
 
-import * as z from 'zod';
+import * as z from '../../contracts/zod.ts';
 import { ApiError, ValidationError, type FieldError } from '../../domain/errors.ts';
 import type { RouteOperation } from '../../contracts/operation.ts';
 import { isJsonRequestMediaType } from '../content-negotiation.ts';
@@ -78,25 +78,25 @@ export function validateRequest({ route, contract }: RouteOperation, parseMultip
   }
   const { request } = contract;
   const querySchema = request.query ?? NO_PARAMETERS;
-  const headerNames = Object.keys(request.headers?.shape ?? {});
+  const headerNames = Object.keys(request.headers?._zod.def.shape ?? {});
   return {
     before: async (middyRequest: MiddyRequest) => {
       const { event } = middyRequest;
       let path: unknown = {};
       if (request.path) {
-        const parsedPath = request.path.safeParse(event.pathParameters ?? {});
+        const parsedPath = z.safeParse(request.path, event.pathParameters ?? {});
         if (!parsedPath.success) throw new ApiError(404, `customer-api.${route.tag.toLowerCase()}.not-found`, 'Not found', { detail: 'The resource does not exist.' });
         path = parsedPath.data;
       }
 
       const { values, repeated } = parseQuery(event.rawQueryString);
-      const parsedQuery = querySchema.safeParse(values);
+      const parsedQuery = z.safeParse(querySchema, values);
       const errors = [...repeated, ...(parsedQuery.success ? [] : toFieldErrors(parsedQuery.error, 'query', values))];
 
       let headers: unknown = {};
       if (request.headers) {
         const headerValues = pickHeaders(event, headerNames);
-        const parsedHeaders = request.headers.safeParse(headerValues);
+        const parsedHeaders = z.safeParse(request.headers, headerValues);
         if (parsedHeaders.success) headers = parsedHeaders.data;
         else errors.push(...toFieldErrors(parsedHeaders.error, 'header', headerValues));
       }
@@ -106,14 +106,14 @@ export function validateRequest({ route, contract }: RouteOperation, parseMultip
       const bodySpec = route.requestBody;
       if (bodySchema && bodySpec?.mediaType === 'json') {
         const json = parseJsonBody(event);
-        const parsedBody = bodySchema.safeParse(json);
+        const parsedBody = z.safeParse(bodySchema, json);
         if (parsedBody.success) body = parsedBody.data;
         else errors.push(...toFieldErrors(parsedBody.error, 'body', json));
       } else if (bodySchema && bodySpec?.mediaType === 'multipart' && parseMultipart) {
         const form = await parseMultipart(event, bodySpec.limits);
         const values: Record<string, unknown> = { ...form.fields };
         for (const file of form.files) values[file.fieldName] = file;
-        const parsedForm = bodySchema.safeParse(values);
+        const parsedForm = z.safeParse(bodySchema, values);
         if (parsedForm.success) body = parsedForm.data;
         else errors.push(...toFieldErrors(parsedForm.error, 'form', values));
       }

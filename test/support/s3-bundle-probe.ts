@@ -1,0 +1,27 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
+
+/**
+ * A Lambda entry for test/integration/lambda-bundle.test.ts: every S3 call the service makes
+ * (put, presigned get, list, delete) through the real store, so that the bundle proves the S3
+ * client works with the Lambda aliases of infra/bundling.ts (the event-stream stub included).
+ */
+export async function handler(): Promise<{ body: string; listed: boolean; deleted: boolean }> {
+  const bucket = process.env.FILES_BUCKET_NAME;
+  if (!bucket) throw new Error('FILES_BUCKET_NAME is not set');
+  const store = new AttachmentObjectsStore(bucket);
+  const prefix = `attachments/bundle-probe/${randomUUID()}/`;
+  const key = `${prefix}probe.txt`;
+  const content = Buffer.from('bundled S3 client');
+  await store.put(key, content, 'text/plain', createHash('sha256').update(content).digest('hex'));
+  const url = await store.downloadUrl(key, { fileName: 'probe.txt', contentType: 'text/plain', expiresInSeconds: 60 });
+  const body = await (await fetch(url)).text();
+  const keysOf = async () => {
+    const keys: string[] = [];
+    for await (const object of store.listed(prefix)) keys.push(object.key);
+    return keys;
+  };
+  const listed = (await keysOf()).includes(key);
+  await store.delete(key);
+  return { body, listed, deleted: (await keysOf()).length === 0 };
+}
