@@ -7,18 +7,23 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
+import { API_KEY_CACHE_ENV } from '../lib/config/api-key-cache.ts';
+import { AUTH_FAILURE_LIMIT_ENV } from '../lib/config/auth-failures.ts';
+import { CURSOR_SECRET_ARN_ENV } from '../lib/config/cursor-env.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
 import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant } from './grants.ts';
 import type { StageConfig } from './stages.ts';
+import { powertoolsEnvironment } from './powertools-env.ts';
 
 
 /** CDK's own Runtime object for the declared runtime, so CDK's defaults for it still apply. */
@@ -52,8 +57,8 @@ export interface ApiFunctionResources {
   cursorSecret: ISecret;
 }
 
-/** The setting that carries the cursor signing key (lib/config/cursors.ts reads it). */
-export const CURSOR_SECRET_ENV_VAR = 'CURSOR_SECRET';
+/** The setting that names the cursor secret (lib/config/cursors.ts reads the secret at cold start). */
+export const CURSOR_SECRET_ENV_VAR = CURSOR_SECRET_ARN_ENV;
 
 export interface ApiFunctionProps {
   /** Entry file relative to the repository root (a route's `handler`); it exports `handler`. */
@@ -69,6 +74,8 @@ export interface ApiFunctionProps {
   timeout?: Duration;
   /** Executions reserved for this function (and its ceiling); @default none, the account's pool */
   reservedConcurrentExecutions?: number;
+  /** Shell commands around esbuild, e.g. files copied into the asset (infra/reference-docs.ts); @default none */
+  commandHooks?: ICommandHooks;
 }
 
 /**
@@ -128,6 +135,9 @@ export class ApiFunction extends Construct {
         STAGE: stage.stage,
         RATE_LIMIT_GENERAL_PER_MINUTE: String(stage.generalRateLimitPerMinute),
         RATE_LIMIT_SUBMISSION_PER_MINUTE: String(stage.submissionRateLimitPerMinute),
+        [API_KEY_CACHE_ENV]: String(stage.apiKeyCacheSeconds),
+        [AUTH_FAILURE_LIMIT_ENV]: String(stage.authFailureLimitPerMinute),
+        ...powertoolsEnvironment(stage),
       },
       bundling: {
         // infra/bundling.ts decides these once; bench/bundle-sizes.ts and test/infra build with them too.
@@ -146,6 +156,7 @@ export class ApiFunction extends Construct {
         bundleAwsSDK: true,
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
+        commandHooks: props.commandHooks,
       },
     });
 
@@ -187,13 +198,13 @@ export class ApiFunction extends Construct {
   }
 
   /**
-   * The cursor key as a CloudFormation dynamic reference, resolved at deploy time: no
-   * Secrets Manager call on cold start and no IAM grant. The value is visible to whoever may read
-   * the function's configuration; it only protects cursors against tampering, and tenant
-   * binding never relies on it (the organization always comes from the API key).
+   * The cursor secret's ARN and `GetSecretValue` on that secret alone: the key itself never sits
+   * in the function's configuration; the function reads it at cold start and every few minutes
+   * after (docs/operations.md#cursor-secret).
    */
   grantCursorSecret(secret: ISecret): void {
-    this.function.addEnvironment(CURSOR_SECRET_ENV_VAR, secret.secretValue.unsafeUnwrap());
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    this.function.addEnvironment(CURSOR_SECRET_ENV_VAR, secret.secretArn);
   }
 
   /**

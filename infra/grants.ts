@@ -5,8 +5,8 @@ import type { TableId } from '../lib/store/tables.ts';
 
 /**
  * THE map of what each function's role may do (docs/operations.md#grants): one entry per route
- * (by operationId), per worker (by id) and for the `$default` fallback, listing the exact API
- * calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
+ * (by operationId), per worker (by id), for the `$default` fallback and for the API reference,
+ * listing the exact API calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
  * statements and the environment variables that name the resources; the stack refuses to synth
  * a function without an entry, or whose entry names other resources than its `access` in
  * lib/routes.ts / lib/workers.ts (which the local runtime and tests read).
@@ -57,7 +57,7 @@ export interface FunctionGrant {
   listObjects?: readonly ObjectArea[];
   importQueue?: readonly ImportQueueUse[];
   importDeadLetterQueue?: readonly DeadLetterCall[];
-  /** The function signs list cursors (the key reaches it as a setting, no IAM call). */
+  /** The function signs list cursors: `secretsmanager:GetSecretValue` on the cursor secret alone. */
   cursorSecret?: boolean;
 }
 
@@ -186,6 +186,9 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
 
 /** The `$default` fallback answers 404 without touching anything. */
 export const FALLBACK_GRANT: FunctionGrant = { tables: {} };
+
+/** The API reference (infra/reference-docs.ts) serves files of its own asset: its logs only. */
+export const REFERENCE_DOCS_GRANT: FunctionGrant = { tables: {} };
 
 export function routeGrant(route: Pick<RouteDefinition, 'operationId'>, grants: Readonly<Record<string, FunctionGrant>> = ROUTE_GRANTS): FunctionGrant {
   const grant = grants[route.operationId];

@@ -36,13 +36,13 @@ export function nagAcknowledgments(stack: Stack): Array<{ scope: IConstruct; ack
   add(
     stack.node.tryFindChild('HttpApi'),
     'AwsSolutions-APIG4',
-    'Every route authenticates its API key in the function chain (docs/api-guide.md#authentication-and-scopes); $default only answers 404.',
+    'Every route authenticates its API key in the function chain (docs/api-guide.md#authentication-and-scopes); $default only answers 404; GET /docs… serve the public API reference (docs/api-guide.md#api-reference).',
   );
 
   add(
     stack.node.tryFindChild('CursorSecret'),
     'AwsSolutions-SMG4',
-    'The key only signs list cursors (tamper check, never tenant binding); rotating it would break every cursor in flight.',
+    'Rotated by hand in two steps with a grace period (docs/operations.md#cursor-secret); a rotation Lambda would break cursors in flight.',
   );
 
   const filesBucket = stack.node.tryFindChild(FILES_BUCKET_ID);

@@ -32,7 +32,7 @@ export const middlewareOverheadSuite: Suite = {
       import('../../lib/domain/boms/views.ts'),
       import('../../lib/domain/boms/commands.ts'),
     ]);
-    const reads = bomReads({ lists: false });
+    const reads = bomReads();
     const bare = async () => {
       const record = await chainDependencies.apiKeys.findByHash(hashApiKey(tenant.key));
       if (!record) throw new Error('bench key not found');

@@ -10,11 +10,13 @@ import {
   FALLBACK_GRANT,
   IMPORT_FILE_PREFIX,
   OBJECT_AREA_PREFIXES,
+  REFERENCE_DOCS_GRANT,
   ROUTE_GRANTS,
   WORKER_GRANTS,
   assertGrantMatchesAccess,
 } from '../../infra/grants.ts';
 import type { FunctionGrant, ObjectArea, TableGrant } from '../../infra/grants.ts';
+import { REFERENCE_DOCS_ACCESS, REFERENCE_DOCS_FUNCTION_ID } from '../../infra/reference-docs.ts';
 import { attachmentObjectKey } from '../../lib/domain/attachments/attachment.ts';
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import { ROUTES, resourcesFor } from '../../lib/routes.ts';
@@ -22,6 +24,7 @@ import type { ResourceAccess } from '../../lib/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
+import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/config/cursor-env.ts';
 import {
   CDK_JSON_CONTEXT,
   describeArn,
@@ -55,6 +58,7 @@ const CASES: FunctionCase[] = [
     consumesImportQueue: false,
   })),
   { name: '$default', constructId: FALLBACK_FUNCTION_ID, grant: FALLBACK_GRANT, access: FALLBACK_ACCESS, consumesImportQueue: false },
+  { name: 'API reference', constructId: REFERENCE_DOCS_FUNCTION_ID, grant: REFERENCE_DOCS_GRANT, access: REFERENCE_DOCS_ACCESS, consumesImportQueue: false },
   ...WORKERS.map((worker) => ({
     name: worker.id,
     constructId: functionIdFor(worker.id),
@@ -144,6 +148,12 @@ describe('synthesized roles (stage "grants")', () => {
     rmSync(app.outdir, { recursive: true, force: true });
   });
 
+  function cursorSecret(): Secret {
+    const secret = stack.node.tryFindChild('CursorSecret');
+    if (!(secret instanceof Secret)) throw new Error('The stack has no CursorSecret');
+    return secret;
+  }
+
   function fnLogicalId(constructId: string): string {
     const construct = stack.node.findChild(constructId);
     if (!(construct instanceof ApiFunction)) throw new Error(`${constructId} is not an ApiFunction`);
@@ -171,28 +181,13 @@ describe('synthesized roles (stage "grants")', () => {
       for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, queue));
     }
     for (const call of grant.importDeadLetterQueue ?? []) expected.push(permission(`sqs:${call}`, stack.resolve(stack.importDeadLetterQueue.queueArn)));
+    if (grant.cursorSecret) expected.push(permission('secretsmanager:GetSecretValue', stack.resolve(cursorSecret().secretArn)));
     return expected.sort();
-  }
-
-  /**
-   * Permissions on the cursor secret, if the way the key reaches functions ever needs IAM: only
-   * a function that signs cursors may read it, and only read it.
-   */
-  function withoutCursorSecretReads(permissions: string[], grant: FunctionGrant): string[] {
-    const secret = stack.node.tryFindChild('CursorSecret');
-    if (!(secret instanceof Secret)) return permissions;
-    const secretArn = describeArn(stack.resolve(secret.secretArn));
-    const onSecret = permissions.filter((entry) => entry.endsWith(` on ${secretArn}`));
-    for (const entry of onSecret) {
-      expect(grant.cursorSecret, entry).toBe(true);
-      expect(entry).toMatch(/^secretsmanager:(GetSecretValue|DescribeSecret) on /);
-    }
-    return permissions.filter((entry) => !onSecret.includes(entry));
   }
 
   it.each(CASES)('$name: its role allows exactly its grant, nothing broader', ({ constructId, grant }) => {
     // Act
-    const permissions = withoutCursorSecretReads(permissionsOfFunction(template, fnLogicalId(constructId)), grant);
+    const permissions = permissionsOfFunction(template, fnLogicalId(constructId));
 
     // Assess
     expect(permissions).toEqual(expectedPermissions(constructId, grant));
@@ -233,6 +228,16 @@ describe('synthesized roles (stage "grants")', () => {
     expect(env[BUCKET_ENV_VAR]).toEqual(grant.objects || grant.listObjects ? stack.resolve(stack.filesBucket.bucketName) : undefined);
     expect(env[IMPORT_QUEUE_ENV_VAR]).toEqual(grant.importQueue?.includes('send') ? stack.resolve(stack.importQueue.queueUrl) : undefined);
     expect(env[IMPORT_DLQ_ENV_VAR]).toEqual(grant.importDeadLetterQueue ? stack.resolve(stack.importDeadLetterQueue.queueUrl) : undefined);
+    expect(env[CURSOR_SECRET_ARN_ENV]).toEqual(grant.cursorSecret ? stack.resolve(cursorSecret().secretArn) : undefined);
+  });
+
+  it.each(CASES)('$name: no secret value in its configuration (the cursor key is read at run time, never resolved into the environment)', ({ constructId }) => {
+    // Act
+    const env = JSON.stringify(environmentOf(template, fnLogicalId(constructId)));
+
+    // Assess
+    expect(env).not.toContain('resolve:secretsmanager');
+    expect(env).not.toContain(`"${CURSOR_SECRET_ENV}"`);
   });
 
   it('only the import worker may consume the import queue, and only the import-job sweeper may touch the dead letters', () => {

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { singleCursorKey, type CursorKeys } from './cursor-keys.ts';
 
 /**
  * Opaque, signed cursors (docs/api-guide.md "Lists and cursors"): `<payload>.<hmac>`, both base64url. A cursor is
@@ -30,29 +31,44 @@ function sign(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
+function signedWith(payload: string, signature: string, key: string): boolean {
+  const expected = Buffer.from(sign(payload, key));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 export function invalidCursorError(): ApiError {
   return new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor', {
     detail: 'The cursor is not one this endpoint issued for these filters. Send `page.nextCursor` back unchanged, with the same filters.',
   });
 }
 
+/** The keys in force now; a keyring that refreshes from the secret store returns newer ones over time. */
+export type CursorKeySource = () => CursorKeys;
+
 export class CursorCodec {
-  constructor(private readonly secret: string) {
-    if (secret.length < 32) throw new Error('The cursor secret must have at least 32 characters');
+  private readonly keys: CursorKeySource;
+
+  /** `keys`: one static key (checked now), or the keyring of lib/config/cursors.ts. */
+  constructor(keys: string | CursorKeySource) {
+    if (typeof keys === 'string') {
+      const single = singleCursorKey(keys);
+      this.keys = () => single;
+    } else {
+      this.keys = keys;
+    }
   }
 
   encode<P>(position: P, binding: CursorBinding): string {
     const payload = Buffer.from(JSON.stringify({ v: VERSION, b: bindingDigest(binding), p: position })).toString('base64url');
-    return `${payload}.${sign(payload, this.secret)}`;
+    return `${payload}.${sign(payload, this.keys().signing)}`;
   }
 
   /** The position inside a cursor, or a 400 for anything tampered, foreign or malformed. */
   decode(cursor: string, binding: CursorBinding): unknown {
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0) throw invalidCursorError();
-    const expected = Buffer.from(sign(payload, this.secret));
-    const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursorError();
+    if (!this.keys().verifying.some((key) => signedWith(payload, signature, key))) throw invalidCursorError();
     let decoded: { v?: unknown; b?: unknown; p?: unknown };
     try {
       decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
