@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
 import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
@@ -46,7 +47,7 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: entityItem(importJobEntity, { organizationId: job.organizationId, jobId: job.id }, { job, ...importJobIndexKeys.pendingDispatch(job) }),
+          Item: entityItem(importJobEntity, { organizationId: job.organizationId, jobId: job.id }, { job, ...importJobIndexKeys.pendingDispatch(job), ttl: jobExpiresAtEpochSeconds(job) }),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -203,13 +204,17 @@ export class ImportJobsStore {
     };
   }
 
-  /** One stored row error; a row's n-th error has index n (rows are handled once, so keys never clash). */
-  rowErrorWrite(organizationId: string, jobId: string, error: RowError, index: number): StoreWrite {
+  /**
+   * One stored row error; a row's n-th error has index n (rows are handled once, so keys never
+   * clash). It expires with its job (docs/imports.md "Retention").
+   */
+  rowErrorWrite(job: Pick<ImportJobState, 'organizationId' | 'id' | 'submittedAt'>, error: RowError, index: number): StoreWrite {
+    const { organizationId, id: jobId } = job;
     return {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: entityItem(importRowErrorEntity, { organizationId, jobId, rowNumber: error.rowNumber, index }, { error: storableRowError(error) }),
+          Item: entityItem(importRowErrorEntity, { organizationId, jobId, rowNumber: error.rowNumber, index }, { error: storableRowError(error), ttl: jobExpiresAtEpochSeconds(job) }),
         },
       },
     };

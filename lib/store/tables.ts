@@ -68,7 +68,9 @@ export const TABLES: Record<TableId, TableSpec> = {
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [gsi1],
-    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors, attachments.',
+    // Only import jobs and their row errors carry it (docs/imports.md "Retention").
+    ttlAttribute: 'ttl',
+    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), attachments.',
   },
   events: {
     id: 'events',

@@ -84,7 +84,7 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
         job = { ...current, status: 'processing', startedAt: HARNESS_NOW, warnings: totals.warnings, counts: { ...current.counts, totalRows: totals.totalRows }, storedErrors: 0, unstoredErrors: 0 };
         return job;
       },
-      rowErrorWrite: (_org, _job, error, index) => ({ kind: 'row-error', error, index }),
+      rowErrorWrite: (_job, error, index) => ({ kind: 'row-error', error, index }),
       checkpointWrite: (_job, from, to, progress) => ({ kind: 'checkpoint', from, to, progress }),
       finishWrite: (_job, status, failure) => ({ kind: 'finish', status, failure }),
     },

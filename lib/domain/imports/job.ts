@@ -84,6 +84,23 @@ export const IMPORT_MESSAGE_RETENTION_DAYS = 14;
  */
 export const IMPORT_ABANDONED_AFTER_SECONDS = IMPORT_MESSAGE_RETENTION_DAYS * 86_400 + 3600;
 
+/**
+ * A job and its row errors are kept this long after submission, then expire together
+ * (docs/imports.md "Retention"): far beyond the longest a job can stay unfinished
+ * (`IMPORT_ABANDONED_AFTER_SECONDS`), so no running job ever expires.
+ */
+export const IMPORT_JOB_RETENTION_DAYS = 90;
+
+/** When a job and its row errors expire, in epoch seconds (DynamoDB TTL's unit). */
+export function jobExpiresAtEpochSeconds(job: Pick<ImportJob, 'submittedAt'>): number {
+  return Math.floor(Date.parse(job.submittedAt) / 1000) + IMPORT_JOB_RETENTION_DAYS * 86_400;
+}
+
+/** TTL deletes within days of the expiry, not at it: reads treat an expired job as gone from the expiry on. */
+export function isJobExpired(job: Pick<ImportJob, 'submittedAt'>, now: Date): boolean {
+  return now.getTime() >= jobExpiresAtEpochSeconds(job) * 1000;
+}
+
 export const EMPTY_COUNTS: JobCounts = { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 };
 
 export function isFinished(status: JobStatus): boolean {

@@ -263,3 +263,20 @@ describe('a chunk decided again after another writer changed its records', () =>
     expect(run.stored.get('B')?.record.parentCode).toBe('A');
   });
 });
+
+describe('the end of a job', () => {
+  it('is reported once, with the final counts, by the delivery that ended it', async () => {
+    // Prepare
+    const run = items(itemsFile([['E-1', 'One', ''], ['', 'No sku', ''], ['E-3', 'Three', '']]));
+    const ended: { status: string; created: number; failed: number }[] = [];
+    const ports = { ...run.ports, onEnded: (job: { counts: { created: number; failed: number } }, status: string) => ended.push({ status, created: job.counts.created, failed: job.counts.failed }) };
+
+    // Act
+    const first = await new ImportJobProcessor(ports).process('org_1', 'imp_1', PLENTY);
+    const redelivered = await new ImportJobProcessor(ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess
+    expect([first, redelivered]).toEqual(['finished', 'already-finished']);
+    expect(ended).toEqual([{ status: 'completed_with_errors', created: 2, failed: 1 }]);
+  });
+});
