@@ -27,6 +27,7 @@ import { FALLBACK_GRANT, assertGrantMatchesAccess, routeGrant, workerGrant } fro
 import type { FunctionGrant } from './grants.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
 import { createAlarms, createDashboard } from './observability.ts';
+import { addReferenceDocs } from './reference-docs.ts';
 import type { StageAlarms } from './observability.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
 import type { StageConfig } from './stages.ts';
@@ -35,7 +36,7 @@ import { reservedConcurrencyFor, stageThrottle } from './throttling.ts';
 /**
  * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the import
  * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes.ts plus a `$default`
- * fallback, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
+ * fallback and the API reference's `/docs` routes, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
  * Reads only definition modules (routes, table specs), never runtime code.
  */
 
@@ -119,6 +120,8 @@ export class CustomerApiStack extends Stack {
   /** Route functions by operationId. */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   readonly fallbackFunction: ApiFunction;
+  /** The public API reference on `GET /docs…` (infra/reference-docs.ts). */
+  readonly referenceDocsFunction: ApiFunction;
   /** Worker functions (lib/workers.ts) by worker id. */
   readonly workerFunctions: ReadonlyMap<string, ApiFunction>;
   /** EventBridge rules of the scheduled workers, by worker id. */
@@ -244,6 +247,7 @@ export class CustomerApiStack extends Stack {
       });
     }
     this.routeFunctions = routeFunctions;
+    this.referenceDocsFunction = addReferenceDocs(this, this.httpApi, { resources, stage: config });
 
     // ── Workers (lib/workers.ts): SQS consumers and scheduled functions ───────────────────────
     const queues: Record<QueueWorkerDefinition['queue'], { queue: Queue; visibilityTimeoutSeconds: number }> = {

@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApiError } from '../lib/domain/errors.ts';
 import { problemResponse } from '../lib/http/problem.ts';
 import { createRouteMatcher } from '../lib/http/route-matching.ts';
+import { createReferencePage } from '../lib/reference-page.ts';
 import { ROUTES, type RouteDefinition } from '../lib/routes.ts';
 import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
 import { loadHandler } from './load-handler.ts';
-import { checkoutReferencePageFiles, createReferencePage } from './reference-page.ts';
+import { checkoutReferencePageFiles } from './reference-page.ts';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse more as well. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;

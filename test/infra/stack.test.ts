@@ -13,6 +13,7 @@ import {
   scheduleRateMinutes,
 } from '../../infra/customer-api-stack.ts';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
+import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 import { IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
@@ -39,6 +40,8 @@ import type { CfnResource } from './template-helpers.ts';
 const ROUTE_LIST: readonly RouteDefinition[] = ROUTES;
 const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
 const SCHEDULED_WORKERS = WORKERS.filter((worker): worker is ScheduledWorkerDefinition => worker.trigger === 'schedule');
+/** Its own routes, outside lib/routes.ts (test/infra/reference-docs.test.ts covers them). */
+const REFERENCE_DOCS_ROUTE_KEYS = REFERENCE_DOCS_PATHS.map((path) => `GET ${path}`);
 
 interface Synthesized {
   app: App;
@@ -325,12 +328,12 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       });
     });
 
-    it('has one route per ROUTES entry plus $default, nothing else', () => {
+    it('has one route per ROUTES entry plus $default and the API reference, nothing else', () => {
       // Act
       const routeKeys = resourcesOfType(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
 
       // Assess
-      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default'].sort());
+      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default', ...REFERENCE_DOCS_ROUTE_KEYS].sort());
     });
 
     it.each(ROUTE_LIST)('$method $path is integrated (payload 2.0) with the $operationId function', (route) => {
@@ -377,7 +380,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(sources.some((source) => source.endsWith(FALLBACK_HANDLER))).toBe(true);
     });
 
-    it.each([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default'])(
+    it.each([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default', ...REFERENCE_DOCS_ROUTE_KEYS])(
       'API Gateway may invoke the function behind %s',
       (routeKey) => {
         // Prepare
@@ -406,9 +409,9 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
   });
 
   describe('ApiFunction house defaults', () => {
-    it('creates exactly one function per route, the fallback and one per worker (no helper Lambdas)', () => {
+    it('creates exactly one function per route, the fallback, the API reference and one per worker (no helper Lambdas)', () => {
       // Assess
-      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1 + WORKERS.length);
+      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 2 + WORKERS.length);
     });
 
     it('runs every function on arm64 + nodejs22.x, ESM bundle, 512 MB, 10 s (workers: their own timeout), own log group', () => {
@@ -446,6 +449,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
           STAGE: STAGE,
           RATE_LIMIT_GENERAL_PER_MINUTE: '1200',
           RATE_LIMIT_SUBMISSION_PER_MINUTE: '20',
+          API_KEY_CACHE_SECONDS: '30',
+          AUTH_FAILURE_LIMIT_PER_MINUTE: '100',
         });
       }
     });
@@ -572,22 +577,24 @@ describe('CustomerApiStack context overrides', () => {
   beforeAll(() => {
     // Prepare + Act
     template = synth(
-      { stage: 'qa', generalRateLimit: '77', submissionRateLimit: '3', logRetentionDays: '30' },
+      { stage: 'qa', generalRateLimit: '77', submissionRateLimit: '3', logRetentionDays: '30', apiKeyCacheSeconds: '5', authFailureLimit: '40' },
       { bundle: false },
     ).template;
   }, SYNTH_TIMEOUT_MS);
 
-  it('passes the overridden rate limits to every function', () => {
+  it('passes the overridden rate limits, key cache and failed-authentication limit to every function', () => {
     // Act
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
 
     // Assess
-    expect(functions.length).toBe(ROUTE_LIST.length + 1 + WORKERS.length);
+    expect(functions.length).toBe(ROUTE_LIST.length + 2 + WORKERS.length);
     for (const [id] of functions) {
       expect(environmentOf(template, id), id).toMatchObject({
         STAGE: 'qa',
         RATE_LIMIT_GENERAL_PER_MINUTE: '77',
         RATE_LIMIT_SUBMISSION_PER_MINUTE: '3',
+        API_KEY_CACHE_SECONDS: '5',
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '40',
       });
     }
   });
@@ -597,7 +604,7 @@ describe('CustomerApiStack context overrides', () => {
     const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
 
     // Assess
-    expect(logGroups.length).toBe(ROUTE_LIST.length + 2 + WORKERS.length);
+    expect(logGroups.length).toBe(ROUTE_LIST.length + 3 + WORKERS.length);
     for (const [, logGroup] of logGroups) expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
 

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import chowChowModule from 'oas3-chow-chow';
 import { createRouteMatcher } from '../../lib/http/route-matching.ts';
 import { ROUTES, type RouteDefinition } from '../../lib/routes.ts';
-import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../local/reference-page.ts';
+import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../lib/reference-page.ts';
 
 /**
  * Checks that a response of the local server is one docs/openapi.json documents for the operation
