@@ -32,7 +32,7 @@ type BarcodeHandler = typeof barcodeHandler;
 type HandlerResponse = Awaited<ReturnType<BarcodeHandler>>;
 
 const FORMATS: ReadonlyArray<{ format: Format; bcid: string; encode: Encoder; payload: (index: number) => string }> = [
-  // The typical label payloads of bench/barcodes.ts (same length and shape), with a counter in them.
+  // Typical label payloads (an item id, a sku), with a counter in them so no two renders are alike.
   { format: 'qr', bcid: SYMBOLOGIES.qr.bcid, encode: qrcode, payload: (index) => `itm_01JD5R3Q6T9XW2K4M8N${String(index).padStart(7, '0')}` },
   { format: 'code128', bcid: SYMBOLOGIES.code128.bcid, encode: code128, payload: (index) => `SKU-${String(index).padStart(5, '0')}-ABC` },
 ];

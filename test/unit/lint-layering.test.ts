@@ -64,11 +64,11 @@ const forbidden: ForbiddenProbe[] = [
   { file: 'functions/workers/probe.ts', specifier: '@aws-sdk/client-sqs', rules: [AWS_SDK] },
   { file: 'functions/workers/probe.ts', specifier: '../../test/support/lambda-events.ts', rules: [TEST_OR_BENCH] },
   { file: 'lib/store/probe.ts', specifier: '../../test/support/api.ts', rules: [TEST_OR_BENCH] },
-  { file: 'lib/http/probe.ts', specifier: '../../bench/barcodes.ts', rules: [TEST_OR_BENCH] },
+  { file: 'lib/http/probe.ts', specifier: '../../bench/raw-loader.ts', rules: [TEST_OR_BENCH] },
   { file: 'local/probe.ts', specifier: '../test/support/api.ts', rules: [TEST_OR_BENCH] },
   { file: 'scripts/probe.ts', specifier: '../bench/run.ts', rules: [TEST_OR_BENCH] },
   { file: 'infra/probe.ts', specifier: '../test/infra/template-helpers.ts', rules: [TEST_OR_BENCH] },
-  { file: 'test/unit/probe.test.ts', specifier: '../../bench/barcodes.ts', rules: [TEST_OR_BENCH] },
+  { file: 'test/unit/probe.test.ts', specifier: '../../bench/raw-loader.ts', rules: [TEST_OR_BENCH] },
   { file: 'bench/probe.ts', specifier: '../test/support/api.ts', rules: [TEST_OR_BENCH] },
 ];
 
@@ -90,7 +90,7 @@ const allowed: Probe[] = [
   { file: 'local/probe.ts', specifier: '../functions/workers/sweep-import-jobs.ts' },
   { file: 'test/integration/probe.test.ts', specifier: '@aws-sdk/client-dynamodb' },
   { file: 'test/integration/probe.test.ts', specifier: '../support/api.ts' },
-  { file: 'bench/probe.ts', specifier: './barcodes.ts' },
+  { file: 'bench/probe.ts', specifier: './raw-loader.ts' },
 ];
 
 describe('lint layering', () => {
