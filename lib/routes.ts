@@ -26,7 +26,7 @@ export interface ResourceAccess {
   importQueue?: 'send';
   /** Reads and deletes the import queue's dead letters (the sweeper): the function gets IMPORT_DLQ_URL. */
   importDeadLetterQueue?: 'consume';
-  /** Signs and checks list cursors: the function gets the CURSOR_SECRET setting. */
+  /** Signs and checks list cursors: the function may read the cursor secret (docs/operations.md#cursor-secret). */
   cursorSecret?: boolean;
   /**
    * Attachment bodies, under the attachments prefix of the files bucket only: `put` (upload),
