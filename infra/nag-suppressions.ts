@@ -42,7 +42,7 @@ export function nagAcknowledgments(stack: Stack): Array<{ scope: IConstruct; ack
   add(
     stack.node.tryFindChild('CursorSecret'),
     'AwsSolutions-SMG4',
-    'Rotated by hand in two steps with a grace period (docs/operations.md#cursor-secret); a rotation Lambda would break cursors in flight.',
+    'Rotated by hand in three steps with a grace period (docs/operations.md#cursor-secret); a rotation Lambda would break cursors in flight.',
   );
 
   const filesBucket = stack.node.tryFindChild(FILES_BUCKET_ID);

@@ -1,5 +1,6 @@
 import { CursorKeyring } from '../domain/pagination/cursor-keyring.ts';
-import { singleCursorKey, type CursorKeys } from '../domain/pagination/cursor-keys.ts';
+import type { CursorKeySource } from '../domain/pagination/cursor.ts';
+import { singleCursorKey } from '../domain/pagination/cursor-keys.ts';
 import { describeError, log } from '../log.ts';
 import { secretsManagerReader } from '../store/cursor-secret.ts';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from './cursor-env.ts';
@@ -14,18 +15,18 @@ export const CURSOR_SECRET_REFRESH_SECONDS = 300;
  * `CURSOR_SECRET_REFRESH_SECONDS` while the container serves lists; without it, from
  * `CURSOR_SECRET` (the local runtime generates one per state directory).
  */
-export async function cursorKeys(): Promise<() => CursorKeys> {
+export async function cursorKeys(): Promise<CursorKeySource> {
   const secretArn = optionalEnv(CURSOR_SECRET_ARN_ENV);
   if (secretArn === undefined) {
     const keys = singleCursorKey(optionalEnv(CURSOR_SECRET_ENV) ?? missingSecret());
-    return () => keys;
+    return { keys: () => keys };
   }
   const keyring = await CursorKeyring.load({
     fetchSecret: secretsManagerReader(secretArn),
     refreshAfterMs: CURSOR_SECRET_REFRESH_SECONDS * 1000,
     onRefreshFailed: (error) => log('error', 'could not read the cursor secret; the keys in hand stay in force', describeError(error)),
   });
-  return keyring.keys;
+  return keyring;
 }
 
 function missingSecret(): never {

@@ -7,7 +7,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
  * `AWS_ENDPOINT_URL_SECRETS_MANAGER`.
  */
 export function secretsManagerReader(secretId: string): () => Promise<string> {
-  const client = new SecretsManagerClient({});
+  // Without timeouts a read cut off by a freeze would hang, and no container would read again.
+  const client = new SecretsManagerClient({ requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 } });
   return async () => {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
     if (typeof SecretString !== 'string') throw new Error('The cursor secret has no string value');

@@ -11,5 +11,5 @@ const cursors = new CursorCodec(await cursorKeys());
 
 export const handler = createOperationHandler(bindOperation(listImportKindsRoute, listImportKindsContract), chainDependencies, async ({ query, principal }) => ({
   status: 200,
-  json: listImportKinds(principal.organizationId, query, cursors),
+  json: await listImportKinds(principal.organizationId, query, cursors),
 }));

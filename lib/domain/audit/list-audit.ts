@@ -61,7 +61,7 @@ export class AuditLog {
     const binding = { organizationId, endpoint: ENDPOINT, filters: { kind: query.kind, fromUtc: from, toUtc: to } };
     let before: string | undefined;
     if (query.cursor !== undefined) {
-      const position = this.cursors.decode(query.cursor, binding);
+      const position = await this.cursors.decode(query.cursor, binding);
       if (typeof position !== 'string') throw invalidCursorError();
       before = position;
     }

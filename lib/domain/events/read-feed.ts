@@ -81,7 +81,7 @@ export class EventFeed {
     const retained = (event: StoredEvent | undefined): event is StoredEvent => event !== undefined && event.committedAt >= horizon;
     const binding = { organizationId, endpoint: ENDPOINT, filters: { type: query.type } };
     const budget = query.type ? FILTERED_PAGE_BUDGET : query.limit;
-    const position = this.position(query, binding);
+    const position = await this.position(query, binding);
 
     // The fast path, one Query: the event at the position itself (when there is one), then the
     // page. A retained event at the position proves nothing after it has expired (commit times
@@ -148,9 +148,9 @@ export class EventFeed {
   }
 
   /** The position a page reads after, from the cursor or checkpoint, without reading storage. */
-  private position(query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): { kind: 'cursor' | 'checkpoint' | 'start'; sequence: number } {
+  private async position(query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): Promise<{ kind: 'cursor' | 'checkpoint' | 'start'; sequence: number }> {
     if (query.cursor !== undefined) {
-      const position = this.cursors.decode(query.cursor, binding);
+      const position = await this.cursors.decode(query.cursor, binding);
       if (!isPosition(position)) throw new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor');
       return { kind: 'cursor', sequence: position };
     }

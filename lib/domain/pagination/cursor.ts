@@ -43,32 +43,46 @@ export function invalidCursorError(): ApiError {
   });
 }
 
-/** The keys in force now; a keyring that refreshes from the secret store returns newer ones over time. */
-export type CursorKeySource = () => CursorKeys;
+/** Where the keys come from: one static key, or a keyring that reads them from the secret store over time. */
+export interface CursorKeySource {
+  /** The keys in force now. */
+  keys(): CursorKeys;
+  /**
+   * Reads the keys again because a cursor matched none in hand (a key introduced since the last
+   * read); true when it read them, so the cursor is worth checking again. A keyring bounds how
+   * often this reads.
+   */
+  rereadAfterMismatch?(): Promise<boolean>;
+}
 
 export class CursorCodec {
-  private readonly keys: CursorKeySource;
+  private readonly source: CursorKeySource;
 
   /** `keys`: one static key (checked now), or the keyring of lib/config/cursors.ts. */
   constructor(keys: string | CursorKeySource) {
     if (typeof keys === 'string') {
       const single = singleCursorKey(keys);
-      this.keys = () => single;
+      this.source = { keys: () => single };
     } else {
-      this.keys = keys;
+      this.source = keys;
     }
   }
 
   encode<P>(position: P, binding: CursorBinding): string {
     const payload = Buffer.from(JSON.stringify({ v: VERSION, b: bindingDigest(binding), p: position })).toString('base64url');
-    return `${payload}.${sign(payload, this.keys().signing)}`;
+    return `${payload}.${sign(payload, this.source.keys().signing)}`;
   }
 
-  /** The position inside a cursor, or a 400 for anything tampered, foreign or malformed. */
-  decode(cursor: string, binding: CursorBinding): unknown {
+  /**
+   * The position inside a cursor, or a 400 for anything tampered, foreign or malformed. A cursor
+   * no key in hand signed may carry a key this container has not read yet (during a rotation,
+   * docs/operations.md#cursor-secret): the keys are read again once before it is refused.
+   */
+  async decode(cursor: string, binding: CursorBinding): Promise<unknown> {
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0) throw invalidCursorError();
-    if (!this.keys().verifying.some((key) => signedWith(payload, signature, key))) throw invalidCursorError();
+    const signedByKeyInHand = () => this.source.keys().verifying.some((key) => signedWith(payload, signature, key));
+    if (!signedByKeyInHand() && !((await this.source.rereadAfterMismatch?.()) && signedByKeyInHand())) throw invalidCursorError();
     let decoded: { v?: unknown; b?: unknown; p?: unknown };
     try {
       decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

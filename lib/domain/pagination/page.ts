@@ -26,7 +26,7 @@ export async function cursorPage<T>(
 ): Promise<ListPage<T>> {
   let after: string | undefined;
   if (cursor !== undefined) {
-    const position = cursors.decode(cursor, binding);
+    const position = await cursors.decode(cursor, binding);
     if (typeof position !== 'string') throw invalidCursorError();
     after = position;
   }

@@ -6,7 +6,7 @@ import { CursorKeyring } from '../../../lib/domain/pagination/cursor-keyring.ts'
 const A = 'a'.repeat(48);
 const B = 'b'.repeat(48);
 const binding: CursorBinding = { organizationId: 'org_a', endpoint: 'GET /v1/events', filters: {} };
-const invalidCursor = expect.objectContaining({ code: 'customer-api.pagination.invalid-cursor' });
+const invalidCursor = { code: 'customer-api.pagination.invalid-cursor' };
 
 describe('parseCursorSecret', () => {
   it('takes a bare key as the only key (what a new stage holds)', () => {
@@ -40,10 +40,10 @@ describe('parseCursorSecret', () => {
 });
 
 describe('CursorCodec with several keys', () => {
-  it('accepts cursors signed by any verifying key and signs with the signing key only', () => {
+  it('accepts cursors signed by any verifying key and signs with the signing key only', async () => {
     // Prepare
     let keys: CursorKeys = parseCursorSecret(A);
-    const codec = new CursorCodec(() => keys);
+    const codec = new CursorCodec({ keys: () => keys });
     const signedWithA = codec.encode(7, binding);
 
     // Act: promote B, keep A as previous
@@ -51,15 +51,15 @@ describe('CursorCodec with several keys', () => {
     const signedWithB = codec.encode(8, binding);
 
     // Assess
-    expect(codec.decode(signedWithA, binding)).toBe(7);
-    expect(new CursorCodec(B).decode(signedWithB, binding)).toBe(8);
-    expect(() => new CursorCodec(A).decode(signedWithB, binding)).toThrow(invalidCursor);
+    await expect(codec.decode(signedWithA, binding)).resolves.toBe(7);
+    await expect(new CursorCodec(B).decode(signedWithB, binding)).resolves.toBe(8);
+    await expect(new CursorCodec(A).decode(signedWithB, binding)).rejects.toMatchObject(invalidCursor);
   });
 
-  it('refuses a retired key once "previous" is dropped', () => {
+  it('refuses a retired key once "previous" is dropped', async () => {
     const signedWithA = new CursorCodec(A).encode(7, binding);
-    const codec = new CursorCodec(() => parseCursorSecret(JSON.stringify({ current: B })));
-    expect(() => codec.decode(signedWithA, binding)).toThrow(invalidCursor);
+    const codec = new CursorCodec({ keys: () => parseCursorSecret(JSON.stringify({ current: B })) });
+    await expect(codec.decode(signedWithA, binding)).rejects.toMatchObject(invalidCursor);
   });
 });
 
@@ -169,5 +169,56 @@ describe('CursorKeyring', () => {
     keyring.keys();
     await settle();
     expect(keyring.keys()).toEqual({ signing: A, verifying: [A] });
+  });
+});
+
+describe('a container idle since before a rotation', () => {
+  it('reads the keys again for a cursor signed with a key it has not seen, then accepts it', async () => {
+    // Prepare: the container read {current: A} and sat idle, less than the refresh period.
+    let now = 0;
+    const { store, fetchSecret } = secretStore(A);
+    const keyring = await CursorKeyring.load({ fetchSecret, refreshAfterMs: 300_000, now: () => now });
+    const codec = new CursorCodec(keyring);
+    store.value = JSON.stringify({ current: B, previous: A });
+    const signedElsewhere = new CursorCodec(B).encode(9, binding);
+    now = 60_000;
+
+    // Act
+    const position = await codec.decode(signedElsewhere, binding);
+
+    // Assess
+    expect(position).toBe(9);
+    expect(store.reads).toBe(2);
+  });
+
+  it('does not read the secret for every forged cursor: at most once per 30 s', async () => {
+    // Prepare
+    let now = 0;
+    const { store, fetchSecret } = secretStore(A);
+    const keyring = await CursorKeyring.load({ fetchSecret, refreshAfterMs: 300_000, now: () => now });
+    const codec = new CursorCodec(keyring);
+    const forged = new CursorCodec('f'.repeat(48)).encode(1, binding);
+    now = 40_000;
+
+    // Act
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => codec.decode(forged, binding)));
+    now = 50_000;
+    await codec.decode(forged, binding).catch(() => undefined);
+    now = 71_000;
+    await codec.decode(forged, binding).catch(() => undefined);
+
+    // Assess
+    expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
+    expect(store.reads).toBe(3);
+  });
+
+  it('refuses the cursor without waiting when the store cannot be read', async () => {
+    let now = 0;
+    const { store, fetchSecret } = secretStore(A);
+    const keyring = await CursorKeyring.load({ fetchSecret, refreshAfterMs: 300_000, now: () => now });
+    store.failing = true;
+    now = 60_000;
+    await expect(new CursorCodec(keyring).decode(new CursorCodec(B).encode(1, binding), binding)).rejects.toMatchObject(invalidCursor);
+    expect(keyring.keys().signing).toBe(A);
   });
 });
