@@ -64,10 +64,6 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
     bytes: 450_000,
     why: 'it exists to presign: the S3 client with the presigner adds ~170 KB to what every read function carries',
   },
-  listImportKinds: {
-    bytes: 336_000,
-    why: 'it lists the kinds of lib/domain/imports/kinds.ts, which brings every kind\'s row parser (~40 KB) along with the columns the list shows',
-  },
   processImportJobs: {
     bytes: 555_000,
     why: 'it reads uploads with the S3 client (~135 KB with the SDK parts only S3 uses) and runs every import kind',

@@ -1,14 +1,21 @@
 import { invalidCursorError, type CursorCodec } from '../pagination/cursor.ts';
-import { IMPORT_KINDS, kindSummary } from './kinds.ts';
+import KIND_SUMMARIES from './kind-summaries.generated.json' with { type: 'json' };
 import type { Page } from './read-imports.ts';
 import type { ImportKindSummary } from './types.ts';
+
+/**
+ * What `GET /v1/imports/kinds` lists, generated from the registry of kinds.ts
+ * (`npm run import-kinds`, held by test/unit/imports/kind-summaries.test.ts): the registry itself
+ * would bring every kind's row parser into the function (docs/performance.md "Bundles").
+ */
+const SUMMARIES = KIND_SUMMARIES as readonly ImportKindSummary[];
 
 /** The registered kinds, paged like every list (the registry is static, so by offset). */
 export async function listImportKinds(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Promise<Page<ImportKindSummary>> {
   const binding = { organizationId, endpoint: 'GET /v1/imports/kinds', filters: {} };
   const offset = query.cursor === undefined ? 0 : await cursors.decode(query.cursor, binding);
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalidCursorError();
-  const slice = IMPORT_KINDS.slice(offset, offset + query.limit);
+  const slice = SUMMARIES.slice(offset, offset + query.limit);
   const next = offset + slice.length;
-  return { data: slice.map(kindSummary), page: { nextCursor: next < IMPORT_KINDS.length ? cursors.encode(next, binding) : null } };
+  return { data: [...slice], page: { nextCursor: next < SUMMARIES.length ? cursors.encode(next, binding) : null } };
 }
