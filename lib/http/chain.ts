@@ -2,15 +2,14 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type * as z from '../contracts/zod.ts';
-import { bindOperation, type OperationContract, type RouteOperation } from '../contracts/operation.ts';
+import type { OperationContract, RouteOperation } from '../contracts/operation.ts';
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
 import type { AuthFailureLimiter } from '../domain/rate-limit/auth-failures.ts';
 import type { RateLimitCounter, RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
-import type { CommandPlan, CommandWriter, IdempotencyRecords } from '../domain/write/ports.ts';
-import { routeById, type RouteDefinition, type RouteId, type RouteOf } from '../routes.ts';
+import type { CommandPlan } from '../domain/write/ports.ts';
+import type { RouteDefinition } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
-import { idempotency } from './middleware/idempotency.ts';
 import { logger } from '../log.ts';
 import { metrics } from '../metrics.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
@@ -22,6 +21,7 @@ import { validateRequest } from './middleware/validate-request.ts';
 import type { MultipartParser } from './multipart.ts';
 import { toHttpResponse } from './respond.ts';
 import { stateOf, type ApiContext, type HandlerResult, type HttpEvent, type HttpResponse, type RequestState } from './types.ts';
+import type { WriteDependencies } from './write-dependencies.ts';
 
 /** What the chain needs from outside; the composition root (lib/composition.ts) supplies it. */
 export interface ChainDependencies {
@@ -32,7 +32,7 @@ export interface ChainDependencies {
   /** The per-source limit on failed authentications (docs/api-guide.md "Failed authentications"); none without it. */
   authFailures?: AuthFailureLimiter;
   /** Write routes only: Idempotency-Key records and the one-transaction command writer. */
-  writes?: { idempotency: IdempotencyRecords; writer: CommandWriter };
+  writes?: WriteDependencies;
   /** Multipart routes only: their handler passes lib/http/multipart.ts, which no other function bundles. */
   parseMultipart?: MultipartParser;
 }
@@ -65,19 +65,6 @@ export type RouteInput<R extends Pick<RouteDefinition, 'method'>, C extends Oper
 export type RouteHandler<R extends Pick<RouteDefinition, 'method'>, C extends OperationContract> = (input: RouteInput<R, C>) => Promise<HandlerResult>;
 
 /**
- * The Lambda handler of the route whose operation `contract` is: the route comes from
- * lib/routes.ts by the contract's operationId, and a contract that does not fit it fails the
- * cold start (`bindOperation`).
- */
-export function createHttpHandler<C extends OperationContract<RouteId>>(
-  contract: C,
-  dependencies: ChainDependencies,
-  handle: RouteHandler<RouteOf<C['operationId']>, C>,
-) {
-  return createOperationHandler(bindOperation(routeById(contract.operationId), contract), dependencies, handle);
-}
-
-/**
  * The one Middy chain, in this order: the logger's context and the metrics (outermost, so they
  * see the final response) → problem documents → trace id →
  * auth → rate limit (per API key; sets the RateLimit headers of every later response, 429 when
@@ -106,7 +93,7 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
     .use(rateLimit(route, dependencies.rateLimits, dependencies.rateLimitPolicies))
     .use(validateRequest(operation, dependencies.parseMultipart))
     .use(negotiateResponse(route));
-  if (isWrite && writes) chain.use(idempotency(route, writes.idempotency));
+  if (isWrite && writes) chain.use(writes.idempotency(route));
   const handler = chain.handler(async (event, context) => {
     const state = stateOf({ context });
     const { input, principal } = state;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeChainDependencies } from '../../lib/composition-writes.ts';
+import { idempotencyStore } from '../../lib/composition-writes.ts';
 import { hashIdempotencyKey, requestFingerprint } from '../../lib/domain/idempotency/idempotency.ts';
 import { createTestKey } from '../support/api.ts';
 import { auditOf, eventsOf, postWidget, widgetRoute, widgetsOf } from '../support/widgets.ts';
@@ -10,11 +10,8 @@ import { auditOf, eventsOf, postWidget, widgetRoute, widgetsOf } from '../suppor
  * exactly-once behaviour across crashes before and after commit.
  */
 
-const idempotencyRecords = () => {
-  const records = writeChainDependencies.writes?.idempotency;
-  if (!records) throw new Error('write dependencies missing');
-  return records;
-};
+/** The same records the widget route's chain uses. */
+const idempotencyRecords = () => idempotencyStore;
 
 const fingerprintOf = (body: unknown) => requestFingerprint({ method: 'POST', route: widgetRoute.path, path: {}, query: {}, body });
 

@@ -5,6 +5,7 @@ import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts'
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
+import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import { validateRequest } from '../../../lib/http/middleware/validate-request.ts';
 import type { ApiContext, MiddyRequest } from '../../../lib/http/types.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
@@ -59,10 +60,7 @@ const dependencies: ChainDependencies = {
   } satisfies ApiKeyLookup,
   rateLimits: new InMemoryCounter(),
   rateLimitPolicies: { general: { name: 'general', limit: 100, windowSeconds: 60 }, submission: { name: 'submission', limit: 100, windowSeconds: 60 } },
-  writes: {
-    idempotency: { claim: unreachable, complete: unreachable, release: unreachable } satisfies IdempotencyRecords,
-    writer: { run: unreachable } satisfies CommandWriter,
-  },
+  writes: writeDependencies({ claim: unreachable, complete: unreachable, release: unreachable } satisfies IdempotencyRecords, { run: unreachable } satisfies CommandWriter),
 };
 
 const handler = createOperationHandler(operation, dependencies, unreachable);

@@ -7,6 +7,7 @@ import { ApiError, NotFoundError } from '../../../lib/domain/errors.ts';
 import type { RateLimitCounter } from '../../../lib/domain/rate-limit/fixed-window.ts';
 import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
+import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import { withProblemDocuments } from '../../../lib/http/middleware/problem-documents.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
@@ -108,7 +109,7 @@ function setup(failing: Step | undefined) {
     apiKeys,
     rateLimits,
     rateLimitPolicies: { general: { name: 'general', limit: 100, windowSeconds: 60 }, submission: { name: 'submission', limit: 100, windowSeconds: 60 } },
-    writes: { idempotency, writer },
+    writes: writeDependencies(idempotency, writer),
   };
   const handler = createOperationHandler(bindOperation(createRoute, createContract), dependencies, async ({ body, commit }) => {
     // An unknown reference found before the write begins: the claim is given back (`release`).

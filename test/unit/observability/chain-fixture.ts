@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts'
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import type { IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
 import { createOperationHandler, type ChainDependencies, type RouteHandler } from '../../../lib/http/chain.ts';
+import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
@@ -58,7 +59,7 @@ function dependencies(limit = 100): ChainDependencies {
     apiKeys,
     rateLimits: new InMemoryCounter(),
     rateLimitPolicies: { general: { name: 'general', limit, windowSeconds: 60 }, submission: { name: 'submission', limit, windowSeconds: 60 } },
-    writes: { idempotency: replayingRecords, writer: { run: async () => { throw new Error('a replayed request never writes'); } } },
+    writes: writeDependencies(replayingRecords, { run: async () => { throw new Error('a replayed request never writes'); } }),
   };
 }
 

@@ -54,7 +54,7 @@ function setup(route: RouteDefinition = routeById('renderBarcode')) {
   return { counter, invoke, handledCount: () => handled };
 }
 
-describe('createHttpHandler with the rate limit', () => {
+describe('the chain with the rate limit', () => {
   it('puts the general window on a success', async () => {
     // Prepare
     const { invoke } = setup();
