@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
+import { generateApiKey } from '../../../lib/domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import { AuthFailureLimiter, type AuthFailureCounter, type CounterWindow } from '../../../lib/domain/rate-limit/auth-failures.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
@@ -9,6 +9,7 @@ import { createOperationHandler, type ChainDependencies } from '../../../lib/htt
 import { routeById } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
+import { keyRecord } from './key-record.ts';
 
 /**
  * The per-source limit on failed authentications (docs/api-guide.md "Failed authentications"),
@@ -101,18 +102,7 @@ const VALID_KEY = generateApiKey('test');
 const OTHER_SCOPE_KEY = generateApiKey('test');
 const REVOKED_KEY = generateApiKey('test');
 
-function record(key: string, scopes: ApiKeyRecord['scopes'], revokedAt: string | null = null): ApiKeyRecord {
-  return {
-    keyId: `key_${hashApiKey(key).slice(0, 8)}`,
-    keyHash: hashApiKey(key),
-    organizationId: 'org_1',
-    name: 'unit',
-    scopes,
-    createdAt: '2026-01-01T00:00:00Z',
-    revokedAt,
-    expiresAt: null,
-  };
-}
+const record = keyRecord;
 
 const RECORDS = [record(VALID_KEY, ['labels:read']), record(OTHER_SCOPE_KEY, ['boms:read']), record(REVOKED_KEY, ['labels:read'], '2026-01-02T00:00:00Z')];
 

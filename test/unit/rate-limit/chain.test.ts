@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, type ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
+import { generateApiKey } from '../../../lib/domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
 import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
@@ -8,6 +8,7 @@ import { createOperationHandler, type ChainDependencies } from '../../../lib/htt
 import { routeById, type RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
+import { keyRecord } from './key-record.ts';
 
 /**
  * The rate limit inside the real chain, with in-memory ports: where it sits (after auth, before
@@ -22,18 +23,7 @@ const POLICIES: RateLimitPolicies = {
 const LABELS_KEY = generateApiKey('test');
 const OTHER_SCOPE_KEY = generateApiKey('test');
 
-function record(key: string, scopes: ApiKeyRecord['scopes']): ApiKeyRecord {
-  return {
-    keyId: `key_${hashApiKey(key).slice(0, 8)}`,
-    keyHash: hashApiKey(key),
-    organizationId: 'org_1',
-    name: 'unit',
-    scopes,
-    createdAt: '2026-01-01T00:00:00Z',
-    revokedAt: null,
-    expiresAt: null,
-  };
-}
+const record = keyRecord;
 
 const KEYS: ApiKeyLookup = {
   findByHash: async (keyHash) => [record(LABELS_KEY, ['labels:read']), record(OTHER_SCOPE_KEY, ['boms:read'])].find((r) => r.keyHash === keyHash),
