@@ -232,6 +232,22 @@ describe('row errors', () => {
     expect([...(await itemsOf(organizationId, ['TC-1', 'TC-2'])).keys()].sort()).toEqual(['TC-1', 'TC-2']);
   });
 
+  it('imports a file whose unknown column is named twice (Notes, notes): one warning, not duplicate-column', async () => {
+    // Prepare
+    const { key, organizationId } = await newKey();
+    const file = ['sku,name,Notes,notes', 'RN-1,Repeated one,x,y', 'RN-2,Repeated two,,'].join('\n');
+
+    // Act
+    const job = await importAndWait(key, { file, duplicateStrategy: 'fail' });
+
+    // Assess
+    expect(job.status).toBe('succeeded');
+    expect(job.failure).toBeNull();
+    expect(job.counts).toMatchObject({ totalRows: 2, created: 2, failed: 0 });
+    expect(job.warnings).toEqual([{ column: 'Notes', code: 'unknown-column', message: expect.stringContaining('named 2 times') }]);
+    expect([...(await itemsOf(organizationId, ['RN-1', 'RN-2'])).keys()].sort()).toEqual(['RN-1', 'RN-2']);
+  });
+
   it('pages row errors with limit and cursor, in row order, to a null cursor; cursors are bound to the job', async () => {
     // Prepare
     const { key } = await newKey();
