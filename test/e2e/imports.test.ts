@@ -549,6 +549,31 @@ describe('hostile input', () => {
     expect(JSON.stringify(await audit.json())).toContain('Import of invoicevsc.exex.csv');
   });
 
+  it('refuses zero-width and bidi characters in identifier cells (WIDGET\\u200B, L-1\\u202E) with invalid-value; no look-alike record is made', async () => {
+    // Prepare: each bad cell looks exactly like a valid one on screen
+    const { key, organizationId } = await newKey();
+    const items = csvOf(['sku', 'name', 'barcode'], [['WIDGET', 'Widget', ''], ['WIDGET\u200B', 'Widget again', ''], ['W-2', 'Other', '4006381333931\u2066']]);
+    const locations = csvOf(['code', 'name'], [['L-1', 'Aisle'], ['L-1\u202E', 'Aisle again'], ['L\uFEFF-2', 'Hidden BOM']]);
+
+    // Act
+    const itemsJob = await importAndWait(key, { file: items, duplicateStrategy: 'fail' });
+    const locationsJob = await importAndWait(key, { kind: 'locations', file: locations, duplicateStrategy: 'fail' });
+
+    // Assess
+    expect(itemsJob.counts).toMatchObject({ totalRows: 3, created: 1, failed: 2 });
+    expect(errorKeys((await allRowErrors(key, itemsJob.id)).errors)).toEqual([
+      { rowNumber: 2, column: 'sku', value: 'WIDGET\u200B', code: 'invalid-value' },
+      { rowNumber: 3, column: 'barcode', value: '4006381333931\u2066', code: 'invalid-value' },
+    ]);
+    expect(locationsJob.counts).toMatchObject({ totalRows: 3, created: 1, failed: 2 });
+    expect(errorKeys((await allRowErrors(key, locationsJob.id)).errors)).toEqual([
+      { rowNumber: 2, column: 'code', value: 'L-1\u202E', code: 'invalid-value' },
+      { rowNumber: 3, column: 'code', value: 'L\uFEFF-2', code: 'invalid-value' },
+    ]);
+    expect([...(await itemsOf(organizationId, ['WIDGET', 'WIDGET\u200B', 'W-2'])).keys()]).toEqual(['WIDGET']);
+    expect([...(await locationsOf(organizationId, ['L-1', 'L-1\u202E', 'L\uFEFF-2'])).keys()]).toEqual(['L-1']);
+  });
+
   it('stores formula-like cells as given and returns them unevaluated in records and events', async () => {
     // Prepare
     const { key, organizationId } = await newKey();
