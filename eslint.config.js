@@ -19,6 +19,8 @@ const layering = {
     'aws-sdk-only-in-store': restrictImports,
     'no-test-or-bench-imports': restrictImports,
     'workers-are-not-http': restrictImports,
+    'domain-never-imports-contracts': restrictImports,
+    'contracts-never-import-http': restrictImports,
   },
 };
 
@@ -53,6 +55,28 @@ export default tseslint.config(
       'layering/domain-is-pure': forbid(
         ['**/store/**', '**/http/**', '**/functions/**', '**/composition*', '**/infra/**', '**/local/**', ...AWS_SDK, '@middy/*'],
         'lib/domain is pure: no lib/store, lib/http, functions/, lib/composition*, infra/, local/, @aws-sdk/* or @middy/*. Depend on a port in lib/domain instead.',
+      ),
+    },
+  },
+  {
+    // The domain is the bottom layer: it owns the facts (event types, tracking modes, label formats
+    // and limits) and the contracts derive their zod schemas from them, never the other way round.
+    files: ['lib/domain/**'],
+    rules: {
+      'layering/domain-never-imports-contracts': forbid(
+        ['**/contracts/**'],
+        'lib/domain never imports lib/contracts: move the fact into lib/domain and let the contract derive its schema from it.',
+      ),
+    },
+  },
+  {
+    // Contracts describe the wire shapes on top of the domain; the transport (lib/http,
+    // functions/http) implements them, so a type both need lives in lib/contracts or lib/domain.
+    files: ['lib/contracts/**'],
+    rules: {
+      'layering/contracts-never-import-http': forbid(
+        ['**/http/**'],
+        'lib/contracts never imports lib/http or functions/http: define the shape in lib/contracts (or lib/domain) and let lib/http implement it.',
       ),
     },
   },

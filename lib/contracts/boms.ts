@@ -1,5 +1,6 @@
 import * as z from './zod.ts';
 import { BOM_LIMITS, BOM_STATUSES, hasAllowedDecimals } from '../domain/boms/bom.ts';
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '../domain/identifiers.ts';
 import { idParam } from './primitives.ts';
 
 /**
@@ -12,8 +13,6 @@ import { idParam } from './primitives.ts';
 export const bomPath = z.strictObject({ id: idParam });
 export const bomRevisionPath = z.strictObject({ id: idParam, revisionId: idParam });
 
-/** No control characters, no leading or trailing space (as item skus). */
-const IDENTIFIER = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
 
 const quantity = /* @__PURE__ */ (() =>
   z
@@ -28,7 +27,7 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 
 const unit = /* @__PURE__ */ (() =>
   z.optional(
-    z.nullable(z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.unit), z.regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' }))),
+    z.nullable(z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.unit), z.regex(IDENTIFIER_PATTERN, { message: IDENTIFIER_RULE }))),
   ))();
 
 const component = /* @__PURE__ */ (() =>
@@ -67,7 +66,7 @@ function uniqueComponentItems(body: { targetItemId: string; components: Array<{ 
 export const createBomBody = /* @__PURE__ */ (() =>
   z
     .strictObject({
-      code: z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.code), z.regex(IDENTIFIER, { message: 'No control characters, no leading or trailing spaces.' })),
+      code: z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.code), z.regex(IDENTIFIER_PATTERN, { message: IDENTIFIER_RULE })),
       ...contentFields,
     })
     .check(z.superRefine(uniqueComponentItems)))();

@@ -1,5 +1,6 @@
 import * as z from './zod.ts';
-import { EVENT_TYPES, EVENT_VERSION, TRACKING_MODES, type EventType } from './event-constants.ts';
+import { EVENT_TYPES, EVENT_VERSION, type EventType } from '../domain/events/types.ts';
+import { TRACKING_MODES } from '../domain/inventory/item.ts';
 import { idParam } from './primitives.ts';
 
 /**
@@ -14,10 +15,11 @@ import { idParam } from './primitives.ts';
  * `events-schema/`; the contract test fails when the committed files drift.
  */
 
-// The names and constants live without zod in event-constants.ts (see there why); re-exported so
-// the catalog stays one import for its other readers.
-export { EVENT_TYPES, EVENT_VERSION, isEventType, ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from './event-constants.ts';
-export type { EventType } from './event-constants.ts';
+// The domain owns the names and constants (lib/domain/events/types.ts, lib/domain/inventory/item.ts);
+// re-exported so the catalog stays one import for its other readers.
+export { EVENT_TYPES, EVENT_VERSION, isEventType } from '../domain/events/types.ts';
+export { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../domain/inventory/item.ts';
+export type { EventType } from '../domain/events/types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks

@@ -1,27 +1,9 @@
+import { BARCODE_FORMATS, PAYLOAD_MAX_LENGTH, SIZE_MM_MAX, SIZE_MM_MIN } from '../domain/labels/formats.ts';
 import * as z from './zod.ts';
 import { defineOperation } from './operation.ts';
 import { doubleString } from './primitives.ts';
 
-/** Barcode formats (docs/api-guide.md "Labels"); `qr` is the default. */
-export const BARCODE_FORMATS = [
-  'qr',
-  'datamatrix',
-  'code128',
-  'gs1-128',
-  'ean13',
-  'upca',
-  'code39',
-  'pdf417',
-  'aztec',
-  'gs1-datamatrix',
-] as const;
-
-export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
-
-export const PAYLOAD_MAX_LENGTH = 1024;
-export const SIZE_MM_MIN = 1;
-export const SIZE_MM_MAX = 1000;
-
+// The formats and limits are the domain's (lib/domain/labels/formats.ts); this is their query shape.
 const sizeMm = z.pipe(
   doubleString,
   z.number().check(z.minimum(SIZE_MM_MIN, { message: `Must be at least ${SIZE_MM_MIN}.` }), z.maximum(SIZE_MM_MAX, { message: `Must be at most ${SIZE_MM_MAX}.` })),

@@ -1,5 +1,16 @@
-import type { UploadedFile } from '../http/multipart.ts';
 import * as z from './zod.ts';
+
+/**
+ * A file part: its name and bytes. The part's declared media type is not kept: clients label
+ * the same CSV text/csv, application/octet-stream or application/vnd.ms-excel, and a file is
+ * judged (and an Idempotency-Key retry compared) by its bytes and name alone. The multipart
+ * parser (lib/http/multipart.ts) produces it.
+ */
+export interface UploadedFile {
+  fieldName: string;
+  fileName: string;
+  content: Buffer;
+}
 
 /**
  * A file part of a multipart/form-data body (lib/http/multipart.ts), for the forms that take one;

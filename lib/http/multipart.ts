@@ -1,5 +1,6 @@
 import { Busboy } from '@fastify/busboy';
 import { ApiError, ValidationError } from '../domain/errors.ts';
+import type { UploadedFile } from '../contracts/uploaded-file.ts';
 import type { MultipartLimits } from '../routes.ts';
 import { header } from './headers.ts';
 import type { HttpEvent } from './types.ts';
@@ -10,17 +11,6 @@ import type { HttpEvent } from './types.ts';
  * vanish silently) and reports every failure as 415; here a too-large file is a 413, too many
  * parts or a second file a 400, and nothing is dropped without saying so.
  */
-
-/**
- * A file part: its name and bytes. The part's declared media type is not kept: clients label
- * the same CSV text/csv, application/octet-stream or application/vnd.ms-excel, and a file is
- * judged (and an Idempotency-Key retry compared) by its bytes and name alone.
- */
-export interface UploadedFile {
-  fieldName: string;
-  fileName: string;
-  content: Buffer;
-}
 
 export type { MultipartLimits };
 

@@ -135,6 +135,8 @@ describe('POST /v1/boms', () => {
     { label: 'no components', change: { components: [] }, pointer: '/components', code: 'too-short' },
     { label: 'the target item as a component', change: { components: [{ itemIdIndex: 1, quantity: 1 }, { itemIdIndex: 0, quantity: 1 }] }, pointer: '/components/1/itemId', code: 'invalid-value' },
     { label: 'an unknown status', change: { status: 'retired' }, pointer: '/status', code: 'invalid-value' },
+    { label: 'a zero-width space in the code', change: { code: 'KIT\u200B' }, pointer: '/code', code: 'invalid-format' },
+    { label: 'a bidi override in a line unit', change: { components: [{ itemIdIndex: 1, quantity: 1, unit: 'kg\u202E' }] }, pointer: '/components/0/unit', code: 'invalid-format' },
   ])('answers 400 with a pointer for $label', async ({ change, pointer, code }) => {
     // Prepare
     const { key, itemIds } = await keyWithItems(3);

@@ -232,6 +232,22 @@ describe('row errors', () => {
     expect([...(await itemsOf(organizationId, ['TC-1', 'TC-2'])).keys()].sort()).toEqual(['TC-1', 'TC-2']);
   });
 
+  it('imports a file whose unknown column is named twice (Notes, notes): one warning, not duplicate-column', async () => {
+    // Prepare
+    const { key, organizationId } = await newKey();
+    const file = ['sku,name,Notes,notes', 'RN-1,Repeated one,x,y', 'RN-2,Repeated two,,'].join('\n');
+
+    // Act
+    const job = await importAndWait(key, { file, duplicateStrategy: 'fail' });
+
+    // Assess
+    expect(job.status).toBe('succeeded');
+    expect(job.failure).toBeNull();
+    expect(job.counts).toMatchObject({ totalRows: 2, created: 2, failed: 0 });
+    expect(job.warnings).toEqual([{ column: 'Notes', code: 'unknown-column', message: expect.stringContaining('named 2 times') }]);
+    expect([...(await itemsOf(organizationId, ['RN-1', 'RN-2'])).keys()].sort()).toEqual(['RN-1', 'RN-2']);
+  });
+
   it('pages row errors with limit and cursor, in row order, to a null cursor; cursors are bound to the job', async () => {
     // Prepare
     const { key } = await newKey();
@@ -531,6 +547,31 @@ describe('hostile input', () => {
     expect(job.fileName).toBe('invoicevsc.exex.csv');
     const audit = await callApi('/v1/audit/events?kind=import.submitted', { key });
     expect(JSON.stringify(await audit.json())).toContain('Import of invoicevsc.exex.csv');
+  });
+
+  it('refuses zero-width and bidi characters in identifier cells (WIDGET\\u200B, L-1\\u202E) with invalid-value; no look-alike record is made', async () => {
+    // Prepare: each bad cell looks exactly like a valid one on screen
+    const { key, organizationId } = await newKey();
+    const items = csvOf(['sku', 'name', 'barcode'], [['WIDGET', 'Widget', ''], ['WIDGET\u200B', 'Widget again', ''], ['W-2', 'Other', '4006381333931\u2066']]);
+    const locations = csvOf(['code', 'name'], [['L-1', 'Aisle'], ['L-1\u202E', 'Aisle again'], ['L\uFEFF-2', 'Hidden BOM']]);
+
+    // Act
+    const itemsJob = await importAndWait(key, { file: items, duplicateStrategy: 'fail' });
+    const locationsJob = await importAndWait(key, { kind: 'locations', file: locations, duplicateStrategy: 'fail' });
+
+    // Assess
+    expect(itemsJob.counts).toMatchObject({ totalRows: 3, created: 1, failed: 2 });
+    expect(errorKeys((await allRowErrors(key, itemsJob.id)).errors)).toEqual([
+      { rowNumber: 2, column: 'sku', value: 'WIDGET\u200B', code: 'invalid-value' },
+      { rowNumber: 3, column: 'barcode', value: '4006381333931\u2066', code: 'invalid-value' },
+    ]);
+    expect(locationsJob.counts).toMatchObject({ totalRows: 3, created: 1, failed: 2 });
+    expect(errorKeys((await allRowErrors(key, locationsJob.id)).errors)).toEqual([
+      { rowNumber: 2, column: 'code', value: 'L-1\u202E', code: 'invalid-value' },
+      { rowNumber: 3, column: 'code', value: 'L\uFEFF-2', code: 'invalid-value' },
+    ]);
+    expect([...(await itemsOf(organizationId, ['WIDGET', 'WIDGET\u200B', 'W-2'])).keys()]).toEqual(['WIDGET']);
+    expect([...(await locationsOf(organizationId, ['L-1', 'L-1\u202E', 'L\uFEFF-2'])).keys()]).toEqual(['L-1']);
   });
 
   it('stores formula-like cells as given and returns them unevaluated in records and events', async () => {

@@ -39,6 +39,8 @@ const DOMAIN = 'layering/domain-is-pure';
 const AWS_SDK = 'layering/aws-sdk-only-in-store';
 const TEST_OR_BENCH = 'layering/no-test-or-bench-imports';
 const WORKERS = 'layering/workers-are-not-http';
+const DOMAIN_BELOW_CONTRACTS = 'layering/domain-never-imports-contracts';
+const CONTRACTS_ABOVE_HTTP = 'layering/contracts-never-import-http';
 
 const forbidden: ForbiddenProbe[] = [
   { file: 'lib/domain/probe.ts', specifier: '../store/keys.ts', rules: [DOMAIN] },
@@ -54,6 +56,12 @@ const forbidden: ForbiddenProbe[] = [
   { file: 'lib/domain/probe.ts', specifier: '@middy/core', rules: [DOMAIN] },
   { file: 'lib/domain/probe.ts', specifier: '@aws-sdk/client-s3', rules: [AWS_SDK, DOMAIN] },
   { file: 'lib/domain/probe.ts', specifier: '../../test/support/api.ts', rules: [TEST_OR_BENCH] },
+  { file: 'lib/domain/events/probe.ts', specifier: '../../contracts/events.ts', form: 'type', rules: [DOMAIN_BELOW_CONTRACTS] },
+  { file: 'lib/domain/labels/probe.ts', specifier: '../../contracts/labels.ts', rules: [DOMAIN_BELOW_CONTRACTS] },
+  { file: 'lib/domain/probe.ts', specifier: '../contracts/event-constants.ts', form: 're-export', rules: [DOMAIN_BELOW_CONTRACTS] },
+  { file: 'lib/contracts/probe.ts', specifier: '../http/multipart.ts', form: 'type', rules: [CONTRACTS_ABOVE_HTTP] },
+  { file: 'lib/contracts/imports/probe.ts', specifier: '../../http/headers.ts', rules: [CONTRACTS_ABOVE_HTTP] },
+  { file: 'lib/contracts/probe.ts', specifier: '../../functions/http/imports/submit-import-job.ts', form: 're-export', rules: [CONTRACTS_ABOVE_HTTP] },
   { file: 'lib/http/probe.ts', specifier: '@aws-sdk/lib-dynamodb', rules: [AWS_SDK] },
   { file: 'lib/config/probe.ts', specifier: '@aws-sdk/client-dynamodb', rules: [AWS_SDK] },
   { file: 'lib/contracts/probe.ts', specifier: '@aws-sdk/client-s3', form: 'type', rules: [AWS_SDK] },
@@ -75,7 +83,10 @@ const forbidden: ForbiddenProbe[] = [
 const allowed: Probe[] = [
   { file: 'lib/domain/probe.ts', specifier: 'zod' },
   { file: 'lib/domain/imports/probe.ts', specifier: '../errors.ts' },
-  { file: 'lib/domain/events/probe.ts', specifier: '../../contracts/events.ts', form: 'type' },
+  { file: 'lib/domain/events/probe.ts', specifier: './types.ts', form: 'type' },
+  { file: 'lib/contracts/probe.ts', specifier: '../domain/events/types.ts' },
+  { file: 'lib/contracts/probe.ts', specifier: './zod.ts' },
+  { file: 'lib/http/probe.ts', specifier: '../contracts/uploaded-file.ts', form: 'type' },
   { file: 'lib/store/probe.ts', specifier: '@aws-sdk/lib-dynamodb' },
   { file: 'lib/store/probe.ts', specifier: '../domain/write/ports.ts', form: 'type' },
   { file: 'lib/http/probe.ts', specifier: '../domain/errors.ts' },

@@ -1,8 +1,7 @@
-import type { EventType } from '../../contracts/events.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { sequenceOfEventId } from './event-id.ts';
-import { EVENT_RETENTION_DAYS, type EventEnvelope } from './types.ts';
+import { EVENT_RETENTION_DAYS, type EventEnvelope, type EventType } from './types.ts';
 
 /**
  * GET /v1/events (docs/events.md "Reading the feed", rules 1–6): the organization's gapless sequence, read

@@ -1,4 +1,26 @@
-import type { EventType } from '../../contracts/events.ts';
+/**
+ * The event types the service emits (docs/events.md "Catalog"). The domain owns the names; the
+ * catalog's schemas (lib/contracts/events.ts) and the feed's `type` filter derive from this list.
+ * Plain values without zod, so a function that needs only a name does not bundle the catalog.
+ */
+export const EVENT_TYPES = [
+  'stock.changed',
+  'item.created',
+  'item.updated',
+  'movement.created',
+  'po.received',
+  'count.completed',
+  'low-stock',
+  'export.completed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_VERSION = 1;
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
 
 /** A domain event as a command states it; the writer gives it an id and its sequence number. */
 export interface EventDraft {
@@ -12,7 +34,7 @@ export interface EventDraft {
 export interface EventEnvelope {
   id: string;
   type: EventType;
-  version: 1;
+  version: typeof EVENT_VERSION;
   occurredAt: string;
   organizationId: string;
   data: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { identifierProblem } from '../identifiers.ts';
 import type { DuplicateStrategy, RawRow, RowError, RowParse } from './types.ts';
 
 /**
@@ -7,9 +8,10 @@ import type { DuplicateStrategy, RawRow, RowError, RowParse } from './types.ts';
  * - Lengths are counted in characters (Unicode code points), not bytes.
  * - A cell that is empty or only whitespace is empty: a required column reports `required`, an
  *   optional one yields `null`.
- * - Identifiers (sku, code, unit, barcode, parentCode) are never trimmed: leading or trailing
- *   whitespace and control characters are `invalid-value`, because a silently trimmed key would
- *   match a different record than the one in the file.
+ * - Identifiers (skus, codes, references, lots, unit, barcode) are never trimmed: leading or
+ *   trailing whitespace, control characters and invisible format characters (zero-width, bidi
+ *   controls) are `invalid-value` (lib/domain/identifiers.ts), because a silently trimmed key
+ *   would match a different record than the one in the file, and an invisible one a look-alike.
  * - Free text (name, description, category) is kept exactly as given.
  * - Numbers are plain decimals (`12`, `0.5`, `-3.5`): no exponent, no thousands or decimal
  *   comma, no leading `+`, no leading zeros (`007`), no surrounding spaces; else `invalid-number`
@@ -21,8 +23,6 @@ import type { DuplicateStrategy, RawRow, RowError, RowParse } from './types.ts';
  */
 
 const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function characterCount(text: string): number {
   let count = 0;
@@ -125,12 +125,9 @@ export class RowReader {
   }
 
   private checkIdentifier(column: string, cell: string, maxLength: number): boolean {
-    if (cell.trim() !== cell) {
-      this.error(column, cell, 'invalid-value', `${column} must not start or end with whitespace.`);
-      return false;
-    }
-    if (CONTROL_CHARACTER.test(cell)) {
-      this.error(column, cell, 'invalid-value', `${column} must not contain control characters (tabs, line breaks).`);
+    const problem = identifierProblem(cell);
+    if (problem !== undefined) {
+      this.error(column, cell, 'invalid-value', `${column} ${problem}`);
       return false;
     }
     return this.checkLength(column, cell, maxLength);

@@ -13,8 +13,8 @@ import type { ImportColumn, RawRow, RowError } from './types.ts';
  * (`12" ruler`). The first non-blank record is the header.
  *
  * Header: names are trimmed and matched case-insensitively against the kind's columns. A missing
- * required column, or a name that appears twice, fails the file; an unknown (or unnamed) column is
- * a warning and its cells are ignored.
+ * required column, or a known column named twice, fails the file; an unknown (or unnamed) column is
+ * a warning and its cells are ignored, however often its name repeats (one warning per name).
  *
  * Row numbers: `rowNumber` is the ordinal of the CSV record after the header, 1 = the first
  * record after the header. Blank records (an empty line, or a line whose cells are all empty or
@@ -28,7 +28,7 @@ import type { ImportColumn, RawRow, RowError } from './types.ts';
  * header is a row error `extra-cells` unless the extra cells are all empty (trailing commas).
  *
  * Failures (the whole file; the job fails): `not-utf8`, `empty-file` (no non-blank record),
- * `missing-required-column`, `duplicate-column`, `not-csv` (broken quoting or NUL characters;
+ * `missing-required-column`, `duplicate-column` (a known column named twice), `not-csv` (broken quoting or NUL characters;
  * the message names the row and line), `too-many-rows` (more than `maxRows` non-blank data rows).
  */
 
@@ -115,15 +115,18 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
   if (header.length > MAX_COLUMNS) {
     return { code: 'not-csv', message: `The header has ${header.length} columns; at most ${MAX_COLUMNS} are read.` };
   }
-  const seen = new Map<string, number>();
-  const duplicates = new Set<string>();
+  // Per name (lower-cased): where it first appears and how often. Only a known column named twice
+  // is ambiguous (which cell is the value?); an unknown one is ignored however often it appears.
+  const occurrences = new Map<string, { first: number; count: number }>();
   lower.forEach((name, index) => {
     if (name === '') return;
-    if (seen.has(name)) duplicates.add(name);
-    else seen.set(name, index);
+    const seen = occurrences.get(name);
+    if (seen) seen.count += 1;
+    else occurrences.set(name, { first: index, count: 1 });
   });
-  if (duplicates.size > 0) {
-    const shown = [...duplicates].slice(0, 10).map((name) => clip(byName.get(name)?.name ?? names[seen.get(name) ?? 0] ?? name));
+  const duplicates = [...occurrences].filter(([name, { count }]) => count > 1 && byName.has(name)).map(([name]) => name);
+  if (duplicates.length > 0) {
+    const shown = duplicates.slice(0, 10).map((name) => clip(byName.get(name)?.name ?? name));
     return { code: 'duplicate-column', message: `The header names a column more than once: ${shown.join(', ')}.` };
   }
 
@@ -142,12 +145,15 @@ function planHeader(header: readonly string[], columns: readonly ImportColumn[])
     if (byName.has(name)) return name;
     if (name === '') unnamed.push(index + 1);
     else {
-      if (warnings.length < MAX_WARNINGS) {
+      const { first, count } = occurrences.get(name) ?? { first: index, count: 1 };
+      // One warning per unknown name, at its first appearance, written as the file first wrote it.
+      if (first === index && warnings.length < MAX_WARNINGS) {
         const shown = clip(names[index] ?? name);
+        const repeated = count > 1 ? ` (named ${count} times)` : '';
         warnings.push({
           column: shown,
           code: 'unknown-column',
-          message: `Column "${shown}" is not a column of this kind; its cells are ignored. Known columns: ${columns.map((c) => c.name).join(', ')}.`,
+          message: `Column "${shown}"${repeated} is not a column of this kind; its cells are ignored. Known columns: ${columns.map((c) => c.name).join(', ')}.`,
         });
       }
     }

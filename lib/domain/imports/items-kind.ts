@@ -1,6 +1,5 @@
-import { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../contracts/event-constants.ts';
 import type { EventDraft } from '../events/types.ts';
-import { ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, type Item, type TrackingMode } from '../inventory/item.ts';
+import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES, type Item, type TrackingMode } from '../inventory/item.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';

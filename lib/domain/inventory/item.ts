@@ -1,6 +1,6 @@
-import type { TRACKING_MODES } from '../../contracts/event-constants.ts';
-
 /** Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per organization and never changed. */
+
+export const TRACKING_MODES = ['none', 'lot'] as const;
 
 export type TrackingMode = (typeof TRACKING_MODES)[number];
 
@@ -18,6 +18,9 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
+export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
 
 export const ITEM_DEFAULT_UNIT = 'ea';
 export const ITEM_DEFAULT_TRACKING_MODE: TrackingMode = 'none';

@@ -1,4 +1,4 @@
-import { PAYLOAD_MAX_LENGTH, type BarcodeFormat } from '../../contracts/labels.ts';
+import { PAYLOAD_MAX_LENGTH, type BarcodeFormat } from './formats.ts';
 import { ValidationError } from '../errors.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { BarcodeFormat } from '../../contracts/labels.ts';
+import type { BarcodeFormat } from './formats.ts';
 import { encodeSymbol } from './encode-symbol.ts';
 import { toEncodableText } from './payload-rules.ts';
 import { composeSvg, layoutSymbol } from './svg-layout.ts';

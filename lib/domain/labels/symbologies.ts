@@ -1,4 +1,4 @@
-import type { BarcodeFormat } from '../../contracts/labels.ts';
+import type { BarcodeFormat } from './formats.ts';
 
 /**
  * How each barcode format (docs/api-guide.md "Labels") maps onto bwip-js, and its geometry.

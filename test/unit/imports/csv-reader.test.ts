@@ -188,13 +188,36 @@ describe('readCsv: header', () => {
   it.each([
     ['exact', 'sku,name,sku\n'],
     ['case-insensitive', 'sku,name,SKU\n'],
-    ['unknown column', 'sku,name,x, X \n'],
+    ['optional known column', 'sku,name,reorderPoint, REORDERPOINT \n'],
   ])('fails duplicate-column (%s)', async (_name, text) => {
     // Act
     const result = failure(await read(text));
 
     // Assess
     expect(result.code).toBe('duplicate-column');
+  });
+
+  it.each([
+    ['case-insensitive', 'sku,name,Notes,notes\nA,a,x,y\n', 'Notes'],
+    ['trimmed', 'sku,name,x, X \nA,a,x,y\n', 'x'],
+    ['three times', 'sku,notes,name,NOTES,Notes\nA,x,a,y,z\n', 'notes'],
+  ])('reads a file whose unknown column is repeated (%s): one warning naming it, its cells ignored', async (_name, text, column) => {
+    // Act
+    const result = ok(await read(text));
+
+    // Assess
+    expect(result.rows).toEqual([{ rowNumber: 1, raw: { sku: 'A', name: 'a' } }]);
+    expect(result.warnings).toEqual([{ column, code: 'unknown-column', message: expect.stringContaining(`"${column}"`) }]);
+  });
+
+  it('names only the known columns in duplicate-column when unknown ones repeat too', async () => {
+    // Act
+    const result = failure(await read('sku,name,Notes,notes,SKU\n'));
+
+    // Assess
+    expect(result.code).toBe('duplicate-column');
+    expect(result.message).toContain('sku');
+    expect(result.message).not.toMatch(/notes/i);
   });
 
   it.each([

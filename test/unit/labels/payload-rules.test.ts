@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BarcodeFormat } from '../../../lib/contracts/labels.ts';
+import type { BarcodeFormat } from '../../../lib/domain/labels/formats.ts';
 import { ValidationError } from '../../../lib/domain/errors.ts';
 import { gs1CheckDigit, toEncodableText } from '../../../lib/domain/labels/payload-rules.ts';
 import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BARCODE_FORMATS } from '../../../lib/contracts/labels.ts';
+import { BARCODE_FORMATS } from '../../../lib/domain/labels/formats.ts';
 import { ValidationError } from '../../../lib/domain/errors.ts';
 import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
 

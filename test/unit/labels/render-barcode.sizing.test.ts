@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import { describe, expect, it } from 'vitest';
-import { BARCODE_FORMATS, type BarcodeFormat } from '../../../lib/contracts/labels.ts';
+import { BARCODE_FORMATS, type BarcodeFormat } from '../../../lib/domain/labels/formats.ts';
 import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
 import { SYMBOLOGIES } from '../../../lib/domain/labels/symbologies.ts';
 import { columnsAreWhite, darkBounds, rasterize, rowsAreWhite, scan, svgSize } from '../../support/barcode-scanner.ts';
