@@ -3,6 +3,7 @@ import { loadAuthFailurePolicy } from './config/auth-failures.ts';
 import { requiredEnv } from './config/env.ts';
 import { CachedApiKeyLookup } from './domain/auth/cached-key-lookup.ts';
 import { AuthFailureLimiter } from './domain/rate-limit/auth-failures.ts';
+import { TokenLeases } from './domain/rate-limit/token-leases.ts';
 import { loadRateLimitConfig } from './config/rate-limits.ts';
 import type { ChainDependencies } from './http/chain.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
@@ -17,7 +18,8 @@ const rateLimitStore = new RateLimitStore(requiredEnv(TABLES['rate-limits'].envV
 
 export const chainDependencies: ChainDependencies = {
   apiKeys: new CachedApiKeyLookup(new ApiKeysStore(requiredEnv(TABLES.keys.envVar)), apiKeyCacheSeconds()),
-  rateLimits: rateLimitStore,
+  // Module scope: the leased blocks live as long as the container (docs/api-guide.md "Rate limits").
+  rateLimits: new TokenLeases(rateLimitStore),
   rateLimitPolicies: loadRateLimitConfig(),
   authFailures: new AuthFailureLimiter(rateLimitStore, loadAuthFailurePolicy()),
 };

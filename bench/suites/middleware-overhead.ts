@@ -8,7 +8,7 @@ import { createTenant } from './tenant.ts';
  * Warm latency of the full Middy chain against the same work without it (docs/performance.md
  * "Middleware overhead"), for `GET /v1/boms/{id}` in this process: the chain's handler, and a bare
  * function doing what the chain does for that request by direct calls (the cached key lookup, the
- * rate-limit counter update, the domain read, the JSON body). The difference is what Middy and
+ * rate-limit token (leased), the domain read, the JSON body). The difference is what Middy and
  * the middleware plumbing cost: trace id, problem documents, validation, negotiation, headers.
  * Calls alternate, so both see the same machine load.
  */
@@ -37,7 +37,8 @@ export const middlewareOverheadSuite: Suite = {
       const record = await chainDependencies.apiKeys.findByHash(hashApiKey(tenant.key));
       if (!record) throw new Error('bench key not found');
       const windowStartEpochSeconds = windowStartOf(Date.now(), 60);
-      await chainDependencies.rateLimits.increment(record.keyId, { windowSeconds: 60, windowStartEpochSeconds, expiresAtEpochSeconds: counterExpiresAt(windowStartEpochSeconds, 60) }, ['general']);
+      const window = { windowSeconds: 60, windowStartEpochSeconds, expiresAtEpochSeconds: counterExpiresAt(windowStartEpochSeconds, 60) };
+      await chainDependencies.rateLimits.acquire(record.keyId, window, [chainDependencies.rateLimitPolicies.general], Date.now());
       const { bom, version } = await reads.get(record.organizationId, tenant.bomId);
       return { statusCode: 200, headers: { etag: bomETag(bom, version) }, body: JSON.stringify(publicBom(bom)) };
     };

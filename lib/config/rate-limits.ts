@@ -15,6 +15,12 @@ export const RATE_LIMIT_ENV = {
 export const DEFAULT_GENERAL_PER_MINUTE = 1200;
 export const DEFAULT_SUBMISSION_PER_MINUTE = 20;
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
+/**
+ * Most general tokens one container leases at once: a lease write per 50 requests of a busy key,
+ * and at most 49 requests refused early per other container holding a block. The submission limit
+ * leases one token per request, so it stays exact.
+ */
+export const GENERAL_LEASE_BLOCK_MAX = 50;
 
 /** Throws (failing the cold start) when a variable is set but not a positive integer. */
 export function loadRateLimitConfig(): RateLimitPolicies {
@@ -23,6 +29,7 @@ export function loadRateLimitConfig(): RateLimitPolicies {
       name: 'general',
       limit: positiveIntEnv(RATE_LIMIT_ENV.general, DEFAULT_GENERAL_PER_MINUTE),
       windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
+      leaseBlockMax: GENERAL_LEASE_BLOCK_MAX,
     },
     submission: {
       name: 'submission',

@@ -6,7 +6,8 @@ import type { OperationContract, RouteOperation } from '../contracts/operation.t
 import type { Principal } from '../domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../domain/auth/ports.ts';
 import type { AuthFailureLimiter } from '../domain/rate-limit/auth-failures.ts';
-import type { RateLimitCounter, RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
+import type { RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
+import type { TokenLeases } from '../domain/rate-limit/token-leases.ts';
 import type { CommandPlan } from '../domain/write/ports.ts';
 import type { RouteDefinition } from '../routes.ts';
 import { authenticate } from './middleware/authenticate.ts';
@@ -26,8 +27,8 @@ import type { WriteDependencies } from './write-dependencies.ts';
 /** What the chain needs from outside; the composition root (lib/composition.ts) supplies it. */
 export interface ChainDependencies {
   apiKeys: ApiKeyLookup;
-  /** Per-key fixed-window counters and this deployment's limits (docs/api-guide.md "Rate limits"). */
-  rateLimits: RateLimitCounter;
+  /** This container's token leases of the per-key window counters, and this deployment's limits (docs/api-guide.md "Rate limits"). */
+  rateLimits: TokenLeases;
   rateLimitPolicies: RateLimitPolicies;
   /** The per-source limit on failed authentications (docs/api-guide.md "Failed authentications"); none without it. */
   authFailures?: AuthFailureLimiter;

@@ -3,6 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chainDependencies } from '../../lib/composition.ts';
 import { counterExpiresAt } from '../../lib/domain/rate-limit/fixed-window.ts';
+import { leaseTokens } from '../../lib/domain/rate-limit/token-leases.ts';
 import { bindOperation } from '../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/http/chain.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
@@ -13,7 +14,7 @@ import { createTestKey } from '../support/api.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { awaitWindowWithAtLeast, parseRateLimitField, secondsLeftInWindow } from '../support/rate-limit-window.ts';
 
-/** The rate limit on DynamoDB Local: the counter store, and the chain with the real composition root. */
+/** The rate limit on DynamoDB Local: the counter store's conditional adds (token leases), and the chain with the real composition root. */
 
 const tableName = () => process.env[TABLES['rate-limits'].envVar] ?? '';
 const uniqueKeyId = () => `key_t${randomBytes(8).toString('hex')}`;
@@ -27,23 +28,65 @@ describe('RateLimitStore', () => {
     store = new RateLimitStore(tableName());
   });
 
-  it('counts 50 parallel increments of one window atomically: exactly 1..50', async () => {
+  const general = (tokens: number, limit = 1200) => ({ policy: 'general' as const, limit, tokens });
+
+  it('counts 50 parallel one-token adds of one window atomically: exactly 1..50', async () => {
     // Prepare
     const keyId = uniqueKeyId();
     // Act
-    const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment(keyId, windowAt(WINDOW), ['general'])));
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)])));
     // Assess
-    expect(counts.map((count) => count.general ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+    expect(results.every((result) => result.applied)).toBe(true);
+    expect(results.map((result) => result.counts.general ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
   });
 
-  it('counts both policies of a submission in one update, each on its own count', async () => {
+  it('refuses an add that would pass the limit, changes nothing, and returns the counts the condition saw', async () => {
     // Prepare
     const keyId = uniqueKeyId();
-    await store.increment(keyId, windowAt(WINDOW), ['general']);
+    await store.addWithinLimits(keyId, windowAt(WINDOW), [general(95, 100)]);
     // Act
-    const both = await store.increment(keyId, windowAt(WINDOW), ['general', 'submission']);
+    const refused = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(6, 100)]);
+    const exact = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(5, 100)]);
+    const spent = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1, 100)]);
     // Assess
-    expect(both).toEqual({ general: 2, submission: 1 });
+    expect(refused).toEqual({ applied: false, counts: { general: 95 } });
+    expect(exact).toEqual({ applied: true, counts: { general: 100 } });
+    expect(spent).toEqual({ applied: false, counts: { general: 100 } });
+  });
+
+  it('lets 20 containers leasing blocks of 8 in parallel take exactly the limit of 100, no token more', async () => {
+    // Prepare
+    const keyId = uniqueKeyId();
+    // Act: each lease is a full block while it fits, else exactly what the failed condition says is left.
+    const grants = await Promise.all(
+      Array.from({ length: 20 }, () => leaseTokens([general(8, 100)], (adds) => store.addWithinLimits(keyId, windowAt(WINDOW), adds))),
+    );
+    // Assess
+    const granted = grants.map((grant) => grant.get('general')?.granted ?? 0);
+    expect(granted.reduce((sum, tokens) => sum + tokens, 0)).toBe(100);
+    expect(granted.every((tokens) => tokens <= 8)).toBe(true);
+    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 60, WINDOW) }, ConsistentRead: true }));
+    expect(Item?.general).toBe(100);
+  });
+
+  it('adds to both policies of a submission in one update, each on its own count', async () => {
+    // Prepare
+    const keyId = uniqueKeyId();
+    await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)]);
+    // Act
+    const both = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1), { policy: 'submission', limit: 20, tokens: 1 }]);
+    // Assess
+    expect(both).toEqual({ applied: true, counts: { general: 2, submission: 1 } });
+  });
+
+  it('refuses the whole add when one policy would pass its limit, with both counts', async () => {
+    // Prepare
+    const keyId = uniqueKeyId();
+    await store.addWithinLimits(keyId, windowAt(WINDOW), [general(4), { policy: 'submission', limit: 2, tokens: 2 }]);
+    // Act
+    const refused = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1), { policy: 'submission', limit: 2, tokens: 1 }]);
+    // Assess
+    expect(refused).toEqual({ applied: false, counts: { general: 4, submission: 2 } });
   });
 
   it.each([
@@ -53,20 +96,20 @@ describe('RateLimitStore', () => {
   ] as const)('keeps %s independent', async (_label, other) => {
     // Prepare
     const keyId = uniqueKeyId();
-    for (let i = 0; i < 3; i += 1) await store.increment(keyId, windowAt(WINDOW), ['general']);
+    for (let i = 0; i < 3; i += 1) await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)]);
     // Act
-    const otherCount = await store.increment(other.keyId === 'same' ? keyId : uniqueKeyId(), windowAt(other.window), [other.policy]);
-    const sameCount = await store.increment(keyId, windowAt(WINDOW), ['general']);
+    const otherCount = await store.addWithinLimits(other.keyId === 'same' ? keyId : uniqueKeyId(), windowAt(other.window), [{ policy: other.policy, limit: 1200, tokens: 1 }]);
+    const sameCount = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)]);
     // Assess
-    expect(otherCount[other.policy]).toBe(1);
-    expect(sameCount.general).toBe(4);
+    expect(otherCount.counts[other.policy]).toBe(1);
+    expect(sameCount.counts.general).toBe(4);
   });
 
   it('stores the counter with its TTL, entity and schema version', async () => {
     // Prepare
     const keyId = uniqueKeyId();
     // Act
-    await store.increment(keyId, windowAt(WINDOW), ['general', 'submission']);
+    await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1), { policy: 'submission', limit: 20, tokens: 1 }]);
     // Assess
     const { Item } = await documentClient.send(
       new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 60, WINDOW) }, ConsistentRead: true }),

@@ -1,10 +1,12 @@
+import type { CounterWindow } from './auth-failures.ts';
 import type { RateLimitWindowStatus } from './types.ts';
 
 /**
  * Fixed-window rate limiting (docs/api-guide.md "Rate limits"), pure: windows are aligned to the epoch
  * (a 60 s window starts on a whole minute), so every container agrees on the window of a
  * request without talking to the others; only the counter is shared (the `RateLimitCounter`
- * port). Each request that reaches the limiter counts, including those answered 429.
+ * port), and containers take its tokens in leased blocks (./token-leases.ts). Each request that
+ * reaches the limiter takes a token of each of its policies while the window has one left.
  */
 
 export type RateLimitPolicyName = RateLimitWindowStatus['policy'];
@@ -14,6 +16,8 @@ export interface RateLimitPolicy {
   /** Requests allowed per window and API key. */
   limit: number;
   windowSeconds: number;
+  /** Most tokens one container leases at once (./token-leases.ts); without it 1, which keeps the limit exact. */
+  leaseBlockMax?: number;
 }
 
 /** The limits of a deployment (lib/config/rate-limits.ts reads them). */
@@ -27,20 +31,25 @@ export interface RateLimitPolicies {
 /** How long a counter outlives its window before DynamoDB TTL may delete it. */
 export const COUNTER_GRACE_SECONDS = 60;
 
+/** Tokens to add to one policy's count, allowed only while the count stays within `limit`. */
+export interface TokenAdd {
+  policy: RateLimitPolicyName;
+  limit: number;
+  tokens: number;
+}
+
 /**
- * Shared per-window counters of an API key (port; lib/store implements it). The policies that
- * share a window length are counted together, in one round trip.
+ * Shared per-window counters of an API key (port; lib/store implements it): one item per key and
+ * window, one count per policy, so the policies that share a window length move in one round trip.
  */
 export interface RateLimitCounter {
   /**
-   * Atomically adds 1 to the count of each policy in the window of `windowSeconds` starting at
-   * `windowStartEpochSeconds`, and returns the new counts (1 for the first request of the window).
+   * Adds each `tokens` to its policy's count in one conditional write that applies only if every
+   * count stays within its limit (`count + tokens <= limit`, a missing count being 0). Returns
+   * whether it applied and the counts: after the write when it applied, as the failed condition
+   * saw them when it did not.
    */
-  increment(
-    keyId: string,
-    window: { windowSeconds: number; windowStartEpochSeconds: number; expiresAtEpochSeconds: number },
-    policies: readonly RateLimitPolicyName[],
-  ): Promise<Record<RateLimitPolicyName, number | undefined>>;
+  addWithinLimits(keyId: string, window: CounterWindow, adds: readonly TokenAdd[]): Promise<{ applied: boolean; counts: Partial<Record<RateLimitPolicyName, number>> }>;
 }
 
 /** Epoch seconds at which the window holding `nowMs` starts. */

@@ -10,6 +10,7 @@ import { validateRequest } from '../../../lib/http/middleware/validate-request.t
 import type { ApiContext, MiddyRequest } from '../../../lib/http/types.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
 
 /**
@@ -58,7 +59,7 @@ const dependencies: ChainDependencies = {
         ? { keyId: 'key_1', keyHash, organizationId: 'org_1', name: 'unit', scopes: ['boms:write'], createdAt: '2026-01-01T00:00:00Z', revokedAt: null, expiresAt: null }
         : undefined,
   } satisfies ApiKeyLookup,
-  rateLimits: new InMemoryCounter(),
+  rateLimits: new TokenLeases(new InMemoryCounter()),
   rateLimitPolicies: { general: { name: 'general', limit: 100, windowSeconds: 60 }, submission: { name: 'submission', limit: 100, windowSeconds: 60 } },
   writes: writeDependencies({ claim: unreachable, complete: unreachable, release: unreachable } satisfies IdempotencyRecords, { run: unreachable } satisfies CommandWriter),
 };

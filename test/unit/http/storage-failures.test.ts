@@ -5,6 +5,7 @@ import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts'
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import { ApiError, NotFoundError } from '../../../lib/domain/errors.ts';
 import type { RateLimitCounter } from '../../../lib/domain/rate-limit/fixed-window.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
@@ -66,12 +67,13 @@ function setup(failing: Step | undefined) {
     if (failing === step) throw throttled(step);
   };
   const counter = new InMemoryCounter();
-  const rateLimits: RateLimitCounter = {
-    increment: async (...args) => {
+  const rateLimitCounter: RateLimitCounter = {
+    addWithinLimits: async (...args) => {
       fail('counter');
-      return counter.increment(...args);
+      return counter.addWithinLimits(...args);
     },
   };
+  const rateLimits = new TokenLeases(rateLimitCounter);
   const apiKeys: ApiKeyLookup = {
     findByHash: async (keyHash) => {
       fail('lookup');

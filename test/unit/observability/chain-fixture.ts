@@ -7,6 +7,7 @@ import { createOperationHandler, type ChainDependencies, type RouteHandler } fro
 import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import type { RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../../local/api-gateway-events.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
 
 /** One read and one write route on the real chain with in-memory ports, for the log and metric tests. */
@@ -57,7 +58,7 @@ const replayingRecords: IdempotencyRecords = {
 function dependencies(limit = 100): ChainDependencies {
   return {
     apiKeys,
-    rateLimits: new InMemoryCounter(),
+    rateLimits: new TokenLeases(new InMemoryCounter()),
     rateLimitPolicies: { general: { name: 'general', limit, windowSeconds: 60 }, submission: { name: 'submission', limit, windowSeconds: 60 } },
     writes: writeDependencies(replayingRecords, { run: async () => { throw new Error('a replayed request never writes'); } }),
   };

@@ -5,6 +5,7 @@ import { generateApiKey } from '../../../lib/domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import { AuthFailureLimiter, type AuthFailureCounter, type CounterWindow } from '../../../lib/domain/rate-limit/auth-failures.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { routeById } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
@@ -116,7 +117,7 @@ function setup(limit = 3) {
   };
   const failures = new InMemoryAuthFailureCounter();
   const rateLimits = new InMemoryCounter();
-  const dependencies: ChainDependencies = { apiKeys: keys, rateLimits, rateLimitPolicies: POLICIES, authFailures: new AuthFailureLimiter(failures, { limit, windowSeconds: 60 }) };
+  const dependencies: ChainDependencies = { apiKeys: keys, rateLimits: new TokenLeases(rateLimits), rateLimitPolicies: POLICIES, authFailures: new AuthFailureLimiter(failures, { limit, windowSeconds: 60 }) };
   const route = routeById('renderBarcode');
   const handler = createOperationHandler(bindOperation(route, renderBarcodeContract), dependencies, async () => ({ status: 200, json: { ok: true } }));
   const invoke = async (key: string | undefined, sourceIp = '198.51.100.7', headers: Record<string, string> = {}) => {

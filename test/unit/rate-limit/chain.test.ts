@@ -7,6 +7,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { routeById, type RouteDefinition } from '../../../lib/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 import { keyRecord } from './key-record.ts';
 
@@ -31,7 +32,7 @@ const KEYS: ApiKeyLookup = {
 
 function setup(route: RouteDefinition = routeById('renderBarcode')) {
   const counter = new InMemoryCounter();
-  const dependencies: ChainDependencies = { apiKeys: KEYS, rateLimits: counter, rateLimitPolicies: POLICIES };
+  const dependencies: ChainDependencies = { apiKeys: KEYS, rateLimits: new TokenLeases(counter), rateLimitPolicies: POLICIES };
   let handled = 0;
   const handler = createOperationHandler(bindOperation(route, renderBarcodeContract), dependencies, async () => {
     handled += 1;

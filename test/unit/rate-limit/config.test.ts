@@ -6,7 +6,7 @@ describe('loadRateLimitConfig', () => {
     vi.unstubAllEnvs();
   });
 
-  it('defaults to the documented limits (docs/api-guide.md): 1200 general and 20 submissions per 60 s', () => {
+  it('defaults to the documented limits (docs/api-guide.md): 1200 general (leased up to 50 at a time) and 20 submissions per 60 s (exact)', () => {
     // Prepare
     vi.stubEnv(RATE_LIMIT_ENV.general, '');
     vi.stubEnv(RATE_LIMIT_ENV.submission, '');
@@ -14,7 +14,7 @@ describe('loadRateLimitConfig', () => {
     const config = loadRateLimitConfig();
     // Assess
     expect(config).toEqual({
-      general: { name: 'general', limit: 1200, windowSeconds: 60 },
+      general: { name: 'general', limit: 1200, windowSeconds: 60, leaseBlockMax: 50 },
       submission: { name: 'submission', limit: 20, windowSeconds: 60 },
     });
   });

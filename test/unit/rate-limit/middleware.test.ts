@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/domain/errors.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
+import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { rateLimit } from '../../../lib/http/middleware/rate-limit.ts';
 import type { MiddyRequest, RequestState } from '../../../lib/http/types.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
@@ -24,9 +25,15 @@ function authenticatedRequest(keyId = 'key_a'): MiddyRequest & { context: { requ
   };
 }
 
-async function run(route: { submission: boolean }, counter: InMemoryCounter, nowMs: number, keyId?: string) {
+/** The counter and this container's leases of it (shared by every request of a test, as in a container). */
+function container() {
+  const counter = new InMemoryCounter();
+  return { counter, leases: new TokenLeases(counter) };
+}
+
+async function run(route: { submission: boolean }, leases: TokenLeases, nowMs: number, keyId?: string) {
   const request = authenticatedRequest(keyId);
-  const middleware = rateLimit(route, counter, POLICIES, () => new Date(nowMs));
+  const middleware = rateLimit(route, leases, POLICIES, () => new Date(nowMs));
   const error = await Promise.resolve(middleware.before?.(request)).then(
     () => undefined,
     (thrown: unknown) => thrown,
@@ -37,23 +44,23 @@ async function run(route: { submission: boolean }, counter: InMemoryCounter, now
 describe('rateLimit middleware', () => {
   it('counts a normal route against the general window only, with a TTL after the window', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     // Act
-    const { state, error } = await run(NORMAL, counter, BOUNDARY_MS + 20_000);
+    const { state, error } = await run(NORMAL, leases, BOUNDARY_MS + 20_000);
     // Assess
     expect(error).toBeUndefined();
-    expect(counter.calls).toEqual([{ keyId: 'key_a', policies: ['general'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120 }]);
+    expect(counter.calls).toEqual([{ keyId: 'key_a', adds: [{ policy: 'general', tokens: 1 }], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120, applied: true }]);
     expect(state.rateLimit).toEqual([{ policy: 'general', limit: 5, windowSeconds: 60, remaining: 4, resetSeconds: 40 }]);
   });
 
   it('counts a submission route against both windows, in one counter update', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     // Act
-    const { state, error } = await run(SUBMISSION, counter, BOUNDARY_MS);
+    const { state, error } = await run(SUBMISSION, leases, BOUNDARY_MS);
     // Assess
     expect(error).toBeUndefined();
-    expect(counter.calls.map((call) => call.policies)).toEqual([['general', 'submission']]);
+    expect(counter.calls.map((call) => call.adds.map((add) => add.policy))).toEqual([['general', 'submission']]);
     expect(state.rateLimit).toEqual([
       { policy: 'general', limit: 5, windowSeconds: 60, remaining: 4, resetSeconds: 60 },
       { policy: 'submission', limit: 2, windowSeconds: 60, remaining: 1, resetSeconds: 60 },
@@ -62,10 +69,10 @@ describe('rateLimit middleware', () => {
 
   it('lets the request that reaches the limit exactly through, with 0 remaining', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     counter.preload('key_a', 'general', BOUNDARY_S, 4);
     // Act
-    const { state, error } = await run(NORMAL, counter, BOUNDARY_MS + 1000);
+    const { state, error } = await run(NORMAL, leases, BOUNDARY_MS + 1000);
     // Assess
     expect(error).toBeUndefined();
     expect(state.rateLimit?.[0]?.remaining).toBe(0);
@@ -77,10 +84,10 @@ describe('rateLimit middleware', () => {
     ['1 ms before the next boundary', 59_999, '1'],
   ])('answers 429 with Retry-After %s over the general limit', async (_label, offsetMs, retryAfter) => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     counter.preload('key_a', 'general', BOUNDARY_S, 5);
     // Act
-    const { state, error } = await run(NORMAL, counter, BOUNDARY_MS + offsetMs);
+    const { state, error } = await run(NORMAL, leases, BOUNDARY_MS + offsetMs);
     // Assess
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
@@ -94,11 +101,11 @@ describe('rateLimit middleware', () => {
 
   it('answers 429 for the 3rd submission while the general window still has budget', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
-    await run(SUBMISSION, counter, BOUNDARY_MS);
-    await run(SUBMISSION, counter, BOUNDARY_MS + 1000);
+    const { leases } = container();
+    await run(SUBMISSION, leases, BOUNDARY_MS);
+    await run(SUBMISSION, leases, BOUNDARY_MS + 1000);
     // Act
-    const { state, error } = await run(SUBMISSION, counter, BOUNDARY_MS + 2000);
+    const { state, error } = await run(SUBMISSION, leases, BOUNDARY_MS + 2000);
     // Assess
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).detail).toContain('submission');
@@ -111,15 +118,15 @@ describe('rateLimit middleware', () => {
 
   it('counts policies of different window lengths in one update per length', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     const hourly: RateLimitPolicies = { ...POLICIES, submission: { name: 'submission', limit: 2, windowSeconds: 3600 } };
     const request = authenticatedRequest();
     // Act
-    await rateLimit(SUBMISSION, counter, hourly, () => new Date(BOUNDARY_MS + 20_000)).before?.(request);
+    await rateLimit(SUBMISSION, leases, hourly, () => new Date(BOUNDARY_MS + 20_000)).before?.(request);
     // Assess
     expect(counter.calls).toEqual([
-      { keyId: 'key_a', policies: ['general'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120 },
-      { keyId: 'key_a', policies: ['submission'], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 3660 },
+      { keyId: 'key_a', adds: [{ policy: 'general', tokens: 1 }], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120, applied: true },
+      { keyId: 'key_a', adds: [{ policy: 'submission', tokens: 1 }], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 3660, applied: true },
     ]);
     expect(request.context.requestState.rateLimit?.map((window) => [window.policy, window.remaining, window.resetSeconds])).toEqual([
       ['general', 4, 40],
@@ -129,10 +136,10 @@ describe('rateLimit middleware', () => {
 
   it('starts over in the next window', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     counter.preload('key_a', 'general', BOUNDARY_S, 50);
     // Act
-    const { state, error } = await run(NORMAL, counter, BOUNDARY_MS + 60_000);
+    const { state, error } = await run(NORMAL, leases, BOUNDARY_MS + 60_000);
     // Assess
     expect(error).toBeUndefined();
     expect(state.rateLimit?.[0]?.remaining).toBe(4);
@@ -140,10 +147,10 @@ describe('rateLimit middleware', () => {
 
   it('partitions by API key', async () => {
     // Prepare
-    const counter = new InMemoryCounter();
+    const { counter, leases } = container();
     counter.preload('key_a', 'general', BOUNDARY_S, 50);
     // Act
-    const { error } = await run(NORMAL, counter, BOUNDARY_MS, 'key_b');
+    const { error } = await run(NORMAL, leases, BOUNDARY_MS, 'key_b');
     // Assess
     expect(error).toBeUndefined();
   });
@@ -152,7 +159,7 @@ describe('rateLimit middleware', () => {
     // Prepare
     const request = authenticatedRequest();
     delete request.context.requestState.principal;
-    const middleware = rateLimit(NORMAL, new InMemoryCounter(), POLICIES);
+    const middleware = rateLimit(NORMAL, container().leases, POLICIES);
     // Act + Assess
     await expect(Promise.resolve(middleware.before?.(request))).rejects.toThrow(/before auth/);
   });
