@@ -11,6 +11,7 @@ import { importsSuite } from './suites/imports.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
 import { requestsSuite } from './suites/requests.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
+import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
 
 /**
  * `npm run bench` (docs/performance.md "Running the benchmarks"): every suite against one
@@ -20,7 +21,7 @@ import { meets, type Measure, type Suite, type SuiteResult } from './suites/suit
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, tenantCeilingSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { lambdaEsbuildOptions } from '../../infra/bundling.ts';
@@ -17,6 +17,10 @@ import { createTenant } from './tenant.ts';
  * "Added" is import + first request − a warm request, measured inside the process; the process's
  * whole wall time is also compared with a bare `node -e ''`. With and without
  * `--enable-source-maps`, to decide about it with figures.
+ *
+ * `BENCH_CPU_PROF_DIR=<dir>` also profiles every child (`node --cpu-prof`) and keeps, per route,
+ * the bundle with its source map, each run's profile and the run's phase marks there;
+ * `npx tsx bench/cpu-profile.ts <dir>/<route>` breaks them down by module and phase.
  */
 
 const ROUTES: readonly RouteId[] = ['getBom', 'listEvents'];
@@ -24,18 +28,22 @@ const COLD_TARGET_MS = 75;
 
 /** The child: imports the bundle, serves one request, then five warm ones, prints timings. */
 const CHILD = `
+const mark = () => Number(process.hrtime.bigint() / 1000n);
+const marks = { started: mark() };
 const started = performance.now();
 const { handler } = await import(process.env.BENCH_BUNDLE);
 const imported = performance.now();
+marks.imported = mark();
 const event = JSON.parse(process.env.BENCH_EVENT);
 const context = () => ({ awsRequestId: crypto.randomUUID(), functionName: 'bench', getRemainingTimeInMillis: () => 10000, callbackWaitsForEmptyEventLoop: false });
 const first = await handler({ ...event }, context());
 const served = performance.now();
+marks.served = mark();
 if (first.statusCode !== 200) { console.error(first.statusCode, first.body); process.exit(2); }
 const warm = [];
 for (let i = 0; i < 5; i += 1) { const t = performance.now(); await handler({ ...event }, context()); warm.push(performance.now() - t); }
 warm.sort((a, b) => a - b);
-console.log(JSON.stringify({ importMs: imported - started, firstMs: served - imported, warmMs: warm[2] }));
+console.log(JSON.stringify({ importMs: imported - started, firstMs: served - imported, warmMs: warm[2], marks }));
 process.exit(0);
 `;
 
@@ -71,7 +79,9 @@ export const coldStartSuite: Suite = {
   async run(context) {
     const runs = context.quick ? 1 : 7;
     const tenant = await createTenant(context.stack);
-    const directory = mkdtempSync(join(tmpdir(), 'bench-cold-'));
+    const profiles = process.env.BENCH_CPU_PROF_DIR;
+    const directory = profiles ?? mkdtempSync(join(tmpdir(), 'bench-cold-'));
+    mkdirSync(directory, { recursive: true });
     const measures: Measure[] = [];
     try {
       const childFile = join(directory, 'child.mjs');
@@ -88,8 +98,11 @@ export const coldStartSuite: Suite = {
           const samples: Timings[] = [];
           for (let run = 0; run < runs; run += 1) {
             const env = { ...context.stack.env, LOG_LEVEL: 'silent', BENCH_BUNDLE: bundle, BENCH_EVENT: JSON.stringify(event), NODE_OPTIONS: sourceMaps ? '--enable-source-maps' : '' };
-            const { stdout, wallMs } = await runNode([childFile], env);
-            samples.push({ ...(JSON.parse(stdout) as Omit<Timings, 'wallMs'>), wallMs });
+            const profile = profiles ? profileArguments(dirname(bundle), `${sourceMaps ? 'source-maps-' : ''}run-${run}`) : [];
+            const { stdout, wallMs } = await runNode([...profile, childFile], env);
+            const { marks, ...timings } = JSON.parse(stdout) as Omit<Timings, 'wallMs'> & { marks: Record<string, number> };
+            if (profiles) writeFileSync(join(dirname(bundle), `${sourceMaps ? 'source-maps-' : ''}run-${run}.marks.json`), JSON.stringify(marks));
+            samples.push({ ...timings, wallMs });
           }
           const label = `${routeById(route).method} ${routeById(route).path}${sourceMaps ? ' with --enable-source-maps' : ''}`;
           const added = samples.map((sample) => sample.importMs + sample.firstMs - sample.warmMs);
@@ -104,10 +117,15 @@ export const coldStartSuite: Suite = {
         }
       }
     } finally {
-      rmSync(directory, { recursive: true, force: true });
+      if (!profiles) rmSync(directory, { recursive: true, force: true });
     }
     return measures;
   },
 };
+
+/** A sample every 100 µs: the default 1 ms would leave a cold start of ~100 ms with ~100 samples. */
+function profileArguments(directory: string, name: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${directory}`, `--cpu-prof-name=${name}.cpuprofile`, '--cpu-prof-interval=100'];
+}
 
 const round = (value: number) => Math.round(value * 10) / 10;
