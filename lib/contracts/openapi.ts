@@ -1,5 +1,5 @@
 import * as z from './zod.ts';
-import type { HttpMethod, RouteDefinition } from '../routes.ts';
+import type { HttpMethod, RouteDefinition } from '../routes/types.ts';
 import { bindOperation, type RouteOperation } from './operation.ts';
 import { routeOperations } from './operations.ts';
 import { booleanString, dateTimeString, doubleString, int32String } from './primitives.ts';

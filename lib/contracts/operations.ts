@@ -1,5 +1,6 @@
 import type * as z from './zod.ts';
-import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
+import { ROUTES, type RouteId } from '../routes/index.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 import { createAttachmentLinkContract } from './attachments/create-attachment-link.ts';
 import { deleteAttachmentContract } from './attachments/delete-attachment.ts';
 import { getAttachmentDownloadUrlContract } from './attachments/get-attachment-download-url.ts';

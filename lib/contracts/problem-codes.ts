@@ -1,4 +1,5 @@
-import type { RouteDefinition, RouteId } from '../routes.ts';
+import type { RouteId } from '../routes/index.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 
 /**
  * The problem `code`s each operation answers with, by status, for the OpenAPI document

@@ -9,8 +9,8 @@ import type { JsonObject, JsonValue } from '../../lib/contracts/openapi.ts';
 import type { OperationContract, RouteOperation } from '../../lib/contracts/operation.ts';
 import { routeOperations } from '../../lib/contracts/operations.ts';
 import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/contracts/primitives.ts';
-import { ROUTES } from '../../lib/routes.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import * as z from '../../lib/contracts/zod.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bindOperation } from '../../lib/contracts/operation.ts';
 import { OPERATIONS, routeOperations, type OperationEntry } from '../../lib/contracts/operations.ts';
-import { ROUTES, type RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 
 const entries = Object.entries(OPERATIONS as Readonly<Record<string, OperationEntry>>);
 const routes: readonly RouteDefinition[] = ROUTES;

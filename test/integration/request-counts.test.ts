@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { routeById, type RouteId } from '../../lib/routes.ts';
+import { routeById, type RouteId } from '../../lib/routes/index.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { createTestKey } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../domain/errors.ts';
 import { counterExpiresAt, evaluateWindow, exceededWindow, windowStartOf, type RateLimitCounter, type RateLimitPolicies } from '../../domain/rate-limit/fixed-window.ts';
-import type { RouteDefinition } from '../../routes.ts';
+import type { RouteDefinition } from '../../routes/types.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 
 /**

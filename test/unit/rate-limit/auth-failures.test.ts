@@ -6,7 +6,7 @@ import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import { AuthFailureLimiter, type AuthFailureCounter, type CounterWindow } from '../../../lib/domain/rate-limit/auth-failures.ts';
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
-import { routeById } from '../../../lib/routes.ts';
+import { routeById } from '../../../lib/routes/index.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 import { keyRecord } from './key-record.ts';
