@@ -8,8 +8,9 @@ import type { RouteDefinition } from '../routes/types.ts';
  * it to that route (`bindOperation`, which checks at cold start that the two fit) and hands both
  * to `createOperationHandler`. The success body's schema is not part of it: responses are not
  * validated at run time, so a function would only carry it (for GET /v1/events, the whole event
- * catalog). lib/contracts/operations.ts pairs every route's contract with its response schema for
- * OpenAPI and the tests; no function imports that map.
+ * catalog). Each area's OpenAPI part (lib/contracts/openapi/areas/<area>.ts) pairs its routes'
+ * contracts with their response schemas, merged in lib/contracts/operations.ts for OpenAPI and
+ * the tests; no function imports them.
  */
 export interface OperationContract<Id extends string = string> {
   operationId: Id;
