@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/bundle-sizes.ts`: builds every function of the stack (each route of
- * lib/routes.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
+ * lib/routes/index.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
  * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
  * most in it, and whether a GET function or a worker keeps within its budget (`READ_FUNCTION_BUDGET_BYTES`,
  * `WORKER_BUDGET_BYTES`, or its own ceiling in `BUNDLE_CEILINGS`). Sizes are in KB of 1000 bytes,
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { BUNDLE_CEILINGS, lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../infra/bundling.ts';
 import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
 import { REPO_ROOT } from '../infra/api-function.ts';
-import { ROUTES } from '../lib/routes.ts';
+import { ROUTES } from '../lib/routes/index.ts';
 import { WORKERS } from '../lib/workers.ts';
 
 interface FunctionEntry {

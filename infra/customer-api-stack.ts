@@ -14,8 +14,8 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ROUTES, resourcesFor } from '../lib/routes.ts';
-import type { ResourceAccess, RouteDefinition } from '../lib/routes.ts';
+import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
+import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
 import { IMPORT_QUEUE, TABLE_IDS, TABLES, physicalQueueName, physicalTableName } from '../lib/store/tables.ts';
 import type { KeyAttribute, TableId, TableSpec } from '../lib/store/tables.ts';
 import { WORKERS } from '../lib/workers.ts';
@@ -35,7 +35,7 @@ import { reservedConcurrencyFor, stageThrottle } from './throttling.ts';
 
 /**
  * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the import
- * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes.ts plus a `$default`
+ * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes/index.ts plus a `$default`
  * fallback and the API reference's `/docs` routes, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
  * Reads only definition modules (routes, table specs), never runtime code.
  */

@@ -1,5 +1,6 @@
 import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
-import type { ResourceAccess, RouteDefinition, RouteId, TableAccess } from '../lib/routes.ts';
+import type { RouteId } from '../lib/routes/index.ts';
+import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/routes/types.ts';
 import { TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 
@@ -9,7 +10,7 @@ import type { TableId } from '../lib/store/tables.ts';
  * listing the exact API calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
  * statements and the environment variables that name the resources; the stack refuses to synth
  * a function without an entry, or whose entry names other resources than its `access` in
- * lib/routes.ts / lib/workers.ts (which the local runtime and tests read).
+ * lib/routes/ / lib/workers.ts (which the local runtime and tests read).
  *
  * Calls inside `TransactWriteItems` are authorized per item: Put → PutItem, Update → UpdateItem,
  * Delete → DeleteItem, ConditionCheck → ConditionCheckItem; there is no action of its own.
@@ -202,7 +203,7 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
   return grant;
 }
 
-/** Calls a table access level of lib/routes.ts allows. */
+/** Calls a table access level of lib/routes/types.ts allows. */
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
   write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),

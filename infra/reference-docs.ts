@@ -6,7 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../lib/reference-page.ts';
-import type { ResourceAccess } from '../lib/routes.ts';
+import type { ResourceAccess } from '../lib/routes/types.ts';
 import { ApiFunction, REPO_ROOT } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { REFERENCE_DOCS_GRANT, assertGrantMatchesAccess } from './grants.ts';
@@ -14,7 +14,7 @@ import type { StageConfig } from './stages.ts';
 
 /**
  * The stage's API reference (docs/api-guide.md#api-reference): one function on its own GET routes,
- * next to (not in) lib/routes.ts, whose routes the OpenAPI document describes. The routes have no
+ * next to (not in) lib/routes/, whose routes the OpenAPI document describes. The routes have no
  * authorizer like every other one; the function skips the chain, so nothing checks a key.
  */
 

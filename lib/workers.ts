@@ -1,10 +1,10 @@
-import type { ResourceAccess } from './routes.ts';
+import type { ResourceAccess } from './routes/types.ts';
 import { IMPORT_QUEUE } from './store/tables.ts';
 
 /**
  * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
  * committed but never sent. The CDK stack and the local runtime (SQS poller, timer) read this
- * list, as they read lib/routes.ts for HTTP functions.
+ * list, as they read lib/routes/ for HTTP functions.
  */
 
 export interface QueueWorkerDefinition {

@@ -3,10 +3,10 @@
  * `--check` writes nothing and exits 1 when the committed file differs from the generated one.
  */
 import { fileURLToPath } from 'node:url';
-import { serializeOpenApiDocument } from '../lib/contracts/openapi.ts';
+import { serializeOpenApiDocument } from '../lib/contracts/openapi/document.ts';
 import { writeOrCheckGenerated } from './generated-file.ts';
 
 writeOrCheckGenerated(fileURLToPath(new URL('../docs/openapi.json', import.meta.url)), serializeOpenApiDocument(), {
   command: 'npm run openapi',
-  from: 'lib/routes.ts and the zod contracts',
+  from: 'lib/routes/ and the zod contracts',
 });

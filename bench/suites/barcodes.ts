@@ -215,7 +215,7 @@ export const barcodesSuite: Suite = {
   async run(context) {
     const plan = context.quick ? QUICK : FULL;
     // Loaded only now: its module scope (the cold start) reads the stack's table names from process.env.
-    const route = (await import('../../lib/routes.ts')).routeById('renderBarcode');
+    const route = (await import('../../lib/routes/index.ts')).routeById('renderBarcode');
     const calls = new HandlerCalls(await loadHandler<BarcodeHandler>(route.handler), context.stack.key, context);
     // Payloads count up from a random point (5 digits for a whole run), so a repeated run renders new images too.
     const counter = { next: 10_000 + Math.floor(Math.random() * 80_000) };

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { lambdaEsbuildOptions } from '../../infra/bundling.ts';
-import { routeById, type RouteId } from '../../lib/routes.ts';
+import { routeById, type RouteId } from '../../lib/routes/index.ts';
 import { apiGatewayEvent } from '../../local/api-gateway-events.ts';
 import { median, type Measure, type Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';

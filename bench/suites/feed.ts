@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById } from '../../lib/routes.ts';
+import { routeById } from '../../lib/routes/index.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { batchWriteAll } from '../raw-loader.ts';

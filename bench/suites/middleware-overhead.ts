@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routeById } from '../../lib/routes.ts';
+import { routeById } from '../../lib/routes/index.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';

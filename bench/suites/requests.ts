@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById, type RouteId } from '../../lib/routes.ts';
+import { routeById, type RouteId } from '../../lib/routes/index.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';

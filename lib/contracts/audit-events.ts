@@ -3,7 +3,7 @@ import { AUDIT_KINDS } from '../domain/audit/types.ts';
 
 /**
  * The body of GET /v1/audit/events (docs/api-guide.md "Audit"), for OpenAPI and the tests
- * (lib/contracts/operations.ts). Apart from the route's request contract (audit.ts) because
+ * (lib/contracts/openapi/areas/audit.ts). Apart from the route's request contract (audit.ts) because
  * responses are not validated at run time: the function need not bundle them.
  */
 

@@ -1,14 +1,16 @@
 import type * as z from './zod.ts';
-import type { RouteDefinition, RouteId } from '../routes.ts';
+import type { RouteId } from '../routes/index.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 
 /**
  * The zod side of one route that runs: what its request must look like. Each lives with its
- * area's contracts and carries the operationId of its route in lib/routes.ts; the handler binds
+ * area's contracts and carries the operationId of its route in lib/routes/<area>.ts; the handler binds
  * it to that route (`bindOperation`, which checks at cold start that the two fit) and hands both
  * to `createOperationHandler`. The success body's schema is not part of it: responses are not
  * validated at run time, so a function would only carry it (for GET /v1/events, the whole event
- * catalog). lib/contracts/operations.ts pairs every route's contract with its response schema for
- * OpenAPI and the tests; no function imports that map.
+ * catalog). Each area's OpenAPI part (lib/contracts/openapi/areas/<area>.ts) pairs its routes'
+ * contracts with their response schemas, merged in lib/contracts/operations.ts for OpenAPI and
+ * the tests; no function imports them.
  */
 export interface OperationContract<Id extends string = string> {
   operationId: Id;

@@ -1,30 +1,7 @@
 import type * as z from './zod.ts';
-import { ROUTES, type RouteDefinition, type RouteId } from '../routes.ts';
-import { createAttachmentLinkContract } from './attachments/create-attachment-link.ts';
-import { deleteAttachmentContract } from './attachments/delete-attachment.ts';
-import { getAttachmentDownloadUrlContract } from './attachments/get-attachment-download-url.ts';
-import { listAttachmentsContract } from './attachments/list-attachments.ts';
-import { attachmentSchema, attachmentsPageSchema, downloadUrlSchema } from './attachments/responses.ts';
-import { uploadAttachmentContract } from './attachments/upload-attachment.ts';
-import { listAuditEventsContract } from './audit.ts';
-import { compareBomRevisionsContract } from './boms/compare-bom-revisions.ts';
-import { createBomContract } from './boms/create-bom.ts';
-import { getBomContract } from './boms/get-bom.ts';
-import { getBomRevisionContract } from './boms/get-bom-revision.ts';
-import { listBomBuildsContract } from './boms/list-bom-builds.ts';
-import { listBomRevisionsContract } from './boms/list-bom-revisions.ts';
-import { listBomsContract } from './boms/list-boms.ts';
-import { bomCompareSchema, bomDetailSchema, bomRevisionDetailSchema, bomRevisionsPageSchema, bomSummariesPageSchema, buildsPageSchema } from './boms/responses.ts';
-import { updateBomContract } from './boms/update-bom.ts';
-import { auditEventsPageSchema } from './audit-events.ts';
-import { eventsPageSchema } from './events.ts';
-import { listEventsContract } from './feed.ts';
-import { getImportJobContract } from './imports/get-import-job.ts';
-import { listImportKindsContract } from './imports/list-import-kinds.ts';
-import { listImportRowErrorsContract } from './imports/list-import-row-errors.ts';
-import { importJobSchema, importKindsPageSchema, rowErrorsPageSchema } from './imports/responses.ts';
-import { submitImportJobContract } from './imports/submit-import-job.ts';
-import { renderBarcodeContract } from './labels.ts';
+import { ROUTES, type RouteId } from '../routes/index.ts';
+import type { RouteDefinition } from '../routes/types.ts';
+import { OPENAPI_AREAS } from './openapi/areas/index.ts';
 import { bindOperation, type OperationContract, type RouteOperation } from './operation.ts';
 
 /** One route's request contract and the schema of its success body (`undefined`: not JSON). */
@@ -33,37 +10,21 @@ export interface OperationEntry<Id extends RouteId = RouteId> {
   response: z.ZodType | undefined;
 }
 
+/** The areas' operation maps, intersected: what OPERATIONS holds once they are merged. */
+type MergedOperations<Areas> = Areas extends readonly [infer First extends { operations: object }, ...infer Rest] ? First['operations'] & MergedOperations<Rest> : unknown;
+
 /**
- * Every route's operation, by operationId: for the OpenAPI generator and the tests only. A
+ * Every route's operation, by operationId, merged from the areas' parts
+ * (lib/contracts/openapi/areas/<area>.ts): for the OpenAPI generator and the tests only. A
  * function never imports this module (it would bundle every area's schemas); its handler imports
  * its own contract, and no response schema, since responses are not validated at run time. The
- * mapped type makes a route without an entry, or an entry without a route, a type error;
- * test/contract/operations.test.ts checks the same at run time.
+ * mapped type makes a route without an entry (an area not registered in OPENAPI_AREAS) a type
+ * error; test/contract/operations.test.ts checks the same at run time.
  */
-export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = {
-  // The body is the SVG image.
-  renderBarcode: { contract: renderBarcodeContract, response: undefined },
-  listEvents: { contract: listEventsContract, response: eventsPageSchema },
-  listAuditEvents: { contract: listAuditEventsContract, response: auditEventsPageSchema },
-  listImportKinds: { contract: listImportKindsContract, response: importKindsPageSchema },
-  submitImportJob: { contract: submitImportJobContract, response: importJobSchema },
-  getImportJob: { contract: getImportJobContract, response: importJobSchema },
-  listImportRowErrors: { contract: listImportRowErrorsContract, response: rowErrorsPageSchema },
-  listAttachments: { contract: listAttachmentsContract, response: attachmentsPageSchema },
-  uploadAttachment: { contract: uploadAttachmentContract, response: attachmentSchema },
-  getAttachmentDownloadUrl: { contract: getAttachmentDownloadUrlContract, response: downloadUrlSchema },
-  // 204: no body.
-  deleteAttachment: { contract: deleteAttachmentContract, response: undefined },
-  createAttachmentLink: { contract: createAttachmentLinkContract, response: attachmentSchema },
-  listBoms: { contract: listBomsContract, response: bomSummariesPageSchema },
-  createBom: { contract: createBomContract, response: bomDetailSchema },
-  getBom: { contract: getBomContract, response: bomDetailSchema },
-  updateBom: { contract: updateBomContract, response: bomDetailSchema },
-  listBomBuilds: { contract: listBomBuildsContract, response: buildsPageSchema },
-  listBomRevisions: { contract: listBomRevisionsContract, response: bomRevisionsPageSchema },
-  compareBomRevisions: { contract: compareBomRevisionsContract, response: bomCompareSchema },
-  getBomRevision: { contract: getBomRevisionContract, response: bomRevisionDetailSchema },
-};
+export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = Object.assign(
+  {},
+  ...OPENAPI_AREAS.map((area) => area.operations),
+) as MergedOperations<typeof OPENAPI_AREAS>;
 
 /** The operation of `operationId`, for code that holds the id as a plain string. */
 export function operationEntry(operationId: string): OperationEntry | undefined {

@@ -1,12 +1,13 @@
-import type { RouteDefinition, RouteId } from '../routes.ts';
+import { OPENAPI_AREAS } from './openapi/areas/index.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 
 /**
  * The problem `code`s each operation answers with, by status, for the OpenAPI document
  * (docs/api-guide.md "Errors: problem documents"). Most follow from what the route is: every
  * route validates its query (and path, headers, body); writes check the `Idempotency-Key`;
  * paged lists check their cursor; routes with a path parameter answer 404 with the area of their
- * tag when it names nothing. `OPERATION_CODES` adds what only the operation's own domain code
- * throws. The e2e suites check every problem they see against this list (through the document),
+ * tag when it names nothing. Each area's part (lib/contracts/openapi/areas/) adds what only the
+ * operation's own domain code throws. The e2e suites check every problem they see against this list (through the document),
  * so a code the server sends and this file does not name fails a test.
  */
 
@@ -21,16 +22,8 @@ export const CHAIN_PROBLEM_CODES: Readonly<Record<number, readonly string[]>> = 
   500: ['customer-api.internal'],
 };
 
-const OPERATION_CODES: Partial<Record<RouteId, ProblemCodesByStatus>> = {
-  listEvents: { 400: ['customer-api.events.unknown-checkpoint', 'customer-api.events.cursor-expired'] },
-  submitImportJob: { 404: ['customer-api.imports.unknown-kind'] },
-  listImportRowErrors: { 409: ['customer-api.imports.job-not-finished'] },
-  uploadAttachment: { 400: ['customer-api.attachments.unknown-target'] },
-  createAttachmentLink: { 400: ['customer-api.attachments.unknown-target'] },
-  getAttachmentDownloadUrl: { 409: ['customer-api.attachments.not-downloadable'] },
-  createBom: { 409: ['customer-api.boms.code-taken'] },
-  updateBom: { 409: ['customer-api.boms.revision-conflict'] },
-};
+/** What only an operation's own domain code throws, from its area's part (lib/contracts/openapi/areas/). */
+const OPERATION_CODES: Partial<Record<string, ProblemCodesByStatus>> = Object.assign({}, ...OPENAPI_AREAS.map((area) => area.problemCodes));
 
 function isWrite(route: Pick<RouteDefinition, 'method'>): boolean {
   return route.method !== 'GET';
@@ -58,7 +51,7 @@ export function routeProblemCodes(route: RouteDefinition): Map<number, string[]>
     add(413, 'customer-api.request.too-large');
     add(415, 'customer-api.request.unsupported-media-type');
   }
-  for (const [status, more] of Object.entries(OPERATION_CODES[route.operationId as RouteId] ?? {})) add(Number(status), ...(more ?? []));
+  for (const [status, more] of Object.entries(OPERATION_CODES[route.operationId] ?? {})) add(Number(status), ...(more ?? []));
   // A status the route table lists with no code known here still gets documented (with the generic text).
   for (const status of route.errorStatuses) if (!codes.has(status)) codes.set(status, []);
   return new Map([...codes].sort(([a], [b]) => a - b));

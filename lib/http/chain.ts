@@ -9,7 +9,7 @@ import type { AuthFailureLimiter } from '../domain/rate-limit/auth-failures.ts';
 import type { RateLimitPolicies } from '../domain/rate-limit/fixed-window.ts';
 import type { TokenLeases } from '../domain/rate-limit/token-leases.ts';
 import type { CommandPlan } from '../domain/write/ports.ts';
-import type { RouteDefinition } from '../routes.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { logger } from '../log.ts';
 import { metrics } from '../metrics.ts';

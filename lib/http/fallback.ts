@@ -4,7 +4,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { logger } from '../log.ts';
 import { metrics } from '../metrics.ts';
 import { ApiError } from '../domain/errors.ts';
-import { ROUTES } from '../routes.ts';
+import { ROUTES } from '../routes/index.ts';
 import { problemDocuments } from './middleware/problem-documents.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { traceId } from './middleware/trace-id.ts';

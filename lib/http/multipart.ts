@@ -1,7 +1,7 @@
 import { Busboy } from '@fastify/busboy';
 import { ApiError, ValidationError } from '../domain/errors.ts';
 import type { UploadedFile } from '../contracts/uploaded-file.ts';
-import type { MultipartLimits } from '../routes.ts';
+import type { MultipartLimits } from '../routes/types.ts';
 import { header } from './headers.ts';
 import type { HttpEvent } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { HttpMethod, RouteDefinition } from '../routes.ts';
+import type { HttpMethod, RouteDefinition } from '../routes/types.ts';
 
 /** Matches concrete request paths against the route table's `{param}` templates. */
 

@@ -1,5 +1,5 @@
 import type { CommandWriter, IdempotencyRecords } from '../domain/write/ports.ts';
-import type { RouteDefinition } from '../routes.ts';
+import type { RouteDefinition } from '../routes/types.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import type { HttpMiddleware } from './types.ts';
 

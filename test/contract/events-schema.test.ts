@@ -23,7 +23,7 @@ import {
   schemaFileOf,
   serializeJson,
 } from '../../lib/contracts/events/schema-files.ts';
-import type { JsonObject, JsonValue } from '../../lib/contracts/openapi.ts';
+import type { JsonObject, JsonValue } from '../../lib/contracts/openapi/json.ts';
 import { ORGANIZATION_ID_PATTERN } from '../../lib/domain/auth/manage-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

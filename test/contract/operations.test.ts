@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bindOperation } from '../../lib/contracts/operation.ts';
+import { OPENAPI_AREAS } from '../../lib/contracts/openapi/areas/index.ts';
 import { OPERATIONS, routeOperations, type OperationEntry } from '../../lib/contracts/operations.ts';
-import { ROUTES, type RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 
 const entries = Object.entries(OPERATIONS as Readonly<Record<string, OperationEntry>>);
 const routes: readonly RouteDefinition[] = ROUTES;
@@ -19,6 +21,26 @@ describe('operation contracts (lib/contracts/operations.ts)', () => {
     expect(routeOperations().map(({ route, contract }) => [route.operationId, contract.operationId])).toEqual(
       routes.map((route) => [route.operationId, route.operationId]),
     );
+  });
+});
+
+describe('OpenAPI area parts (lib/contracts/openapi/areas/)', () => {
+  it('has exactly one part per tag of the route table, in table order', () => {
+    // Prepare
+    const tagsInTableOrder = [...new Set(routes.map((route) => route.tag))];
+
+    // Act
+    const partTags = OPENAPI_AREAS.map((area) => area.tag.name);
+
+    // Assess
+    expect(partTags).toEqual(tagsInTableOrder);
+  });
+
+  it('holds in each part only the operations of routes with its tag', () => {
+    for (const area of OPENAPI_AREAS) {
+      const tagsOfItsRoutes = Object.keys(area.operations).map((operationId) => routes.find((route) => route.operationId === operationId)?.tag);
+      expect(new Set(tagsOfItsRoutes), area.tag.name).toEqual(new Set([area.tag.name]));
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { expectProblem } from '../support/problem.ts';
 import { ALL_ROUTES, concretePath, isWrite, routeLabel } from '../support/routes.ts';
 
 /**
- * Generated from lib/routes.ts: every route, present and future, gets the auth and robustness
+ * Generated from lib/routes/index.ts: every route, present and future, gets the auth and robustness
  * checks below without anyone writing them again.
  */
 

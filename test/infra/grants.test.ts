@@ -19,8 +19,8 @@ import type { FunctionGrant, ObjectArea, TableGrant } from '../../infra/grants.t
 import { REFERENCE_DOCS_ACCESS, REFERENCE_DOCS_FUNCTION_ID } from '../../infra/reference-docs.ts';
 import { attachmentObjectKey } from '../../lib/domain/attachments/attachment.ts';
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
-import { ROUTES, resourcesFor } from '../../lib/routes.ts';
-import type { ResourceAccess } from '../../lib/routes.ts';
+import { ROUTES, resourcesFor } from '../../lib/routes/index.ts';
+import type { ResourceAccess } from '../../lib/routes/types.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
@@ -37,7 +37,7 @@ import {
 } from './template-helpers.ts';
 
 // infra/grants.ts is the one map of what each function may call (docs/operations.md#grants).
-// First the map itself against lib/routes.ts and lib/workers.ts, then every role of a synthesized
+// First the map itself against lib/routes/index.ts and lib/workers.ts, then every role of a synthesized
 // stage against the map: a statement broader than its entry (another action, a wider resource,
 // a missing condition) fails, and so does an entry no statement carries.
 
@@ -71,7 +71,7 @@ const CASES: FunctionCase[] = [
 const tableGrants = (grant: FunctionGrant) => Object.entries(grant.tables) as [TableId, TableGrant][];
 
 describe('the grant map', () => {
-  it('has exactly one entry per route of lib/routes.ts', () => {
+  it('has exactly one entry per route of lib/routes/index.ts', () => {
     // Assess
     expect(Object.keys(ROUTE_GRANTS).sort()).toEqual(ROUTES.map((route) => route.operationId).sort());
   });

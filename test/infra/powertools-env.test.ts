@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import { stackSynthesizer } from './synth.ts';
 import { environmentOf, resourcesOfType } from './template-helpers.ts';

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_HANDLER } from '../../infra/reference-docs.ts';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
-import { ROUTES } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
 import { environmentOf, logicalIdOfType, permissionsOfFunction, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer } from './synth.ts';
@@ -62,7 +62,7 @@ describe('the API reference on a stage', () => {
     expect(sourceArns.some((arn) => arn.includes(`"/*/*${path}"`))).toBe(true);
   });
 
-  it('sends no other route to the docs function, and lib/routes.ts lists no /docs path', () => {
+  it('sends no other route to the docs function, and lib/routes/ lists no /docs path', () => {
     // Act
     const routeKeys = resourcesOfType(template, 'AWS::ApiGatewayV2::Route')
       .map(([, route]) => String(route.Properties.RouteKey))

@@ -14,8 +14,8 @@ import {
 } from '../../infra/customer-api-stack.ts';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
-import { ROUTES } from '../../lib/routes.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
@@ -40,7 +40,7 @@ import type { CfnResource } from './template-helpers.ts';
 const ROUTE_LIST: readonly RouteDefinition[] = ROUTES;
 const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
 const SCHEDULED_WORKERS = WORKERS.filter((worker): worker is ScheduledWorkerDefinition => worker.trigger === 'schedule');
-/** Its own routes, outside lib/routes.ts (test/infra/reference-docs.test.ts covers them). */
+/** Its own routes, outside lib/routes/ (test/infra/reference-docs.test.ts covers them). */
 const REFERENCE_DOCS_ROUTE_KEYS = REFERENCE_DOCS_PATHS.map((path) => `GET ${path}`);
 
 interface Synthesized {

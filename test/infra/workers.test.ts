@@ -13,8 +13,8 @@ import {
 } from '../../infra/customer-api-stack.ts';
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
-import { ROUTES } from '../../lib/routes.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../../lib/workers.ts';

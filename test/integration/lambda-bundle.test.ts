@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_ALIASES, lambdaEsbuildOptions } from '../../infra/bundling.ts';
 import { eventsPageSchema } from '../../lib/contracts/events.ts';
-import { resourcesFor, routeById } from '../../lib/routes.ts';
+import { resourcesFor, routeById } from '../../lib/routes/index.ts';
 import { TABLES, type TableId } from '../../lib/store/tables.ts';
 import { createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft } from '../support/events.ts';

@@ -6,7 +6,7 @@ import { counterExpiresAt } from '../../lib/domain/rate-limit/fixed-window.ts';
 import { leaseTokens } from '../../lib/domain/rate-limit/token-leases.ts';
 import { bindOperation } from '../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/http/chain.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { documentClient } from '../../lib/store/clients.ts';
 import { RateLimitStore, rateLimitCounterKey } from '../../lib/store/rate-limit-store.ts';
 import { TABLES } from '../../lib/store/tables.ts';

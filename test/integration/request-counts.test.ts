@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDependencies } from '../../lib/composition.ts';
 import { counterExpiresAt, windowStartOf } from '../../lib/domain/rate-limit/fixed-window.ts';
 import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { routeById, type RouteId } from '../../lib/routes.ts';
+import { routeById, type RouteId } from '../../lib/routes/index.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { createTestKey } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import chowChowModule from 'oas3-chow-chow';
 import { createRouteMatcher } from '../../lib/http/route-matching.ts';
-import { ROUTES, type RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../lib/reference-page.ts';
 
 /**

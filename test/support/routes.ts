@@ -1,4 +1,5 @@
-import { ROUTES, type RouteDefinition } from '../../lib/routes.ts';
+import { ROUTES } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 
 /** Route-table helpers shared by the generated route-matrix tests. */
 

@@ -5,7 +5,7 @@ import type { Item } from '../../lib/domain/inventory/item.ts';
 import { newRecordId } from '../../lib/domain/inventory/records.ts';
 import { bindOperation, type OperationContract } from '../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/http/chain.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';

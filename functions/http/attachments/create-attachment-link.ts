@@ -3,7 +3,7 @@ import { createAttachmentLinkContract } from '../../../lib/contracts/attachments
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { createAttachmentLinkRoute } from '../../../lib/routes.ts';
+import { createAttachmentLinkRoute } from '../../../lib/routes/attachments.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands(undefined);

@@ -4,7 +4,7 @@ import { deleteAttachmentContract } from '../../../lib/contracts/attachments/del
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { describeError, log } from '../../../lib/log.ts';
-import { deleteAttachmentRoute } from '../../../lib/routes.ts';
+import { deleteAttachmentRoute } from '../../../lib/routes/attachments.ts';
 import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
 import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
 import { attachmentCommands } from './commands.ts';

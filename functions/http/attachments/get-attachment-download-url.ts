@@ -4,7 +4,7 @@ import { getAttachmentDownloadUrlContract } from '../../../lib/contracts/attachm
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { AttachmentReads } from '../../../lib/domain/attachments/reads.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getAttachmentDownloadUrlRoute } from '../../../lib/routes.ts';
+import { getAttachmentDownloadUrlRoute } from '../../../lib/routes/attachments.ts';
 import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
 import { BUCKET_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';

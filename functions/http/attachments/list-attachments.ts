@@ -7,7 +7,7 @@ import { AttachmentReads } from '../../../lib/domain/attachments/reads.ts';
 import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listAttachmentsRoute } from '../../../lib/routes.ts';
+import { listAttachmentsRoute } from '../../../lib/routes/attachments.ts';
 import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 

@@ -6,7 +6,7 @@ import { sniffContentType } from '../../../lib/domain/attachments/content-type.t
 import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { parseMultipart } from '../../../lib/http/multipart.ts';
-import { uploadAttachmentRoute } from '../../../lib/routes.ts';
+import { uploadAttachmentRoute } from '../../../lib/routes/attachments.ts';
 import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
 import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
 import { attachmentCommands } from './commands.ts';

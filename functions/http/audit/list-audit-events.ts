@@ -6,7 +6,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { AuditLog } from '../../../lib/domain/audit/list-audit.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listAuditEventsRoute } from '../../../lib/routes.ts';
+import { listAuditEventsRoute } from '../../../lib/routes/audit.ts';
 import { AuditStore } from '../../../lib/store/audit-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 

@@ -3,7 +3,7 @@ import { compareBomRevisionsContract } from '../../../lib/contracts/boms/compare
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicComparison } from '../../../lib/domain/boms/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { compareBomRevisionsRoute } from '../../../lib/routes.ts';
+import { compareBomRevisionsRoute } from '../../../lib/routes/boms.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

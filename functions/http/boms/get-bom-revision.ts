@@ -3,7 +3,7 @@ import { getBomRevisionContract } from '../../../lib/contracts/boms/get-bom-revi
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicRevision } from '../../../lib/domain/boms/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getBomRevisionRoute } from '../../../lib/routes.ts';
+import { getBomRevisionRoute } from '../../../lib/routes/boms.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

@@ -4,7 +4,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { bomETag } from '../../../lib/domain/boms/commands.ts';
 import { publicBom } from '../../../lib/domain/boms/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getBomRoute } from '../../../lib/routes.ts';
+import { getBomRoute } from '../../../lib/routes/boms.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

@@ -5,7 +5,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicBuild } from '../../../lib/domain/boms/views.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listBomBuildsRoute } from '../../../lib/routes.ts';
+import { listBomBuildsRoute } from '../../../lib/routes/boms.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));

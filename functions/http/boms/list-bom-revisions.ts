@@ -5,7 +5,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { publicRevisionListing } from '../../../lib/domain/boms/views.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listBomRevisionsRoute } from '../../../lib/routes.ts';
+import { listBomRevisionsRoute } from '../../../lib/routes/boms.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));

@@ -5,7 +5,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { bomETag, BomCommands } from '../../../lib/domain/boms/commands.ts';
 import { publicBom } from '../../../lib/domain/boms/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { updateBomRoute } from '../../../lib/routes.ts';
+import { updateBomRoute } from '../../../lib/routes/boms.ts';
 import { BomsStore } from '../../../lib/store/boms-store.ts';
 import { InventoryStore } from '../../../lib/store/inventory-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';

@@ -7,7 +7,7 @@ import { EventFeed } from '../../../lib/domain/events/read-feed.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { countFeedPage } from '../../../lib/metrics.ts';
-import { listEventsRoute } from '../../../lib/routes.ts';
+import { listEventsRoute } from '../../../lib/routes/events.ts';
 import { EventsStore } from '../../../lib/store/events-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 

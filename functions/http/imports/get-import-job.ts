@@ -4,7 +4,7 @@ import { getImportJobContract } from '../../../lib/contracts/imports/get-import-
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { ImportReads } from '../../../lib/domain/imports/read-imports.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getImportJobRoute } from '../../../lib/routes.ts';
+import { getImportJobRoute } from '../../../lib/routes/imports.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 

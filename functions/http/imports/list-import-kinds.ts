@@ -5,7 +5,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { listImportKinds } from '../../../lib/domain/imports/list-kinds.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listImportKindsRoute } from '../../../lib/routes.ts';
+import { listImportKindsRoute } from '../../../lib/routes/imports.ts';
 
 const cursors = new CursorCodec(await cursorKeys());
 

@@ -6,7 +6,7 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { ImportReads } from '../../../lib/domain/imports/read-imports.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listImportRowErrorsRoute } from '../../../lib/routes.ts';
+import { listImportRowErrorsRoute } from '../../../lib/routes/imports.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 

@@ -7,7 +7,7 @@ import { ImportJobSubmitter } from '../../../lib/domain/imports/submit-job.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { parseMultipart } from '../../../lib/http/multipart.ts';
 import { log } from '../../../lib/log.ts';
-import { submitImportJobRoute } from '../../../lib/routes.ts';
+import { submitImportJobRoute } from '../../../lib/routes/imports.ts';
 import { FilesStore } from '../../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
 import { JobQueue } from '../../../lib/store/job-queue.ts';

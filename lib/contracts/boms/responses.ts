@@ -3,7 +3,7 @@ import { BOM_STATUSES } from '../../domain/boms/bom.ts';
 
 /**
  * The success bodies of the BOM operations (docs/boms.md), for OpenAPI and the tests
- * (lib/contracts/operations.ts); no function imports them.
+ * (lib/contracts/openapi/areas/boms.ts); no function imports them.
  */
 
 const revisionRef = z.object({ id: z.string(), number: z.number().check(z.int()) });

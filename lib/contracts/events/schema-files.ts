@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import * as z from '../zod.ts';
 import { EVENT_DESCRIPTIONS, EVENT_EXAMPLES, EVENT_SCHEMAS, EVENT_TYPES, eventEnvelopeSchema } from '../events.ts';
 import type { EventType } from '../events.ts';
-import type { JsonObject, JsonValue } from '../openapi.ts';
+import type { JsonObject, JsonValue } from '../openapi/json.ts';
 
 /**
  * The published event schemas (`events-schema/`): one JSON Schema (draft 2020-12) for the

@@ -4,7 +4,7 @@ import { DUPLICATE_STRATEGIES } from '../../domain/imports/types.ts';
 
 /**
  * The success bodies of the import operations (docs/imports.md), for OpenAPI and the tests
- * (lib/contracts/operations.ts). Apart from the operations' request contracts because responses
+ * (lib/contracts/openapi/areas/imports.ts). Apart from the operations' request contracts because responses
  * are not validated at run time: no function needs to bundle them.
  */
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../domain/errors.ts';
 import { describeError, log } from '../../log.ts';
 import { hashIdempotencyKey, requestFingerprint, requireIdempotencyKey } from '../../domain/idempotency/idempotency.ts';
 import type { IdempotencyRecords } from '../../domain/write/ports.ts';
-import type { RouteDefinition } from '../../routes.ts';
+import type { RouteDefinition } from '../../routes/types.ts';
 import { header, rateLimitHeaders } from '../headers.ts';
 import { problemResponse } from '../problem.ts';
 import { settleOutsideChain } from './request-metrics.ts';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../domain/errors.ts';
 import { counterExpiresAt, evaluateWindow, exceededWindow, windowStartOf, type RateLimitPolicies } from '../../domain/rate-limit/fixed-window.ts';
 import type { TokenLeases } from '../../domain/rate-limit/token-leases.ts';
-import type { RouteDefinition } from '../../routes.ts';
+import type { RouteDefinition } from '../../routes/types.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 
 /**

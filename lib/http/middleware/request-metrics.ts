@@ -1,6 +1,6 @@
 import { logger } from '../../log.ts';
 import { countRejection, countRequest, metrics, type RejectionReason } from '../../metrics.ts';
-import type { RouteDefinition } from '../../routes.ts';
+import type { RouteDefinition } from '../../routes/types.ts';
 import { toApiError } from '../problem.ts';
 import type { HttpMiddleware, HttpResponse, MiddyRequest } from '../types.ts';
 

@@ -8,7 +8,7 @@ import { createOperationHandler, type ChainDependencies } from '../../../lib/htt
 import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import { validateRequest } from '../../../lib/http/middleware/validate-request.ts';
 import type { ApiContext, MiddyRequest } from '../../../lib/http/types.ts';
-import type { RouteDefinition } from '../../../lib/routes.ts';
+import type { RouteDefinition } from '../../../lib/routes/types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

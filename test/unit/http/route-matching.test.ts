@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '../../../lib/http/route-matching.ts';
-import type { RouteDefinition } from '../../../lib/routes.ts';
+import type { RouteDefinition } from '../../../lib/routes/types.ts';
 
 const route = (method: RouteDefinition['method'], path: string) => ({ method, path, operationId: `${method} ${path}` }) as RouteDefinition;
 

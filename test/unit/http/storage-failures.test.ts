@@ -10,7 +10,7 @@ import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/writ
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
 import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
 import { withProblemDocuments } from '../../../lib/http/middleware/problem-documents.ts';
-import type { RouteDefinition } from '../../../lib/routes.ts';
+import type { RouteDefinition } from '../../../lib/routes/types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from '../observability/capture-output.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

@@ -5,7 +5,7 @@ import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
 import type { IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
 import { createOperationHandler, type ChainDependencies, type RouteHandler } from '../../../lib/http/chain.ts';
 import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
-import type { RouteDefinition } from '../../../lib/routes.ts';
+import type { RouteDefinition } from '../../../lib/routes/types.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

@@ -7,7 +7,7 @@ import { AuthFailureLimiter, type AuthFailureCounter, type CounterWindow } from 
 import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
 import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
-import { routeById } from '../../../lib/routes.ts';
+import { routeById } from '../../../lib/routes/index.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 import { keyRecord } from './key-record.ts';

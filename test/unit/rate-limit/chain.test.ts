@@ -5,7 +5,8 @@ import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-win
 import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
-import { routeById, type RouteDefinition } from '../../../lib/routes.ts';
+import { routeById } from '../../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../../lib/routes/types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';

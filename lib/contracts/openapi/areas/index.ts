@@ -1,0 +1,15 @@
+import { attachmentsOpenApi } from './attachments.ts';
+import { auditOpenApi } from './audit.ts';
+import { bomsOpenApi } from './boms.ts';
+import { eventsOpenApi } from './events.ts';
+import { importsOpenApi } from './imports.ts';
+import { labelsOpenApi } from './labels.ts';
+
+/**
+ * Every area's part of the OpenAPI document (`OpenApiArea`, ./types.ts), in the order of the route
+ * table (lib/routes/index.ts). lib/contracts/operations.ts pairs the routes with their contracts
+ * from here, lib/contracts/problem-codes.ts reads the areas' own codes and the generator the tag
+ * descriptions. A new area adds its file and one line here (a missing one is a type error in
+ * operations.ts).
+ */
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi] as const;
