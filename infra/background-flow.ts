@@ -16,7 +16,7 @@ import type { StageConfig } from './stages.ts';
 import { reservedConcurrencyFor } from './throttling.ts';
 
 /**
- * THE shape of a background flow (docs/contributing.md "Add a background flow"): a queue of
+ * THE shape of a background flow (docs/contributing.md "A background flow"): a queue of
  * lib/store/tables.ts with its dead-letter queue, redrive and DLQ alarm (`WorkerQueue`); a worker
  * of lib/workers.ts consuming it through an event source mapping with partial batch responses
  * (`addQueueWorker`); and the scheduled sweepers (`addScheduledWorker`). Every worker function is
