@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Tags } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Tags } from 'aws-cdk-lib';
 import type { App, StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -6,21 +6,21 @@ import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
-import { IMPORT_QUEUE, TABLE_IDS, TABLES, physicalQueueName, physicalTableName } from '../lib/store/tables.ts';
-import type { KeyAttribute, TableId, TableSpec } from '../lib/store/tables.ts';
+import { IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, physicalTableName } from '../lib/store/tables.ts';
+import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/store/tables.ts';
 import { WORKERS } from '../lib/workers.ts';
-import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../lib/workers.ts';
+import type { WorkerDefinition } from '../lib/workers.ts';
 import { ApiFunction } from './api-function.ts';
+import { WorkerQueue, addQueueWorker, addScheduledWorker, functionIdFor } from './background-flow.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { createFilesBuckets } from './files-bucket.ts';
 import { FALLBACK_GRANT, assertGrantMatchesAccess, routeGrant, workerGrant } from './grants.ts';
@@ -31,11 +31,20 @@ import { addReferenceDocs } from './reference-docs.ts';
 import type { StageAlarms } from './observability.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
 import type { StageConfig } from './stages.ts';
-import { reservedConcurrencyFor, stageThrottle } from './throttling.ts';
+import { stageThrottle } from './throttling.ts';
+
+// Moved to infra/background-flow.ts; still exported here, where the stack's users and tests look.
+export {
+  VISIBILITY_TIMEOUT_FACTOR,
+  assertVisibilityTimeout,
+  functionIdFor,
+  scheduleIdFor,
+  scheduleRateMinutes,
+} from './background-flow.ts';
 
 /**
- * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the import
- * queue and its DLQ, and the HTTP API with one Lambda per route of lib/routes/index.ts plus a `$default`
+ * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the
+ * background flows' queues and workers (infra/background-flow.ts, lib/workers.ts), and the HTTP API with one Lambda per route of lib/routes/index.ts plus a `$default`
  * fallback and the API reference's `/docs` routes, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
  * Reads only definition modules (routes, table specs), never runtime code.
  */
@@ -46,11 +55,6 @@ export const FALLBACK_HANDLER = 'functions/http/fallback/not-found.ts';
 export const FALLBACK_ACCESS: ResourceAccess = { tables: {} };
 export const FALLBACK_FUNCTION_ID = 'NotFoundFunction';
 
-/** Deterministic construct id of a route's function, e.g. `renderBarcode` → `RenderBarcodeFunction`. */
-export function functionIdFor(operationId: string): string {
-  return `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Function`;
-}
-
 /** Construct id of a table, e.g. `rate-limits` → `RateLimitsTable`. */
 export function tableIdFor(id: TableId): string {
   return `${id
@@ -59,36 +63,13 @@ export function tableIdFor(id: TableId): string {
     .join('')}Table`;
 }
 
-/** Construct id of a scheduled worker's EventBridge rule, e.g. `sweepImportJobs` → `SweepImportJobsSchedule`. */
-export function scheduleIdFor(workerId: string): string {
-  return `${workerId.charAt(0).toUpperCase()}${workerId.slice(1)}Schedule`;
-}
-
 /**
- * AWS guidance for SQS event sources: the queue's visibility timeout is at least 6× the function
- * timeout, so a message is not redelivered while a (retried, throttled) invocation still holds it.
+ * The infra side of each queue of lib/store/tables.ts: construct ids (`Import` keeps the ids the
+ * import queue was deployed with) and what a dead letter means, for its alarm.
  */
-export const VISIBILITY_TIMEOUT_FACTOR = 6;
-
-/** Throws at synth when `worker`'s queue would redeliver messages its invocation still holds. */
-export function assertVisibilityTimeout(worker: QueueWorkerDefinition, visibilityTimeoutSeconds: number): void {
-  const needed = VISIBILITY_TIMEOUT_FACTOR * worker.timeoutSeconds;
-  if (visibilityTimeoutSeconds < needed) {
-    throw new Error(
-      `Worker ${worker.id}: queue '${worker.queue}' has a visibility timeout of ${visibilityTimeoutSeconds} s, ` +
-        `below ${VISIBILITY_TIMEOUT_FACTOR} × its timeout of ${worker.timeoutSeconds} s = ${needed} s.`,
-    );
-  }
-}
-
-/**
- * EventBridge rates are whole minutes (≥ 1): a worker's `everySeconds` is rounded UP to the next
- * whole minute, so the deployed schedule never runs more often than the definition asks.
- */
-export function scheduleRateMinutes(everySeconds: number): number {
-  if (!Number.isFinite(everySeconds) || everySeconds <= 0) throw new Error(`everySeconds must be positive, got ${everySeconds}.`);
-  return Math.max(1, Math.ceil(everySeconds / 60));
-}
+export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; deadLetterMeaning: string }>> = {
+  [IMPORT_QUEUE.id]: { constructPrefix: 'Import', deadLetterMeaning: 'Import jobs failed repeatedly' },
+};
 
 export interface CustomerApiStackProps extends StackProps {
   config: StageConfig;
@@ -110,6 +91,8 @@ export class CustomerApiStack extends Stack {
   readonly filesBucket: Bucket;
   /** Where S3 writes the files bucket's server access logs. */
   readonly accessLogsBucket: Bucket;
+  /** The queues of lib/store/tables.ts with their DLQs and dead-letter alarms, by queue id. */
+  readonly workerQueues: Readonly<Record<QueueId, WorkerQueue>>;
   readonly importQueue: Queue;
   readonly importDeadLetterQueue: Queue;
   readonly httpApi: HttpApi;
@@ -143,22 +126,14 @@ export class CustomerApiStack extends Stack {
     this.filesBucket = buckets.files;
     this.accessLogsBucket = buckets.accessLogs;
 
-    this.importDeadLetterQueue = new Queue(this, 'ImportDeadLetterQueue', {
-      queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.deadLetterId),
-      retentionPeriod: Duration.days(IMPORT_QUEUE.deadLetterRetentionDays),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy: config.removalPolicy,
-    });
-    this.importQueue = new Queue(this, 'ImportQueue', {
-      queueName: physicalQueueName(config.resourcePrefix, IMPORT_QUEUE.id),
-      visibilityTimeout: Duration.seconds(IMPORT_QUEUE.visibilityTimeoutSeconds),
-      retentionPeriod: Duration.days(IMPORT_QUEUE.messageRetentionDays),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.importDeadLetterQueue, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount },
-      removalPolicy: config.removalPolicy,
-    });
+    // One queue + DLQ + alarm per queue of lib/store/tables.ts (infra/background-flow.ts).
+    const workerQueues = {} as Record<QueueId, WorkerQueue>;
+    for (const queueId of Object.keys(QUEUE_FLOWS) as QueueId[]) {
+      workerQueues[queueId] = new WorkerQueue(this, { config, spec: QUEUES[queueId], ...QUEUE_FLOWS[queueId] });
+    }
+    this.workerQueues = workerQueues;
+    this.importQueue = workerQueues[IMPORT_QUEUE.id].queue;
+    this.importDeadLetterQueue = workerQueues[IMPORT_QUEUE.id].deadLetterQueue;
 
     // The import worker and the sweeper (lib/workers.ts) are created after the routes, below.
 
@@ -250,33 +225,16 @@ export class CustomerApiStack extends Stack {
     this.referenceDocsFunction = addReferenceDocs(this, this.httpApi, { resources, stage: config });
 
     // ── Workers (lib/workers.ts): SQS consumers and scheduled functions ───────────────────────
-    const queues: Record<QueueWorkerDefinition['queue'], { queue: Queue; visibilityTimeoutSeconds: number }> = {
-      [IMPORT_QUEUE.id]: { queue: this.importQueue, visibilityTimeoutSeconds: IMPORT_QUEUE.visibilityTimeoutSeconds },
-    };
     const workerFunctions = new Map<string, ApiFunction>();
     const workerSchedules = new Map<string, Rule>();
     for (const worker of props.workers ?? WORKERS) {
-      const functionId = functionIdFor(worker.id);
-      if (this.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
-      const grant = workerGrant(worker.id, props.grants?.workers);
-      assertGrantMatchesAccess(worker.id, grant, worker.access, worker.trigger === 'queue');
-      const fn = new ApiFunction(this, functionId, {
-        entry: worker.handler,
-        grant,
-        resources,
-        stage: config,
-        timeout: Duration.seconds(worker.timeoutSeconds),
-        // Capacity API traffic can never take (docs/operations.md#throttling-and-concurrency).
-        reservedConcurrentExecutions: worker.trigger === 'queue' ? reservedConcurrencyFor(worker, config) : undefined,
-        description: `customer-api ${config.stage}: ${worker.id} (${worker.trigger === 'queue' ? `SQS ${worker.queue}` : `every ${scheduleRateMinutes(worker.everySeconds)} min`})`,
-      });
-      workerFunctions.set(worker.id, fn);
+      const workerProps = { grant: workerGrant(worker.id, props.grants?.workers), resources, config };
       if (worker.trigger === 'queue') {
-        const source = queues[worker.queue];
-        assertVisibilityTimeout(worker, source.visibilityTimeoutSeconds);
-        fn.consumeQueue(source.queue, { batchSize: worker.batchSize, maxConcurrency: worker.maxConcurrency });
+        workerFunctions.set(worker.id, addQueueWorker(this, worker, workerQueues[worker.queue], workerProps));
       } else {
-        workerSchedules.set(worker.id, this.createSchedule(worker, fn));
+        const { fn, rule } = addScheduledWorker(this, worker, workerProps);
+        workerFunctions.set(worker.id, fn);
+        workerSchedules.set(worker.id, rule);
       }
     }
     this.workerFunctions = workerFunctions;
@@ -287,8 +245,7 @@ export class CustomerApiStack extends Stack {
       config,
       apiStage: this.apiStage,
       accessLogs,
-      importQueue: this.importQueue,
-      importDeadLetterQueue: this.importDeadLetterQueue,
+      workerQueues: Object.values(workerQueues),
       routeFunctions,
       fallbackFunction: this.fallbackFunction,
       workerFunctions,
@@ -299,21 +256,6 @@ export class CustomerApiStack extends Stack {
     applyNagSuppressions(this);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiStage.url, description: 'Base URL of the customer API.' });
-  }
-
-  /**
-   * An EventBridge rule invoking the worker every `everySeconds` (rounded up to whole minutes).
-   * No retries beyond EventBridge's delivery retries: the next tick is the retry, and a tick
-   * older than one period is dropped instead of piling onto the next one.
-   */
-  private createSchedule(worker: ScheduledWorkerDefinition, fn: ApiFunction): Rule {
-    const minutes = scheduleRateMinutes(worker.everySeconds);
-    fn.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(minutes) });
-    return new Rule(this, scheduleIdFor(worker.id), {
-      description: `customer-api ${this.config.stage}: runs ${worker.id} every ${minutes} min`,
-      schedule: Schedule.rate(Duration.minutes(minutes)),
-      targets: [new LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge: Duration.minutes(minutes) })],
-    });
   }
 
   private createTable(spec: TableSpec): Table {

@@ -15,10 +15,9 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { IMPORT_QUEUE } from '../lib/store/tables.ts';
 import type { ApiFunction } from './api-function.ts';
+import type { WorkerQueue } from './background-flow.ts';
 import type { StageConfig } from './stages.ts';
 
 /**
@@ -51,8 +50,8 @@ export interface ObservedResources {
   config: StageConfig;
   apiStage: HttpStage;
   accessLogs: ILogGroup;
-  importQueue: IQueue;
-  importDeadLetterQueue: IQueue;
+  /** The background flows' queues; each brings its own dead-letter alarm (infra/background-flow.ts). */
+  workerQueues: readonly WorkerQueue[];
   /** Route functions by operationId (one per route: per-function metrics are per-route metrics). */
   routeFunctions: ReadonlyMap<string, ApiFunction>;
   fallbackFunction: ApiFunction;
@@ -62,11 +61,17 @@ export interface ObservedResources {
 export interface StageAlarms {
   api5xxRate: Alarm;
   apiThrottled: Alarm;
-  importDeadLetters: Alarm;
   workerErrors: Alarm;
+  /** One per queue (its `WorkerQueue.deadLetterAlarm`), by queue id. */
+  deadLetters: Readonly<Record<string, Alarm>>;
 }
 
-/** The four alarms; each notifies the stage's SNS topic (ALARM and OK) when one is configured. */
+/** Every alarm of the stage, in a stable order. */
+export function allAlarms(alarms: StageAlarms): Alarm[] {
+  return [alarms.api5xxRate, alarms.apiThrottled, ...Object.values(alarms.deadLetters), alarms.workerErrors];
+}
+
+/** The stage's alarms (with each queue's dead-letter alarm); each notifies the stage's SNS topic (ALARM and OK) when one is configured. */
 export function createAlarms(scope: Construct, resources: ObservedResources): StageAlarms {
   const { config } = resources;
   const name = (suffix: string) => `${config.resourcePrefix}-${suffix}`;
@@ -92,17 +97,6 @@ export function createAlarms(scope: Construct, resources: ObservedResources): St
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
 
-  // Same construct id and name as before this module existed: the deployed alarm is kept.
-  const importDeadLetters = new Alarm(scope, 'ImportDeadLetterQueueAlarm', {
-    alarmName: name(`${IMPORT_QUEUE.deadLetterId}-not-empty`),
-    alarmDescription: 'Import jobs failed repeatedly and were moved to the dead-letter queue.',
-    metric: resources.importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-    threshold: ALARM_THRESHOLDS.deadLettersVisible,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 1,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-
   const workerErrors = new Alarm(scope, 'WorkerErrorsAlarm', {
     alarmName: name('worker-errors'),
     alarmDescription: 'Worker invocations failed (an unhandled error or a timeout) in 2 of the last 3 five-minute periods.',
@@ -114,10 +108,11 @@ export function createAlarms(scope: Construct, resources: ObservedResources): St
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
 
-  const alarms: StageAlarms = { api5xxRate, apiThrottled, importDeadLetters, workerErrors };
+  const deadLetters = Object.fromEntries(resources.workerQueues.map((flow) => [flow.spec.id, flow.deadLetterAlarm]));
+  const alarms: StageAlarms = { api5xxRate, apiThrottled, workerErrors, deadLetters };
   if (config.alarmTopicArn !== undefined) {
     const action = new SnsAction(Topic.fromTopicArn(scope, 'AlarmTopic', config.alarmTopicArn));
-    for (const alarm of Object.values(alarms)) {
+    for (const alarm of allAlarms(alarms)) {
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
     }
@@ -172,14 +167,14 @@ function workerErrorSum(workers: ReadonlyMap<string, ApiFunction>): IMetric {
 
 /** One dashboard per stage, named like the stage's resources. */
 export function createDashboard(scope: Construct, resources: ObservedResources, alarms: StageAlarms): Dashboard {
-  const { config, apiStage, importQueue, importDeadLetterQueue, routeFunctions, workerFunctions } = resources;
+  const { config, apiStage, routeFunctions, workerFunctions } = resources;
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName: config.resourcePrefix, defaultInterval: Duration.hours(3) });
   const perFunction = (functions: ReadonlyMap<string, ApiFunction>, metric: (fn: ApiFunction, label: string) => IMetric) =>
     [...functions.entries()].map(([label, fn]) => metric(fn, label));
   // One function per route: its Lambda metrics are the route's, at no cost.
   const routes = new Map([...routeFunctions, ['$default', resources.fallbackFunction] as const]);
 
-  dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: Object.values(alarms), width: 24, height: 3 }));
+  dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: allAlarms(alarms), width: 24, height: 3 }));
   dashboard.addWidgets(
     new GraphWidget({
       title: 'API requests and errors',
@@ -219,17 +214,21 @@ export function createDashboard(scope: Construct, resources: ObservedResources, 
       width: 24,
     }),
   );
+  const queueWidgets = resources.workerQueues.map(
+    ({ title, queue, deadLetterQueue }) =>
+      new GraphWidget({
+        title,
+        left: [
+          queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'visible' }),
+          queue.metricApproximateNumberOfMessagesNotVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'in flight' }),
+          deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'dead letters' }),
+        ],
+        right: [queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'oldest message (s)' })],
+        width: 12,
+      }),
+  );
   dashboard.addWidgets(
-    new GraphWidget({
-      title: 'Import queue',
-      left: [
-        importQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'visible' }),
-        importQueue.metricApproximateNumberOfMessagesNotVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'in flight' }),
-        importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'dead letters' }),
-      ],
-      right: [importQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum', label: 'oldest message (s)' })],
-      width: 12,
-    }),
+    ...queueWidgets,
     new GraphWidget({
       title: 'Workers: errors, throttles, concurrency',
       left: [

@@ -1,18 +1,20 @@
 import type { ResourceAccess } from './routes/types.ts';
 import { IMPORT_QUEUE } from './store/tables.ts';
+import type { QueueId } from './store/tables.ts';
 
 /**
  * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
- * committed but never sent. The CDK stack and the local runtime (SQS poller, timer) read this
- * list, as they read lib/routes/ for HTTP functions.
+ * committed but never sent. The CDK stack (infra/background-flow.ts) and the local runtime
+ * (local/event-source-poller.ts, local/scheduler.ts) read this list, as they read lib/routes/
+ * for HTTP functions.
  */
 
 export interface QueueWorkerDefinition {
   id: string;
   trigger: 'queue';
   handler: string;
-  /** Which queue of lib/store/tables.ts feeds it. */
-  queue: typeof IMPORT_QUEUE.id;
+  /** Which queue of QUEUES (lib/store/tables.ts) feeds it. */
+  queue: QueueId;
   timeoutSeconds: number;
   batchSize: number;
   /** Upper bound of concurrent invocations the event source mapping may run. */

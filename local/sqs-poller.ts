@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
@@ -10,14 +8,15 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { QueueWorkerDefinition } from '../lib/workers.ts';
-import { lambdaContext } from './lambda-event.ts';
-import { invokeWithTimeout } from './load-handler.ts';
+import { failedItemIds, startEventSourcePoller } from './event-source-poller.ts';
+import type { EventSource, EventSourcePoller } from './event-source-poller.ts';
 
 /**
- * The local stand-in for Lambda's SQS event source mapping (the CDK stack's SqsEventSource with
- * `reportBatchItemFailures`): long-polls the queue, invokes the worker's handler with a real-shaped
- * SQSEvent, deletes what succeeded and leaves the rest for redelivery, where the queue's redrive
- * policy (fauxqs) moves a message to the DLQ once it has been received maxReceiveCount times.
+ * The local stand-in for Lambda's SQS event source mapping (the CDK stack's mapping with
+ * `reportBatchItemFailures`): an SQS source for the generic poller of local/event-source-poller.ts.
+ * It long-polls the queue, hands the worker's handler a real-shaped SQSEvent, deletes what
+ * succeeded and leaves the rest for redelivery, where the queue's redrive policy (fauxqs) moves a
+ * message to the DLQ once it has been received maxReceiveCount times.
  *
  * One deliberate difference: on AWS a failed message reappears after the queue's visibility
  * timeout (360 s for the import queue). Locally the poller shortens that to `retryDelaySeconds`
@@ -47,13 +46,9 @@ export interface QueuePollerOptions {
   region?: string;
 }
 
-export interface QueuePoller {
-  /** Stops polling, lets in-flight batches finish (bounded by the worker timeout), then resolves. */
-  stop(): Promise<void>;
-}
+export type QueuePoller = EventSourcePoller;
 
 export const DEFAULT_RETRY_DELAY_SECONDS = 2;
-const MAX_BACKOFF_MS = 30_000;
 
 /** `http://host/000000000000/name` → `arn:aws:sqs:<region>:000000000000:name`. */
 export function queueArnFromUrl(queueUrl: string, region: string): string {
@@ -114,50 +109,24 @@ export function toSqsRecord(message: Message, eventSourceARN: string, awsRegion:
   };
 }
 
-/**
- * Lambda's reading of a partial batch response: nothing (null/undefined/{}), or an empty or null
- * `batchItemFailures` = all succeeded; a malformed response, or an itemIdentifier that is empty,
- * null or not a message of the batch = the whole batch failed. Returns the failed message ids.
- */
-export function failedMessageIds(response: unknown, batchIds: readonly string[]): { ids: Set<string>; wholeBatch?: string } {
-  const all = (reason: string) => ({ ids: new Set(batchIds), wholeBatch: reason });
-  if (response === undefined || response === null) return { ids: new Set() };
-  if (typeof response !== 'object' || Array.isArray(response)) return all('the handler returned something other than an SQSBatchResponse');
-  const failures = (response as { batchItemFailures?: unknown }).batchItemFailures;
-  if (failures === undefined || failures === null) return { ids: new Set() };
-  if (!Array.isArray(failures)) return all('batchItemFailures is not an array');
-  const known = new Set(batchIds);
-  const ids = new Set<string>();
-  for (const failure of failures as unknown[]) {
-    const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
-    if (typeof id !== 'string' || id === '' || !known.has(id)) {
-      return all(`batchItemFailures names ${JSON.stringify(id)}, which is not a message of the batch`);
-    }
-    ids.add(id);
-  }
-  return { ids };
+/** Lambda's partial batch response rules for SQS (local/event-source-poller.ts). */
+export const failedMessageIds = failedItemIds;
+
+export interface SqsSourceOptions {
+  queueUrl: string;
+  client: SQSClient;
+  /** Closes the client when the poller stops (it was created for the poller). */
+  ownsClient: boolean;
+  region: string;
+  retryDelaySeconds: number | null;
+  waitTimeSeconds: number;
+  log: (line: string) => void;
 }
 
-export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { worker, queueUrl } = options;
-  const log = options.log ?? ((line: string) => console.error(line));
-  const say = (line: string) => log(`[${worker.id}] ${line}`);
-  const retryDelaySeconds = options.retryDelaySeconds === undefined ? DEFAULT_RETRY_DELAY_SECONDS : options.retryDelaySeconds;
-  const waitTimeSeconds = options.waitTimeSeconds ?? 1;
-  const concurrency = options.concurrency ?? worker.maxConcurrency;
-  if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 1 || waitTimeSeconds > 20) throw new Error(`waitTimeSeconds must be 1..20, got ${waitTimeSeconds}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
-  if (retryDelaySeconds !== null && (!Number.isInteger(retryDelaySeconds) || retryDelaySeconds < 0 || retryDelaySeconds > 43_200)) {
-    throw new Error(`retryDelaySeconds must be 0..43200 or null, got ${retryDelaySeconds}`);
-  }
-  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+/** An SQS queue as an event source: receive = ReceiveMessage, ack = delete, fail = visible again after the retry delay. */
+export function sqsEventSource(options: SqsSourceOptions): EventSource<Message, SQSEvent> {
+  const { client, queueUrl, region, log } = options;
   const eventSourceARN = queueArnFromUrl(queueUrl, region);
-  const client = options.client ?? new SQSClient({});
-  const timeoutMs = worker.timeoutSeconds * 1000;
-  const stopSignal = new AbortController();
-  let stopping = false;
-
-  const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
   async function changeVisibility(messages: readonly Message[], VisibilityTimeout: number): Promise<void> {
     for (let start = 0; start < messages.length; start += 10) {
@@ -168,94 +137,76 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
           Entries: chunk.map((message, index) => ({ Id: `m${start + index}`, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout })),
         }),
       );
-      for (const failed of Failed ?? []) say(`could not change the visibility of ${failed.Id}: ${failed.Code} ${failed.Message ?? ''}`);
+      for (const failed of Failed ?? []) log(`could not change the visibility of ${failed.Id}: ${failed.Code} ${failed.Message ?? ''}`);
     }
   }
 
-  async function deleteMessages(messages: readonly Message[]): Promise<void> {
-    for (let start = 0; start < messages.length; start += 10) {
-      const chunk = messages.slice(start, start + 10);
-      const { Failed } = await client.send(
-        new DeleteMessageBatchCommand({
+  return {
+    noun: ['message', 'messages'],
+    async receive(maxRecords) {
+      const received = await client.send(
+        new ReceiveMessageCommand({
           QueueUrl: queueUrl,
-          Entries: chunk.map((message, index) => ({ Id: `m${start + index}`, ReceiptHandle: message.ReceiptHandle })),
+          MaxNumberOfMessages: maxRecords,
+          WaitTimeSeconds: options.waitTimeSeconds,
+          AttributeNames: ['All'],
+          MessageSystemAttributeNames: ['All'],
+          MessageAttributeNames: ['All'],
         }),
       );
-      for (const failed of Failed ?? []) say(`could not delete ${failed.Id}: ${failed.Code} ${failed.Message ?? ''}`);
-    }
-  }
-
-  async function processBatch(messages: readonly Message[]): Promise<void> {
-    const records = messages.map((message) => toSqsRecord(message, eventSourceARN, region));
-    const batchIds = records.map((record) => record.messageId);
-    let failed: Set<string>;
-    try {
-      const handler = await options.loadHandler(worker.handler);
-      const response = await invokeWithTimeout(handler, { Records: records }, lambdaContext(worker.id, randomUUID(), timeoutMs), timeoutMs);
-      const outcome = failedMessageIds(response, batchIds);
-      if (outcome.wholeBatch) say(`whole batch of ${batchIds.length} failed: ${outcome.wholeBatch}`);
-      else if (outcome.ids.size > 0) say(`${outcome.ids.size} of ${batchIds.length} messages failed: ${[...outcome.ids].join(', ')}`);
-      failed = outcome.ids;
-    } catch (error) {
-      // Like Lambda: an error (or timeout) fails the whole batch and nothing is deleted.
-      say(`handler failed the whole batch of ${batchIds.length}: ${errorText(error)}`);
-      failed = new Set(batchIds);
-    }
-    await deleteMessages(messages.filter((message) => !failed.has(message.MessageId ?? '')));
-    const retry = messages.filter((message) => failed.has(message.MessageId ?? ''));
-    if (retry.length > 0 && retryDelaySeconds !== null) await changeVisibility(retry, retryDelaySeconds);
-  }
-
-  async function pollLoop(): Promise<void> {
-    let consecutiveErrors = 0;
-    while (!stopping) {
-      let messages: Message[];
-      try {
-        const received = await client.send(
-          new ReceiveMessageCommand({
+      return received.Messages ?? [];
+    },
+    toEvent: (messages) => ({ Records: messages.map((message) => toSqsRecord(message, eventSourceARN, region)) }),
+    itemIdentifier: (message) => message.MessageId ?? '',
+    async ack(messages) {
+      for (let start = 0; start < messages.length; start += 10) {
+        const chunk = messages.slice(start, start + 10);
+        const { Failed } = await client.send(
+          new DeleteMessageBatchCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: worker.batchSize,
-            WaitTimeSeconds: waitTimeSeconds,
-            AttributeNames: ['All'],
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
+            Entries: chunk.map((message, index) => ({ Id: `m${start + index}`, ReceiptHandle: message.ReceiptHandle })),
           }),
         );
-        messages = received.Messages ?? [];
-        consecutiveErrors = 0;
-      } catch (error) {
-        if (stopping) break;
-        consecutiveErrors += 1;
-        const backoffMs = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (consecutiveErrors - 1));
-        say(`receiving from ${queueUrl} failed (${errorText(error)}); retrying in ${backoffMs} ms`);
-        await sleep(backoffMs, undefined, { signal: stopSignal.signal }).catch(() => undefined);
-        continue;
+        for (const failed of Failed ?? []) log(`could not delete ${failed.Id}: ${failed.Code} ${failed.Message ?? ''}`);
       }
-      if (messages.length === 0) continue;
-      try {
-        if (stopping) {
-          // Received while stopping: hand them straight back instead of hiding them for the visibility timeout.
-          await changeVisibility(messages, 0);
-          break;
-        }
-        await processBatch(messages);
-      } catch (error) {
-        // Delete/visibility calls failed: the messages reappear after their visibility timeout.
-        say(`settling a batch of ${messages.length} failed: ${errorText(error)}`);
-      }
-    }
-  }
-
-  const loops = Array.from({ length: concurrency }, () => pollLoop().catch((error: unknown) => say(`poller stopped by a bug: ${errorText(error)}`)));
-  let stopped: Promise<void> | undefined;
-  return {
-    stop() {
-      stopping = true;
-      stopSignal.abort();
-      stopped ??= Promise.all(loops).then(() => {
-        if (!options.client) client.destroy();
-      });
-      return stopped;
+    },
+    async fail(messages) {
+      if (options.retryDelaySeconds !== null) await changeVisibility(messages, options.retryDelaySeconds);
+    },
+    // Received while stopping: hand them straight back instead of hiding them for the visibility timeout.
+    release: (messages) => changeVisibility(messages, 0),
+    close() {
+      if (options.ownsClient) client.destroy();
     },
   };
+}
+
+/** The SQS event source mapping of one queue worker of lib/workers.ts. */
+export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
+  const { worker } = options;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const retryDelaySeconds = options.retryDelaySeconds === undefined ? DEFAULT_RETRY_DELAY_SECONDS : options.retryDelaySeconds;
+  const waitTimeSeconds = options.waitTimeSeconds ?? 1;
+  if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 1 || waitTimeSeconds > 20) throw new Error(`waitTimeSeconds must be 1..20, got ${waitTimeSeconds}`);
+  if (retryDelaySeconds !== null && (!Number.isInteger(retryDelaySeconds) || retryDelaySeconds < 0 || retryDelaySeconds > 43_200)) {
+    throw new Error(`retryDelaySeconds must be 0..43200 or null, got ${retryDelaySeconds}`);
+  }
+  const source = sqsEventSource({
+    queueUrl: options.queueUrl,
+    client: options.client ?? new SQSClient({}),
+    ownsClient: options.client === undefined,
+    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    retryDelaySeconds,
+    waitTimeSeconds,
+    log: (line) => log(`[${worker.id}] ${line}`),
+  });
+  return startEventSourcePoller({
+    name: worker.id,
+    source,
+    loadHandler: () => options.loadHandler(worker.handler),
+    timeoutSeconds: worker.timeoutSeconds,
+    batchSize: worker.batchSize,
+    concurrency: options.concurrency ?? worker.maxConcurrency,
+    log,
+  });
 }

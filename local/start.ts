@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../lib/store/tables.ts';
+import { QUEUES } from '../lib/store/tables.ts';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,
@@ -14,8 +14,9 @@ import {
 
 /**
  * `npm start`: the embedded AWS stack (DynamoDB Local, s3rver, fauxqs) plus an HTTP server that
- * runs the deployable Lambda handlers, an SQS poller per queue worker and a timer per scheduled
- * worker (lib/workers.ts). Settings: PORT (3000), LOCAL_STATE_DIR (.local), LOCAL_FRESH=1 (start
+ * runs the deployable Lambda handlers, an event source poller per queue worker and a timer per
+ * scheduled worker (lib/workers.ts). Queue messages are journaled under the state directory and
+ * survive a restart, even a `kill -9` (docs/operations.md "Local runtime"). Settings: PORT (3000), LOCAL_STATE_DIR (.local), LOCAL_FRESH=1 (start
  * empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE (write the runtime info
  * there once ready; tests), LOCAL_SWEEP_SECONDS (period of the scheduled workers instead of
  * theirs), LOCAL_RETRY_DELAY_SECONDS (how long a failed queue message stays hidden, default 2).
@@ -114,12 +115,11 @@ async function startWorkers(): Promise<{ stop(): Promise<void> }[]> {
   const { startQueuePoller } = await import('./sqs-poller.ts');
   const { periodOverride, startScheduler } = await import('./scheduler.ts');
   const log = (line: string) => console.error(line);
-  const queueUrls: Record<string, string | undefined> = { [IMPORT_QUEUE.id]: process.env[IMPORT_QUEUE_ENV_VAR] };
   const retryDelaySeconds = periodOverride(process.env.LOCAL_RETRY_DELAY_SECONDS, 'LOCAL_RETRY_DELAY_SECONDS');
   const started: { stop(): Promise<void> }[] = [];
   for (const worker of WORKERS) {
     if (worker.trigger !== 'queue') continue;
-    const queueUrl = queueUrls[worker.queue];
+    const queueUrl = process.env[QUEUES[worker.queue].envVar];
     if (!queueUrl) throw new Error(`no local queue URL for worker ${worker.id} (queue '${worker.queue}')`);
     started.push(
       startQueuePoller({

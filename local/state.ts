@@ -77,7 +77,7 @@ export function writeDevKey(dir: string, devKey: DevKey): void {
 
 /** LOCAL_FRESH=1: forget all stored data, keep the cached DynamoDB Local copy. */
 export function wipeState(dir: string): void {
-  for (const name of ['dynamodb', 's3', 'dev-key.json']) rmSync(join(dir, name), { recursive: true, force: true });
+  for (const name of ['dynamodb', 's3', 'sqs', 'dev-key.json']) rmSync(join(dir, name), { recursive: true, force: true });
 }
 
 /** The local cursor-signing key: generated once per state directory, so cursors survive restarts. */

@@ -102,6 +102,24 @@ export const BUCKET_ENV_VAR = 'FILES_BUCKET_NAME';
 export const IMPORT_QUEUE_ENV_VAR = 'IMPORT_QUEUE_URL';
 export const IMPORT_DLQ_ENV_VAR = 'IMPORT_DLQ_URL';
 
+/**
+ * A queue feeding a worker of lib/workers.ts, with its dead-letter queue. The CDK stack
+ * (infra/background-flow.ts) and the local stack (local/aws-stack/provision.ts) both build every
+ * entry of QUEUES from it.
+ */
+export interface QueueSpec {
+  id: string;
+  deadLetterId: string;
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  visibilityTimeoutSeconds: number;
+  messageRetentionDays: number;
+  deadLetterRetentionDays: number;
+  /** Environment variables that give the code the queue's and the DLQ's URL. */
+  envVar: string;
+  deadLetterEnvVar: string;
+}
+
 /** The import queue and its dead-letter queue (used by the import worker: docs/operations.md "Workers"). */
 export const IMPORT_QUEUE = {
   id: 'imports',
@@ -113,7 +131,14 @@ export const IMPORT_QUEUE = {
   deadLetterRetentionDays: 14,
   /** A job is never judged stalled for waiting in the queue within this (docs/imports.md "Guarantees"). */
   messageRetentionDays: IMPORT_MESSAGE_RETENTION_DAYS,
-} as const;
+  envVar: IMPORT_QUEUE_ENV_VAR,
+  deadLetterEnvVar: IMPORT_DLQ_ENV_VAR,
+} as const satisfies QueueSpec & { workerTimeoutSeconds: number };
+
+/** Every queue of the service, by id: a new background flow adds its queue here. */
+export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE } as const satisfies Record<string, QueueSpec>;
+export type QueueId = keyof typeof QUEUES;
+export const QUEUE_IDS = Object.keys(QUEUES) as QueueId[];
 
 /** Physical queue name for a stage prefix. */
 export function physicalQueueName(prefix: string, id: string): string {

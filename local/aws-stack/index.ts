@@ -7,7 +7,6 @@ import {
   BUCKET_ENV_VAR,
   FILES_BUCKET,
   IMPORT_DLQ_ENV_VAR,
-  IMPORT_QUEUE_ENV_VAR,
   TABLES,
   physicalTableName,
 } from '../../lib/store/tables.ts';
@@ -24,9 +23,9 @@ import { startSqs, type LocalSqs } from './sqs.ts';
  */
 
 export interface AwsStackOptions {
-  /** Persistent state lives under it (dynamodb/, s3/); created if missing. */
+  /** Persistent state lives under it (dynamodb/, s3/, sqs/); created if missing. */
   stateDir: string;
-  /** DynamoDB Local -inMemory, s3rver in a throwaway `<stateDir>/s3-in-memory-*` dir removed on stop (tests). */
+  /** DynamoDB Local -inMemory, s3rver in a throwaway `<stateDir>/s3-in-memory-*` dir removed on stop, queues unjournaled (tests). */
   inMemory?: boolean;
   /** 0 or undefined = pick a free port on 127.0.0.1. */
   ports?: { dynamodb?: number; s3?: number; sqs?: number };
@@ -40,7 +39,7 @@ export interface AwsStack {
   /**
    * Environment a process needs to use the stack with AWS SDK v3 (AWS_REGION, fake credentials,
    * AWS_ENDPOINT_URL_DYNAMODB / _S3 / _SQS, S3_FORCE_PATH_STYLE=true, each TABLES[*].envVar =
-   * physical name, FILES_BUCKET_NAME, IMPORT_QUEUE_URL, IMPORT_DLQ_URL).
+   * physical name, FILES_BUCKET_NAME, each QUEUES[*].envVar / deadLetterEnvVar = its URL).
    */
   env: Record<string, string>;
   /** Stops every child process and server; idempotent. */
@@ -88,7 +87,7 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
   const results = await Promise.allSettled([
     startDynamoDbLocal({ stateDir, inMemory, port: options.ports?.dynamodb || undefined, log, pickPort: freePort }),
     startS3({ stateDir, inMemory, port: options.ports?.s3 ?? 0, bucket: FILES_BUCKET.localName, log }),
-    startSqs({ port: options.ports?.sqs ?? 0 }),
+    startSqs({ port: options.ports?.sqs ?? 0, ...(inMemory ? {} : { stateDir }) }),
   ]);
   const stoppers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop] : []));
   const stopAll = async (): Promise<void> => {
@@ -135,9 +134,11 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     S3_FORCE_PATH_STYLE: 'true',
     [BUCKET_ENV_VAR]: FILES_BUCKET.localName,
-    [IMPORT_QUEUE_ENV_VAR]: queues.queueUrl,
-    [IMPORT_DLQ_ENV_VAR]: queues.deadLetterQueueUrl,
   };
+  for (const { spec, queueUrl, deadLetterQueueUrl } of queues) {
+    env[spec.envVar] = queueUrl;
+    env[spec.deadLetterEnvVar] = deadLetterQueueUrl;
+  }
   for (const spec of Object.values(TABLES)) env[spec.envVar] = physicalTableName(prefix, spec.id);
 
   let stopping: Promise<void> | undefined;

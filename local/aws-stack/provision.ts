@@ -8,7 +8,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { IMPORT_QUEUE, TABLES, physicalQueueName, type TableSpec } from '../../lib/store/tables.ts';
+import { QUEUE_IDS, QUEUES, TABLES, physicalQueueName, type QueueSpec, type TableSpec } from '../../lib/store/tables.ts';
 import { createTableInput } from './create-tables.ts';
 
 type Log = (line: string) => void;
@@ -98,17 +98,22 @@ async function reconcileTable(
   }
 }
 
-export interface ImportQueues {
+export interface ProvisionedQueue {
+  spec: QueueSpec;
   queueUrl: string;
   deadLetterQueueUrl: string;
 }
 
-/** The import queue and its DLQ, with the redrive policy and visibility timeout of IMPORT_QUEUE. */
-export async function ensureQueues(client: SQSClient, prefix: string): Promise<ImportQueues> {
+/** Every queue of QUEUES and its DLQ, with the spec's redrive policy, visibility timeout and retention. */
+export async function ensureQueues(client: SQSClient, prefix: string): Promise<ProvisionedQueue[]> {
+  return Promise.all(QUEUE_IDS.map((id) => ensureQueue(client, prefix, QUEUES[id])));
+}
+
+async function ensureQueue(client: SQSClient, prefix: string, spec: QueueSpec): Promise<ProvisionedQueue> {
   const dlq = await client.send(
     new CreateQueueCommand({
-      QueueName: physicalQueueName(prefix, IMPORT_QUEUE.deadLetterId),
-      Attributes: { MessageRetentionPeriod: String(IMPORT_QUEUE.deadLetterRetentionDays * 86_400) },
+      QueueName: physicalQueueName(prefix, spec.deadLetterId),
+      Attributes: { MessageRetentionPeriod: String(spec.deadLetterRetentionDays * 86_400) },
     }),
   );
   const deadLetterQueueUrl = required(dlq.QueueUrl, 'dead-letter queue URL');
@@ -118,15 +123,15 @@ export async function ensureQueues(client: SQSClient, prefix: string): Promise<I
   const deadLetterTargetArn = required(Attributes?.QueueArn, 'dead-letter queue ARN');
   const queue = await client.send(
     new CreateQueueCommand({
-      QueueName: physicalQueueName(prefix, IMPORT_QUEUE.id),
+      QueueName: physicalQueueName(prefix, spec.id),
       Attributes: {
-        VisibilityTimeout: String(IMPORT_QUEUE.visibilityTimeoutSeconds),
-        MessageRetentionPeriod: String(IMPORT_QUEUE.messageRetentionDays * 86_400),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: IMPORT_QUEUE.maxReceiveCount }),
+        VisibilityTimeout: String(spec.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(spec.messageRetentionDays * 86_400),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount: spec.maxReceiveCount }),
       },
     }),
   );
-  return { queueUrl: required(queue.QueueUrl, 'import queue URL'), deadLetterQueueUrl };
+  return { spec, queueUrl: required(queue.QueueUrl, `${spec.id} queue URL`), deadLetterQueueUrl };
 }
 
 function required<T>(value: T | undefined, what: string): T {
