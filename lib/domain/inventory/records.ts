@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { UniqueKeyTakenError } from '../errors.ts';
 import { newId, type IdPrefix } from '../ids.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
@@ -53,7 +53,7 @@ export interface VersionedRecord<R> {
 }
 
 /** The natural key is taken: another record of the organization has it (409 `customer-api.<area>.<key>-taken`). */
-export class NaturalKeyTakenError extends ApiError {
+export class NaturalKeyTakenError extends UniqueKeyTakenError {
   constructor(
     readonly recordType: InventoryRecordType,
     readonly naturalKey: string,
