@@ -114,7 +114,8 @@ export const bomEntity = defineEntity<{ organizationId: string; bomId: string }>
 /** A BOM's entry in its organization's list: the summary and the attributes lists filter on. */
 export const bomListEntryEntity = defineEntity<{ organizationId: string; bomId: string }>({
   type: 'bom-list-entry',
-  schemaVersion: 1,
+  // 2: `searchCode` and `searchName` apart, so `q` never matches across them (1: one `searchText`).
+  schemaVersion: 2,
   key: ({ organizationId, bomId }) => keys.bomListEntry(organizationId, bomId),
 });
 
