@@ -187,3 +187,9 @@ export const stockDocumentEntity = defineEntity<{ organizationId: string; key: s
   schemaVersion: 1,
   key: ({ organizationId, key }) => keys.stockDocument(organizationId, key),
 });
+
+export const sweepPositionEntity = defineEntity<{ sweep: string }>({
+  type: 'sweep-position',
+  schemaVersion: 1,
+  key: ({ sweep }) => keys.sweepPosition(sweep),
+});
