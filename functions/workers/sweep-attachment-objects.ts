@@ -5,22 +5,28 @@ import { sweepOrphanObjects } from '../../lib/domain/attachments/sweep-orphans.t
 import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
+import { SweepPositionsStore } from '../../lib/store/sweep-positions.ts';
 import { BUCKET_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 
 const objects = new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR));
 const attachments = new AttachmentsStore(requiredEnv(TABLES.inventory.envVar));
+const position = new SweepPositionsStore(requiredEnv(TABLES.inventory.envVar)).of('attachment-objects');
+/** Left of the function's timeout for the last lookups and deletes and saving the position. */
+const SETTLE_MARGIN_MS = 30_000;
 
 /** Deletes attachment bodies no record names (docs/attachments.md "Deleting"). */
 export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
   startInvocation(context);
   const swept = await sweepOrphanObjects(
     {
-      listed: () => objects.listed(ATTACHMENT_OBJECT_PREFIX),
+      listed: (startAfter) => objects.listed(ATTACHMENT_OBJECT_PREFIX, { startAfter }),
       existing: (organizationId, ids) => attachments.existing(organizationId, ids),
       delete: (key) => objects.delete(key),
-      onError: (key, error) => log('warn', 'orphan attachment body not deleted this time', { key, ...describeError(error) }),
+      onError: (key, error) => log('warn', 'orphan sweep step failed; a later run retries it', { key, ...describeError(error) }),
+      position,
     },
     new Date(),
+    { msLeft: () => (context ? context.getRemainingTimeInMillis() - SETTLE_MARGIN_MS : Infinity) },
   );
-  if (swept.deleted > 0 || swept.errors > 0) log('info', 'orphan attachment bodies swept', { ...swept });
+  if (swept.deleted > 0 || swept.errors > 0 || swept.stoppedAfter !== null) log('info', 'orphan attachment bodies swept', { ...swept });
 };

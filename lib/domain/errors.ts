@@ -53,6 +53,13 @@ export class ValidationError extends ApiError {
   }
 }
 
+/**
+ * A write refused because another record of the organization holds a unique key (a code, a sku):
+ * the same request always meets it again, so when the commit met it, it is the request's stored
+ * outcome (docs/api-guide.md "Idempotency").
+ */
+export class UniqueKeyTakenError extends ApiError {}
+
 export class NotFoundError extends ApiError {
   constructor(area: string, detail = 'The resource does not exist.') {
     super(404, `customer-api.${area}.not-found`, 'Not found', { detail });

@@ -117,15 +117,22 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
 function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {
   return async (build, respond) => {
     if (!writes) throw new Error(`${route.operationId} is not a write route`);
-    // From here on the write has begun: a 4xx it ends in is the request's outcome and is stored.
-    if (state.idempotency) state.idempotency.committing = true;
+    const { idempotency } = state;
+    // The writer builds the plan again after a lost race; a refusal while building is decided
+    // before the write, one after it by the commit (docs/api-guide.md "Idempotency").
+    const planned = async () => {
+      if (idempotency) idempotency.committing = false;
+      const plan = await build();
+      if (idempotency) idempotency.committing = true;
+      return plan;
+    };
     const writeContext = {
       organizationId: principal.organizationId,
       actor: { type: 'api-key' as const, id: principal.keyId },
       traceId: state.traceId,
       idempotency: state.idempotency,
     };
-    const outcome = await writes.writer.run(writeContext, build, (committed) => {
+    const outcome = await writes.writer.run(writeContext, planned, (committed) => {
       const { statusCode = 200, headers, body = '' } = toHttpResponse(respond(committed), state);
       return { statusCode, headers, body: String(body) };
     });

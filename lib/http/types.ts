@@ -23,7 +23,11 @@ export interface RequestState {
   responseMediaType?: ResponseMediaType;
   rateLimit?: RateLimitWindowStatus[];
   rateLimitPolicy?: Pick<RateLimitWindowStatus, 'policy' | 'limit' | 'windowSeconds'>[];
-  /** Set on write routes once the Idempotency-Key is claimed for this request. */
+  /**
+   * Set on write routes once the Idempotency-Key is claimed for this request. `committing`: the
+   * command's plan is built and its transaction is being committed, so a refusal now was decided
+   * by the commit, not before it.
+   */
   idempotency?: { key: string; claim: IdempotencyClaim; committing?: boolean };
 }
 

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AttachmentObjects } from '../domain/attachments/attachment.ts';
 import { attachmentDisposition } from '../domain/attachments/file-name.ts';
@@ -27,13 +27,24 @@ export class AttachmentObjectsStore implements AttachmentObjects {
     return getSignedUrl(s3Client, command, { expiresIn: options.expiresInSeconds });
   }
 
-  /** Every object under `prefix` with its last change, page after page (for the orphan sweep). */
-  async *listed(prefix: string): AsyncGenerator<{ key: string; lastModified: Date }> {
-    let token: string | undefined;
+  /**
+   * Every object under `prefix` with its last change, in key order, page after page (for the
+   * orphan sweep); after `startAfter` when given, `pageSize` keys per request (S3's default 1,000).
+   * Each page starts after the last key of the one before (ListObjects with `Marker`): the same
+   * request resumes a saved position, and the local S3 (s3rver) cannot make ListObjectsV2's
+   * continuation tokens under OpenSSL 3 (they use DES). The same `s3:ListBucket` permission.
+   */
+  async *listed(prefix: string, options: { startAfter?: string | undefined; pageSize?: number } = {}): AsyncGenerator<{ key: string; lastModified: Date }> {
+    let after = options.startAfter;
+    let truncated: boolean | undefined;
     do {
-      const page = await s3Client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const object of page.Contents ?? []) if (object.Key && object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+      const page = await s3Client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, MaxKeys: options.pageSize, Marker: after }));
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        after = object.Key;
+        if (object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
+      }
+      truncated = page.IsTruncated === true && (page.Contents?.length ?? 0) > 0;
+    } while (truncated);
   }
 }

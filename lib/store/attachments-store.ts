@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Attachment, AttachmentStorage, AttachmentTarget, StoredAttachment } from '../domain/attachments/attachment.ts';
+import { attachmentNotFound, type Attachment, type AttachmentStorage, type AttachmentTarget, type StoredAttachment } from '../domain/attachments/attachment.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { batchGet, entityItem, readPage, sortKeyRange } from './entity.ts';
@@ -36,7 +36,8 @@ export class AttachmentsStore implements AttachmentStorage<StoreWrite> {
 
   deleteWrites(organizationId: string, stored: StoredAttachment): StoreWrite[] {
     const { attachment } = stored;
-    const remove = (Key: Record<string, unknown>): StoreWrite => ({ item: { Delete: { TableName: this.tableName, Key, ConditionExpression: 'attribute_exists(pk)' } } });
+    // Attachments are never changed, only deleted: a record gone since it was read was deleted by a concurrent request.
+    const remove = (Key: Record<string, unknown>): StoreWrite => ({ item: { Delete: { TableName: this.tableName, Key, ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: attachmentNotFound });
     return [
       remove(attachmentEntity.key({ organizationId, attachmentId: attachment.id })),
       ...this.entryIdentities(organizationId, attachment).map((identity) => remove(attachmentListEntryEntity.key(identity))),

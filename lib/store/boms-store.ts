@@ -101,8 +101,10 @@ export class BomsStore implements BomStorage<StoreWrite> {
       values[':target'] = filter.targetItemId;
     }
     if (filter.q !== undefined) {
-      conditions.push('contains(#search, :q)');
-      names['#search'] = 'searchText';
+      // Within the code or within the name, never across them. Entries written before the two
+      // were kept apart (one `searchText`, schema version 1) match as they did until rewritten.
+      conditions.push('(contains(#searchCode, :q) OR contains(#searchName, :q) OR (attribute_not_exists(#searchCode) AND contains(#searchText, :q)))');
+      Object.assign(names, { '#searchCode': 'searchCode', '#searchName': 'searchName', '#searchText': 'searchText' });
       values[':q'] = searchable(filter.q);
     }
     const page = await readFilteredPage({
@@ -166,7 +168,7 @@ export class BomsStore implements BomStorage<StoreWrite> {
 
   private listEntryWrite(organizationId: string, bom: Bom): StoreWrite {
     const summary = summaryOf(bom);
-    const attributes = { summary, archived: bom.archived, status: bom.status, targetItemId: bom.targetItemId, searchText: searchable(`${bom.code}\n${bom.name}`) };
+    const attributes = { summary, archived: bom.archived, status: bom.status, targetItemId: bom.targetItemId, searchCode: searchable(bom.code), searchName: searchable(bom.name) };
     return { item: { Put: { TableName: this.tableName, Item: entityItem(bomListEntryEntity, { organizationId, bomId: bom.id }, attributes) } } };
   }
 

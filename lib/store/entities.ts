@@ -114,7 +114,8 @@ export const bomEntity = defineEntity<{ organizationId: string; bomId: string }>
 /** A BOM's entry in its organization's list: the summary and the attributes lists filter on. */
 export const bomListEntryEntity = defineEntity<{ organizationId: string; bomId: string }>({
   type: 'bom-list-entry',
-  schemaVersion: 1,
+  // 2: `searchCode` and `searchName` apart, so `q` never matches across them (1: one `searchText`).
+  schemaVersion: 2,
   key: ({ organizationId, bomId }) => keys.bomListEntry(organizationId, bomId),
 });
 
@@ -185,4 +186,10 @@ export const stockDocumentEntity = defineEntity<{ organizationId: string; key: s
   type: 'stock-document',
   schemaVersion: 1,
   key: ({ organizationId, key }) => keys.stockDocument(organizationId, key),
+});
+
+export const sweepPositionEntity = defineEntity<{ sweep: string }>({
+  type: 'sweep-position',
+  schemaVersion: 1,
+  key: ({ sweep }) => keys.sweepPosition(sweep),
 });

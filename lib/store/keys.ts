@@ -73,6 +73,9 @@ export const keys = {
   /** A revision or a build by its id alone (what an attachment's target names), pointing at its BOM. */
   recordPointer: (organizationId: string, id: string) => ({ pk: `ORG#${organizationId}#${id}`, sk: 'POINTER' }),
 
+  /** Where a periodic sweep of something that is no tenant's (e.g. the attachment bodies) stopped. */
+  sweepPosition: (sweep: string) => ({ pk: `SWEEP#${sweep}`, sk: 'POSITION' }),
+
   /** An attachment by id, and its entries in the organization's list and in its target's list. */
   attachment: (organizationId: string, attachmentId: string) => ({ pk: `ORG#${organizationId}#${attachmentId}`, sk: 'ATT' }),
   attachmentsOf: (organizationId: string) => `ORG#${organizationId}#ATTS`,

@@ -92,6 +92,22 @@ describe('POST /v1/imports/jobs with kind boms', () => {
     expect((await bomsOf(key)).map((bom) => bom.code)).toEqual(['GOOD']);
   });
 
+  it('refuses a line whose unit is not its item’s (invalid-value on unit) and applies none of that BOM', async () => {
+    // Prepare: BI-2 is kept in ea, BI-3 in kg
+    const { key } = await keyWithItems(3);
+    const file = [HEADER, 'FITS,,BI-1,BI-2,2,ea,', 'FITS,,BI-1,BI-3,0.5,,', 'GRAMS,,BI-1,BI-2,1,,', 'GRAMS,,BI-1,BI-3,500,g,', ''].join('\n');
+
+    // Act
+    const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file });
+    const { errors } = await allRowErrors(key, job.id);
+
+    // Assess
+    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 4, created: 2, failed: 2 } });
+    expect(errors).toContainEqual(expect.objectContaining({ rowNumber: 4, column: 'unit', value: 'g', code: 'invalid-value' }));
+    expect(errors.map((error) => error.rowNumber).sort()).toEqual([3, 4]);
+    expect((await bomsOf(key)).map((bom) => bom.code)).toEqual(['FITS']);
+  });
+
   it('with update, writes a new revision only for a BOM whose lines changed; skip and fail leave BOMs as they are', async () => {
     // Prepare
     const { key } = await keyWithItems(3);

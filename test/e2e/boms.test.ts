@@ -167,6 +167,33 @@ describe('POST /v1/boms', () => {
   });
 });
 
+describe('line units', () => {
+  it('accepts a line with no unit or its item’s unit, and answers 400 unit-mismatch on POST and PUT for another unit', async () => {
+    // Prepare: BI-2 is kept in ea, BI-3 in kg
+    const { key, itemIds } = await keyWithItems(3);
+    const inUnits = (second: string | null, third: string | null) => ({
+      components: [
+        { itemId: itemIds[1], quantity: 2, unit: second },
+        { itemId: itemIds[2], quantity: 500, unit: third },
+      ],
+    });
+    const fitting = bomBody(itemIds, inUnits('ea', null));
+
+    // Act
+    const accepted = await postBom(key, fitting);
+    const { id } = (await accepted.json()) as { id: string };
+    const refusedCreate = await postBom(key, bomBody(itemIds, inUnits(null, 'g')));
+    const refusedUpdate = await putBom(key, id, updateBody(fitting, inUnits('kg', 'kg')));
+
+    // Assess
+    expect(accepted.status).toBe(201);
+    const created = await expectProblem(refusedCreate, 400, 'customer-api.validation.failed');
+    expect(created.errors).toEqual([expect.objectContaining({ location: 'body', pointer: '/components/1/unit', code: 'unit-mismatch' })]);
+    const updated = await expectProblem(refusedUpdate, 400, 'customer-api.validation.failed');
+    expect(updated.errors).toEqual([expect.objectContaining({ location: 'body', pointer: '/components/0/unit', code: 'unit-mismatch' })]);
+  });
+});
+
 describe('GET /v1/boms/{id}', () => {
   it('reads the BOM with its ETag; another organization’s BOM and an unknown id are 404', async () => {
     // Prepare
@@ -374,6 +401,27 @@ describe('GET /v1/boms', () => {
     expect(active).toEqual(visible.filter((input) => input.status === 'active').map((input) => input.code));
     expect(targeted).toEqual(visible.filter((input) => input.targetItemId === itemIds[1]).map((input) => input.code));
     expect(combined).toEqual(visible.filter((input) => input.name.startsWith('Pump') && input.status === 'draft' && input.targetItemId === itemIds[0]).map((input) => input.code));
+  });
+
+  it('matches q within the code or within the name, never across the two', async () => {
+    // Prepare: a code ending in "a" and a name starting with "b"
+    const { key, organizationId, itemIds } = await keyWithItems(2);
+    await createBomsDirectly(organizationId, [{ code: 'KIT-A', name: 'Bolt kit', targetItemId: itemIds[0] ?? '', components: [{ itemId: itemIds[1] ?? '', quantity: 1 }] }]);
+    const search = async (q: string) => {
+      const response = await callApi(`/v1/boms?q=${encodeURIComponent(q)}`, { key });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as Page<{ code: string }>).data.map((bom) => bom.code);
+    };
+    // Act
+    const across = await search('a\nb');
+    const acrossWithSpace = await search('a b');
+    const inCode = await search('it-a');
+    const inName = await search('BOLT K');
+    // Assess
+    expect(across).toEqual([]);
+    expect(acrossWithSpace).toEqual([]);
+    expect(inCode).toEqual(['KIT-A']);
+    expect(inName).toEqual(['KIT-A']);
   });
 
   it('answers 400 for an invalid filter or a cursor of other filters', async () => {

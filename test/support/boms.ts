@@ -11,12 +11,15 @@ import { importAndWait, itemsOf } from './imports.ts';
 
 export const bomsStore = () => new BomsStore(tableName('inventory'));
 
+/** The unit of the items `keyWithItems` makes: BI-3 is kept in `kg` (a BOM line naming it may say so), the others in `ea`. */
+export const keyWithItemsUnit = (sku: string) => (sku === 'BI-3' ? 'kg' : 'ea');
+
 /** A key of a new organization, with `count` items (created by an items import) and their ids in order. */
 export async function keyWithItems(count: number) {
   const created = await createTestKey();
   const organizationId = created.record.organizationId;
   const skus = Array.from({ length: count }, (_, index) => `BI-${index + 1}`);
-  await importAndWait(created.key, { file: `sku,name\n${skus.map((sku) => `${sku},Item ${sku}`).join('\n')}\n` });
+  await importAndWait(created.key, { file: `sku,name,unit\n${skus.map((sku) => `${sku},Item ${sku},${keyWithItemsUnit(sku)}`).join('\n')}\n` });
   const items = await itemsOf(organizationId, skus);
   return { key: created.key, organizationId, keyId: created.record.keyId, itemIds: skus.map((sku) => items.get(sku)?.record.id ?? '') };
 }
@@ -40,6 +43,10 @@ export async function createBomsDirectly(organizationId: string, inputs: CreateB
       existsCheck: (_org, _type, id) => ({
         item: { ConditionCheck: { TableName: tableName('inventory'), Key: { pk: `TEST#absent#${id}`, sk: 'NONE' }, ConditionExpression: 'attribute_not_exists(pk)' } },
       }),
+      // Read items are checked unchanged only for lines that name a unit; these BOMs name none.
+      unchangedCheck: () => {
+        throw new Error('createBomsDirectly takes BOMs whose lines name no unit');
+      },
     },
   });
   const writer = transactionWriter();

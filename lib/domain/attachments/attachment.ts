@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors.ts';
 import type { PageOf } from '../pagination/page.ts';
 
 /** Attachments (docs/attachments.md): files and links attached to a record of the organization. */
@@ -55,11 +56,17 @@ export interface AttachmentTarget {
 }
 
 /** Storage of attachment records. */
+/** No attachment with the id: never was, another organization's, or deleted (also by a delete that won a race). */
+export function attachmentNotFound(): NotFoundError {
+  return new NotFoundError('attachments', 'No attachment with this id.');
+}
+
 export interface AttachmentStorage<Write = unknown> {
   get(organizationId: string, attachmentId: string): Promise<StoredAttachment | undefined>;
   /** Those of `ids` that have a record (for the orphan sweep). */
   existing(organizationId: string, attachmentIds: string[]): Promise<Set<string>>;
   createWrites(organizationId: string, stored: StoredAttachment): Write[];
+  /** Conditioned on the record existing; when another delete committed first, the commit fails with `attachmentNotFound()`. */
   deleteWrites(organizationId: string, stored: StoredAttachment): Write[];
   list(organizationId: string, target: AttachmentTarget | undefined, after: string | undefined, limit: number): Promise<PageOf<Attachment>>;
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ApiError, NotFoundError, ValidationError } from '../errors.ts';
+import { ApiError, ValidationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { CommandPlan } from '../write/ports.ts';
 import {
+  attachmentNotFound,
   attachmentObjectKey,
   type Attachment,
   type AttachmentObjects,
@@ -106,7 +107,7 @@ export class AttachmentCommands<Write> {
   /** The plan that deletes the record; the caller removes the body once it has committed (`removeBody`). */
   async delete(organizationId: string, attachmentId: string): Promise<CommandPlan<StoredAttachment, Write>> {
     const stored = await this.ports.attachments.get(organizationId, attachmentId);
-    if (!stored) throw new NotFoundError('attachments', 'No attachment with this id.');
+    if (!stored) throw attachmentNotFound();
     const { attachment } = stored;
     return {
       writes: this.ports.attachments.deleteWrites(organizationId, stored),

@@ -1,7 +1,7 @@
-import { ApiError, NotFoundError } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { CursorBinding, CursorCodec } from '../pagination/cursor.ts';
 import { cursorPage, type ListPage } from '../pagination/page.ts';
-import { DOWNLOAD_URL_TTL_SECONDS, type Attachment, type AttachmentObjects, type AttachmentStorage, type AttachmentTarget } from './attachment.ts';
+import { attachmentNotFound, DOWNLOAD_URL_TTL_SECONDS, type Attachment, type AttachmentObjects, type AttachmentStorage, type AttachmentTarget } from './attachment.ts';
 
 /** Reads of the attachments area (docs/attachments.md): lists and download URLs. */
 
@@ -31,7 +31,7 @@ export class AttachmentReads {
   /** A presigned URL for a file; a link has none (409), and a deleted or foreign id mints nothing (404). */
   async downloadUrl(organizationId: string, attachmentId: string): Promise<DownloadUrl> {
     const stored = await this.ports.attachments.get(organizationId, attachmentId);
-    if (!stored) throw new NotFoundError('attachments', 'No attachment with this id.');
+    if (!stored) throw attachmentNotFound();
     const { attachment, objectKey } = stored;
     if (attachment.kind !== 'file' || !objectKey || !attachment.fileName || !attachment.contentType || attachment.sizeBytes === null) {
       throw new ApiError(409, 'customer-api.attachments.not-downloadable', 'Not downloadable', { detail: 'A link attachment has no file to download; open its `url`.' });

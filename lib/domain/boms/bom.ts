@@ -70,6 +70,18 @@ export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];
 export const BOM_LINE_FIELDS = ['quantity', 'unit', 'scrapPercent', 'notes'] as const;
 export type BomLineField = (typeof BOM_LINE_FIELDS)[number];
 
+/**
+ * A line's unit is empty or the component item's own unit: the model converts no units, so a
+ * line in `g` of an item kept in `kg` would be read as kilograms (docs/boms.md "Model").
+ */
+export function lineUnitFits(lineUnit: string | null | undefined, itemUnit: string): boolean {
+  return lineUnit === undefined || lineUnit === null || lineUnit === itemUnit;
+}
+
+export function lineUnitMessage(lineUnit: string, itemUnit: string): string {
+  return `unit "${lineUnit}" is not the component item's unit "${itemUnit}"; leave it empty or use "${itemUnit}" (units are not converted).`;
+}
+
 /** Whether a quantity, as written in decimal (a JSON number or a CSV cell), has at most the allowed decimals. */
 export function hasAllowedDecimals(written: string): boolean {
   if (/e/i.test(written)) return false;

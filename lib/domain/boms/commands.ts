@@ -1,8 +1,9 @@
 import { ApiError, NotFoundError, ValidationError, type FieldError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { InventoryRecords } from '../inventory/records.ts';
+import type { Item } from '../inventory/item.ts';
+import type { InventoryRecords, VersionedRecord } from '../inventory/records.ts';
 import type { CommandPlan } from '../write/ports.ts';
-import { BOM_HEADER_FIELDS, type BomContent, type BomContentInput } from './bom.ts';
+import { BOM_HEADER_FIELDS, lineUnitFits, lineUnitMessage, type BomContent, type BomContentInput } from './bom.ts';
 import { compareContents } from './compare.ts';
 import { contentFromInput, revisionSummary, sameContent } from './content.ts';
 import { RevisionConflictError } from './errors.ts';
@@ -40,7 +41,7 @@ export class BomCommands<Write> {
   constructor(
     private readonly ports: {
       boms: Pick<BomStorage<Write>, 'get' | 'createWrites' | 'updateWrites'>;
-      items: Pick<InventoryRecords<Write>, 'getByIds' | 'existsCheck'>;
+      items: Pick<InventoryRecords<Write>, 'getByIds' | 'existsCheck' | 'unchangedCheck'>;
       clock?: () => Date;
     },
   ) {}
@@ -113,9 +114,11 @@ export class BomCommands<Write> {
   }
 
   /**
-   * Every item the BOM names must be the organization's. A BOM naming few items checks them in
-   * its own transaction (no read before the write); when a check fails, or the BOM names more
-   * items than a transaction has room for, one batch lookup says which, a pointer per field.
+   * Every item the BOM names must be the organization's, and a line's unit its item's (or none).
+   * A BOM naming few items checks them in its own transaction, reading before the write only the
+   * items of lines that name a unit (their check is then that they are unchanged since); when a
+   * check fails, or the BOM names more items than a transaction has room for, one batch lookup
+   * says which, a pointer per field.
    */
   private async itemChecks(organizationId: string, input: BomContentInput): Promise<Write[]> {
     const ids = new Set([input.targetItemId, ...input.components.map((component) => component.itemId)]);
@@ -123,15 +126,22 @@ export class BomCommands<Write> {
       await this.requireItems(organizationId, input);
       return [];
     }
+    const withUnit = new Set(input.components.filter((component) => component.unit != null).map((component) => component.itemId));
+    const read = withUnit.size === 0 ? new Map<string, VersionedRecord<Item>>() : await this.ports.items.getByIds(organizationId, 'item', withUnit);
+    if (read.size < withUnit.size) await this.requireItems(organizationId, input);
+    requireLineUnits(input, read);
     const explain = async (): Promise<Error> => {
       await this.requireItems(organizationId, input);
       // All items exist again: one was gone while the transaction ran and is back.
       return new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'An item the BOM names changed concurrently; retry the request.' });
     };
-    return [...ids].map((id) => this.ports.items.existsCheck(organizationId, 'item', id, explain));
+    return [...ids].map((id) => {
+      const checked = read.get(id);
+      return checked ? this.ports.items.unchangedCheck(organizationId, 'item', checked.record, checked.version) : this.ports.items.existsCheck(organizationId, 'item', id, explain);
+    });
   }
 
-  /** Every item the BOM names must be the organization's: one batch lookup, a pointer per offending field. */
+  /** Every item the BOM names must be the organization's, each line in its item's unit or none: one batch lookup, a pointer per offending field. */
   private async requireItems(organizationId: string, input: BomContentInput): Promise<void> {
     const ids = [input.targetItemId, ...input.components.map((component) => component.itemId)];
     const found = await this.ports.items.getByIds(organizationId, 'item', new Set(ids));
@@ -143,11 +153,23 @@ export class BomCommands<Write> {
       if (!found.has(component.itemId)) unknown(`/components/${index}/itemId`, component.itemId);
     });
     if (errors.length > 0) throw new ValidationError(errors, 'The BOM names items that do not exist in the organization; see `errors`.');
+    requireLineUnits(input, found);
   }
 
   private now(): string {
     return (this.ports.clock?.() ?? new Date()).toISOString();
   }
+}
+
+/** Each line that names a unit names its item's (items absent from `items` are not judged here). */
+function requireLineUnits(input: BomContentInput, items: ReadonlyMap<string, VersionedRecord<Item>>): void {
+  const errors: FieldError[] = [];
+  input.components.forEach((component, index) => {
+    const item = items.get(component.itemId)?.record;
+    if (!item || component.unit == null || lineUnitFits(component.unit, item.unit)) return;
+    errors.push({ location: 'body', pointer: `/components/${index}/unit`, code: 'unit-mismatch', message: lineUnitMessage(component.unit, item.unit) });
+  });
+  if (errors.length > 0) throw new ValidationError(errors, "A line's unit must be empty or its item's unit; see `errors`.");
 }
 
 function contentOf(bom: Bom): BomContent {

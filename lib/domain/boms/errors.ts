@@ -1,8 +1,8 @@
-import { ApiError } from '../errors.ts';
+import { ApiError, UniqueKeyTakenError } from '../errors.ts';
 
 /** The problems of the BOM area with their stable codes (docs/boms.md "Errors"). */
 
-export class BomCodeTakenError extends ApiError {
+export class BomCodeTakenError extends UniqueKeyTakenError {
   constructor(code: string) {
     super(409, 'customer-api.boms.code-taken', 'Conflict', { detail: `Another BOM of the organization has the code '${code}'.` });
     this.name = 'BomCodeTakenError';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../errors.ts';
+import { ApiError, UniqueKeyTakenError } from '../errors.ts';
 
 /**
  * The Idempotency-Key protocol (docs/api-guide.md "Idempotency"): rules that need no storage. A key is scoped to the
@@ -48,11 +48,29 @@ export interface RequestIdentity {
   path: unknown;
   query: unknown;
   body: unknown;
+  /** The headers the operation declares (e.g. `If-Match`): they change the outcome as much as the body does. */
+  headers?: unknown;
 }
 
-/** Two requests are "the same" when method, route, path, query and parsed body agree. */
+/** Two requests are "the same" when method, route, path, query, declared headers and parsed body agree. */
 export function requestFingerprint(request: RequestIdentity): string {
-  return createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
+  const { headers, ...identity } = request;
+  const declared = Object.fromEntries(Object.entries(headers !== null && typeof headers === 'object' ? headers : {}).filter(([, value]) => value !== undefined));
+  // Without declared header values the fingerprint is what it was before headers counted, so keys
+  // claimed before that change still replay.
+  const fingerprinted = Object.keys(declared).length > 0 ? { ...identity, headers: declared } : identity;
+  return createHash('sha256').update(JSON.stringify(canonical(fingerprinted))).digest('hex');
+}
+
+/**
+ * Whether a refusal is kept as the request's outcome. Only one the commit itself met can be, and
+ * of those only a unique key already taken: the same request would meet it every time. Every other
+ * refusal (invalid or unknown content, an unknown id, a stale revision, a concurrent change)
+ * wrote nothing and tells the client to correct or repeat the request, so the key is given back
+ * and that corrected or repeated request runs (docs/api-guide.md "Idempotency").
+ */
+export function isStoredRefusal(error: unknown, decidedByCommit: boolean): boolean {
+  return decidedByCommit && error instanceof UniqueKeyTakenError;
 }
 
 export interface StoredResponse {

@@ -1,4 +1,4 @@
-import { BOM_LIMITS, hasAllowedDecimals, type BomComponentInput, type BomContentInput } from '../boms/bom.ts';
+import { BOM_LIMITS, hasAllowedDecimals, lineUnitFits, lineUnitMessage, type BomComponentInput, type BomContentInput } from '../boms/bom.ts';
 import { contentFromInput, revisionSummary, sameContent } from '../boms/content.ts';
 import type { Bom, BomRevision } from '../boms/records.ts';
 import { newId } from '../ids.ts';
@@ -85,6 +85,8 @@ function contentOf(unit: ImportUnit<BomRow>, context: DecideContext): { input: B
     seen.set(row.componentSku, rowNumber);
     const item = context.resolve('item', row.componentSku);
     if (!item) throw new Error(`componentSku ${row.componentSku} was validated but is not loaded`);
+    const itemUnit = (item.record as Item).unit;
+    if (row.unit !== null && !lineUnitFits(row.unit, itemUnit)) return groupError(rowNumber, 'unit', row.unit, lineUnitMessage(row.unit, itemUnit));
     components.push({ itemId: (item.record as Item).id, quantity: row.quantity, unit: row.unit, notes: row.notes, ...(row.scrapPercent === null ? {} : { scrapPercent: row.scrapPercent }) });
   }
   if (components.length > BOM_LIMITS.components) {
@@ -130,7 +132,7 @@ export const bomsKind: ImportKindDefinition<BomRow, Bom> = {
     { name: 'targetSku', required: true, type: 'string', description: 'sku of the item the BOM makes; an item of the organization.' },
     { name: 'componentSku', required: true, type: 'string', description: 'sku of the component item of this line; an item of the organization, once per BOM.' },
     { name: 'quantity', required: true, type: 'number', description: `Quantity of the component, greater than 0, at most ${BOM_LIMITS.quantityDecimals} decimals.` },
-    { name: 'unit', required: false, type: 'string', description: `Unit of the quantity, at most ${BOM_LIMITS.unit} characters.` },
+    { name: 'unit', required: false, type: 'string', description: `Unit of the quantity: empty or the component item's own unit (units are not converted), at most ${BOM_LIMITS.unit} characters.` },
     { name: 'scrapPercent', required: false, type: 'number', description: 'Expected scrap of the component, 0 to 100. Default 0.' },
     { name: 'notes', required: false, type: 'string', description: `Notes on the line, at most ${BOM_LIMITS.lineNotes} characters.` },
   ],

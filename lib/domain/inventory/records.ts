@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { UniqueKeyTakenError } from '../errors.ts';
 import { newId, type IdPrefix } from '../ids.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
@@ -53,7 +53,7 @@ export interface VersionedRecord<R> {
 }
 
 /** The natural key is taken: another record of the organization has it (409 `customer-api.<area>.<key>-taken`). */
-export class NaturalKeyTakenError extends ApiError {
+export class NaturalKeyTakenError extends UniqueKeyTakenError {
   constructor(
     readonly recordType: InventoryRecordType,
     readonly naturalKey: string,
@@ -83,6 +83,8 @@ export interface InventoryRecords<Write = unknown> {
    * commit fails with the error `onMissing` gives (it may look further to explain).
    */
   existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): Write;
+  /** A check, committed with the other writes, that the record is still at `expectedVersion` (`null`: that it still does not exist). */
+  unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): Write;
   /** Replaces the record if it is still at `expectedVersion`. Its natural key must not change. */
   updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write;
   /** Appends a movement to the ledger (never changed afterwards). */

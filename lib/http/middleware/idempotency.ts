@@ -1,6 +1,6 @@
 import { ApiError } from '../../domain/errors.ts';
 import { describeError, log } from '../../log.ts';
-import { hashIdempotencyKey, requestFingerprint, requireIdempotencyKey } from '../../domain/idempotency/idempotency.ts';
+import { hashIdempotencyKey, isStoredRefusal, requestFingerprint, requireIdempotencyKey } from '../../domain/idempotency/idempotency.ts';
 import type { IdempotencyRecords } from '../../domain/write/ports.ts';
 import type { RouteDefinition } from '../../routes/types.ts';
 import { header, rateLimitHeaders } from '../headers.ts';
@@ -13,9 +13,10 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /**
  * Idempotency-Key for writes (docs/api-guide.md "Idempotency"). Runs after auth, rate limit and validation, so
  * those refusals never touch a key. Claims the key, or replays the stored response, or refuses
- * with 409. A 4xx that ends the write once it has begun (the commit refused by a condition) is
- * stored as the request's outcome; anything before the write began (e.g. an unknown reference)
- * or unexpected gives the key back, so a corrected retry with the same key runs.
+ * with 409. A unique key the commit found taken is stored as the request's outcome; every other
+ * refusal (before the write or by the commit's checks: an unknown reference or id, a stale
+ * revision) and anything unexpected gives the key back, so a corrected retry with the same key
+ * runs (`isStoredRefusal`).
  */
 export function idempotency(route: RouteDefinition, records: IdempotencyRecords, clock: () => Date = () => new Date()): HttpMiddleware {
   return {
@@ -24,7 +25,14 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       const key = requireIdempotencyKey(header(request.event, 'idempotency-key'));
       const { principal, input } = state;
       if (!principal || !input) throw new Error('Chain misordered: idempotency runs after auth and validation');
-      const fingerprint = requestFingerprint({ method: route.method, route: route.path, path: input.path, query: input.query, body: input.body });
+      const fingerprint = requestFingerprint({
+        method: route.method,
+        route: route.path,
+        path: input.path,
+        query: input.query,
+        body: input.body,
+        headers: input.headers,
+      });
       const outcome = await records.claim(principal.organizationId, hashIdempotencyKey(key), fingerprint, clock());
       if (outcome.kind === 'rejected') throw outcome.error;
       if (outcome.kind === 'replay') {
@@ -43,7 +51,7 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       const claimed = request.context.requestState?.idempotency;
       if (!claimed) return;
       const { error } = request;
-      const completing = claimed.committing === true && error instanceof ApiError && error.status < 500;
+      const completing = error instanceof ApiError && isStoredRefusal(error, claimed.committing === true);
       try {
         if (completing) {
           const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { bindOperation, type OperationContract } from '../../../lib/contracts/operation.ts';
 import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts';
 import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
-import { ApiError, NotFoundError } from '../../../lib/domain/errors.ts';
+import { BomCodeTakenError } from '../../../lib/domain/boms/errors.ts';
+import { NotFoundError } from '../../../lib/domain/errors.ts';
 import type { RateLimitCounter } from '../../../lib/domain/rate-limit/fixed-window.ts';
 import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
 import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
@@ -102,8 +103,8 @@ function setup(failing: Step | undefined) {
       calls.run += 1;
       fail('write');
       const plan = await build();
-      // The write was refused by a condition (e.g. a conflict): a 4xx the request ends in, stored via `complete`.
-      if (failing === 'complete') throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The thing changed.' });
+      // The commit met a unique key already taken: the 409 the request ends in, stored via `complete`.
+      if (failing === 'complete') throw new BomCodeTakenError('T-1');
       return { result: plan.result, response: respond?.(plan.result), events: [], attempts: 1 };
     },
   };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decideOnExisting, requestFingerprint, requireIdempotencyKey, type IdempotencyRecord } from '../../../lib/domain/idempotency/idempotency.ts';
+import { BomCodeTakenError, RevisionConflictError } from '../../../lib/domain/boms/errors.ts';
+import { ApiError, NotFoundError, ValidationError } from '../../../lib/domain/errors.ts';
+import { decideOnExisting, isStoredRefusal, requestFingerprint, requireIdempotencyKey, type IdempotencyRecord } from '../../../lib/domain/idempotency/idempotency.ts';
+import { NaturalKeyTakenError } from '../../../lib/domain/inventory/records.ts';
 
 describe('requestFingerprint', () => {
   const base = { method: 'POST', route: '/v1/boms', path: {}, query: {}, body: { a: 1, b: [1, 2] } };
@@ -17,6 +20,16 @@ describe('requestFingerprint', () => {
     ['array order', { body: { a: 1, b: [2, 1] } }],
   ])('changes with the %s', (_label, change) => {
     expect(requestFingerprint({ ...base, ...change })).not.toBe(requestFingerprint(base));
+  });
+
+  it('changes with a declared header such as If-Match', () => {
+    expect(requestFingerprint({ ...base, headers: { 'If-Match': '"1.1"' } })).not.toBe(requestFingerprint({ ...base, headers: { 'If-Match': '"2.2"' } }));
+    expect(requestFingerprint({ ...base, headers: { 'If-Match': '"1.1"' } })).not.toBe(requestFingerprint(base));
+  });
+
+  it('is unchanged by declared headers the request did not send', () => {
+    expect(requestFingerprint({ ...base, headers: { 'If-Match': undefined } })).toBe(requestFingerprint(base));
+    expect(requestFingerprint({ ...base, headers: {} })).toBe(requestFingerprint(base));
   });
 
   it('hashes files by content, not identity', () => {
@@ -61,5 +74,28 @@ describe('decideOnExisting', () => {
   });
   it('forgets records 24 hours old, whatever they were', () => {
     expect(decideOnExisting({ ...completed, createdAt: '2026-05-31T12:00:00Z' }, 'g', now)).toEqual({ action: 'retry-claim' });
+  });
+});
+
+describe('isStoredRefusal', () => {
+  it.each([
+    ['a BOM code taken', new BomCodeTakenError('B-1')],
+    ['a sku taken', new NaturalKeyTakenError('item', 'SKU-1')],
+  ])('stores %s that the commit met', (_label, error) => {
+    expect(isStoredRefusal(error, true)).toBe(true);
+  });
+
+  it('stores nothing decided before the commit, even a unique key taken', () => {
+    expect(isStoredRefusal(new BomCodeTakenError('B-1'), false)).toBe(false);
+  });
+
+  it.each([
+    ['invalid or unknown content', new ValidationError([{ location: 'body', pointer: '/targetItemId', code: 'unknown-item', message: 'No item.' }])],
+    ['an unknown id', new NotFoundError('attachments')],
+    ['a stale revision', new RevisionConflictError(2)],
+    ['a concurrent change', new ApiError(409, 'customer-api.request.conflict', 'Conflict')],
+  ])('gives the key back after %s, even when the commit met it', (_label, error) => {
+    expect(isStoredRefusal(error, true)).toBe(false);
+    expect(isStoredRefusal(error, false)).toBe(false);
   });
 });
