@@ -179,7 +179,8 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {
-    tables: { inventory: calls('BatchGetItem') },
+    // GetItem/PutItem: the sweep position it continues from (lib/store/sweep-positions.ts).
+    tables: { inventory: calls('BatchGetItem', 'GetItem', 'PutItem') },
     objects: { attachments: ['DeleteObject'] },
     listObjects: ['attachments'],
   },

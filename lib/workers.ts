@@ -61,7 +61,8 @@ export const WORKERS: readonly WorkerDefinition[] = [
     handler: 'functions/workers/sweep-attachment-objects.ts',
     everySeconds: 3600,
     timeoutSeconds: 300,
-    // Lists and deletes attachment bodies only; reads records to know which bodies they name.
-    access: { tables: { inventory: 'read' }, attachmentObjects: 'list-delete' },
+    // Lists and deletes attachment bodies only; reads records to know which bodies they name, and
+    // reads and writes its own sweep position so the next run continues where this one stopped.
+    access: { tables: { inventory: 'read-write' }, attachmentObjects: 'list-delete' },
   },
 ];
