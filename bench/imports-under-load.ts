@@ -77,7 +77,7 @@ async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests
   const [{ ImportJobSubmitter }, { ImportJobProcessor }, { ImportJobsStore }, { FilesStore }, { TransactionWriter, bulkChunkActions }, { TABLES, BUCKET_ENV_VAR }, { ImportRecordsStore }] =
     await Promise.all([
       import('../lib/domain/imports/submit-job.ts'),
-      import('../lib/domain/imports/process-job.ts'),
+      import('../lib/domain/imports/pipeline/process-job.ts'),
       import('../lib/store/import-jobs-store.ts'),
       import('../lib/store/files-store.ts'),
       import('../lib/store/transaction-writer.ts'),

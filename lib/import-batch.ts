@@ -2,7 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { settleWithin } from './deadline.ts';
 import type { ImportJobState, JobFailure } from './domain/imports/job.ts';
-import { TIME_MARGIN_MS, type ProcessOutcome } from './domain/imports/process-job.ts';
+import { TIME_MARGIN_MS } from './domain/background/time-budget.ts';
+import type { ProcessOutcome } from './domain/imports/pipeline/ports.ts';
 import { describeError, log, logger } from './log.ts';
 import { countImportMessages } from './metrics.ts';
 import { parseJobMessage, type ImportJobMessage } from './store/job-queue.ts';

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import { createImportBatchHandler } from '../../lib/import-batch.ts';
 import { logger } from '../../lib/log.ts';
 import { countImportRows, metrics } from '../../lib/metrics.ts';

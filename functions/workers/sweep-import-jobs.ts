@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
-import { endJob } from '../../lib/domain/imports/process-job.ts';
+import { endJob } from '../../lib/domain/imports/pipeline/end-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';

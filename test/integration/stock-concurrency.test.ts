@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportJobProcessor } from '../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { DuplicateStrategy } from '../../lib/domain/imports/types.ts';
 import { ApiError } from '../../lib/domain/errors.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';

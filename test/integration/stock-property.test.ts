@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import type { ImportJobState } from '../../lib/domain/imports/job.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
 import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
 import type { ItemStock } from '../../lib/domain/stock/records.ts';

@@ -1,6 +1,6 @@
 import type { ChunkProgress, ImportJobState, JobCounts } from '../../lib/domain/imports/job.ts';
 import type { AnyImportKind } from '../../lib/domain/imports/kind-definition.ts';
-import type { ProcessPorts } from '../../lib/domain/imports/process-job.ts';
+import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
 import type { RowError } from '../../lib/domain/imports/types.ts';
 import type { VersionedRecord } from '../../lib/domain/inventory/records.ts';
 import type { Movement } from '../../lib/domain/inventory/stock.ts';

@@ -94,7 +94,7 @@ const allowed: Probe[] = [
   { file: 'functions/http/imports/probe.ts', specifier: '../../../lib/http/chain.ts' },
   { file: 'functions/http/imports/probe.ts', specifier: '../../../lib/store/job-queue.ts' },
   { file: 'functions/workers/probe.ts', specifier: '../../lib/log.ts' },
-  { file: 'functions/workers/probe.ts', specifier: '../../lib/domain/imports/process-job.ts' },
+  { file: 'functions/workers/probe.ts', specifier: '../../lib/domain/imports/pipeline/process-job.ts' },
   { file: 'functions/workers/probe.ts', specifier: '../../lib/store/job-queue.ts' },
   { file: 'infra/probe.ts', specifier: '../lib/store/tables.ts' },
   { file: 'local/probe.ts', specifier: '@aws-sdk/client-sqs' },

@@ -12,7 +12,7 @@ import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse }
  * parses a row, names the row's natural key, the keys it refers to and (optionally) the group it
  * belongs to, and decides what a unit of rows writes. Reading the file, loading tenant data in
  * batches and committing are the pipeline's job, the same for every kind (`csv-reader.ts`,
- * `validate-file.ts`, `process-job.ts`).
+ * `validate-file.ts`, `pipeline/`).
  *
  * A unit is one row, or, for a kind with `groupKeyOf`, every valid row sharing a group key (e.g.
  * the lines of one BOM); it is applied at the position of its first row. A unit may write several

@@ -2,30 +2,20 @@ import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
-import { hasRoomFor, newReceipt, withReceiptLine } from '../stock/documents.ts';
-import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../stock/records.ts';
+import { decideReceiptLine, type ReceiptRow } from '../stock/receipts.ts';
+import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { onePlaceKeys, onePlaceReferences, oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
  * Import kind `po-receipts` (docs/inventory.md "po-receipts"): each row receives a quantity of an
  * item into a location; the rows of one poNumber in a file form one receipt (`rcp_…`), announced
  * by one `po.received` after its last row. Natural key poNumber + sku + locationCode + lot.
+ *
+ * Each row is decided by lib/domain/stock/receipts.ts.
  */
-
-export interface ReceiptRow {
-  poNumber: string;
-  sku: string;
-  locationCode: string;
-  quantity: number;
-  /** The cell as written, for the row error. */
-  quantityCell: string;
-  lot: string | null;
-  receivedAt: string | null;
-}
 
 const KIND = 'po-receipts';
 const keyOf = (row: ReceiptRow) => entryKey(KIND, row.poNumber, row.sku, row.locationCode, row.lot);
@@ -96,18 +86,7 @@ export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
     if (existing) return alreadyApplied(strategy, rowNumber, 'poNumber', row.poNumber, `Line ${row.sku} at ${row.locationCode} of PO "${row.poNumber}"`);
     const item = context.resolve('item', row.sku)?.record as Item;
     const location = context.resolve('location', row.locationCode)?.record as Location;
-    const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
-    if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
-    const receipt = ledger.document(documentKey(jobId, 'po-receipt', row.poNumber)) ?? newReceipt(jobId, row.poNumber, context.now);
-    const side = { location, lot: row.lot };
-    const line = { itemId: item.id, sku: item.sku, locationId: location.id, quantity: row.quantity, lot: row.lot, stockRecordId: ledger.recordAt(item, side).id };
-    if (!hasRoomFor(receipt, line)) {
-      return failed({ rowNumber, column: 'poNumber', value: row.poNumber, code: 'too-many-lines', message: `A receipt holds at most ${MAX_DOCUMENT_LINES} lines (${MAX_DOCUMENT_LINE_BYTES / 1024} KiB) per file; split PO "${row.poNumber}" across files.` });
-    }
-    const moved = ledger.move({ type: 'receipt', item, quantity: row.quantity, to: side, reference: row.poNumber, occurredAt: row.receivedAt ?? context.now });
-    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${row.locationCode}`, row.quantity));
-    ledger.putDocument(withReceiptLine(receipt, line));
-    return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
+    return claimed(decideReceiptLine(row, { item, location }, ledger, { rowNumber, now: context.now, jobId }), keyOf(row), jobId, context.now);
   },
 };

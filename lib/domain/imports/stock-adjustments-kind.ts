@@ -2,27 +2,18 @@ import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
+import { decideAdjustment, type AdjustmentRow } from '../stock/adjustments.ts';
+import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
-import { onePlaceKeys, onePlaceReferences, oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
  * Import kind `stock-adjustments` (docs/inventory.md "stock-adjustments"): each row adds to or
- * takes from one stock record; natural key reference + sku + locationCode + lot.
+ * takes from one stock record (decided by lib/domain/stock/adjustments.ts); natural key
+ * reference + sku + locationCode + lot.
  */
-
-export interface AdjustmentRow {
-  reference: string;
-  sku: string;
-  locationCode: string;
-  quantityDelta: number;
-  /** The cell as written, for the row error. */
-  quantityDeltaCell: string;
-  lot: string | null;
-  reason: string | null;
-}
 
 const KIND = 'stock-adjustments';
 const MAX_REASON_LENGTH = 200;
@@ -70,21 +61,7 @@ export const stockAdjustmentsKind: ImportKindDefinition<AdjustmentRow, unknown> 
     if (existing) return alreadyApplied(strategy, rowNumber, 'reference', row.reference, `Adjustment "${row.reference}" of ${row.sku} at ${row.locationCode}`);
     const item = context.resolve('item', row.sku)?.record as Item;
     const location = context.resolve('location', row.locationCode)?.record as Location;
-    const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
-    if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
-    const side = { location, lot: row.lot };
-    const quantity = Math.abs(row.quantityDelta);
-    const moved = ledger.move({
-      type: 'adjustment',
-      item,
-      quantity,
-      ...(row.quantityDelta < 0 ? { from: side } : { to: side }),
-      reference: row.reference,
-      reason: row.reason,
-      occurredAt: context.now,
-    });
-    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, quantity));
-    return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
+    return claimed(decideAdjustment(row, { item, location }, ledger, { rowNumber, now: context.now }), keyOf(row), jobId, context.now);
   },
 };

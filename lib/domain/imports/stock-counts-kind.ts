@@ -2,13 +2,11 @@ import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
-import { sumQuantities } from '../inventory/stock.ts';
-import { hasRoomFor, newCount, withCountLine } from '../stock/documents.ts';
-import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../stock/records.ts';
+import { decideCountLine, type CountRow } from '../stock/counts.ts';
+import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { onePlaceKeys, onePlaceReferences, oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -17,17 +15,9 @@ import type { RawRow } from './types.ts';
  * `count` movement. The rows of one countReference in a file form one count (`cnt_…`) at one
  * location, announced by one `count.completed` after its last row. Natural key countReference +
  * sku + lot.
+ *
+ * Each row is decided by lib/domain/stock/counts.ts.
  */
-
-export interface CountRow {
-  countReference: string;
-  locationCode: string;
-  sku: string;
-  countedQuantity: number;
-  /** The cell as written, for the row error. */
-  countedQuantityCell: string;
-  lot: string | null;
-}
 
 const KIND = 'stock-counts';
 const keyOf = (row: CountRow) => entryKey(KIND, row.countReference, row.sku, row.lot);
@@ -72,28 +62,7 @@ export const stockCountsKind: ImportKindDefinition<CountRow, unknown> = {
     if (existing) return alreadyApplied(strategy, rowNumber, 'countReference', row.countReference, `Line ${row.sku} of count "${row.countReference}"`);
     const item = context.resolve('item', row.sku)?.record as Item;
     const location = context.resolve('location', row.locationCode)?.record as Location;
-    const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
-    if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
-    const count = ledger.document(documentKey(jobId, 'stock-count', row.countReference)) ?? newCount(jobId, row.countReference, location.id, context.now);
-    if (count.type !== 'stock-count') throw new Error('A count document is a stock count');
-    if (count.locationId !== location.id) {
-      return failed({ rowNumber, column: 'locationCode', value: row.locationCode, code: 'invalid-value', message: `Count "${row.countReference}" is of another location; a count covers one location.` });
-    }
-    const side = { location, lot: row.lot };
-    const expected = ledger.onHand(item, side);
-    const delta = sumQuantities([row.countedQuantity, -expected]);
-    const line = { itemId: item.id, sku: item.sku, lot: row.lot, expected, counted: row.countedQuantity, delta };
-    if (!hasRoomFor(count, line)) {
-      return failed({ rowNumber, column: 'countReference', value: row.countReference, code: 'too-many-lines', message: `A count holds at most ${MAX_DOCUMENT_LINES} lines (${MAX_DOCUMENT_LINE_BYTES / 1024} KiB) per file; split count "${row.countReference}" across files.` });
-    }
-    const movementIds: string[] = [];
-    if (delta !== 0) {
-      const moved = ledger.move({ type: 'count', item, quantity: Math.abs(delta), ...(delta < 0 ? { from: side } : { to: side }), reference: row.countReference, occurredAt: context.now });
-      if (!moved.ok) return failed(refusal(moved, rowNumber, 'countedQuantity', row.countedQuantityCell, `${row.sku} at ${row.locationCode}`, Math.abs(delta)));
-      movementIds.push(moved.movementId);
-    }
-    ledger.putDocument(withCountLine(count, line));
-    return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds, appliedAt: context.now } }], events: [] };
+    return claimed(decideCountLine(row, { item, location }, ledger, { rowNumber, now: context.now, jobId }), keyOf(row), jobId, context.now);
   },
 };

@@ -3,28 +3,18 @@ import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
+import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
+import { decideTransfer, type TransferRow } from '../stock/transfers.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { oneRow, stockKindBasics, stockOf } from './stock-kind.ts';
-import { alreadyApplied, entryKey, failed, lotError, optionalLot, refusal, requiredQuantity, STOCK_MAX_LENGTHS } from './stock-rows.ts';
+import { alreadyApplied, claimed, entryKey, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
  * Import kind `stock-transfers` (docs/inventory.md "stock-transfers"): each row moves a quantity
- * of one item (and lot) from one location to another, as one movement with two ledger entries;
- * natural key reference + sku + lot.
+ * of one item (and lot) from one location to another, as one movement with two ledger entries
+ * (decided by lib/domain/stock/transfers.ts); natural key reference + sku + lot.
  */
-
-export interface TransferRow {
-  reference: string;
-  sku: string;
-  fromLocationCode: string;
-  toLocationCode: string;
-  quantity: number;
-  /** The cell as written, for the row error. */
-  quantityCell: string;
-  lot: string | null;
-}
 
 const KIND = 'stock-transfers';
 const keyOf = (row: TransferRow) => entryKey(KIND, row.reference, row.sku, row.lot);
@@ -87,11 +77,7 @@ export const stockTransfersKind: ImportKindDefinition<TransferRow, unknown> = {
     const item = context.resolve('item', row.sku)?.record as Item;
     const from = context.resolve('location', row.fromLocationCode)?.record as Location;
     const to = context.resolve('location', row.toLocationCode)?.record as Location;
-    const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
-    if (lotProblem) return failed(lotProblem);
     const { ledger, jobId } = stockOf(context);
-    const moved = ledger.move({ type: 'transfer', item, quantity: row.quantity, from: { location: from, lot: row.lot }, to: { location: to, lot: row.lot }, reference: row.reference, occurredAt: context.now });
-    if (!moved.ok) return failed(refusal(moved, rowNumber, 'quantity', row.quantityCell, `${row.sku} at ${moved.reason === 'insufficient-stock' ? row.fromLocationCode : row.toLocationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, row.quantity));
-    return { action: 'created', writes: [{ op: 'claim-entry', entry: { key: keyOf(row), jobId, movementIds: [moved.movementId], appliedAt: context.now } }], events: [] };
+    return claimed(decideTransfer(row, { item, from, to }, ledger, { rowNumber, now: context.now }), keyOf(row), jobId, context.now);
   },
 };

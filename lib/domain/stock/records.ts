@@ -67,6 +67,9 @@ export type StockDocument =
   | (DocumentBase & { type: 'po-receipt'; lines: ReceiptLine[] })
   | (DocumentBase & { type: 'stock-count'; locationId: string; lines: CountLine[] });
 
+/** Maximum lengths in characters of the business references (adjustment, transfer, count, PO, build) and of lots. */
+export const STOCK_MAX_LENGTHS = { reference: 64, lot: 64 } as const;
+
 /** At most this many lines of one receipt or count per file: its event must fit one stored event. */
 export const MAX_DOCUMENT_LINES = 1000;
 /** And at most this many bytes of lines (DynamoDB stores at most 400 KB per item). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportKindDefinition, RecordWrite } from '../../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../../lib/domain/imports/process-job.ts';
+import { ImportJobProcessor } from '../../../lib/domain/imports/pipeline/process-job.ts';
 import { DUPLICATE_STRATEGIES } from '../../../lib/domain/imports/types.ts';
 import type { Location } from '../../../lib/domain/inventory/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';

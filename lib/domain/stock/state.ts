@@ -1,9 +1,16 @@
 import type { Item } from '../inventory/item.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
 import { stockRecordKey, type StockRecord } from '../inventory/stock.ts';
-import type { StockBase, StockLedger } from '../stock/ledger.ts';
-import type { ItemStock, StockDocument } from '../stock/records.ts';
-import type { ImportRecords } from './kind-definition.ts';
+import type { StockBase, StockLedger } from './ledger.ts';
+import type { ItemStock, StockDocument } from './records.ts';
+
+/** What the stock state reads stored stock and items through (lib/store implements it; so does the import pipeline's `ImportRecords`). */
+export interface StockReads {
+  /** Stock records by natural key, item totals by item id, documents by key; unknown keys are absent from the map. */
+  getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  /** Items by id; unknown ids are absent from the map. */
+  getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
+}
 
 /**
  * The stored stock one run of a stock-moving import has read (docs/imports.md "Guarantees"):
@@ -34,7 +41,7 @@ export class StockState implements StockBase {
   private misses = noMisses();
 
   constructor(
-    private readonly records: ImportRecords<unknown>,
+    private readonly records: StockReads,
     private readonly organizationId: string,
     /** Items the file refers to by sku, already read: no need to read them again by id. */
     knownItems: Iterable<Item>,

@@ -1,0 +1,74 @@
+import { commitStep, isWriteConflict, pauseBeforeRetry } from '../../background/checkpoint.ts';
+import { newId } from '../../ids.ts';
+import { newRecordId } from '../../inventory/records.ts';
+import { StockLedger } from '../../stock/ledger.ts';
+import type { WriteContext } from '../../write/ports.ts';
+import type { ChunkProgress, JobCounts } from '../job.ts';
+import { planChunk } from './plan-chunk.ts';
+import { reloadRecords } from './read-ahead.ts';
+import { storeWrites, type RunState, type Unit } from './run-state.ts';
+
+/**
+ * Commit with re-decision: a chunk's records, events, row verdicts and the job's checkpoint and
+ * counts in ONE transaction, committed exactly once (lib/domain/background/checkpoint.ts). When
+ * another writer changed a record the chunk decided on (a concurrent job on the same skus), the
+ * chunk's records are read again and the chunk is decided again from them.
+ */
+
+/**
+ * How often one chunk is decided again against fresh records after another writer changed them
+ * (a busy stock record can take many); between attempts the worker waits a random while.
+ */
+const MAX_CHUNK_REDECISIONS = 50;
+const REDECISION_PAUSE_MS = 50;
+
+/**
+ * Builds the chunk that starts at `pending[from]`, commits it with the job's checkpoint moving
+ * to its last row, and returns how many pending entries it covered (0: out of time before any
+ * was ready; undefined: another delivery had already moved the checkpoint).
+ */
+export async function commitNextChunk<Write>(context: WriteContext, run: RunState<Write>, from: number): Promise<number | undefined> {
+  for (let redecisions = 0; ; redecisions += 1) {
+    const ledger = run.stock && new StockLedger(run.stock, { stockRecord: () => newRecordId('stock-record'), movement: () => newId('mov') });
+    const units = await planChunk(run, from, ledger);
+    if (units.length === 0) return 0;
+    const to = units.at(-1)?.rowNumber ?? run.checkpoint;
+    const progress = progressOf(units);
+    // Each stock record, item total and document the chunk changed, written once.
+    const stockWrites = ledger ? storeWrites(run, ledger.flush()) : [];
+    try {
+      const committed = await commitStep(run.ports.writer, context, () => ({
+        checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress),
+        writes: [...units.flatMap((unit) => unit.writes), ...stockWrites],
+        events: units.flatMap((unit) => unit.events),
+      }));
+      if (committed === 'already-committed') return undefined;
+      run.checkpoint = to;
+      run.storedErrors += progress.storedErrors;
+      if (ledger) run.stock?.advance(ledger);
+      return units.length;
+    } catch (error) {
+      if (!isWriteConflict(error)) throw error;
+      // A conflict is never a failure: after many in a row, the caller looks at the clock and
+      // tries again or hands the job on.
+      if (!run.hasTime() || redecisions >= MAX_CHUNK_REDECISIONS) return 0;
+      await pauseBeforeRetry(redecisions, REDECISION_PAUSE_MS);
+      run.stock?.forget();
+      run.stockReadThrough = from;
+      await reloadRecords(run, run.pending.slice(from, from + units.length));
+    }
+  }
+}
+
+function progressOf<Write>(chunk: Unit<Write>[]): ChunkProgress {
+  const counts: Partial<JobCounts> = { processedRows: 0 };
+  let storedErrors = 0;
+  let unstoredErrors = 0;
+  for (const unit of chunk) {
+    counts.processedRows = (counts.processedRows ?? 0) + unit.rowCount;
+    counts[unit.action] = (counts[unit.action] ?? 0) + unit.rowCount;
+    storedErrors += unit.storedErrors;
+    unstoredErrors += unit.unstoredErrors;
+  }
+  return { counts, storedErrors, unstoredErrors };
+}

@@ -1,0 +1,54 @@
+import type { CommandWriter } from '../../write/ports.ts';
+import type { ChunkProgress, ColumnWarning, ImportJobState, JobFailure, JobStatus } from '../job.ts';
+import type { AnyImportKind, ImportRecords } from '../kind-definition.ts';
+import type { RowError } from '../types.ts';
+
+/**
+ * What the import pipeline (docs/architecture.md "The import pipeline") needs from the world:
+ * the job's record, the uploaded file, the tenant's records, the writer, and the queue that
+ * takes the rest of a job. lib/store implements them; test/support/import-harness.ts fakes them.
+ */
+
+export interface ProcessPorts<Write = unknown> {
+  jobs: {
+    get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
+    start(job: ImportJobState, totals: { totalRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
+    rowErrorWrite(job: Pick<ImportJobState, 'organizationId' | 'id' | 'submittedAt'>, error: RowError, index: number): Write;
+    checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): Write;
+    finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
+  };
+  /** The uploaded file, as a stream of chunks. */
+  files: { open(key: string): Promise<AsyncIterable<Uint8Array>> };
+  records: ImportRecords<Write>;
+  writer: CommandWriter<Write>;
+  /** Hands the rest of a job to a new message. */
+  continueLater(message: JobHandoff): Promise<void>;
+  /** Actions one chunk's rows may use: the store's transaction limit less what the writer and the checkpoint take. */
+  chunkActions: number;
+  /**
+   * Bytes one chunk's writes and events may add up to (the store's transaction size limit less a
+   * margin), measured by `writeBytes`; without them only actions are counted.
+   */
+  chunkBytes?: number;
+  writeBytes?: (write: Write) => number;
+  clock?: () => Date;
+  /** The registry of kinds (default: the registered kinds of kinds.ts). */
+  kinds?: (name: string) => AnyImportKind | undefined;
+  /**
+   * Told once per job, by the delivery whose transaction ended it, with its final state (e.g. to
+   * count its rows); a delivery that finds the job already ended is not told.
+   */
+  onEnded?: (job: ImportJobState, status: JobStatus) => void;
+}
+
+/** A job handed to a new message, with how many invocations in a row it has made no progress in. */
+export interface JobHandoff {
+  organizationId: string;
+  jobId: string;
+  handoffsWithoutProgress?: number;
+}
+
+export type ProcessOutcome = 'finished' | 'already-finished' | 'missing' | 'continued' | 'taken-over';
+
+/** Who the pipeline's transactions are written by (audit entries, events). */
+export const SYSTEM_ACTOR = { type: 'system' as const, id: 'import-worker' };

@@ -1,0 +1,112 @@
+import { handOff, handoffsWithoutProgress, MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../background/hand-off.ts';
+import { TimeBudget } from '../../background/time-budget.ts';
+import type { Item } from '../../inventory/item.ts';
+import { StockState } from '../../stock/state.ts';
+import { readCsv } from '../csv-reader.ts';
+import { isFinished, type ImportJobState, type JobFailure } from '../job.ts';
+import { importKind } from '../kinds.ts';
+import { parseRows, validateRows } from '../validate-file.ts';
+import { commitNextChunk } from './commit-chunk.ts';
+import { failJob, finishJob } from './end-job.ts';
+import { SYSTEM_ACTOR, type ProcessOutcome, type ProcessPorts } from './ports.ts';
+import { documentEndsOf, pendingAfter, totalRowsOf } from './read-and-validate.ts';
+import { hierarchyOf, knownIn, loadReferences } from './references.ts';
+import type { RunState } from './run-state.ts';
+
+/**
+ * Processing one import job (docs/imports.md "Guarantees"; the stages: docs/architecture.md "The
+ * import pipeline"): read and validate the whole file first, then handle the rows in file order,
+ * in chunks. Each chunk is ONE transaction with its records, its events, its rows' verdicts (the
+ * stored row errors) and the job's checkpoint and counts. The checkpoint's condition makes every
+ * chunk commit exactly once, so a row is counted, applied or listed as an error exactly once
+ * however often its message is delivered. The time left is checked before every phase and every
+ * chunk; short of time, the worker hands the rest of the job to a fresh message instead of
+ * racing the clock.
+ */
+export class ImportJobProcessor<Write = unknown> {
+  constructor(private readonly ports: ProcessPorts<Write>) {}
+
+  private now(): string {
+    return (this.ports.clock?.() ?? new Date()).toISOString();
+  }
+
+  /**
+   * Handles the job from its checkpoint on. `handoffs` is how many invocations in a row have
+   * handed this job on without progress.
+   */
+  async process(organizationId: string, jobId: string, remainingMs: () => number, handoffs = 0): Promise<ProcessOutcome> {
+    const { ports } = this;
+    let job = await ports.jobs.get(organizationId, jobId);
+    if (!job) return 'missing';
+    if (isFinished(job.status)) return 'already-finished';
+    const kind = (ports.kinds ?? importKind)(job.kind);
+    if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
+    const budget = new TimeBudget(remainingMs);
+    const hasTime = () => budget.hasTime();
+    const stalled = (current: ImportJobState) => this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
+
+    // Read and validate the whole file, against the records it refers to.
+    const csv = await readCsv(await ports.files.open(job.fileKey), kind);
+    if (!csv.ok) return this.fail(job, csv.failure);
+    if (!hasTime()) return stalled(job);
+    const parsed = parseRows(kind, csv);
+    const references = await loadReferences(ports.records, organizationId, kind, parsed.parsed, hasTime);
+    if (!references || !hasTime()) return stalled(job);
+    const validated = validateRows(kind, parsed, knownIn(references), job.checkpoint);
+    if (!hasTime()) return stalled(job);
+
+    if (job.status === 'queued') job = await ports.jobs.start(job, { totalRows: totalRowsOf(csv), warnings: csv.warnings }, this.now());
+    const run: RunState<Write> = {
+      ports,
+      now: () => this.now(),
+      job,
+      kind,
+      pending: pendingAfter(kind, validated, parsed.groupOfRow, job.checkpoint),
+      existing: new Map(),
+      loadedKeys: new Set(),
+      references,
+      hierarchy: await hierarchyOf(ports.records, organizationId, kind, references),
+      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, [...(references.get('item')?.values() ?? [])].map(({ record }) => record as Item)) } : {}),
+      stockReadThrough: 0,
+      documentEnds: documentEndsOf(kind, csv.rows),
+      checkpoint: job.checkpoint,
+      storedErrors: job.storedErrors ?? 0,
+      hasTime,
+    };
+
+    // Commit chunk after chunk, while there is time.
+    const context = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
+    let progressed = false;
+    for (let index = 0; index < run.pending.length; ) {
+      if (!hasTime()) return progressed ? this.handOff(run.job, 0) : stalled(run.job);
+      const committed = await commitNextChunk(context, run, index);
+      // Another delivery of this job moved the checkpoint: it carries on, this one stops.
+      if (committed === undefined) return 'taken-over';
+      // Out of time while reading ahead, before a single unit was ready.
+      if (committed === 0) continue;
+      index += committed;
+      progressed = true;
+    }
+    return finishJob(ports, run.job, () => this.now());
+  }
+
+  /** Ends the job as failed (e.g. its message's last allowed receive failed). */
+  async fail(job: ImportJobState, failure: JobFailure): Promise<ProcessOutcome> {
+    return failJob(this.ports, job, failure, this.now());
+  }
+
+  /** The rest of the job goes to a new message; a job that keeps making no progress fails instead. */
+  private handOff(job: ImportJobState, handoffs: number): Promise<ProcessOutcome> {
+    return handOff(
+      {
+        continueLater: (handoffsWithoutProgress) => this.ports.continueLater({ organizationId: job.organizationId, jobId: job.id, handoffsWithoutProgress }),
+        giveUp: () =>
+          this.fail(job, {
+            code: 'processing-timeout',
+            message: `The file could not be processed within ${MAX_HANDOFFS_WITHOUT_PROGRESS} worker invocations without progress. Split it into smaller files, or contact support with the job id.`,
+          }),
+      },
+      handoffs,
+    );
+  }
+}

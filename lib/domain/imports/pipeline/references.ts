@@ -1,0 +1,63 @@
+import { Hierarchy } from '../../inventory/hierarchy.ts';
+import type { VersionedRecord } from '../../inventory/records.ts';
+import type { AnyImportKind, ImportRecords, ReferenceEntity } from '../kind-definition.ts';
+import { referencedKeys, type ParsedRow } from '../validate-file.ts';
+import type { References } from './run-state.ts';
+
+/**
+ * Reference loading: every record the file refers to, read once per run before validation, and
+ * for tree-shaped kinds (locations) the parent links of those records and all their ancestors.
+ */
+
+/** Referenced keys read between two looks at the clock. */
+const REFERENCES_PER_SLICE = 1000;
+
+/** Every key the file refers to, read in slices with a look at the clock between them; undefined when time ran out. */
+export async function loadReferences(
+  records: ImportRecords<unknown>,
+  organizationId: string,
+  kind: AnyImportKind,
+  parsed: readonly ParsedRow<unknown>[],
+  hasTime: () => boolean,
+): Promise<References | undefined> {
+  const loaded: References = new Map();
+  for (const [entity, keySet] of referencedKeys(kind, parsed)) {
+    const found = new Map<string, VersionedRecord<unknown>>();
+    const keys = [...keySet];
+    for (let start = 0; start < keys.length; start += REFERENCES_PER_SLICE) {
+      if (!hasTime()) return undefined;
+      for (const [key, record] of await records.getByNaturalKeys(organizationId, entity, keys.slice(start, start + REFERENCES_PER_SLICE))) found.set(key, record);
+    }
+    loaded.set(entity, found);
+  }
+  return loaded;
+}
+
+/** Of `keys`, those the tenant's data holds (rows up to the checkpoint were applied already: what they created is tenant data now). */
+export function knownIn(references: References) {
+  return (entity: ReferenceEntity, keys: readonly string[]) => new Set(keys.filter((key) => references.get(entity)?.has(key)));
+}
+
+/** For tree-shaped kinds: the parent links of the referenced records and all their ancestors. */
+export async function hierarchyOf(records: ImportRecords<unknown>, organizationId: string, kind: AnyImportKind, references: References): Promise<Hierarchy | undefined> {
+  if (!kind.parentKeyOf || kind.entity === 'bom' || kind.entity === 'stock-entry') return undefined;
+  const hierarchy = new Hierarchy(new Map());
+  await includeInHierarchy(records, organizationId, kind, hierarchy, references.get(kind.entity) ?? new Map());
+  return hierarchy;
+}
+
+/** Adds the parent links of `found` and of all their ancestors (read as needed) to the hierarchy. */
+export async function includeInHierarchy(
+  records: ImportRecords<unknown>,
+  organizationId: string,
+  kind: AnyImportKind,
+  hierarchy: Hierarchy,
+  found: Map<string, VersionedRecord<unknown>>,
+): Promise<void> {
+  const { parentKeyOf } = kind;
+  if (!parentKeyOf) return;
+  await hierarchy.include(new Map([...found].map(([key, { record }]) => [key, parentKeyOf(record)])), async (keys) => {
+    const ancestors = await records.getByNaturalKeys(organizationId, kind.entity, keys);
+    return new Map([...ancestors].map(([key, { record }]) => [key, parentKeyOf(record)]));
+  });
+}
