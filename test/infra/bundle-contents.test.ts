@@ -108,19 +108,29 @@ describe('every function bundle', () => {
     return built;
   };
 
-  // Each function carries the heavy clients it calls and no other: S3 only where bodies are
-  // stored, signed, deleted or swept; the content sniffer only where files are uploaded.
-  const usesS3 = (access: ResourceAccess) => access.attachmentObjects !== undefined || access.bucket !== undefined;
-  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3(route.access)), ...WORKERS.filter((worker) => usesS3(worker.access))].map((fn) => fn.handler));
-  it.each(functionEntries)('%s carries the S3 client and file-type only if it uses them', (entry) => {
+  // Each function carries the heavy clients it calls and no other: the S3 client only where
+  // import files are stored or read and where attachment bodies are listed (the sweep); the
+  // attachment routes put, presign and delete with signed requests instead
+  // (lib/store/attachment-objects.ts), and nothing else touches S3. The content sniffer only
+  // where files are uploaded.
+  const usesS3Client = (access: ResourceAccess) => access.attachmentObjects === 'list-delete' || access.bucket !== undefined;
+  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3Client(route.access)), ...WORKERS.filter((worker) => usesS3Client(worker.access))].map((fn) => fn.handler));
+  const SIGNS_S3_REQUESTS = new Set([...ROUTES, ...WORKERS].filter((fn) => fn.access.attachmentObjects !== undefined).map((fn) => fn.handler));
+  it.each(functionEntries)('%s carries the S3 client, the signed attachment requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;
     expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
+    expect(inputs.includes('lib/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
     expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
   });
 
   it.each(functionEntries)('%s carries no default credential chain and no classic zod', (entry) => {
     expect(bundleOf(entry).inputs.filter((input) => DEFAULT_CREDENTIAL_CHAIN.test(input))).toEqual([]);
     expect(bundleOf(entry).inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
+  });
+
+  // The list functions read their cursor keys with one signed GetSecretValue (lib/store/cursor-secret.ts).
+  it.each(functionEntries)('%s carries no Secrets Manager client', (entry) => {
+    expect(bundleOf(entry).inputs.filter((input) => input.includes('@aws-sdk/client-secrets-manager/'))).toEqual([]);
   });
 
   // Each handler binds its own route (lib/routes.ts exports each one), so the rest of the table

@@ -6,7 +6,7 @@ import { cursorKeys } from '../../../lib/config/cursors.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { secretsManagerReader } from '../../../lib/store/cursor-secret.ts';
 
-// The reader goes through the real Powertools provider and AWS SDK client (request signing,
+// The reader sends the GetSecretValue request the SDK client would (SigV4 signing with the SDK's signer,
 // the awsJson1_1 protocol, the service's endpoint variable). No Secrets Manager runs locally, so
 // the far end is a minimal server speaking GetSecretValue's wire format, which also counts the
 // reads a container makes (docs/operations.md#cursor-secret).
