@@ -2,14 +2,14 @@
  * `npx tsx bench/bundle-sizes.ts`: builds every function of the stack (each route of
  * lib/routes/index.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
  * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
- * most in it, and whether a GET function or a worker keeps within its budget (`READ_FUNCTION_BUDGET_BYTES`,
+ * most in it, and whether each function keeps within its budget (`HTTP_FUNCTION_BUDGET_BYTES`,
  * `WORKER_BUDGET_BYTES`, or its own ceiling in `BUNDLE_CEILINGS`). Sizes are in KB of 1000 bytes,
  * the unit of the budgets. `--json` prints the sizes in bytes as one JSON object
  * instead.
  */
 import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLE_CEILINGS, lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../infra/bundling.ts';
+import { BUNDLE_CEILINGS, lambdaEsbuildOptions, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../infra/bundling.ts';
 import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
 import { REPO_ROOT } from '../infra/api-function.ts';
 import { ROUTES } from '../lib/routes/index.ts';
@@ -19,11 +19,11 @@ interface FunctionEntry {
   functionId: string;
   kind: string;
   entry: string;
-  /** GET routes and workers: the most bytes allowed, the class's budget or the function's own ceiling. */
+  /** The most bytes allowed: the class's budget or the function's own ceiling (none for `$default`). */
   budget?: number;
 }
 
-/** The budget of a GET route or a worker (by operationId or worker id); none for other routes. */
+/** The budget of a route or a worker (by operationId or worker id). */
 function budgetOf(id: string, classBudget: number | undefined): number | undefined {
   return classBudget === undefined ? undefined : (BUNDLE_CEILINGS[id]?.bytes ?? classBudget);
 }
@@ -33,7 +33,7 @@ const entries: FunctionEntry[] = [
     functionId: functionIdFor(route.operationId),
     kind: `${route.method} ${route.path}`,
     entry: route.handler,
-    budget: budgetOf(route.operationId, route.method === 'GET' ? READ_FUNCTION_BUDGET_BYTES : undefined),
+    budget: budgetOf(route.operationId, HTTP_FUNCTION_BUDGET_BYTES),
   })),
   ...WORKERS.map((worker) => ({
     functionId: functionIdFor(worker.id),
@@ -101,7 +101,7 @@ if (!invokedDirectly) {
 } else if (process.argv.includes('--json')) {
   console.log(JSON.stringify(Object.fromEntries(results.map(({ functionId, bytes }) => [functionId, bytes])), null, 2));
 } else {
-  console.log(`| Function | Route / trigger | Minified | Budget (GET ${kb(READ_FUNCTION_BUDGET_BYTES)}, worker ${kb(WORKER_BUDGET_BYTES)}) | Heaviest parts |`);
+  console.log(`| Function | Route / trigger | Minified | Budget (HTTP ${kb(HTTP_FUNCTION_BUDGET_BYTES)}, worker ${kb(WORKER_BUDGET_BYTES)}) | Heaviest parts |`);
   console.log('|---|---|---:|---|---|');
   for (const { functionId, kind, bytes, heaviest, budget } of results) {
     const verdict = budget === undefined ? '' : `${bytes <= budget ? 'within' : 'OVER'} ${kb(budget)}`;

@@ -3,12 +3,14 @@ import { requiredEnv } from '../../lib/config/env.ts';
 import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/domain/attachments/attachment.ts';
 import { sweepOrphanObjects } from '../../lib/domain/attachments/sweep-orphans.ts';
 import { describeError, log, startInvocation } from '../../lib/log.ts';
+import { AttachmentObjectListing } from '../../lib/store/attachment-object-listing.ts';
 import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
 import { SweepPositionsStore } from '../../lib/store/sweep-positions.ts';
 import { BUCKET_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 
 const objects = new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR));
+const listing = new AttachmentObjectListing(requiredEnv(BUCKET_ENV_VAR));
 const attachments = new AttachmentsStore(requiredEnv(TABLES.inventory.envVar));
 const position = new SweepPositionsStore(requiredEnv(TABLES.inventory.envVar)).of('attachment-objects');
 /** Left of the function's timeout for the last lookups and deletes and saving the position. */
@@ -19,7 +21,7 @@ export const handler = async (_event?: unknown, context?: Context): Promise<void
   startInvocation(context);
   const swept = await sweepOrphanObjects(
     {
-      listed: (startAfter) => objects.listed(ATTACHMENT_OBJECT_PREFIX, { startAfter }),
+      listed: (startAfter) => listing.listed(ATTACHMENT_OBJECT_PREFIX, { startAfter }),
       existing: (organizationId, ids) => attachments.existing(organizationId, ids),
       delete: (key) => objects.delete(key),
       onError: (key, error) => log('warn', 'orphan sweep step failed; a later run retries it', { key, ...describeError(error) }),

@@ -1,50 +1,76 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AttachmentObjects } from '../domain/attachments/attachment.ts';
 import { attachmentDisposition } from '../domain/attachments/file-name.ts';
-import { s3Client } from './s3-client.ts';
+import { awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
 
-/** Attachment bodies in the files bucket, under the attachments prefix (docs/attachments.md "Files"). */
+/**
+ * Attachment bodies in the files bucket, under the attachments prefix (docs/attachments.md
+ * "Files"): the put, delete and presigned GET of the attachment routes, as signed requests
+ * (lib/store/aws-signed-fetch.ts) rather than through the S3 client, which would more than
+ * double those functions' bundles (docs/operations.md#bundles). The URLs and signatures are the
+ * SDK's own: test/unit/store/attachment-objects.test.ts holds them equal to what `S3Client` and
+ * `getSignedUrl` produce. Listing, for the orphan sweep, is in attachment-object-listing.ts.
+ */
+
+const s3Signer = signerFor('s3', { uriEscapePath: false });
+
+/** As the SDK escapes a query value or a key segment: `encodeURIComponent` plus `!'()*`. */
+const escapeUri = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The object's URL as the S3 client resolves it: the endpoint of `AWS_ENDPOINT_URL_S3` or the
+ * region's, the bucket in the path where `S3_FORCE_PATH_STYLE` asks for it (the local S3), in
+ * the host name otherwise (virtual-hosted style, AWS).
+ */
+async function objectUrl(bucket: string, key: string): Promise<URL> {
+  const endpoint = new URL(process.env.AWS_ENDPOINT_URL_S3 ?? `https://s3.${await awsRegion()}.amazonaws.com`);
+  const path = key.split('/').map(escapeUri).join('/');
+  if (process.env.S3_FORCE_PATH_STYLE === 'true') return new URL(`${endpoint.origin}/${bucket}/${path}`);
+  return new URL(`${endpoint.protocol}//${bucket}.${endpoint.host}/${path}`);
+}
+
+/** S3's error document: `<Error><Code>…</Code><Message>…</Message></Error>` (none for HEAD-like answers). */
+function s3Error(status: number, body: string): { code: string; message: string } {
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
+  return { code: field('Code') ?? String(status), message: field('Message') ?? `S3 answered ${status}` };
+}
+
 export class AttachmentObjectsStore implements AttachmentObjects {
   constructor(private readonly bucket: string) {}
 
   async put(key: string, content: Buffer, contentType: string, sha256: string): Promise<void> {
-    await s3Client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: content, ContentType: contentType, Metadata: { sha256 } }));
+    await signedFetch(s3Signer, {
+      url: await objectUrl(this.bucket, key),
+      method: 'PUT',
+      headers: { 'content-type': contentType, 'x-amz-meta-sha256': sha256 },
+      body: content,
+      errorOf: s3Error,
+    });
   }
 
   async delete(key: string): Promise<void> {
-    await s3Client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await signedFetch(s3Signer, { url: await objectUrl(this.bucket, key), method: 'DELETE', errorOf: s3Error });
   }
 
   /** The stored type and a forced download are part of the signature: the URL cannot be edited to render the file. */
-  downloadUrl(key: string, options: { fileName: string; contentType: string; expiresInSeconds: number }): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: this.bucket,
-      Key: key,
-      ResponseContentDisposition: attachmentDisposition(options.fileName),
-      ResponseContentType: options.contentType,
-    });
-    return getSignedUrl(s3Client, command, { expiresIn: options.expiresInSeconds });
-  }
-
-  /**
-   * Every object under `prefix` with its last change, in key order, page after page (for the
-   * orphan sweep); after `startAfter` when given, `pageSize` keys per request (S3's default 1,000).
-   * Each page starts after the last key of the one before (ListObjects with `Marker`): the same
-   * request resumes a saved position, and the local S3 (s3rver) cannot make ListObjectsV2's
-   * continuation tokens under OpenSSL 3 (they use DES). The same `s3:ListBucket` permission.
-   */
-  async *listed(prefix: string, options: { startAfter?: string | undefined; pageSize?: number } = {}): AsyncGenerator<{ key: string; lastModified: Date }> {
-    let after = options.startAfter;
-    let truncated: boolean | undefined;
-    do {
-      const page = await s3Client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, MaxKeys: options.pageSize, Marker: after }));
-      for (const object of page.Contents ?? []) {
-        if (!object.Key) continue;
-        after = object.Key;
-        if (object.LastModified) yield { key: object.Key, lastModified: object.LastModified };
-      }
-      truncated = page.IsTruncated === true && (page.Contents?.length ?? 0) > 0;
-    } while (truncated);
+  async downloadUrl(key: string, options: { fileName: string; contentType: string; expiresInSeconds: number; signingDate?: Date }): Promise<string> {
+    const url = await objectUrl(this.bucket, key);
+    const presigned = await s3Signer.presign(
+      {
+        method: 'GET',
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: url.pathname,
+        // As the S3 client's GetObject: its checksum validation asks for the checksum, and it names the operation.
+        query: { 'response-content-disposition': attachmentDisposition(options.fileName), 'response-content-type': options.contentType, 'x-amz-checksum-mode': 'ENABLED', 'x-id': 'GetObject' },
+        headers: { host: url.host, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+      },
+      { expiresIn: options.expiresInSeconds, ...(options.signingDate ? { signingDate: options.signingDate } : {}) },
+    );
+    const query = Object.entries(presigned.query ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, value]) => `${escapeUri(name)}=${escapeUri(String(value))}`)
+      .join('&');
+    return `${url.origin}${presigned.path}?${query}`;
   }
 }

@@ -2,7 +2,7 @@ import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.ts';
-import { BUNDLE_CEILINGS, lambdaEsbuildOptions, READ_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../../infra/bundling.ts';
+import { BUNDLE_CEILINGS, lambdaEsbuildOptions, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../../infra/bundling.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { ResourceAccess } from '../../lib/routes/types.ts';
 import { WORKERS } from '../../lib/workers.ts';
@@ -85,9 +85,8 @@ describe('the GET /v1/events bundle', () => {
 });
 
 // Functions over their class's budget have their own ceiling; BUNDLE_CEILINGS says why.
-const readRoutes = ROUTES.filter((route) => route.method === 'GET');
 const budgeted = [
-  ...readRoutes.map((route) => ({ id: route.operationId, label: `${route.method} ${route.path}`, entry: route.handler, classBudget: READ_FUNCTION_BUDGET_BYTES })),
+  ...ROUTES.map((route) => ({ id: route.operationId, label: `${route.method} ${route.path}`, entry: route.handler, classBudget: HTTP_FUNCTION_BUDGET_BYTES })),
   ...WORKERS.map((worker) => ({ id: worker.id, label: `worker ${worker.id}`, entry: worker.handler, classBudget: WORKER_BUDGET_BYTES })),
 ].map(({ id, label, entry, classBudget }) => {
   const budget = BUNDLE_CEILINGS[id]?.bytes ?? classBudget;
@@ -109,19 +108,30 @@ describe('every function bundle', () => {
     return built;
   };
 
-  // Each function carries the heavy clients it calls and no other: S3 only where bodies are
-  // stored, signed, deleted or swept; the content sniffer only where files are uploaded.
-  const usesS3 = (access: ResourceAccess) => access.attachmentObjects !== undefined || access.bucket !== undefined;
-  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3(route.access)), ...WORKERS.filter((worker) => usesS3(worker.access))].map((fn) => fn.handler));
-  it.each(functionEntries)('%s carries the S3 client and file-type only if it uses them', (entry) => {
+  // Each function carries the heavy clients it calls and no other: the S3 client only where
+  // import files are stored or read and where attachment bodies are listed (the sweep); the
+  // attachment routes put, presign and delete with signed requests instead
+  // (lib/store/attachment-objects.ts), and nothing else touches S3. The content sniffer only
+  // where files are uploaded.
+  const usesS3Client = (access: ResourceAccess) => access.attachmentObjects === 'list-delete' || access.bucket !== undefined;
+  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3Client(route.access)), ...WORKERS.filter((worker) => usesS3Client(worker.access))].map((fn) => fn.handler));
+  const signsS3Requests = (access: ResourceAccess) => access.attachmentObjects !== undefined;
+  const SIGNS_S3_REQUESTS = new Set([...ROUTES.filter((route) => signsS3Requests(route.access)), ...WORKERS.filter((worker) => signsS3Requests(worker.access))].map((fn) => fn.handler));
+  it.each(functionEntries)('%s carries the S3 client, the signed attachment requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;
     expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
+    expect(inputs.includes('lib/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
     expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
   });
 
   it.each(functionEntries)('%s carries no default credential chain and no classic zod', (entry) => {
     expect(bundleOf(entry).inputs.filter((input) => DEFAULT_CREDENTIAL_CHAIN.test(input))).toEqual([]);
     expect(bundleOf(entry).inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
+  });
+
+  // The list functions read their cursor keys with one signed GetSecretValue (lib/store/cursor-secret.ts).
+  it.each(functionEntries)('%s carries no Secrets Manager client', (entry) => {
+    expect(bundleOf(entry).inputs.filter((input) => input.includes('@aws-sdk/client-secrets-manager/'))).toEqual([]);
   });
 
   // Each handler binds its own route (from its area's file, lib/routes/<area>.ts), so the rest of the table
@@ -149,12 +159,12 @@ describe('every function bundle', () => {
     expect(bundleOf(entry).codeBytes).toBeLessThanOrEqual(budget);
   });
 
-  it('keeps a ceiling only for a function over its class budget, and names a GET route or a worker by it', () => {
-    const ids = new Set<string>([...readRoutes.map((route) => route.operationId), ...WORKERS.map((worker) => worker.id)]);
+  it('keeps a ceiling only for a function over its class budget, and names a route or a worker by it', () => {
+    const ids = new Set<string>([...ROUTES.map((route) => route.operationId), ...WORKERS.map((worker) => worker.id)]);
     expect(Object.keys(BUNDLE_CEILINGS).filter((id) => !ids.has(id))).toEqual([]);
     for (const [id, { bytes }] of Object.entries(BUNDLE_CEILINGS)) {
       const isWorker = WORKERS.some((worker) => worker.id === id);
-      expect(bytes, id).toBeGreaterThan(isWorker ? WORKER_BUDGET_BYTES : READ_FUNCTION_BUDGET_BYTES);
+      expect(bytes, id).toBeGreaterThan(isWorker ? WORKER_BUDGET_BYTES : HTTP_FUNCTION_BUDGET_BYTES);
     }
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ATTACHMENT_OBJECT_PREFIX, attachmentObjectKey, type Attachment } from '../../lib/domain/attachments/attachment.ts';
 import { sweepOrphanObjects, type OrphanSweepPorts } from '../../lib/domain/attachments/sweep-orphans.ts';
 import { newId } from '../../lib/domain/ids.ts';
+import { AttachmentObjectListing } from '../../lib/store/attachment-object-listing.ts';
 import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
 import { s3Client } from '../../lib/store/s3-client.ts';
@@ -49,7 +50,7 @@ describe('the orphan sweep', () => {
     const errors: string[] = [];
     const ports = {
       // Only this test's organization: other suites' bodies are not this test's to judge.
-      listed: (startAfter: string | undefined) => objects.listed(`${ATTACHMENT_OBJECT_PREFIX}${organizationId}/`, { startAfter }),
+      listed: (startAfter: string | undefined) => new AttachmentObjectListing(bucket()).listed(`${ATTACHMENT_OBJECT_PREFIX}${organizationId}/`, { startAfter }),
       existing: (org: string, ids: string[]) => records.existing(org, ids),
       delete: (key: string) => objects.delete(key),
       onError: (key: string) => void errors.push(key),
@@ -93,7 +94,7 @@ describe('the orphan sweep over several runs', () => {
     const ports: OrphanSweepPorts = {
       listed: (startAfter) => {
         listedFrom.push(startAfter ?? null);
-        return objects.listed(`${ATTACHMENT_OBJECT_PREFIX}${organizationId}/`, { startAfter, pageSize: 2 });
+        return new AttachmentObjectListing(bucket()).listed(`${ATTACHMENT_OBJECT_PREFIX}${organizationId}/`, { startAfter, pageSize: 2 });
       },
       existing: (org, attachmentIds) => records.existing(org, attachmentIds),
       delete: (key) => objects.delete(key),

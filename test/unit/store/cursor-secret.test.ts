@@ -6,7 +6,7 @@ import { cursorKeys } from '../../../lib/config/cursors.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { secretsManagerReader } from '../../../lib/store/cursor-secret.ts';
 
-// The reader goes through the real Powertools provider and AWS SDK client (request signing,
+// The reader sends the GetSecretValue request the SDK client would (SigV4 signing with the SDK's signer,
 // the awsJson1_1 protocol, the service's endpoint variable). No Secrets Manager runs locally, so
 // the far end is a minimal server speaking GetSecretValue's wire format, which also counts the
 // reads a container makes (docs/operations.md#cursor-secret).
@@ -17,10 +17,12 @@ const KEY_B = 'b'.repeat(48);
 
 interface SecretsEndpoint {
   value: string;
+  /** Answers to give before the value, one per read: status and awsJson error type. */
+  failures: { status: number; type: string }[];
   reads: { target: string | undefined; secretId: unknown; signed: boolean }[];
 }
 
-const endpoint: SecretsEndpoint = { value: KEY_A, reads: [] };
+const endpoint: SecretsEndpoint = { value: KEY_A, failures: [], reads: [] };
 let server: Server;
 const savedEnv = { ...process.env };
 
@@ -39,6 +41,12 @@ beforeAll(async () => {
         secretId: SecretId,
         signed: String(request.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256'),
       });
+      const failure = endpoint.failures.shift();
+      if (failure) {
+        response.writeHead(failure.status, { 'content-type': 'application/x-amz-json-1.1' });
+        response.end(JSON.stringify({ __type: failure.type, message: `failed with ${failure.type}` }));
+        return;
+      }
       response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
       response.end(JSON.stringify({ ARN: SECRET_ARN, Name: 'customer-api-dev-cursor', SecretString: endpoint.value, VersionId: `v${endpoint.reads.length}` }));
     });
@@ -73,6 +81,35 @@ describe('secretsManagerReader', () => {
       { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, signed: true },
       { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, signed: true },
     ]);
+  });
+});
+
+describe('secretsManagerReader when Secrets Manager fails', () => {
+  it('retries a server error as the SDK client would, and succeeds', async () => {
+    // Prepare
+    endpoint.reads = [];
+    endpoint.value = KEY_A;
+    endpoint.failures = [{ status: 500, type: 'InternalServiceError' }];
+
+    // Act
+    const value = await secretsManagerReader(SECRET_ARN)();
+
+    // Assess
+    expect(value).toBe(KEY_A);
+    expect(endpoint.reads).toHaveLength(2);
+  });
+
+  it('rejects at once with the service’s error code for a client error', async () => {
+    // Prepare
+    endpoint.reads = [];
+    endpoint.failures = [{ status: 400, type: 'ResourceNotFoundException' }];
+
+    // Act
+    const read = secretsManagerReader(SECRET_ARN)();
+
+    // Assess
+    await expect(read).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'failed with ResourceNotFoundException', $metadata: { httpStatusCode: 400 } });
+    expect(endpoint.reads).toHaveLength(1);
   });
 });
 
