@@ -56,10 +56,6 @@ export const WORKER_BUDGET_BYTES = 450_000;
  * ceiling instead, so that it cannot grow unnoticed either.
  */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: string }>> = {
-  renderBarcode: {
-    bytes: 670_000,
-    why: 'bwip-js, the encoder the route exists for, is ~384 KB minified even with only our ten symbologies imported',
-  },
   getAttachmentDownloadUrl: {
     bytes: 450_000,
     why: 'it exists to presign: the S3 client with the presigner adds ~170 KB to what every read function carries',
