@@ -8,6 +8,8 @@ import type { BarcodeFormat } from './formats.ts';
  * none of them: the deployed asset carries each encoder module built on its own, with just the
  * part of bwip-js that format uses, as `encoders/<name>.mjs` beside `index.mjs`
  * (infra/on-demand-modules.ts). A QR request loads the QR file and nothing else; a 304 loads none.
+ * Each module imports its encoder by name from `bwip-js/generic`, never `toSVG`: `toSVG` looks the
+ * encoder up by name among all ~130 BWIPP symbologies, which would bundle every one (~960 KB).
  *
  * The import takes a URL the bundler cannot follow (so it stays out of the bundle), relative to
  * this module: from source (`npm start`, tests) this file is lib/domain/labels/encoder-modules.ts
