@@ -4,12 +4,14 @@
  * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
  * most in it, and whether each function keeps within its budget (`HTTP_FUNCTION_BUDGET_BYTES`,
  * `WORKER_BUDGET_BYTES`, or its own ceiling in `BUNDLE_CEILINGS`). Sizes are in KB of 1000 bytes,
- * the unit of the budgets. `--json` prints the sizes in bytes as one JSON object
+ * the unit of the budgets. A function with on-demand modules (infra/on-demand-modules.ts) is
+ * measured by its entry; its modules are listed with their sizes. `--json` prints the sizes in bytes as one JSON object
  * instead.
  */
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLE_CEILINGS, lambdaEsbuildOptions, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../infra/bundling.ts';
+import { BUNDLE_CEILINGS, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../infra/bundling.ts';
+import { buildLambdaAsset, type BuiltFile } from '../infra/on-demand-modules.ts';
 import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
 import { REPO_ROOT } from '../infra/api-function.ts';
 import { ROUTES } from '../lib/routes/index.ts';
@@ -73,6 +75,8 @@ export interface BundleSize {
   bytes: number;
   heaviest: [string, number][];
   budget?: number;
+  /** Files of the asset loaded on demand (e.g. `encoders/qrcode.mjs`), with their minified sizes. */
+  onDemand: BuiltFile[];
 }
 
 function roleOf(entry: FunctionEntry): BundleSize['role'] {
@@ -85,10 +89,10 @@ function roleOf(entry: FunctionEntry): BundleSize['role'] {
 export async function measureBundles(): Promise<BundleSize[]> {
   const results: BundleSize[] = [];
   for (const entry of entries) {
-    const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, entry.entry)), absWorkingDir: REPO_ROOT, logLevel: 'error' });
-    const code = result.outputFiles.find((file) => file.path.endsWith('.mjs') || file.path.endsWith('.js'));
-    if (!code) throw new Error(`${entry.entry}: esbuild produced no code file`);
-    results.push({ functionId: entry.functionId, kind: entry.kind, role: roleOf(entry), bytes: code.contents.byteLength, heaviest: packageWeights(result.metafile).slice(0, 4), budget: entry.budget });
+    const asset = await buildLambdaAsset(join(REPO_ROOT, entry.entry));
+    const [entryBuild] = asset.metafiles;
+    if (!entryBuild) throw new Error(`${entry.entry}: no entry build`);
+    results.push({ functionId: entry.functionId, kind: entry.kind, role: roleOf(entry), bytes: asset.entry.bytes, heaviest: packageWeights(entryBuild).slice(0, 4), budget: entry.budget, onDemand: asset.onDemand });
   }
   return results;
 }
@@ -103,8 +107,9 @@ if (!invokedDirectly) {
 } else {
   console.log(`| Function | Route / trigger | Minified | Budget (HTTP ${kb(HTTP_FUNCTION_BUDGET_BYTES)}, worker ${kb(WORKER_BUDGET_BYTES)}) | Heaviest parts |`);
   console.log('|---|---|---:|---|---|');
-  for (const { functionId, kind, bytes, heaviest, budget } of results) {
+  for (const { functionId, kind, bytes, heaviest, budget, onDemand } of results) {
     const verdict = budget === undefined ? '' : `${bytes <= budget ? 'within' : 'OVER'} ${kb(budget)}`;
-    console.log(`| ${functionId} | ${kind} | ${kb(bytes)} | ${verdict} | ${heaviest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')} |`);
+    const loadedLater = onDemand.length === 0 ? '' : `; on demand: ${onDemand.map((file) => `${file.name} ${kb(file.bytes)}`).join(', ')}`;
+    console.log(`| ${functionId} | ${kind} | ${kb(bytes)} | ${verdict} | ${heaviest.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}${loadedLater} |`);
   }
 }

@@ -20,6 +20,7 @@ import { CURSOR_SECRET_ARN_ENV } from '../lib/config/cursor-env.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
+import { onDemandCommandHooks } from './on-demand-modules.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
 import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant } from './grants.ts';
 import type { StageConfig } from './stages.ts';
@@ -156,7 +157,8 @@ export class ApiFunction extends Construct {
         bundleAwsSDK: true,
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
-        commandHooks: props.commandHooks,
+        // An entry with on-demand modules (infra/on-demand-modules.ts) gets them built into its asset.
+        commandHooks: onDemandCommandHooks(props.entry, props.commandHooks),
       },
     });
 

@@ -56,10 +56,6 @@ export const WORKER_BUDGET_BYTES = 450_000;
  * ceiling instead, so that it cannot grow unnoticed either.
  */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: string }>> = {
-  renderBarcode: {
-    bytes: 670_000,
-    why: 'bwip-js, the encoder the route exists for, is ~384 KB minified even with only our ten symbologies imported',
-  },
   uploadAttachment: {
     bytes: 425_000,
     why: 'the content sniffer (file-type with its tokenizers, ~75 KB) and the multipart parser (~22 KB) the route exists for, on top of the write path',

@@ -6,9 +6,9 @@ import type { HandlerResult, HttpEvent } from './types.ts';
  * A deterministic SVG image: cacheable privately for a day, with a CSP that forbids anything
  * active inside it. Its strong ETag is derived from what determines the image (`inputs`: the
  * validated request and the renderer's version), not from the rendered bytes, so a matching
- * `If-None-Match` is answered 304 before anything is rendered.
+ * `If-None-Match` is answered 304 before anything is rendered (or loaded to render with).
  */
-export function svgImageResult(event: HttpEvent, inputs: unknown, render: () => string): HandlerResult {
+export async function svgImageResult(event: HttpEvent, inputs: unknown, render: () => string | Promise<string>): Promise<HandlerResult> {
   const etag = `"${createHash('sha256').update(canonicalJson(inputs), 'utf8').digest('base64url').slice(0, 32)}"`;
   const headers = {
     ETag: etag,
@@ -19,7 +19,7 @@ export function svgImageResult(event: HttpEvent, inputs: unknown, render: () => 
   if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
     return { status: 304, empty: true, headers };
   }
-  return { status: 200, text: render(), mediaType: 'image/svg+xml', headers };
+  return { status: 200, text: await render(), mediaType: 'image/svg+xml', headers };
 }
 
 /** JSON with object keys sorted, so equal inputs hash equally whatever their key order. */

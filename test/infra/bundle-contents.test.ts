@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { BUNDLE_CEILINGS, lambdaEsbuildOptions, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../../infra/bundling.ts';
+import { buildLambdaAsset, ON_DEMAND_MODULE_BUDGET_BYTES, ON_DEMAND_MODULES, type LambdaAsset } from '../../infra/on-demand-modules.ts';
+import { BARCODE_FORMATS } from '../../lib/domain/labels/formats.ts';
+import { ENCODER_MODULES } from '../../lib/domain/labels/encoder-modules.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { ResourceAccess } from '../../lib/routes/types.ts';
 import { WORKERS } from '../../lib/workers.ts';
@@ -166,5 +169,55 @@ describe('every function bundle', () => {
       const isWorker = WORKERS.some((worker) => worker.id === id);
       expect(bytes, id).toBeGreaterThan(isWorker ? WORKER_BUDGET_BYTES : HTTP_FUNCTION_BUDGET_BYTES);
     }
+  });
+});
+
+/**
+ * The barcode function carries no encoder: each format's encoder is a file of its own in the
+ * asset, loaded by the first request for that format (lib/domain/labels/encoder-modules.ts,
+ * infra/on-demand-modules.ts). Its entry is held to the read functions' budget by the test above;
+ * each encoder file, what a request loads on top of it, to `ON_DEMAND_MODULE_BUDGET_BYTES`.
+ */
+describe('the GET /v1/barcodes asset', () => {
+  const entry = 'functions/http/labels/render-barcode.ts';
+  let asset: LambdaAsset;
+  const inputsOf = (metafile: Metafile, file: string) =>
+    Object.entries(metafile.outputs)
+      .filter(([output]) => output.endsWith(file))
+      .flatMap(([, output]) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input));
+
+  beforeAll(async () => {
+    asset = await buildLambdaAsset(entry);
+  }, 60_000);
+
+  it('is the entry with on-demand modules, the barcode route’s handler', () => {
+    expect(ON_DEMAND_MODULES[entry]).toBe('lib/domain/labels/encoders');
+    expect(ROUTES.find((route) => route.operationId === 'renderBarcode')?.handler).toBe(entry);
+  });
+
+  it('has an entry without any of bwip-js', () => {
+    const [entryBuild] = asset.metafiles;
+    if (!entryBuild) throw new Error('no entry build');
+    const inputs = inputsOf(entryBuild, 'index.mjs');
+    expect(inputs).toContain(entry);
+    expect(inputs.filter((input) => input.includes('node_modules/bwip-js/') || input.includes('lib/domain/labels/encoders/'))).toEqual([]);
+  });
+
+  it('holds one encoder file per barcode format, and no other', () => {
+    const expected = BARCODE_FORMATS.map((format) => `encoders/${ENCODER_MODULES[format]}.mjs`).sort();
+    expect(asset.onDemand.map((file) => file.name).sort()).toEqual(expected);
+  });
+
+  it.each(BARCODE_FORMATS)('%s: its encoder file is bwip-js and its encoder module, nothing else', (format) => {
+    const [, encoderBuild] = asset.metafiles;
+    if (!encoderBuild) throw new Error('no encoder build');
+    const inputs = inputsOf(encoderBuild, `encoders/${ENCODER_MODULES[format]}.mjs`);
+    expect(inputs).toContain(`lib/domain/labels/encoders/${ENCODER_MODULES[format]}.ts`);
+    expect(inputs.filter((input) => !input.startsWith('node_modules/bwip-js/') && input !== `lib/domain/labels/encoders/${ENCODER_MODULES[format]}.ts`)).toEqual([]);
+  });
+
+  it.each(BARCODE_FORMATS)(`%s: its encoder file is at most ${ON_DEMAND_MODULE_BUDGET_BYTES / 1000} KB minified`, (format) => {
+    const file = asset.onDemand.find((candidate) => candidate.name === `encoders/${ENCODER_MODULES[format]}.mjs`);
+    expect(file?.bytes).toBeLessThanOrEqual(ON_DEMAND_MODULE_BUDGET_BYTES);
   });
 });

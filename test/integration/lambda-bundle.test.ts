@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,10 +8,15 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_ALIASES, lambdaEsbuildOptions } from '../../infra/bundling.ts';
+import { buildLambdaAsset } from '../../infra/on-demand-modules.ts';
 import { eventsPageSchema } from '../../lib/contracts/events.ts';
+import { ENCODER_MODULES } from '../../lib/domain/labels/encoder-modules.ts';
+import type { BarcodeFormat } from '../../lib/domain/labels/formats.ts';
 import { resourcesFor, routeById } from '../../lib/routes/index.ts';
+import type { RouteDefinition } from '../../lib/routes/types.ts';
 import { TABLES, type TableId } from '../../lib/store/tables.ts';
 import { createTestKey, uniqueOrganization } from '../support/api.ts';
+import { rasterize, scan, ZXING_FORMAT } from '../support/barcode-scanner.ts';
 import { commit, eventDraft } from '../support/events.ts';
 import { apiGatewayEvent } from '../../local/api-gateway-events.ts';
 
@@ -57,7 +62,7 @@ writeFileSync(resultFile, JSON.stringify(await handler(event, context)));
  * and the table names and cursor key its route is granted (`resourcesFor`). The only local
  * addition is the DynamoDB endpoint, the SDK's standard override.
  */
-function lambdaEnvironment(stackEnv: Readonly<Record<string, string | undefined>>): Record<string, string> {
+function lambdaEnvironment(stackEnv: Readonly<Record<string, string | undefined>>, invoked: RouteDefinition = route): Record<string, string> {
   const required = (name: string) => {
     const value = stackEnv[name];
     if (!value) throw new Error(`The local stack did not provide ${name}`);
@@ -78,7 +83,7 @@ function lambdaEnvironment(stackEnv: Readonly<Record<string, string | undefined>
     RATE_LIMIT_GENERAL_PER_MINUTE: '1200',
     RATE_LIMIT_SUBMISSION_PER_MINUTE: '20',
   };
-  const access = resourcesFor(route);
+  const access = resourcesFor(invoked);
   for (const [id, level] of Object.entries(access.tables) as [TableId, string | undefined][]) {
     if (level) env[TABLES[id].envVar] = required(TABLES[id].envVar);
   }
@@ -189,5 +194,116 @@ writeFileSync(resultFile, JSON.stringify(await handler()));
     });
     // Assess
     expect(JSON.parse(readFileSync(resultFile, 'utf8'))).toEqual({ body: 'bundled S3 client', listed: true, deleted: true });
+  });
+});
+
+/** Loads the bundle and invokes its `handler` with each event of the events file in turn (one warm container). */
+const SEQUENCE_INVOKER = `
+import { readFileSync, writeFileSync } from 'node:fs';
+const [bundle, eventsFile, resultFile] = process.argv.slice(1);
+const events = JSON.parse(readFileSync(eventsFile, 'utf8'));
+const context = (event) => ({
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: 'RenderBarcodeFunction',
+  awsRequestId: event.requestContext.requestId,
+  getRemainingTimeInMillis: () => 10_000,
+});
+const { handler } = await import(bundle);
+const results = [];
+for (const event of events) results.push(await handler(event, context(event)));
+writeFileSync(resultFile, JSON.stringify(results));
+`;
+
+interface BarcodeResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body?: string;
+  isBase64Encoded?: boolean;
+}
+
+/**
+ * The GET /v1/barcodes asset as the stack deploys it (infra/on-demand-modules.ts): an entry
+ * without bwip-js and one encoder file per format, which the entry loads when a request first
+ * needs it. Invoked in a fresh Node process with the Lambda environment, its images must scan
+ * back to their payloads; a 304 must need no encoder file at all.
+ */
+describe('the GET /v1/barcodes Lambda asset', () => {
+  const barcodes = routeById('renderBarcode');
+  let dir = '';
+  let key = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'render-barcode-asset-'));
+    await buildLambdaAsset(barcodes.handler, join(dir, 'asset'));
+    ({ key } = await createTestKey({ organizationId: uniqueOrganization(), scopes: ['labels:read'] }));
+  }, 60_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function invoke(asset: string, requests: ReadonlyArray<{ query: string; headers?: Record<string, string> }>): Promise<BarcodeResponse[]> {
+    const eventsFile = join(dir, 'events.json');
+    const resultFile = join(dir, 'results.json');
+    writeFileSync(eventsFile, JSON.stringify(requests.map(({ query, headers }) => apiGatewayEvent(barcodes, { query, key, headers }))));
+    await run(process.execPath, ['--input-type=module', '-e', SEQUENCE_INVOKER, pathToFileURL(join(asset, 'index.mjs')).href, eventsFile, resultFile], {
+      env: lambdaEnvironment(process.env, barcodes),
+      cwd: dir,
+      timeout: 30_000,
+    });
+    return JSON.parse(readFileSync(resultFile, 'utf8')) as BarcodeResponse[];
+  }
+
+  const svgOf = (response: BarcodeResponse) => (response.isBase64Encoded ? Buffer.from(response.body ?? '', 'base64').toString('utf8') : (response.body ?? ''));
+
+  it('carries one encoder file per format beside its entry', () => {
+    // Act
+    const encoders = readdirSync(join(dir, 'asset', 'encoders')).filter((file) => file.endsWith('.mjs'));
+
+    // Assess
+    expect(encoders.sort()).toEqual(Object.values(ENCODER_MODULES).map((name) => `${name}.mjs`).sort());
+  });
+
+  it('renders QR, Code 128, EAN-13, PDF417 and Data Matrix that scan back to their payloads', { timeout: 60_000 }, async () => {
+    // Prepare
+    const cases: ReadonlyArray<{ format: BarcodeFormat; payload: string; expected: string }> = [
+      { format: 'qr', payload: 'INV-000123 Süd', expected: 'INV-000123 Süd' },
+      { format: 'code128', payload: 'SKU-00042-ABC', expected: 'SKU-00042-ABC' },
+      { format: 'ean13', payload: '590123412345', expected: '5901234123457' },
+      { format: 'pdf417', payload: 'Order 4711; ship to dock 3', expected: 'Order 4711; ship to dock 3' },
+      { format: 'datamatrix', payload: 'INV-000123 lot 7/B', expected: 'INV-000123 lot 7/B' },
+    ];
+
+    // Act
+    const responses = await invoke(join(dir, 'asset'), cases.map(({ format, payload }) => ({ query: new URLSearchParams({ format, payload }).toString() })));
+
+    // Assess
+    for (const [index, { format, expected }] of cases.entries()) {
+      const response = responses[index];
+      expect(response?.statusCode, `${format}: ${response?.body}`).toBe(200);
+      expect(response?.headers['Content-Type']).toMatch(/^image\/svg\+xml/);
+      const scanned = scan(rasterize(svgOf(response as BarcodeResponse)), format);
+      expect(scanned.format, format).toBe(ZXING_FORMAT[format]);
+      expect(scanned.text, format).toBe(expected);
+    }
+  });
+
+  it('answers a matching If-None-Match with 304 without any encoder file, which a render needs', { timeout: 60_000 }, async () => {
+    // Prepare
+    const query = new URLSearchParams({ format: 'qr', payload: 'ETAG-PROBE-1' }).toString();
+    const [rendered] = await invoke(join(dir, 'asset'), [{ query }]);
+    const etag = rendered?.headers.ETag ?? '';
+    expect(etag).not.toBe('');
+    const stripped = join(dir, 'without-encoders');
+    cpSync(join(dir, 'asset'), stripped, { recursive: true });
+    rmSync(join(stripped, 'encoders'), { recursive: true });
+
+    // Act
+    const [revalidated, unrenderable] = await invoke(stripped, [{ query, headers: { 'If-None-Match': etag } }, { query }]);
+
+    // Assess
+    expect(revalidated).toMatchObject({ statusCode: 304, headers: { ETag: etag } });
+    expect(revalidated?.body ?? '').toBe('');
+    expect(unrenderable?.statusCode).toBe(500);
   });
 });

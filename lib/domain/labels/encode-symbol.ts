@@ -1,22 +1,4 @@
-// The per-symbology entry points of bwip-js/generic instead of the package's `toSVG`: `toSVG`
-// looks the encoder up by name among all ~130 BWIPP symbologies, which bundles every one of them
-// (~960 KB); importing the ones we offer by name lets esbuild leave the others out. Same code path:
-// `toSVG(opts)` is `render(lookup(opts.bcid), opts, drawingSVG())`.
-import {
-  azteccode,
-  code128,
-  code39,
-  datamatrix,
-  drawingSVG,
-  ean13,
-  gs1_128,
-  gs1datamatrix,
-  pdf417,
-  qrcode,
-  upca,
-  type DrawingContext,
-  type RenderOptions,
-} from 'bwip-js/generic';
+import type { SvgEncoder } from './encoder-modules.ts';
 import { invalidPayload, type EncodableText } from './payload-rules.ts';
 import type { Symbology } from './symbologies.ts';
 
@@ -28,22 +10,6 @@ export interface EncodedSymbol {
   widthUnits: number;
   heightUnits: number;
 }
-
-type SvgEncoder = (options: RenderOptions, drawing: DrawingContext<string>) => string;
-
-/** Every `bcid` of lib/domain/labels/symbologies.ts; a symbology missing here fails its first render. */
-const ENCODERS: Readonly<Record<string, SvgEncoder>> = {
-  qrcode,
-  datamatrix,
-  gs1datamatrix,
-  azteccode,
-  pdf417,
-  code128,
-  'gs1-128': gs1_128,
-  ean13,
-  upca,
-  code39,
-};
 
 const VIEW_BOX = /^<svg viewBox="0 0 (\d+) (\d+)" xmlns="http:\/\/www\.w3\.org\/2000\/svg">\n?/;
 const BWIPP_ERROR = /^bwipp\.([A-Za-z0-9]+)#\d+: ([\s\S]*)$/;
@@ -65,12 +31,11 @@ function toValidationError(error: unknown, symbology: Symbology): unknown {
 }
 
 /**
- * Encodes with bwip-js `toSVG` at scale 1 with no padding and no human-readable text (keeps the
- * output font-free); quiet zone, background and sizing are added by the caller.
+ * Encodes with the symbology's bwip-js encoder (lib/domain/labels/encoder-modules.ts) at scale 1
+ * with no padding and no human-readable text (keeps the output font-free); quiet zone, background
+ * and sizing are added by the caller.
  */
-export function encodeSymbol(symbology: Symbology, encodable: EncodableText): EncodedSymbol {
-  const encode = ENCODERS[symbology.bcid];
-  if (!encode) throw new Error(`No bwip-js encoder imported for ${symbology.bcid} (lib/domain/labels/encode-symbol.ts)`);
+export function encodeSymbol(encode: SvgEncoder, symbology: Symbology, encodable: EncodableText): EncodedSymbol {
   let svg: string;
   try {
     svg = encode({
@@ -80,7 +45,7 @@ export function encodeSymbol(symbology: Symbology, encodable: EncodableText): En
       padding: 0,
       includetext: false,
       ...(encodable.parsefnc ? { parsefnc: true } : {}),
-    }, drawingSVG());
+    });
   } catch (error) {
     throw toValidationError(error, symbology);
   }

@@ -1,5 +1,6 @@
 import type { BarcodeFormat } from './formats.ts';
 import { encodeSymbol } from './encode-symbol.ts';
+import { loadEncoder } from './encoder-modules.ts';
 import { toEncodableText } from './payload-rules.ts';
 import { composeSvg, layoutSymbol } from './svg-layout.ts';
 import { SYMBOLOGIES } from './symbologies.ts';
@@ -21,13 +22,15 @@ export const BARCODE_RENDERER_VERSION = { bwipJs: '4.11.4', layout: 1 } as const
 
 /**
  * Renders one barcode as a self-contained SVG document (GET /v1/barcodes, docs/api-guide.md "Labels").
- * Pure and deterministic: the same request always yields byte-identical text. Throws a
- * ValidationError on `payload` when the payload is not valid for the format.
+ * Deterministic: the same request always yields byte-identical text. Rejects with a
+ * ValidationError on `payload` when the payload is not valid for the format, checked before the
+ * format's encoder is loaded (asynchronous only for that load: lib/domain/labels/encoder-modules.ts).
  */
-export function renderBarcode(request: BarcodeRequest): string {
+export async function renderBarcode(request: BarcodeRequest): Promise<string> {
   const symbology = SYMBOLOGIES[request.format];
   const encodable = toEncodableText(request.format, request.payload);
-  const symbol = encodeSymbol(symbology, encodable);
+  const encode = await loadEncoder(request.format);
+  const symbol = encodeSymbol(encode, symbology, encodable);
   const layout = layoutSymbol(symbology, symbol, { widthMm: request.widthMm, heightMm: request.heightMm });
   return composeSvg(symbol, layout);
 }

@@ -9,28 +9,28 @@ const result = (handled: HandlerResult) => handled as { status: number; headers:
 const eventWith = (headers: Record<string, string> = {}) => ({ headers }) as unknown as HttpEvent;
 
 describe('svgImageResult', () => {
-  it('answers a matching If-None-Match with 304 without rendering', () => {
+  it('answers a matching If-None-Match with 304 without rendering', async () => {
     // Prepare
     let renders = 0;
     const render = () => {
       renders += 1;
       return '<svg/>';
     };
-    const first = result(svgImageResult(eventWith(), { payload: 'A', format: 'qr' }, render));
+    const first = result(await svgImageResult(eventWith(), { payload: 'A', format: 'qr' }, render));
     const etag = String(first.headers.ETag);
     // Act
-    const conditional = result(svgImageResult(eventWith({ 'if-none-match': `"other", ${etag}` }), { format: 'qr', payload: 'A' }, render));
+    const conditional = result(await svgImageResult(eventWith({ 'if-none-match': `"other", ${etag}` }), { format: 'qr', payload: 'A' }, render));
     // Assess
     expect(first.status).toBe(200);
     expect(conditional).toMatchObject({ status: 304, empty: true, headers: { ETag: etag } });
     expect(renders).toBe(1);
   });
 
-  it('gives other inputs another ETag, and renders them', () => {
+  it('gives other inputs another ETag, and renders them', async () => {
     let renders = 0;
     const render = () => `<svg n="${(renders += 1)}"/>`;
-    const first = result(svgImageResult(eventWith(), { payload: 'A' }, render));
-    const other = result(svgImageResult(eventWith({ 'if-none-match': String(first.headers.ETag) }), { payload: 'B' }, render));
+    const first = result(await svgImageResult(eventWith(), { payload: 'A' }, render));
+    const other = result(await svgImageResult(eventWith({ 'if-none-match': String(first.headers.ETag) }), { payload: 'B' }, render));
     expect(other.status).toBe(200);
     expect(other.headers.ETag).not.toBe(first.headers.ETag);
     expect(renders).toBe(2);

@@ -4,9 +4,9 @@ import { ValidationError } from '../../../lib/domain/errors.ts';
 import { gs1CheckDigit, toEncodableText } from '../../../lib/domain/labels/payload-rules.ts';
 import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
 
-function renderError(format: BarcodeFormat, payload: string): unknown {
+async function renderError(format: BarcodeFormat, payload: string): Promise<unknown> {
   try {
-    renderBarcode({ format, payload });
+    await renderBarcode({ format, payload });
   } catch (error) {
     return error;
   }
@@ -87,9 +87,9 @@ describe('renderBarcode refuses payloads invalid for the symbology', () => {
     { rule: 'empty payload', format: 'qr', payload: '', code: 'invalid-format', message: /empty/ },
     { rule: 'payload over 1024 characters', format: 'qr', payload: 'A'.repeat(1025), code: 'too-long', message: /1024/ },
     { rule: 'lone surrogate', format: 'datamatrix', payload: 'A\ud800B', code: 'invalid-format', message: /well-formed Unicode/ },
-  ])('$rule → ValidationError on payload', ({ format, payload, code, message }) => {
+  ])('$rule → ValidationError on payload', async ({ format, payload, code, message }) => {
     // Act
-    const error = renderError(format, payload);
+    const error = await renderError(format, payload);
 
     // Assess
     expect(error).toBeInstanceOf(ValidationError);

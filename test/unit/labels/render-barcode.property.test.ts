@@ -19,13 +19,13 @@ const payload = fc.oneof(
 );
 
 describe('renderBarcode on arbitrary payloads', () => {
-  it.each(BARCODE_FORMATS)('%s returns an SVG or throws a ValidationError on payload, nothing else', (format) => {
-    fc.assert(
-      fc.property(payload, (text) => {
+  it.each(BARCODE_FORMATS)('%s returns an SVG or throws a ValidationError on payload, nothing else', async (format) => {
+    await fc.assert(
+      fc.asyncProperty(payload, async (text) => {
         // Act
         let outcome: unknown;
         try {
-          outcome = renderBarcode({ format, payload: text });
+          outcome = await renderBarcode({ format, payload: text });
         } catch (error) {
           outcome = error;
         }

@@ -38,9 +38,9 @@ describe('renderBarcode scans back to its payload', () => {
     { format: 'ean13', payload: '4006381333931', expected: '4006381333931' },
     { format: 'upca', payload: '03600029145', expected: '036000291452' },
     { format: 'upca', payload: '012345678905', expected: '012345678905' },
-  ])('$format "$payload"', ({ format, payload, expected }) => {
+  ])('$format "$payload"', async ({ format, payload, expected }) => {
     // Prepare
-    const svg = renderBarcode({ format, payload });
+    const svg = await renderBarcode({ format, payload });
 
     // Act
     const result = scan(rasterize(svg), format);
@@ -50,9 +50,9 @@ describe('renderBarcode scans back to its payload', () => {
     expect(result.text).toBe(expected);
   });
 
-  it.each(UTF8_PAYLOADS)('qr carries UTF-8 text "%s" exactly (ECI 000026)', (payload) => {
+  it.each(UTF8_PAYLOADS)('qr carries UTF-8 text "%s" exactly (ECI 000026)', async (payload) => {
     // Prepare
-    const svg = renderBarcode({ format: 'qr', payload });
+    const svg = await renderBarcode({ format: 'qr', payload });
 
     // Act
     const result = scan(rasterize(svg), 'qr');
@@ -63,9 +63,9 @@ describe('renderBarcode scans back to its payload', () => {
 
   it.each<{ format: BarcodeFormat; payload: string }>(
     (['datamatrix', 'pdf417', 'aztec'] as const).flatMap((format) => UTF8_PAYLOADS.map((payload) => ({ format, payload }))),
-  )('$format carries the UTF-8 bytes of "$payload"', ({ format, payload }) => {
+  )('$format carries the UTF-8 bytes of "$payload"', async ({ format, payload }) => {
     // Prepare
-    const svg = renderBarcode({ format, payload });
+    const svg = await renderBarcode({ format, payload });
 
     // Act
     const result = scan(rasterize(svg), format);
@@ -81,9 +81,9 @@ describe('renderBarcode scans back to its payload', () => {
     { format: 'gs1-128', payload: '(00)095011015300000003', prefix: ']C1' },
     { format: 'gs1-datamatrix', payload: '(01)09501101530003(17)260101(10)ABC123', prefix: '\u001d' },
     { format: 'gs1-datamatrix', payload: '(01)09501101530003(10)ABC123(21)XYZ-9(17)260101', prefix: '\u001d' },
-  ])('$format "$payload" scans as the GS1 element string', ({ format, payload, prefix }) => {
+  ])('$format "$payload" scans as the GS1 element string', async ({ format, payload, prefix }) => {
     // Prepare
-    const svg = renderBarcode({ format, payload });
+    const svg = await renderBarcode({ format, payload });
 
     // Act
     const result = scan(rasterize(svg), format);
@@ -98,7 +98,7 @@ describe('gs1ElementString (test helper)', () => {
     ['(01)09501101530003(17)260101(10)ABC123', '01095011015300031726010110ABC123'],
     ['(01)09501101530003(10)ABC123(17)260101', '010950110153000310ABC123\u001d17260101'],
     ['(10)A(21)B', '10A\u001d21B'],
-  ])('%s → raw element string', (bracketed, raw) => {
+  ])('%s → raw element string', async (bracketed, raw) => {
     // Act
     const result = gs1ElementString(bracketed);
 

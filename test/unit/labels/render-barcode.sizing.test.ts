@@ -74,9 +74,9 @@ function rawModules(format: BarcodeFormat): { across: number; down?: number } {
 }
 
 describe('renderBarcode SVG root', () => {
-  it.each(BARCODE_FORMATS)('%s has mm width/height and a matching viewBox', (format) => {
+  it.each(BARCODE_FORMATS)('%s has mm width/height and a matching viewBox', async (format) => {
     // Act
-    const svg = renderBarcode({ format, payload: PAYLOADS[format] });
+    const svg = await renderBarcode({ format, payload: PAYLOADS[format] });
 
     // Assess
     const size = svgSize(svg);
@@ -85,9 +85,9 @@ describe('renderBarcode SVG root', () => {
     expect(size.viewBox).toEqual([0, 0, size.widthMm, size.heightMm]);
   });
 
-  it.each(BARCODE_FORMATS)('%s is self-contained: white background, black marks, no text/fonts/scripts/references', (format) => {
+  it.each(BARCODE_FORMATS)('%s is self-contained: white background, black marks, no text/fonts/scripts/references', async (format) => {
     // Act
-    const svg = renderBarcode({ format, payload: PAYLOADS[format] });
+    const svg = await renderBarcode({ format, payload: PAYLOADS[format] });
 
     // Assess
     const { widthMm, heightMm } = svgSize(svg);
@@ -104,9 +104,9 @@ describe('renderBarcode SVG root', () => {
     { format: 'code128', payload: '<script>alert(1)</script>' },
     { format: 'qr', payload: '"/><script>alert(1)</script><text>' },
     { format: 'datamatrix', payload: '<image href="https://example.com/x.png"/>' },
-  ])('$format never copies the payload into the SVG', ({ format, payload }) => {
+  ])('$format never copies the payload into the SVG', async ({ format, payload }) => {
     // Act
-    const svg = renderBarcode({ format, payload });
+    const svg = await renderBarcode({ format, payload });
 
     // Assess
     expect(svg).not.toContain(payload);
@@ -115,13 +115,13 @@ describe('renderBarcode SVG root', () => {
 });
 
 describe('renderBarcode natural size', () => {
-  it.each(BARCODE_FORMATS)('%s draws modules at the documented X-dimension', (format) => {
+  it.each(BARCODE_FORMATS)('%s draws modules at the documented X-dimension', async (format) => {
     // Prepare
     const modules = rawModules(format);
     const modulePx = MODULE_MM[format] * PX_PER_MM;
 
     // Act
-    const bounds = darkBounds(rasterize(renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM));
+    const bounds = darkBounds(rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM));
 
     // Assess
     expect(Math.abs(bounds.right - bounds.left - modules.across * modulePx)).toBeLessThanOrEqual(2);
@@ -131,17 +131,17 @@ describe('renderBarcode natural size', () => {
   it.each<{ format: BarcodeFormat; heightMm: number }>([
     { format: 'ean13', heightMm: 22.85 },
     { format: 'upca', heightMm: 22.85 },
-  ])('$format bars are the GS1 nominal $heightMm mm tall', ({ format, heightMm }) => {
+  ])('$format bars are the GS1 nominal $heightMm mm tall', async ({ format, heightMm }) => {
     // Act
-    const svg = renderBarcode({ format, payload: PAYLOADS[format] });
+    const svg = await renderBarcode({ format, payload: PAYLOADS[format] });
 
     // Assess
     expect(svgSize(svg).heightMm).toBe(heightMm);
   });
 
-  it.each(['code128', 'gs1-128', 'code39'] as const)('%s bars are at least 15 mm and 15 %% of the length tall', (format) => {
+  it.each(['code128', 'gs1-128', 'code39'] as const)('%s bars are at least 15 mm and 15 %% of the length tall', async (format) => {
     // Act
-    const { widthMm, heightMm } = svgSize(renderBarcode({ format, payload: PAYLOADS[format] }));
+    const { widthMm, heightMm } = svgSize(await renderBarcode({ format, payload: PAYLOADS[format] }));
 
     // Assess
     expect(heightMm).toBeGreaterThanOrEqual(15);
@@ -150,13 +150,13 @@ describe('renderBarcode natural size', () => {
 });
 
 describe('renderBarcode quiet zone', () => {
-  it.each(BARCODE_FORMATS)('%s keeps at least the standard quiet zone white', (format) => {
+  it.each(BARCODE_FORMATS)('%s keeps at least the standard quiet zone white', async (format) => {
     // Prepare
     const [left, right, top, bottom] = MIN_QUIET_ZONE[format];
     const modulePx = MODULE_MM[format] * PX_PER_MM;
 
     // Act
-    const raster = rasterize(renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM);
+    const raster = rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM);
 
     // Assess: the quiet-zone columns/rows are blank (1 px allowance for edge rounding) ...
     expect(columnsAreWhite(raster, 0, Math.floor(left * modulePx) - 1)).toBe(true);
@@ -170,12 +170,12 @@ describe('renderBarcode quiet zone', () => {
 });
 
 describe('renderBarcode with one size', () => {
-  it.each(BARCODE_FORMATS)('%s with widthMm only keeps the natural aspect ratio', (format) => {
+  it.each(BARCODE_FORMATS)('%s with widthMm only keeps the natural aspect ratio', async (format) => {
     // Prepare
-    const natural = renderBarcode({ format, payload: PAYLOADS[format] });
+    const natural = await renderBarcode({ format, payload: PAYLOADS[format] });
 
     // Act
-    const sized = renderBarcode({ format, payload: PAYLOADS[format], widthMm: 50 });
+    const sized = await renderBarcode({ format, payload: PAYLOADS[format], widthMm: 50 });
 
     // Assess
     expect(svgSize(sized).widthMm).toBe(50);
@@ -185,12 +185,12 @@ describe('renderBarcode with one size', () => {
     expect(scale.x / scale.y).toBeCloseTo(naturalScale.x / naturalScale.y, 5);
   });
 
-  it.each(BARCODE_FORMATS)('%s with heightMm only keeps the natural aspect ratio', (format) => {
+  it.each(BARCODE_FORMATS)('%s with heightMm only keeps the natural aspect ratio', async (format) => {
     // Prepare
-    const natural = renderBarcode({ format, payload: PAYLOADS[format] });
+    const natural = await renderBarcode({ format, payload: PAYLOADS[format] });
 
     // Act
-    const sized = renderBarcode({ format, payload: PAYLOADS[format], heightMm: 30 });
+    const sized = await renderBarcode({ format, payload: PAYLOADS[format], heightMm: 30 });
 
     // Assess
     expect(svgSize(sized).heightMm).toBe(30);
@@ -202,13 +202,13 @@ describe('renderBarcode with width and height', () => {
   it.each(TWO_D.flatMap((format) => [
     { format, widthMm: 80, heightMm: 30 },
     { format, widthMm: 30, heightMm: 80 },
-  ]))('$format in a $widthMm × $heightMm mm box is not distorted and is centred', ({ format, widthMm, heightMm }) => {
+  ]))('$format in a $widthMm × $heightMm mm box is not distorted and is centred', async ({ format, widthMm, heightMm }) => {
     // Prepare
     const pxPerMm = 8;
-    const natural = darkBounds(rasterize(renderBarcode({ format, payload: PAYLOADS[format] }), pxPerMm));
+    const natural = darkBounds(rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), pxPerMm));
 
     // Act
-    const svg = renderBarcode({ format, payload: PAYLOADS[format], widthMm, heightMm });
+    const svg = await renderBarcode({ format, payload: PAYLOADS[format], widthMm, heightMm });
 
     // Assess: the box is exactly as asked ...
     expect(svgSize(svg)).toMatchObject({ widthMm, heightMm, viewBox: [0, 0, widthMm, heightMm] });
@@ -228,13 +228,13 @@ describe('renderBarcode with width and height', () => {
   it.each(LINEAR.flatMap((format) => [
     { format, widthMm: 60, heightMm: 10 },
     { format, widthMm: 120, heightMm: 60 },
-  ]))('$format in a $widthMm × $heightMm mm box fills it: uniform bar widths, stretched height', ({ format, widthMm, heightMm }) => {
+  ]))('$format in a $widthMm × $heightMm mm box fills it: uniform bar widths, stretched height', async ({ format, widthMm, heightMm }) => {
     // Prepare
-    const naturalRaster = rasterize(renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM);
+    const naturalRaster = rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM);
     const natural = darkBounds(naturalRaster);
 
     // Act
-    const svg = renderBarcode({ format, payload: PAYLOADS[format], widthMm, heightMm });
+    const svg = await renderBarcode({ format, payload: PAYLOADS[format], widthMm, heightMm });
 
     // Assess
     expect(svgSize(svg)).toMatchObject({ widthMm, heightMm, viewBox: [0, 0, widthMm, heightMm] });
@@ -251,14 +251,14 @@ describe('renderBarcode with width and height', () => {
 });
 
 describe('renderBarcode determinism', () => {
-  it.each(BARCODE_FORMATS)('%s renders byte-identical SVG for the same request', (format) => {
+  it.each(BARCODE_FORMATS)('%s renders byte-identical SVG for the same request', async (format) => {
     // Prepare
     const request = { format, payload: PAYLOADS[format], widthMm: 41.3, heightMm: 27.9 };
 
     // Act
-    const first = renderBarcode(request);
-    renderBarcode({ format: 'qr', payload: 'something else entirely' });
-    const second = renderBarcode({ ...request });
+    const first = await renderBarcode(request);
+    await renderBarcode({ format: 'qr', payload: 'something else entirely' });
+    const second = await renderBarcode({ ...request });
 
     // Assess
     expect(second).toBe(first);
