@@ -2,6 +2,7 @@ import type { Scope } from './domain/auth/scopes.ts';
 import { ATTACHMENT_MAX_BYTES } from './domain/attachments/attachment.ts';
 import { MAX_FILE_BYTES } from './domain/imports/types.ts';
 import type { TableId } from './store/tables.ts';
+import { listItemsRoute, getItemRoute, listLocationsRoute, getLocationRoute, listStockRecordsRoute, getStockRecordRoute, listMovementsRoute, getMovementRoute } from './routes/inventory.ts';
 
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
@@ -403,6 +404,14 @@ export const ROUTES = [
   listBomRevisionsRoute,
   compareBomRevisionsRoute,
   getBomRevisionRoute,
+  listItemsRoute,
+  getItemRoute,
+  listLocationsRoute,
+  getLocationRoute,
+  listStockRecordsRoute,
+  getStockRecordRoute,
+  listMovementsRoute,
+  getMovementRoute,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];

@@ -399,6 +399,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Audit: 'Read the audit trail of the organization.',
   Labels: 'Render barcodes as SVG images.',
   Boms: 'Bills of materials: list, create, read and update BOMs; builds; revisions and their comparison.',
+  Inventory: 'Inventory reads: items, locations, stock records and movements by id and by filter (docs/inventory.md "Reading inventory").',
   BOMs: 'Bills of materials: list, create, read and update BOMs; builds; revisions and their comparison.',
   Events: 'Pull feed of domain change events (the catalog webhooks push).',
 };

@@ -24,6 +24,17 @@ import { listImportKindsContract } from './imports/list-import-kinds.ts';
 import { listImportRowErrorsContract } from './imports/list-import-row-errors.ts';
 import { importJobSchema, importKindsPageSchema, rowErrorsPageSchema } from './imports/responses.ts';
 import { submitImportJobContract } from './imports/submit-import-job.ts';
+import {
+  getItemContract,
+  getLocationContract,
+  getMovementContract,
+  getStockRecordContract,
+  listItemsContract,
+  listLocationsContract,
+  listMovementsContract,
+  listStockRecordsContract,
+} from './inventory/operations.ts';
+import { itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from './inventory/responses.ts';
 import { renderBarcodeContract } from './labels.ts';
 import { bindOperation, type OperationContract, type RouteOperation } from './operation.ts';
 
@@ -63,6 +74,14 @@ export const OPERATIONS: { readonly [Id in RouteId]: OperationEntry<Id> } = {
   listBomRevisions: { contract: listBomRevisionsContract, response: bomRevisionsPageSchema },
   compareBomRevisions: { contract: compareBomRevisionsContract, response: bomCompareSchema },
   getBomRevision: { contract: getBomRevisionContract, response: bomRevisionDetailSchema },
+  listItems: { contract: listItemsContract, response: itemsPageSchema },
+  getItem: { contract: getItemContract, response: itemSchema },
+  listLocations: { contract: listLocationsContract, response: locationsPageSchema },
+  getLocation: { contract: getLocationContract, response: locationSchema },
+  listStockRecords: { contract: listStockRecordsContract, response: stockRecordsPageSchema },
+  getStockRecord: { contract: getStockRecordContract, response: stockRecordResponseSchema },
+  listMovements: { contract: listMovementsContract, response: movementsPageSchema },
+  getMovement: { contract: getMovementContract, response: movementResponseSchema },
 };
 
 /** The operation of `operationId`, for code that holds the id as a plain string. */
