@@ -154,6 +154,14 @@ export const ROUTE_GRANTS = {
   listBomRevisions: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   compareBomRevisions: readRoute({ tables: { inventory: calls('GetItem') } }),
   getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listItems: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  getItem: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listLocations: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listStockRecords: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
 } satisfies Record<RouteId, FunctionGrant>;
 
 /** Workers of lib/workers.ts by id (a test checks that every worker has one, and no more). */

@@ -5,6 +5,7 @@ import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
+import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 /**
@@ -16,6 +17,8 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'events tail': eventsTail,
   'imports submit': importsSubmit,
   'barcodes render': barcodesRender,
+  'items get': itemsGet,
+  'stock list': stockList,
 };
 
 export const USAGE = `Usage: npm run cli -- <area> <command> [options]
@@ -25,6 +28,10 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${IMPORTS_SUBMIT_USAGE}
 
   ${BARCODES_RENDER_USAGE}
+
+  ${ITEMS_GET_USAGE}
+
+  ${STOCK_LIST_USAGE}
 
 Every command takes --url URL (else INVENTORY_API_URL), --key KEY (else INVENTORY_API_KEY) and
 --max-attempts N (attempts per request, retries included; default 5).

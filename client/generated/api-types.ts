@@ -428,6 +428,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List items, by sku
+         * @description List items, by sku.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["listItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/items/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an item
+         * @description Read an item.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations, by code
+         * @description List locations, by code.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a location
+         * @description Read a location.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stock-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stock records (on-hand per item, location and lot)
+         * @description List stock records (on-hand per item, location and lot).
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["listStockRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stock-records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a stock record
+         * @description Read a stock record.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getStockRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List movements, newest first
+         * @description List movements, newest first.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["listMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/movements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a movement
+         * @description Read a movement.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getMovement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -827,6 +1003,35 @@ export interface components {
             /** @description Row errors of the job beyond the 10,000 stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed. */
             notStoredCount: number;
         };
+        /** @description An item (full record). */
+        Item: {
+            /** @description Opaque item id (prefix `itm_`). */
+            id: string;
+            /** @description Stock keeping unit of the item. */
+            sku: string;
+            name: string;
+            /** @description Unit of measure, e.g. `ea`, `kg`, `l`. */
+            unit: string;
+            description: string | null;
+            category: string | null;
+            barcode: string | null;
+            /** @description On-hand quantity below which `low-stock` is emitted; null: no reorder point. */
+            reorderPoint: number | null;
+            /** @enum {string} */
+            trackingMode: "none" | "lot";
+            /**
+             * Format: date-time
+             * @description When the item was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the item was last changed.
+             */
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * item.created event
          * @description An item was created. Consumers must ignore unknown fields: compatible additions may add fields.
@@ -964,6 +1169,41 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ItemsPage: {
+            data: components["schemas"]["Item"][];
+            page: {
+                nextCursor: string | null;
+            };
+        };
+        /** @description A location (warehouse, zone or bin). */
+        Location: {
+            /** @description Opaque location id (prefix `loc_`). */
+            id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            type: "warehouse" | "zone" | "bin";
+            /** @description Code of the enclosing location; null for a top-level location. */
+            parentCode: string | null;
+            /**
+             * Format: date-time
+             * @description When the location was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the location was last changed.
+             */
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        LocationsPage: {
+            data: components["schemas"]["Location"][];
+            page: {
+                nextCursor: string | null;
+            };
+        };
         /**
          * low-stock event
          * @description An item's total on-hand quantity fell below its reorder point. Consumers must ignore unknown fields: compatible additions may add fields.
@@ -1000,6 +1240,34 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A stock movement (append-only ledger entry). */
+        Movement: {
+            /** @description Opaque movement id (prefix `mov_`). */
+            id: string;
+            /** @enum {string} */
+            type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production";
+            /** @description Opaque item id (prefix `itm_`). */
+            itemId: string;
+            /** @description Stock keeping unit of the item. */
+            sku: string;
+            /** @description Where the stock left; null when it entered the organization (receipt, production, increase). */
+            fromLocationId: string | null;
+            /** @description Where the stock arrived; null when it left the organization (consumption, decrease). */
+            toLocationId: string | null;
+            /** @description Quantity moved, always positive; the direction is given by the locations. */
+            quantity: number;
+            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+            lot: string | null;
+            /** @description Business reference: the adjustment or transfer reference, PO number, count reference or build reference. */
+            reference: string | null;
+            /**
+             * Format: date-time
+             * @description Domain time of the movement (the `occurredAt` of its `movement.created`).
+             */
+            occurredAt: string;
         } & {
             [key: string]: unknown;
         };
@@ -1055,6 +1323,12 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        MovementsPage: {
+            data: components["schemas"]["Movement"][];
+            page: {
+                nextCursor: string | null;
+            };
         };
         /**
          * po.received event
@@ -1174,6 +1448,35 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description The on-hand quantity of one item at one location in one lot. */
+        StockRecord: {
+            /** @description Opaque stock record id (prefix `stk_`). */
+            id: string;
+            /** @description Opaque item id (prefix `itm_`). */
+            itemId: string;
+            /** @description Stock keeping unit of the item. */
+            sku: string;
+            /** @description Opaque location id (prefix `loc_`). */
+            locationId: string;
+            locationCode: string;
+            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+            lot: string | null;
+            /** @description On-hand quantity of the stock record. */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the quantity last changed.
+             */
+            updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        StockRecordsPage: {
+            data: components["schemas"]["StockRecord"][];
+            page: {
+                nextCursor: string | null;
+            };
         };
     };
     responses: {
@@ -3098,6 +3401,514 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
                         code?: "customer-api.boms.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listItems: {
+        parameters: {
+            query?: {
+                /** @description Exactly this sku (case-sensitive). */
+                sku?: string;
+                /** @description Case-insensitive substring of the sku or the name; a page examines at most 1000 items. */
+                q?: string;
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items by sku; a page filtered by `q` may hold fewer than `limit`. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemsPage"];
+                    "text/json": components["schemas"]["ItemsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                    "text/json": components["schemas"]["Item"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description Exactly this location code (case-sensitive). */
+                code?: string;
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of locations by code. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationsPage"];
+                    "text/json": components["schemas"]["LocationsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                    "text/json": components["schemas"]["Location"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listStockRecords: {
+        parameters: {
+            query?: {
+                itemId?: string;
+                locationId?: string;
+                /** @description Exactly this lot. */
+                lot?: string;
+                /** @description `true`: only records with stock on hand. Sent as `true` or `false`. */
+                nonZero?: boolean;
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stock records; a page filtered by `lot` or `nonZero` may hold fewer than `limit`. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockRecordsPage"];
+                    "text/json": components["schemas"]["StockRecordsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStockRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stock record. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockRecord"];
+                    "text/json": components["schemas"]["StockRecord"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listMovements: {
+        parameters: {
+            query?: {
+                itemId?: string;
+                /** @description Movements from or to this location. */
+                locationId?: string;
+                type?: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production";
+                /** @description Movements at or after this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
+                fromUtc?: string;
+                /** @description Movements before this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
+                toUtc?: string;
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of movements, newest first; a page filtered by item, location or type may hold fewer than `limit`. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MovementsPage"];
+                    "text/json": components["schemas"]["MovementsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getMovement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The movement. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Movement"];
+                    "text/json": components["schemas"]["Movement"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
                     };
                 };
             };

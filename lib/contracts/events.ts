@@ -1,6 +1,21 @@
 import * as z from './zod.ts';
 import { EVENT_TYPES, EVENT_VERSION, type EventType } from '../domain/events/types.ts';
-import { TRACKING_MODES } from '../domain/inventory/item.ts';
+import {
+  itemId,
+  itemRecordSchema,
+  locationCode,
+  locationId,
+  lot,
+  MOVEMENT_TYPES,
+  movementId,
+  movementSchema,
+  onHandQuantity,
+  open,
+  prefixedId,
+  sku,
+  stockRecordId,
+  utcTimestamp,
+} from './inventory/records.ts';
 import { idParam } from './primitives.ts';
 
 /**
@@ -20,48 +35,17 @@ import { idParam } from './primitives.ts';
 export { EVENT_TYPES, EVENT_VERSION, isEventType } from '../domain/events/types.ts';
 export { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../domain/inventory/item.ts';
 export type { EventType } from '../domain/events/types.ts';
+export { utcTimestampSchema } from './inventory/records.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Building blocks
-
-/** Publishes an object schema as open (see the header); parsing still strips unknown keys. */
-function open<T extends z.ZodMiniObject>(schema: T): T {
-  return schema.check(z.meta({ additionalProperties: true }));
-}
-
-/** A type-prefixed opaque id (`itm_…`), shaped like every id the API accepts in a path (`idParam`). */
-function prefixedId(prefix: string, what: string): z.ZodMiniString {
-  return z
-    .string()
-    .check(z.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), { message: `Must be an opaque ${what} id (${prefix}_…).` }))
-    .check(z.describe(`Opaque ${what} id (prefix \`${prefix}_\`).`));
-}
-
-/** Same rule as `ORGANIZATION_ID_PATTERN` of `lib/domain/auth/manage-keys.ts` (the test checks). */
-const ORGANIZATION_ID_PATTERN = /^org_[A-Za-z0-9_-]{1,64}$/;
+// Building blocks: the record schemas are shared with the inventory reads (lib/contracts/inventory/records.ts).
 
 const eventId = prefixedId('evt', 'event');
-const itemId = prefixedId('itm', 'item');
-const locationId = prefixedId('loc', 'location');
-const stockRecordId = prefixedId('stk', 'stock record');
-const movementId = prefixedId('mov', 'movement');
 /** Ids without a fixed prefix (receipts, counts, exports; docs/events.md "Catalog"): any type-prefixed opaque id. */
 const opaqueId = (what: string) => idParam.check(z.describe(`Opaque ${what} id with a type prefix.`));
 
-/** ISO 8601 UTC with `Z`, optional fractional seconds; offsets such as `+01:00` are rejected. */
-export const utcTimestampSchema = z.iso.datetime({ message: 'Must be an ISO 8601 UTC timestamp ending in Z, e.g. 2026-03-02T09:14:05Z.' });
-
-const utcTimestamp = (description: string) => utcTimestampSchema.check(z.describe(description));
-const sku = z
-  .string()
-  .check(z.minLength(1))
-  .check(z.describe('Stock keeping unit of the item.'));
-const lot = z.nullable(z.string().check(z.minLength(1))).check(z.describe('Lot number; null for items without lot tracking and for stock without a lot.'));
-const onHandQuantity = (description: string) =>
-  z
-    .number()
-    .check(z.minimum(0))
-    .check(z.describe(description));
+/** Same rule as `ORGANIZATION_ID_PATTERN` of `lib/domain/auth/manage-keys.ts` (the test checks). */
+const ORGANIZATION_ID_PATTERN = /^org_[A-Za-z0-9_-]{1,64}$/;
 
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 
@@ -69,26 +53,7 @@ export const eventTypeSchema = z.enum(EVENT_TYPES);
 // Payloads (docs/events.md "Catalog")
 
 /** The full item as it is after the change. */
-export const eventItemSchema = open(
-  z.object({
-    id: itemId,
-    sku,
-    name: z.string().check(z.minLength(1)),
-    unit: z
-      .string()
-      .check(z.minLength(1))
-      .check(z.describe('Unit of measure, e.g. `ea`, `kg`, `l`.')),
-    description: z.nullable(z.string()),
-    category: z.nullable(z.string()),
-    barcode: z.nullable(z.string()),
-    reorderPoint: z
-      .nullable(z.number().check(z.minimum(0)))
-      .check(z.describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.')),
-    trackingMode: z.enum(TRACKING_MODES),
-    createdAt: utcTimestamp('When the item was created.'),
-    updatedAt: utcTimestamp('When the item was last changed.'),
-  }),
-).check(z.meta({ description: 'An item (full record).' }));
+export const eventItemSchema = itemRecordSchema;
 
 export type EventItem = z.infer<typeof eventItemSchema>;
 
@@ -117,7 +82,7 @@ export const stockChangedDataSchema = open(
     itemId,
     sku,
     locationId,
-    locationCode: z.string().check(z.minLength(1)),
+    locationCode,
     lot,
     previousQuantity: onHandQuantity('On-hand quantity of the stock record before the change.'),
     quantity: onHandQuantity('On-hand quantity of the stock record after the change.'),
@@ -127,26 +92,7 @@ export const stockChangedDataSchema = open(
   }),
 );
 
-export const MOVEMENT_TYPES = ['receipt', 'adjustment', 'transfer', 'count', 'consumption', 'production'] as const;
-
-export const movementSchema = open(
-  z.object({
-    id: movementId,
-    type: z.enum(MOVEMENT_TYPES),
-    itemId,
-    sku,
-    fromLocationId: z.nullable(locationId).check(z.describe('Where the stock left; null when it entered the organization (receipt, production, increase).')),
-    toLocationId: z.nullable(locationId).check(z.describe('Where the stock arrived; null when it left the organization (consumption, decrease).')),
-    quantity: z
-      .number()
-      .check(z.positive())
-      .check(z.describe('Quantity moved, always positive; the direction is given by the locations.')),
-    lot,
-    reference: z
-      .nullable(z.string().check(z.minLength(1)))
-      .check(z.describe('Business reference: the adjustment or transfer reference, PO number, count reference or build reference.')),
-  }),
-);
+export { MOVEMENT_TYPES, movementSchema };
 
 export type Movement = z.infer<typeof movementSchema>;
 
@@ -334,139 +280,5 @@ export const eventsPageSchema = open(
 
 export type EventsPage = z.infer<typeof eventsPageSchema>;
 
-// ---------------------------------------------------------------------------------------------
-// Examples (one per type; published in events-schema/examples/)
-
-const ORGANIZATION = 'org_acme';
-const ITEM_ID = 'itm_01KH3AQWT0ZCB6Z8FRSJRCD9CS';
-const LOCATION_ID = 'loc_01KF078DC02V2SXEHM79QT7VQ9';
-const STOCK_RECORD_ID = 'stk_01KH8MP4807D4A2FX90YJXQ7VB';
-const SKU = 'OIL-HV46';
-const LOT = 'HV46-2603';
-
-const exampleItem: EventDataOf<'item.created'>['item'] = {
-  id: ITEM_ID,
-  sku: SKU,
-  name: 'Hydraulic oil HV 46',
-  unit: 'l',
-  description: null,
-  category: 'Lubricants',
-  barcode: '4006381333931',
-  reorderPoint: 150,
-  trackingMode: 'lot',
-  createdAt: '2026-02-10T08:30:00.000Z',
-  updatedAt: '2026-02-10T08:30:00.000Z',
-};
-
-export const EVENT_EXAMPLES: { readonly [T in EventType]: EventOf<T> } = {
-  'stock.changed': {
-    id: 'evt_00000001110212F2JFYJKD6FXN',
-    type: 'stock.changed',
-    version: 1,
-    occurredAt: '2026-03-03T11:02:44.118Z',
-    organizationId: ORGANIZATION,
-    data: {
-      stockRecordId: STOCK_RECORD_ID,
-      itemId: ITEM_ID,
-      sku: SKU,
-      locationId: LOCATION_ID,
-      locationCode: 'WH1-A-01',
-      lot: LOT,
-      previousQuantity: 400,
-      quantity: 380,
-      delta: -20,
-      movementId: 'mov_01KJSNTN10C22JDJ1QJMZVHAA0',
-      reason: 'Damaged container',
-    },
-  },
-  'item.created': {
-    id: 'evt_000000009RADPCB6PPSEGFYV43',
-    type: 'item.created',
-    version: 1,
-    occurredAt: '2026-02-10T08:30:00.000Z',
-    organizationId: ORGANIZATION,
-    data: { item: exampleItem },
-  },
-  'item.updated': {
-    id: 'evt_000000010ESRY7YWD0ZW5B0775',
-    type: 'item.updated',
-    version: 1,
-    occurredAt: '2026-02-27T14:05:12.481Z',
-    organizationId: ORGANIZATION,
-    data: {
-      item: { ...exampleItem, description: 'ISO VG 46 hydraulic oil, bulk', reorderPoint: 200, updatedAt: '2026-02-27T14:05:12.481Z' },
-      changedFields: ['description', 'reorderPoint'],
-      previous: { description: null, reorderPoint: 150 },
-    },
-  },
-  'movement.created': {
-    id: 'evt_000000010JA4WNP248F8EGS5W1',
-    type: 'movement.created',
-    version: 1,
-    occurredAt: '2026-03-02T09:14:05.000Z',
-    organizationId: ORGANIZATION,
-    data: {
-      movement: {
-        id: 'mov_01KJPX6ZT8MKYT6YPE0ZSHBVX3',
-        type: 'receipt',
-        itemId: ITEM_ID,
-        sku: SKU,
-        fromLocationId: null,
-        toLocationId: LOCATION_ID,
-        quantity: 400,
-        lot: LOT,
-        reference: 'PO-2026-0042',
-      },
-    },
-  },
-  'po.received': {
-    id: 'evt_000000010H77BWTBB5F3Q31VNQ',
-    type: 'po.received',
-    version: 1,
-    occurredAt: '2026-03-02T09:14:05.000Z',
-    organizationId: ORGANIZATION,
-    data: {
-      poNumber: 'PO-2026-0042',
-      receiptId: 'rcp_01KJPX6ZT81W7RP5ZGTT6ECKBN',
-      lines: [{ itemId: ITEM_ID, sku: SKU, locationId: LOCATION_ID, quantity: 400, lot: LOT, stockRecordId: STOCK_RECORD_ID }],
-    },
-  },
-  'count.completed': {
-    id: 'evt_0000000153F8B6EB7J6CEV3RQJ',
-    type: 'count.completed',
-    version: 1,
-    occurredAt: '2026-03-03T16:40:00.000Z',
-    organizationId: ORGANIZATION,
-    data: {
-      countId: 'cnt_01KJT946R0E7052YVB0E51YF3D',
-      countReference: 'CNT-2026-03-A',
-      locationId: LOCATION_ID,
-      lines: [
-        { itemId: ITEM_ID, sku: SKU, lot: LOT, expected: 380, counted: 374.75, delta: -5.25 },
-        { itemId: ITEM_ID, sku: SKU, lot: 'HV46-2511', expected: 12.5, counted: 12.5, delta: 0 },
-      ],
-    },
-  },
-  'low-stock': {
-    id: 'evt_000000015TBHMHZXZMWYECQYZX',
-    type: 'low-stock',
-    version: 1,
-    occurredAt: '2026-03-05T07:12:30.902Z',
-    organizationId: ORGANIZATION,
-    data: { itemId: ITEM_ID, sku: SKU, onHand: 187.75, reorderPoint: 200 },
-  },
-  'export.completed': {
-    id: 'evt_000000015M37BCCEVJ6C8QA5ER',
-    type: 'export.completed',
-    version: 1,
-    occurredAt: '2026-03-04T06:00:07.000Z',
-    organizationId: ORGANIZATION,
-    data: {
-      exportId: 'exp_01KJVPX1R0PQ2GPX0Z4BY79MZE',
-      kind: 'stock-on-hand',
-      rowCount: 1342,
-      downloadUrl: 'https://downloads.example.com/exports/exp_01KJVPX1R0PQ2GPX0Z4BY79MZE.csv?X-Amz-Expires=900&X-Amz-Signature=5e1c0a9b',
-      expiresAt: '2026-03-04T06:15:07.000Z',
-    },
-  },
-};
+// Examples, one per type (published in events-schema/examples/).
+export { EVENT_EXAMPLES } from './events/examples.ts';

@@ -3,6 +3,7 @@ import { AUDIT_ROUTES } from './audit.ts';
 import { BOM_ROUTES } from './boms.ts';
 import { EVENT_ROUTES } from './events.ts';
 import { IMPORT_ROUTES } from './imports.ts';
+import { INVENTORY_ROUTES } from './inventory.ts';
 import { LABEL_ROUTES } from './labels.ts';
 import type { ResourceAccess, RouteDefinition } from './types.ts';
 
@@ -27,6 +28,7 @@ export const ROUTES = [
   ...IMPORT_ROUTES,
   ...ATTACHMENT_ROUTES,
   ...BOM_ROUTES,
+  ...INVENTORY_ROUTES,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];

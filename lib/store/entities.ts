@@ -29,6 +29,23 @@ export const movementEntity = defineEntity<{ organizationId: string; id: string;
   }),
 });
 
+/**
+ * An inventory record's entry in its type's list, in the base table so every list read is
+ * strongly consistent; the sort key is what the list's filters read (lib/store/inventory-lists.ts).
+ */
+export const inventoryListEntryEntity = defineEntity<{ organizationId: string; recordType: string; sortKey: string }>({
+  type: 'inventory-list-entry',
+  schemaVersion: 1,
+  key: ({ organizationId, recordType, sortKey }) => ({ pk: keys.inventoryListOf(organizationId, recordType), sk: sortKey }),
+});
+
+/** A movement as a whole: what `GET /v1/movements/{id}` reads. */
+export const movementRecordEntity = defineEntity<{ organizationId: string; id: string }>({
+  type: 'movement-record',
+  schemaVersion: 1,
+  key: ({ organizationId, id }) => keys.movementRecord(organizationId, id),
+});
+
 /** Sort-key prefix of a stock record's movements in gsi1. */
 export const LEDGER_PREFIX = 'MOV';
 

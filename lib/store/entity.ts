@@ -206,3 +206,45 @@ export async function readFilteredPage(
     position = lastExamined;
   }
 }
+
+/** A FilterExpression with its own attribute names and values. */
+export interface ItemFilter {
+  expression: string;
+  names: Record<string, string>;
+  values: Item;
+}
+
+/**
+ * One page of a key range in ONE Query, optionally through a filter: DynamoDB examines at most
+ * `budget` items past the cursor (DynamoDB charges for what it reads, not for what the filter
+ * keeps). Up to `limit` matches are served; `last` is the sort key of the last match served when
+ * more matched, otherwise of the last item examined, so the next page never re-reads what this
+ * one skipped. A filtered page may hold fewer than `limit` matches (even none) with `more` true.
+ * Without a filter, pass `limit + 1` as the budget.
+ */
+export async function readPageInOneQuery(query: Omit<PageQuery, 'projection' | 'indexName'> & { filter?: ItemFilter; budget: number }): Promise<Page> {
+  const newestFirst = query.newestFirst ?? false;
+  const { lower, upper } = narrowedRange(query.sortKey, query.after, newestFirst);
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: query.tableName,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
+      FilterExpression: query.filter?.expression,
+      ExpressionAttributeNames: { '#pk': query.partition.name, '#sk': query.sortKey.name, ...query.filter?.names },
+      ExpressionAttributeValues: { ':pk': query.partition.value, ':lower': lower, ':upper': upper, ...query.filter?.values },
+      ScanIndexForward: !newestFirst,
+      ConsistentRead: true,
+      // The cursor's own item is inside the narrowed range: one more to examine.
+      Limit: query.budget + (query.after === undefined ? 0 : 1),
+    }),
+  );
+  const sortKeyOf = (item: Item | undefined) => item?.[query.sortKey.name] as string | undefined;
+  const matches = (result.Items ?? []).filter((item) => sortKeyOf(item) !== query.after);
+  if (matches.length > query.limit) {
+    const page = matches.slice(0, query.limit);
+    return { items: page, last: sortKeyOf(page.at(-1)), more: true };
+  }
+  const lastExamined = sortKeyOf(result.LastEvaluatedKey);
+  if (lastExamined !== undefined) return { items: matches, last: lastExamined, more: true };
+  return { items: matches, last: sortKeyOf(matches.at(-1)), more: false };
+}

@@ -47,9 +47,11 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
       case 'create':
         return this.inventory.createWrites(organizationId, write.entity, write.record);
       case 'update':
-        return [this.inventory.updateWrite(organizationId, write.entity, write.record, write.expectedVersion)];
+        return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
       case 'append-movement':
         return [this.inventory.movementWrite(organizationId, write.movement)];
+      case 'record-movement':
+        return this.inventory.movementRecordWrites(organizationId, write.movement);
       case 'create-bom':
         return this.boms.createWrites(organizationId, write.bom, write.revision);
       case 'update-bom':

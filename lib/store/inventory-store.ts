@@ -8,9 +8,10 @@ import {
   type InventoryRecordTypes,
   type VersionedRecord,
 } from '../domain/inventory/records.ts';
-import type { Movement } from '../domain/inventory/stock.ts';
+import type { Movement, MovementRecord } from '../domain/inventory/stock.ts';
 import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
-import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, naturalKeyClaimEntity } from './entities.ts';
+import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, movementRecordEntity, naturalKeyClaimEntity } from './entities.ts';
+import { listEntryWrites, movementListEntryWrites } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -19,7 +20,8 @@ import type { StoreWrite } from './transaction-writer.ts';
  * a claim item per natural key naming that id. Creating a record puts both with
  * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
  * give exactly one record. Natural keys never change, so an update writes the record alone.
- * Movements are stored under their own id and listed per stock record through gsi1.
+ * Movements are stored under their own id and listed per stock record through gsi1. Every
+ * record write also puts the record's list entries (lib/store/inventory-lists.ts).
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
@@ -69,11 +71,12 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
     return [
       { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new NaturalKeyTakenError(type, naturalKey) },
       { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      ...listEntryWrites(this.tableName, organizationId, type, record),
     ];
   }
 
-  updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite {
-    return {
+  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite[] {
+    const recordPut: StoreWrite = {
       item: {
         Put: {
           TableName: this.tableName,
@@ -84,6 +87,7 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
         },
       },
     };
+    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record)];
   }
 
   /**
@@ -128,6 +132,11 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
         Put: { TableName: this.tableName, Item: entityItem(movementEntity, identity, { organizationId, id: movement.id, movement }), ConditionExpression: 'attribute_not_exists(pk)' },
       },
     };
+  }
+
+  movementRecordWrites(organizationId: string, movement: MovementRecord): StoreWrite[] {
+    const item = entityItem(movementRecordEntity, { organizationId, id: movement.id }, { organizationId, id: movement.id, movement });
+    return [{ item: { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } }, ...movementListEntryWrites(this.tableName, organizationId, movement)];
   }
 
   async movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]> {

@@ -32,6 +32,10 @@ export const keys = {
   inventoryRecord: (organizationId: string, id: string) => ({ pk: `ORG#${organizationId}#${id}`, sk: 'RECORD' }),
   /** The claim of a natural key (sku, location code, item × location × lot): names the record's id. */
   naturalKey: (organizationId: string, recordType: string, naturalKey: string) => ({ pk: `ORG#${organizationId}#NK#${recordType}#${naturalKey}`, sk: 'KEY' }),
+  /** The organization's list of one inventory record type: entries sorted by what its filters read (lib/store/inventory-lists.ts). */
+  inventoryListOf: (organizationId: string, recordType: string) => `ORG#${organizationId}#LIST#${recordType}`,
+  /** A movement as a whole (the legs are `LEG#<stock record>` in the same partition). */
+  movementRecord: (organizationId: string, movementId: string) => ({ pk: `ORG#${organizationId}#${movementId}`, sk: 'RECORD' }),
   /** A stock record's movements, oldest first (gsi1). */
   ledgerOf: (organizationId: string, stockRecordId: string) => `ORG#${organizationId}#LEDGER#${stockRecordId}`,
   ledgerSortKey: (occurredAt: string, movementId: string) => `MOV#${occurredAt}#${movementId}`,

@@ -68,6 +68,28 @@ describe('npm run cli', () => {
     expect([second.code, second.stdout, second.stderr]).toEqual([0, '', '0 events\n']);
   });
 
+  it('items get --sku prints the item; stock list --location prints its stock records', async () => {
+    // Prepare: CLI-1 (imported by the first test) received into bin CLI-A1
+    const locations = join(directory, 'locations.csv');
+    const receipt = join(directory, 'receipt.csv');
+    writeFileSync(locations, csv(['code,name', 'CLI-A1,Bin']));
+    writeFileSync(receipt, csv(['poNumber,sku,locationCode,quantity', 'PO-CLI,CLI-1,CLI-A1,7']));
+    expect((await cli('imports', 'submit', locations, '--kind', 'locations', '--wait')).code).toBe(0);
+    expect((await cli('imports', 'submit', receipt, '--kind', 'po-receipts', '--wait')).code).toBe(0);
+
+    // Act
+    const item = await cli('items', 'get', '--sku', 'CLI-1');
+    const stock = await cli('stock', 'list', '--location', 'CLI-A1');
+    const unknown = await cli('stock', 'list', '--location', 'NOWHERE');
+
+    // Assess
+    expect(item.code).toBe(0);
+    expect(JSON.parse(item.stdout)).toMatchObject({ sku: 'CLI-1', name: 'One' });
+    expect(stock.code).toBe(0);
+    expect(stock.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ sku: 'CLI-1', locationCode: 'CLI-A1', quantity: 7 })]);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([1, "No location with code 'NOWHERE'."]);
+  });
+
   it('barcodes render --type qrcode writes a PNG, and an SVG for .svg', async () => {
     // Act
     const png = await cli('barcodes', 'render', '--type', 'qrcode', '--data', 'CLI-1', '--out', join(directory, 'label.png'));

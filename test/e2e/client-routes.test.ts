@@ -149,6 +149,28 @@ describe('stock through the client', () => {
   });
 });
 
+describe('inventory reads through the client', () => {
+  it('finds an item by sku and reads records, stock and movements by filter and by id', async () => {
+    // Act
+    const items = await unwrap(client.api.GET('/v1/items', { params: { query: { sku: 'WIDGET' } } }));
+    const item = await unwrap(client.api.GET('/v1/items/{id}', { params: { path: { id: itemId(seeded, 'WIDGET') } } }));
+    const locations = await unwrap(client.api.GET('/v1/locations', { params: { query: { code: 'A1' } } }));
+    const location = await unwrap(client.api.GET('/v1/locations/{id}', { params: { path: { id: locations.data[0]?.id ?? '' } } }));
+    const stock = await unwrap(client.api.GET('/v1/stock-records', { params: { query: { itemId: item.id, nonZero: true } } }));
+    const record = await unwrap(client.api.GET('/v1/stock-records/{id}', { params: { path: { id: seeded.widgetStockRecordId } } }));
+    const movements = await unwrap(client.api.GET('/v1/movements', { params: { query: { itemId: item.id, limit: 1 } } }));
+    const movement = await unwrap(client.api.GET('/v1/movements/{id}', { params: { path: { id: movements.data[0]?.id ?? '' } } }));
+
+    // Assess
+    expect(items.data.map((found) => found.id)).toEqual([itemId(seeded, 'WIDGET')]);
+    expect(item.sku).toBe('WIDGET');
+    expect(location).toMatchObject({ code: 'A1', type: 'bin' });
+    expect(stock.data).toEqual([record]);
+    expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5 });
+    expect(movement).toMatchObject({ type: 'adjustment', sku: 'WIDGET', quantity: 95, reference: 'ADJ-1' });
+  });
+});
+
 describe('BOMs through the client', () => {
   const components = () => [{ itemId: itemId(seeded, 'SPRING'), quantity: 2 }];
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { SCOPES } from '../../lib/domain/auth/scopes.ts';
 import { callApi, uniqueOrganization } from '../support/api.ts';
 import { TEST_API_KEY_CACHE_SECONDS } from '../support/global-stack.ts';
 import { expectProblem } from '../support/problem.ts';
@@ -59,11 +60,24 @@ describe('keys CLI', () => {
     await expectProblem(refused, 401, 'customer-api.auth.unauthenticated');
   });
 
+  it('creates a key with inventory:read that reads inventory and nothing else', async () => {
+    // Act
+    const created = await keysCli(['create', '--org', uniqueOrganization(), '--name', 'stock reader', '--scopes', 'inventory:read', '--json']);
+
+    // Assess
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key.scopes).toEqual(['inventory:read']);
+    expect((await callApi('/v1/items', { key: key.key })).status).toBe(200);
+    await expectProblem(await callApi('/v1/boms', { key: key.key }), 403, 'customer-api.auth.insufficient-scope');
+  });
+
   it('honours --expires', async () => {
     const created = await keysCli(['create', '--org', uniqueOrganization(), '--name', 'old', '--scopes', 'all', '--expires', '2020-01-01T00:00:00Z', '--json']);
     const key = JSON.parse(created.stdout);
     expect(key.expiresAt).toBe('2020-01-01T00:00:00.000Z');
-    expect(key.scopes).toHaveLength(9);
+    expect(key.scopes).toEqual([...SCOPES]);
+    expect(key.scopes).toContain('inventory:read');
     await expectProblem(await callApi('/v1/barcodes?payload=1', { key: key.key }), 401);
   });
 

@@ -47,11 +47,11 @@ import {
  */
 
 const FINISHED = ['succeeded', 'completed_with_errors', 'failed'];
-/** A new item row writes its record, its sku claim and its event: 32 rows fill a transaction (100 actions, 2 reserved). */
-const ROWS_PER_CHUNK = 32;
+/** A new item row writes its record, its sku claim, its list entry and its event: 24 rows fill a transaction (100 actions, 2 reserved). */
+const ROWS_PER_CHUNK = 24;
 /**
  * The fault tests below need several chunks from a small file, so their processor plans
- * transactions of 10 actions (2 to 4 item rows each); the chunking logic is the same at any size.
+ * transactions of 10 actions (a few item rows each); the chunking logic is the same at any size.
  */
 const SMALL_TRANSACTION = { maxActions: 10 };
 
@@ -249,7 +249,7 @@ describe('a resumed locations job with a forward reference', () => {
   // A resumed run sees tenant data that holds the first run's own writes. Row 2's verdict committed
   // with the first chunk, so the resumed run neither re-judges it nor counts it again.
   it('counts a row whose parent a later row of the same file created once, as the first run judged it', async () => {
-    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; a new location takes 2 actions (record + code claim)
+    // Prepare: row 2 names a parent created by row 3, so it is unknown-location; a new location takes 3 actions (record, code claim, list entry)
     const organizationId = uniqueOrganization();
     const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
     for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
@@ -269,7 +269,7 @@ describe('a resumed locations job with a forward reference', () => {
       records: importRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      chunkActions: bulkChunkActions({ maxActions: 18 }),
+      chunkActions: bulkChunkActions({ maxActions: 24 }),
     };
 
     // Act
@@ -277,7 +277,7 @@ describe('a resumed locations job with a forward reference', () => {
     const halfway = await storedJob(organizationId, job.id);
     const resumed = await deliver(organizationId, job.id, 2);
 
-    // Assess: the same result as without the crash. The first chunk (16 actions) holds row 2's
+    // Assess: the same result as without the crash. The first chunk (22 actions) holds row 2's
     // error and rows 1 and 3..8: the checkpoint is row 8.
     expect(halfway.checkpoint).toBe(8);
     expect(halfway.counts).toMatchObject({ processedRows: 8, created: 7, failed: 1 });

@@ -31,9 +31,9 @@ async function commit(organizationId: string, writes: StoreWrite[]): Promise<voi
 
 async function createItems(organizationId: string, items: Item[]): Promise<void> {
   const store = inventoryRecords();
-  // 2 actions per item (record + sku claim): 50 items per transaction.
-  for (let start = 0; start < items.length; start += 50) {
-    await commit(organizationId, items.slice(start, start + 50).flatMap((item) => store.createWrites(organizationId, 'item', item)));
+  // 3 actions per item (record, sku claim, list entry): 30 items per transaction.
+  for (let start = 0; start < items.length; start += 30) {
+    await commit(organizationId, items.slice(start, start + 30).flatMap((item) => store.createWrites(organizationId, 'item', item)));
   }
 }
 
@@ -134,10 +134,10 @@ describe('natural keys are unique by a conditional write', () => {
     const store = inventoryRecords();
 
     // Act
-    await commit(organizationId, [store.updateWrite(organizationId, 'item', { ...item, name: 'Renamed' }, 1)]);
+    await commit(organizationId, store.updateWrites(organizationId, 'item', { ...item, name: 'Renamed' }, 1));
     // Each outcome is settled before the next starts, so no rejection goes unobserved.
-    const stale = await commit(organizationId, [store.updateWrite(organizationId, 'item', { ...item, name: 'Stale' }, 1)]).catch((error: unknown) => error);
-    const rekeyed = await commit(organizationId, [store.updateWrite(organizationId, 'item', { ...item, sku: 'VER-2' }, 2)]).catch((error: unknown) => error);
+    const stale = await commit(organizationId, store.updateWrites(organizationId, 'item', { ...item, name: 'Stale' }, 1)).catch((error: unknown) => error);
+    const rekeyed = await commit(organizationId, store.updateWrites(organizationId, 'item', { ...item, sku: 'VER-2' }, 2)).catch((error: unknown) => error);
 
     // Assess
     expect(stale).toMatchObject({ status: 409 });
@@ -154,7 +154,7 @@ describe('stock records and the movement ledger', () => {
     const item = newItem('OIL-46');
     const location = newLocation('TANK-1');
     const store = inventoryRecords();
-    const stock: StockRecord = { id: newRecordId('stock-record'), itemId: item.id, locationId: location.id, lot: 'L-2026-11', onHand: 12.5, createdAt: NOW, updatedAt: NOW };
+    const stock: StockRecord = { id: newRecordId('stock-record'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: 'L-2026-11', onHand: 12.5, createdAt: NOW, updatedAt: NOW };
     const movement = (quantity: number, second: number): Movement => ({
       id: `mov_${String(second).padStart(26, '0')}`,
       stockRecordId: stock.id,

@@ -29,6 +29,8 @@ let counter: RequestCounter;
 let tenant: { key: string; keyId: string; itemIds: string[] };
 let bomId = '';
 let jobId = '';
+/** One record of each inventory read: an item, a location, a stock record, a movement. */
+let inventoryIds = { item: '', location: '', stockRecord: '', movement: '' };
 
 async function invoke(operationId: RouteId, request: Omit<EventRequest, 'key'> = {}) {
   const route = routeById(operationId);
@@ -66,31 +68,43 @@ async function requestsOf(operationId: RouteId, request: () => Omit<EventRequest
 
 const bomBody = () =>
   JSON.stringify({ code: `BOM-${randomUUID().slice(0, 8)}`, name: 'Frame', targetItemId: tenant.itemIds[0], components: [{ itemId: tenant.itemIds[1], quantity: 2 }] });
-/** A multipart items import of `rows` (CSV lines after the header), base64 as API Gateway passes it. */
-function importBody(rows: string): Omit<EventRequest, 'key'> {
+/** A multipart import of `rows` (CSV lines after the header), base64 as API Gateway passes it. */
+function importBody(rows: string, kind = 'items', header = 'sku,name'): Omit<EventRequest, 'key'> {
   const multipart = rawMultipart([
-    { name: 'kind', value: 'items' },
+    { name: 'kind', value: kind },
     { name: 'duplicateStrategy', value: 'skip' },
-    { name: 'file', value: `sku,name\n${rows}`, fileName: 'items.csv' },
+    { name: 'file', value: `${header}\n${rows}`, fileName: `${kind}.csv` },
   ]);
   return { body: multipart.body.toString('base64'), headers: { 'content-type': multipart.contentType, 'idempotency-key': randomUUID() }, base64: true };
 }
 const writeHeaders = () => ({ 'idempotency-key': randomUUID(), 'content-type': 'application/json' });
 
+/** Submits an import through the in-process handlers and waits until it succeeded (the stack's worker runs the job); its job id. */
+async function importAndWait(body: Omit<EventRequest, 'key'>): Promise<string> {
+  const submitted = await invoke('submitImportJob', body);
+  expect(submitted.statusCode, String(submitted.body)).toBe(202);
+  const id = (JSON.parse(String(submitted.body)) as { id: string }).id;
+  for (let waited = 0; ; waited += 100) {
+    const job = await invoke('getImportJob', { path: `/v1/imports/jobs/${id}` });
+    if ((JSON.parse(String(job.body)) as { status: string }).status === 'succeeded') return id;
+    if (waited > 60_000) throw new Error(`The import ${id} did not succeed within 60 s: ${String(job.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function firstIdOf(operationId: RouteId): Promise<string> {
+  const page = await invoke(operationId, { query: 'limit=1' });
+  return (JSON.parse(String(page.body)) as { data: Array<{ id: string }> }).data[0]?.id ?? '';
+}
+
 beforeAll(async () => {
   const created = await createTestKey();
   tenant = { key: created.key, keyId: created.record.keyId, itemIds: [] };
-  // Two items to name in BOMs, imported through the in-process handlers (the stack's worker runs the job).
-  const items = importBody('RC-A,Frame\nRC-B,Bolt\n');
-  const submitted = await invoke('submitImportJob', items);
-  expect(submitted.statusCode, String(submitted.body)).toBe(202);
-  jobId = (JSON.parse(String(submitted.body)) as { id: string }).id;
-  for (let waited = 0; ; waited += 100) {
-    const job = await invoke('getImportJob', { path: `/v1/imports/jobs/${jobId}` });
-    if ((JSON.parse(String(job.body)) as { status: string }).status === 'succeeded') break;
-    if (waited > 60_000) throw new Error(`The import of the test items did not succeed within 60 s: ${String(job.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Two items to name in BOMs, a location and a receipt of stock for the inventory reads.
+  jobId = await importAndWait(importBody('RC-A,Frame\nRC-B,Bolt\n'));
+  await importAndWait(importBody('RC-L1,Bin\n', 'locations', 'code,name'));
+  await importAndWait(importBody('RC-PO,RC-A,RC-L1,5\n', 'po-receipts', 'poNumber,sku,locationCode,quantity'));
+  inventoryIds = { item: await firstIdOf('listItems'), location: await firstIdOf('listLocations'), stockRecord: await firstIdOf('listStockRecords'), movement: await firstIdOf('listMovements') };
   const stored = await itemsOf(created.record.organizationId, ['RC-A', 'RC-B']);
   tenant.itemIds = ['RC-A', 'RC-B'].map((sku) => stored.get(sku)?.record.id ?? '');
   counter = countDynamoDbRequests(dynamoClient);
@@ -106,6 +120,15 @@ describe('DynamoDB requests per warm API call', () => {
     ['listAuditEvents', () => ({ query: 'limit=50' }), ['Query']],
     ['getImportJob', () => ({ path: `/v1/imports/jobs/${jobId}` }), ['GetItem']],
     ['getBom', () => ({ path: `/v1/boms/${bomId}` }), ['GetItem']],
+    ['listItems', () => ({ query: 'limit=50' }), ['Query']],
+    ['listItems', () => ({ query: 'q=rc&limit=50' }), ['Query']],
+    ['getItem', () => ({ path: `/v1/items/${inventoryIds.item}` }), ['GetItem']],
+    ['listLocations', () => ({ query: 'code=RC-L1' }), ['Query']],
+    ['getLocation', () => ({ path: `/v1/locations/${inventoryIds.location}` }), ['GetItem']],
+    ['listStockRecords', () => ({ query: `locationId=${inventoryIds.location}&nonZero=true` }), ['Query']],
+    ['getStockRecord', () => ({ path: `/v1/stock-records/${inventoryIds.stockRecord}` }), ['GetItem']],
+    ['listMovements', () => ({ query: `itemId=${inventoryIds.item}&fromUtc=2000-01-01T00:00:00Z` }), ['Query']],
+    ['getMovement', () => ({ path: `/v1/movements/${inventoryIds.movement}` }), ['GetItem']],
   ] as const)('%s within a leased block: the domain read only, 1 request', async (operationId, request, expected) => {
     expect(await requestsOf(operationId, request, 200)).toEqual(expected);
   });

@@ -10,7 +10,7 @@ import { bulkChunkActions } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, csvOf, feedOf, filesStore, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
-import { expectEventsMatchSchemas, expectLedgerMatches } from '../support/stock.ts';
+import { expectEventsMatchSchemas, expectLedgerMatches, listedStockRecords, stockRecordsOfFeed } from '../support/stock.ts';
 
 /**
  * Stock flows under generated sequences of imports, on the local stack (docs/inventory.md). Each
@@ -33,7 +33,9 @@ import { expectEventsMatchSchemas, expectLedgerMatches } from '../support/stock.
  *    previous quantity), then `low-stock` exactly when the item's total went from ≥ reorderPoint
  *    to < reorderPoint, with that total; and the replayed quantities are the stored on-hand;
  * 5. the job's events are exactly those the model predicts, in order, and every event validates
- *    against its schema.
+ *    against its schema;
+ * 6. the stock records as `GET /v1/stock-records` lists them (docs/inventory.md "Reading
+ *    inventory") are, record by record, what the feed's `stock.changed` events rebuild.
  *
  * Quantities are quarters (and BOM needs exact to 6 decimals), so the model sums integers of
  * 10^-6 units and never depends on rounding.
@@ -736,6 +738,9 @@ describe('stock flows under generated import sequences (property)', () => {
             expect(fresh.map((event) => seen(ids, event)), `${label}: events`).toEqual(expected.events);
             expectEventsMatchSchemas(fresh);
             feedLength = feed.length;
+
+            // 6. GET /v1/stock-records, page by page, is the model the stock.changed events rebuild, record by record
+            expect(await listedStockRecords(organizationId), `${label}: listed stock records`).toEqual(stockRecordsOfFeed(feed));
             const tally = (globalThis as unknown as { tally?: Record<string, number> });
             tally.tally ??= {};
             const bump = (name: string, by = 1) => { (tally.tally as Record<string, number>)[name] = ((tally.tally as Record<string, number>)[name] ?? 0) + by; };

@@ -94,7 +94,7 @@ export class World implements StockBase {
 
   /** Stored stock of `item` at a place; the item's stored total grows by it. */
   stock(item: Item, side: StockSide, onHand: number): StockRecord {
-    const record: StockRecord = { id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`, itemId: item.id, locationId: side.location.id, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
+    const record: StockRecord = { id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
     this.records.set(stockRecordKey(item.id, side.location.id, side.lot), { record, version: 1 });
     const total = this.totals.get(item.id)?.record.onHand ?? 0;
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total + onHand }, version: 1 });

@@ -4,6 +4,10 @@ import { expect } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import type { StockRecord } from '../../lib/domain/inventory/stock.ts';
 import { stockRecordKey, sumQuantities } from '../../lib/domain/inventory/stock.ts';
+import { InventoryReads, type StockRecordView } from '../../lib/domain/inventory/reads.ts';
+import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
+import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
+import { tableName } from './events.ts';
 import { inventoryRecords } from './imports.ts';
 import { schemaErrors } from './json-schema.ts';
 
@@ -38,4 +42,31 @@ export function expectEventsMatchSchemas(events: readonly EventEnvelope[]): void
     }
     expect(schemaErrors(schema, event), `${event.type} ${JSON.stringify(event.data)}`).toEqual([]);
   }
+}
+
+/**
+ * Every stock record as `GET /v1/stock-records` lists it (its domain read and store, page after
+ * page of `pageSize`, following the signed cursors), sorted by id.
+ */
+export async function listedStockRecords(organizationId: string, pageSize = 3): Promise<StockRecordView[]> {
+  const reads = new InventoryReads(new InventoryReadStore(tableName('inventory')), new CursorCodec('test-cursor-secret-0123456789abcdef0123456789'));
+  const listed: StockRecordView[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await reads.stockRecords(organizationId, {}, { limit: pageSize, ...(cursor === null ? {} : { cursor }) });
+    listed.push(...page.data);
+    cursor = page.page.nextCursor;
+  } while (cursor !== null);
+  return listed.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The stock records a feed describes: each one as its last `stock.changed` left it, sorted by id. */
+export function stockRecordsOfFeed(feed: readonly EventEnvelope[]): StockRecordView[] {
+  const records = new Map<string, StockRecordView>();
+  for (const event of feed) {
+    if (event.type !== 'stock.changed') continue;
+    const data = event.data as { stockRecordId: string; itemId: string; sku: string; locationId: string; locationCode: string; lot: string | null; quantity: number };
+    records.set(data.stockRecordId, { id: data.stockRecordId, itemId: data.itemId, sku: data.sku, locationId: data.locationId, locationCode: data.locationCode, lot: data.lot, quantity: data.quantity, updatedAt: event.occurredAt });
+  }
+  return [...records.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

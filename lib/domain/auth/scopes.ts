@@ -9,6 +9,7 @@ export const SCOPES = [
   'boms:read',
   'boms:write',
   'events:read',
+  'inventory:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

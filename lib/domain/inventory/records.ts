@@ -2,7 +2,7 @@ import { UniqueKeyTakenError } from '../errors.ts';
 import { newId, type IdPrefix } from '../ids.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
-import { stockRecordKey, type Movement, type StockRecord } from './stock.ts';
+import { stockRecordKey, type Movement, type MovementRecord, type StockRecord } from './stock.ts';
 
 /**
  * The inventory records the API names by id, what each one's id prefix and natural key are, and
@@ -37,6 +37,13 @@ export const INVENTORY_RECORD_TYPES: { [T in InventoryRecordType]: RecordTypeRul
     naturalKeyOf: (stock) => stockRecordKey(stock.itemId, stock.locationId, stock.lot),
   },
 };
+
+/**
+ * Stored items one write of a record puts, the record itself included: the record and its list
+ * entries (docs/inventory.md "Reading inventory"); a create also claims the natural key. What a
+ * chunk counts against the transaction limit; the store's writes match it (a test checks).
+ */
+export const STORED_ENTRIES_PER_WRITE: { readonly [T in InventoryRecordType]: number } = { item: 2, location: 2, 'stock-record': 3 };
 
 export function newRecordId(type: InventoryRecordType, now?: number): string {
   return newId(INVENTORY_RECORD_TYPES[type].idPrefix, now);
@@ -85,10 +92,12 @@ export interface InventoryRecords<Write = unknown> {
   existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): Write;
   /** A check, committed with the other writes, that the record is still at `expectedVersion` (`null`: that it still does not exist). */
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): Write;
-  /** Replaces the record if it is still at `expectedVersion`. Its natural key must not change. */
-  updateWrite<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write;
-  /** Appends a movement to the ledger (never changed afterwards). */
+  /** Replaces the record (and its list entries) if it is still at `expectedVersion`. Its natural key must not change. */
+  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write[];
+  /** Appends a movement's leg to the ledger (never changed afterwards). */
   movementWrite(organizationId: string, movement: Movement): Write;
+  /** Stores a movement as a whole, readable by id and listed (never changed afterwards). */
+  movementRecordWrites(organizationId: string, movement: MovementRecord): Write[];
   /** A stock record's movements, oldest first. */
   movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]>;
 }

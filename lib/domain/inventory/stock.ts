@@ -9,7 +9,10 @@
 export interface StockRecord {
   id: string;
   itemId: string;
+  /** The item's sku and the location's code: natural keys, never changed, kept so a read needs no other record. */
+  sku: string;
   locationId: string;
+  locationCode: string;
   lot: string | null;
   onHand: number;
   createdAt: string;
@@ -31,6 +34,24 @@ export interface Movement {
   quantity: number;
   type: MovementType;
   /** The business reference of the row that caused it (adjustment reference, PO number, count or build reference). */
+  reference: string | null;
+  occurredAt: string;
+}
+
+/**
+ * A movement as a whole, as `movement.created` carries it (with the event's `occurredAt`): what
+ * the reads answer (docs/inventory.md "Reading inventory"). `quantity` is positive; the
+ * locations give the direction.
+ */
+export interface MovementRecord {
+  id: string;
+  type: MovementType;
+  itemId: string;
+  sku: string;
+  fromLocationId: string | null;
+  toLocationId: string | null;
+  quantity: number;
+  lot: string | null;
   reference: string | null;
   occurredAt: string;
 }

@@ -2,7 +2,8 @@ import type { EventDraft } from '../events/types.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
-import { stockRecordKey, sumQuantities, type Movement, type MovementType, type StockRecord } from '../inventory/stock.ts';
+import { STORED_ENTRIES_PER_WRITE } from '../inventory/records.ts';
+import { stockRecordKey, sumQuantities, type Movement, type MovementRecord, type MovementType, type StockRecord } from '../inventory/stock.ts';
 import { documentEvent } from './documents.ts';
 import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 
@@ -34,6 +35,8 @@ export type StockWrite =
   | { op: 'create'; entity: 'stock-record'; record: StockRecord }
   | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number }
   | { op: 'append-movement'; movement: Movement }
+  /** The movement as a whole, what the reads answer (one per movement, whatever its legs). */
+  | { op: 'record-movement'; movement: MovementRecord }
   | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null }
   | { op: 'put-document'; document: StockDocument; expectedVersion: number | null }
   /** A stock record a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
@@ -165,23 +168,20 @@ export class StockLedger {
       return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
     const movementId = this.ids.movement();
-    this.unitEvents.push({
-      type: 'movement.created',
+    const { occurredAt, ...movement }: MovementRecord = {
+      id: movementId,
+      type: input.type,
+      itemId: item.id,
+      sku: item.sku,
+      fromLocationId: from?.location.id ?? null,
+      toLocationId: to?.location.id ?? null,
+      quantity: input.quantity,
+      lot: from?.lot ?? to?.lot ?? null,
+      reference: input.reference,
       occurredAt: input.occurredAt,
-      data: {
-        movement: {
-          id: movementId,
-          type: input.type,
-          itemId: item.id,
-          sku: item.sku,
-          fromLocationId: from?.location.id ?? null,
-          toLocationId: to?.location.id ?? null,
-          quantity: input.quantity,
-          lot: from?.lot ?? to?.lot ?? null,
-          reference: input.reference,
-        },
-      },
-    });
+    };
+    this.unitEvents.push({ type: 'movement.created', occurredAt, data: { movement } });
+    this.unitWrites.push({ op: 'record-movement', movement: { ...movement, occurredAt } });
     const legs: Array<[StockSide, number]> = [];
     if (from) legs.push([from, -input.quantity]);
     if (to) legs.push([to, input.quantity]);
@@ -215,7 +215,8 @@ export class StockLedger {
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length;
-    for (const { version } of [...this.records.values(), ...this.documents.values()]) actions += version === undefined ? 2 : 1;
+    for (const { version } of this.records.values()) actions += STORED_ENTRIES_PER_WRITE['stock-record'] + (version === undefined ? 1 : 0);
+    for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
   }
 
@@ -253,6 +254,9 @@ export class StockLedger {
     const previous = tracked.value;
     const record: StockRecord = {
       ...previous,
+      // Set on every write, so a record stored before it carried them gains them.
+      sku: input.item.sku,
+      locationCode: side.location.code,
       onHand: sumQuantities([previous.onHand, delta]),
       createdAt: previous.createdAt === '' ? input.occurredAt : previous.createdAt,
       updatedAt: input.occurredAt,
@@ -293,7 +297,7 @@ export class StockLedger {
     // it. Its id is kept for the chunk, so every look at the place names the same record.
     let unsaved = this.unsaved.get(key);
     if (!unsaved) {
-      unsaved = { id: this.ids.stockRecord(), itemId: item.id, locationId: side.location.id, lot: side.lot, onHand: 0, createdAt: '', updatedAt: '' };
+      unsaved = { id: this.ids.stockRecord(), itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand: 0, createdAt: '', updatedAt: '' };
       this.unsaved.set(key, unsaved);
     }
     const read = { value: unsaved, version: undefined };

@@ -65,7 +65,10 @@ describe('stock-adjustments: decideUnit', () => {
       events: [],
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(4.5);
-    expect(writes).toEqual([{ op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1' }) }]);
+    expect(writes).toEqual([
+      { op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1', toLocationId: A1.id }) },
+      { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1' }) },
+    ]);
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed']);
     expect(events[1]?.data).toMatchObject({ previousQuantity: 2, quantity: 4.5, delta: 2.5, reason: 'found on the shelf' });
   });
@@ -133,6 +136,7 @@ describe('stock-transfers: decideUnit', () => {
     expect(world.onHand(WIDGET, at(B1))).toBe(4);
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed', 'stock.changed']);
     expect(writes.map((write) => (write.op === 'append-movement' ? [write.movement.stockRecordId, write.movement.quantity] : write.op))).toEqual([
+      'record-movement',
       [source.id, -4],
       [world.ledger.recordAt(WIDGET, at(B1)).id, 4],
     ]);
@@ -169,12 +173,12 @@ describe('stock-counts: decideUnit', () => {
     expect(world.onHand(WIDGET, at(A1))).toBe(8);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(5);
     expect(world.onHand(RESIN, at(A1, 'L2'))).toBe(0.75);
-    expect(lower.writes).toEqual([{ op: 'append-movement', movement: expect.objectContaining({ quantity: -4, type: 'count', reference: 'CNT-1' }) }]);
+    expect(lower.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 4, type: 'count', fromLocationId: A1.id }) }, { op: 'append-movement', movement: expect.objectContaining({ quantity: -4, type: 'count', reference: 'CNT-1' }) }]);
     expect(typesOf(lower.events)).toEqual(['movement.created', 'stock.changed']);
     expect(same.writes).toEqual([]);
     expect(same.events).toEqual([]);
     expect(claimOf(same.decision)?.movementIds).toEqual([]);
-    expect(higher.writes).toEqual([{ op: 'append-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count' }) }]);
+    expect(higher.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count', toLocationId: A1.id }) }, { op: 'append-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count' }) }]);
     const document = world.ledger.document(documentKey(JOB, 'stock-count', 'CNT-1'));
     expect(document).toMatchObject({ type: 'stock-count', locationId: A1.id, closed: false });
     expect(document?.lines).toEqual([
@@ -314,9 +318,13 @@ describe('builds: decideUnit', () => {
     });
     expect(claimOf(decision)).toEqual({ key: buildsKind.naturalKeyOf(parsed(buildsKind, build())), jobId: JOB, movementIds: ['mov_1', 'mov_2', 'mov_3', 'mov_4'], buildId: provenance?.id, appliedAt: NOW });
     expect(writes.map((write) => (write.op === 'append-movement' ? [write.movement.type, write.movement.quantity] : write.op))).toEqual([
+      'record-movement',
       ['consumption', -6],
+      'record-movement',
       ['consumption', -1.5],
+      'record-movement',
       ['consumption', -0.7],
+      'record-movement',
       ['production', 4],
     ]);
     // WIDGET goes from 10 to 4, below its reorder point 5
@@ -369,7 +377,7 @@ describe('builds: decideUnit', () => {
     const { writes } = decide(buildsKind, world, [build({ quantity: '1' })]);
 
     // Assess
-    expect(writes[0]).toEqual({ op: 'append-movement', movement: expect.objectContaining({ type: 'consumption', quantity: -0.000158 }) });
+    expect(writes[1]).toEqual({ op: 'append-movement', movement: expect.objectContaining({ type: 'consumption', quantity: -0.000158 }) });
     expect(world.onHand(WIDGET, at(A1))).toBe(9.999842);
   });
 

@@ -63,7 +63,7 @@ class MemoryBase implements StockBase {
   /** A stored stock record at `version`; the item's stored total is set to `total` at `totalVersion`. */
   put(item: Item, side: StockSide, onHand: number, version: number, total: { onHand: number; version: number } = { onHand, version: 1 }): StockRecord {
     const id = `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`;
-    const record: StockRecord = { id, itemId: item.id, locationId: side.location.id, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
+    const record: StockRecord = { id, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
     this.records.set(stockRecordKey(item.id, side.location.id, side.lot), { record, version });
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total.onHand }, version: total.version });
     return record;
@@ -91,7 +91,7 @@ function take(item: Item, side: StockSide, quantity: number, occurredAt = NOW): 
 const typesOf = (events: readonly EventDraft[]) => events.map((event) => event.type);
 
 describe('StockLedger: moves', () => {
-  it('creates a new record for a receipt into an empty place: a create write, two actions for the record and one for the item total', () => {
+  it('creates a new record for a receipt into an empty place: a create write, four actions for the record (record, two list entries, key claim) and one for the item total', () => {
     // Prepare
     const item = itemOf();
     const ledger = ledgerOver();
@@ -101,20 +101,21 @@ describe('StockLedger: moves', () => {
     const moved = ledger.move(receive(item, at(A1), 10));
 
     // Assess
-    const record: StockRecord = { id: 'stk_new1', itemId: item.id, locationId: A1.id, lot: null, onHand: 10, createdAt: NOW, updatedAt: NOW };
+    const record: StockRecord = { id: 'stk_new1', itemId: item.id, sku: item.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 10, createdAt: NOW, updatedAt: NOW };
     expect(moved).toEqual({ ok: true, movementId: 'mov_1', to: record });
     expect(ledger.onHand(item, at(A1))).toBe(10);
-    expect(ledger.pendingActions()).toBe(3);
+    expect(ledger.pendingActions()).toBe(5);
     expect(ledger.flush()).toEqual([
       { op: 'create', entity: 'stock-record', record },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10 }, expectedVersion: null },
     ]);
     expect(ledger.peekUnit().writes).toEqual([
+      { op: 'record-movement', movement: { id: 'mov_1', type: 'receipt', itemId: item.id, sku: item.sku, fromLocationId: null, toLocationId: A1.id, quantity: 10, lot: null, reference: 'PO-1', occurredAt: NOW } },
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'receipt', reference: 'PO-1', occurredAt: NOW } },
     ]);
   });
 
-  it('counts one action for a stored record (an update) and two for a new one', () => {
+  it('counts three actions for a stored record (an update of it and its two list entries) and four for a new one', () => {
     // Prepare
     const item = itemOf();
     const base = new MemoryBase();
@@ -126,9 +127,9 @@ describe('StockLedger: moves', () => {
     const storedOnly = ledger.pendingActions();
     ledger.move(receive(item, at(B1), 1));
 
-    // Assess: record (1) + item total (1), then + the new record and its key claim (2)
-    expect(storedOnly).toBe(2);
-    expect(ledger.pendingActions()).toBe(4);
+    // Assess: record and its list entries (3) + item total (1), then + the new record, its list entries and its key claim (4)
+    expect(storedOnly).toBe(4);
+    expect(ledger.pendingActions()).toBe(8);
   });
 
   it('gives the same id to every look at an empty place before and after its first movement', () => {
@@ -144,7 +145,7 @@ describe('StockLedger: moves', () => {
     expect(before).toMatchObject({ id: 'stk_new1', onHand: 0 });
     expect(moved.ok && moved.to?.id).toBe('stk_new1');
     expect(ledger.recordAt(item, at(A1)).id).toBe('stk_new1');
-    expect(ledger.pendingActions()).toBe(3);
+    expect(ledger.pendingActions()).toBe(5);
   });
 
   it('coalesces several moves of one stored record, across units, into ONE update at the version it was read at', () => {
@@ -167,10 +168,10 @@ describe('StockLedger: moves', () => {
       { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4 },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12 }, expectedVersion: 7 },
     ]);
-    expect(ledger.pendingActions()).toBe(2);
-    // …while each unit keeps its own ledger entry
-    expect(first.writes).toEqual([{ op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', stockRecordId: stored.id, quantity: -3, type: 'adjustment' }) }]);
-    expect(second.writes).toEqual([{ op: 'append-movement', movement: expect.objectContaining({ id: 'mov_2', stockRecordId: stored.id, quantity: 5, type: 'receipt' }) }]);
+    expect(ledger.pendingActions()).toBe(4);
+    // …while each unit keeps its own ledger entry (and its movement record)
+    expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', stockRecordId: stored.id, quantity: -3, type: 'adjustment' }) }]);
+    expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_2', stockRecordId: stored.id, quantity: 5, type: 'receipt' }) }]);
   });
 
   it('transfers with movement.created, then stock.changed for the source and the destination, two opposite ledger entries and no low-stock', () => {
@@ -206,6 +207,7 @@ describe('StockLedger: moves', () => {
     });
     expect(events[2]?.data).toMatchObject({ stockRecordId: 'stk_new1', locationId: B1.id, locationCode: 'B1', previousQuantity: 0, quantity: 10, delta: 10, movementId: 'mov_1' });
     expect(writes).toEqual([
+      { op: 'record-movement', movement: { id: 'mov_1', type: 'transfer', itemId: item.id, sku: 'WIDGET', fromLocationId: A1.id, toLocationId: B1.id, quantity: 10, lot: null, reference: 'T-1', occurredAt: NOW } },
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: source.id, quantity: -10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
     ]);

@@ -3,6 +3,7 @@ import { auditOpenApi } from './audit.ts';
 import { bomsOpenApi } from './boms.ts';
 import { eventsOpenApi } from './events.ts';
 import { importsOpenApi } from './imports.ts';
+import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
 
 /**
@@ -12,4 +13,4 @@ import { labelsOpenApi } from './labels.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi] as const;

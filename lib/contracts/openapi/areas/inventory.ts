@@ -1,0 +1,29 @@
+import type { INVENTORY_ROUTES } from '../../../routes/inventory.ts';
+import {
+  getItemContract,
+  getLocationContract,
+  getMovementContract,
+  getStockRecordContract,
+  listItemsContract,
+  listLocationsContract,
+  listMovementsContract,
+  listStockRecordsContract,
+} from '../../inventory/operations.ts';
+import { itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from '../../inventory/responses.ts';
+import type { OpenApiArea } from './types.ts';
+
+/** The inventory reads in the OpenAPI document (docs/inventory.md "Reading inventory"). */
+export const inventoryOpenApi = {
+  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter (docs/inventory.md "Reading inventory").' },
+  operations: {
+    listItems: { contract: listItemsContract, response: itemsPageSchema },
+    getItem: { contract: getItemContract, response: itemSchema },
+    listLocations: { contract: listLocationsContract, response: locationsPageSchema },
+    getLocation: { contract: getLocationContract, response: locationSchema },
+    listStockRecords: { contract: listStockRecordsContract, response: stockRecordsPageSchema },
+    getStockRecord: { contract: getStockRecordContract, response: stockRecordResponseSchema },
+    listMovements: { contract: listMovementsContract, response: movementsPageSchema },
+    getMovement: { contract: getMovementContract, response: movementResponseSchema },
+  },
+  problemCodes: {},
+} satisfies OpenApiArea<typeof INVENTORY_ROUTES>;

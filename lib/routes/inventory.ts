@@ -1,0 +1,126 @@
+import type { RouteDefinition } from './types.ts';
+
+/** The inventory reads (docs/inventory.md "Reading inventory"): metadata only, as every route of lib/routes/. */
+
+export const listItemsRoute = {
+  operationId: 'listItems',
+  method: 'GET',
+  path: '/v1/items',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-items.ts',
+  summary: 'List items, by sku',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of items by sku; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getItemRoute = {
+  operationId: 'getItem',
+  method: 'GET',
+  path: '/v1/items/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-item.ts',
+  summary: 'Read an item',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The item.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listLocationsRoute = {
+  operationId: 'listLocations',
+  method: 'GET',
+  path: '/v1/locations',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-locations.ts',
+  summary: 'List locations, by code',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of locations by code.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getLocationRoute = {
+  operationId: 'getLocation',
+  method: 'GET',
+  path: '/v1/locations/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-location.ts',
+  summary: 'Read a location',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The location.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listStockRecordsRoute = {
+  operationId: 'listStockRecords',
+  method: 'GET',
+  path: '/v1/stock-records',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-stock-records.ts',
+  summary: 'List stock records (on-hand per item, location and lot)',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of stock records; a page filtered by `lot` or `nonZero` may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getStockRecordRoute = {
+  operationId: 'getStockRecord',
+  method: 'GET',
+  path: '/v1/stock-records/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-stock-record.ts',
+  summary: 'Read a stock record',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The stock record.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listMovementsRoute = {
+  operationId: 'listMovements',
+  method: 'GET',
+  path: '/v1/movements',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-movements.ts',
+  summary: 'List movements, newest first',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of movements, newest first; a page filtered by item, location or type may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getMovementRoute = {
+  operationId: 'getMovement',
+  method: 'GET',
+  path: '/v1/movements/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-movement.ts',
+  summary: 'Read a movement',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The movement.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const INVENTORY_ROUTES = [
+  listItemsRoute,
+  getItemRoute,
+  listLocationsRoute,
+  getLocationRoute,
+  listStockRecordsRoute,
+  getStockRecordRoute,
+  listMovementsRoute,
+  getMovementRoute,
+] as const;

@@ -1,0 +1,101 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { InventoryRecordType, InventoryRecordTypes } from '../domain/inventory/records.ts';
+import type { MovementRecord } from '../domain/inventory/stock.ts';
+import { entityItem } from './entity.ts';
+import { inventoryListEntryEntity } from './entities.ts';
+import type { StoreWrite } from './transaction-writer.ts';
+
+/**
+ * The lists of inventory records (docs/inventory.md "Reading inventory"). Each record type has one
+ * list partition per organization in the base table, so every list read is strongly consistent
+ * and sees every committed write; a record's entries are written in the same transaction as the
+ * record, and hold the whole record, so a page is one Query. The sort key is what the filters
+ * read: a filter on a sort-key prefix reads exactly its records; the others examine a bounded
+ * number of entries per page.
+ *
+ *   item            SKU#<sku>
+ *   location        CODE#<code>
+ *   stock record    ITEM#<itemId>#<locationId>#<lot>  and  LOC#<locationId>#<itemId>#<lot>
+ *   movement        AT#<occurredAt>#<movementId>
+ *
+ * Natural keys, ids and a movement's time never change, so an entry's sort key never does and
+ * an update rewrites its entries in place.
+ */
+
+export type ListedRecordType = InventoryRecordType | 'movement';
+
+export const LIST_PREFIXES = { sku: 'SKU', code: 'CODE', stockByItem: 'ITEM', stockByLocation: 'LOC', movementAt: 'AT' } as const;
+
+type Attributes = Record<string, NativeAttributeValue>;
+
+interface ListEntry {
+  sortKey: string;
+  /** What filters read besides the sort key. */
+  filterAttributes: Attributes;
+}
+
+export const listSortKeys = {
+  item: (sku: string) => `${LIST_PREFIXES.sku}#${sku}`,
+  location: (code: string) => `${LIST_PREFIXES.code}#${code}`,
+  /** Ids never contain '#'; a lot is free text, so it goes last. */
+  stockByItem: (itemId: string, locationId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByItem, itemId, locationId, lot),
+  stockByLocation: (locationId: string, itemId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByLocation, locationId, itemId, lot),
+  movement: (occurredAt: string, movementId: string) => `${LIST_PREFIXES.movementAt}#${occurredAt}#${movementId}`,
+};
+
+/** `<prefix>#<first>#` (a prefix range) …, up to the full key when the lot is given (`null`: no lot). */
+function stockKey(prefix: string, first: string, second?: string, lot?: string | null): string {
+  if (second === undefined) return `${prefix}#${first}#`;
+  if (lot === undefined) return `${prefix}#${first}#${second}#`;
+  return `${prefix}#${first}#${second}#${lot ?? ''}`;
+}
+
+/** Case-insensitive matching without locale surprises (as BOM lists). */
+export function searchable(text: string): string {
+  return text.toLowerCase();
+}
+
+/** A record with its type, as the list entries are derived from it. */
+type Listed = { [T in InventoryRecordType]: { type: T; record: InventoryRecordTypes[T] } }[InventoryRecordType] | { type: 'movement'; record: MovementRecord };
+
+function entriesOf(listed: Listed): ListEntry[] {
+  switch (listed.type) {
+    case 'item': {
+      const { sku, name } = listed.record;
+      return [{ sortKey: listSortKeys.item(sku), filterAttributes: { searchText: searchable(`${sku}\n${name}`) } }];
+    }
+    case 'location':
+      return [{ sortKey: listSortKeys.location(listed.record.code), filterAttributes: {} }];
+    case 'stock-record': {
+      const stock = listed.record;
+      const filterAttributes = { quantity: stock.onHand, ...(stock.lot === null ? {} : { lot: stock.lot }) };
+      return [
+        { sortKey: listSortKeys.stockByItem(stock.itemId, stock.locationId, stock.lot), filterAttributes },
+        { sortKey: listSortKeys.stockByLocation(stock.locationId, stock.itemId, stock.lot), filterAttributes },
+      ];
+    }
+    case 'movement': {
+      const movement = listed.record;
+      const locationIds = [movement.fromLocationId, movement.toLocationId].filter((id): id is string => id !== null);
+      return [{ sortKey: listSortKeys.movement(movement.occurredAt, movement.id), filterAttributes: { itemId: movement.itemId, locationIds, movementType: movement.type } }];
+    }
+  }
+}
+
+/** The puts of a record's list entries; unconditional, since the record's own write in the same transaction carries the condition. */
+export function listEntryWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+  // The mapped union cannot see that `type` and `record` belong together.
+  return entryPuts(tableName, organizationId, { type, record } as Listed);
+}
+
+export function movementListEntryWrites(tableName: string, organizationId: string, movement: MovementRecord): StoreWrite[] {
+  return entryPuts(tableName, organizationId, { type: 'movement', record: movement });
+}
+
+function entryPuts(tableName: string, organizationId: string, listed: Listed): StoreWrite[] {
+  return entriesOf(listed).map((entry) => {
+    const identity = { organizationId, recordType: listed.type, sortKey: entry.sortKey };
+    const item = entityItem(inventoryListEntryEntity, identity, { ...entry.filterAttributes, organizationId, recordType: listed.type, id: listed.record.id, record: listed.record });
+    return { item: { Put: { TableName: tableName, Item: item } } };
+  });
+}

@@ -1,0 +1,119 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Item } from '../domain/inventory/item.ts';
+import type { Location } from '../domain/inventory/location.ts';
+import { INVENTORY_RECORD_TYPES, type InventoryRecordType, type InventoryRecordTypes } from '../domain/inventory/records.ts';
+import type { InventoryReadStorage, ItemFilter, LocationFilter, MovementFilter, StockRecordFilter } from '../domain/inventory/reads.ts';
+import type { MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
+import type { PageOf } from '../domain/pagination/page.ts';
+import { documentClient } from './dynamodb-client.ts';
+import { readPageInOneQuery, sortKeyRange, type ItemFilter as Filter } from './entity.ts';
+import { inventoryRecordEntity, movementRecordEntity } from './entities.ts';
+import { LIST_PREFIXES, listSortKeys, searchable, type ListedRecordType } from './inventory-lists.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The inventory reads (docs/inventory.md "Reading inventory"): a record by id is one consistent
+ * GetItem, a page of a list one consistent Query of the type's list partition
+ * (lib/store/inventory-lists.ts), whose sort-key range the filters narrow where they can.
+ */
+
+/** Entries a filtered page examines at most (docs/inventory.md "Reading inventory"). */
+export const INVENTORY_LIST_READ_BUDGET = 1000;
+
+type Range = { lower: string; upper: string };
+
+/** Exactly one sort key. */
+const exactly = (sortKey: string): Range => ({ lower: sortKey, upper: sortKey });
+/** The keys starting with `prefix`, which ends in `#`. */
+const startingWith = (prefix: string): Range => ({ lower: prefix, upper: `${prefix.slice(0, -1)}$` });
+
+class Conditions {
+  private readonly expressions: string[] = [];
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+
+  add(expression: string, names: Record<string, string>, values: Record<string, unknown>): void {
+    this.expressions.push(expression);
+    Object.assign(this.names, names);
+    Object.assign(this.values, values);
+  }
+
+  filter(): Filter | undefined {
+    return this.expressions.length === 0 ? undefined : { expression: this.expressions.join(' AND '), names: this.names, values: this.values };
+  }
+}
+
+export class InventoryReadStore implements InventoryReadStorage {
+  constructor(private readonly tableName: string) {}
+
+  async record<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<InventoryRecordTypes[T] | undefined> {
+    // An id of another type is unknown here, not a read of some other record.
+    if (!id.startsWith(`${INVENTORY_RECORD_TYPES[type].idPrefix}_`)) return undefined;
+    const { Item: stored } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: inventoryRecordEntity.key({ organizationId, recordType: type, id }), ConsistentRead: true }),
+    );
+    return stored?.recordType === type ? (stored.record as InventoryRecordTypes[T]) : undefined;
+  }
+
+  async movement(organizationId: string, id: string): Promise<MovementRecord | undefined> {
+    if (!id.startsWith('mov_')) return undefined;
+    const { Item: stored } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: movementRecordEntity.key({ organizationId, id }), ConsistentRead: true }));
+    return stored?.movement as MovementRecord | undefined;
+  }
+
+  items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<PageOf<Item>> {
+    const conditions = new Conditions();
+    if (filter.q !== undefined) conditions.add('contains(#search, :q)', { '#search': 'searchText' }, { ':q': searchable(filter.q) });
+    const range = filter.sku === undefined ? sortKeyRange(LIST_PREFIXES.sku) : exactly(listSortKeys.item(filter.sku));
+    return this.page<Item>(organizationId, 'item', range, conditions, after, limit);
+  }
+
+  locations(organizationId: string, filter: LocationFilter, after: string | undefined, limit: number): Promise<PageOf<Location>> {
+    const range = filter.code === undefined ? sortKeyRange(LIST_PREFIXES.code) : exactly(listSortKeys.location(filter.code));
+    return this.page<Location>(organizationId, 'location', range, new Conditions(), after, limit);
+  }
+
+  stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>> {
+    const { itemId, locationId, lot } = filter;
+    const conditions = new Conditions();
+    if (filter.nonZero) conditions.add('#quantity <> :zero', { '#quantity': 'quantity' }, { ':zero': 0 });
+    let range: Range;
+    if (itemId !== undefined && locationId !== undefined && lot !== undefined) range = exactly(listSortKeys.stockByItem(itemId, locationId, lot));
+    else {
+      if (lot !== undefined) conditions.add('#lot = :lot', { '#lot': 'lot' }, { ':lot': lot });
+      if (itemId !== undefined) range = startingWith(listSortKeys.stockByItem(itemId, locationId));
+      else if (locationId !== undefined) range = startingWith(listSortKeys.stockByLocation(locationId));
+      else range = sortKeyRange(LIST_PREFIXES.stockByItem);
+    }
+    return this.page<StockRecord>(organizationId, 'stock-record', range, conditions, after, limit);
+  }
+
+  movements(organizationId: string, filter: MovementFilter, after: string | undefined, limit: number): Promise<PageOf<MovementRecord>> {
+    const conditions = new Conditions();
+    if (filter.itemId !== undefined) conditions.add('#itemId = :itemId', { '#itemId': 'itemId' }, { ':itemId': filter.itemId });
+    if (filter.locationId !== undefined) conditions.add('contains(#locationIds, :locationId)', { '#locationIds': 'locationIds' }, { ':locationId': filter.locationId });
+    if (filter.type !== undefined) conditions.add('#movementType = :movementType', { '#movementType': 'movementType' }, { ':movementType': filter.type });
+    // Times are ISO 8601 UTC in milliseconds, so they sort as strings; `toUtc` is exclusive (no key equals the bare `AT#<time>`).
+    const all = sortKeyRange(LIST_PREFIXES.movementAt);
+    const range = {
+      lower: filter.fromUtc === undefined ? all.lower : `${LIST_PREFIXES.movementAt}#${filter.fromUtc}`,
+      upper: filter.toUtc === undefined ? all.upper : `${LIST_PREFIXES.movementAt}#${filter.toUtc}`,
+    };
+    return this.page<MovementRecord>(organizationId, 'movement', range, conditions, after, limit, true);
+  }
+
+  private async page<R>(organizationId: string, type: ListedRecordType, range: Range, conditions: Conditions, after: string | undefined, limit: number, newestFirst = false): Promise<PageOf<R>> {
+    const filter = conditions.filter();
+    const page = await readPageInOneQuery({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.inventoryListOf(organizationId, type) },
+      sortKey: { name: 'sk', ...range },
+      after,
+      limit,
+      newestFirst,
+      budget: filter === undefined ? limit + 1 : Math.max(limit + 1, INVENTORY_LIST_READ_BUDGET),
+      ...(filter === undefined ? {} : { filter }),
+    });
+    return { items: page.items.map((item) => item.record as R), ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
+  }
+}
