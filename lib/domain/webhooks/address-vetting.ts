@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { checkPublicHttpsUrl } from '../urls/public-https-url.ts';
 import { nonPublicReason } from './address-ranges.ts';
 
@@ -15,10 +16,27 @@ export function isPublicAddress(address: string): boolean {
   return nonPublicReason(address) === null;
 }
 
-/** The only addresses `WEBHOOK_ALLOW_LOOPBACK=1` (local development) admits beyond public ones. */
-export const DEVELOPMENT_LOOPBACK_ADDRESSES: readonly string[] = ['127.0.0.1', '::1'];
-
+/** The only hosts `WEBHOOK_ALLOW_LOOPBACK=1` (local development) admits beyond public ones, as the URL parser writes them. */
 const DEVELOPMENT_LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
+
+/**
+ * Why a resolved address may not be connected to, or null when it may: public, or with
+ * `allowLoopback` exactly 127.0.0.1 or ::1 (not the rest of 127/8, not a mapped form).
+ */
+export function refusedAddressReason(address: string, options: { allowLoopback: boolean }): string | null {
+  if (options.allowLoopback && isDevelopmentLoopbackAddress(address)) return null;
+  return nonPublicReason(address);
+}
+
+function isDevelopmentLoopbackAddress(address: string): boolean {
+  if (isIP(address) === 0) return false;
+  const host = isIP(address) === 6 ? `[${address}]` : address;
+  try {
+    return DEVELOPMENT_LOOPBACK_HOSTS.has(new URL(`http://${host}/`).hostname);
+  } catch {
+    return false;
+  }
+}
 
 export type WebhookUrlVetting = { ok: true; url: URL } | { ok: false; code: string; message: string };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, nonPublicReason, vetWebhookUrl } from '../../../lib/domain/webhooks/address-vetting.ts';
+import { isPublicAddress, nonPublicReason, refusedAddressReason, vetWebhookUrl } from '../../../lib/domain/webhooks/address-vetting.ts';
 
 describe('isPublicAddress: refused IPv4 ranges', () => {
   it.each([
@@ -202,5 +202,25 @@ describe('vetWebhookUrl', () => {
     ['http://user:pw@127.0.0.1:4242/', 'credentials'],
   ])('still refuses %s in local development (%s)', (url, code) => {
     expect(vetWebhookUrl(url, development)).toMatchObject({ ok: false, code });
+  });
+});
+
+describe('refusedAddressReason', () => {
+  it('admits public addresses, and 127.0.0.1 and ::1 only with allowLoopback', () => {
+    expect(refusedAddressReason('8.8.8.8', { allowLoopback: false })).toBeNull();
+    expect(refusedAddressReason('127.0.0.1', { allowLoopback: false })).toBe('loopback');
+    expect(refusedAddressReason('::1', { allowLoopback: false })).toBe('loopback');
+    expect(refusedAddressReason('127.0.0.1', { allowLoopback: true })).toBeNull();
+    expect(refusedAddressReason('0:0:0:0:0:0:0:1', { allowLoopback: true })).toBeNull();
+  });
+
+  it.each([
+    ['127.0.0.2', 'loopback'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped form of 127.0.0.1 (loopback)'],
+    ['10.0.0.1', 'private'],
+    ['169.254.169.254', 'cloud metadata'],
+    ['localhost', 'not an IP address'],
+  ])('refuses %s even with allowLoopback (%s)', (address, reason) => {
+    expect(refusedAddressReason(address, { allowLoopback: true })).toBe(reason);
   });
 });
