@@ -1,5 +1,5 @@
 /**
- * When a failed webhook delivery is tried again (docs/webhooks.md "Retries"): the Standard
+ * When a failed webhook delivery is tried again (docs/webhooks.md): the Standard
  * Webhooks schedule, about three days in all, as Stripe's. Each wait is jittered by ±20 % so that
  * the retries of many events that failed together (an endpoint that was down) do not all arrive
  * at the same instant when it comes back.
