@@ -28,7 +28,10 @@ export interface WebhookSender {
 
 export const WEBHOOK_USER_AGENT = 'inventory-customer-api-webhooks/1.0 (+Standard Webhooks)';
 export const WEBHOOK_TIMEOUT_MS = 15_000;
-/** The most of a response body read; the rest is never received. */
+/**
+ * The response body is read until this many bytes have arrived, then the connection is closed:
+ * the rest is never received. (One socket read may carry up to 64 KiB past the mark; nothing is kept.)
+ */
 export const WEBHOOK_RESPONSE_READ_BYTES = 4096;
 
 type Resolve = (host: string) => Promise<string[]>;

@@ -206,6 +206,18 @@ describe('webhook sender: address checks at each attempt', () => {
     expect(lookups).toEqual([]);
   });
 
+  it('counts a lookup that never answers against the deadline', async () => {
+    // Prepare
+    const sender = createWebhookSender({ allowLoopback: false, timeoutMs: 200, resolve: () => new Promise<string[]>(() => undefined) });
+
+    // Act
+    const result = await sender.send({ url: 'https://hooks.example.test/', body, headers });
+
+    // Assess
+    expect(result).toMatchObject({ outcome: 'failed', responseStatus: null, error: 'timed out after 200 ms' });
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
   it('reports a failed lookup as a failed attempt', async () => {
     const sender = createWebhookSender({ allowLoopback: false, resolve: () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })) });
     const result = await sender.send({ url: 'https://hooks.example.test/', body, headers });
