@@ -114,7 +114,7 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
         'user-agent': WEBHOOK_USER_AGENT,
       },
     });
-    outgoing.once('error', reject);
+    outgoing.on('error', reject);
     outgoing.once('response', (incoming: IncomingMessage) => {
       const response: Response = {
         status: incoming.statusCode ?? 0,
@@ -131,7 +131,7 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
         if (received >= WEBHOOK_RESPONSE_READ_BYTES) done();
       });
       incoming.once('end', done);
-      incoming.once('error', reject);
+      incoming.on('error', reject);
       // A response cut short (the deadline, a reset) must settle too; after done() this is a no-op.
       incoming.once('close', () => reject(new Error('the connection closed before the response ended')));
     });
