@@ -47,7 +47,9 @@ export async function eventsListen(args: string[], context: CliContext): Promise
   try {
     if (values['after-event'] === undefined) {
       // "From now": page to the tail without forwarding; the API has no shortcut to it.
-      for await (const _page of feedPages(client, { checkpoints, limit: SKIP_PAGE, follow: false, signal: context.signal }));
+      for await (const _page of feedPages(client, { checkpoints, limit: SKIP_PAGE, follow: false, signal: context.signal })) {
+        // Only the position matters: the checkpoint store keeps it for the forwarding loop below.
+      }
     }
     context.stderr.write(`Forwarding events ${values['after-event'] ? `after ${values['after-event']}` : 'from now'} to ${target.href} (Ctrl-C stops)\n`);
     const pages = feedPages(client, { checkpoints, startAfterEventId: values['after-event'], follow: true, idleDelayMs, signal: context.signal });
