@@ -3,6 +3,7 @@ import { createInventoryClient } from '../create-client.ts';
 import { ApiNetworkError } from '../errors/network-error.ts';
 import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
+import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
@@ -15,6 +16,7 @@ import { UsageError, type CliContext } from './context.ts';
 
 const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<number>> = {
   'events tail': eventsTail,
+  'events listen': eventsListen,
   'imports submit': importsSubmit,
   'barcodes render': barcodesRender,
   'items get': itemsGet,
@@ -24,6 +26,8 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
 export const USAGE = `Usage: npm run cli -- <area> <command> [options]
 
   ${EVENTS_TAIL_USAGE}
+
+  ${EVENTS_LISTEN_USAGE}
 
   ${IMPORTS_SUBMIT_USAGE}
 
