@@ -21,11 +21,14 @@ import { buildLambdaAsset } from '../infra/on-demand-modules.ts';
 /** DynamoDB requests counted by a proxy in front of the stack's DynamoDB, by operation. */
 export class DynamoDbRequestCounter {
   private readonly counts = new Map<string, number>();
+  private server: Server | undefined;
+  /** The proxy's URL, for `AWS_ENDPOINT_URL_DYNAMODB`. */
+  endpoint = '';
 
-  constructor(
-    private readonly server: Server,
-    readonly endpoint: string,
-  ) {}
+  listening(server: Server, endpoint: string): void {
+    this.server = server;
+    this.endpoint = endpoint;
+  }
 
   record(operation: string): void {
     this.counts.set(operation, (this.counts.get(operation) ?? 0) + 1);
@@ -42,7 +45,7 @@ export class DynamoDbRequestCounter {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
 
@@ -50,10 +53,10 @@ export class DynamoDbRequestCounter {
 async function countingProxy(upstream: string): Promise<DynamoDbRequestCounter> {
   const target = new URL(upstream);
   const agent = new Agent({ keepAlive: true });
-  let counter: DynamoDbRequestCounter | undefined;
+  const counter = new DynamoDbRequestCounter();
   const server = createServer((incoming, outgoing) => {
     const operation = String(incoming.headers['x-amz-target'] ?? 'unknown').split('.').pop() ?? 'unknown';
-    counter?.record(operation);
+    counter.record(operation);
     const proxied = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
@@ -64,7 +67,7 @@ async function countingProxy(upstream: string): Promise<DynamoDbRequestCounter> 
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  counter = new DynamoDbRequestCounter(server, `http://127.0.0.1:${port}`);
+  counter.listening(server, `http://127.0.0.1:${port}`);
   return counter;
 }
 
