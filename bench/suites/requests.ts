@@ -5,13 +5,62 @@ import { loadHandler } from '../../local/load-handler.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
 import type { Measure, Suite } from './suite.ts';
-import { createTenant } from './tenant.ts';
+import { createTenant, type BenchTenant } from './tenant.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RATE_LIMIT_ENV } from '../../lib/config/rate-limits.ts';
+import { importBundledHandler } from '../bundled-handler.ts';
+import type { BenchContext } from './suite.ts';
 
 /**
  * DynamoDB requests and consumed capacity per warm API call (docs/performance.md "Requests per
  * call"), counted at the SDK client while the handlers run in this process. Deterministic: quick
  * mode measures the same.
  */
+
+/**
+ * A read's DynamoDB requests over a key's steady traffic, token leases against their baseline: the
+ * deployed bundle imported as two containers (bench/bundled-handler.ts), one as deployed and one
+ * with `RATE_LIMIT_LEASE_BLOCK_MAX=1` (a counter write per request, as before the leases), each
+ * serving the same run of warm reads, counted on the wire.
+ */
+async function steadyReads(context: BenchContext, tenant: BenchTenant): Promise<Measure[]> {
+  const reads = context.quick ? 20 : 200;
+  const directory = mkdtempSync(join(tmpdir(), 'bench-requests-'));
+  const measures: Measure[] = [];
+  try {
+    for (const [label, operationId, request] of [
+      ['GET /v1/boms/{id}', 'getBom', { path: `/v1/boms/${tenant.bomId}` }],
+      ['GET /v1/events', 'listEvents', { query: 'limit=50' }],
+    ] as const) {
+      const route = routeById(operationId);
+      const call = (handler: Handler) => {
+        const event = apiGatewayEvent(route, { ...request, key: tenant.key });
+        return handler(event, invocationContext(event));
+      };
+      for (const [variant, env] of [
+        ['token leases', {}],
+        ['lease block 1 (baseline)', { [RATE_LIMIT_ENV.leaseBlockMax]: '1' }],
+      ] as const) {
+        const bundled = await importBundledHandler<Handler>(route.handler, { directory, variant: `${operationId}-${variant}`, env, warmup: async (handler) => void (await call(handler)) });
+        try {
+          for (let index = 0; index < reads; index += 1) {
+            const response = await call(bundled.handler);
+            if ((response.statusCode ?? 500) !== 200) throw new Error(`${label} answered ${response.statusCode}: ${String(response.body)}`);
+          }
+          const { total, operations } = bundled.requests.snapshot();
+          measures.push({ name: `${label}: DynamoDB requests per read, ${variant}`, value: total / reads, unit: 'requests', note: `${total} in ${reads} warm reads of one key (${operations})` });
+        } finally {
+          await bundled.close();
+        }
+      }
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+  return measures;
+}
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -70,6 +119,7 @@ export const requestsSuite: Suite = {
       });
     }
     context.log(`requests per call: ${calls.length} calls counted`);
+    measures.push(...(await steadyReads(context, tenant)));
     return measures;
   },
 };

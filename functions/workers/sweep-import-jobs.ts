@@ -4,7 +4,8 @@ import { endJob } from '../../lib/domain/imports/pipeline/end-job.ts';
 import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { DeadLetterQueue, JobQueue } from '../../lib/store/job-queue.ts';
+import { DeadLetterQueue } from '../../lib/store/dead-letter-queue.ts';
+import { JobQueue } from '../../lib/store/job-queue.ts';
 import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 

@@ -1,6 +1,7 @@
 import type { AttachmentObjects } from '../domain/attachments/attachment.ts';
 import { attachmentDisposition } from '../domain/attachments/file-name.ts';
-import { awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
+import { signedFetch } from './aws-signed-fetch.ts';
+import { escapeUri, objectUrl, s3Error, s3Signer } from './s3-signed-requests.ts';
 
 /**
  * Attachment bodies in the files bucket, under the attachments prefix (docs/attachments.md
@@ -10,29 +11,6 @@ import { awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
  * SDK's own: test/unit/store/attachment-objects.test.ts holds them equal to what `S3Client` and
  * `getSignedUrl` produce. Listing, for the orphan sweep, is in attachment-object-listing.ts.
  */
-
-const s3Signer = signerFor('s3', { uriEscapePath: false });
-
-/** As the SDK escapes a query value or a key segment: `encodeURIComponent` plus `!'()*`. */
-const escapeUri = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/**
- * The object's URL as the S3 client resolves it: the endpoint of `AWS_ENDPOINT_URL_S3` or the
- * region's, the bucket in the path where `S3_FORCE_PATH_STYLE` asks for it (the local S3), in
- * the host name otherwise (virtual-hosted style, AWS).
- */
-async function objectUrl(bucket: string, key: string): Promise<URL> {
-  const endpoint = new URL(process.env.AWS_ENDPOINT_URL_S3 ?? `https://s3.${await awsRegion()}.amazonaws.com`);
-  const path = key.split('/').map(escapeUri).join('/');
-  if (process.env.S3_FORCE_PATH_STYLE === 'true') return new URL(`${endpoint.origin}/${bucket}/${path}`);
-  return new URL(`${endpoint.protocol}//${bucket}.${endpoint.host}/${path}`);
-}
-
-/** S3's error document: `<Error><Code>…</Code><Message>…</Message></Error>` (none for HEAD-like answers). */
-function s3Error(status: number, body: string): { code: string; message: string } {
-  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
-  return { code: field('Code') ?? String(status), message: field('Message') ?? `S3 answered ${status}` };
-}
 
 export class AttachmentObjectsStore implements AttachmentObjects {
   constructor(private readonly bucket: string) {}

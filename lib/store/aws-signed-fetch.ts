@@ -77,10 +77,29 @@ export interface SignedFetchRequest {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: Uint8Array | string;
-  /** Per attempt. */
+  /** Per attempt: until the whole answer is in, or only its headers where `streamsBody` is set. */
   timeoutMs?: number;
+  /**
+   * The caller reads the body as it streams, for as long as its work takes (an import file): the
+   * timeout then covers the wait for the answer's headers only, not the body.
+   */
+  streamsBody?: boolean;
   /** The error code and message of a non-2xx answer's body. */
   errorOf: (status: number, body: string, headers: Headers) => { code: string; message: string };
+}
+
+/** The awsJson error shape: `__type` (possibly namespaced, `ns#Code`) in the body or the header. */
+export function awsJsonError(status: number, body: string, headers: Headers): { code: string; message: string } {
+  let parsed: { __type?: unknown; message?: unknown; Message?: unknown } = {};
+  try {
+    parsed = JSON.parse(body) as typeof parsed;
+  } catch {
+    // Not JSON: named by the header or the status below.
+  }
+  const type = headers.get('x-amzn-errortype') ?? (typeof parsed.__type === 'string' ? parsed.__type : String(status));
+  const code = type.split(':')[0]?.split('#').pop() ?? String(status);
+  const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.Message === 'string' ? parsed.Message : `The service answered ${status}`;
+  return { code, message };
 }
 
 const MAX_ATTEMPTS = 3;
@@ -110,7 +129,19 @@ async function attempt(signer: SignatureV4, request: SignedFetchRequest): Promis
   const signed = await signer.sign(signable);
   // fetch sets `host` from the URL itself (the same value that was signed).
   const { host: _host, ...headers } = signed.headers;
-  const response = await fetch(url, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(request.timeoutMs ?? 30_000) });
+  const timeoutMs = request.timeoutMs ?? 30_000;
+  let response: Response;
+  if (request.streamsBody) {
+    const headersArrived = new AbortController();
+    const timer = setTimeout(() => headersArrived.abort(new DOMException('The answer did not start in time', 'TimeoutError')), timeoutMs);
+    try {
+      response = await fetch(url, { method: request.method, headers, body: request.body, signal: headersArrived.signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  } else {
+    response = await fetch(url, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(timeoutMs) });
+  }
   if (response.ok) return response;
   const body = await response.text();
   const { code, message } = request.errorOf(response.status, body, response.headers);

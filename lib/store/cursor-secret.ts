@@ -1,4 +1,4 @@
-import { awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
+import { awsJsonError, awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
 
 /**
  * Reads the cursor secret's value from AWS Secrets Manager (docs/operations.md#cursor-secret),
@@ -15,20 +15,6 @@ const READ_TIMEOUT_MS = 4_000;
 
 const secretsManagerSigner = signerFor('secretsmanager');
 
-/** The awsJson error shape: `__type` (possibly namespaced, `ns#Code`) in the body or the header. */
-function jsonError(status: number, body: string, headers: Headers): { code: string; message: string } {
-  let parsed: { __type?: unknown; message?: unknown; Message?: unknown } = {};
-  try {
-    parsed = JSON.parse(body) as typeof parsed;
-  } catch {
-    // Not JSON: named by the header or the status below.
-  }
-  const type = headers.get('x-amzn-errortype') ?? (typeof parsed.__type === 'string' ? parsed.__type : String(status));
-  const code = type.split(':')[0]?.split('#').pop() ?? String(status);
-  const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.Message === 'string' ? parsed.Message : `Secrets Manager answered ${status}`;
-  return { code, message };
-}
-
 export function secretsManagerReader(secretId: string): () => Promise<string> {
   return async () => {
     const endpoint = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER ?? `https://secretsmanager.${await awsRegion()}.amazonaws.com`;
@@ -38,7 +24,7 @@ export function secretsManagerReader(secretId: string): () => Promise<string> {
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
       body: JSON.stringify({ SecretId: secretId }),
       timeoutMs: READ_TIMEOUT_MS,
-      errorOf: jsonError,
+      errorOf: awsJsonError,
     });
     const { SecretString } = (await response.json()) as { SecretString?: unknown };
     if (typeof SecretString !== 'string') throw new Error('The cursor secret has no string value');

@@ -3,22 +3,23 @@ import { keys } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
- * (see lib/store/entity.ts). Key strings themselves are derived in keys.ts.
+ * (see lib/store/entity.ts). Key strings themselves are derived in keys.ts. Each is marked pure,
+ * so a function bundles only the entities its stores use (docs/performance.md "Bundles").
  */
 
-export const inventoryRecordEntity = defineEntity<{ organizationId: string; recordType: string; id: string }>({
+export const inventoryRecordEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; recordType: string; id: string }>({
   type: 'inventory-record',
   schemaVersion: 2,
   key: ({ organizationId, id }) => keys.inventoryRecord(organizationId, id),
 });
 
-export const naturalKeyClaimEntity = defineEntity<{ organizationId: string; recordType: string; naturalKey: string }>({
+export const naturalKeyClaimEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; recordType: string; naturalKey: string }>({
   type: 'natural-key',
   schemaVersion: 1,
   key: ({ organizationId, recordType, naturalKey }) => keys.naturalKey(organizationId, recordType, naturalKey),
 });
 
-export const movementEntity = defineEntity<{ organizationId: string; id: string; stockRecordId: string; occurredAt: string }>({
+export const movementEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; stockRecordId: string; occurredAt: string }>({
   type: 'movement',
   schemaVersion: 2,
   // One item per leg: a transfer's two legs share the movement's id.
@@ -33,14 +34,14 @@ export const movementEntity = defineEntity<{ organizationId: string; id: string;
  * An inventory record's entry in its type's list, in the base table so every list read is
  * strongly consistent; the sort key is what the list's filters read (lib/store/inventory-lists.ts).
  */
-export const inventoryListEntryEntity = defineEntity<{ organizationId: string; recordType: string; sortKey: string }>({
+export const inventoryListEntryEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; recordType: string; sortKey: string }>({
   type: 'inventory-list-entry',
   schemaVersion: 1,
   key: ({ organizationId, recordType, sortKey }) => ({ pk: keys.inventoryListOf(organizationId, recordType), sk: sortKey }),
 });
 
 /** A movement as a whole: what `GET /v1/movements/{id}` reads. */
-export const movementRecordEntity = defineEntity<{ organizationId: string; id: string }>({
+export const movementRecordEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'movement-record',
   schemaVersion: 1,
   key: ({ organizationId, id }) => keys.movementRecord(organizationId, id),
@@ -49,7 +50,7 @@ export const movementRecordEntity = defineEntity<{ organizationId: string; id: s
 /** Sort-key prefix of a stock record's movements in gsi1. */
 export const LEDGER_PREFIX = 'MOV';
 
-export const apiKeyEntity = defineEntity<{ keyHash: string; organizationId: string; createdAt: string; keyId: string }, { keyHash: string }>({
+export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyHash: string; organizationId: string; createdAt: string; keyId: string }, { keyHash: string }>({
   type: 'api-key',
   schemaVersion: 1,
   key: ({ keyHash }) => keys.apiKeyByHash(keyHash),
@@ -57,38 +58,38 @@ export const apiKeyEntity = defineEntity<{ keyHash: string; organizationId: stri
 });
 
 /** Finds an API key's item by key id (`revoke <keyId>`). */
-export const apiKeyPointerEntity = defineEntity<{ keyId: string }>({
+export const apiKeyPointerEntity = /* @__PURE__ */ defineEntity<{ keyId: string }>({
   type: 'api-key-pointer',
   schemaVersion: 1,
   key: ({ keyId }) => keys.apiKeyById(keyId),
 });
 
-export const idempotencyEntity = defineEntity<{ organizationId: string; keyHash: string }>({
+export const idempotencyEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; keyHash: string }>({
   type: 'idempotency',
   schemaVersion: 1,
   key: ({ organizationId, keyHash }) => keys.idempotency(organizationId, keyHash),
 });
 
-export const rateLimitCounterEntity = defineEntity<{ keyId: string; windowSeconds: number; windowStartEpochSeconds: number }>({
+export const rateLimitCounterEntity = /* @__PURE__ */ defineEntity<{ keyId: string; windowSeconds: number; windowStartEpochSeconds: number }>({
   type: 'rate-limit-counter',
   schemaVersion: 2,
   key: ({ keyId, windowSeconds, windowStartEpochSeconds }) => keys.rateLimitCounter(keyId, windowSeconds, windowStartEpochSeconds),
 });
 
-export const eventEntity = defineEntity<{ organizationId: string; sequence: number }>({
+export const eventEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; sequence: number }>({
   type: 'event',
   schemaVersion: 2,
   key: ({ organizationId, sequence }) => keys.event(organizationId, sequence),
 });
 
 /** The organization's last committed event number (the feed's gapless counter). */
-export const eventSequenceEntity = defineEntity<{ organizationId: string }>({
+export const eventSequenceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string }>({
   type: 'event-sequence',
   schemaVersion: 1,
   key: ({ organizationId }) => keys.eventSequence(organizationId),
 });
 
-export const auditEventEntity = defineEntity<{ organizationId: string; occurredAt: string; id: string; kind: string }>({
+export const auditEventEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; occurredAt: string; id: string; kind: string }>({
   type: 'audit-event',
   schemaVersion: 2,
   key: ({ organizationId, occurredAt, id }) => ({ pk: keys.auditOf(organizationId), sk: keys.auditSortKey(occurredAt, id) }),
@@ -102,7 +103,7 @@ export const AUDIT_PREFIX = 'AUD';
  * An import job. Its gsi1 keys follow its life (see import-jobs-store.ts): in the dispatch index
  * until the queue has it, then in the active index until it finishes, then in neither.
  */
-export const importJobEntity = defineEntity<{ organizationId: string; jobId: string }>({
+export const importJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string }>({
   type: 'import-job',
   schemaVersion: 1,
   key: ({ organizationId, jobId }) => keys.importJob(organizationId, jobId),
@@ -113,7 +114,7 @@ export const importJobIndexKeys = {
   active: (organizationId: string, jobId: string) => ({ gsi1pk: keys.activeJobs, gsi1sk: `${organizationId}#${jobId}` }),
 };
 
-export const importRowErrorEntity = defineEntity<{ organizationId: string; jobId: string; rowNumber: number; index: number }>({
+export const importRowErrorEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string; rowNumber: number; index: number }>({
   type: 'import-row-error',
   schemaVersion: 1,
   key: ({ organizationId, jobId, rowNumber, index }) => keys.importRowError(organizationId, jobId, rowNumber, index),
@@ -122,33 +123,33 @@ export const importRowErrorEntity = defineEntity<{ organizationId: string; jobId
 /** Sort-key prefix of a job's row errors. */
 export const ROW_ERROR_PREFIX = 'ERR';
 
-export const bomEntity = defineEntity<{ organizationId: string; bomId: string }>({
+export const bomEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string }>({
   type: 'bom',
   schemaVersion: 1,
   key: ({ organizationId, bomId }) => keys.bom(organizationId, bomId),
 });
 
 /** A BOM's entry in its organization's list: the summary and the attributes lists filter on. */
-export const bomListEntryEntity = defineEntity<{ organizationId: string; bomId: string }>({
+export const bomListEntryEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string }>({
   type: 'bom-list-entry',
   // 2: `searchCode` and `searchName` apart, so `q` never matches across them (1: one `searchText`).
   schemaVersion: 2,
   key: ({ organizationId, bomId }) => keys.bomListEntry(organizationId, bomId),
 });
 
-export const bomRevisionListingEntity = defineEntity<{ organizationId: string; bomId: string; number: number }>({
+export const bomRevisionListingEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string; number: number }>({
   type: 'bom-revision-listing',
   schemaVersion: 1,
   key: ({ organizationId, bomId, number }) => keys.bomRevisionByNumber(organizationId, bomId, number),
 });
 
-export const bomRevisionEntity = defineEntity<{ organizationId: string; bomId: string; revisionId: string }>({
+export const bomRevisionEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string; revisionId: string }>({
   type: 'bom-revision',
   schemaVersion: 1,
   key: ({ organizationId, bomId, revisionId }) => keys.bomRevisionById(organizationId, bomId, revisionId),
 });
 
-export const buildProvenanceEntity = defineEntity<{ organizationId: string; bomId: string; stockRecordId: string; buildId: string }>({
+export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string; stockRecordId: string; buildId: string }>({
   type: 'build-provenance',
   schemaVersion: 1,
   key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
@@ -160,20 +161,20 @@ export const REVISION_NUMBER_PREFIX = 'N';
 export const BUILD_PREFIX = 'BLD';
 
 /** A revision's or a build's id → its BOM: lets an attachment name either by id alone. */
-export const recordPointerEntity = defineEntity<{ organizationId: string; id: string }>({
+export const recordPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'record-pointer',
   schemaVersion: 1,
   key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
 });
 
-export const attachmentEntity = defineEntity<{ organizationId: string; attachmentId: string }>({
+export const attachmentEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; attachmentId: string }>({
   type: 'attachment',
   schemaVersion: 1,
   key: ({ organizationId, attachmentId }) => keys.attachment(organizationId, attachmentId),
 });
 
 /** An attachment's entry in a list: the organization's (target undefined) or its target's. */
-export const attachmentListEntryEntity = defineEntity<{ organizationId: string; attachmentId: string; target?: { kind: string; id: string } }>({
+export const attachmentListEntryEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; attachmentId: string; target?: { kind: string; id: string } }>({
   type: 'attachment-list-entry',
   schemaVersion: 1,
   key: ({ organizationId, attachmentId, target }) => ({
@@ -185,27 +186,27 @@ export const attachmentListEntryEntity = defineEntity<{ organizationId: string; 
 export const ATTACHMENT_LIST_PREFIX = 'ATT';
 
 /** The claim of one applied stock row (or build), by its kind's natural key. */
-export const stockEntryEntity = defineEntity<{ organizationId: string; key: string }>({
+export const stockEntryEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; key: string }>({
   type: 'stock-entry',
   schemaVersion: 1,
   key: ({ organizationId, key }) => keys.stockEntry(organizationId, key),
 });
 
 /** An item's on-hand across all its stock records (what low-stock is decided on). */
-export const itemStockEntity = defineEntity<{ organizationId: string; itemId: string }>({
+export const itemStockEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; itemId: string }>({
   type: 'item-stock',
   schemaVersion: 1,
   key: ({ organizationId, itemId }) => keys.itemStock(organizationId, itemId),
 });
 
 /** A receipt or count an import recorded, by its natural key (job, type, reference). */
-export const stockDocumentEntity = defineEntity<{ organizationId: string; key: string }>({
+export const stockDocumentEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; key: string }>({
   type: 'stock-document',
   schemaVersion: 1,
   key: ({ organizationId, key }) => keys.stockDocument(organizationId, key),
 });
 
-export const sweepPositionEntity = defineEntity<{ sweep: string }>({
+export const sweepPositionEntity = /* @__PURE__ */ defineEntity<{ sweep: string }>({
   type: 'sweep-position',
   schemaVersion: 1,
   key: ({ sweep }) => keys.sweepPosition(sweep),

@@ -1,6 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import {
-  INVENTORY_RECORD_TYPES,
   NaturalKeyTakenError,
   naturalKeyOf,
   type InventoryRecords,
@@ -11,6 +10,7 @@ import {
 import type { Movement, MovementRecord } from '../domain/inventory/stock.ts';
 import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
 import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, movementRecordEntity, naturalKeyClaimEntity } from './entities.ts';
+import { InventoryRecordChecks } from './inventory-record-checks.ts';
 import { listEntryWrites, movementListEntryWrites } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
@@ -26,26 +26,7 @@ import type { StoreWrite } from './transaction-writer.ts';
 
 type StoredItem = Record<string, NativeAttributeValue>;
 
-export class InventoryStore implements InventoryRecords<StoreWrite> {
-  constructor(private readonly tableName: string) {}
-
-  async getById<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined> {
-    return (await this.getByIds(organizationId, type, [id])).get(id);
-  }
-
-  async getByIds<T extends InventoryRecordType>(organizationId: string, type: T, ids: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
-    const prefix = `${INVENTORY_RECORD_TYPES[type].idPrefix}_`;
-    // An id of another type is unknown here, not a read of some other record.
-    const wanted = [...new Set(ids)].filter((id) => id.startsWith(prefix));
-    const items = await batchGet(this.tableName, wanted.map((id) => inventoryRecordEntity.key({ organizationId, recordType: type, id })));
-    const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
-    for (const item of items) {
-      if (item.recordType !== type) continue;
-      found.set(item.id as string, { record: item.record as InventoryRecordTypes[T], version: item.version as number });
-    }
-    return found;
-  }
-
+export class InventoryStore extends InventoryRecordChecks implements InventoryRecords<StoreWrite> {
   async getByNaturalKeys<T extends InventoryRecordType>(
     organizationId: string,
     type: T,
@@ -88,41 +69,6 @@ export class InventoryStore implements InventoryRecords<StoreWrite> {
       },
     };
     return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record)];
-  }
-
-  /**
-   * That a record is still at `expectedVersion`, or (null) that its natural key is still
-   * unclaimed, written nothing: for a decision that rests on a record it did not change.
-   */
-  existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): StoreWrite {
-    return {
-      item: {
-        ConditionCheck: {
-          TableName: this.tableName,
-          Key: inventoryRecordEntity.key({ organizationId, recordType: type, id }),
-          ConditionExpression: 'recordType = :type',
-          ExpressionAttributeValues: { ':type': type },
-        },
-      },
-      onConditionFailed: onMissing,
-    };
-  }
-
-  unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): StoreWrite {
-    if (expectedVersion === null) {
-      const naturalKey = naturalKeyOf(type, record);
-      return { item: { ConditionCheck: { TableName: this.tableName, Key: naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey }), ConditionExpression: 'attribute_not_exists(pk)' } } };
-    }
-    return {
-      item: {
-        ConditionCheck: {
-          TableName: this.tableName,
-          Key: inventoryRecordEntity.key({ organizationId, recordType: type, id: record.id }),
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': expectedVersion },
-        },
-      },
-    };
   }
 
   movementWrite(organizationId: string, movement: Movement): StoreWrite {

@@ -1,6 +1,5 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { DeadLetter } from '../domain/imports/sweep-jobs.ts';
-import { sqsClient } from './sqs-client.ts';
+import { createHash } from 'node:crypto';
+import { awsJsonError, awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
 
 /** The message that asks the import worker to (continue to) process a job. */
 export interface ImportJobMessage {
@@ -10,40 +9,45 @@ export interface ImportJobMessage {
   handoffsWithoutProgress?: number;
 }
 
+const sqsSigner = signerFor('sqs');
+/** A send that has not been answered in this long is tried again (the signed request retries). */
+const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Where the SQS client would send a queue's requests: `AWS_ENDPOINT_URL_SQS` when set (the local
+ * queue), otherwise the queue URL's own host (the client's `useQueueUrlAsEndpoint`), and the
+ * region's endpoint for a URL without one.
+ */
+async function sqsEndpoint(queueUrl: string): Promise<URL> {
+  if (process.env.AWS_ENDPOINT_URL_SQS) return new URL('/', process.env.AWS_ENDPOINT_URL_SQS);
+  if (URL.canParse(queueUrl)) return new URL('/', queueUrl);
+  return new URL(`https://sqs.${await awsRegion()}.amazonaws.com/`);
+}
+
+/**
+ * The import queue as its producers (the submission, the worker handing a job on, the sweeper)
+ * use it: one `SendMessage`, the awsJson1_0 request the SQS client would send, signed and retried
+ * as it would (lib/store/aws-signed-fetch.ts), with its check of the body's MD5 that SQS returns.
+ * The client itself is ~25 KB in the submission and the worker for this one call
+ * (docs/operations.md#bundles). The dead-letter queue's reader is dead-letter-queue.ts.
+ */
 export class JobQueue {
   constructor(private readonly queueUrl: string) {}
 
   async send(message: ImportJobMessage): Promise<void> {
-    await sqsClient.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
-  }
-}
-
-/** Receives at most this many dead letters per sweep (10 per call). */
-const DEAD_LETTERS_PER_SWEEP = 100;
-/** Long enough for one sweep to deal with what it received, short enough to retry soon. */
-const DEAD_LETTER_HOLD_SECONDS = 30;
-
-/** The import queue's dead-letter queue, as the sweeper reads it. */
-export class DeadLetterQueue {
-  constructor(private readonly queueUrl: string) {}
-
-  async receive(): Promise<DeadLetter[]> {
-    const letters: DeadLetter[] = [];
-    while (letters.length < DEAD_LETTERS_PER_SWEEP) {
-      const { Messages = [] } = await sqsClient.send(
-        new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: DEAD_LETTER_HOLD_SECONDS }),
-      );
-      if (Messages.length === 0) break;
-      for (const message of Messages) {
-        const receipt = message.ReceiptHandle ?? '';
-        letters.push({
-          job: parseJobMessage(message.Body ?? ''),
-          remove: async () => void (await sqsClient.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receipt }))),
-          release: async () => void (await sqsClient.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receipt, VisibilityTimeout: 0 }))),
-        });
-      }
+    const body = JSON.stringify(message);
+    const response = await signedFetch(sqsSigner, {
+      url: await sqsEndpoint(this.queueUrl),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' },
+      body: JSON.stringify({ QueueUrl: this.queueUrl, MessageBody: body }),
+      timeoutMs: SEND_TIMEOUT_MS,
+      errorOf: awsJsonError,
+    });
+    const { MD5OfMessageBody: md5 } = (await response.json()) as { MD5OfMessageBody?: unknown };
+    if (typeof md5 === 'string' && md5 !== createHash('md5').update(body).digest('hex')) {
+      throw new Error('SQS stored a message body other than the one sent (MD5 mismatch)');
     }
-    return letters;
   }
 }
 

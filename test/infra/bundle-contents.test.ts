@@ -112,18 +112,23 @@ describe('every function bundle', () => {
   };
 
   // Each function carries the heavy clients it calls and no other: the S3 client only where
-  // import files are stored or read and where attachment bodies are listed (the sweep); the
-  // attachment routes put, presign and delete with signed requests instead
-  // (lib/store/attachment-objects.ts), and nothing else touches S3. The content sniffer only
-  // where files are uploaded.
-  const usesS3Client = (access: ResourceAccess) => access.attachmentObjects === 'list-delete' || access.bucket !== undefined;
-  const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3Client(route.access)), ...WORKERS.filter((worker) => usesS3Client(worker.access))].map((fn) => fn.handler));
-  const signsS3Requests = (access: ResourceAccess) => access.attachmentObjects !== undefined;
-  const SIGNS_S3_REQUESTS = new Set([...ROUTES.filter((route) => signsS3Requests(route.access)), ...WORKERS.filter((worker) => signsS3Requests(worker.access))].map((fn) => fn.handler));
-  it.each(functionEntries)('%s carries the S3 client, the signed attachment requests and file-type only if it uses them', (entry) => {
+  // attachment bodies are listed (the sweep); the attachment routes put, presign and delete, and
+  // the import submission and worker put and read their file, with signed requests instead
+  // (lib/store/attachment-objects.ts, lib/store/files-store.ts), and nothing else touches S3.
+  // The SQS client only where dead letters are received (the sweep); the import queue's producers
+  // send with a signed request (lib/store/job-queue.ts). The content sniffer only where files are
+  // uploaded.
+  const handlersWhere = (uses: (access: ResourceAccess) => boolean) => new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
+  const S3_FUNCTIONS = handlersWhere((access) => access.attachmentObjects === 'list-delete');
+  const SIGNS_S3_REQUESTS = handlersWhere((access) => access.attachmentObjects !== undefined);
+  const SIGNS_FILE_REQUESTS = handlersWhere((access) => access.bucket !== undefined);
+  const SQS_FUNCTIONS = handlersWhere((access) => access.importDeadLetterQueue !== undefined);
+  it.each(functionEntries)('%s carries the S3 and SQS clients, the signed S3 requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;
     expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
+    expect(inputs.some((input) => input.includes('@aws-sdk/client-sqs/')), 'client-sqs').toBe(SQS_FUNCTIONS.has(entry));
     expect(inputs.includes('lib/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
+    expect(inputs.includes('lib/store/files-store.ts'), 'files-store').toBe(SIGNS_FILE_REQUESTS.has(entry));
     expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
   });
 

@@ -2,6 +2,7 @@ import { EndpointCache as PackageEndpointCache } from '@aws-sdk/endpoint-cache';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EndpointCache } from '../../infra/lambda-aliases/endpoint-cache.ts';
+import debugStub from '../../infra/lambda-aliases/debug.ts';
 import * as eventStreams from '../../infra/lambda-aliases/smithy-event-streams.ts';
 
 /** The modules infra/bundling.ts puts in place of SDK packages in Lambda bundles. */
@@ -79,5 +80,28 @@ describe('the event-stream stub of Lambda bundles', () => {
     expect(() => marshaller.deserialize()).toThrow(/Event streams are not bundled/);
     expect(() => marshaller.serialize()).toThrow(/Event streams are not bundled/);
     expect(() => new eventStreams.EventStreamSerde()).toThrow(/Event streams are not bundled/);
+  });
+});
+
+describe('the debug stub of Lambda bundles', () => {
+  it('behaves as `debug` does without DEBUG: disabled loggers that print nothing, namespaces extended alike', async () => {
+    // Prepare
+    const saved = process.env.DEBUG;
+    delete process.env.DEBUG;
+    vi.resetModules();
+    // @ts-expect-error -- debug ships no types; only its documented call shape is used here
+    const real = ((await import('debug')) as { default: typeof debugStub }).default;
+    const writes = vi.spyOn(process.stderr, 'write');
+
+    // Act
+    const [ours, theirs] = [debugStub('tokenizer:inflate'), real('tokenizer:inflate')];
+    ours('Reading central-directory...');
+    theirs('Reading central-directory...');
+
+    // Assess
+    expect(writes).not.toHaveBeenCalled();
+    expect([ours.enabled, ours.namespace, ours.extend('zip').namespace]).toEqual([Boolean(theirs.enabled), theirs.namespace, theirs.extend('zip').namespace]);
+    expect(debugStub.enabled('tokenizer:inflate')).toBe(real.enabled('tokenizer:inflate'));
+    if (saved !== undefined) process.env.DEBUG = saved;
   });
 });

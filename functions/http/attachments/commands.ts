@@ -3,24 +3,20 @@ import type { AttachmentObjects } from '../../../lib/domain/attachments/attachme
 import { AttachmentCommands } from '../../../lib/domain/attachments/commands.ts';
 import { AttachmentTargetsStore } from '../../../lib/store/attachment-targets.ts';
 import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
-import { BomsStore } from '../../../lib/store/boms-store.ts';
-import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
-import { InventoryStore } from '../../../lib/store/inventory-store.ts';
-import { StockStore } from '../../../lib/store/stock-store.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 
 /**
  * The attachment commands a write function builds once, at cold start. Only the file routes pass
- * the object store, and only the upload the content sniffer, so no function bundles what it never
- * calls (the S3 client, file-type).
+ * the object store, only the upload the content sniffer, and only the routes that attach (upload,
+ * link) check targets, so no function bundles what it never calls (file-type, the target reads).
  */
-export function attachmentCommands(objects: Pick<AttachmentObjects, 'put' | 'delete'> | undefined, sniff?: (content: Buffer) => Promise<string>) {
+export function attachmentCommands(options: { objects?: Pick<AttachmentObjects, 'put' | 'delete'>; sniff?: (content: Buffer) => Promise<string>; checksTargets?: boolean }) {
   const table = requiredEnv(TABLES.inventory.envVar);
-  const unused = () => Promise.reject(new Error('This function has no access to attachment bodies'));
+  const unused = (what: string) => () => Promise.reject(new Error(`This function has no access to ${what}`));
   return new AttachmentCommands({
     attachments: new AttachmentsStore(table),
-    objects: objects ?? { put: unused, delete: unused },
-    ...(sniff ? { sniff } : {}),
-    targets: new AttachmentTargetsStore({ inventory: new InventoryStore(table), boms: new BomsStore(table), importJobs: new ImportJobsStore(table), stock: new StockStore(table) }),
+    objects: options.objects ?? { put: unused('attachment bodies'), delete: unused('attachment bodies') },
+    ...(options.sniff ? { sniff: options.sniff } : {}),
+    targets: options.checksTargets ? new AttachmentTargetsStore(table) : { exists: unused('attachment targets') },
   });
 }

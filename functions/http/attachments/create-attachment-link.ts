@@ -6,7 +6,7 @@ import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { createAttachmentLinkRoute } from '../../../lib/routes/attachments.ts';
 import { attachmentCommands } from './commands.ts';
 
-const commands = attachmentCommands(undefined);
+const commands = attachmentCommands({ checksTargets: true });
 
 export const handler = createOperationHandler(bindOperation(createAttachmentLinkRoute, createAttachmentLinkContract), writeChainDependencies, async ({ body, principal, commit }) =>
   commit(

@@ -9,7 +9,7 @@ import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts
 import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
-const commands = attachmentCommands(new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)));
+const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)) });
 
 export const handler = createOperationHandler(bindOperation(deleteAttachmentRoute, deleteAttachmentContract), writeChainDependencies, async ({ path, principal, commit }) => {
   const plan = await commands.delete(principal.organizationId, path.id);

@@ -11,7 +11,7 @@ import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts
 import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
-const commands = attachmentCommands(new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniffContentType);
+const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniff: sniffContentType, checksTargets: true });
 
 export const handler = createOperationHandler(bindOperation(uploadAttachmentRoute, uploadAttachmentContract), { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
   const plan = await commands.upload(principal.organizationId, principal.keyId, {

@@ -7,11 +7,11 @@ import { publicBom } from '../../../lib/domain/boms/views.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { createBomRoute } from '../../../lib/routes/boms.ts';
 import { BomsStore } from '../../../lib/store/boms-store.ts';
-import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { InventoryRecordChecks } from '../../../lib/store/inventory-record-checks.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
-const commands = new BomCommands({ boms: new BomsStore(table), items: new InventoryStore(table) });
+const commands = new BomCommands({ boms: new BomsStore(table), items: new InventoryRecordChecks(table) });
 
 export const handler = createOperationHandler(bindOperation(createBomRoute, createBomContract), writeChainDependencies, async ({ body, principal, commit }) =>
   commit(

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { CommandPlan } from '../write/ports.ts';
 import { EMPTY_COUNTS, type ImportJobState } from './job.ts';
-import { importKind } from './kinds.ts';
+import { isImportKind } from './kind-names.ts';
 import type { DuplicateStrategy } from './types.ts';
 
 /**
@@ -44,7 +44,7 @@ export class ImportJobSubmitter<Write = unknown> {
 
   /** Stores the file and plans the job's transaction; nothing is visible until it commits. */
   async prepare(organizationId: string, request: SubmitRequest, now = new Date()): Promise<CommandPlan<ImportJobState, Write>> {
-    if (!importKind(request.kind)) {
+    if (!isImportKind(request.kind)) {
       throw new ApiError(404, 'customer-api.imports.unknown-kind', 'Unknown import kind', {
         detail: `There is no import kind '${request.kind}'. GET /v1/imports/kinds lists them.`,
       });

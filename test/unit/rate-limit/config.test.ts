@@ -10,6 +10,7 @@ describe('loadRateLimitConfig', () => {
     // Prepare
     vi.stubEnv(RATE_LIMIT_ENV.general, '');
     vi.stubEnv(RATE_LIMIT_ENV.submission, '');
+    vi.stubEnv(RATE_LIMIT_ENV.leaseBlockMax, '');
     // Act
     const config = loadRateLimitConfig();
     // Assess
@@ -30,8 +31,21 @@ describe('loadRateLimitConfig', () => {
     expect(config.submission.limit).toBe(50);
   });
 
+  it('takes a largest lease block (1: a counter write per request, the general limit exact)', () => {
+    // Prepare
+    vi.stubEnv(RATE_LIMIT_ENV.leaseBlockMax, '1');
+    // Act
+    const config = loadRateLimitConfig();
+    // Assess
+    expect(config.general.leaseBlockMax).toBe(1);
+    expect(config.submission).not.toHaveProperty('leaseBlockMax');
+  });
+
   it.each(['0', '-1', '12.5', 'many', '1e3'])('fails the cold start for %j', (value) => {
     vi.stubEnv(RATE_LIMIT_ENV.general, value);
     expect(() => loadRateLimitConfig()).toThrow(RATE_LIMIT_ENV.general);
+    vi.unstubAllEnvs();
+    vi.stubEnv(RATE_LIMIT_ENV.leaseBlockMax, value);
+    expect(() => loadRateLimitConfig()).toThrow(RATE_LIMIT_ENV.leaseBlockMax);
   });
 });
