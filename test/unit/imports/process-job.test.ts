@@ -50,7 +50,7 @@ describe('chunks', () => {
     const file = `sku,name,description\n${Array.from({ length: 20 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
     const run = items(file);
     run.ports.chunkBytes = 10_000;
-    run.ports.writeBytes = (write) => JSON.stringify(write).length;
+    run.ports.writeBytes = (write) => Buffer.byteLength(JSON.stringify(write));
 
     // Act
     const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
@@ -60,6 +60,38 @@ describe('chunks', () => {
     const sizes = run.checkpoints().map((write) => write.to - write.from);
     expect(sizes.every((size) => size === 2)).toBe(true);
     expect(run.job().counts).toMatchObject({ processedRows: 20, created: 20 });
+  });
+
+  it('measure the byte budget in UTF-8 bytes, as the store counts them: multi-byte text never overflows a transaction', async () => {
+    // Prepare: descriptions of 1,900 '€' (3 bytes each in UTF-8, 1 UTF-16 unit), a budget of 17 KB;
+    // the writer measures what each transaction really carries
+    const description = '€'.repeat(1900);
+    const file = `sku,name,description\n${Array.from({ length: 6 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
+    const run = items(file);
+    const utf8 = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+    run.ports.chunkBytes = 17_000;
+    run.ports.writeBytes = utf8;
+    const committedBytes: number[] = [];
+    const { writer } = run.ports;
+    run.ports.writer = {
+      run: (context, build) =>
+        writer.run(context, async () => {
+          const plan = await build();
+          const rows = plan.writes.filter((write) => write.kind !== 'checkpoint');
+          committedBytes.push(rows.reduce((sum, write) => sum + utf8(write), 0) + plan.events.reduce((sum, event) => sum + utf8(event), 0));
+          return plan;
+        }),
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: a row's record (~6 KB) and its item.created event (~6 KB) take ~12 KB in UTF-8, so
+    // one row per chunk (counted in UTF-16 units, the event would seem ~2 KB and two rows, ~16 KB, would fit)
+    expect(outcome).toBe('finished');
+    expect(committedBytes.every((bytes) => bytes <= 17_000)).toBe(true);
+    expect(run.checkpoints().map((write) => write.to - write.from)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(run.job().counts).toMatchObject({ processedRows: 6, created: 6 });
   });
 
   it('fail a unit too big for any transaction with the row error too-large, and carry on', async () => {
