@@ -15,11 +15,23 @@ export function totalRowsOf(csv: Extract<CsvReadResult, { ok: true }>): number {
   return csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size;
 }
 
-/** The units and the verdicts after `checkpoint`, ordered by their first row. */
+/**
+ * The units and the verdicts after `checkpoint`, ordered by their first row. A group (of a
+ * grouping kind) is one entry at its first row whatever its verdict, so the checkpoint is either
+ * before or past all of its rows: a resumed run that judges the group differently (a reference
+ * that appeared in between) neither drops its later rows nor counts them again.
+ */
 export function pendingAfter(kind: AnyImportKind, validated: ValidatedRows<unknown>, groupOfRow: ReadonlyMap<number, string>, checkpoint: number): Pending[] {
+  const firstRowOfGroup = new Map<string, number>();
+  // groupOfRow holds the rows in file order: a group's first entry is its first row.
+  for (const [rowNumber, group] of groupOfRow) if (group !== '' && !firstRowOfGroup.has(group)) firstRowOfGroup.set(group, rowNumber);
+  const positionOf = (rowNumber: number) => {
+    const group = kind.groupKeyOf ? groupOfRow.get(rowNumber) : undefined;
+    return (group === undefined ? undefined : firstRowOfGroup.get(group)) ?? rowNumber;
+  };
   return [
-    ...unitsOf(kind, validated.valid, groupOfRow).map((unit) => ({ position: unit.rowNumbers[0] ?? 0, unit })),
-    ...[...groupByRow(validated.errors)].map(([position, errors]) => ({ position, errors })),
+    ...unitsOf(kind, validated.valid, groupOfRow).map((unit) => ({ position: positionOf(unit.rowNumbers[0] ?? 0), unit })),
+    ...[...groupBy(validated.errors, (error) => positionOf(error.rowNumber))].map(([position, errors]) => ({ position, errors })),
   ]
     .filter(({ position }) => position > checkpoint)
     .sort((a, b) => a.position - b.position);
@@ -54,8 +66,14 @@ export function documentEndsOf(kind: AnyImportKind, rows: readonly CsvRow[]): Ma
   return new Map([...lastRow].map(([reference, rowNumber]) => [rowNumber, reference]));
 }
 
-function groupByRow(errors: RowError[]): Map<number, RowError[]> {
-  const byRow = new Map<number, RowError[]>();
-  for (const error of errors) byRow.set(error.rowNumber, [...(byRow.get(error.rowNumber) ?? []), error]);
-  return byRow;
+/** Errors by the position they are handled at, each list in row order. */
+function groupBy(errors: RowError[], positionOf: (error: RowError) => number): Map<number, RowError[]> {
+  const byPosition = new Map<number, RowError[]>();
+  for (const error of errors) {
+    const position = positionOf(error);
+    const list = byPosition.get(position) ?? [];
+    list.push(error);
+    byPosition.set(position, list);
+  }
+  return byPosition;
 }
