@@ -299,6 +299,31 @@ describe('a chunk decided again after another writer changed its records', () =>
   });
 });
 
+describe('a continuation', () => {
+  it('reads the references of the rows it has left only, so its cost follows what is left', async () => {
+    // Prepare: 100 locations, row i under the existing parent P-i; the job is past row 80
+    const location = (code: string, parentCode: string | null): Location => ({ id: `loc_${code}`, code, name: code, type: 'bin', parentCode, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW });
+    const parents = Array.from({ length: 100 }, (_, index) => location(`P-${index + 1}`, null));
+    const file = `code,name,type,parentCode\n${Array.from({ length: 100 }, (_, index) => `C-${index + 1},c,bin,P-${index + 1}`).join('\n')}\n`;
+    const run = importHarness<Location>({ kind: locationsKind as never, file, keyOf: (record) => record.code, existing: parents });
+    run.setJob({ ...run.job(), status: 'processing', checkpoint: 80, counts: { ...run.job().counts, totalRows: 100, processedRows: 80, created: 80 } });
+    const requested: string[] = [];
+    const { getByNaturalKeys } = run.ports.records;
+    run.ports.records.getByNaturalKeys = (organizationId, entity, keys) => {
+      requested.push(...[...keys].filter((key) => key.startsWith('P-')));
+      return getByNaturalKeys(organizationId, entity, keys);
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: the parents of rows 81..100 only, each read once
+    expect(outcome).toBe('finished');
+    expect(requested.sort()).toEqual(Array.from({ length: 20 }, (_, index) => `P-${index + 81}`).sort());
+    expect(run.job().counts).toMatchObject({ totalRows: 100, processedRows: 100, created: 100 });
+  });
+});
+
 describe('the end of a job', () => {
   it('is reported once, with the final counts, by the delivery that ended it', async () => {
     // Prepare

@@ -9,7 +9,7 @@ import { parseRows, validateRows } from '../validate-file.ts';
 import { commitNextChunk } from './commit-chunk.ts';
 import { failJob, finishJob } from './end-job.ts';
 import { SYSTEM_ACTOR, type ProcessOutcome, type ProcessPorts } from './ports.ts';
-import { documentEndsOf, pendingAfter, totalRowsOf } from './read-and-validate.ts';
+import { documentEndsOf, pendingAfter, positionOfRow, rowsLeft, totalRowsOf } from './read-and-validate.ts';
 import { hierarchyOf, knownIn, loadReferences } from './references.ts';
 import type { RunState } from './run-state.ts';
 
@@ -45,12 +45,14 @@ export class ImportJobProcessor<Write = unknown> {
     const hasTime = () => budget.hasTime();
     const stalled = (current: ImportJobState) => this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
 
-    // Read and validate the whole file, against the records it refers to.
+    // Read and validate the whole file, against the records the rows still to handle refer to:
+    // a continuation reads only those (docs/imports.md "Large files and continuations").
     const csv = await readCsv(await ports.files.open(job.fileKey), kind);
     if (!csv.ok) return this.fail(job, csv.failure);
     if (!hasTime()) return stalled(job);
     const parsed = parseRows(kind, csv);
-    const references = await loadReferences(ports.records, organizationId, kind, parsed.parsed, hasTime);
+    const left = rowsLeft(parsed.parsed, positionOfRow(kind, parsed.groupOfRow), job.checkpoint);
+    const references = await loadReferences(ports.records, organizationId, kind, left, hasTime);
     if (!references || !hasTime()) return stalled(job);
     const validated = validateRows(kind, parsed, knownIn(references), job.checkpoint);
     if (!hasTime()) return stalled(job);

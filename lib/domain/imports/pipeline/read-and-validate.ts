@@ -16,19 +16,30 @@ export function totalRowsOf(csv: Extract<CsvReadResult, { ok: true }>): number {
 }
 
 /**
- * The units and the verdicts after `checkpoint`, ordered by their first row. A group (of a
- * grouping kind) is one entry at its first row whatever its verdict, so the checkpoint is either
- * before or past all of its rows: a resumed run that judges the group differently (a reference
- * that appeared in between) neither drops its later rows nor counts them again.
+ * Where each row is handled: at its own number, or, for a grouping kind, at its group's first
+ * row, whatever the group's verdict. So the checkpoint is either before or past all of a group's
+ * rows: a resumed run that judges the group differently (a reference that appeared in between)
+ * neither drops its later rows nor counts them again.
  */
-export function pendingAfter(kind: AnyImportKind, validated: ValidatedRows<unknown>, groupOfRow: ReadonlyMap<number, string>, checkpoint: number): Pending[] {
+export function positionOfRow(kind: AnyImportKind, groupOfRow: ReadonlyMap<number, string>): (rowNumber: number) => number {
+  if (!kind.groupKeyOf) return (rowNumber) => rowNumber;
   const firstRowOfGroup = new Map<string, number>();
   // groupOfRow holds the rows in file order: a group's first entry is its first row.
   for (const [rowNumber, group] of groupOfRow) if (group !== '' && !firstRowOfGroup.has(group)) firstRowOfGroup.set(group, rowNumber);
-  const positionOf = (rowNumber: number) => {
-    const group = kind.groupKeyOf ? groupOfRow.get(rowNumber) : undefined;
+  return (rowNumber) => {
+    const group = groupOfRow.get(rowNumber);
     return (group === undefined ? undefined : firstRowOfGroup.get(group)) ?? rowNumber;
   };
+}
+
+/** The parsed rows still to handle after `checkpoint` (a continuation reads references for these only). */
+export function rowsLeft<Row>(parsed: readonly ParsedRow<Row>[], positionOf: (rowNumber: number) => number, checkpoint: number): ParsedRow<Row>[] {
+  return checkpoint === 0 ? [...parsed] : parsed.filter(({ rowNumber }) => positionOf(rowNumber) > checkpoint);
+}
+
+/** The units and the verdicts after `checkpoint`, ordered by where they are handled (`positionOfRow`). */
+export function pendingAfter(kind: AnyImportKind, validated: ValidatedRows<unknown>, groupOfRow: ReadonlyMap<number, string>, checkpoint: number): Pending[] {
+  const positionOf = positionOfRow(kind, groupOfRow);
   return [
     ...unitsOf(kind, validated.valid, groupOfRow).map((unit) => ({ position: positionOf(unit.rowNumbers[0] ?? 0), unit })),
     ...[...groupBy(validated.errors, (error) => positionOf(error.rowNumber))].map(([position, errors]) => ({ position, errors })),
