@@ -76,3 +76,45 @@ describe('a group whose verdict changes between two runs of its job', () => {
     expect(errors.errors.filter((error) => error.rowNumber === 3 || error.rowNumber === 21).map((error) => error.code)).toEqual(['unknown-bom', 'unknown-bom']);
   });
 });
+
+describe('a continuation of a stock file', () => {
+  it('reads the references of its rows a window at a time: an invocation that stops early read only the first window', { timeout: 120_000 }, async () => {
+    // Prepare: 300 items and a location; 300 adjustments, one per item; windows of 100 rows
+    const organizationId = uniqueOrganization();
+    const skus = Array.from({ length: 300 }, (_, index) => `WIN-${index}`);
+    await finish(organizationId, csvOf(['sku', 'name'], skus.map((code) => [code, code])), 'items');
+    await finish(organizationId, csvOf(['code', 'name', 'type'], [['W1', 'Bin W1', 'bin']]), 'locations');
+    const { job } = await commitQueuedJob(organizationId, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], skus.map((code, index) => [`A-${index}`, code, 'W1', '2'])) });
+    const records = importRecords();
+    const itemKeysRead: string[] = [];
+    let transactions = 0;
+    const real = transactionWriter();
+    const counting: ProcessPorts<StoreWrite> = {
+      ...ports({ run: (context, build, respond) => ((transactions += 1), real.run(context, build, respond)) }),
+      records: {
+        getByNaturalKeys: (organization, entity, keys) => {
+          if (entity === 'item') itemKeysRead.push(...keys);
+          return records.getByNaturalKeys(organization, entity, keys);
+        },
+        getItemsByIds: (organization, ids) => records.getItemsByIds(organization, ids),
+        writesOf: (organization, write) => records.writesOf(organization, write),
+      },
+      chunkActions: bulkChunkActions(),
+      referenceWindowRows: 100,
+      continueLater: async () => undefined,
+    };
+
+    // Act: the first invocation runs out of time after 2 chunks; the second finishes the job
+    const first = await new ImportJobProcessor(counting).process(organizationId, job.id, () => (transactions >= 2 ? 0 : 60_000));
+    const readByFirst = itemKeysRead.length;
+    const second = await new ImportJobProcessor(counting).process(organizationId, job.id, () => 60_000);
+
+    // Assess
+    expect(first).toBe('continued');
+    expect(readByFirst).toBe(100);
+    expect(second).toBe('finished');
+    expect(new Set(itemKeysRead).size).toBe(300);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.counts).toEqual({ totalRows: 300, processedRows: 300, created: 300, updated: 0, skipped: 0, failed: 0 });
+  });
+});
