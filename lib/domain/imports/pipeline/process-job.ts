@@ -16,7 +16,8 @@ import type { Pending, References, RunState } from './run-state.ts';
 
 /**
  * Processing one import job (docs/imports.md "Guarantees"; the stages: docs/architecture.md "The
- * import pipeline"): read and validate the whole file first, then handle the rows in file order,
+ * import pipeline"): read and validate the whole file first (its references a window of rows
+ * ahead: reference-windows.ts), then handle the rows in file order,
  * in chunks. Each chunk is ONE transaction with its records, its events, its rows' verdicts (the
  * stored row errors) and the job's checkpoint and counts. The checkpoint's condition makes every
  * chunk commit exactly once, so a row is counted, applied or listed as an error exactly once
