@@ -7,7 +7,7 @@ import { barcodesSuite } from './suites/barcodes.ts';
 import { bundlesSuite } from './suites/bundles.ts';
 import { coldStartSuite } from './suites/cold-start.ts';
 import { feedSuite } from './suites/feed.ts';
-import { importsSuite } from './suites/imports.ts';
+import { importLimitsSuite, importsSuite } from './suites/imports.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
 import { requestsSuite } from './suites/requests.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
@@ -21,7 +21,7 @@ import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, tenantCeilingSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, tenantCeilingSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

@@ -275,7 +275,7 @@ export class CustomerApiStack extends Stack {
         indexName: index.indexName,
         partitionKey: attribute(index.partitionKey),
         sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
-        projectionType: ProjectionType.ALL,
+        projectionType: index.projection === 'KEYS_ONLY' ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
       });
     }
     return table;

@@ -178,10 +178,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     objects: { 'import-files': ['GetObject'] },
     importQueue: ['consume', 'send'],
   },
-  // Jobs to dispatch and active jobs through gsi1; marks them dispatched or failed (UpdateItem,
+  // Jobs to dispatch through gsi1, active jobs through the keys-only active-jobs index (then the
+  // jobs by BatchGetItem); marks them dispatched or failed (UpdateItem,
   // the failure with its audit entry). Dead letters: received, deleted or released.
   sweepImportJobs: {
-    tables: { inventory: { calls: ['GetItem', 'UpdateItem'], queryIndexes: ['gsi1'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
   },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FINISHED, getJob, itemsCsv, submitFile, type Job, type LocalStack } from '../local-stack.ts';
+import { stockCountsAtTheLimit } from '../import-limits.ts';
 import { batchWriteAll } from '../raw-loader.ts';
 import { median, type BenchContext, type Measure, type Suite } from './suite.ts';
 
@@ -15,6 +16,11 @@ import { median, type BenchContext, type Measure, type Suite } from './suite.ts'
  * - stock-adjustments: 10,000 rows (quick: 500) over items, a location and a PO receipt imported
  *   first; the raw loader writes one ledger item (the movement) per row, while the import also
  *   updates the stock record and item total, claims the row and emits its events. 3 runs (quick: 1).
+ *
+ * - stock-counts at the limit (suite `imports-limits`): 100,000 rows over 100,000 distinct
+ *   items, run in process by the real pipeline in invocations of the worker's budget (quick:
+ *   3,000 rows in invocations of 15 s, so that continuations happen; bench/import-limits.ts):
+ *   rows/s and invocations per job.
  *
  * Ratios are the median of each run's import ÷ that run's raw loader (1 writer), end to end.
  * DynamoDB Local's latency is not AWS's: ratios compare work done, absolute figures do not
@@ -181,9 +187,29 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
   return measuresOf('stock-adjustments:', rows, runs, context.quick ? 'quick' : '', 'one ledger item (movement) per row');
 }
 
+export async function limitMeasures(context: BenchContext): Promise<Measure[]> {
+  const rows = context.quick ? 3_000 : 100_000;
+  const { IMPORT_QUEUE } = await import('../../lib/store/tables.ts');
+  const budgetMs = context.quick ? 15_000 : IMPORT_QUEUE.workerTimeoutSeconds * 1000;
+  const run = await stockCountsAtTheLimit(rows, budgetMs);
+  if (run.status !== 'succeeded' || run.counts.processedRows !== rows) throw new Error(`stock-counts at the limit ended ${run.status}: ${JSON.stringify(run.counts)}`);
+  context.log(`stock-counts at the limit: ${rows} rows in ${run.seconds.toFixed(0)} s over ${run.invocations} invocations of ${budgetMs / 1000} s`);
+  const note = `${rows.toLocaleString('en-US')} rows over as many items, invocations of ${budgetMs / 1000} s${context.quick ? ' (quick)' : ' (the worker timeout)'}`;
+  return [
+    { name: 'stock-counts at the limit (rows/s)', value: rows / run.seconds, unit: 'rows/s', note: `${note}; first invocation → job ended` },
+    { name: 'stock-counts at the limit: invocations per job', value: run.invocations, unit: 'invocations', note },
+  ];
+}
+
 export const importsSuite: Suite = {
   name: 'imports',
   async run(context) {
     return [...(await itemsMeasures(context)), ...(await stockAdjustmentsMeasures(context))];
   },
+};
+
+/** The imports at their limits, a suite of its own so that `--only imports-limits` runs it alone. */
+export const importLimitsSuite: Suite = {
+  name: 'imports-limits',
+  run: limitMeasures,
 };

@@ -1,5 +1,5 @@
 import { defineEntity } from './entity.ts';
-import { keys } from './keys.ts';
+import { activeJobShardOf, keys } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
@@ -100,8 +100,8 @@ export const auditEventEntity = /* @__PURE__ */ defineEntity<{ organizationId: s
 export const AUDIT_PREFIX = 'AUD';
 
 /**
- * An import job. Its gsi1 keys follow its life (see import-jobs-store.ts): in the dispatch index
- * until the queue has it, then in the active index until it finishes, then in neither.
+ * An import job. Its index keys follow its life (see import-jobs-store.ts): in gsi1's dispatch
+ * partition until the queue has it, then in the active-jobs index until it finishes, then in neither.
  */
 export const importJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string }>({
   type: 'import-job',
@@ -111,7 +111,8 @@ export const importJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: st
 
 export const importJobIndexKeys = {
   pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
-  active: (organizationId: string, jobId: string) => ({ gsi1pk: keys.activeJobs, gsi1sk: `${organizationId}#${jobId}` }),
+  /** Its entry in the sharded, keys-only active-jobs index (lib/store/tables.ts `ACTIVE_JOBS_INDEX`). */
+  active: (organizationId: string, jobId: string) => ({ activeShard: keys.activeJobsShard(activeJobShardOf(jobId)), activeJob: `${organizationId}#${jobId}` }),
 };
 
 export const importRowErrorEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string; rowNumber: number; index: number }>({

@@ -142,26 +142,39 @@ export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey
 
 const BATCH_GET_LIMIT = 100;
 const MAX_UNPROCESSED_ROUNDS = 10;
+/** Pages of one `batchGet` in flight at once. */
+const BATCH_GET_CONCURRENCY = 8;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The items with these keys (absent ones are simply not returned), strongly consistent:
- * BatchGetItem in pages of 100 keys, unprocessed keys retried with backoff.
+ * BatchGetItem in pages of 100 keys, up to 8 pages at once, unprocessed keys retried with backoff.
  */
 export async function batchGet(tableName: string, keys: readonly Key[]): Promise<Item[]> {
   const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk ?? ''}`, key])).values()];
+  const pages: Array<readonly Key[]> = [];
+  for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) pages.push(unique.slice(start, start + BATCH_GET_LIMIT));
   const found: Item[] = [];
-  for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT) {
-    let requested: Record<string, NativeAttributeValue>[] | undefined = unique.slice(start, start + BATCH_GET_LIMIT);
-    for (let round = 0; requested && requested.length > 0; round += 1) {
-      if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`BatchGetItem left ${requested.length} keys unprocessed after ${round} rounds`);
-      if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round));
-      const result: BatchGetCommandOutput = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested, ConsistentRead: true } } }),
-      );
-      found.push(...(result.Responses?.[tableName] ?? []));
-      requested = result.UnprocessedKeys?.[tableName]?.Keys;
-    }
+  // Pages go out a few at a time: a reader of thousands of keys (an import's references) waits
+  // for a few round trips, not one per page.
+  let next = 0;
+  const reader = async () => {
+    for (let page = pages[next++]; page; page = pages[next++]) found.push(...(await batchGetPage(tableName, page)));
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, pages.length) }, reader));
+  return found;
+}
+
+/** One page of at most 100 keys, its unprocessed keys retried. */
+async function batchGetPage(tableName: string, keys: readonly Key[]): Promise<Item[]> {
+  const found: Item[] = [];
+  let requested: Record<string, NativeAttributeValue>[] | undefined = [...keys];
+  for (let round = 0; requested && requested.length > 0; round += 1) {
+    if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`BatchGetItem left ${requested.length} keys unprocessed after ${round} rounds`);
+    if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round));
+    const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested, ConsistentRead: true } } }));
+    found.push(...(result.Responses?.[tableName] ?? []));
+    requested = result.UnprocessedKeys?.[tableName]?.Keys;
   }
   return found;
 }

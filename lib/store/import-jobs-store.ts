@@ -1,22 +1,27 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
+import { isFinished, jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
 import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
+import { batchGet, entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
-import { keys } from './keys.ts';
+import { ACTIVE_JOB_SHARDS, keys } from './keys.ts';
+import { ACTIVE_JOBS_INDEX } from './tables.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * Import jobs and their row errors in the inventory table. A job waiting to be handed to the
- * queue sits in a sparse index until the send is confirmed; the sweeper reads that index.
+ * queue sits in a sparse index until the send is confirmed, then in the sharded active-jobs index
+ * until it ends; the sweeper reads both.
  */
 
 export class ChunkAlreadyAppliedError extends Error {
   override name = 'ChunkAlreadyAppliedError';
 }
+
+/** The attributes that place a job in an index: gone once it has ended. */
+const INDEX_ATTRIBUTES = `gsi1pk, gsi1sk, ${ACTIVE_JOBS_INDEX.partitionKey.name}, ${ACTIVE_JOBS_INDEX.sortKey.name}`;
 
 /** Items per page of the sweeper's index reads; it reads every page. */
 const SWEEP_PAGE_SIZE = 100;
@@ -62,8 +67,9 @@ export class ImportJobsStore {
   }
 
   /**
-   * The queue has the job: it moves from the dispatch index to the active index (or leaves the
-   * indexes, if a fast worker already finished it).
+   * The queue has the job: it leaves the dispatch index for the active-jobs index (or leaves the
+   * indexes, if a fast worker already finished it). The active-jobs entry is written here and
+   * removed when the job ends, never in between (lib/store/tables.ts `ACTIVE_JOBS_INDEX`).
    */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
     const key = importJobEntity.key({ organizationId, jobId });
@@ -73,28 +79,46 @@ export class ImportJobsStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'SET gsi1pk = :active, gsi1sk = :position',
+          UpdateExpression: 'SET activeShard = :shard, activeJob = :active REMOVE gsi1pk, gsi1sk',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':active': active.gsi1pk, ':position': active.gsi1sk, ':queued': 'queued', ':processing': 'processing' },
+          ExpressionAttributeValues: { ':shard': active.activeShard, ':active': active.activeJob, ':queued': 'queued', ':processing': 'processing' },
         }),
       );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk', ConditionExpression: 'attribute_exists(pk)' }));
+      await documentClient.send(
+        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }),
+      );
     }
   }
 
-  /** Unfinished jobs handed to the queue, with their last sign of life. */
+  /**
+   * Unfinished jobs handed to the queue, with their last sign of life: every shard of the
+   * keys-only active-jobs index, page by page, then the jobs themselves (BatchGetItem). Also
+   * reads gsi1's partition of jobs dispatched before the index was sharded, until none is left.
+   */
   async activeJobs(): Promise<ImportJobState[]> {
-    const items = await queryAll({
+    const shards = Array.from({ length: ACTIVE_JOB_SHARDS }, (_, shard) =>
+      queryAll({
+        TableName: this.tableName,
+        IndexName: ACTIVE_JOBS_INDEX.indexName,
+        KeyConditionExpression: '#shard = :shard',
+        ExpressionAttributeNames: { '#shard': ACTIVE_JOBS_INDEX.partitionKey.name },
+        ExpressionAttributeValues: { ':shard': keys.activeJobsShard(shard) },
+        Limit: SWEEP_PAGE_SIZE,
+      }),
+    );
+    const legacy = queryAll({
       TableName: this.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.activeJobs },
+      ExpressionAttributeValues: { ':pk': keys.legacyActiveJobs },
       Limit: SWEEP_PAGE_SIZE,
     });
-    return items.map((item) => item.job as ImportJobState);
+    const entries = (await Promise.all([...shards, legacy])).flat();
+    const items = await batchGet(this.tableName, entries.map((entry) => ({ pk: entry.pk as string, sk: entry.sk as string })));
+    return items.map((item) => item.job as ImportJobState).filter((job) => job !== undefined && !isFinished(job.status));
   }
 
   /** Jobs committed before `cutoff` and never confirmed as sent. */
@@ -194,7 +218,7 @@ export class ImportJobsStore {
           UpdateExpression:
             // A job failed straight from queued never started: it starts and ends now. (The stored
             // startedAt is a NULL then, which if_not_exists would keep.)
-            'SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE gsi1pk, gsi1sk',
+            `SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE ${INDEX_ATTRIBUTES}`,
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
           ExpressionAttributeValues: { ':status': status, ':now': now, ':startedAt': job.startedAt ?? now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },

@@ -5,6 +5,20 @@
  */
 
 const SEQUENCE_DIGITS = 12;
+
+/**
+ * Partitions of the active-jobs index (lib/store/tables.ts `ACTIVE_JOBS_INDEX`): a job's shard
+ * comes from its id, so jobs of every tenant spread evenly and the sweeper reads each shard.
+ */
+export const ACTIVE_JOB_SHARDS = 16;
+
+/** The shard of a job's entry in the active-jobs index. */
+export function activeJobShardOf(jobId: string): number {
+  // FNV-1a: ids share their time prefix, and every character must move the shard.
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < jobId.length; index += 1) hash = Math.imul(hash ^ jobId.charCodeAt(index), 0x01000193) >>> 0;
+  return hash % ACTIVE_JOB_SHARDS;
+}
 /** The highest sequence number the sort key's padding holds. */
 export const MAX_SEQUENCE = 10 ** SEQUENCE_DIGITS - 1;
 
@@ -53,8 +67,13 @@ export const keys = {
   importRowErrorsOf: (organizationId: string, jobId: string) => `ORG#${organizationId}#IMPJOB#${jobId}`,
   /** Sparse index of jobs committed but not yet handed to the queue (for the sweeper). */
   pendingDispatch: 'IMPJOB#DISPATCH',
-  /** Sparse index of jobs handed to the queue and not finished (the sweeper fails those abandoned longer than the queue keeps a message). */
-  activeJobs: 'IMPJOB#ACTIVE',
+  /**
+   * One shard of the sparse, keys-only index of jobs handed to the queue and not finished (the
+   * sweeper fails those abandoned longer than the queue keeps a message).
+   */
+  activeJobsShard: (shard: number) => `IMPJOB#ACTIVE#${String(shard).padStart(2, '0')}`,
+  /** Where gsi1 listed active jobs before the sharded index; the sweeper still reads it until it is empty. */
+  legacyActiveJobs: 'IMPJOB#ACTIVE',
 
   /** A BOM (detail) by id; its list entry lives in the organization's BOM list, ordered by id (= creation). */
   bom: (organizationId: string, bomId: string) => ({ pk: `ORG#${organizationId}#${bomId}`, sk: 'BOM' }),

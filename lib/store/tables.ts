@@ -17,6 +17,12 @@ export interface GlobalIndexSpec {
   indexName: string;
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
+  /**
+   * What the index copies of an item: everything (`ALL`), or only the keys (`KEYS_ONLY`), whose
+   * entry changes only when its key attributes do, so that updates of the rest of the item never
+   * write the index.
+   */
+  projection: 'ALL' | 'KEYS_ONLY';
 }
 
 export interface TableSpec {
@@ -36,7 +42,21 @@ export type TableId = 'keys' | 'idempotency' | 'rate-limits' | 'inventory' | 'ev
 
 const pk: KeyAttribute = { name: 'pk', type: 'S' };
 const sk: KeyAttribute = { name: 'sk', type: 'S' };
-const gsi1: GlobalIndexSpec = { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } };
+const gsi1: GlobalIndexSpec = { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' }, projection: 'ALL' };
+
+/**
+ * The import jobs handed to the queue and not finished (docs/operations.md "Workers (import
+ * queue and sweepers)"): sparse (only those jobs carry its keys), keys only (a chunk's
+ * checkpoint, which rewrites the job, never writes it), and spread over `ACTIVE_JOB_SHARDS`
+ * partitions by job id (lib/store/keys.ts), so no one partition takes every tenant's jobs. The
+ * sweeper reads every shard.
+ */
+export const ACTIVE_JOBS_INDEX = {
+  indexName: 'active-jobs',
+  partitionKey: { name: 'activeShard', type: 'S' },
+  sortKey: { name: 'activeJob', type: 'S' },
+  projection: 'KEYS_ONLY',
+} as const satisfies GlobalIndexSpec;
 
 export const TABLES: Record<TableId, TableSpec> = {
   keys: {
@@ -67,7 +87,7 @@ export const TABLES: Record<TableId, TableSpec> = {
     envVar: 'INVENTORY_TABLE_NAME',
     partitionKey: pk,
     sortKey: sk,
-    globalIndexes: [gsi1],
+    globalIndexes: [gsi1, ACTIVE_JOBS_INDEX],
     // Only import jobs and their row errors carry it (docs/imports.md "Retention").
     ttlAttribute: 'ttl',
     description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), attachments.',

@@ -218,8 +218,8 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
  */
 /**
  * DynamoDB refuses a transaction over 4 MB; bulk work stops adding to a chunk at this size of its
- * writes and events (as JSON, an upper bound of their stored size), leaving room for the writer's
- * own items and the attribute names.
+ * writes and events (as JSON, counted in UTF-8 bytes like the store counts them: an upper bound of
+ * their stored size), leaving room for the writer's own items and the attribute names.
  */
 export const BULK_CHUNK_BYTES = 3_500_000;
 

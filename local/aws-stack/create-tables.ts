@@ -30,7 +30,7 @@ export function createTableInput(prefix: string, spec: TableSpec): CreateTableCo
   const GlobalSecondaryIndexes: GlobalSecondaryIndex[] = spec.globalIndexes.map((index) => ({
     IndexName: index.indexName,
     KeySchema: keySchema(index.partitionKey, index.sortKey),
-    Projection: { ProjectionType: 'ALL' },
+    Projection: { ProjectionType: index.projection },
   }));
 
   return {

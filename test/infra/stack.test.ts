@@ -16,7 +16,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
@@ -163,7 +163,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       );
     });
 
-    it.each(TABLE_IDS)('%s: GSIs exactly as in the spec, projection ALL', (id) => {
+    it.each(TABLE_IDS)('%s: GSIs exactly as in the spec, with its projection', (id) => {
       // Prepare
       const expected = TABLES[id].globalIndexes.map((index) => ({
         IndexName: index.indexName,
@@ -171,7 +171,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
           { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
           ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: index.projection },
       }));
 
       // Act
@@ -179,6 +179,18 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
 
       // Assess
       expect(table.Properties.GlobalSecondaryIndexes).toEqual(expected.length > 0 ? expected : undefined);
+    });
+
+    it('inventory: the active-jobs index is sharded and keys only, so a job\'s checkpoint never writes it', () => {
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string }>; Projection: { ProjectionType: string } }>;
+      const active = indexes.find((index) => index.IndexName === ACTIVE_JOBS_INDEX.indexName);
+
+      // Assess
+      expect(active?.Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
+      expect(active?.KeySchema.map((key) => key.AttributeName)).toEqual([ACTIVE_JOBS_INDEX.partitionKey.name, ACTIVE_JOBS_INDEX.sortKey.name]);
+      expect(indexes.find((index) => index.IndexName === 'gsi1')?.Projection).toEqual({ ProjectionType: 'ALL' });
     });
 
     it.each(TABLE_IDS)('%s: deleted with a non-production stack', (id) => {

@@ -126,7 +126,7 @@ describe('local AWS stack, in memory', () => {
     }
   });
 
-  it('creates every table of TABLES with its keys, GSIs (projection ALL) and TTL', async () => {
+  it('creates every table of TABLES with its keys, GSIs (with their projection: keys only for the active-jobs index) and TTL', async () => {
     for (const spec of Object.values(TABLES)) {
       const TableName = physicalTableName(PREFIX, spec.id);
       const { Table } = await aws.dynamo.send(new DescribeTableCommand({ TableName }));
@@ -144,7 +144,7 @@ describe('local AWS stack, in memory', () => {
         spec.globalIndexes.map((index) => ({
           name: index.indexName,
           keys: [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])],
-          projection: 'ALL',
+          projection: index.projection,
         })),
       );
       const ttl = await aws.dynamo.send(new DescribeTimeToLiveCommand({ TableName }));

@@ -13,7 +13,7 @@ import type { ProcessOutcome, ProcessPorts } from '../../lib/domain/imports/pipe
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
 import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/store/tables.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { bulkChunkActions, WriteConflictError, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { IMPORT_DLQ_ENV_VAR } from '../../local/aws-stack/index.ts';
 import { DEFAULT_RETRY_DELAY_SECONDS } from '../../local/sqs-poller.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -242,6 +242,43 @@ describe('a worker that stops after chunk k', () => {
       errors: [17, 24, 31, 38].map((rowNumber) => ({ rowNumber, column: 'name', code: 'required' })),
       more: false,
     });
+  });
+});
+
+describe('a chunk whose transaction lost the race for the event sequence after every retry', () => {
+  it('is decided again after a random pause instead of failing the message: counts exact, events once', async () => {
+    // Prepare: the writer gives up on the counter (WriteConflictError, as after its 25 tries) on
+    // the 2nd and 3rd transactions, as under heavy contention of one organization's writers
+    const organizationId = uniqueOrganization();
+    const { job } = await commitQueuedJob(organizationId, { file: itemsCsv(40, 'RACE') });
+    const real = transactionWriter();
+    let transactions = 0;
+    const writer: CommandWriter<StoreWrite> = {
+      async run(context, build, respond) {
+        transactions += 1;
+        if (transactions === 2 || transactions === 3) throw new WriteConflictError('Gave up after 25 conflicting attempts');
+        return real.run(context, build, respond);
+      },
+    };
+    const processor = new ImportJobProcessor({
+      jobs: importJobsStore(),
+      files: filesStore(),
+      records: importRecords(),
+      writer,
+      continueLater: () => Promise.reject(new Error('continueLater was not expected')),
+      chunkActions: bulkChunkActions(SMALL_TRANSACTION),
+    });
+
+    // Act
+    const outcome = await processor.process(organizationId, job.id, () => 60_000);
+
+    // Assess
+    expect(outcome).toBe<ProcessOutcome>('finished');
+    expect(transactions).toBeGreaterThan(3);
+    const stored = await storedJob(organizationId, job.id);
+    expect(stored.status).toBe('succeeded');
+    expect(stored.counts).toEqual(exactCounts({ totalRows: 40, created: 40 }));
+    await expectCreatedOnce(organizationId, skusOf(40, 'RACE'));
   });
 });
 

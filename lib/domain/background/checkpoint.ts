@@ -46,9 +46,20 @@ export async function commitStep<Write>(writer: CommandWriter<Write>, context: W
   }
 }
 
-/** Another writer changed or created a record this step decided on: decide it again from fresh reads. */
+/**
+ * The name of the error a writer gives up with when it lost the race for the organization's
+ * event sequence on every one of its tries (`WriteConflictError` of
+ * lib/store/transaction-writer.ts): matched by name, as the domain does not import the store.
+ */
+export const SEQUENCE_RACE_LOST_ERROR = 'WriteConflictError';
+
+/**
+ * Another writer changed or created a record this step decided on, or kept winning the race for
+ * the event sequence: decide it again from fresh reads, after a random pause. Contention is
+ * never the step's fault, so it never fails the work.
+ */
 export function isWriteConflict(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409;
+  return (error instanceof ApiError && error.status === 409) || (error as Error | undefined)?.name === SEQUENCE_RACE_LOST_ERROR;
 }
 
 /**

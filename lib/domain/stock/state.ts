@@ -49,6 +49,11 @@ export class StockState implements StockBase {
     for (const item of knownItems) this.items.set(item.id, item);
   }
 
+  /** Items read meanwhile (e.g. the references of the next rows): no need to read them again by id. */
+  remember(items: Iterable<Item>): void {
+    for (const item of items) this.items.set(item.id, item);
+  }
+
   stockRecord(naturalKey: string): VersionedRecord<StockRecord> | undefined {
     return this.lookup(this.stockRecords, naturalKey, this.misses.stockRecords);
   }

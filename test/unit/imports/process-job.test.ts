@@ -50,7 +50,7 @@ describe('chunks', () => {
     const file = `sku,name,description\n${Array.from({ length: 20 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
     const run = items(file);
     run.ports.chunkBytes = 10_000;
-    run.ports.writeBytes = (write) => JSON.stringify(write).length;
+    run.ports.writeBytes = (write) => Buffer.byteLength(JSON.stringify(write));
 
     // Act
     const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
@@ -60,6 +60,38 @@ describe('chunks', () => {
     const sizes = run.checkpoints().map((write) => write.to - write.from);
     expect(sizes.every((size) => size === 2)).toBe(true);
     expect(run.job().counts).toMatchObject({ processedRows: 20, created: 20 });
+  });
+
+  it('measure the byte budget in UTF-8 bytes, as the store counts them: multi-byte text never overflows a transaction', async () => {
+    // Prepare: descriptions of 1,900 '€' (3 bytes each in UTF-8, 1 UTF-16 unit), a budget of 17 KB;
+    // the writer measures what each transaction really carries
+    const description = '€'.repeat(1900);
+    const file = `sku,name,description\n${Array.from({ length: 6 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
+    const run = items(file);
+    const utf8 = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+    run.ports.chunkBytes = 17_000;
+    run.ports.writeBytes = utf8;
+    const committedBytes: number[] = [];
+    const { writer } = run.ports;
+    run.ports.writer = {
+      run: (context, build) =>
+        writer.run(context, async () => {
+          const plan = await build();
+          const rows = plan.writes.filter((write) => write.kind !== 'checkpoint');
+          committedBytes.push(rows.reduce((sum, write) => sum + utf8(write), 0) + plan.events.reduce((sum, event) => sum + utf8(event), 0));
+          return plan;
+        }),
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: a row's record (~6 KB) and its item.created event (~6 KB) take ~12 KB in UTF-8, so
+    // one row per chunk (counted in UTF-16 units, the event would seem ~2 KB and two rows, ~16 KB, would fit)
+    expect(outcome).toBe('finished');
+    expect(committedBytes.every((bytes) => bytes <= 17_000)).toBe(true);
+    expect(run.checkpoints().map((write) => write.to - write.from)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(run.job().counts).toMatchObject({ processedRows: 6, created: 6 });
   });
 
   it('fail a unit too big for any transaction with the row error too-large, and carry on', async () => {
@@ -264,6 +296,31 @@ describe('a chunk decided again after another writer changed its records', () =>
     expect(outcome).toBe('finished');
     expect(run.rowErrors.map((error) => [error.rowNumber, error.column, error.code])).toEqual([[1, 'parentCode', 'invalid-value']]);
     expect(run.stored.get('B')?.record.parentCode).toBe('A');
+  });
+});
+
+describe('a continuation', () => {
+  it('reads the references of the rows it has left only, so its cost follows what is left', async () => {
+    // Prepare: 100 locations, row i under the existing parent P-i; the job is past row 80
+    const location = (code: string, parentCode: string | null): Location => ({ id: `loc_${code}`, code, name: code, type: 'bin', parentCode, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW });
+    const parents = Array.from({ length: 100 }, (_, index) => location(`P-${index + 1}`, null));
+    const file = `code,name,type,parentCode\n${Array.from({ length: 100 }, (_, index) => `C-${index + 1},c,bin,P-${index + 1}`).join('\n')}\n`;
+    const run = importHarness<Location>({ kind: locationsKind as never, file, keyOf: (record) => record.code, existing: parents });
+    run.setJob({ ...run.job(), status: 'processing', checkpoint: 80, counts: { ...run.job().counts, totalRows: 100, processedRows: 80, created: 80 } });
+    const requested: string[] = [];
+    const { getByNaturalKeys } = run.ports.records;
+    run.ports.records.getByNaturalKeys = (organizationId, entity, keys) => {
+      requested.push(...[...keys].filter((key) => key.startsWith('P-')));
+      return getByNaturalKeys(organizationId, entity, keys);
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: the parents of rows 81..100 only, each read once
+    expect(outcome).toBe('finished');
+    expect(requested.sort()).toEqual(Array.from({ length: 20 }, (_, index) => `P-${index + 81}`).sort());
+    expect(run.job().counts).toMatchObject({ totalRows: 100, processedRows: 100, created: 100 });
   });
 });
 

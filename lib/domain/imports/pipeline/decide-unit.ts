@@ -14,7 +14,10 @@ import { storeWrites, type Pending, type RunState, type Unit } from './run-state
  * validation verdict becomes the unit's stored row errors.
  */
 
-/** At most this many errors of one unit (a row, or a group of rows) are stored. */
+/**
+ * At most this many errors of one unit (a row, or a group of rows) are stored, so that a unit's
+ * verdict always fits one transaction; the others are counted.
+ */
 const MAX_STORED_ERRORS_PER_UNIT = 50;
 
 /**

@@ -1,4 +1,5 @@
 import type { StockLedger } from '../../stock/ledger.ts';
+import { jsonBytes } from '../../write/json-bytes.ts';
 import { MAX_STORED_ROW_ERRORS } from '../job.ts';
 import { decideEntry } from './decide-unit.ts';
 import { loadAhead, readStockAhead } from './read-ahead.ts';
@@ -6,7 +7,7 @@ import type { Pending, RunState, Unit } from './run-state.ts';
 
 /**
  * Chunk planning: the pending entries from a position on, decided one after the other while
- * their writes fit ONE transaction (the store's action and byte limits); a unit too large for
+ * their writes fit ONE transaction (the store's action and byte limits, bytes counted in UTF-8); a unit too large for
  * any transaction, even alone, becomes a row error instead of a stuck job.
  */
 
@@ -21,7 +22,7 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
   let stored = run.storedErrors;
   const { chunkBytes, writeBytes, chunkActions } = run.ports;
   const bytesOf = (unit: Unit<Write>) =>
-    writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + JSON.stringify(event).length, 0) : 0;
+    writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + jsonBytes(event), 0) : 0;
   for (let index = from; index < run.pending.length; index += 1) {
     const entry = run.pending[index] as Pending;
     if (entry.unit && !run.loadedKeys.has(run.kind.naturalKeyOf(entry.unit.rows[0]))) {

@@ -32,6 +32,8 @@ export interface ProcessPorts<Write = unknown> {
   chunkBytes?: number;
   writeBytes?: (write: Write) => number;
   clock?: () => Date;
+  /** Rows whose references are read at a time (default `REFERENCE_WINDOW_ROWS` of reference-windows.ts; tests set fewer). */
+  referenceWindowRows?: number;
   /** The registry of kinds (default: the registered kinds of kinds.ts). */
   kinds?: (name: string) => AnyImportKind | undefined;
   /**

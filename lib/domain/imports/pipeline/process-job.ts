@@ -9,13 +9,15 @@ import { parseRows, validateRows } from '../validate-file.ts';
 import { commitNextChunk } from './commit-chunk.ts';
 import { failJob, finishJob } from './end-job.ts';
 import { SYSTEM_ACTOR, type ProcessOutcome, type ProcessPorts } from './ports.ts';
-import { documentEndsOf, pendingAfter, totalRowsOf } from './read-and-validate.ts';
+import { documentEndsOf, pendingAfter, positionOfRow, rowsLeft, totalRowsOf } from './read-and-validate.ts';
+import { referenceWindows } from './reference-windows.ts';
 import { hierarchyOf, knownIn, loadReferences } from './references.ts';
-import type { RunState } from './run-state.ts';
+import type { Pending, References, RunState } from './run-state.ts';
 
 /**
  * Processing one import job (docs/imports.md "Guarantees"; the stages: docs/architecture.md "The
- * import pipeline"): read and validate the whole file first, then handle the rows in file order,
+ * import pipeline"): read and validate the whole file first (its references a window of rows
+ * ahead: reference-windows.ts), then handle the rows in file order,
  * in chunks. Each chunk is ONE transaction with its records, its events, its rows' verdicts (the
  * stored row errors) and the job's checkpoint and counts. The checkpoint's condition makes every
  * chunk commit exactly once, so a row is counted, applied or listed as an error exactly once
@@ -45,28 +47,43 @@ export class ImportJobProcessor<Write = unknown> {
     const hasTime = () => budget.hasTime();
     const stalled = (current: ImportJobState) => this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
 
-    // Read and validate the whole file, against the records it refers to.
+    // Read and validate the whole file, against the records the rows still to handle refer to,
+    // read a window of rows at a time: a continuation reads only those of the rows it gets to
+    // (docs/imports.md "Large files and continuations").
     const csv = await readCsv(await ports.files.open(job.fileKey), kind);
     if (!csv.ok) return this.fail(job, csv.failure);
     if (!hasTime()) return stalled(job);
     const parsed = parseRows(kind, csv);
-    const references = await loadReferences(ports.records, organizationId, kind, parsed.parsed, hasTime);
-    if (!references || !hasTime()) return stalled(job);
-    const validated = validateRows(kind, parsed, knownIn(references), job.checkpoint);
-    if (!hasTime()) return stalled(job);
+    const positionOf = positionOfRow(kind, parsed.groupOfRow);
+    const windows = referenceWindows(kind, rowsLeft(parsed.parsed, positionOf, job.checkpoint), positionOf, ports.referenceWindowRows);
+    const references: References = new Map();
+    const appliedThrough = job.checkpoint;
+    /** The pending entries of the next window, its references read first; undefined when time ran out. */
+    const nextWindow = async (after: number): Promise<Pending[] | undefined> => {
+      const window = windows.shift();
+      if (!window) return [];
+      const loaded = await loadReferences(ports.records, organizationId, kind, window.rows, hasTime);
+      if (!loaded || !hasTime()) return undefined;
+      for (const [entity, found] of loaded) references.set(entity, new Map([...(references.get(entity) ?? []), ...found]));
+      const validated = validateRows(kind, parsed, knownIn(references), appliedThrough);
+      return pendingAfter(kind, validated, parsed.groupOfRow, after).filter(({ position }) => position <= window.through);
+    };
+    const pending = await nextWindow(job.checkpoint);
+    if (!pending || !hasTime()) return stalled(job);
 
     if (job.status === 'queued') job = await ports.jobs.start(job, { totalRows: totalRowsOf(csv), warnings: csv.warnings }, this.now());
+    const itemsOf = (found: References) => [...(found.get('item')?.values() ?? [])].map(({ record }) => record as Item);
     const run: RunState<Write> = {
       ports,
       now: () => this.now(),
       job,
       kind,
-      pending: pendingAfter(kind, validated, parsed.groupOfRow, job.checkpoint),
+      pending,
       existing: new Map(),
       loadedKeys: new Set(),
       references,
       hierarchy: await hierarchyOf(ports.records, organizationId, kind, references),
-      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, [...(references.get('item')?.values() ?? [])].map(({ record }) => record as Item)) } : {}),
+      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, itemsOf(references)) } : {}),
       stockReadThrough: 0,
       documentEnds: documentEndsOf(kind, csv.rows),
       checkpoint: job.checkpoint,
@@ -77,8 +94,18 @@ export class ImportJobProcessor<Write = unknown> {
     // Commit chunk after chunk, while there is time.
     const context = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
     let progressed = false;
-    for (let index = 0; index < run.pending.length; ) {
+    for (let index = 0; index < run.pending.length || windows.length > 0; ) {
       if (!hasTime()) return progressed ? this.handOff(run.job, 0) : stalled(run.job);
+      if (index >= run.pending.length) {
+        // The window is done: the next one's references, and its entries after the checkpoint.
+        const next = await nextWindow(run.checkpoint);
+        if (!next) return progressed ? this.handOff(run.job, 0) : stalled(run.job);
+        run.pending = next;
+        run.stockReadThrough = 0;
+        run.stock?.remember(itemsOf(references));
+        index = 0;
+        continue;
+      }
       const committed = await commitNextChunk(context, run, index);
       // Another delivery of this job moved the checkpoint: it carries on, this one stops.
       if (committed === undefined) return 'taken-over';

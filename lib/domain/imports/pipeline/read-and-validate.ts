@@ -15,11 +15,34 @@ export function totalRowsOf(csv: Extract<CsvReadResult, { ok: true }>): number {
   return csv.rows.length + new Set(csv.rowErrors.map((error) => error.rowNumber)).size;
 }
 
-/** The units and the verdicts after `checkpoint`, ordered by their first row. */
+/**
+ * Where each row is handled: at its own number, or, for a grouping kind, at its group's first
+ * row, whatever the group's verdict. So the checkpoint is either before or past all of a group's
+ * rows: a resumed run that judges the group differently (a reference that appeared in between)
+ * neither drops its later rows nor counts them again.
+ */
+export function positionOfRow(kind: AnyImportKind, groupOfRow: ReadonlyMap<number, string>): (rowNumber: number) => number {
+  if (!kind.groupKeyOf) return (rowNumber) => rowNumber;
+  const firstRowOfGroup = new Map<string, number>();
+  // groupOfRow holds the rows in file order: a group's first entry is its first row.
+  for (const [rowNumber, group] of groupOfRow) if (group !== '' && !firstRowOfGroup.has(group)) firstRowOfGroup.set(group, rowNumber);
+  return (rowNumber) => {
+    const group = groupOfRow.get(rowNumber);
+    return (group === undefined ? undefined : firstRowOfGroup.get(group)) ?? rowNumber;
+  };
+}
+
+/** The parsed rows still to handle after `checkpoint` (a continuation reads references for these only). */
+export function rowsLeft<Row>(parsed: readonly ParsedRow<Row>[], positionOf: (rowNumber: number) => number, checkpoint: number): ParsedRow<Row>[] {
+  return checkpoint === 0 ? [...parsed] : parsed.filter(({ rowNumber }) => positionOf(rowNumber) > checkpoint);
+}
+
+/** The units and the verdicts after `checkpoint`, ordered by where they are handled (`positionOfRow`). */
 export function pendingAfter(kind: AnyImportKind, validated: ValidatedRows<unknown>, groupOfRow: ReadonlyMap<number, string>, checkpoint: number): Pending[] {
+  const positionOf = positionOfRow(kind, groupOfRow);
   return [
-    ...unitsOf(kind, validated.valid, groupOfRow).map((unit) => ({ position: unit.rowNumbers[0] ?? 0, unit })),
-    ...[...groupByRow(validated.errors)].map(([position, errors]) => ({ position, errors })),
+    ...unitsOf(kind, validated.valid, groupOfRow).map((unit) => ({ position: positionOf(unit.rowNumbers[0] ?? 0), unit })),
+    ...[...groupBy(validated.errors, (error) => positionOf(error.rowNumber))].map(([position, errors]) => ({ position, errors })),
   ]
     .filter(({ position }) => position > checkpoint)
     .sort((a, b) => a.position - b.position);
@@ -54,8 +77,14 @@ export function documentEndsOf(kind: AnyImportKind, rows: readonly CsvRow[]): Ma
   return new Map([...lastRow].map(([reference, rowNumber]) => [rowNumber, reference]));
 }
 
-function groupByRow(errors: RowError[]): Map<number, RowError[]> {
-  const byRow = new Map<number, RowError[]>();
-  for (const error of errors) byRow.set(error.rowNumber, [...(byRow.get(error.rowNumber) ?? []), error]);
-  return byRow;
+/** Errors by the position they are handled at, each list in row order. */
+function groupBy(errors: RowError[], positionOf: (error: RowError) => number): Map<number, RowError[]> {
+  const byPosition = new Map<number, RowError[]>();
+  for (const error of errors) {
+    const position = positionOf(error);
+    const list = byPosition.get(position) ?? [];
+    list.push(error);
+    byPosition.set(position, list);
+  }
+  return byPosition;
 }

@@ -5,12 +5,13 @@ import { referencedKeys, type ParsedRow } from '../validate-file.ts';
 import type { References } from './run-state.ts';
 
 /**
- * Reference loading: every record the file refers to, read once per run before validation, and
+ * Reference loading: every record the rows still to handle refer to, read once per run before
+ * validation (a continuation reads only what its rows need), and
  * for tree-shaped kinds (locations) the parent links of those records and all their ancestors.
  */
 
-/** Referenced keys read between two looks at the clock. */
-const REFERENCES_PER_SLICE = 1000;
+/** Referenced keys read between two looks at the clock (the store reads their pages in parallel). */
+const REFERENCES_PER_SLICE = 2000;
 
 /** Every key the file refers to, read in slices with a look at the clock between them; undefined when time ran out. */
 export async function loadReferences(
