@@ -64,6 +64,8 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return [this.stock.entryWrite(organizationId, write.entry)];
       case 'create-build':
         return this.boms.buildWrites(organizationId, write.build);
+      case 'check-item-stock':
+        return [this.stock.itemStockCheck(organizationId, write.itemId, write.expectedVersion)];
       case 'check-stock-record':
         return [this.inventory.unchangedCheck(organizationId, 'stock-record', write.record, write.expectedVersion)];
     }

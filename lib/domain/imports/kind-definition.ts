@@ -168,7 +168,7 @@ export type RowDecision<Rec> =
   | { action: 'skipped'; events: EventDraft[] }
   | { action: 'failed'; error: RowError };
 
-type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber'>) => RowDecision<Rec>;
+type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>) => RowDecision<Rec>;
 
 /**
  * A kind whose rows each create or update one record (items, locations), written as a per-row
