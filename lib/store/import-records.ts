@@ -64,6 +64,8 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return [this.stock.entryWrite(organizationId, write.entry)];
       case 'create-build':
         return this.boms.buildWrites(organizationId, write.build);
+      case 'check-bom':
+        return [this.boms.unchangedCheck(organizationId, write.bomId, write.expectedVersion)];
       case 'check-item-stock':
         return [this.stock.itemStockCheck(organizationId, write.itemId, write.expectedVersion)];
       case 'check-stock-record':

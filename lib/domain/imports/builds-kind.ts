@@ -1,5 +1,4 @@
 import { BOM_LIMITS } from '../boms/bom.ts';
-import type { Bom } from '../boms/records.ts';
 import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
@@ -61,8 +60,12 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
   if ('error' in header) return header.error;
   const { rowNumber } = context;
   if (existing) return alreadyApplied(strategy, rowNumber, 'buildReference', header.buildReference, `Build "${header.buildReference}"`);
-  const bom = context.resolve('bom', header.bomCode)?.record as Bom;
+  const stored = context.resolve('bom', header.bomCode);
+  if (!stored) throw new Error('A build is decided only once its bomCode resolved');
+  const bom = stored.record;
   const { ledger, jobId, item: itemById } = stockOf(context);
+  // The build (or its refusal) rests on this revision: the commit checks the BOM still at it.
+  ledger.readBom(bom.id, stored.version);
   const lines = unit.rows.map((row, index) => ({ rowNumber: unit.rowNumbers[index] ?? rowNumber, row }));
   const lookup = {
     item: (sku: string) => context.resolve('item', sku)?.record as Item,

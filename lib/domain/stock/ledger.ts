@@ -42,7 +42,9 @@ export type StockWrite =
   /** A stock record a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
   | { op: 'check-stock-record'; record: StockRecord; expectedVersion: number | null }
   /** An item total a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
-  | { op: 'check-item-stock'; itemId: string; expectedVersion: number | null };
+  | { op: 'check-item-stock'; itemId: string; expectedVersion: number | null }
+  /** A BOM a build was decided on: still at `expectedVersion` (same revision, not archived since). */
+  | { op: 'check-bom'; bomId: string; expectedVersion: number };
 
 export interface StockSide {
   location: Location;
@@ -97,6 +99,9 @@ export class StockLedger {
   /** Stored item totals the chunk's decisions read on their own (not through a movement), with the version read (undefined: absent). */
   private totalReads = new Map<string, number | undefined>();
   private savedTotalReads: Map<string, number | undefined> | undefined;
+  /** BOMs the chunk's builds were decided on, with the version read. */
+  private bomReads = new Map<string, number>();
+  private savedBomReads: Map<string, number> | undefined;
   private saved: Snapshot | undefined;
   private unitEvents: EventDraft[] = [];
   private unitWrites: StockWrite[] = [];
@@ -111,6 +116,7 @@ export class StockLedger {
     this.saved = { records: new Map(this.records), totals: new Map(this.totals), documents: new Map(this.documents) };
     this.savedReads = new Map(this.reads);
     this.savedTotalReads = new Map(this.totalReads);
+    this.savedBomReads = new Map(this.bomReads);
     this.unitEvents = [];
     this.unitWrites = [];
   }
@@ -134,6 +140,7 @@ export class StockLedger {
     ({ records: this.records, totals: this.totals, documents: this.documents } = this.saved);
     if (this.savedReads) this.reads = this.savedReads;
     if (this.savedTotalReads) this.totalReads = this.savedTotalReads;
+    if (this.savedBomReads) this.bomReads = this.savedBomReads;
     this.saved = undefined;
     this.unitEvents = [];
     this.unitWrites = [];
@@ -167,6 +174,14 @@ export class StockLedger {
    * it (e.g. an item's tracking mode changes only while it holds nothing) holds only while it
    * stays as read: the commit checks it unchanged when the chunk does not write it.
    */
+  /**
+   * Notes that a decision rests on a BOM as read (its revision, not archived): the commit checks it
+   * still at that version, so a BOM revised or archived meanwhile makes the chunk be decided again.
+   */
+  readBom(bomId: string, version: number): void {
+    if (!this.bomReads.has(bomId)) this.bomReads.set(bomId, version);
+  }
+
   itemTotal(itemId: string): number {
     if (!this.totals.has(itemId) && !this.totalReads.has(itemId)) this.totalReads.set(itemId, this.base.itemStock(itemId)?.version);
     return this.itemOnHand(itemId);
@@ -231,7 +246,7 @@ export class StockLedger {
 
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
-    let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length;
+    let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
     for (const { version } of this.records.values()) actions += STORED_ENTRIES_PER_WRITE['stock-record'] + (version === undefined ? 1 : 0);
     for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
@@ -254,6 +269,7 @@ export class StockLedger {
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
     for (const { value, version } of this.readOnly()) writes.push({ op: 'check-stock-record', record: value, expectedVersion: version ?? null });
     for (const [itemId, version] of this.totalsReadOnly()) writes.push({ op: 'check-item-stock', itemId, expectedVersion: version ?? null });
+    for (const [bomId, version] of this.bomReads) writes.push({ op: 'check-bom', bomId, expectedVersion: version });
     return writes;
   }
 

@@ -396,6 +396,18 @@ describe('builds: decideUnit', () => {
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
+  it('rests on the BOM revision it used: the chunk checks the BOM at the version read, once however many builds use it', () => {
+    // Prepare
+    const world = stockedWorld();
+
+    // Act: two builds of the same BOM in one chunk
+    const decisions = ['B-1', 'B-2'].map((reference) => decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, buildreference: reference, quantity: '1' }))).decision.action);
+
+    // Assess
+    expect(decisions).toEqual(['created', 'created']);
+    expect(world.ledger.flush().filter((write) => write.op === 'check-bom')).toEqual([{ op: 'check-bom', bomId: 'bom_gadget', expectedVersion: 1 }]);
+  });
+
   it('builds from a draft BOM', () => {
     // Prepare
     const world = stockedWorld(bomOf({ status: 'draft' }));

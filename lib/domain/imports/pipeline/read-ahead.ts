@@ -1,7 +1,7 @@
 import { Hierarchy } from '../../inventory/hierarchy.ts';
 import { documentKey } from '../../stock/records.ts';
 import type { ReferenceEntity } from '../kind-definition.ts';
-import { includeInHierarchy } from './references.ts';
+import { includeInHierarchy, reloadReferences } from './references.ts';
 import type { Pending, RunState } from './run-state.ts';
 
 /**
@@ -59,6 +59,7 @@ export async function reloadRecords<Write>(run: RunState<Write>, entries: Pendin
   const { organizationId } = run.job;
   const keys = entries.flatMap((entry) => (entry.unit ? [run.kind.naturalKeyOf(entry.unit.rows[0])] : []));
   const fresh = await records.getByNaturalKeys(organizationId, run.kind.entity, keys);
+  await reloadReferences(records, organizationId, run.kind, run.references, entries);
   for (const key of keys) {
     const record = fresh.get(key);
     if (record) run.existing.set(key, record);
