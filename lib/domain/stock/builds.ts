@@ -1,3 +1,4 @@
+import { MAX_BUILD_SOURCES } from '../boms/bom.ts';
 import type { Bom, BuildProvenance } from '../boms/records.ts';
 import { newId } from '../ids.ts';
 import type { Item } from '../inventory/item.ts';
@@ -26,8 +27,8 @@ export interface BuildRow {
   sourceLocationCode: string | null;
 }
 
-/** Stock records one build may consume from: its movements, events and provenance must fit one transaction. */
-export const MAX_BUILD_SOURCES = 12;
+/** Stock records one build may consume from: its movements, events and provenance must fit one transaction (the arithmetic: lib/domain/boms/bom.ts). */
+export { MAX_BUILD_SOURCES };
 
 /** How a build finds what its lines name: items by sku, locations by code (all known), items by id (undefined when gone). */
 export interface BuildLookup {
