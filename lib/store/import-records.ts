@@ -1,6 +1,8 @@
 import type { ImportRecords, KindEntity, RecordWrite, StockStateEntity } from '../domain/imports/kind-definition.ts';
 import type { Item } from '../domain/inventory/item.ts';
 import type { VersionedRecord } from '../domain/inventory/records.ts';
+import type { StockRecord } from '../domain/inventory/stock.ts';
+import type { StockPlace } from '../domain/stock/state.ts';
 import { BomsStore } from './boms-store.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockStore } from './stock-store.ts';
@@ -40,6 +42,10 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
   async getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>> {
     const found = await this.inventory.getByIds(organizationId, 'item', ids);
     return new Map([...found].map(([id, { record }]) => [id, record]));
+  }
+
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+    return this.inventory.stockRecordsAt(organizationId, places);
   }
 
   writesOf(organizationId: string, write: RecordWrite): StoreWrite[] {

@@ -32,6 +32,7 @@ function recordsInterferingAfterBomLoad(interfere: () => Promise<void>): ImportR
       return found;
     },
     getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
+    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
     writesOf: (organizationId, write) => real.writesOf(organizationId, write),
   };
 }

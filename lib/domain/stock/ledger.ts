@@ -28,6 +28,12 @@ export interface StockBase {
   stockRecord(naturalKey: string): VersionedRecord<StockRecord> | undefined;
   itemStock(itemId: string): VersionedRecord<ItemStock> | undefined;
   document(key: string): VersionedRecord<StockDocument> | undefined;
+  /**
+   * The lots of the item's stored stock records at the location, the record that first received
+   * stock first; undefined when they are not read yet (StockState reads them and the unit is
+   * decided again).
+   */
+  lotsAt(itemId: string, locationId: string): readonly string[] | undefined;
 }
 
 /** A write of the stock a chunk changed, coalesced per record. */
@@ -174,6 +180,23 @@ export class StockLedger {
    * it (e.g. an item's tracking mode changes only while it holds nothing) holds only while it
    * stays as read: the commit checks it unchanged when the chunk does not write it.
    */
+  /**
+   * The item's lots at the location that hold stock now, the record that first received stock
+   * first (docs/inventory.md "builds"): the stored ones in receipt order, then those this chunk
+   * created, in the order it created them. A lot at 0 is passed over without being read for the
+   * commit to check, so lots drained long ago cost nothing.
+   */
+  lotsWithStockAt(item: Item, location: Location): string[] {
+    const lots = [...(this.base.lotsAt(item.id, location.id) ?? [])];
+    for (const { value, version } of this.records.values()) {
+      if (version === undefined && value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot)) lots.push(value.lot);
+    }
+    return lots.filter((lot) => {
+      const key = stockRecordKey(item.id, location.id, lot);
+      return ((this.records.get(key)?.value ?? this.base.stockRecord(key)?.record)?.onHand ?? 0) > 0;
+    });
+  }
+
   /**
    * Notes that a decision rests on a BOM as read (its revision, not archived): the commit checks it
    * still at that version, so a BOM revised or archived meanwhile makes the chunk be decided again.
