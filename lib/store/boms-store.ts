@@ -162,6 +162,15 @@ export class BomsStore implements BomStorage<StoreWrite> {
     }))];
   }
 
+  /** The BOM still at `expectedVersion` (its revision and archived flag as read), checked in the transaction without a write. */
+  unchangedCheck(organizationId: string, bomId: string, expectedVersion: number): StoreWrite {
+    return {
+      item: {
+        ConditionCheck: { TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } },
+      },
+    };
+  }
+
   private bomItem(organizationId: string, bom: Bom, version: number) {
     return entityItem(bomEntity, { organizationId, bomId: bom.id }, { bom, version });
   }

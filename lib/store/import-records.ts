@@ -1,6 +1,8 @@
 import type { ImportRecords, KindEntity, RecordWrite, StockStateEntity } from '../domain/imports/kind-definition.ts';
 import type { Item } from '../domain/inventory/item.ts';
 import type { VersionedRecord } from '../domain/inventory/records.ts';
+import type { StockRecord } from '../domain/inventory/stock.ts';
+import type { StockPlace } from '../domain/stock/state.ts';
 import { BomsStore } from './boms-store.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockStore } from './stock-store.ts';
@@ -42,6 +44,10 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
     return new Map([...found].map(([id, { record }]) => [id, record]));
   }
 
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+    return this.inventory.stockRecordsAt(organizationId, places);
+  }
+
   writesOf(organizationId: string, write: RecordWrite): StoreWrite[] {
     switch (write.op) {
       case 'create':
@@ -64,6 +70,10 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return [this.stock.entryWrite(organizationId, write.entry)];
       case 'create-build':
         return this.boms.buildWrites(organizationId, write.build);
+      case 'check-bom':
+        return [this.boms.unchangedCheck(organizationId, write.bomId, write.expectedVersion)];
+      case 'check-item-stock':
+        return [this.stock.itemStockCheck(organizationId, write.itemId, write.expectedVersion)];
       case 'check-stock-record':
         return [this.inventory.unchangedCheck(organizationId, 'stock-record', write.record, write.expectedVersion)];
     }

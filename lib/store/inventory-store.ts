@@ -7,11 +7,12 @@ import {
   type InventoryRecordTypes,
   type VersionedRecord,
 } from '../domain/inventory/records.ts';
-import type { Movement, MovementRecord } from '../domain/inventory/stock.ts';
+import type { Movement, MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
+import type { StockPlace } from '../domain/stock/state.ts';
 import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
 import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, movementRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryWrites, movementListEntryWrites } from './inventory-lists.ts';
+import { listEntryWrites, listSortKeys, movementListEntryWrites } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -93,6 +94,20 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
       sortKey: { name: 'gsi1sk', ...sortKeyRange(LEDGER_PREFIX) },
     });
     return items.map((item) => item.movement as Movement);
+  }
+
+  /**
+   * Every stock record of each item at each location, whatever the lot: one consistent Query per
+   * place of the stock-record list (its entries hold the whole record; lib/store/inventory-lists.ts).
+   */
+  async stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+    const lists = await Promise.all(
+      places.map((place) => {
+        const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
+        return readAll({ tableName: this.tableName, partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') }, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
+      }),
+    );
+    return lists.flat().map((item) => item.record as StockRecord);
   }
 
   private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {

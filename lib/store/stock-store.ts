@@ -37,6 +37,13 @@ export class StockStore {
     return this.put(entityItem(itemStockEntity, { organizationId, itemId: itemStock.itemId }, { itemStock, version: (expectedVersion ?? 0) + 1 }), expectedVersion);
   }
 
+  /** An item total still at `expectedVersion` (null: still absent), checked in the transaction without a write. */
+  itemStockCheck(organizationId: string, itemId: string, expectedVersion: number | null): StoreWrite {
+    const condition =
+      expectedVersion === null ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
+    return { item: { ConditionCheck: { TableName: this.tableName, Key: itemStockEntity.key({ organizationId, itemId }), ...condition } } };
+  }
+
   /** The document over `expectedVersion`; a new one also gets the pointer attachments find it by. */
   documentWrites(organizationId: string, document: StockDocument, expectedVersion: number | null): StoreWrite[] {
     const record = this.put(entityItem(stockDocumentEntity, { organizationId, key: document.key }, { document, version: (expectedVersion ?? 0) + 1 }), expectedVersion);

@@ -137,4 +137,22 @@ describe('POST /v1/imports/jobs with kind boms', () => {
       [2, { added: 1, removed: 0, changed: 1 }],
     ]);
   });
+
+  it('creates nothing of a BOM one of whose rows the CSV reader refused (extra-cells): the group applies whole or not at all', async () => {
+    // Prepare: BI-1 (the kit), BI-2 and BI-4 (components, unit ea); the second line of KIT1 has a cell past the header
+    const { key } = await keyWithItems(4);
+    const file = ['bomCode,name,targetSku,componentSku,quantity', 'KIT1,Kit,BI-1,BI-2,2', 'KIT1,Kit,BI-1,BI-4,4,x', 'KIT2,Kit 2,BI-1,BI-2,1', ''].join('\n');
+
+    // Act
+    const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file });
+    const { errors } = await allRowErrors(key, job.id);
+
+    // Assess: row 2 is refused by the reader and row 1 with it; KIT2 alone is created
+    expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 3, processedRows: 3, created: 1, failed: 2 } });
+    expect(errors.map((error) => [error.rowNumber, error.code])).toEqual([
+      [1, 'group-has-errors'],
+      [2, 'extra-cells'],
+    ]);
+    expect((await bomsOf(key)).map((bom) => bom.code)).toEqual(['KIT2']);
+  });
 });

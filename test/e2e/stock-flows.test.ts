@@ -172,10 +172,10 @@ describe('stock flows through imports', () => {
     ]);
     expect((await stockAt(org.organizationId, org.widget, org.a1, null)).onHand).toBe(0);
     const buildErrors = errorKeys((await allRowErrors(org.key, builds.id)).errors);
-    // B-8 needs 2 WIDGET (none left) and a RESIN lot (a source line it does not name)
+    // B-8 needs 2 WIDGET (none left) and RESIN from its lots at A1 (none there)
     expect(buildErrors.map(({ rowNumber, code }) => ({ rowNumber, code }))).toEqual([
       { rowNumber: 1, code: 'unknown-bom' },
-      { rowNumber: 2, code: 'lot-required' },
+      { rowNumber: 2, code: 'insufficient-stock' },
     ]);
   });
 });

@@ -98,6 +98,7 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
       // The port's generic record type cannot be narrowed to this harness's Rec.
       getByNaturalKeys: async (_org, _type, keys) => new Map([...keys].flatMap((key) => (stored.has(key) ? [[key, stored.get(key)!]] : []))) as never,
       getItemsByIds: async () => new Map(),
+      stockRecordsAt: async () => [],
       writesOf: (_org, write): FakeWrite<Rec>[] => {
         switch (write.op) {
           case 'create':

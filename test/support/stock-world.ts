@@ -92,9 +92,18 @@ export class World implements StockBase {
     return this.documents.get(key);
   }
 
-  /** Stored stock of `item` at a place; the item's stored total grows by it. */
-  stock(item: Item, side: StockSide, onHand: number): StockRecord {
-    const record: StockRecord = { id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
+  /** Lots of the item's stored records at the location, the record that first received stock first (then by id). */
+  lotsAt(itemId: string, locationId: string): string[] {
+    return [...this.records.values()]
+      .map(({ record }) => record)
+      .filter((record) => record.itemId === itemId && record.locationId === locationId && record.lot !== null)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .map((record) => record.lot ?? '');
+  }
+
+  /** Stored stock of `item` at a place (first received at `createdAt`); the item's stored total grows by it. */
+  stock(item: Item, side: StockSide, onHand: number, createdAt = STORED_AT): StockRecord {
+    const record: StockRecord = { id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt, updatedAt: createdAt };
     this.records.set(stockRecordKey(item.id, side.location.id, side.lot), { record, version: 1 });
     const total = this.totals.get(item.id)?.record.onHand ?? 0;
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total + onHand }, version: 1 });

@@ -59,10 +59,32 @@ export interface BomContentInput {
 }
 
 /**
- * Limits enforced by the request schemas. A revision stores the whole content in one item, which
- * DynamoDB caps at 400 KB: 200 lines with 200-character notes stay far below it.
+ * What one build may apply (docs/inventory.md "builds", docs/boms.md "Model"). A build applies
+ * whole or not at all, so it is ONE transaction of the import worker: DynamoDB's 100 actions less
+ * the 2 the worker keeps for the job's checkpoint and the event counter. Counted in the worst
+ * case, a build takes:
+ * - per stock record it draws from: the movement and its list entry (2), its ledger entry (1),
+ *   the stock record with its two list entries (3), the item's total (1), `movement.created` and
+ *   `stock.changed` (2), `low-stock` (1) and the provenance entry of that source (1): 11;
+ * - for its output: the same without `low-stock` and the source entry, and a stock record that
+ *   may be new (its natural-key claim, 1 more): 10;
+ * - once: the row claim, the provenance pointer and the check of the BOM it was decided on: 3.
  */
-export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: 200, quantityDecimals: 6 } as const;
+const BUILD_TRANSACTION_ACTIONS = 100 - 2;
+const BUILD_ACTIONS_PER_SOURCE = 11;
+const BUILD_ACTIONS_FOR_OUTPUT = 10;
+const BUILD_ACTIONS_ONCE = 3;
+
+/** Stock records one build may draw from: 7. */
+export const MAX_BUILD_SOURCES = Math.floor((BUILD_TRANSACTION_ACTIONS - BUILD_ACTIONS_ONCE - BUILD_ACTIONS_FOR_OUTPUT) / BUILD_ACTIONS_PER_SOURCE);
+
+/**
+ * Limits enforced by the request schemas and the `boms` import. A BOM has at most as many lines
+ * as a build can draw stock records from, so every BOM the API accepts can be built (each
+ * component from one stock record). A revision stores the whole content in one item, which
+ * DynamoDB caps at 400 KB: far above what these lines take.
+ */
+export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: MAX_BUILD_SOURCES, quantityDecimals: 6 } as const;
 
 export const BOM_HEADER_FIELDS = ['name', 'targetItemId', 'status', 'outputQuantity', 'unit', 'notes'] as const;
 export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];

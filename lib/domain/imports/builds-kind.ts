@@ -1,5 +1,4 @@
 import { BOM_LIMITS } from '../boms/bom.ts';
-import type { Bom } from '../boms/records.ts';
 import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
@@ -14,9 +13,10 @@ import type { DuplicateStrategy, RawRow } from './types.ts';
 
 /**
  * Import kind `builds` (docs/inventory.md "builds"): the rows of one buildReference are one
- * build, decided by lib/domain/stock/builds.ts: it consumes the BOM's components from the
- * build's location or from the source lines the rows name, produces the BOM's target and records
- * build provenance. A build applies whole or not at all.
+ * build, decided by lib/domain/stock/builds.ts: it consumes the BOM's components from the source
+ * lines the rows name or at the build's location (a component tracked by lot: its lots there,
+ * oldest first), produces the BOM's target and records build provenance. A build applies whole
+ * or not at all.
  */
 
 const KIND = 'builds';
@@ -61,8 +61,12 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
   if ('error' in header) return header.error;
   const { rowNumber } = context;
   if (existing) return alreadyApplied(strategy, rowNumber, 'buildReference', header.buildReference, `Build "${header.buildReference}"`);
-  const bom = context.resolve('bom', header.bomCode)?.record as Bom;
+  const stored = context.resolve('bom', header.bomCode);
+  if (!stored) throw new Error('A build is decided only once its bomCode resolved');
+  const bom = stored.record;
   const { ledger, jobId, item: itemById } = stockOf(context);
+  // The build (or its refusal) rests on this revision: the commit checks the BOM still at it.
+  ledger.readBom(bom.id, stored.version);
   const lines = unit.rows.map((row, index) => ({ rowNumber: unit.rowNumbers[index] ?? rowNumber, row }));
   const lookup = {
     item: (sku: string) => context.resolve('item', sku)?.record as Item,
@@ -76,7 +80,7 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
   ...stockKindBasics,
   kind: KIND,
   title: 'Builds',
-  description: `Records production: the rows of one buildReference are one build of quantity units of a BOM's target at locationCode (in outputLot, for items tracked by lot). It consumes every component of the BOM's current revision (line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100)) from locationCode without a lot, or from the source lines its rows name (componentSku with sourceLot and/or sourceLocationCode), drawn in file order; components tracked by lot need source lines. At most ${MAX_BUILD_SOURCES} sources per build. A build with too little stock fails whole with insufficient-stock. Records build provenance (GET /v1/boms/{id}/builds). Re-importing a build moves nothing (natural key buildReference). Emits movement.created, stock.changed and low-stock.`,
+  description: `Records production: the rows of one buildReference are one build of quantity units of a BOM's target at locationCode (in outputLot, for items tracked by lot). It consumes every component of the BOM's current revision (line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100)) from the source lines its rows name (componentSku with sourceLot and/or sourceLocationCode), drawn in file order; a component without source lines is drawn at locationCode: without a lot, or, tracked by lot, oldest lot first (the stock record that first received stock), split across lots as needed. At most ${MAX_BUILD_SOURCES} stock records (lots) drawn per build; a BOM has at most ${MAX_BUILD_SOURCES} lines. A build with too little stock fails whole with insufficient-stock. Records build provenance (GET /v1/boms/{id}/builds). Re-importing a build moves nothing (natural key buildReference). Emits movement.created, stock.changed and low-stock.`,
   columns: [
     { name: 'buildReference', required: true, type: 'string', description: `Your reference of the build, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one are one build.` },
     { name: 'bomCode', required: true, type: 'string', description: 'code of a draft or active BOM of the organization; its current revision is built.' },
@@ -84,7 +88,7 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
     { name: 'locationCode', required: true, type: 'string', description: 'code of the location the output goes to, and components come from by default.' },
     { name: 'outputLot', required: false, type: 'string', description: 'Lot of the output; required when the target is tracked by lot, refused otherwise.' },
     { name: 'componentSku', required: false, type: 'string', description: 'A source line: sku of a component of the BOM to draw from the source below.' },
-    { name: 'sourceLot', required: false, type: 'string', description: 'Lot the component is drawn from; required for components tracked by lot.' },
+    { name: 'sourceLot', required: false, type: 'string', description: 'Lot the component is drawn from; for components tracked by lot (without it they are drawn oldest lot first), refused for others.' },
     { name: 'sourceLocationCode', required: false, type: 'string', description: 'Location the component is drawn from. Default: locationCode.' },
   ],
   naturalKey: ['buildReference'],
@@ -103,6 +107,9 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
       const bom = first && resolve('bom', first.bomCode)?.record;
       const location = first && resolve('location', first.locationCode)?.record;
       if (!first || !bom || !location) return { stockRecords: [], itemIds: [] };
+      // Components without source lines: the lots at the location of those tracked by lot (the state reads only those).
+      const named = new Set(unit.rows.flatMap((row) => (row.componentSku === null ? [] : [resolve('item', row.componentSku)?.record.id])));
+      const places = bom.lines.filter((line) => !named.has(line.itemId)).map((line) => ({ itemId: line.itemId, locationId: location.id }));
       const itemIds = [bom.targetItemId, ...bom.lines.map((line) => line.itemId)];
       const stockRecords = [stockRecordKey(bom.targetItemId, location.id, first.outputLot), ...bom.lines.map((line) => stockRecordKey(line.itemId, location.id, null))];
       for (const row of unit.rows) {
@@ -110,7 +117,7 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
         const source = row.sourceLocationCode === null ? location : resolve('location', row.sourceLocationCode)?.record;
         if (component && source) stockRecords.push(stockRecordKey(component.id, source.id, row.sourceLot));
       }
-      return { stockRecords, itemIds };
+      return { stockRecords, itemIds, places };
     },
   },
   decideUnit: decideBuildUnit,

@@ -59,6 +59,11 @@ export type CsvReadResult =
       rows: CsvRow[];
       /** Structural row problems (`extra-cells`); those rows are not in `rows`. */
       rowErrors: RowError[];
+      /**
+       * The rows `rowErrors` refused, with the cells of the header's columns: not applied, but a
+       * kind that groups rows reads their group key, so a refused row spoils its group.
+       */
+      refusedRows: CsvRow[];
       warnings: CsvWarning[];
     }
   | { ok: false; failure: CsvFailure };
@@ -209,6 +214,7 @@ export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes =
   let dataRows = 0;
   const rows: CsvRow[] = [];
   const rowErrors: RowError[] = [];
+  const refusedRows: CsvRow[] = [];
 
   const onRecord = (record: string[], context: { records: number; lines: number }): null => {
     const ordinal = context.records;
@@ -230,6 +236,10 @@ export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes =
       throw new StopReading({ code: 'too-many-rows', message: `The file has more than ${kind.maxRows} data rows (the limit of this kind).` });
     }
     const width = plan.keys.length;
+    const raw: Record<string, string> = {};
+    plan.keys.forEach((key, index) => {
+      if (key !== null) raw[key] = record[index] ?? '';
+    });
     if (record.length > width) {
       const extra = record.slice(width).find((cell) => cell.trim() !== '');
       if (extra !== undefined) {
@@ -240,13 +250,10 @@ export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes =
           code: 'extra-cells',
           message: `The row has ${record.length} cells but the header has ${width} columns.`,
         });
+        refusedRows.push({ rowNumber, raw });
         return null;
       }
     }
-    const raw: Record<string, string> = {};
-    plan.keys.forEach((key, index) => {
-      if (key !== null) raw[key] = record[index] ?? '';
-    });
     rows.push({ rowNumber, raw });
     return null;
   };
@@ -287,5 +294,5 @@ export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes =
   if (plan === undefined || header === undefined) {
     return { ok: false, failure: { code: 'empty-file', message: 'The file is empty: it has no header row.' } };
   }
-  return { ok: true, header, rows, rowErrors, warnings: plan.warnings };
+  return { ok: true, header, rows, rowErrors, refusedRows, warnings: plan.warnings };
 }

@@ -1,7 +1,7 @@
 import type { EventDraft } from '../events/types.ts';
 import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES, type Item, type TrackingMode } from '../inventory/item.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
-import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
+import { oneRecordPerRowKind, type DecideContext, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
 
@@ -13,6 +13,12 @@ import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
  * field unchanged; an empty cell of an optional column sets the field to `null`, or to its
  * default for fields that cannot be null (`unit` → `ea`, `trackingMode` → `none`). A new item
  * gets the same defaults for absent or empty columns.
+ *
+ * Tracking mode (docs/inventory.md "Lots"): an update that changes `trackingMode` (an empty cell
+ * counts as `none`) is refused with `tracking-change-with-stock` while the item holds stock in any
+ * stock record: its lots (or its lot-less records) would be stranded. The item's total on-hand is
+ * read through the chunk's stock ledger, which checks it unchanged at commit, so stock received
+ * concurrently makes the row be decided again.
  */
 
 /** A parsed row. Optional fields: `undefined` = column absent, `null` = cell empty. */
@@ -62,7 +68,7 @@ function decideItem(
   row: ItemRow,
   existing: Item | undefined,
   strategy: DuplicateStrategy,
-  context: { now: string; newId: () => string; rowNumber: number },
+  context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>,
 ): RowDecision<Item> {
   const patch = {
     name: row.name,
@@ -97,6 +103,22 @@ function decideItem(
   const merged = applyRow(existing, patch, EMPTY_VALUES);
   const changed = changedFields(existing, merged, ITEM_CHANGEABLE_FIELDS);
   if (changed.length === 0) return { action: 'skipped', events: [] };
+  if (changed.includes('trackingMode')) {
+    if (!context.stock) throw new Error('An items decision that changes trackingMode reads the item total through the stock ledger');
+    const onHand = context.stock.ledger.itemTotal(existing.id);
+    if (onHand > 0) {
+      return {
+        action: 'failed',
+        error: {
+          rowNumber: context.rowNumber,
+          column: 'trackingMode',
+          value: row.trackingMode ?? null,
+          code: 'tracking-change-with-stock',
+          message: `Item "${existing.sku}" holds ${onHand} on hand: its trackingMode stays ${existing.trackingMode} until every stock record of it is at 0 (adjust or consume the stock first).`,
+        },
+      };
+    }
+  }
   const item: Item = { ...merged, updatedAt: context.now };
   const previous = Object.fromEntries(changed.map((field) => [field, existing[field]]));
   const event: EventDraft = { type: 'item.updated', data: { item: { ...item }, changedFields: changed, previous }, occurredAt: context.now };
@@ -107,7 +129,7 @@ export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({
   kind: 'items',
   title: 'Items',
   description:
-    'Creates items and, with duplicateStrategy update, changes existing items matched by sku. With update, a column missing from the file leaves the field unchanged and an empty cell clears it (unit and trackingMode return to their defaults). Emits item.created and item.updated.',
+    'Creates items and, with duplicateStrategy update, changes existing items matched by sku. With update, a column missing from the file leaves the field unchanged and an empty cell clears it (unit and trackingMode return to their defaults). A trackingMode change (an empty cell included) is refused with tracking-change-with-stock while any stock record of the item is non-zero. Emits item.created and item.updated.',
   columns: [
     { name: 'sku', required: true, type: 'string', description: `Stock keeping unit; the natural key. At most ${ITEM_MAX_LENGTHS.sku} characters, no leading or trailing spaces.` },
     { name: 'name', required: true, type: 'string', description: `Item name, at most ${ITEM_MAX_LENGTHS.name} characters.` },
@@ -116,7 +138,7 @@ export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({
     { name: 'category', required: false, type: 'string', description: `Category, at most ${ITEM_MAX_LENGTHS.category} characters.` },
     { name: 'barcode', required: false, type: 'string', description: `Barcode value (e.g. a GTIN), at most ${ITEM_MAX_LENGTHS.barcode} characters.` },
     { name: 'reorderPoint', required: false, type: 'number', description: 'On-hand quantity below which low-stock is emitted; a plain decimal ≥ 0 such as 150 or 12.5. Empty: no reorder point.' },
-    { name: 'trackingMode', required: false, type: 'enum', values: TRACKING_MODES, description: `Whether stock is tracked by lot: none or lot. Default ${ITEM_DEFAULT_TRACKING_MODE}.` },
+    { name: 'trackingMode', required: false, type: 'enum', values: TRACKING_MODES, description: `Whether stock is tracked by lot: none or lot. Default ${ITEM_DEFAULT_TRACKING_MODE}. Changes only while the item holds no stock.` },
   ],
   naturalKey: ['sku'],
   duplicateStrategies: DUPLICATE_STRATEGIES,
@@ -126,5 +148,7 @@ export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({
   parseRow: parseItemRow,
   naturalKeyOf: (row) => row.sku,
   references: () => [],
+  // Read nothing ahead: only a trackingMode change reads the item's total, when it is decided.
+  stock: { keysOf: () => ({ stockRecords: [], itemIds: [] }) },
   decide: decideItem,
 });

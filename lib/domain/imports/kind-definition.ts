@@ -3,7 +3,9 @@ import type { EventDraft } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
 import type { Item } from '../inventory/item.ts';
+import type { StockRecord } from '../inventory/stock.ts';
 import type { StockLedger, StockWrite } from '../stock/ledger.ts';
+import type { StockPlace } from '../stock/state.ts';
 import type { DocumentType, StockEntry } from '../stock/records.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
@@ -100,6 +102,8 @@ export interface ImportRecords<Write = unknown> {
   getByNaturalKeys(organizationId: string, entity: KindEntity | StockStateEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
+  /** Every stock record of each item at each location, whatever the lot (a build draws lots from them). */
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
   /** The storage actions of one write; a create or a versioned update fails with a 409 when another writer got there first. */
   writesOf(organizationId: string, write: RecordWrite): Write[];
 }
@@ -146,11 +150,12 @@ export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends Impo
 /** What the pipeline asks a kind that moves stock, to read its state in batches ahead of deciding. */
 export interface StockKindHooks<Row> {
   /**
-   * The stock records (by natural key) and items (by id) a unit will probably touch, read a batch
+   * The stock records (by natural key), items (by id) and places (an item's lots at a location)
+   * a unit will probably touch, read a batch
    * of units at a time. A best guess is enough: whatever a decision reads that was not read
    * ahead is read then, and the unit decided again.
    */
-  keysOf(unit: ImportUnit<Row>, lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined }): { stockRecords: string[]; itemIds: string[] };
+  keysOf(unit: ImportUnit<Row>, lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined }): { stockRecords: string[]; itemIds: string[]; places?: StockPlace[] };
   /** For kinds whose rows form receipts or counts: the document a raw row belongs to (its reference), if it names one. */
   document?: { type: DocumentType; referenceOf(raw: RawRow): string | undefined };
 }
@@ -168,7 +173,7 @@ export type RowDecision<Rec> =
   | { action: 'skipped'; events: EventDraft[] }
   | { action: 'failed'; error: RowError };
 
-type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber'>) => RowDecision<Rec>;
+type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>) => RowDecision<Rec>;
 
 /**
  * A kind whose rows each create or update one record (items, locations), written as a per-row

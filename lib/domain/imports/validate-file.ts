@@ -44,14 +44,18 @@ function byRowNumber(a: RowError, b: RowError): number {
   return a.rowNumber - b.rowNumber;
 }
 
-/** Parses every row; `rowErrors` (structural problems found by `readCsv`) are carried along. */
+/**
+ * Parses every row; `rowErrors` (structural problems found by `readCsv`) are carried along, and
+ * the rows the reader refused (`refusedRows`) still name their group, which they spoil.
+ */
 export function parseRows<Row, Rec>(
   def: ImportKindDefinition<Row, Rec>,
-  csv: { rows: readonly CsvRow[]; rowErrors?: readonly RowError[] },
+  csv: { rows: readonly CsvRow[]; rowErrors?: readonly RowError[]; refusedRows?: readonly CsvRow[] },
 ): ParsedRows<Row> {
   const parsed: ParsedRow<Row>[] = [];
   const groupOfRow = new Map<number, string>();
   const errors: RowError[] = [...(csv.rowErrors ?? [])];
+  if (def.groupKeyOf) for (const { rowNumber, raw } of csv.refusedRows ?? []) groupOfRow.set(rowNumber, def.groupKeyOf(raw));
   for (const { rowNumber, raw } of csv.rows) {
     if (def.groupKeyOf) groupOfRow.set(rowNumber, def.groupKeyOf(raw));
     const result = def.parseRow(raw, rowNumber);

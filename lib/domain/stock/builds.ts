@@ -1,3 +1,4 @@
+import { MAX_BUILD_SOURCES } from '../boms/bom.ts';
 import type { Bom, BuildProvenance } from '../boms/records.ts';
 import { newId } from '../ids.ts';
 import type { Item } from '../inventory/item.ts';
@@ -8,10 +9,12 @@ import type { StockLedger, StockSide } from './ledger.ts';
 
 /**
  * Builds (docs/inventory.md "builds"): a build consumes each component of the BOM's current
- * revision (quantity × build quantity ÷ outputQuantity × (1 + scrap)), from the build's location
- * without a lot, or from the source lines it names (componentSku, sourceLot,
- * sourceLocationCode), drawn in order. It produces the BOM's target item at the build's
- * location, and records build provenance. A build applies whole or not at all.
+ * revision (quantity × build quantity ÷ outputQuantity × (1 + scrap)) from the source lines it
+ * names (componentSku, sourceLot, sourceLocationCode), drawn in order; a component without them
+ * is drawn at the build's location: without a lot, or, tracked by lot, oldest lot first (the
+ * stock record that first received stock), split across lots as needed. It produces the BOM's
+ * target item at the build's location, and records build provenance naming every stock record
+ * (lot) drawn. A build applies whole or not at all.
  */
 
 /** One line of a build: its header fields (the same on every line) and, optionally, a source. */
@@ -26,8 +29,8 @@ export interface BuildRow {
   sourceLocationCode: string | null;
 }
 
-/** Stock records one build may consume from: its movements, events and provenance must fit one transaction. */
-export const MAX_BUILD_SOURCES = 12;
+/** Stock records one build may consume from: its movements, events and provenance must fit one transaction (the arithmetic: lib/domain/boms/bom.ts). */
+export { MAX_BUILD_SOURCES };
 
 /** How a build finds what its lines name: items by sku, locations by code (all known), items by id (undefined when gone). */
 export interface BuildLookup {
@@ -41,6 +44,9 @@ interface Source {
   side: StockSide;
   rowNumber: number;
 }
+
+/** Where a component is drawn from: the places named, in order, or its lots at the build's location, oldest first. */
+type Sources = Source[] | { item: Item; lotsAt: Location };
 
 function invalid(rowNumber: number, column: string, value: string | null, message: string): StockDecision {
   return refused({ rowNumber, column, value, code: 'invalid-value', message });
@@ -73,7 +79,9 @@ export function decideBuild(
   for (const line of bom.lines) {
     const need = scaleQuantity(line.quantity, (header.quantity / bom.outputQuantity) * (1 + line.scrapPercent / 100));
     let left = need;
-    for (const source of sources.get(line.itemId) ?? []) {
+    const planned = sources.get(line.itemId) ?? [];
+    const drawn = Array.isArray(planned) ? planned : lotSources(planned.item, planned.lotsAt, ledger, rowNumber);
+    for (const source of drawn) {
       if (left <= 0) break;
       const take = Math.min(left, ledger.onHand(source.item, source.side));
       if (take <= 0) continue;
@@ -84,9 +92,14 @@ export function decideBuild(
       left = sumQuantities([left, -take]);
     }
     if (left > 0) {
-      const [first] = sources.get(line.itemId) ?? [];
-      return refused(insufficientStock(first?.rowNumber ?? rowNumber, 'quantity', String(header.quantity), `Component "${first?.item.sku ?? line.itemId}" at its sources`, sumQuantities([need, -left]), need));
+      const first = Array.isArray(planned) ? planned[0] : undefined;
+      const sku = Array.isArray(planned) ? first?.item.sku : planned.item.sku;
+      const where = Array.isArray(planned) ? 'at its sources' : `in its lots at ${header.locationCode}`;
+      return refused(insufficientStock(first?.rowNumber ?? rowNumber, 'quantity', String(header.quantity), `Component "${sku ?? line.itemId}" ${where}`, sumQuantities([need, -left]), need));
     }
+  }
+  if (consumed.length > MAX_BUILD_SOURCES) {
+    return invalid(rowNumber, 'buildReference', header.buildReference, `A build draws from at most ${MAX_BUILD_SOURCES} stock records (one transaction); this one would draw from ${consumed.length}. Build fewer at a time, or name source lines.`);
   }
   const produced = ledger.move({ type: 'production', item: target, quantity: header.quantity, to: { location, lot: header.outputLot }, reference: header.buildReference, occurredAt: at.now });
   if (!produced.ok) return refused(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
@@ -107,8 +120,13 @@ export function decideBuild(
   return { ok: true, movementIds, build };
 }
 
+/** The item's lots at `location` that hold stock, oldest first, as sources. */
+function lotSources(item: Item, location: Location, ledger: StockLedger, rowNumber: number): Source[] {
+  return ledger.lotsWithStockAt(item, location).map((lot) => ({ item, side: { location, lot }, rowNumber }));
+}
+
 /** The places each component is drawn from, in order; or the refusal that keeps the build from knowing them. */
-function sourcesOf(lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, bom: Bom, location: Location, lookup: BuildLookup, firstRow: number): Map<string, Source[]> | { error: StockDecision } {
+function sourcesOf(lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, bom: Bom, location: Location, lookup: BuildLookup, firstRow: number): Map<string, Sources> | { error: StockDecision } {
   const sources = new Map<string, Source[]>();
   const seen = new Set<string>();
   for (const { rowNumber, row } of lines) {
@@ -123,16 +141,12 @@ function sourcesOf(lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, b
     seen.add(place);
     sources.set(item.id, [...(sources.get(item.id) ?? []), { item, side: { location: sourceLocation, lot: row.sourceLot }, rowNumber }]);
   }
+  const all = new Map<string, Sources>(sources);
   for (const line of bom.lines) {
-    if (sources.has(line.itemId)) continue;
+    if (all.has(line.itemId)) continue;
     const item = lookup.itemById(line.itemId);
     if (!item) return { error: invalid(firstRow, 'bomCode', bom.code, `A component of BOM "${bom.code}" is no longer an item of the organization.`) };
-    if (item.trackingMode === 'lot') {
-      return { error: refused({ rowNumber: firstRow, column: 'componentSku', value: item.sku, code: 'lot-required', message: `Component "${item.sku}" is tracked by lot: name its source lot on a row with componentSku and sourceLot.` }) };
-    }
-    sources.set(line.itemId, [{ item, side: { location, lot: null }, rowNumber: firstRow }]);
+    all.set(line.itemId, item.trackingMode === 'lot' ? { item, lotsAt: location } : [{ item, side: { location, lot: null }, rowNumber: firstRow }]);
   }
-  const count = [...sources.values()].reduce((sum, list) => sum + list.length, 0);
-  if (count > MAX_BUILD_SOURCES) return { error: invalid(firstRow, 'buildReference', null, `A build consumes from at most ${MAX_BUILD_SOURCES} stock records; this one names ${count}.`) };
-  return sources;
+  return all;
 }

@@ -28,6 +28,12 @@ export interface StockBase {
   stockRecord(naturalKey: string): VersionedRecord<StockRecord> | undefined;
   itemStock(itemId: string): VersionedRecord<ItemStock> | undefined;
   document(key: string): VersionedRecord<StockDocument> | undefined;
+  /**
+   * The lots of the item's stored stock records at the location, the record that first received
+   * stock first; undefined when they are not read yet (StockState reads them and the unit is
+   * decided again).
+   */
+  lotsAt(itemId: string, locationId: string): readonly string[] | undefined;
 }
 
 /** A write of the stock a chunk changed, coalesced per record. */
@@ -40,7 +46,11 @@ export type StockWrite =
   | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null }
   | { op: 'put-document'; document: StockDocument; expectedVersion: number | null }
   /** A stock record a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
-  | { op: 'check-stock-record'; record: StockRecord; expectedVersion: number | null };
+  | { op: 'check-stock-record'; record: StockRecord; expectedVersion: number | null }
+  /** An item total a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
+  | { op: 'check-item-stock'; itemId: string; expectedVersion: number | null }
+  /** A BOM a build was decided on: still at `expectedVersion` (same revision, not archived since). */
+  | { op: 'check-bom'; bomId: string; expectedVersion: number };
 
 export interface StockSide {
   location: Location;
@@ -92,6 +102,12 @@ export class StockLedger {
   /** Stored stock records the chunk's decisions read, with the version read (undefined: absent). */
   private reads = new Map<string, Tracked<StockRecord>>();
   private savedReads: Map<string, Tracked<StockRecord>> | undefined;
+  /** Stored item totals the chunk's decisions read on their own (not through a movement), with the version read (undefined: absent). */
+  private totalReads = new Map<string, number | undefined>();
+  private savedTotalReads: Map<string, number | undefined> | undefined;
+  /** BOMs the chunk's builds were decided on, with the version read. */
+  private bomReads = new Map<string, number>();
+  private savedBomReads: Map<string, number> | undefined;
   private saved: Snapshot | undefined;
   private unitEvents: EventDraft[] = [];
   private unitWrites: StockWrite[] = [];
@@ -105,6 +121,8 @@ export class StockLedger {
   begin(): void {
     this.saved = { records: new Map(this.records), totals: new Map(this.totals), documents: new Map(this.documents) };
     this.savedReads = new Map(this.reads);
+    this.savedTotalReads = new Map(this.totalReads);
+    this.savedBomReads = new Map(this.bomReads);
     this.unitEvents = [];
     this.unitWrites = [];
   }
@@ -127,6 +145,8 @@ export class StockLedger {
     if (!this.saved) throw new Error('rollback without begin');
     ({ records: this.records, totals: this.totals, documents: this.documents } = this.saved);
     if (this.savedReads) this.reads = this.savedReads;
+    if (this.savedTotalReads) this.totalReads = this.savedTotalReads;
+    if (this.savedBomReads) this.bomReads = this.savedBomReads;
     this.saved = undefined;
     this.unitEvents = [];
     this.unitWrites = [];
@@ -153,6 +173,41 @@ export class StockLedger {
 
   onHand(item: Item, side: StockSide): number {
     return this.recordAt(item, side).onHand;
+  }
+
+  /**
+   * The item's on-hand across every location and lot, as it stands now. A decision that rests on
+   * it (e.g. an item's tracking mode changes only while it holds nothing) holds only while it
+   * stays as read: the commit checks it unchanged when the chunk does not write it.
+   */
+  /**
+   * The item's lots at the location that hold stock now, the record that first received stock
+   * first (docs/inventory.md "builds"): the stored ones in receipt order, then those this chunk
+   * created, in the order it created them. A lot at 0 is passed over without being read for the
+   * commit to check, so lots drained long ago cost nothing.
+   */
+  lotsWithStockAt(item: Item, location: Location): string[] {
+    const lots = [...(this.base.lotsAt(item.id, location.id) ?? [])];
+    for (const { value, version } of this.records.values()) {
+      if (version === undefined && value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot)) lots.push(value.lot);
+    }
+    return lots.filter((lot) => {
+      const key = stockRecordKey(item.id, location.id, lot);
+      return ((this.records.get(key)?.value ?? this.base.stockRecord(key)?.record)?.onHand ?? 0) > 0;
+    });
+  }
+
+  /**
+   * Notes that a decision rests on a BOM as read (its revision, not archived): the commit checks it
+   * still at that version, so a BOM revised or archived meanwhile makes the chunk be decided again.
+   */
+  readBom(bomId: string, version: number): void {
+    if (!this.bomReads.has(bomId)) this.bomReads.set(bomId, version);
+  }
+
+  itemTotal(itemId: string): number {
+    if (!this.totals.has(itemId) && !this.totalReads.has(itemId)) this.totalReads.set(itemId, this.base.itemStock(itemId)?.version);
+    return this.itemOnHand(itemId);
   }
 
   /** Records a movement, or says how much stock the `from` side has when it has less than `quantity`. */
@@ -214,7 +269,7 @@ export class StockLedger {
 
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
-    let actions = this.totals.size + this.readOnly().length;
+    let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
     for (const { version } of this.records.values()) actions += STORED_ENTRIES_PER_WRITE['stock-record'] + (version === undefined ? 1 : 0);
     for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
@@ -236,6 +291,8 @@ export class StockLedger {
     for (const { value, version } of this.changed(this.totals)) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null });
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
     for (const { value, version } of this.readOnly()) writes.push({ op: 'check-stock-record', record: value, expectedVersion: version ?? null });
+    for (const [itemId, version] of this.totalsReadOnly()) writes.push({ op: 'check-item-stock', itemId, expectedVersion: version ?? null });
+    for (const [bomId, version] of this.bomReads) writes.push({ op: 'check-bom', bomId, expectedVersion: version });
     return writes;
   }
 
@@ -322,6 +379,11 @@ export class StockLedger {
   /** Records read and not written: each is checked at commit. */
   private readOnly(): Tracked<StockRecord>[] {
     return [...this.reads].filter(([key]) => !this.records.has(key)).map(([, read]) => read);
+  }
+
+  /** Item totals read and not written: each is checked at commit. */
+  private totalsReadOnly(): Array<[string, number | undefined]> {
+    return [...this.totalReads].filter(([itemId]) => !this.totals.has(itemId));
   }
 
   /** Entries are tracked only once written, so every tracked entry is a change. */

@@ -10,6 +10,21 @@ export interface StockReads {
   getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
+  /** Every stock record of each item at each location (its places), in any order. */
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
+}
+
+/** One item at one location, whatever the lot. */
+export interface StockPlace {
+  itemId: string;
+  locationId: string;
+}
+
+const placeKey = (place: StockPlace) => `${place.itemId}#${place.locationId}`;
+
+/** Receipt order: the record that first received stock first (its `createdAt`), then by id. */
+function inReceiptOrder(a: StockRecord, b: StockRecord): number {
+  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
 
 /**
@@ -23,6 +38,7 @@ export interface StockReads {
 type Slot<T> = Map<string, T | null>;
 
 interface Misses {
+  places: Map<string, StockPlace>;
   stockRecords: Set<string>;
   totals: Set<string>;
   documents: Set<string>;
@@ -30,7 +46,7 @@ interface Misses {
 }
 
 function noMisses(): Misses {
-  return { stockRecords: new Set(), totals: new Set(), documents: new Set(), items: new Set() };
+  return { places: new Map(), stockRecords: new Set(), totals: new Set(), documents: new Set(), items: new Set() };
 }
 
 export class StockState implements StockBase {
@@ -38,6 +54,8 @@ export class StockState implements StockBase {
   private totals: Slot<VersionedRecord<ItemStock>> = new Map();
   private documents: Slot<VersionedRecord<StockDocument>> = new Map();
   private items: Slot<Item> = new Map();
+  /** Lots of an item at a location, in receipt order, by place key. */
+  private places = new Map<string, string[]>();
   private misses = noMisses();
 
   constructor(
@@ -70,24 +88,31 @@ export class StockState implements StockBase {
     return this.lookup(this.items, id, this.misses.items);
   }
 
+  lotsAt(itemId: string, locationId: string): readonly string[] | undefined {
+    const place = { itemId, locationId };
+    const lots = this.places.get(placeKey(place));
+    if (!lots) this.misses.places.set(placeKey(place), place);
+    return lots;
+  }
+
   /** Whether a lookup since the last read asked for something not read yet. */
   hasMisses(): boolean {
-    const { stockRecords, totals, documents, items } = this.misses;
-    return stockRecords.size + totals.size + documents.size + items.size > 0;
+    const { places, stockRecords, totals, documents, items } = this.misses;
+    return places.size + stockRecords.size + totals.size + documents.size + items.size > 0;
   }
 
   async readMisses(): Promise<void> {
-    const { stockRecords, totals, documents, items } = this.misses;
+    const { places, stockRecords, totals, documents, items } = this.misses;
     this.misses = noMisses();
-    await this.read({ stockRecords: [...stockRecords], itemIds: [...totals], documents: [...documents], items: [...items] });
+    await this.read({ places: [...places.values()], stockRecords: [...stockRecords], itemIds: [...totals], documents: [...documents], items: [...items] });
   }
 
   /**
-   * Reads what is not read yet: stock records by natural key with their items' totals, totals of
-   * `itemIds`, documents by key and items by id.
+   * Reads what is not read yet: the lots of each place (item at a location) with their stock
+   * records, stock records by natural key with their items' totals, totals of `itemIds`,
+   * documents by key and items by id.
    */
-  async read(wanted: { stockRecords?: string[]; itemIds?: string[]; documents?: string[]; items?: string[] }): Promise<void> {
-    const fresh = (slot: Slot<unknown>, keys: Iterable<string> = []) => [...new Set(keys)].filter((key) => !slot.has(key));
+  async read(wanted: { places?: StockPlace[]; stockRecords?: string[]; itemIds?: string[]; documents?: string[]; items?: string[] }): Promise<void> {
     const { records, organizationId } = this;
     const recordKeys = fresh(this.stockRecords, wanted.stockRecords);
     const itemKeys = fresh(this.items, wanted.items);
@@ -100,16 +125,39 @@ export class StockState implements StockBase {
     fill(this.stockRecords, recordKeys, stock as Map<string, VersionedRecord<StockRecord>>);
     fill(this.items, itemKeys, items);
     fill(this.documents, documentKeys, documents as Map<string, VersionedRecord<StockDocument>>);
+    const listedKeys = await this.readPlaces(wanted.places ?? []);
     // Each item whose stock may move needs its total (the low-stock rule is decided on it); a
     // stock record's natural key starts with its item's id.
-    const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...recordKeys.map((key) => key.slice(0, key.indexOf('#')))]);
+    const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...[...recordKeys, ...listedKeys].map((key) => key.slice(0, key.indexOf('#')))]);
     if (totalKeys.length) fill(this.totals, totalKeys, (await records.getByNaturalKeys(organizationId, 'item-stock', totalKeys)) as Map<string, VersionedRecord<ItemStock>>);
+  }
+
+  /**
+   * Lists the lots of each place whose item is tracked by lot (another item has no lots to draw),
+   * in receipt order, and reads the stock records listed by key, for the versions a commit is
+   * conditioned on. Gives the keys of the records it read.
+   */
+  private async readPlaces(wanted: StockPlace[]): Promise<string[]> {
+    const places = [...new Map(wanted.filter((place) => !this.places.has(placeKey(place)) && this.items.get(place.itemId)?.trackingMode === 'lot').map((place) => [placeKey(place), place])).values()];
+    if (places.length === 0) return [];
+    const listed = await this.records.stockRecordsAt(this.organizationId, places);
+    for (const place of places) this.places.set(placeKey(place), []);
+    for (const record of [...listed].sort(inReceiptOrder)) if (record.lot !== null) this.places.get(placeKey(record))?.push(record.lot);
+    const keys = fresh(this.stockRecords, listed.map((record) => stockRecordKey(record.itemId, record.locationId, record.lot)));
+    if (keys.length) fill(this.stockRecords, keys, (await this.records.getByNaturalKeys(this.organizationId, 'stock-record', keys)) as Map<string, VersionedRecord<StockRecord>>);
+    return keys;
   }
 
   /** After a commit: what the chunk stored is the state now. */
   advance(ledger: StockLedger): void {
     const { records, totals, documents } = ledger.committed();
-    for (const stored of records) this.stockRecords.set(stockRecordKey(stored.record.itemId, stored.record.locationId, stored.record.lot), stored);
+    for (const stored of records) {
+      const { itemId, locationId, lot } = stored.record;
+      this.stockRecords.set(stockRecordKey(itemId, locationId, lot), stored);
+      // A lot the chunk created is the newest of its place.
+      const lots = this.places.get(placeKey({ itemId, locationId }));
+      if (lots && lot !== null && !lots.includes(lot)) lots.push(lot);
+    }
     for (const stored of totals) this.totals.set(stored.record.itemId, stored);
     for (const stored of documents) this.documents.set(stored.record.key, stored);
   }
@@ -119,6 +167,7 @@ export class StockState implements StockBase {
     this.stockRecords.clear();
     this.totals.clear();
     this.documents.clear();
+    this.places.clear();
     this.misses = noMisses();
   }
 
@@ -130,6 +179,11 @@ export class StockState implements StockBase {
     }
     return value ?? undefined;
   }
+}
+
+/** Of `keys`, those not read yet, once each. */
+function fresh(slot: Map<string, unknown>, keys: Iterable<string> = []): string[] {
+  return [...new Set(keys)].filter((key) => !slot.has(key));
 }
 
 function fill<T>(slot: Slot<T>, keys: string[], found: Map<string, T>): void {

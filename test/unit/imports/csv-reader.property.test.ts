@@ -57,7 +57,7 @@ describe('readCsv on arbitrary well-formed files', () => {
         const expected = records
           .map(([sku, name], index) => ({ rowNumber: index + 1, raw: { sku, name } }))
           .filter(({ raw }) => raw.sku.trim() !== '' || raw.name.trim() !== '');
-        expect(result).toEqual({ ok: true, header: ['sku', 'name'], rows: expected, rowErrors: [], warnings: [] });
+        expect(result).toEqual({ ok: true, header: ['sku', 'name'], rows: expected, rowErrors: [], refusedRows: [], warnings: [] });
       }),
       { numRuns: 1000 },
     );

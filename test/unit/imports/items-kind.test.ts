@@ -5,6 +5,7 @@ import { itemsKind, type ItemRow } from '../../../lib/domain/imports/items-kind.
 import type { Item } from '../../../lib/domain/inventory/item.ts';
 import type { DecideContext } from '../../../lib/domain/imports/kind-definition.ts';
 import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/domain/imports/types.ts';
+import { A1, at, World } from '../../support/stock-world.ts';
 
 // Item and the event item are the same shape, both ways.
 const _recordIsEventItem: EventItem = {} as Item;
@@ -14,8 +15,9 @@ const NOW = '2026-03-02T09:14:05.000Z';
 const EARLIER = '2026-01-05T10:00:00.000Z';
 const NEW_ID = 'itm_01KJPX6ZT8MKYT6YPE0ZSHBVX3';
 
-function context(rowNumber = 7): Pick<DecideContext, 'now' | 'newId' | 'rowNumber'> {
-  return { now: NOW, newId: () => NEW_ID, rowNumber };
+/** The stock the decisions see: a world where the item holds nothing unless a test stores some. */
+function context(rowNumber = 7, world = new World()): Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'> {
+  return { now: NOW, newId: () => NEW_ID, rowNumber, stock: world.context().stock };
 }
 
 function parse(raw: RawRow, rowNumber = 3) {
@@ -351,5 +353,33 @@ describe('itemsKind.decide', () => {
     // Assess
     if (decision.action !== 'created') throw new Error('unreachable');
     expect(decision.events[0]?.data.item).not.toBe(decision.record);
+  });
+
+  it.each([
+    { rule: 'to none', cell: 'none', value: 'none' },
+    { rule: 'by an empty cell (none)', cell: '', value: null },
+  ])('refuses a trackingMode change $rule while the item holds stock (tracking-change-with-stock), and reads the total for the commit to check', ({ cell, value }) => {
+    // Prepare: the lot-tracked item holds 100 in lot L1
+    const world = new World();
+    world.stock(existing, at(A1, 'L1'), 100);
+
+    // Act
+    const decision = itemsKind.decide(parsedRow({ sku: existing.sku, name: existing.name, trackingmode: cell }), existing, 'update', context(7, world));
+
+    // Assess
+    expect(decision).toMatchObject({ action: 'failed', error: { rowNumber: 7, column: 'trackingMode', value, code: 'tracking-change-with-stock' } });
+    expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: 1 }]);
+  });
+
+  it('changes trackingMode of an item that holds nothing, checking at commit that its total is still absent', () => {
+    // Prepare
+    const world = new World();
+
+    // Act
+    const decision = itemsKind.decide(parsedRow({ sku: existing.sku, name: existing.name, trackingmode: 'none' }), existing, 'update', context(7, world));
+
+    // Assess
+    expect(decision.action === 'updated' && decision.record.trackingMode).toBe('none');
+    expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: null }]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../../lib/domain/imports/csv-reader.ts';
+import { bomsKind } from '../../../lib/domain/imports/boms-kind.ts';
 import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
 import type { ReferenceEntity } from '../../../lib/domain/imports/kind-definition.ts';
 import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
@@ -213,5 +214,24 @@ describe('validateRows', () => {
     expect(file.length).toBeLessThanOrEqual(itemsKind.maxFileBytes);
     expect(result.valid).toHaveLength(itemsKind.maxRows);
     expect(result.errors).toEqual([]);
+  });
+});
+
+describe('validateRows for a kind that groups rows', () => {
+  it('spoils the whole group of a row the CSV reader refused (extra-cells): its other rows get group-has-errors', async () => {
+    // Prepare: BOM KIT1 on rows 1 and 2; row 2 has a cell past the header (issue 24, item 3)
+    const read = await readCsv(Buffer.from('bomCode,name,targetSku,componentSku,quantity\nKIT1,Kit,KIT,NUT,2\nKIT1,Kit,KIT,SCREW,4,x\nKIT2,Kit 2,KIT,NUT,1\n'), bomsKind);
+    if (!read.ok) throw new Error(read.failure.message);
+    const { knownKeys } = tenant({ item: ['KIT', 'NUT', 'SCREW'] });
+
+    // Act
+    const validated = validateRows(bomsKind, parseRows(bomsKind, read), knownKeys);
+
+    // Assess: nothing of KIT1 is applied; KIT2 is
+    expect(validated.valid.map(({ rowNumber }) => rowNumber)).toEqual([3]);
+    expect(validated.errors.map((error) => [error.rowNumber, error.code])).toEqual([
+      [1, 'group-has-errors'],
+      [2, 'extra-cells'],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bom, BuildProvenance } from '../../../lib/domain/boms/records.ts';
+import { MAX_BUILD_SOURCES } from '../../../lib/domain/boms/bom.ts';
 import { buildsKind } from '../../../lib/domain/imports/builds-kind.ts';
 import { poReceiptsKind } from '../../../lib/domain/imports/po-receipts-kind.ts';
 import { stockAdjustmentsKind } from '../../../lib/domain/imports/stock-adjustments-kind.ts';
@@ -396,6 +397,18 @@ describe('builds: decideUnit', () => {
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
+  it('rests on the BOM revision it used: the chunk checks the BOM at the version read, once however many builds use it', () => {
+    // Prepare
+    const world = stockedWorld();
+
+    // Act: two builds of the same BOM in one chunk
+    const decisions = ['B-1', 'B-2'].map((reference) => decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, buildreference: reference, quantity: '1' }))).decision.action);
+
+    // Assess
+    expect(decisions).toEqual(['created', 'created']);
+    expect(world.ledger.flush().filter((write) => write.op === 'check-bom')).toEqual([{ op: 'check-bom', bomId: 'bom_gadget', expectedVersion: 1 }]);
+  });
+
   it('builds from a draft BOM', () => {
     // Prepare
     const world = stockedWorld(bomOf({ status: 'draft' }));
@@ -446,15 +459,108 @@ describe('builds: decideUnit', () => {
     expect(world.onHand(WIDGET, at(A1))).toBe(10);
   });
 
-  it('requires source lines for a component tracked by lot (lot-required)', () => {
-    // Prepare
-    const world = stockedWorld();
+  describe('a component tracked by lot without source lines (issue 24, item 2)', () => {
+    /** 10 WIDGET at A1; RESIN at A1: L-OLD drained (first received), L-MID 1 (then), L-NEW 5 (last); RESIN L-B1 at B1, older than all. */
+    function lotWorld(): World {
+      const world = new World([bomOf()]);
+      world.stock(WIDGET, at(A1), 10);
+      world.stock(RESIN, at(B1, 'L-B1'), 9, '2026-10-01T00:00:00.000Z');
+      world.stock(RESIN, at(A1, 'L-NEW'), 5, '2026-11-03T00:00:00.000Z');
+      world.stock(RESIN, at(A1, 'L-OLD'), 0, '2026-11-01T00:00:00.000Z');
+      world.stock(RESIN, at(A1, 'L-MID'), 1, '2026-11-02T00:00:00.000Z');
+      return world;
+    }
 
-    // Act
-    const { decision } = decide(buildsKind, world, [build()]);
+    it('is drawn oldest lot first at locationCode, split across lots, each lot its own movement, stock.changed and consumed line', () => {
+      // Prepare: 4 GADGET need 6 WIDGET and 2.2 RESIN
+      const world = lotWorld();
 
-    // Assess
-    expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ column: 'componentSku', value: 'RESIN', code: 'lot-required' }) });
+      // Act
+      const { decision, events } = decide(buildsKind, world, [build()]);
+
+      // Assess: L-OLD is empty, L-MID gives its 1, L-NEW the other 1.2; B1 is not drawn from
+      if (decision.action !== 'created') throw new Error(`expected a build, got ${JSON.stringify(decision)}`);
+      const provenance = decision.writes.find((write): write is { op: 'create-build'; build: BuildProvenance } => write.op === 'create-build')?.build;
+      expect(provenance?.consumed).toEqual([
+        { sourceStockRecordId: 'stk_WIDGET_A1_', itemId: WIDGET.id, quantity: 6, lot: null },
+        { sourceStockRecordId: 'stk_RESIN_A1_L-MID', itemId: RESIN.id, quantity: 1, lot: 'L-MID' },
+        { sourceStockRecordId: 'stk_RESIN_A1_L-NEW', itemId: RESIN.id, quantity: 1.2, lot: 'L-NEW' },
+      ]);
+      expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW')), world.onHand(RESIN, at(B1, 'L-B1'))]).toEqual([0, 3.8, 9]);
+      const changed = events.filter((event) => event.type === 'stock.changed').map((event) => (event.data as { lot: string | null; delta: number }));
+      expect(changed.map(({ lot, delta }) => [lot, delta])).toEqual([
+        [null, -6],
+        ['L-MID', -1],
+        ['L-NEW', -1.2],
+        [null, 4],
+      ]);
+      const moved = events.filter((event) => event.type === 'movement.created').map((event) => (event.data as { movement: { lot: string | null; quantity: number } }).movement);
+      expect(moved.map(({ lot, quantity }) => [lot, quantity])).toEqual([
+        [null, 6],
+        ['L-MID', 1],
+        ['L-NEW', 1.2],
+        [null, 4],
+      ]);
+      // The drained lot is passed over without being read for the commit to check
+      expect(world.ledger.flush().some((write) => write.op === 'check-stock-record' && write.record.lot === 'L-OLD')).toBe(false);
+    });
+
+    it('draws from the lot first received even when an earlier unit of the chunk created a newer one', () => {
+      // Prepare: a first build of the chunk takes all of L-MID; the second must go on to L-NEW
+      const world = lotWorld();
+      decide(buildsKind, world, [build({ buildreference: 'B-0', quantity: '1' })]);
+
+      // Act: 2 GADGET need 1.1 RESIN
+      const { decision } = decide(buildsKind, world, [build({ quantity: '2' })]);
+
+      // Assess: B-0 took 0.55 of L-MID; B-1 takes its 0.45 and 0.65 of L-NEW
+      expect(decision.action).toBe('created');
+      expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW'))]).toEqual([0, 4.35]);
+    });
+
+    it('fails the whole build with insufficient-stock when its lots at locationCode hold too little together', () => {
+      // Prepare: 12 GADGET need 6.6 RESIN; A1's lots hold 6 (B1's are not drawn from); 18 WIDGET are there
+      const world = lotWorld();
+      world.stock(WIDGET, at(A1), 18);
+
+      // Act
+      const { decision } = decide(buildsKind, world, [build({ quantity: '12' })]);
+
+      // Assess
+      expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 6 on hand; 6\.6/) }) });
+      expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW'))]).toEqual([1, 5]);
+    });
+
+    it(`refuses a build that would draw from more than ${MAX_BUILD_SOURCES} stock records (invalid-value), one transaction's worth`, () => {
+      // Prepare: WIDGET at A1, and RESIN spread over 8 lots of 0.1 there
+      const spread = () => {
+        const world = new World([bomOf()]);
+        world.stock(WIDGET, at(A1), 100);
+        for (let lot = 1; lot <= 8; lot += 1) world.stock(RESIN, at(A1, `L-${lot}`), 0.1, `2026-11-0${lot}T00:00:00.000Z`);
+        return world;
+      };
+
+      // Act: 1 GADGET needs 0.55 RESIN (6 lots: 7 sources with WIDGET); 1.4 GADGET need 0.77 (8 lots: 9 sources)
+      const fits = decide(buildsKind, spread(), [build({ quantity: '1' })]);
+      const tooMany = decide(buildsKind, spread(), [build({ quantity: '1.4' })]);
+
+      // Assess
+      expect(MAX_BUILD_SOURCES).toBe(7);
+      expect(fits.decision.action).toBe('created');
+      expect(tooMany.decision).toEqual({ action: 'failed', error: expect.objectContaining({ column: 'buildReference', code: 'invalid-value', message: expect.stringMatching(/at most 7 stock records .* would draw from 9/) }) });
+    });
+
+    it('is drawn from the source lines when the rows name them (they override the lot rule)', () => {
+      // Prepare
+      const world = lotWorld();
+
+      // Act: 2 GADGET need 1.1 RESIN, named from L-NEW
+      const { decision } = decide(buildsKind, world, [build({ quantity: '2', componentsku: 'RESIN', sourcelot: 'L-NEW' })]);
+
+      // Assess
+      expect(decision.action).toBe('created');
+      expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW'))]).toEqual([1, 3.9]);
+    });
   });
 
   it('refuses a sourceLot for a component not tracked by lot, and an outputLot for a target not tracked by lot', () => {

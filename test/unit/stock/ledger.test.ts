@@ -60,6 +60,10 @@ class MemoryBase implements StockBase {
     return this.documents.get(key);
   }
 
+  lotsAt(): readonly string[] {
+    return [];
+  }
+
   /** A stored stock record at `version`; the item's stored total is set to `total` at `totalVersion`. */
   put(item: Item, side: StockSide, onHand: number, version: number, total: { onHand: number; version: number } = { onHand, version: 1 }): StockRecord {
     const id = `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`;

@@ -1,7 +1,8 @@
 import { Hierarchy } from '../../inventory/hierarchy.ts';
 import { documentKey } from '../../stock/records.ts';
+import type { StockPlace } from '../../stock/state.ts';
 import type { ReferenceEntity } from '../kind-definition.ts';
-import { includeInHierarchy } from './references.ts';
+import { includeInHierarchy, reloadReferences } from './references.ts';
 import type { Pending, RunState } from './run-state.ts';
 
 /**
@@ -37,7 +38,7 @@ export async function readStockAhead<Write>(run: RunState<Write>, from: number):
   const hooks = kind.stock;
   if (!stock || !hooks) return;
   const until = Math.min(run.pending.length, from + KEYS_PER_LOAD);
-  const wanted = { stockRecords: [] as string[], items: [] as string[], documents: [] as string[] };
+  const wanted = { stockRecords: [] as string[], items: [] as string[], documents: [] as string[], places: [] as StockPlace[] };
   const lookup = { resolve: (entity: ReferenceEntity, key: string) => references.get(entity)?.get(key) as never, item: (id: string) => stock.item(id) };
   for (let index = from; index < until; index += 1) {
     const entry = run.pending[index] as Pending;
@@ -45,6 +46,7 @@ export async function readStockAhead<Write>(run: RunState<Write>, from: number):
       const keys = hooks.keysOf(entry.unit, lookup);
       wanted.stockRecords.push(...keys.stockRecords);
       wanted.items.push(...keys.itemIds);
+      wanted.places.push(...(keys.places ?? []));
     }
     const reference = run.documentEnds.get(entry.position);
     if (hooks.document && reference !== undefined) wanted.documents.push(documentKey(job.id, hooks.document.type, reference));
@@ -59,6 +61,7 @@ export async function reloadRecords<Write>(run: RunState<Write>, entries: Pendin
   const { organizationId } = run.job;
   const keys = entries.flatMap((entry) => (entry.unit ? [run.kind.naturalKeyOf(entry.unit.rows[0])] : []));
   const fresh = await records.getByNaturalKeys(organizationId, run.kind.entity, keys);
+  await reloadReferences(records, organizationId, run.kind, run.references, entries);
   for (const key of keys) {
     const record = fresh.get(key);
     if (record) run.existing.set(key, record);

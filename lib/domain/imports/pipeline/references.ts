@@ -2,7 +2,7 @@ import { Hierarchy } from '../../inventory/hierarchy.ts';
 import type { VersionedRecord } from '../../inventory/records.ts';
 import type { AnyImportKind, ImportRecords, ReferenceEntity } from '../kind-definition.ts';
 import { referencedKeys, type ParsedRow } from '../validate-file.ts';
-import type { References } from './run-state.ts';
+import type { Pending, References } from './run-state.ts';
 
 /**
  * Reference loading: every record the rows still to handle refer to, read once per run before
@@ -32,6 +32,23 @@ export async function loadReferences(
     loaded.set(entity, found);
   }
   return loaded;
+}
+
+/**
+ * After a conflict: the records the entries' rows refer to, read again (e.g. a BOM revised or
+ * archived since the run read it), so the entries are decided on them as they are now. A record
+ * that vanished keeps its last known state: none of them is ever deleted.
+ */
+export async function reloadReferences(records: ImportRecords<unknown>, organizationId: string, kind: AnyImportKind, references: References, entries: readonly Pending[]): Promise<void> {
+  const wanted = new Map<ReferenceEntity, Set<string>>();
+  for (const row of entries.flatMap((entry) => entry.unit?.rows ?? [])) {
+    for (const reference of kind.references(row)) wanted.set(reference.entity, (wanted.get(reference.entity) ?? new Set()).add(reference.key));
+  }
+  for (const [entity, keys] of wanted) {
+    const loaded = references.get(entity) ?? new Map<string, VersionedRecord<unknown>>();
+    for (const [key, record] of await records.getByNaturalKeys(organizationId, entity, keys)) loaded.set(key, record);
+    references.set(entity, loaded);
+  }
 }
 
 /** Of `keys`, those the tenant's data holds (rows up to the checkpoint were applied already: what they created is tenant data now). */
