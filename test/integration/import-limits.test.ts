@@ -91,6 +91,7 @@ async function runToEnd(jobId: string): Promise<{ job: ImportJobState; invocatio
       getByNaturalKeys: (organization, entity, keys) => timed('reads', () => records.getByNaturalKeys(organization, entity, keys)),
       getItemsByIds: (organization, ids) => timed('reads', () => records.getItemsByIds(organization, ids)),
       writesOf: (organization, write) => records.writesOf(organization, write),
+      stockRecordsAt: (organization, places) => timed('reads', () => records.stockRecordsAt(organization, places)),
     },
     writer: { run: (context, build, respond) => timed('commits', () => writer.run(context, build, respond)) },
     continueLater: async (message: JobHandoff) => void handoffs.push(message),

@@ -98,6 +98,7 @@ describe('a continuation of a stock file', () => {
         },
         getItemsByIds: (organization, ids) => records.getItemsByIds(organization, ids),
         writesOf: (organization, write) => records.writesOf(organization, write),
+        stockRecordsAt: (organization, places) => records.stockRecordsAt(organization, places),
       },
       chunkActions: bulkChunkActions(),
       referenceWindowRows: 100,
