@@ -54,6 +54,8 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return this.inventory.createWrites(organizationId, write.entity, write.record);
       case 'update':
         return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
+      case 'check':
+        return [this.inventory.unchangedCheck(organizationId, write.entity, write.record, write.expectedVersion)];
       case 'append-movement':
         return [this.inventory.movementWrite(organizationId, write.movement)];
       case 'record-movement':

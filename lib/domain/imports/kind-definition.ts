@@ -87,6 +87,8 @@ export function newKindRecordId(entity: KindEntity): string {
 export type RecordWrite =
   | { op: 'create'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity] }
   | { op: 'update'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity]; expectedVersion: number }
+  /** A record a decision rests on and does not write (e.g. a location's ancestor): still at `expectedVersion`. */
+  | { op: 'check'; entity: ImportEntity; record: InventoryRecordTypes[ImportEntity]; expectedVersion: number }
   | { op: 'create-bom'; bom: Bom; revision: BomRevision }
   | { op: 'update-bom'; bom: Bom; expectedVersion: number; revision: BomRevision }
   | StockWrite

@@ -71,3 +71,31 @@ describe('loadAncestry', () => {
     expect(hierarchy.wouldCycle('C', 'GONE')).toBe(false);
   });
 });
+
+describe('Hierarchy checks (issue 24, item 13)', () => {
+  it('checks the stored ancestors of a moved record once per chunk, not those of new or unmoved records, nor records the chunk writes; rollback undoes a unit', () => {
+    // Prepare: WH > Z > A; B, C and D at the top; all stored at version 3
+    const hierarchy = new Hierarchy(new Map<string, string | null>([['WH', null], ['Z', 'WH'], ['A', 'Z'], ['B', null], ['C', null], ['D', null]]));
+    for (const key of ['WH', 'Z', 'A', 'B', 'C', 'D']) hierarchy.noteStored(key, { record: { code: key }, version: 3 });
+    hierarchy.startChunk();
+
+    // Act: a new record under A, A keeps its parent, B moves under A; then a unit moving C under D is rolled back
+    hierarchy.link('NEW', 'A', { code: 'NEW' });
+    hierarchy.link('A', 'Z', { code: 'A' });
+    hierarchy.link('B', 'A', { code: 'B' });
+    const afterMove = hierarchy.checks().map((check) => [check.key, check.version]);
+    hierarchy.begin();
+    hierarchy.link('C', 'D', { code: 'C' });
+    const duringUnit = { checks: hierarchy.checks().map((check) => check.key), cycle: hierarchy.wouldCycle('D', 'C') };
+    hierarchy.rollback();
+
+    // Assess: B's move rests on Z and WH (A is written by the chunk, so its own write is conditioned)
+    expect(afterMove).toEqual([
+      ['Z', 3],
+      ['WH', 3],
+    ]);
+    expect(duringUnit).toEqual({ checks: ['Z', 'WH', 'D'], cycle: true });
+    expect(hierarchy.checks().map((check) => check.key)).toEqual(['Z', 'WH']);
+    expect(hierarchy.wouldCycle('D', 'C')).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@ import type { WriteContext } from '../../write/ports.ts';
 import type { ChunkProgress, JobCounts } from '../job.ts';
 import { planChunk } from './plan-chunk.ts';
 import { reloadRecords } from './read-ahead.ts';
+import type { ImportEntity, RecordWrite } from '../kind-definition.ts';
 import { storeWrites, type RunState, type Unit } from './run-state.ts';
 
 /**
@@ -36,16 +37,19 @@ export async function commitNextChunk<Write>(context: WriteContext, run: RunStat
     const progress = progressOf(units);
     // Each stock record, item total and document the chunk changed, written once.
     const stockWrites = ledger ? storeWrites(run, ledger.flush()) : [];
+    // For trees: the stored ancestors the chunk's links rest on, still as read.
+    const ancestorChecks = storeWrites(run, (run.hierarchy?.checks() ?? []).map(({ record, version }) => ({ op: 'check', entity: run.kind.entity as ImportEntity, record, expectedVersion: version }) as RecordWrite));
     try {
       const committed = await commitStep(run.ports.writer, context, () => ({
         checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress),
-        writes: [...units.flatMap((unit) => unit.writes), ...stockWrites],
+        writes: [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks],
         events: units.flatMap((unit) => unit.events),
       }));
       if (committed === 'already-committed') return undefined;
       run.checkpoint = to;
       run.storedErrors += progress.storedErrors;
       if (ledger) run.stock?.advance(ledger);
+      run.hierarchy?.committed();
       return units.length;
     } catch (error) {
       if (!isWriteConflict(error)) throw error;

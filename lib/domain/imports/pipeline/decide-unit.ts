@@ -86,7 +86,7 @@ function cycleOf(kind: AnyImportKind, writes: RecordWrite[], hierarchy: Hierarch
       const column = kind.parentColumn ?? 'parent';
       return { rowNumber: 0, column, value: parent, code: 'invalid-value', message: `${column} '${parent}' would make '${key}' its own ancestor.` };
     }
-    hierarchy.set(key, parent);
+    hierarchy.link(key, parent, write.record);
   }
   return undefined;
 }

@@ -21,6 +21,7 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
   let bytes = 0;
   let stored = run.storedErrors;
   const { chunkBytes, writeBytes, chunkActions } = run.ports;
+  run.hierarchy?.startChunk();
   const bytesOf = (unit: Unit<Write>) =>
     writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + jsonBytes(event), 0) : 0;
   for (let index = from; index < run.pending.length; index += 1) {
@@ -36,14 +37,19 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
     const room = Math.max(0, MAX_STORED_ROW_ERRORS - stored);
     // Coalesced stock writes the chunk already has; a unit adds to them only what it changes first.
     const stockBefore = ledger?.pendingActions() ?? 0;
+    // Tree ancestors the chunk checks (docs/imports.md "locations"), likewise.
+    const checksBefore = run.hierarchy?.checks().length ?? 0;
+    run.hierarchy?.begin();
     let unit = await decideEntry(run, entry, room, ledger);
     if (!unit) break;
-    const sizeOf = (candidate: Unit<Write>) => candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0);
+    const sizeOf = (candidate: Unit<Write>) =>
+      candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0) + (run.hierarchy ? run.hierarchy.checks().length - checksBefore : 0);
     const aloneBytes = (candidate: Unit<Write>) => bytesOf(candidate) + (units.length === 0 ? (ledger?.pendingBytes() ?? 0) : 0);
     if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && aloneBytes(unit) > chunkBytes)) {
       // Too large for any transaction, even alone: a row error, never a stuck job.
       const needed = sizeOf(unit);
       ledger?.rollback();
+      run.hierarchy?.rollback();
       if (units.length > 0) break;
       unit = await decideEntry(run, entry, room, ledger, {
         rowNumber: entry.position,
@@ -58,6 +64,7 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
     const unitBytes = bytesOf(unit) + (ledger?.pendingBytes() ?? 0);
     if (actions + size > chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) {
       ledger?.rollback();
+      run.hierarchy?.rollback();
       break;
     }
     if (ledger) ledger.endUnit();

@@ -74,8 +74,11 @@ export async function includeInHierarchy(
 ): Promise<void> {
   const { parentKeyOf } = kind;
   if (!parentKeyOf) return;
+  // Versions too: a decision resting on an ancestor is committed only while it stays as read.
+  for (const [key, read] of found) hierarchy.noteStored(key, read);
   await hierarchy.include(new Map([...found].map(([key, { record }]) => [key, parentKeyOf(record)])), async (keys) => {
     const ancestors = await records.getByNaturalKeys(organizationId, kind.entity, keys);
+    for (const [key, read] of ancestors) hierarchy.noteStored(key, read);
     return new Map([...ancestors].map(([key, { record }]) => [key, parentKeyOf(record)]));
   });
 }
