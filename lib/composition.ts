@@ -6,7 +6,7 @@ import { AuthFailureLimiter } from './domain/rate-limit/auth-failures.ts';
 import { TokenLeases } from './domain/rate-limit/token-leases.ts';
 import { loadRateLimitConfig } from './config/rate-limits.ts';
 import type { ChainDependencies } from './http/chain.ts';
-import { ApiKeysStore } from './store/api-keys-store.ts';
+import { ApiKeyLookupStore } from './store/api-key-lookup-store.ts';
 import { RateLimitStore } from './store/rate-limit-store.ts';
 import { TABLES } from './store/tables.ts';
 
@@ -17,7 +17,7 @@ import { TABLES } from './store/tables.ts';
 const rateLimitStore = new RateLimitStore(requiredEnv(TABLES['rate-limits'].envVar));
 
 export const chainDependencies: ChainDependencies = {
-  apiKeys: new CachedApiKeyLookup(new ApiKeysStore(requiredEnv(TABLES.keys.envVar)), apiKeyCacheSeconds()),
+  apiKeys: new CachedApiKeyLookup(new ApiKeyLookupStore(requiredEnv(TABLES.keys.envVar)), apiKeyCacheSeconds()),
   // Module scope: the leased blocks live as long as the container (docs/api-guide.md "Rate limits").
   rateLimits: new TokenLeases(rateLimitStore),
   rateLimitPolicies: loadRateLimitConfig(),

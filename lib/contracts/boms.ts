@@ -10,8 +10,8 @@ import { idParam } from './primitives.ts';
  * only, do not bundle them (lib/contracts/zod.ts).
  */
 
-export const bomPath = z.strictObject({ id: idParam });
-export const bomRevisionPath = z.strictObject({ id: idParam, revisionId: idParam });
+export const bomPath = /* @__PURE__ */ z.strictObject({ id: idParam });
+export const bomRevisionPath = /* @__PURE__ */ z.strictObject({ id: idParam, revisionId: idParam });
 
 
 const quantity = /* @__PURE__ */ (() =>

@@ -1,7 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/auth/api-key.ts';
-import type { Scope } from '../domain/auth/scopes.ts';
-import { documentClient } from './dynamodb-client.ts';
+import { ApiKeyLookupStore, toRecord } from './api-key-lookup-store.ts';
 import { entityItem, readAll } from './entity.ts';
 import { apiKeyEntity, apiKeyPointerEntity } from './entities.ts';
 import { keys } from './keys.ts';
@@ -13,41 +11,13 @@ import type { StoreWrite, TransactionWriter } from './transaction-writer.ts';
  * keys in creation order.
  */
 
-function toRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const stored = item as unknown as ApiKeyRecord;
-  return {
-    keyId: stored.keyId,
-    keyHash: stored.keyHash,
-    organizationId: stored.organizationId,
-    name: stored.name,
-    scopes: stored.scopes as Scope[],
-    createdAt: stored.createdAt,
-    revokedAt: stored.revokedAt ?? null,
-    expiresAt: stored.expiresAt ?? null,
-  };
-}
-
-export class ApiKeysStore {
+export class ApiKeysStore extends ApiKeyLookupStore {
   /** Lookups need only the table; creating and revoking also write the audit log. */
   constructor(
-    private readonly tableName: string,
+    tableName: string,
     private readonly writer?: TransactionWriter,
-  ) {}
-
-  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    // Strongly consistent so a revocation takes effect on the very next request.
-    const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: apiKeyEntity.key({ keyHash }), ConsistentRead: true }),
-    );
-    return result.Item ? toRecord(result.Item) : undefined;
-  }
-
-  async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const pointer = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: apiKeyPointerEntity.key({ keyId }), ConsistentRead: true }),
-    );
-    const keyHash = pointer.Item?.keyHash;
-    return typeof keyHash === 'string' ? this.findByHash(keyHash) : undefined;
+  ) {
+    super(tableName);
   }
 
   async create(record: ApiKeyRecord): Promise<void> {

@@ -1,7 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { BomRevision, BomListFilter, Bom, BomRevisionListing, BomStorage, BomSummary, BuildProvenance, PageOf } from '../domain/boms/records.ts';
-import { summaryOf } from '../domain/boms/records.ts';
-import { BomCodeTakenError, RevisionConflictError } from '../domain/boms/errors.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { batchGet, entityItem, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
 import {
@@ -9,13 +7,11 @@ import {
   BUILD_PREFIX,
   REVISION_NUMBER_PREFIX,
   bomEntity,
-  bomListEntryEntity,
   bomRevisionEntity,
-  bomRevisionListingEntity,
   buildProvenanceEntity,
   naturalKeyClaimEntity,
-  recordPointerEntity,
 } from './entities.ts';
+import { BOM_CODE_CLAIM, BomWritesStore, searchable } from './bom-writes-store.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -29,16 +25,7 @@ import type { StoreWrite } from './transaction-writer.ts';
 /** List entries examined per page at most, whatever the filters keep. */
 export const BOM_LIST_READ_BUDGET = 1000;
 
-const BOM_CODE_CLAIM = 'bom';
-
-export class BomsStore implements BomStorage<StoreWrite> {
-  constructor(private readonly tableName: string) {}
-
-  async get(organizationId: string, bomId: string): Promise<{ bom: Bom; version: number } | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConsistentRead: true }));
-    return Item ? { bom: Item.bom as Bom, version: Item.version as number } : undefined;
-  }
-
+export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> {
   /** By code (two batched reads: the code claims, then the BOMs they name); unknown codes are absent. */
   async getByCodes(organizationId: string, codes: Iterable<string>): Promise<Map<string, { record: Bom; version: number }>> {
     const claims = await batchGet(
@@ -50,35 +37,6 @@ export class BomsStore implements BomStorage<StoreWrite> {
       claims.map((claim) => bomEntity.key({ organizationId, bomId: claim.id as string })),
     );
     return new Map(boms.map((item) => [(item.bom as Bom).code, { record: item.bom as Bom, version: item.version as number }]));
-  }
-
-  createWrites(organizationId: string, bom: Bom, revision: BomRevision): StoreWrite[] {
-    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: BOM_CODE_CLAIM, naturalKey: bom.code }, { id: bom.id });
-    return [
-      { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new BomCodeTakenError(bom.code) },
-      { item: { Put: { TableName: this.tableName, Item: this.bomItem(organizationId, bom, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
-      this.listEntryWrite(organizationId, bom),
-      ...this.revisionWrites(organizationId, revision),
-    ];
-  }
-
-  updateWrites(organizationId: string, bom: Bom, expectedVersion: number, revision: BomRevision | undefined): StoreWrite[] {
-    return [
-      {
-        item: {
-          Put: {
-            TableName: this.tableName,
-            Item: this.bomItem(organizationId, bom, expectedVersion + 1),
-            ConditionExpression: 'version = :expected',
-            ExpressionAttributeValues: { ':expected': expectedVersion },
-          },
-        },
-        // Another update committed since this one read the BOM.
-        onConditionFailed: () => new RevisionConflictError(bom.revision.number - (revision ? 1 : 0), 'The BOM changed while this update was applied; read it again and retry.'),
-      },
-      this.listEntryWrite(organizationId, bom),
-      ...(revision ? this.revisionWrites(organizationId, revision) : []),
-    ];
   }
 
   async list(organizationId: string, filter: BomListFilter, after: string | undefined, limit: number): Promise<PageOf<BomSummary>> {
@@ -170,49 +128,4 @@ export class BomsStore implements BomStorage<StoreWrite> {
       },
     };
   }
-
-  private bomItem(organizationId: string, bom: Bom, version: number) {
-    return entityItem(bomEntity, { organizationId, bomId: bom.id }, { bom, version });
-  }
-
-  private listEntryWrite(organizationId: string, bom: Bom): StoreWrite {
-    const summary = summaryOf(bom);
-    const attributes = { summary, archived: bom.archived, status: bom.status, targetItemId: bom.targetItemId, searchCode: searchable(bom.code), searchName: searchable(bom.name) };
-    return { item: { Put: { TableName: this.tableName, Item: entityItem(bomListEntryEntity, { organizationId, bomId: bom.id }, attributes) } } };
-  }
-
-  private revisionWrites(organizationId: string, revision: BomRevision): StoreWrite[] {
-    const { content: _content, bomId, ...listing } = revision;
-    const identity = { organizationId, bomId };
-    return [
-      {
-        item: {
-          Put: {
-            TableName: this.tableName,
-            Item: entityItem(bomRevisionListingEntity, { ...identity, number: revision.number }, { revision: listing }),
-            // Numbers never repeat: a second revision with the same number is a lost race.
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        onConditionFailed: () => new RevisionConflictError(revision.number),
-      },
-      { item: { Put: { TableName: this.tableName, Item: entityItem(bomRevisionEntity, { ...identity, revisionId: revision.id }, { revision }), ConditionExpression: 'attribute_not_exists(pk)' } } },
-      this.pointerWrite(organizationId, revision.id, bomId),
-    ];
-  }
-
-  /** Whether a revision or build id names one of the organization's (what an attachment may target). */
-  async pointerExists(organizationId: string, id: string): Promise<boolean> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: recordPointerEntity.key({ organizationId, id }), ConsistentRead: true }));
-    return Item !== undefined;
-  }
-
-  private pointerWrite(organizationId: string, id: string, bomId: string): StoreWrite {
-    return { item: { Put: { TableName: this.tableName, Item: entityItem(recordPointerEntity, { organizationId, id }, { bomId }), ConditionExpression: 'attribute_not_exists(pk)' } } };
-  }
-}
-
-/** Case-insensitive matching without locale surprises. */
-function searchable(text: string): string {
-  return text.toLowerCase();
 }

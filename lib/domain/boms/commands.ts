@@ -37,15 +37,73 @@ export function bomETag(bom: Bom, version: number): string {
  */
 const MAX_ITEM_CHECKS_IN_TRANSACTION = 60;
 
-export class BomCommands<Write> {
-  constructor(
-    private readonly ports: {
-      boms: Pick<BomStorage<Write>, 'get' | 'createWrites' | 'updateWrites'>;
-      items: Pick<InventoryRecords<Write>, 'getByIds' | 'existsCheck' | 'unchangedCheck'>;
-      clock?: () => Date;
-    },
-  ) {}
+export interface BomCommandPorts<Write> {
+  boms: Pick<BomStorage<Write>, 'get' | 'createWrites' | 'updateWrites'>;
+  items: Pick<InventoryRecords<Write>, 'getByIds' | 'existsCheck' | 'unchangedCheck'>;
+  clock?: () => Date;
+}
 
+/** What creating and updating a BOM share: the item checks, the revision, the clock. */
+class BomCommandSupport<Write> {
+  constructor(protected readonly ports: BomCommandPorts<Write>) {}
+
+  protected revision(bomId: string, number: number, createdBy: string, now: string, previous: BomContent | undefined, content: BomContent): BomRevision {
+    return { id: newId('rev'), bomId, number, createdAt: now, createdBy, summary: revisionSummary(previous, content), content };
+  }
+
+  /**
+   * Every item the BOM names must be the organization's, and a line's unit its item's (or none).
+   * A BOM naming few items checks them in its own transaction, reading before the write only the
+   * items of lines that name a unit (their check is then that they are unchanged since); when a
+   * check fails, or the BOM names more items than a transaction has room for, one batch lookup
+   * says which, a pointer per field.
+   */
+  protected async itemChecks(organizationId: string, input: BomContentInput): Promise<Write[]> {
+    const ids = new Set([input.targetItemId, ...input.components.map((component) => component.itemId)]);
+    if (ids.size > MAX_ITEM_CHECKS_IN_TRANSACTION) {
+      await this.requireItems(organizationId, input);
+      return [];
+    }
+    const withUnit = new Set(input.components.filter((component) => component.unit != null).map((component) => component.itemId));
+    const read = withUnit.size === 0 ? new Map<string, VersionedRecord<Item>>() : await this.ports.items.getByIds(organizationId, 'item', withUnit);
+    if (read.size < withUnit.size) await this.requireItems(organizationId, input);
+    requireLineUnits(input, read);
+    const explain = async (): Promise<Error> => {
+      await this.requireItems(organizationId, input);
+      // All items exist again: one was gone while the transaction ran and is back.
+      return new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'An item the BOM names changed concurrently; retry the request.' });
+    };
+    return [...ids].map((id) => {
+      const checked = read.get(id);
+      return checked ? this.ports.items.unchangedCheck(organizationId, 'item', checked.record, checked.version) : this.ports.items.existsCheck(organizationId, 'item', id, explain);
+    });
+  }
+
+  /** Every item the BOM names must be the organization's, each line in its item's unit or none: one batch lookup, a pointer per offending field. */
+  private async requireItems(organizationId: string, input: BomContentInput): Promise<void> {
+    const ids = [input.targetItemId, ...input.components.map((component) => component.itemId)];
+    const found = await this.ports.items.getByIds(organizationId, 'item', new Set(ids));
+    const errors: FieldError[] = [];
+    const unknown = (pointer: string, id: string) =>
+      errors.push({ location: 'body', pointer, code: 'unknown-item', message: `No item '${id}' in the organization.` });
+    if (!found.has(input.targetItemId)) unknown('/targetItemId', input.targetItemId);
+    input.components.forEach((component, index) => {
+      if (!found.has(component.itemId)) unknown(`/components/${index}/itemId`, component.itemId);
+    });
+    if (errors.length > 0) throw new ValidationError(errors, 'The BOM names items that do not exist in the organization; see `errors`.');
+    requireLineUnits(input, found);
+  }
+
+  protected now(): string {
+    return (this.ports.clock?.() ?? new Date()).toISOString();
+  }
+}
+
+/**
+ * `POST /v1/boms` and `PUT /v1/boms/{id}` each build only their own command, so neither function
+ * bundles the other's code (docs/performance.md "Bundles"); BomCommands has both.
+ */
+export class CreateBomCommand<Write> extends BomCommandSupport<Write> {
   async create(organizationId: string, createdBy: string, input: CreateBomInput): Promise<CommandPlan<{ bom: Bom; version: number }, Write>> {
     const itemChecks = await this.itemChecks(organizationId, input);
     const now = this.now();
@@ -60,7 +118,9 @@ export class BomCommands<Write> {
       result: { bom, version: 1 },
     };
   }
+}
 
+export class UpdateBomCommand<Write> extends BomCommandSupport<Write> {
   /**
    * `ifMatch` (an ETag) or `input.expectedRevisionNumber` must name the BOM as it is, when given;
    * the stale one is a 409 `revision-conflict`.
@@ -108,56 +168,24 @@ export class BomCommands<Write> {
       result: { bom, version: nothing ? version : version + 1 },
     };
   }
+}
 
-  private revision(bomId: string, number: number, createdBy: string, now: string, previous: BomContent | undefined, content: BomContent): BomRevision {
-    return { id: newId('rev'), bomId, number, createdAt: now, createdBy, summary: revisionSummary(previous, content), content };
+/** Both BOM commands, for callers that run both (tools, tests). */
+export class BomCommands<Write> {
+  private readonly creating: CreateBomCommand<Write>;
+  private readonly updating: UpdateBomCommand<Write>;
+
+  constructor(ports: BomCommandPorts<Write>) {
+    this.creating = new CreateBomCommand(ports);
+    this.updating = new UpdateBomCommand(ports);
   }
 
-  /**
-   * Every item the BOM names must be the organization's, and a line's unit its item's (or none).
-   * A BOM naming few items checks them in its own transaction, reading before the write only the
-   * items of lines that name a unit (their check is then that they are unchanged since); when a
-   * check fails, or the BOM names more items than a transaction has room for, one batch lookup
-   * says which, a pointer per field.
-   */
-  private async itemChecks(organizationId: string, input: BomContentInput): Promise<Write[]> {
-    const ids = new Set([input.targetItemId, ...input.components.map((component) => component.itemId)]);
-    if (ids.size > MAX_ITEM_CHECKS_IN_TRANSACTION) {
-      await this.requireItems(organizationId, input);
-      return [];
-    }
-    const withUnit = new Set(input.components.filter((component) => component.unit != null).map((component) => component.itemId));
-    const read = withUnit.size === 0 ? new Map<string, VersionedRecord<Item>>() : await this.ports.items.getByIds(organizationId, 'item', withUnit);
-    if (read.size < withUnit.size) await this.requireItems(organizationId, input);
-    requireLineUnits(input, read);
-    const explain = async (): Promise<Error> => {
-      await this.requireItems(organizationId, input);
-      // All items exist again: one was gone while the transaction ran and is back.
-      return new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'An item the BOM names changed concurrently; retry the request.' });
-    };
-    return [...ids].map((id) => {
-      const checked = read.get(id);
-      return checked ? this.ports.items.unchangedCheck(organizationId, 'item', checked.record, checked.version) : this.ports.items.existsCheck(organizationId, 'item', id, explain);
-    });
+  create(...args: Parameters<CreateBomCommand<Write>['create']>): ReturnType<CreateBomCommand<Write>['create']> {
+    return this.creating.create(...args);
   }
 
-  /** Every item the BOM names must be the organization's, each line in its item's unit or none: one batch lookup, a pointer per offending field. */
-  private async requireItems(organizationId: string, input: BomContentInput): Promise<void> {
-    const ids = [input.targetItemId, ...input.components.map((component) => component.itemId)];
-    const found = await this.ports.items.getByIds(organizationId, 'item', new Set(ids));
-    const errors: FieldError[] = [];
-    const unknown = (pointer: string, id: string) =>
-      errors.push({ location: 'body', pointer, code: 'unknown-item', message: `No item '${id}' in the organization.` });
-    if (!found.has(input.targetItemId)) unknown('/targetItemId', input.targetItemId);
-    input.components.forEach((component, index) => {
-      if (!found.has(component.itemId)) unknown(`/components/${index}/itemId`, component.itemId);
-    });
-    if (errors.length > 0) throw new ValidationError(errors, 'The BOM names items that do not exist in the organization; see `errors`.');
-    requireLineUnits(input, found);
-  }
-
-  private now(): string {
-    return (this.ports.clock?.() ?? new Date()).toISOString();
+  update(...args: Parameters<UpdateBomCommand<Write>['update']>): ReturnType<UpdateBomCommand<Write>['update']> {
+    return this.updating.update(...args);
   }
 }
 
