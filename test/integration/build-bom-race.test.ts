@@ -13,7 +13,6 @@ import { stockAt } from '../support/stock.ts';
  * A build conditions its commit on the BOM it was decided on (docs/inventory.md "builds"): when
  * the BOM is revised or archived after the job read it and before the build commits, the build
  * is decided again on the BOM as it is now: built from the new revision, or refused as archived.
- * (Issue 24, item 5.)
  */
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';

@@ -11,7 +11,7 @@ import { commitQueuedJob, filesStore, importJobsStore, importRecords, locationsO
  * Two `locations` jobs at the same time can never make a parent cycle (docs/imports.md
  * "locations"): one sets A's parent to B, the other B's parent to A. Each job conditions its
  * commit on the ancestors it read, so the one that commits second is decided again on the tree
- * as it is now, and refuses its row. (Issue 24, item 13.)
+ * as it is now, and refuses its row.
  */
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';

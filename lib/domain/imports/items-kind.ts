@@ -14,7 +14,7 @@ import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
  * default for fields that cannot be null (`unit` → `ea`, `trackingMode` → `none`). A new item
  * gets the same defaults for absent or empty columns.
  *
- * Tracking mode (docs/inventory.md "Lots"): an update that changes `trackingMode` (an empty cell
+ * Tracking mode (docs/inventory.md "The stock model"): an update that changes `trackingMode` (an empty cell
  * counts as `none`) is refused with `tracking-change-with-stock` while the item holds stock in any
  * stock record: its lots (or its lot-less records) would be stranded. The item's total on-hand is
  * read through the chunk's stock ledger, which checks it unchanged at commit, so stock received

@@ -219,7 +219,7 @@ describe('validateRows', () => {
 
 describe('validateRows for a kind that groups rows', () => {
   it('spoils the whole group of a row the CSV reader refused (extra-cells): its other rows get group-has-errors', async () => {
-    // Prepare: BOM KIT1 on rows 1 and 2; row 2 has a cell past the header (issue 24, item 3)
+    // Prepare: BOM KIT1 on rows 1 and 2; row 2 has a cell past the header
     const read = await readCsv(Buffer.from('bomCode,name,targetSku,componentSku,quantity\nKIT1,Kit,KIT,NUT,2\nKIT1,Kit,KIT,SCREW,4,x\nKIT2,Kit 2,KIT,NUT,1\n'), bomsKind);
     if (!read.ok) throw new Error(read.failure.message);
     const { knownKeys } = tenant({ item: ['KIT', 'NUT', 'SCREW'] });
