@@ -53,35 +53,37 @@ export const WORKER_BUDGET_BYTES = 450_000;
 
 /**
  * Functions over their class's budget (by operationId or worker id), each held to its own measured
- * ceiling instead, so that it cannot grow unnoticed either.
+ * ceiling instead, so that it cannot grow unnoticed either. (The write path's store modules grew
+ * ~1.5 KB with the sharded active-jobs index keys and the parallel BatchGet pages; the worker
+ * ~2 KB more with the import pipeline's reference windows.)
  */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: string }>> = {
   uploadAttachment: {
-    bytes: 425_000,
+    bytes: 427_000,
     why: 'the content sniffer (file-type with its tokenizers, ~75 KB) and the multipart parser (~22 KB) the route exists for, on top of the write path',
   },
   submitImportJob: {
-    bytes: 556_000,
+    bytes: 559_000,
     why: 'it stores the upload with the S3 client (~170 KB) and checks every import kind’s columns',
   },
   deleteAttachment: {
-    bytes: 314_000,
+    bytes: 316_500,
     why: 'the write path (transactions, idempotency, events: ~18 KB over a read) and the signed S3 delete',
   },
   createAttachmentLink: {
-    bytes: 312_000,
+    bytes: 314_000,
     why: 'the write path (~18 KB over a read) and the target checks of every attachable kind',
   },
   createBom: {
-    bytes: 310_000,
+    bytes: 312_000,
     why: 'the write path (~18 KB over a read) and the component checks against the inventory',
   },
   updateBom: {
-    bytes: 313_000,
+    bytes: 315_000,
     why: 'the write path (~18 KB over a read) and the component checks against the inventory',
   },
   processImportJobs: {
-    bytes: 555_000,
+    bytes: 558_000,
     why: 'it reads uploads with the S3 client (~135 KB with the SDK parts only S3 uses) and runs every import kind',
   },
 };
