@@ -21,8 +21,15 @@ import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, inv
  * Slow by nature (about 100,000 transactions' worth of rows each): the figures are printed.
  */
 
-const ROWS = 100_000;
-const BUDGET_MS = IMPORT_QUEUE.workerTimeoutSeconds * 1000;
+/**
+ * The full proof (100,000 rows, the production budget) takes 30–40 minutes a file on a shared
+ * 2-core machine, so the default run (CI) keeps the same path at 3,000 rows with 10 s
+ * invocations, which still spans several continuations. `IMPORT_LIMIT_ROWS=100000` runs the full
+ * size with the production budget (docs/imports.md "Large files and continuations").
+ */
+const FULL_ROWS = 100_000;
+const ROWS = Number(process.env.IMPORT_LIMIT_ROWS ?? 3_000);
+const BUDGET_MS = ROWS >= FULL_ROWS ? IMPORT_QUEUE.workerTimeoutSeconds * 1000 : 10_000;
 const SLOW = { timeout: 60 * 60_000 };
 const sku = (index: number) => `LIM-${String(index).padStart(6, '0')}`;
 
@@ -119,7 +126,7 @@ async function runToEnd(jobId: string): Promise<{ job: ImportJobState; invocatio
   return { job: await storedJob(organizationId, jobId), invocations, seconds: (performance.now() - started) / 1000 };
 }
 
-describe(`imports of ${ROWS.toLocaleString('en-US')} rows at the production time budget`, () => {
+describe(`imports of ${ROWS.toLocaleString('en-US')} rows, invocations of ${BUDGET_MS / 1000} s`, () => {
   beforeAll(async () => {
     organizationId = uniqueOrganization();
     const seeded = performance.now();
@@ -129,7 +136,7 @@ describe(`imports of ${ROWS.toLocaleString('en-US')} rows at the production time
     console.log(`seeded ${ROWS} items and a location in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
   }, SLOW.timeout);
 
-  it('a stock-counts file over 100,000 distinct skus completes, every row counted once', SLOW, async () => {
+  it(`a stock-counts file over ${ROWS.toLocaleString('en-US')} distinct skus completes, every row counted once`, SLOW, async () => {
     // Prepare: counts of 1,000 lines each (a count's limit), every sku once
     const rows = Array.from({ length: ROWS }, (_, index) => [`CNT-${Math.floor(index / 1000)}`, 'LIM-A1', sku(index), String(index % 7)]);
     const { job } = await commitQueuedJob(organizationId, { kind: 'stock-counts', duplicateStrategy: 'fail', file: csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity'], rows) });
@@ -143,7 +150,7 @@ describe(`imports of ${ROWS.toLocaleString('en-US')} rows at the production time
     expect(finished.counts).toEqual({ totalRows: ROWS, processedRows: ROWS, created: ROWS, updated: 0, skipped: 0, failed: 0 });
   });
 
-  it('a stock-adjustments file of 100,000 rows completes, every row counted once', SLOW, async () => {
+  it(`a stock-adjustments file of ${ROWS.toLocaleString('en-US')} rows completes, every row counted once`, SLOW, async () => {
     // Prepare: one adjustment per sku
     const rows = Array.from({ length: ROWS }, (_, index) => [`ADJ-${index}`, sku(index), 'LIM-A1', '3']);
     const { job } = await commitQueuedJob(organizationId, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows) });
