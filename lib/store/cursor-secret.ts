@@ -16,7 +16,7 @@ const READ_TIMEOUT_MS = 4_000;
 const secretsManagerSigner = signerFor('secretsmanager');
 
 /** The awsJson error shape: `__type` (possibly namespaced, `ns#Code`) in the body or the header. */
-function jsonError(status: number, body: string, headers: Headers): { code: string; message: string } {
+export function jsonError(status: number, body: string, headers: Headers): { code: string; message: string } {
   let parsed: { __type?: unknown; message?: unknown; Message?: unknown } = {};
   try {
     parsed = JSON.parse(body) as typeof parsed;
