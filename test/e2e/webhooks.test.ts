@@ -133,7 +133,7 @@ describe('delivery', () => {
       (body) => body.status === 'disabled',
     );
     expect(read).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
-    const audit = (await (await callApi('/v1/audit-events?kind=webhook-endpoint.disabled', { key })).json()) as { data: Array<{ target: { id: string } }> };
+    const audit = (await (await callApi('/v1/audit/events?kind=webhook-endpoint.disabled', { key })).json()) as { data: Array<{ target: { id: string } }> };
     expect(audit.data.map((entry) => entry.target.id)).toContain(endpoint.id);
     await commit(organizationId, [eventDraft('item.created')]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
