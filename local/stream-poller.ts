@@ -10,7 +10,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamWorkerDefinition } from '../lib/workers.ts';
 import { startEventSourcePoller, type EventSource, type EventSourcePoller } from './event-source-poller.ts';
 
@@ -36,7 +36,7 @@ export interface StreamPollerOptions {
   worker: StreamWorkerDefinition;
   tableName: string;
   positionFile: string;
-  loadHandler: (entry: string) => Promise<(event: DynamoDBStreamEvent, context: import('aws-lambda').Context) => Promise<unknown>>;
+  loadHandler: (entry: string) => Promise<(event: DynamoDBStreamEvent, context: Context) => Promise<unknown>>;
   log?: (line: string) => void;
   /** Pause between reads that found nothing. Default 100 ms. */
   idleMs?: number;
