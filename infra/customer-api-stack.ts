@@ -285,6 +285,7 @@ export class CustomerApiStack extends Stack {
       routeFunctions,
       fallbackFunction: this.fallbackFunction,
       workerFunctions,
+      flowAlarms: this.webhookAlarms,
     };
     this.alarms = createAlarms(this, observed);
     this.dashboard = createDashboard(this, observed, this.alarms);
