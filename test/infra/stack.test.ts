@@ -51,8 +51,8 @@ interface Synthesized {
 
 const outdirs: string[] = [];
 
-/** A synth (esbuild + CloudFormation validation) can outlast vitest's 10 s default hook timeout. */
-const SYNTH_TIMEOUT_MS = 120_000;
+/** A synth (esbuild of every function + CloudFormation validation) can outlast vitest's 10 s default hook timeout, and 2 minutes on a busy machine. */
+const SYNTH_TIMEOUT_MS = 300_000;
 
 function synth(context: Record<string, unknown>, options: { bundle: boolean }): Synthesized {
   const app = new App({

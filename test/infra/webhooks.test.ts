@@ -1,3 +1,4 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionIdFor } from '../../infra/customer-api-stack.ts';
 import { LOCAL_ONLY_WEBHOOK_SETTINGS } from '../../lib/config/webhooks.ts';
@@ -31,7 +32,7 @@ describe.each(['dev', 'prod'])('stage %s', (stage) => {
   });
 
   it('streams new images of the events table', () => {
-    const eventsTable = synthesized.stack.resolve((synthesized.stack.tables.events.node.defaultChild as { logicalId: string }).logicalId);
+    const eventsTable = synthesized.stack.getLogicalId(synthesized.stack.tables.events.node.defaultChild as CfnElement);
     const [, table] = resourcesOfType(synthesized.template, 'AWS::DynamoDB::Table').find(([id]) => id === eventsTable) ?? [];
     expect(table?.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
   });
