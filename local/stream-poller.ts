@@ -103,6 +103,8 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
   /** Records read but not settled yet: the next read waits for them (one batch per shard at a time). */
   let inFlight = false;
   let failures = 0;
+  /** The iterator after the records in flight: where reading goes on once they are acknowledged. */
+  let afterInFlight: string | undefined;
 
   async function nextShard(): Promise<void> {
     const shards: Shard[] = [];
@@ -153,6 +155,7 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
       const { Records = [], NextShardIterator } = answer;
       if (Records.length > 0) {
         inFlight = true;
+        afterInFlight = NextShardIterator ?? undefined;
         return Records;
       }
       if (NextShardIterator === undefined || NextShardIterator === null) {
@@ -173,7 +176,8 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
       if (last && shardId) {
         position.shards[shardId] = { ...position.shards[shardId], after: last };
         writePosition(options.positionFile, position);
-        iterator = await iteratorAfter(shardId);
+        // Read on from the iterator GetRecords gave (one call fewer per batch); a closed shard's end is found by the next read.
+        iterator = afterInFlight ?? (await iteratorAfter(shardId));
       }
       failures = 0;
       inFlight = false;

@@ -78,9 +78,9 @@ export class DeliveryWorker {
       await this.queueAttempt(task, message.attempt, message.dueAt, now);
       return 'delayed';
     }
-    const stored = await this.ports.endpoints.get(task.organizationId, task.endpointId);
-    const event = stored?.endpoint.status === 'enabled' ? await this.ports.events.find(task.organizationId, task.sequence) : undefined;
-    if (!stored || !event) {
+    // Read together: one round trip of latency instead of two on every attempt.
+    const [stored, event] = await Promise.all([this.ports.endpoints.get(task.organizationId, task.endpointId), this.ports.events.find(task.organizationId, task.sequence)]);
+    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
       // Deleted or disabled endpoint, or an event past retention: no further attempt.
       await deliveries.cancelTask(task);
       return 'cancelled';
