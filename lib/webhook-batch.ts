@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { RetryLater, type DeliveryWorker } from './domain/webhooks/deliver.ts';
+import type { DeliveryWorker } from './domain/webhooks/deliver.ts';
 import { runReplayPage, type ReplayPorts } from './domain/webhooks/replay.ts';
 import { describeError, log, logger } from './log.ts';
 import { parseDeliveryMessage } from './store/webhook-queue.ts';
@@ -10,7 +10,7 @@ import { parseDeliveryMessage } from './store/webhook-queue.ts';
  * run in parallel, each reported alone, so an endpoint that hangs holds only its own attempts
  * (at most the sender's 15 s), never its neighbours'. A message that fails comes back after the
  * queue's visibility timeout; an attempt's own failure is not a message failure (it is settled
- * and its retry queued), so only storage or queue errors and `RetryLater` come back this way.
+ * and its retry queued), so only storage or queue errors come back this way.
  */
 export function createDeliveryBatchHandler(ports: { worker: DeliveryWorker; replay: ReplayPorts }) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
@@ -30,7 +30,7 @@ async function handleMessage(ports: { worker: DeliveryWorker; replay: ReplayPort
     if (message.kind === 'replay') return await runReplayPage(ports.replay, message);
     return await ports.worker.handle(message, Number(record.attributes.ApproximateReceiveCount) > 1);
   } catch (error) {
-    if (!(error instanceof RetryLater)) log('error', 'webhook delivery message failed', { messageId: record.messageId, kind: message.kind, ...describeError(error) });
+    log('error', 'webhook delivery message failed', { messageId: record.messageId, kind: message.kind, ...describeError(error) });
     throw error;
   }
 }

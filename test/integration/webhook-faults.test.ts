@@ -121,8 +121,9 @@ describe('delivery worker crash', () => {
     const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'fault-test', attempt: 1, dueAt: now };
     await expect(worker.handle(message, false)).rejects.toThrow('injected crash');
     expect((await deliveries().getTask(task))?.inFlight?.number).toBe(1);
-    // Redelivered while the attempt might still run: back to the queue, nothing sent.
-    await expect(worker.handle(message, true)).rejects.toThrow(/may still be under way/);
+    // Redelivered while the attempt might still run: sent on until it must have ended, nothing sent to the endpoint.
+    expect(await worker.handle(message, true)).toBe('delayed');
+    expect(queue.sent.at(-1)).toMatchObject({ kind: 'attempt', attempt: 1, dueAt: Date.parse((await deliveries().getTask(task))?.inFlight?.startedAt ?? '') + STALE_ATTEMPT_MS });
     // Redelivered after the attempt must have ended: settled as failed, attempt 2 queued.
     now += STALE_ATTEMPT_MS + 1000;
     dies = false;

@@ -47,11 +47,6 @@ export interface DeliveryPorts {
   log?: (message: string, details: Record<string, unknown>) => void;
 }
 
-/** A message that must come back later (an attempt of another worker may still be under way). */
-export class RetryLater extends Error {
-  override name = 'RetryLater';
-}
-
 export type DeliveryVerdict = 'sent' | 'delayed' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
 export class DeliveryWorker {
@@ -64,7 +59,13 @@ export class DeliveryWorker {
     if (!task || task.status !== 'pending') return 'dropped';
     const now = this.now();
     if (task.inFlight) {
-      if (now.getTime() - Date.parse(task.inFlight.startedAt) < STALE_ATTEMPT_MS) throw new RetryLater(`attempt ${task.inFlight.number} of ${task.eventId} may still be under way`);
+      const staleAt = Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS;
+      if (now.getTime() < staleAt) {
+        // Another worker may still be sending it: come back once it must have ended, as a
+        // fresh delayed message (a redelivery would spend the queue's receive count).
+        await this.queueAttempt(task, message.attempt, staleAt, now);
+        return 'delayed';
+      }
       await this.settleInterrupted(task, now);
       return 'settled-interrupted';
     }

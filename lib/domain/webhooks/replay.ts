@@ -1,7 +1,6 @@
 import { subscribes } from './endpoint.ts';
 import { createTasks, type CommittedEvent, type TaskPlanner } from './dispatch.ts';
 import type { DeliveryMessage, EndpointStorage, EventSource, ReplayStorage } from './ports.ts';
-import { RetryLater } from './deliver.ts';
 
 /**
  * A replay, paged by the delivery worker (docs/webhooks.md "Replaying"): each message reads one
@@ -14,6 +13,7 @@ import { RetryLater } from './deliver.ts';
 export const REPLAY_PAGE_SIZE = 100;
 /** A replay message whose record is not there after this long belongs to a request that never committed. */
 const UNCOMMITTED_REPLAY_MS = 5 * 60_000;
+const UNCOMMITTED_RECHECK_SECONDS = 2;
 
 export interface ReplayPorts extends TaskPlanner {
   replays: ReplayStorage;
@@ -27,8 +27,10 @@ export async function runReplayPage(ports: ReplayPorts, message: Extract<Deliver
   const replay = await ports.replays.get(message.organizationId, message.replayId);
   if (!replay) {
     // The message is sent before the request commits (so a committed replay always has one).
-    if (now - message.sentAt < UNCOMMITTED_REPLAY_MS) throw new RetryLater(`replay ${message.replayId} is not committed yet`);
-    return 'dropped';
+    if (now - message.sentAt >= UNCOMMITTED_REPLAY_MS) return 'dropped';
+    // Not committed yet (or never): look again shortly, as a fresh delayed message.
+    await ports.queue.send([{ message, delaySeconds: UNCOMMITTED_RECHECK_SECONDS }]);
+    return 'continued';
   }
   if (replay.status === 'done') return 'dropped';
   const stored = await ports.endpoints.get(replay.organizationId, replay.endpointId);
