@@ -47,7 +47,7 @@ export async function startStack(): Promise<LocalStack> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent' },
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -12,6 +12,7 @@ import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
 import { requestsSuite } from './suites/requests.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
 import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
+import { webhooksSuite } from './suites/webhooks.ts';
 
 /**
  * `npm run bench` (docs/performance.md "Running the benchmarks"): every suite against one
@@ -21,7 +22,7 @@ import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, tenantCeilingSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, tenantCeilingSuite, webhooksSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

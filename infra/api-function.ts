@@ -12,17 +12,18 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
 import { API_KEY_CACHE_ENV } from '../lib/config/api-key-cache.ts';
 import { AUTH_FAILURE_LIMIT_ENV } from '../lib/config/auth-failures.ts';
 import { CURSOR_SECRET_ARN_ENV } from '../lib/config/cursor-env.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_QUEUE_ENV_VAR } from '../lib/store/tables.ts';
 import type { TableId } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import { onDemandCommandHooks } from './on-demand-modules.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
-import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant } from './grants.ts';
+import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant, WebhookSecretsCall } from './grants.ts';
 import type { StageConfig } from './stages.ts';
 import { powertoolsEnvironment } from './powertools-env.ts';
 
@@ -54,6 +55,9 @@ export interface ApiFunctionResources {
   bucket: IBucket;
   importQueue: IQueue;
   importDeadLetterQueue: IQueue;
+  webhookQueue: IQueue;
+  /** Wraps the data keys that seal webhook signing secrets (lib/store/webhook-secrets.ts). */
+  webhookSecretsKey: IKey;
   /** HMAC key for list cursors. */
   cursorSecret: ISecret;
 }
@@ -176,6 +180,20 @@ export class ApiFunction extends Construct {
     if (grant.importQueue?.includes('send')) this.grantImportQueueSend(resources.importQueue);
     if (grant.importDeadLetterQueue) this.grantDeadLetterQueue(resources.importDeadLetterQueue, grant.importDeadLetterQueue);
     if (grant.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
+    if (grant.webhookQueue?.includes('send')) this.grantWebhookQueueSend(resources.webhookQueue);
+    if (grant.webhookSecrets) this.grantWebhookSecrets(resources.webhookSecretsKey, grant.webhookSecrets);
+  }
+
+  /** sqs:SendMessage on the webhook delivery queue + `WEBHOOK_QUEUE_ENV_VAR`. */
+  grantWebhookQueueSend(queue: IQueue): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.function.addEnvironment(WEBHOOK_QUEUE_ENV_VAR, queue.queueUrl);
+  }
+
+  /** Exactly `calls` on the webhook secrets key + `WEBHOOK_KMS_KEY_ENV_VAR` (its ARN). */
+  grantWebhookSecrets(key: IKey, calls: readonly WebhookSecretsCall[]): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: calls.map((call) => `kms:${call}`), resources: [key.keyArn] }));
+    this.function.addEnvironment(WEBHOOK_KMS_KEY_ENV_VAR, key.keyArn);
   }
 
   /** Exactly `calls` on the objects of one area (`<bucket>/<prefix>*`) + `BUCKET_ENV_VAR`. */

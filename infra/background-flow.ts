@@ -3,10 +3,14 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { physicalQueueName } from '../lib/store/tables.ts';
 import type { QueueSpec } from '../lib/store/tables.ts';
-import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../lib/workers.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition, StreamWorkerDefinition, WorkerDefinition } from '../lib/workers.ts';
 import { ApiFunction } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { assertGrantMatchesAccess } from './grants.ts';
@@ -125,7 +129,7 @@ export interface WorkerFunctionProps {
 function workerFunction(scope: Construct, worker: WorkerDefinition, props: WorkerFunctionProps, trigger: string): ApiFunction {
   const functionId = functionIdFor(worker.id);
   if (scope.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
-  assertGrantMatchesAccess(worker.id, props.grant, worker.access, worker.trigger === 'queue');
+  assertGrantMatchesAccess(worker.id, props.grant, worker.access, worker.trigger === 'queue', worker.trigger === 'queue' ? worker.queue : undefined);
   return new ApiFunction(scope, functionId, {
     entry: worker.handler,
     grant: props.grant,
@@ -165,4 +169,49 @@ export function addScheduledWorker(scope: Construct, worker: ScheduledWorkerDefi
     targets: [new LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge: Duration.minutes(minutes) })],
   });
   return { fn, rule };
+}
+
+/** Iterator age of a stream worker's mapping above this (ms, 1-minute maximum) means it falls behind. */
+export const STREAM_ITERATOR_AGE_ALARM_MS = 60_000;
+
+/**
+ * A stream worker: its function reads `table`'s stream through an event source mapping (from the
+ * latest record, in order per shard) that bisects a failing batch, retries it `maxRetries` times
+ * and sends what still fails to `onFailure` (a dead-letter queue, whose alarm fires on any). Only
+ * records that match `filter` invoke it. An alarm watches the mapping's iterator age.
+ */
+export function addStreamWorker(
+  scope: Construct,
+  worker: StreamWorkerDefinition,
+  source: { table: ITable; onFailure: Queue; filter: StreamWorkerDefinition['filter'] },
+  props: WorkerFunctionProps,
+): { fn: ApiFunction; iteratorAgeAlarm: Alarm } {
+  const fn = workerFunction(scope, worker, props, `stream of ${worker.table}`);
+  const streamArn = source.table.tableStreamArn;
+  if (!streamArn) throw new Error(`Worker ${worker.id}: table '${worker.table}' has no stream (set 'stream' in its spec).`);
+  // What the mapping calls with the function's role: the stream, and the on-failure queue.
+  fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], resources: [streamArn] }));
+  fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: [`${source.table.tableArn}/stream/*`] }));
+  // SqsDlq grants the role sqs:SendMessage, GetQueueAttributes and GetQueueUrl on the on-failure queue itself.
+  const mapping = fn.function.addEventSourceMapping(`${worker.id}StreamSource`, {
+    eventSourceArn: streamArn,
+    startingPosition: StartingPosition.LATEST,
+    batchSize: worker.batchSize,
+    maxBatchingWindow: Duration.seconds(worker.maxBatchingWindowSeconds),
+    bisectBatchOnError: true,
+    retryAttempts: worker.maxRetries,
+    onFailure: new SqsDlq(source.onFailure),
+    filters: [FilterCriteria.filter(source.filter as unknown as Record<string, unknown>)],
+  });
+  mapping.node.addDependency(fn.role);
+  const iteratorAgeAlarm = new Alarm(scope, `${functionIdFor(worker.id)}IteratorAgeAlarm`, {
+    alarmName: `${props.config.resourcePrefix}-${worker.id}-iterator-age`,
+    alarmDescription: `${worker.id} falls behind the ${worker.table} stream (its oldest unprocessed record is over ${STREAM_ITERATOR_AGE_ALARM_MS / 1000} s old).`,
+    metric: fn.function.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
+    threshold: STREAM_ITERATOR_AGE_ALARM_MS,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    evaluationPeriods: 5,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  return { fn, iteratorAgeAlarm };
 }

@@ -71,6 +71,14 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
     bytes: 304_000,
     why: 'the write path (transactions, idempotency, events: ~13 KB over a read), the BOM body’s schemas (zod +7 KB) and the revision comparison',
   },
+  // The webhook writes: the write path, the endpoint commands (URL vetting, Standard Webhooks
+  // secrets) and the secret box (AES-GCM, KMS through one signed request).
+  createWebhookEndpoint: { bytes: 346_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
+  replaceWebhookEndpoint: { bytes: 346_000, why: 'the write path and the webhook commands (URL vetting)' },
+  deleteWebhookEndpoint: { bytes: 341_000, why: 'the write path and the webhook commands' },
+  rotateWebhookSecret: { bytes: 341_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
+  replayWebhookEvents: { bytes: 349_000, why: 'the write path, the webhook commands and the SQS client that queues the replay\'s first page' },
+  listWebhookDeliveries: { bytes: 302_000, why: 'a list read (cursor secret) over two stores: the endpoint and its delivery log' },
 };
 
 /** Where NodejsFunction runs esbuild: the repository root, which `LAMBDA_ALIASES` are relative to. */

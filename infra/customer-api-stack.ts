@@ -5,7 +5,10 @@ import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } fro
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration } from 'aws-cdk-lib';
 import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -15,18 +18,19 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
-import { IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, physicalTableName } from '../lib/store/tables.ts';
+import { IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
 import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/store/tables.ts';
 import { WORKERS } from '../lib/workers.ts';
 import type { WorkerDefinition } from '../lib/workers.ts';
 import { ApiFunction } from './api-function.ts';
-import { WorkerQueue, addQueueWorker, addScheduledWorker, functionIdFor } from './background-flow.ts';
+import { WorkerQueue, addQueueWorker, addScheduledWorker, addStreamWorker, functionIdFor } from './background-flow.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { createFilesBuckets } from './files-bucket.ts';
 import { FALLBACK_GRANT, assertGrantMatchesAccess, routeGrant, workerGrant } from './grants.ts';
 import type { FunctionGrant } from './grants.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
 import { createAlarms, createDashboard } from './observability.ts';
+import { metricsNamespaceFor, SERVICE_NAME } from '../lib/config/observability.ts';
 import { addReferenceDocs } from './reference-docs.ts';
 import type { StageAlarms } from './observability.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
@@ -69,7 +73,11 @@ export function tableIdFor(id: TableId): string {
  */
 export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; deadLetterMeaning: string }>> = {
   [IMPORT_QUEUE.id]: { constructPrefix: 'Import', deadLetterMeaning: 'Import jobs failed repeatedly' },
+  [WEBHOOK_QUEUE.id]: { constructPrefix: 'Webhook', deadLetterMeaning: 'Webhook delivery messages or dispatcher stream batches failed repeatedly' },
 };
+
+/** Failed webhook attempts in 5 minutes above which the stage alarms (receivers down, or our sending broken). */
+export const WEBHOOK_FAILED_ATTEMPTS_ALARM = 100;
 
 export interface CustomerApiStackProps extends StackProps {
   config: StageConfig;
@@ -109,6 +117,10 @@ export class CustomerApiStack extends Stack {
   readonly workerFunctions: ReadonlyMap<string, ApiFunction>;
   /** EventBridge rules of the scheduled workers, by worker id. */
   readonly workerSchedules: ReadonlyMap<string, Rule>;
+  /** Wraps the data keys of webhook signing secrets. */
+  readonly webhookSecretsKey: Key;
+  /** Iterator age of the stream workers, and failed webhook attempts. */
+  readonly webhookAlarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: CustomerApiStackProps) {
     super(scope, id, props);
@@ -137,6 +149,12 @@ export class CustomerApiStack extends Stack {
 
     // The import worker and the sweeper (lib/workers.ts) are created after the routes, below.
 
+    this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
+      description: `customer-api ${config.stage}: wraps the data keys that seal webhook signing secrets`,
+      enableKeyRotation: true,
+      removalPolicy: config.removalPolicy,
+    });
+
     // ── HTTP API ─────────────────────────────────────────────────────────────────────────────
     const cursorSecret = new Secret(this, 'CursorSecret', {
       description: `customer-api ${config.stage}: HMAC key that signs list cursors`,
@@ -149,6 +167,8 @@ export class CustomerApiStack extends Stack {
       importQueue: this.importQueue,
       importDeadLetterQueue: this.importDeadLetterQueue,
       cursorSecret,
+      webhookQueue: workerQueues[WEBHOOK_QUEUE.id].queue,
+      webhookSecretsKey: this.webhookSecretsKey,
     };
 
     assertGrantMatchesAccess('$default', FALLBACK_GRANT, FALLBACK_ACCESS);
@@ -231,6 +251,11 @@ export class CustomerApiStack extends Stack {
       const workerProps = { grant: workerGrant(worker.id, props.grants?.workers), resources, config };
       if (worker.trigger === 'queue') {
         workerFunctions.set(worker.id, addQueueWorker(this, worker, workerQueues[worker.queue], workerProps));
+      } else if (worker.trigger === 'stream') {
+        const source = { table: tables[worker.table], onFailure: workerQueues[worker.onFailureQueue].deadLetterQueue, filter: worker.filter };
+        const { fn, iteratorAgeAlarm } = addStreamWorker(this, worker, source, workerProps);
+        workerFunctions.set(worker.id, fn);
+        this.webhookAlarms.push(iteratorAgeAlarm);
       } else {
         const { fn, rule } = addScheduledWorker(this, worker, workerProps);
         workerFunctions.set(worker.id, fn);
@@ -239,6 +264,17 @@ export class CustomerApiStack extends Stack {
     }
     this.workerFunctions = workerFunctions;
     this.workerSchedules = workerSchedules;
+    this.webhookAlarms.push(
+      new Alarm(this, 'WebhookFailedAttemptsAlarm', {
+        alarmName: `${config.resourcePrefix}-webhook-failed-attempts`,
+        alarmDescription: `More than ${WEBHOOK_FAILED_ATTEMPTS_ALARM} webhook attempts failed in 5 minutes (docs/webhooks.md).`,
+        metric: new Metric({ namespace: metricsNamespaceFor(config.stage), metricName: 'WebhookAttempts', dimensionsMap: { service: SERVICE_NAME, outcome: 'failed' }, period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: WEBHOOK_FAILED_ATTEMPTS_ALARM,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
 
     // ── Alarms and dashboard (docs/operations.md#alarms-and-dashboard) ──────────────────────────
     const observed = {
@@ -249,6 +285,7 @@ export class CustomerApiStack extends Stack {
       routeFunctions,
       fallbackFunction: this.fallbackFunction,
       workerFunctions,
+      flowAlarms: this.webhookAlarms,
     };
     this.alarms = createAlarms(this, observed);
     this.dashboard = createDashboard(this, observed, this.alarms);
@@ -267,6 +304,7 @@ export class CustomerApiStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: spec.ttlAttribute,
+      ...(spec.stream ? { stream: StreamViewType[spec.stream] } : {}),
       deletionProtection: this.config.tableDeletionProtection,
       removalPolicy: this.config.removalPolicy,
     });

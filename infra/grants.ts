@@ -1,8 +1,8 @@
 import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
 import type { RouteId } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/routes/types.ts';
-import { TABLES } from '../lib/store/tables.ts';
-import type { TableId } from '../lib/store/tables.ts';
+import { IMPORT_QUEUE, TABLES } from '../lib/store/tables.ts';
+import type { QueueId, TableId } from '../lib/store/tables.ts';
 
 /**
  * THE map of what each function's role may do (docs/operations.md#grants): one entry per route
@@ -60,7 +60,13 @@ export interface FunctionGrant {
   importDeadLetterQueue?: readonly DeadLetterCall[];
   /** The function signs list cursors: `secretsmanager:GetSecretValue` on the cursor secret alone. */
   cursorSecret?: boolean;
+  /** The webhook delivery queue: `send` (SendMessage), `consume` (the delivery worker's event source mapping). */
+  webhookQueue?: readonly ImportQueueUse[];
+  /** KMS calls on the webhook secrets key: GenerateDataKey to seal (create, rotate), Decrypt to open (delivery). */
+  webhookSecrets?: readonly WebhookSecretsCall[];
 }
+
+export type WebhookSecretsCall = 'GenerateDataKey' | 'Decrypt';
 
 const calls = (...list: TableCall[]): TableGrant => ({ calls: list });
 
@@ -101,6 +107,8 @@ export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
   const listObjects = union(...grants.map((grant) => grant.listObjects));
   const importQueue = union(...grants.map((grant) => grant.importQueue));
   const importDeadLetterQueue = union(...grants.map((grant) => grant.importDeadLetterQueue));
+  const webhookQueue = union(...grants.map((grant) => grant.webhookQueue));
+  const webhookSecrets = union(...grants.map((grant) => grant.webhookSecrets));
   return {
     tables,
     ...(Object.keys(objects).length > 0 ? { objects } : {}),
@@ -108,6 +116,8 @@ export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
     ...(importQueue.length > 0 ? { importQueue } : {}),
     ...(importDeadLetterQueue.length > 0 ? { importDeadLetterQueue } : {}),
     ...(grants.some((grant) => grant.cursorSecret) ? { cursorSecret: true } : {}),
+    ...(webhookQueue.length > 0 ? { webhookQueue } : {}),
+    ...(webhookSecrets.length > 0 ? { webhookSecrets } : {}),
   };
 }
 
@@ -162,6 +172,17 @@ export const ROUTE_GRANTS = {
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
   listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
+  listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
+  createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey'] }),
+  getWebhookEndpoint: readRoute({ tables: { inventory: calls('GetItem') } }),
+  replaceWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') } }),
+  // Reads it, deletes it and decrements the counter in the commit.
+  deleteWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem', 'UpdateItem') } }),
+  rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey'] }),
+  listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
+  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
+  replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, webhookQueue: ['send'] }),
 } satisfies Record<RouteId, FunctionGrant>;
 
 /** Workers of lib/workers.ts by id (a test checks that every worker has one, and no more). */
@@ -185,6 +206,20 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
+  },
+  // The tenant's endpoints (Query), the delivery tasks' conditional puts (PutItem) and, for an
+  // existing one, its read (GetItem); a message per task. Reading the stream is the mapping's.
+  dispatchWebhookEvents: {
+    tables: { inventory: calls('Query', 'PutItem', 'GetItem') },
+    webhookQueue: ['send'],
+  },
+  // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
+  // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
+  // pages (Query on events, PutItem of tasks). Retries and pages are new messages; secrets opened with Decrypt.
+  deliverWebhooks: {
+    tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    webhookQueue: ['consume', 'send'],
+    webhookSecrets: ['Decrypt'],
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {
@@ -225,7 +260,9 @@ const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
  * local runtime and tests give a function is the one it gets on AWS), within each table's level,
  * and consumes the import queue exactly when the function is its event source's target.
  */
-export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesImportQueue = false): void {
+export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesQueue = false, queue: QueueId = IMPORT_QUEUE.id): void {
+  const consumesImportQueue = consumesQueue && queue === IMPORT_QUEUE.id;
+  const consumesWebhookQueue = consumesQueue && queue !== IMPORT_QUEUE.id;
   const problems: string[] = [];
   const granted = Object.keys(grant.tables).sort();
   const declared = (Object.entries(access.tables) as [TableId, TableAccess | undefined][]).filter(([, level]) => level).map(([table]) => table).sort();
@@ -245,5 +282,9 @@ export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, acces
   if ((grant.importQueue?.includes('consume') ?? false) !== consumesImportQueue) problems.push('consuming the import queue differs from the worker trigger');
   if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume')) problems.push('dead-letter queue use differs from the declared access');
   if ((grant.cursorSecret ?? false) !== (access.cursorSecret ?? false)) problems.push('cursor secret differs from the declared access');
+  if ((grant.webhookQueue?.includes('send') ?? false) !== (access.webhookQueue === 'send')) problems.push('sending to the webhook queue differs from the declared access');
+  if ((grant.webhookQueue?.includes('consume') ?? false) !== consumesWebhookQueue) problems.push('consuming the webhook queue differs from the worker trigger');
+  const secretCall = access.webhookSecrets === 'seal' ? 'GenerateDataKey' : access.webhookSecrets === 'open' ? 'Decrypt' : undefined;
+  if ((grant.webhookSecrets ?? []).join() !== (secretCall ?? '')) problems.push('webhook secrets calls differ from the declared access');
   if (problems.length > 0) throw new Error(`Function ${id}: its grant in infra/grants.ts does not match its declared access: ${problems.join('; ')}.`);
 }

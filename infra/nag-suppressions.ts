@@ -56,6 +56,15 @@ export function nagAcknowledgments(stack: Stack): Array<{ scope: IConstruct; ack
       );
     }
   }
+  const eventsTable = stack.node.tryFindChild('EventsTable');
+  if (eventsTable) {
+    const tableLogicalId = stack.getLogicalId(eventsTable.node.defaultChild as CfnResource);
+    add(
+      stack,
+      `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/stream/*]`,
+      'dynamodb:ListStreams for the webhook dispatcher\'s event source mapping, limited to the streams of the events table (docs/webhooks.md "Delivery").',
+    );
+  }
   return found;
 }
 

@@ -56,6 +56,8 @@ export interface ObservedResources {
   routeFunctions: ReadonlyMap<string, ApiFunction>;
   fallbackFunction: ApiFunction;
   workerFunctions: ReadonlyMap<string, ApiFunction>;
+  /** Alarms a flow brings besides its dead letters (a stream worker's iterator age, failed webhook attempts). */
+  flowAlarms?: readonly Alarm[];
 }
 
 export interface StageAlarms {
@@ -64,11 +66,13 @@ export interface StageAlarms {
   workerErrors: Alarm;
   /** One per queue (its `WorkerQueue.deadLetterAlarm`), by queue id. */
   deadLetters: Readonly<Record<string, Alarm>>;
+  /** The flows' own alarms (`ObservedResources.flowAlarms`). */
+  flows: readonly Alarm[];
 }
 
 /** Every alarm of the stage, in a stable order. */
 export function allAlarms(alarms: StageAlarms): Alarm[] {
-  return [alarms.api5xxRate, alarms.apiThrottled, ...Object.values(alarms.deadLetters), alarms.workerErrors];
+  return [alarms.api5xxRate, alarms.apiThrottled, ...Object.values(alarms.deadLetters), alarms.workerErrors, ...alarms.flows];
 }
 
 /** The stage's alarms (with each queue's dead-letter alarm); each notifies the stage's SNS topic (ALARM and OK) when one is configured. */
@@ -109,7 +113,7 @@ export function createAlarms(scope: Construct, resources: ObservedResources): St
   });
 
   const deadLetters = Object.fromEntries(resources.workerQueues.map((flow) => [flow.spec.id, flow.deadLetterAlarm]));
-  const alarms: StageAlarms = { api5xxRate, apiThrottled, workerErrors, deadLetters };
+  const alarms: StageAlarms = { api5xxRate, apiThrottled, workerErrors, deadLetters, flows: resources.flowAlarms ?? [] };
   if (config.alarmTopicArn !== undefined) {
     const action = new SnsAction(Topic.fromTopicArn(scope, 'AlarmTopic', config.alarmTopicArn));
     for (const alarm of allAlarms(alarms)) {

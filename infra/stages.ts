@@ -85,7 +85,7 @@ type StageProfile = Omit<StageConfig, 'stage' | 'resourcePrefix'>;
  * reservation below it would make Lambda throttle the mapping, so production stages reserve it.
  */
 const IMPORT_WORKER_MAX_CONCURRENCY: number | undefined = WORKERS.reduce<number | undefined>(
-  (most, worker) => (worker.trigger === 'queue' ? Math.max(most ?? 0, worker.maxConcurrency) : most),
+  (most, worker) => (worker.trigger === 'queue' && worker.queue === 'imports' ? Math.max(most ?? 0, worker.maxConcurrency) : most),
   undefined,
 );
 

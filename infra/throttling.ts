@@ -1,4 +1,5 @@
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import { IMPORT_QUEUE } from '../lib/store/tables.ts';
 import type { QueueWorkerDefinition } from '../lib/workers.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -26,6 +27,8 @@ export function stageThrottle(config: StageConfig): ThrottleSettings {
  * mapping's `maxConcurrency` Lambda would throttle the mapping itself, so that fails the synth.
  */
 export function reservedConcurrencyFor(worker: QueueWorkerDefinition, config: StageConfig): number | undefined {
+  // Only the import worker is reserved: webhook deliveries wait in their queue (retried for days).
+  if (worker.queue !== IMPORT_QUEUE.id) return undefined;
   const reserved = config.importWorkerReservedConcurrency;
   if (reserved !== undefined && reserved < worker.maxConcurrency) {
     throw new Error(

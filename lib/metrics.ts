@@ -24,6 +24,8 @@ export const METRIC = {
   importMessages: 'ImportMessages',
   importMessagesFailed: 'ImportMessagesFailed',
   importRows: 'ImportRows',
+  webhookAttempts: 'WebhookAttempts',
+  webhookCommitToAttempt: 'WebhookCommitToFirstAttempt',
 } as const;
 
 export type RejectionReason = 'auth' | 'rate-limit' | 'validation';
@@ -68,4 +70,13 @@ export function countImportRows(rows: Readonly<Record<ImportRowOutcome, number>>
 export function countImportMessages(received: number, failed: number): void {
   metrics.addMetric(METRIC.importMessages, MetricUnit.Count, received);
   metrics.addMetric(METRIC.importMessagesFailed, MetricUnit.Count, failed);
+}
+
+/** One webhook attempt by outcome (succeeded, failed, gone); a live first attempt also its delay since the event committed. */
+export function observeWebhookAttempt(attempt: { outcome: string; commitToAttemptMs: number | null }): void {
+  countAlone(METRIC.webhookAttempts, 1, { outcome: attempt.outcome });
+  if (attempt.commitToAttemptMs !== null) {
+    const single = metrics.singleMetric();
+    single.addMetric(METRIC.webhookCommitToAttempt, MetricUnit.Milliseconds, Math.max(0, attempt.commitToAttemptMs));
+  }
 }

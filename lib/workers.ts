@@ -1,6 +1,6 @@
 import type { ResourceAccess } from './routes/types.ts';
-import { IMPORT_QUEUE } from './store/tables.ts';
-import type { QueueId } from './store/tables.ts';
+import { IMPORT_QUEUE, WEBHOOK_QUEUE } from './store/tables.ts';
+import type { QueueId, TableId } from './store/tables.ts';
 
 /**
  * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
@@ -31,7 +31,31 @@ export interface ScheduledWorkerDefinition {
   access: ResourceAccess;
 }
 
-export type WorkerDefinition = QueueWorkerDefinition | ScheduledWorkerDefinition;
+/**
+ * A worker fed by a table's DynamoDB stream (new images), as Lambda's event source mapping feeds
+ * it: batches in shard order, a failed batch split in halves (bisect) and retried, what still
+ * fails after `maxRetries` sent to the on-failure destination (a queue's DLQ). Locally
+ * local/stream-poller.ts reads the stream of DynamoDB Local the same way.
+ */
+export interface StreamWorkerDefinition {
+  id: string;
+  trigger: 'stream';
+  handler: string;
+  /** Whose stream (its spec in lib/store/tables.ts sets `stream`). */
+  table: TableId;
+  timeoutSeconds: number;
+  batchSize: number;
+  /** Seconds the mapping may gather records before invoking (latency against batch size). */
+  maxBatchingWindowSeconds: number;
+  maxRetries: number;
+  /** Which queue's dead-letter queue receives the batches that failed every retry. */
+  onFailureQueue: QueueId;
+  /** Lambda filter criteria: only matching records invoke the worker (the local poller applies the same). */
+  filter: { eventName: readonly string[]; dynamodb: { NewImage: { entity: { S: readonly string[] } } } };
+  access: ResourceAccess;
+}
+
+export type WorkerDefinition = QueueWorkerDefinition | ScheduledWorkerDefinition | StreamWorkerDefinition;
 
 export const WORKERS: readonly WorkerDefinition[] = [
   {
@@ -44,6 +68,33 @@ export const WORKERS: readonly WorkerDefinition[] = [
     maxConcurrency: 4,
     // importQueue: it re-enqueues the rest of a job that would outlast its timeout.
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, bucket: 'read', importQueue: 'send' },
+  },
+  {
+    id: 'dispatchWebhookEvents',
+    trigger: 'stream',
+    handler: 'functions/workers/dispatch-webhook-events.ts',
+    table: 'events',
+    timeoutSeconds: 30,
+    batchSize: 100,
+    maxBatchingWindowSeconds: 0,
+    maxRetries: 10,
+    onFailureQueue: WEBHOOK_QUEUE.id,
+    // New event items only (`entity` as lib/store/entities.ts tags them): not the sequence counter, not TTL deletions.
+    filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] } } } },
+    // Reads endpoints, puts delivery tasks (inventory); queues one message per task.
+    access: { tables: { inventory: 'read-write' }, webhookQueue: 'send' },
+  },
+  {
+    id: 'deliverWebhooks',
+    trigger: 'queue',
+    handler: 'functions/workers/deliver-webhooks.ts',
+    queue: WEBHOOK_QUEUE.id,
+    timeoutSeconds: WEBHOOK_QUEUE.workerTimeoutSeconds,
+    batchSize: 10,
+    maxConcurrency: 20,
+    // Tasks, the log, endpoints (inventory); the event's envelope (events); disabling writes its
+    // audit entry; retries and replay pages are new messages; opening secrets needs KMS Decrypt.
+    access: { tables: { inventory: 'read-write', events: 'read', audit: 'write' }, webhookQueue: 'send', webhookSecrets: 'open' },
   },
   {
     id: 'sweepImportJobs',

@@ -1,13 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { QUEUES } from '../lib/store/tables.ts';
+import { QUEUES, TABLES } from '../lib/store/tables.ts';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,
   localCursorSecret,
+  localWebhookKeyFile,
   removeRuntimeInfo,
   runningServer,
   stateDirectory,
+  streamPositionFile,
   wipeState,
   writeRuntimeInfo,
 } from './state.ts';
@@ -19,7 +21,9 @@ import {
  * survive a restart, even a `kill -9` (docs/operations.md "Local runtime"). Settings: PORT (3000), LOCAL_STATE_DIR (.local), LOCAL_FRESH=1 (start
  * empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE (write the runtime info
  * there once ready; tests), LOCAL_SWEEP_SECONDS (period of the scheduled workers instead of
- * theirs), LOCAL_RETRY_DELAY_SECONDS (how long a failed queue message stays hidden, default 2).
+ * theirs), LOCAL_RETRY_DELAY_SECONDS (how long a failed queue message stays hidden, default 2),
+ * WEBHOOK_ALLOW_LOOPBACK=1 (webhook endpoints on 127.0.0.1/::1 over http) and
+ * WEBHOOK_FIRST_RETRY_SECONDS (the wait after a first failed webhook attempt; docs/webhooks.md).
  */
 
 /** Background workers stop before the AWS stack; a handler stuck longer than this is abandoned. */
@@ -64,7 +68,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir) };
+  const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir), WEBHOOK_SECRETS_KEY_FILE: localWebhookKeyFile(stateDir) };
   Object.assign(process.env, localEnv);
 
   // Handlers read their settings at import (cold start), so import the server after the env is set.
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
 
   // Lambda's event source mapping and EventBridge rules, locally: handlers load lazily, after the env is set.
   try {
-    workers.push(...(await startWorkers()));
+    workers.push(...(await startWorkers(stateDir)));
   } catch (error) {
     await stack.stop();
     fail((error as Error).message);
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
   console.log(`API reference: ${baseUrl}/docs (the OpenAPI document: ${baseUrl}/docs/openapi.json)`);
 }
 
-async function startWorkers(): Promise<{ stop(): Promise<void> }[]> {
+async function startWorkers(stateDir: string): Promise<{ stop(): Promise<void> }[]> {
   const { WORKERS } = await import('../lib/workers.ts');
   const { loadHandler } = await import('./load-handler.ts');
   const { startQueuePoller } = await import('./sqs-poller.ts');
@@ -130,6 +134,13 @@ async function startWorkers(): Promise<{ stop(): Promise<void> }[]> {
         ...(retryDelaySeconds !== undefined ? { retryDelaySeconds: Math.ceil(retryDelaySeconds) } : {}),
       }),
     );
+  }
+  const { startStreamPoller } = await import('./stream-poller.ts');
+  for (const worker of WORKERS) {
+    if (worker.trigger !== 'stream') continue;
+    const tableName = process.env[TABLES[worker.table].envVar];
+    if (!tableName) throw new Error(`no local table for worker ${worker.id} (table '${worker.table}')`);
+    started.push(await startStreamPoller({ worker, tableName, positionFile: streamPositionFile(stateDir, worker.id), loadHandler, log }));
   }
   const scheduled = WORKERS.filter((worker) => worker.trigger === 'schedule');
   if (scheduled.length > 0) {

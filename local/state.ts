@@ -77,7 +77,7 @@ export function writeDevKey(dir: string, devKey: DevKey): void {
 
 /** LOCAL_FRESH=1: forget all stored data, keep the cached DynamoDB Local copy. */
 export function wipeState(dir: string): void {
-  for (const name of ['dynamodb', 's3', 'sqs', 'dev-key.json']) rmSync(join(dir, name), { recursive: true, force: true });
+  for (const name of ['dynamodb', 's3', 'sqs', 'streams', 'dev-key.json']) rmSync(join(dir, name), { recursive: true, force: true });
 }
 
 /** The local cursor-signing key: generated once per state directory, so cursors survive restarts. */
@@ -88,4 +88,22 @@ export function localCursorSecret(dir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(path, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Where the local stream poller keeps its position in a table's stream (local/stream-poller.ts). */
+export function streamPositionFile(dir: string, workerId: string): string {
+  return join(dir, 'streams', `${workerId}.json`);
+}
+
+/**
+ * The local data key that seals webhook signing secrets (lib/store/webhook-secrets.ts; a KMS key
+ * on AWS): generated once per state directory, readable by its owner only.
+ */
+export function localWebhookKeyFile(dir: string): string {
+  const path = join(dir, 'webhook-secrets.key');
+  if (!existsSync(path)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return path;
 }

@@ -7,6 +7,7 @@ import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
+import { WEBHOOKS_USAGE, webhooksCreate, webhooksDeliveries, webhooksList, webhooksReplay } from './commands/webhooks.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 /**
@@ -21,6 +22,10 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'stock list': stockList,
+  'webhooks create': webhooksCreate,
+  'webhooks list': webhooksList,
+  'webhooks deliveries': webhooksDeliveries,
+  'webhooks replay': webhooksReplay,
 };
 
 export const USAGE = `Usage: npm run cli -- <area> <command> [options]
@@ -36,6 +41,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${ITEMS_GET_USAGE}
 
   ${STOCK_LIST_USAGE}
+
+  ${WEBHOOKS_USAGE}
 
 Every command takes --url URL (else INVENTORY_API_URL), --key KEY (else INVENTORY_API_KEY) and
 --max-attempts N (attempts per request, retries included; default 5).

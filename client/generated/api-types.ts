@@ -604,6 +604,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description List webhook endpoints.
+         *
+         *     Requires scope `webhooks:read`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (its secret is shown this once)
+         * @description Register a webhook endpoint (its secret is shown this once).
+         *
+         *     Requires scope `webhooks:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Read a webhook endpoint.
+         *
+         *     Requires scope `webhooks:read`.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Replace a webhook endpoint (enable, disable, change its URL or types)
+         * @description Replace a webhook endpoint (enable, disable, change its URL or types).
+         *
+         *     Requires scope `webhooks:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        put: operations["replaceWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint (no attempt starts after it)
+         * @description Delete a webhook endpoint (no attempt starts after it).
+         *
+         *     Requires scope `webhooks:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}/secret-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret (the old one signs beside it for 24 h)
+         * @description Rotate the signing secret (the old one signs beside it for 24 h).
+         *
+         *     Requires scope `webhooks:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the delivery attempts of an endpoint, newest first
+         * @description List the delivery attempts of an endpoint, newest first.
+         *
+         *     Requires scope `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/endpoints/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the retained events after a point again, in feed order
+         * @description Send the retained events after a point again, in feed order.
+         *
+         *     Requires scope `webhooks:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -646,7 +784,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "api-key.created" | "api-key.revoked";
+            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled";
             /** Format: date-time */
             occurredAt: string;
             actor: {
@@ -873,6 +1011,20 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        CreatedWebhookEndpoint: {
+            id: string;
+            url: string;
+            description: string;
+            /** @description Empty: every event type. */
+            eventTypes: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabledReason: ("manual" | "gone" | "failing") | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description `whsec_` + base64 of 32 random bytes; shown this once. */
+            secret: string;
         };
         /** @description An event of the catalog, with the `data` of its type. */
         DomainEvent: components["schemas"]["StockChangedEvent"] | components["schemas"]["ItemCreatedEvent"] | components["schemas"]["ItemUpdatedEvent"] | components["schemas"]["MovementCreatedEvent"] | components["schemas"]["PoReceivedEvent"] | components["schemas"]["CountCompletedEvent"] | components["schemas"]["LowStockEvent"] | components["schemas"]["ExportCompletedEvent"];
@@ -1478,6 +1630,53 @@ export interface components {
                 nextCursor: string | null;
             };
         };
+        WebhookDeliveriesPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            page: {
+                nextCursor: string | null;
+            };
+        };
+        WebhookDelivery: {
+            id: string;
+            eventId: string;
+            eventType: string;
+            attempt: number;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "pending";
+            responseStatus: number | null;
+            durationMs: number | null;
+            error: string | null;
+            attemptedAt: string;
+            nextAttemptAt: string | null;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            description: string;
+            /** @description Empty: every event type. */
+            eventTypes: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabledReason: ("manual" | "gone" | "failing") | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointsPage: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            page: {
+                nextCursor: string | null;
+            };
+        };
+        WebhookReplay: {
+            id: string;
+            endpointId: string;
+            afterEventId: string | null;
+            fromUtc: string | null;
+            createdAt: string;
+        };
+        WebhookSecret: {
+            secret: string;
+        };
     };
     responses: {
         /** @description The API key is missing, malformed, unknown, revoked or expired (`customer-api.auth.unauthenticated`). */
@@ -1697,7 +1896,7 @@ export interface operations {
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
-                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "api-key.created" | "api-key.revoked";
+                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled";
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
@@ -3913,6 +4112,840 @@ export interface operations {
                 };
             };
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints, oldest first (never a secret). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointsPage"];
+                    "text/json": components["schemas"]["WebhookEndpointsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+                "text/json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+                "application/*+json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing secret, shown this once. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the endpoint. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    "text/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.webhooks.limit-reached`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.webhooks.limit-reached";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (never its secret). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "text/json": components["schemas"]["WebhookEndpoint"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    replaceWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+                "text/json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+                "application/*+json": {
+                    url: string;
+                    eventTypes?: ("stock.changed" | "item.created" | "item.updated" | "movement.created" | "po.received" | "count.completed" | "low-stock" | "export.completed")[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint as replaced. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "text/json": components["schemas"]["WebhookEndpoint"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                    "text/json": components["schemas"]["WebhookSecret"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                eventId?: string;
+                status?: "succeeded" | "failed" | "pending";
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first; a filtered page may hold fewer than `limit`. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesPage"];
+                    "text/json": components["schemas"]["WebhookDeliveriesPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    afterEventId: string;
+                } | {
+                    /** Format: date-time */
+                    fromUtc: string;
+                };
+                "text/json": {
+                    afterEventId: string;
+                } | {
+                    /** Format: date-time */
+                    fromUtc: string;
+                };
+                "application/*+json": {
+                    afterEventId: string;
+                } | {
+                    /** Format: date-time */
+                    fromUtc: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The replay was accepted; its deliveries follow in the log. */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                    "text/json": components["schemas"]["WebhookReplay"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             *     - `customer-api.events.unknown-checkpoint`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid" | "customer-api.events.unknown-checkpoint";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.webhooks.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.webhooks.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

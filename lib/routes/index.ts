@@ -6,6 +6,7 @@ import { IMPORT_ROUTES } from './imports.ts';
 import { INVENTORY_ROUTES } from './inventory.ts';
 import { LABEL_ROUTES } from './labels.ts';
 import type { ResourceAccess, RouteDefinition } from './types.ts';
+import { WEBHOOK_ROUTES } from './webhooks.ts';
 
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
@@ -29,6 +30,7 @@ export const ROUTES = [
   ...ATTACHMENT_ROUTES,
   ...BOM_ROUTES,
   ...INVENTORY_ROUTES,
+  ...WEBHOOK_ROUTES,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];

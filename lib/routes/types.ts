@@ -22,6 +22,10 @@ export interface ResourceAccess {
    * `get` (signs download URLs), `delete` (delete), `list-delete` (the orphan sweep).
    */
   attachmentObjects?: 'put' | 'get' | 'delete' | 'list-delete';
+  /** Sends to the webhook delivery queue (replays, the dispatcher, the delivery worker's retries): WEBHOOK_QUEUE_URL. */
+  webhookQueue?: 'send';
+  /** Webhook signing secrets: `seal` (create, rotate: KMS GenerateDataKey), `open` (the delivery worker: KMS Decrypt). */
+  webhookSecrets?: 'seal' | 'open';
 }
 
 export interface ResponseSpec {

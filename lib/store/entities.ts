@@ -212,3 +212,42 @@ export const sweepPositionEntity = /* @__PURE__ */ defineEntity<{ sweep: string 
   schemaVersion: 1,
   key: ({ sweep }) => keys.sweepPosition(sweep),
 });
+
+/** A webhook endpoint (docs/webhooks.md "Registering"); its secrets only sealed (lib/store/webhook-secrets.ts). */
+export const webhookEndpointEntity = defineEntity<{ organizationId: string; endpointId: string }>({
+  type: 'webhook-endpoint',
+  schemaVersion: 1,
+  key: ({ organizationId, endpointId }) => keys.webhookEndpoint(organizationId, endpointId),
+});
+
+export const WEBHOOK_ENDPOINT_PREFIX = 'WHE';
+
+/** How many endpoints the organization has: the create's conditional increment keeps the limit under races. */
+export const webhookEndpointCountEntity = defineEntity<{ organizationId: string }>({
+  type: 'webhook-endpoint-count',
+  schemaVersion: 1,
+  key: ({ organizationId }) => keys.webhookEndpointCount(organizationId),
+});
+
+/** One event to send to one endpoint, created once by a conditional put (docs/webhooks.md "Delivery"). */
+export const webhookTaskEntity = defineEntity<{ organizationId: string; endpointId: string; sequence: number; origin: string }>({
+  type: 'webhook-task',
+  schemaVersion: 1,
+  key: ({ organizationId, endpointId, sequence, origin }) => keys.webhookTask(organizationId, endpointId, sequence, origin),
+});
+
+/** One attempt in an endpoint's delivery log (30 days). */
+export const webhookAttemptEntity = defineEntity<{ organizationId: string; endpointId: string; attemptId: string }>({
+  type: 'webhook-attempt',
+  schemaVersion: 1,
+  key: ({ organizationId, endpointId, attemptId }) => keys.webhookAttempt(organizationId, endpointId, attemptId),
+});
+
+export const WEBHOOK_ATTEMPT_PREFIX = 'ATT';
+
+/** A replay asked for, and how far its worker has paged the feed. */
+export const webhookReplayEntity = defineEntity<{ organizationId: string; replayId: string }>({
+  type: 'webhook-replay',
+  schemaVersion: 1,
+  key: ({ organizationId, replayId }) => keys.webhookReplay(organizationId, replayId),
+});

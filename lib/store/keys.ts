@@ -105,6 +105,20 @@ export const keys = {
   attachmentsOfTarget: (organizationId: string, targetKind: string, targetId: string) => `ORG#${organizationId}#ATTS#${targetKind}#${targetId}`,
   attachmentSortKey: (attachmentId: string) => `ATT#${attachmentId}`,
 
+  /** The organization's webhook endpoints (docs/webhooks.md), by id, and their counter in the same partition. */
+  webhookEndpointsOf: (organizationId: string) => `ORG#${organizationId}#WEBHOOKS`,
+  webhookEndpoint: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}#WEBHOOKS`, sk: `WHE#${endpointId}` }),
+  webhookEndpointCount: (organizationId: string) => ({ pk: `ORG#${organizationId}#WEBHOOKS`, sk: 'COUNT' }),
+  /** One delivery task per (endpoint, event, origin): `live` for the dispatcher's, a replay id for a replay's. */
+  webhookTask: (organizationId: string, endpointId: string, sequence: number, origin: string) => ({
+    pk: `ORG#${organizationId}#WHTASK#${endpointId}`,
+    sk: `SEQ#${padSequence(sequence)}#${origin}`,
+  }),
+  /** An endpoint's delivery log, one entry per attempt; attempt ids are ULIDs, so a reverse scan is newest first. */
+  webhookAttemptsOf: (organizationId: string, endpointId: string) => `ORG#${organizationId}#WHLOG#${endpointId}`,
+  webhookAttempt: (organizationId: string, endpointId: string, attemptId: string) => ({ pk: `ORG#${organizationId}#WHLOG#${endpointId}`, sk: `ATT#${attemptId}` }),
+  webhookReplay: (organizationId: string, replayId: string) => ({ pk: `ORG#${organizationId}#${replayId}`, sk: 'REPLAY' }),
+
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
   /** Sorts by time, then id: a newest-first query is a reverse range scan. */

@@ -35,6 +35,8 @@ export interface TableSpec {
   globalIndexes: GlobalIndexSpec[];
   /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes on. */
   ttlAttribute?: string;
+  /** A DynamoDB stream of the table's changes (new images): what the webhook dispatcher reads. */
+  stream?: 'NEW_IMAGE';
   description: string;
 }
 
@@ -99,6 +101,8 @@ export const TABLES: Record<TableId, TableSpec> = {
     sortKey: sk,
     globalIndexes: [gsi1],
     ttlAttribute: 'ttl',
+    // Committed events reach the webhook dispatcher through it (docs/webhooks.md "Delivery").
+    stream: 'NEW_IMAGE',
     description: 'Per-organization gapless event sequence (30 days).',
   },
   audit: {
@@ -155,8 +159,33 @@ export const IMPORT_QUEUE = {
   deadLetterEnvVar: IMPORT_DLQ_ENV_VAR,
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
+export const WEBHOOK_QUEUE_ENV_VAR = 'WEBHOOK_QUEUE_URL';
+/** The KMS key that wraps the data keys of webhook secrets (AWS); locally a key file instead (lib/store/webhook-secrets.ts). */
+export const WEBHOOK_KMS_KEY_ENV_VAR = 'WEBHOOK_SECRETS_KMS_KEY_ID';
+export const WEBHOOK_LOCAL_KEY_FILE_ENV_VAR = 'WEBHOOK_SECRETS_KEY_FILE';
+export const WEBHOOK_DLQ_ENV_VAR = 'WEBHOOK_DLQ_URL';
+
+/**
+ * The webhook delivery queue (docs/webhooks.md "Retry waits"): attempt and replay messages. A
+ * wait longer than SQS's 15-minute delay is a chain of fresh messages, so no message lives longer
+ * than one delay plus its retries; the retention (4 days) still outlasts the whole schedule
+ * (about 3 days), so even a single message could wait it out.
+ */
+export const WEBHOOK_QUEUE = {
+  id: 'webhooks',
+  deadLetterId: 'webhooks-dlq',
+  maxReceiveCount: 10,
+  /** Worker timeout: a batch of concurrent attempts of at most 15 s each, plus the storage calls. */
+  workerTimeoutSeconds: 30,
+  visibilityTimeoutSeconds: 180,
+  messageRetentionDays: 4,
+  deadLetterRetentionDays: 14,
+  envVar: WEBHOOK_QUEUE_ENV_VAR,
+  deadLetterEnvVar: WEBHOOK_DLQ_ENV_VAR,
+} as const satisfies QueueSpec & { workerTimeoutSeconds: number };
+
 /** Every queue of the service, by id: a new background flow adds its queue here. */
-export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE } as const satisfies Record<string, QueueSpec>;
+export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE } as const satisfies Record<string, QueueSpec>;
 export type QueueId = keyof typeof QUEUES;
 export const QUEUE_IDS = Object.keys(QUEUES) as QueueId[];
 

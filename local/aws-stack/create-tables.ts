@@ -8,7 +8,8 @@ import { physicalTableName, type KeyAttribute, type TableSpec } from '../../lib/
 
 /**
  * A table spec as the CreateTable input the local stack sends: on-demand billing, the spec's
- * key schema, every GSI projecting ALL (as on AWS). TTL is a separate call (UpdateTimeToLive).
+ * key schema, every GSI projecting ALL (as on AWS), the stream where the spec asks for one. TTL is
+ * a separate call (UpdateTimeToLive).
  */
 export function createTableInput(prefix: string, spec: TableSpec): CreateTableCommandInput {
   const attributes = new Map<string, AttributeDefinition>();
@@ -39,5 +40,6 @@ export function createTableInput(prefix: string, spec: TableSpec): CreateTableCo
     AttributeDefinitions: [...attributes.values()],
     KeySchema,
     ...(GlobalSecondaryIndexes.length > 0 ? { GlobalSecondaryIndexes } : {}),
+    ...(spec.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: spec.stream } } : {}),
   };
 }

@@ -81,6 +81,11 @@ async function reconcileTable(
         'delete the local DynamoDB state (<stateDir>/dynamodb) to recreate it.',
     );
   }
+  if (input.StreamSpecification && !Table?.StreamSpecification?.StreamEnabled) {
+    // A table persisted before its spec gained a stream.
+    await client.send(new UpdateTableCommand({ TableName, StreamSpecification: input.StreamSpecification }));
+    log(`enabled the stream of table ${TableName}`);
+  }
   const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   for (const index of input.GlobalSecondaryIndexes ?? []) {
     if (present.has(index.IndexName)) continue;

@@ -293,6 +293,27 @@ describe('barcodes through the client', () => {
   });
 });
 
+describe('webhooks through the client', () => {
+  it('registers, lists, reads, replaces, rotates, reads the log, replays and deletes an endpoint', async () => {
+    const created = await unwrap(client.api.POST('/v1/webhooks/endpoints', { body: { url: 'https://hooks.example.com/client', eventTypes: ['item.created'] } }));
+    expect(created.secret).toMatch(/^whsec_/);
+    const list = await unwrap(client.api.GET('/v1/webhooks/endpoints'));
+    expect(list.data.map((endpoint) => endpoint.id)).toContain(created.id);
+    const read = await unwrap(client.api.GET('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }));
+    expect(read).toMatchObject({ id: created.id, status: 'enabled' });
+    const replaced = await unwrap(client.api.PUT('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } }, body: { url: 'https://hooks.example.com/client', enabled: false } }));
+    expect(replaced).toMatchObject({ status: 'disabled', disabledReason: 'manual' });
+    const rotated = await unwrap(client.api.POST('/v1/webhooks/endpoints/{id}/secret-rotations', { params: { path: { id: created.id } } }));
+    expect(rotated.secret).not.toBe(created.secret);
+    const log = await unwrap(client.api.GET('/v1/webhooks/endpoints/{id}/deliveries', { params: { path: { id: created.id }, query: { status: 'failed' } } }));
+    expect(log.data).toEqual([]);
+    const replay = await unwrap(client.api.POST('/v1/webhooks/endpoints/{id}/replays', { params: { path: { id: created.id } }, body: { fromUtc: '2026-01-01T00:00:00Z' } }));
+    expect(replay.endpointId).toBe(created.id);
+    await unwrapResponse(client.api.DELETE('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }));
+    await expect(unwrap(client.api.GET('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }))).rejects.toBeInstanceOf(ApiProblemError);
+  });
+});
+
 describe('route coverage', () => {
   it('reached every route of lib/routes/index.ts through the client with a success', () => {
     expect([...routes.reached].sort()).toEqual([...ALL_ROUTE_LABELS].sort());

@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiFunction, ApiFunctionResources } from '../../infra/api-function.ts';
@@ -72,6 +73,8 @@ function bareStack(): { stack: Stack; flow: WorkerQueue; resources: ApiFunctionR
     importQueue: flow.queue,
     importDeadLetterQueue: flow.deadLetterQueue,
     cursorSecret: Secret.fromSecretNameV2(stack, 'Cursor', 'flow-cursor'),
+    webhookQueue: flow.queue,
+    webhookSecretsKey: Key.fromKeyArn(stack, 'WebhookKey', 'arn:aws:kms:us-east-1:111111111111:key/flow'),
   };
   return { stack, flow, resources };
 }

@@ -21,8 +21,8 @@ import { attachmentObjectKey } from '../../lib/domain/attachments/attachment.ts'
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import { ROUTES, resourcesFor } from '../../lib/routes/index.ts';
 import type { ResourceAccess } from '../../lib/routes/types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
-import type { TableId } from '../../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import type { QueueId, TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/config/cursor-env.ts';
 import {
@@ -47,6 +47,7 @@ interface FunctionCase {
   grant: FunctionGrant;
   access: ResourceAccess;
   consumesImportQueue: boolean;
+  queue?: QueueId;
 }
 
 const CASES: FunctionCase[] = [
@@ -65,6 +66,7 @@ const CASES: FunctionCase[] = [
     grant: WORKER_GRANTS[worker.id] as FunctionGrant,
     access: worker.access,
     consumesImportQueue: worker.trigger === 'queue',
+    ...(worker.trigger === 'queue' ? { queue: worker.queue } : {}),
   })),
 ];
 
@@ -81,9 +83,9 @@ describe('the grant map', () => {
     expect(Object.keys(WORKER_GRANTS).sort()).toEqual(WORKERS.map((worker) => worker.id).sort());
   });
 
-  it.each(CASES)('$name: names exactly the resources its access declares, within each level', ({ name, grant, access, consumesImportQueue }) => {
+  it.each(CASES)('$name: names exactly the resources its access declares, within each level', ({ name, grant, access, consumesImportQueue, queue }) => {
     // Act + Assess
-    expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue)).not.toThrow();
+    expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue, queue)).not.toThrow();
   });
 
   it.each(CASES)('$name: only GetItem on the keys table; no Scan, BatchWriteItem or DescribeTable anywhere', ({ grant }) => {
@@ -182,6 +184,21 @@ describe('synthesized roles (stage "grants")', () => {
     }
     for (const call of grant.importDeadLetterQueue ?? []) expected.push(permission(`sqs:${call}`, stack.resolve(stack.importDeadLetterQueue.queueArn)));
     if (grant.cursorSecret) expected.push(permission('secretsmanager:GetSecretValue', stack.resolve(cursorSecret().secretArn)));
+    const webhookQueue = stack.workerQueues[WEBHOOK_QUEUE.id];
+    if (grant.webhookQueue?.includes('send')) expected.push(permission('sqs:SendMessage', stack.resolve(webhookQueue.queue.queueArn)));
+    if (grant.webhookQueue?.includes('consume')) {
+      for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, stack.resolve(webhookQueue.queue.queueArn)));
+    }
+    for (const call of grant.webhookSecrets ?? []) expected.push(permission(`kms:${call}`, stack.resolve(stack.webhookSecretsKey.keyArn)));
+    const streamWorker = WORKERS.find((worker) => worker.trigger === 'stream' && functionIdFor(worker.id) === constructId);
+    if (streamWorker?.trigger === 'stream') {
+      const table = stack.tables[streamWorker.table];
+      const streamArn = stack.resolve(table.tableStreamArn);
+      for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']) expected.push(permission(action, streamArn));
+      expected.push(permission('dynamodb:ListStreams', stack.resolve(`${table.tableArn}/stream/*`)));
+      const onFailure = stack.resolve(stack.workerQueues[streamWorker.onFailureQueue].deadLetterQueue.queueArn);
+      for (const action of ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']) expected.push(permission(action, onFailure));
+    }
     return expected.sort();
   }
 

@@ -16,7 +16,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, QUEUES, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
@@ -51,8 +51,8 @@ interface Synthesized {
 
 const outdirs: string[] = [];
 
-/** A synth (esbuild + CloudFormation validation) can outlast vitest's 10 s default hook timeout. */
-const SYNTH_TIMEOUT_MS = 120_000;
+/** A synth (esbuild of every function + CloudFormation validation) can outlast vitest's 10 s default hook timeout, and 2 minutes on a busy machine. */
+const SYNTH_TIMEOUT_MS = 300_000;
 
 function synth(context: Record<string, unknown>, options: { bundle: boolean }): Synthesized {
   const app = new App({
@@ -480,7 +480,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
 
   describe('workers (lib/workers.ts)', () => {
     const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
-    const importQueueId = (): string => stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl);
+    const queueIdOf = (worker: QueueWorkerDefinition): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
 
     function mappingsOf(fnId: string): CfnResource[] {
       return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
@@ -522,7 +522,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       // Assess
       expect(mappings).toHaveLength(1);
       expect(mappings[0]?.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::GetAtt': [importQueueId(), 'Arn'] },
+        EventSourceArn: { 'Fn::GetAtt': [queueIdOf(worker), 'Arn'] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         BatchSize: worker.batchSize,
         ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
@@ -535,15 +535,16 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const fn = resourceById(template, workerFnId(worker.id));
 
       // Act
-      const queue = resourceById(template, importQueueId());
+      const queue = resourceById(template, queueIdOf(worker));
 
       // Assess
       expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * (fn.Properties.Timeout as number));
       const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
       expect(redrive.maxReceiveCount).toBeGreaterThanOrEqual(5);
-      expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl));
-      // A job waiting in a backlog is never judged stalled within this (docs/imports.md "Guarantees").
-      expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+      expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl));
+      // Imports: a job waiting in a backlog is never judged stalled within this (docs/imports.md
+      // "Guarantees"); webhooks: longer than the retry schedule (docs/webhooks.md "Retry waits").
+      expect(queue.Properties.MessageRetentionPeriod).toBe(worker.queue === IMPORT_QUEUE.id ? 14 * 86_400 : QUEUES[worker.queue].messageRetentionDays * 86_400);
     });
 
     it.each(SCHEDULED_WORKERS)('$id: an EventBridge rule invokes it every $everySeconds s (whole minutes), without async retries', (worker) => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { reservedConcurrencyFor, stageThrottle } from '../../infra/throttling.ts';
+import { IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition } from '../../lib/workers.ts';
 import { resourcesOfType, singleReference } from './template-helpers.ts';
@@ -9,7 +10,8 @@ import { stackSynthesizer, type Synthesized } from './synth.ts';
 // Throttling at the edge and the import worker's reserved concurrency
 // (docs/operations.md#throttling-and-concurrency), per stage profile and with context overrides.
 
-const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
+// Only the import worker is reserved (infra/throttling.ts); the webhook worker's deliveries wait in their queue.
+const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue' && worker.queue === IMPORT_QUEUE.id);
 
 const synth = stackSynthesizer();
 
@@ -73,7 +75,8 @@ describe('context overrides', () => {
 
   it('keeps the import worker event source within its reservation', () => {
     // Act
-    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping');
+    const importQueueArn = synthesized.stack.resolve(synthesized.stack.importQueue.queueArn);
+    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping').filter(([, mapping]) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(importQueueArn));
 
     // Assess
     expect(mappings).toHaveLength(QUEUE_WORKERS.length);

@@ -129,6 +129,7 @@ describe('DynamoDB requests per warm API call', () => {
     ['getStockRecord', () => ({ path: `/v1/stock-records/${inventoryIds.stockRecord}` }), ['GetItem']],
     ['listMovements', () => ({ query: `itemId=${inventoryIds.item}&fromUtc=2000-01-01T00:00:00Z` }), ['Query']],
     ['getMovement', () => ({ path: `/v1/movements/${inventoryIds.movement}` }), ['GetItem']],
+    ['listWebhookEndpoints', () => ({ query: 'limit=50' }), ['Query']],
   ] as const)('%s within a leased block: the domain read only, 1 request', async (operationId, request, expected) => {
     expect(await requestsOf(operationId, request, 200)).toEqual(expected);
   });
@@ -145,6 +146,15 @@ describe('DynamoDB requests per warm API call', () => {
     const operations = await requestsOf('createBom', () => ({ body: bomBody(), headers: writeHeaders() }), 201);
     // The idempotency claim, then the transaction (which also checks the named items).
     expect(operations).toEqual(['PutItem', 'TransactWriteItems']);
+  });
+
+  it('createWebhookEndpoint within a leased block: idempotency claim, the sequence at creation and the transaction, 3 requests', async () => {
+    const body = () => ({ body: JSON.stringify({ url: `https://hooks-${randomUUID().slice(0, 8)}.example.com/a` }), headers: writeHeaders() });
+    const operations = await requestsOf('createWebhookEndpoint', body, 201);
+    // The endpoint and the counter's conditional increment commit in the one transaction.
+    expect(operations).toEqual(['PutItem', 'GetItem', 'TransactWriteItems']);
+    const created = JSON.parse(String((await invoke('createWebhookEndpoint', body())).body)) as { id: string };
+    expect(await requestsOf('getWebhookEndpoint', () => ({ path: `/v1/webhooks/endpoints/${created.id}` }), 200)).toEqual(['GetItem']);
   });
 
   it('submitImportJob: the submission token (exact: one per submission), the claim, the transaction and the dispatch mark, 4 requests', async () => {

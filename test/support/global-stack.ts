@@ -28,6 +28,9 @@ declare module 'vitest' {
  */
 export const TEST_API_KEY_CACHE_SECONDS = 2;
 
+/** The wait after a first failed webhook attempt on the test stack (the schedule's is 5 s). */
+export const TEST_WEBHOOK_FIRST_RETRY_SECONDS = 1;
+
 let server: ChildProcess | undefined;
 let stateDir: string | undefined;
 
@@ -45,7 +48,7 @@ export async function setup(project: TestProject): Promise<void> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS) },
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

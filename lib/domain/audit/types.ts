@@ -11,6 +11,11 @@ export const AUDIT_KINDS = [
   'import.failed',
   'api-key.created',
   'api-key.revoked',
+  'webhook-endpoint.created',
+  'webhook-endpoint.updated',
+  'webhook-endpoint.deleted',
+  'webhook-endpoint.secret-rotated',
+  'webhook-endpoint.disabled',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

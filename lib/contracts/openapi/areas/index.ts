@@ -5,6 +5,7 @@ import { eventsOpenApi } from './events.ts';
 import { importsOpenApi } from './imports.ts';
 import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
+import { webhooksOpenApi } from './webhooks.ts';
 
 /**
  * Every area's part of the OpenAPI document (`OpenApiArea`, ./types.ts), in the order of the route
@@ -13,4 +14,4 @@ import { labelsOpenApi } from './labels.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, webhooksOpenApi] as const;

@@ -1,0 +1,42 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { requiredEnv } from '../../lib/config/env.ts';
+import { webhookAllowLoopback, webhookFirstRetrySeconds } from '../../lib/config/webhooks.ts';
+import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
+import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
+import { log, logger } from '../../lib/log.ts';
+import { metrics, observeWebhookAttempt } from '../../lib/metrics.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
+import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
+import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
+
+/** The webhook delivery worker (docs/webhooks.md "Delivery"): attempts and replay pages, each message on its own. */
+const table = requiredEnv(TABLES.inventory.envVar);
+const endpoints = new WebhookEndpointsStore(table, requiredEnv(TABLES.audit.envVar));
+const deliveries = new WebhookDeliveriesStore(table);
+const events = new WebhookEventSource(requiredEnv(TABLES.events.envVar));
+const queue = new WebhookDeliveryQueue(requiredEnv(WEBHOOK_QUEUE.envVar));
+const sender = createWebhookSender({ allowLoopback: webhookAllowLoopback() });
+const firstRetrySeconds = webhookFirstRetrySeconds();
+
+const worker = new DeliveryWorker({
+  endpoints,
+  deliveries,
+  events,
+  queue,
+  secrets: webhookSecretBox(),
+  send: (input) => sender.send(input),
+  ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
+  observe: observeWebhookAttempt,
+  log: (message, details) => log('warn', message, details),
+});
+
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(logMetrics(metrics))
+  .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue } }));

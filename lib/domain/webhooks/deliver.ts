@@ -1,0 +1,168 @@
+import type { AuditEvent } from '../audit/types.ts';
+import { newId } from '../ids.ts';
+import { FAILING_DISABLE_AFTER_DAYS, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
+import type { AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
+import { nextAttemptDelaySeconds } from './retry-schedule.ts';
+import { signatureHeaders } from './signing.ts';
+
+/**
+ * The delivery worker's decision for one queue message (docs/webhooks.md "Delivery" and "Retry
+ * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned, with a
+ * `pending` log entry in the same transaction) and settled after (the log entry's outcome and the
+ * task's next state, in one transaction), so a duplicate message never sends twice and a worker
+ * that dies mid-attempt leaves a claim the next delivery of the message settles as failed.
+ *
+ * SQS delays a message at most 15 minutes: a wait longer than that is a chain of messages, each
+ * carrying the due time; one that arrives early is sent on again with the rest of the wait.
+ */
+
+/** SQS's largest DelaySeconds. */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+/** An attempt claimed longer ago than this died with its worker (15 s send + the worker's timeout to spare). */
+export const STALE_ATTEMPT_MS = 90_000;
+/** A message this early is sent on; within it the attempt starts now. */
+const EARLY_TOLERANCE_MS = 1000;
+
+export interface SendResult {
+  outcome: 'succeeded' | 'failed' | 'gone';
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  retryAfterSeconds: number | null;
+}
+
+export interface DeliveryPorts {
+  endpoints: EndpointStorage;
+  deliveries: DeliveryStorage;
+  events: Pick<EventSource, 'find'>;
+  queue: DeliveryQueue;
+  secrets: SecretBox;
+  send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
+  /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
+  firstRetrySeconds?: number;
+  clock?: () => Date;
+  random?: () => number;
+  /** Metrics and logs: an attempt's outcome, and for a first attempt its delay since the commit. */
+  observe?: (attempt: { outcome: SendResult['outcome']; number: number; commitToAttemptMs: number | null }) => void;
+  log?: (message: string, details: Record<string, unknown>) => void;
+}
+
+export type DeliveryVerdict = 'sent' | 'delayed' | 'dropped' | 'cancelled' | 'settled-interrupted';
+
+export class DeliveryWorker {
+  constructor(private readonly ports: DeliveryPorts) {}
+
+  /** Handles one `attempt` message; `redelivered` when the queue gave it out before (its receive count > 1). */
+  async handle(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean): Promise<DeliveryVerdict> {
+    const { deliveries } = this.ports;
+    const task = await deliveries.getTask(message);
+    if (!task || task.status !== 'pending') return 'dropped';
+    const now = this.now();
+    if (task.inFlight) {
+      const staleAt = Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS;
+      if (now.getTime() < staleAt) {
+        // Another worker may still be sending it: come back once it must have ended, as a
+        // fresh delayed message (a redelivery would spend the queue's receive count).
+        await this.queueAttempt(task, message.attempt, staleAt, now);
+        return 'delayed';
+      }
+      await this.settleInterrupted(task, now);
+      return 'settled-interrupted';
+    }
+    if (message.attempt === task.attempts && redelivered && task.nextAttemptAt !== null) {
+      // This message's attempt was settled but the worker died before queueing the next one.
+      await this.queueAttempt(task, task.attempts + 1, Date.parse(task.nextAttemptAt), now);
+      return 'delayed';
+    }
+    if (message.attempt !== task.attempts + 1) return 'dropped';
+    if (message.dueAt - now.getTime() > EARLY_TOLERANCE_MS) {
+      await this.queueAttempt(task, message.attempt, message.dueAt, now);
+      return 'delayed';
+    }
+    // Read together: one round trip of latency instead of two on every attempt.
+    const [stored, event] = await Promise.all([this.ports.endpoints.get(task.organizationId, task.endpointId), this.ports.events.find(task.organizationId, task.sequence)]);
+    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
+      // Deleted or disabled endpoint, or an event past retention: no further attempt.
+      await deliveries.cancelTask(task);
+      return 'cancelled';
+    }
+    const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
+    if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
+    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed)));
+    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
+    const result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
+    this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
+    await this.settle({ ...task, attempts: attempt.number, inFlight: attempt }, stored, result);
+    return 'sent';
+  }
+
+  private async settle(task: DeliveryTask & { inFlight: NonNullable<DeliveryTask['inFlight']> }, stored: StoredEndpoint, result: SendResult): Promise<void> {
+    const { deliveries, endpoints } = this.ports;
+    const now = this.now();
+    const base = { responseStatus: result.responseStatus, durationMs: result.durationMs, error: result.error };
+    if (result.outcome === 'succeeded') {
+      await deliveries.settleAttempt(task, task.inFlight.attemptId, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
+      if (stored.failingSince !== null) await endpoints.clearFailing(task.organizationId, task.endpointId);
+      return;
+    }
+    if (result.outcome === 'gone') {
+      await deliveries.settleAttempt(task, task.inFlight.attemptId, { status: 'failed', ...base, nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null });
+      await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
+      return;
+    }
+    await this.failed(task, task.inFlight.attemptId, { status: 'failed', ...base, nextAttemptAt: null }, result.retryAfterSeconds, now, stored);
+  }
+
+  /** A failed attempt: the next one scheduled, or none (schedule exhausted, or the endpoint failing too long). */
+  private async failed(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, stored?: StoredEndpoint): Promise<void> {
+    const number = task.inFlight?.number ?? task.attempts;
+    const failingSince = await this.ports.endpoints.markFailing(task.organizationId, task.endpointId, now);
+    const failingTooLong = now.getTime() - Date.parse(failingSince) >= FAILING_DISABLE_AFTER_DAYS * 86_400_000;
+    const scheduled = number === 1 && this.ports.firstRetrySeconds !== undefined ? this.ports.firstRetrySeconds : nextAttemptDelaySeconds(number, retryAfterSeconds, this.ports.random ?? Math.random);
+    const nextAttemptAt = failingTooLong || scheduled === null ? null : new Date(now.getTime() + scheduled * 1000).toISOString();
+    await this.ports.deliveries.settleAttempt(task, attemptId, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt });
+    if (nextAttemptAt) await this.queueAttempt(task, number + 1, Date.parse(nextAttemptAt), now);
+    if (failingTooLong) {
+      const endpoint = stored ?? (await this.ports.endpoints.get(task.organizationId, task.endpointId));
+      if (endpoint) await this.disable(endpoint, 'failing', `no successful delivery for ${FAILING_DISABLE_AFTER_DAYS} days`, now);
+    }
+  }
+
+  private async settleInterrupted(task: DeliveryTask, now: Date): Promise<void> {
+    const inFlight = task.inFlight;
+    if (!inFlight) return;
+    const outcome: AttemptOutcome = { status: 'failed', responseStatus: null, durationMs: null, error: 'The attempt was interrupted before its outcome was recorded.', nextAttemptAt: null };
+    this.ports.log?.('webhook attempt interrupted', { eventId: task.eventId, endpointId: task.endpointId, attempt: inFlight.number });
+    await this.failed({ ...task, attempts: inFlight.number }, inFlight.attemptId, outcome, null, now);
+  }
+
+  private async disable(stored: StoredEndpoint, reason: DisabledReason, why: string, now: Date): Promise<void> {
+    const { endpoint } = stored;
+    const audit: AuditEvent = {
+      id: newId('aud', now.getTime()),
+      kind: 'webhook-endpoint.disabled',
+      target: { kind: 'webhook-endpoint', id: endpoint.id },
+      summary: `Webhook endpoint for ${new URL(endpoint.url).host} disabled (${reason}): it ${why}`,
+      changes: [
+        { field: 'status', from: 'enabled', to: 'disabled' },
+        { field: 'disabledReason', from: null, to: reason },
+      ],
+      occurredAt: now.toISOString(),
+      actor: { type: 'system', id: 'webhook-delivery' },
+      traceId: null,
+      idempotencyKey: null,
+    };
+    const disabled = await this.ports.endpoints.disable(stored.organizationId, endpoint.id, reason, audit, now);
+    if (disabled) this.ports.log?.('webhook endpoint disabled', { endpointId: endpoint.id, reason });
+  }
+
+  private async queueAttempt(task: DeliveryTask, attempt: number, dueAt: number, now: Date): Promise<void> {
+    const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now.getTime()) / 1000)));
+    const message: DeliveryMessage = { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt, dueAt };
+    await this.ports.queue.send([{ message, delaySeconds }]);
+  }
+
+  private now(): Date {
+    return this.ports.clock?.() ?? new Date();
+  }
+}

@@ -1,0 +1,124 @@
+import type { AuditEvent } from '../audit/types.ts';
+import type { PageOf } from '../pagination/page.ts';
+import type { DisabledReason, StoredEndpoint } from './endpoint.ts';
+
+/** What the webhook flows need from storage and the queue (adapters in lib/store/). */
+
+export interface EndpointStorage<Write = unknown> {
+  get(organizationId: string, endpointId: string): Promise<StoredEndpoint | undefined>;
+  /** Every endpoint of the organization (at most MAX_WEBHOOK_ENDPOINTS). */
+  all(organizationId: string): Promise<StoredEndpoint[]>;
+  page(organizationId: string, after: string | undefined, limit: number): Promise<PageOf<StoredEndpoint>>;
+  /** The endpoint and the counter's conditional increment: past the limit, the write fails with `endpointLimitReached`. */
+  createWrites(organizationId: string, stored: StoredEndpoint): Write[];
+  /** Replaces what the user sets (url, types, description, status) and the secrets, if the endpoint still exists. */
+  replaceWrites(organizationId: string, stored: StoredEndpoint): Write[];
+  deleteWrites(organizationId: string, endpointId: string): Write[];
+  /** A failed attempt: the start of the run of failures, kept if one is running; returns it. */
+  markFailing(organizationId: string, endpointId: string, now: Date): Promise<string>;
+  /** A success ends the run of failures. */
+  clearFailing(organizationId: string, endpointId: string): Promise<void>;
+  /** Disables an enabled endpoint with its audit entry, in one transaction; false when it was not enabled any more. */
+  disable(organizationId: string, endpointId: string, reason: DisabledReason, audit: AuditEvent, now: Date): Promise<boolean>;
+}
+
+export type TaskStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One event to send to one endpoint: created once per (endpoint, event, origin). */
+export interface DeliveryTask {
+  organizationId: string;
+  endpointId: string;
+  sequence: number;
+  /** `live` (the dispatcher's) or the replay id. */
+  origin: string;
+  eventId: string;
+  eventType: string;
+  /** When the event committed: the first attempt's latency is measured from it. */
+  committedAt: string;
+  /** Attempts started so far. */
+  attempts: number;
+  status: TaskStatus;
+  nextAttemptAt: string | null;
+  /** The attempt under way (its log entry is `pending`), if any. */
+  inFlight: { attemptId: string; number: number; startedAt: string } | null;
+}
+
+export type TaskIdentity = Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>;
+
+/** One entry of an endpoint's delivery log (one per attempt). */
+export interface DeliveryAttempt {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: 'succeeded' | 'failed' | 'pending';
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  attemptedAt: string;
+  nextAttemptAt: string | null;
+}
+
+export interface AttemptOutcome {
+  status: 'succeeded' | 'failed';
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface DeliveryStorage {
+  /** Conditional put: `created`, or the task that already exists. */
+  createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }>;
+  getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined>;
+  /** Starts attempt `number` (task and pending log entry in one transaction); false when another worker did. */
+  claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }): Promise<boolean>;
+  /** Ends the attempt under way: its log entry and the task's next state, in one transaction. */
+  settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: TaskStatus; nextAttemptAt: string | null }): Promise<void>;
+  /** No further attempt (endpoint disabled or deleted, event expired). */
+  cancelTask(task: DeliveryTask): Promise<void>;
+  attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>>;
+}
+
+/** The delivery queue's messages (docs/webhooks.md "Retry waits"). */
+export type DeliveryMessage =
+  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number }
+  | { kind: 'replay'; organizationId: string; replayId: string; sentAt: number };
+
+export interface DeliveryQueue {
+  send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void>;
+}
+
+/** A replay: the feed is paged from `nextSequence` up to `untilSequence` by the delivery worker. */
+export interface Replay {
+  id: string;
+  organizationId: string;
+  endpointId: string;
+  nextSequence: number;
+  untilSequence: number;
+  fromUtc: string | null;
+  status: 'running' | 'done';
+  createdAt: string;
+}
+
+export interface ReplayStorage<Write = unknown> {
+  createWrites(replay: Replay): Write[];
+  get(organizationId: string, replayId: string): Promise<Replay | undefined>;
+  /** Moves the position on, conditioned on the one read: false when another worker moved it. */
+  advance(replay: Replay, nextSequence: number, done: boolean): Promise<boolean>;
+}
+
+/** An event as the delivery flows read it: the envelope's JSON exactly as the feed serves it. */
+export interface StoredEventText {
+  sequence: number;
+  eventId: string;
+  type: string;
+  committedAt: string;
+  envelopeJson: string;
+}
+
+export interface EventSource {
+  find(organizationId: string, sequence: number): Promise<StoredEventText | undefined>;
+  readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]>;
+  lastSequence(organizationId: string): Promise<number>;
+}

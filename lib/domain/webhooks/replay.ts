@@ -1,0 +1,52 @@
+import { subscribes } from './endpoint.ts';
+import { createTasks, type CommittedEvent, type TaskPlanner } from './dispatch.ts';
+import type { DeliveryMessage, EndpointStorage, EventSource, ReplayStorage } from './ports.ts';
+
+/**
+ * A replay, paged by the delivery worker (docs/webhooks.md "Replaying"): each message reads one
+ * page of the feed from the replay's position, creates the tasks of the events the endpoint
+ * subscribes to (origin = the replay's id, so a retried page never doubles one), moves the
+ * position on with a condition on the one read, and hands the rest to a fresh message. Tasks
+ * are created in feed order, page after page.
+ */
+
+export const REPLAY_PAGE_SIZE = 100;
+/** A replay message whose record is not there after this long belongs to a request that never committed. */
+const UNCOMMITTED_REPLAY_MS = 5 * 60_000;
+const UNCOMMITTED_RECHECK_SECONDS = 2;
+
+export interface ReplayPorts extends TaskPlanner {
+  replays: ReplayStorage;
+  endpoints: Pick<EndpointStorage, 'all' | 'get'>;
+  events: Pick<EventSource, 'readFrom'>;
+  clock?: () => Date;
+}
+
+export async function runReplayPage(ports: ReplayPorts, message: Extract<DeliveryMessage, { kind: 'replay' }>): Promise<'continued' | 'done' | 'dropped'> {
+  const now = (ports.clock?.() ?? new Date()).getTime();
+  const replay = await ports.replays.get(message.organizationId, message.replayId);
+  if (!replay) {
+    // The message is sent before the request commits (so a committed replay always has one).
+    if (now - message.sentAt >= UNCOMMITTED_REPLAY_MS) return 'dropped';
+    // Not committed yet (or never): look again shortly, as a fresh delayed message.
+    await ports.queue.send([{ message, delaySeconds: UNCOMMITTED_RECHECK_SECONDS }]);
+    return 'continued';
+  }
+  if (replay.status === 'done') return 'dropped';
+  const stored = await ports.endpoints.get(replay.organizationId, replay.endpointId);
+  if (!stored) {
+    await ports.replays.advance(replay, replay.nextSequence, true);
+    return 'done';
+  }
+  const limit = Math.min(REPLAY_PAGE_SIZE, replay.untilSequence - replay.nextSequence + 1);
+  const page = limit > 0 ? await ports.events.readFrom(replay.organizationId, replay.nextSequence, limit) : [];
+  const wanted = page.filter((event) => event.sequence <= replay.untilSequence && subscribes(stored.endpoint, event.type) && (replay.fromUtc === null || event.committedAt >= replay.fromUtc));
+  const pairs = wanted.map((event) => ({ event: { organizationId: replay.organizationId, sequence: event.sequence, eventId: event.eventId, type: event.type, committedAt: event.committedAt } satisfies CommittedEvent, endpointId: replay.endpointId, origin: replay.id }));
+  await createTasks(ports, pairs, () => now);
+  const last = page.at(-1)?.sequence;
+  const nextSequence = last === undefined ? replay.untilSequence + 1 : last + 1;
+  const done = nextSequence > replay.untilSequence || page.length < limit;
+  if (!(await ports.replays.advance(replay, nextSequence, done))) return 'dropped';
+  if (!done) await ports.queue.send([{ message: { ...message, sentAt: now }, delaySeconds: 0 }]);
+  return done ? 'done' : 'continued';
+}

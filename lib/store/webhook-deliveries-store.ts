@@ -1,0 +1,176 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { PageOf } from '../domain/pagination/page.ts';
+import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
+import type { AttemptOutcome, DeliveryAttempt, DeliveryStorage, DeliveryTask, TaskIdentity, TaskStatus } from '../domain/webhooks/ports.ts';
+import { documentClient } from './dynamodb-client.ts';
+import { entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from './entity.ts';
+import { WEBHOOK_ATTEMPT_PREFIX, webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). A
+ * task is put once per (endpoint, event, origin) with `attribute_not_exists`; an attempt is
+ * claimed (task + `pending` log entry) and settled (log entry + task) in a transaction each, with
+ * conditions on the task's attempt count and the attempt under way, so two workers holding the
+ * same message never both send, and the log always says what the task says.
+ */
+
+/** A filtered page of the delivery log examines at most this many entries. */
+export const DELIVERY_LOG_PAGE_BUDGET = 1000;
+
+const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
+
+export class WebhookDeliveriesStore implements DeliveryStorage {
+  constructor(private readonly tableName: string) {}
+
+  async createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }> {
+    try {
+      await documentClient.send(new PutCommand({ TableName: this.tableName, Item: this.taskItem(task), ConditionExpression: 'attribute_not_exists(pk)' }));
+      return { created: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const existing = await this.getTask(task);
+      if (!existing) throw new Error(`Delivery task of ${task.eventId} vanished right after its put failed`, { cause: error });
+      return { created: false, existing };
+    }
+  }
+
+  async getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined> {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookTaskEntity.key(identity), ConsistentRead: true }));
+    return Item?.task as DeliveryTask | undefined;
+  }
+
+  async claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }): Promise<boolean> {
+    const entry: DeliveryAttempt = {
+      id: attempt.attemptId,
+      eventId: task.eventId,
+      eventType: task.eventType,
+      attempt: attempt.number,
+      status: 'pending',
+      responseStatus: null,
+      durationMs: null,
+      error: null,
+      attemptedAt: attempt.startedAt,
+      nextAttemptAt: null,
+    };
+    try {
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: webhookTaskEntity.key(task),
+                UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
+                ConditionExpression: '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none',
+                ExpressionAttributeNames: { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' },
+                ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+      throw error;
+    }
+  }
+
+  async settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: TaskStatus; nextAttemptAt: string | null }): Promise<void> {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId }),
+              UpdateExpression: 'SET #status = :status, #responseStatus = :responseStatus, #durationMs = :durationMs, #error = :error, #nextAttemptAt = :nextAttemptAt',
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: { '#status': 'status', '#responseStatus': 'responseStatus', '#durationMs': 'durationMs', '#error': 'error', '#nextAttemptAt': 'nextAttemptAt' },
+              ExpressionAttributeValues: { ':status': outcome.status, ':responseStatus': outcome.responseStatus, ':durationMs': outcome.durationMs, ':error': outcome.error, ':nextAttemptAt': outcome.nextAttemptAt, ':pending': 'pending' },
+            },
+          },
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: webhookTaskEntity.key(task),
+              UpdateExpression: 'SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none',
+              ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
+              ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
+              ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  async cancelTask(task: DeliveryTask): Promise<void> {
+    await documentClient
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookTaskEntity.key(task),
+          UpdateExpression: 'SET #task.#status = :cancelled, #task.#nextAttemptAt = :none',
+          ConditionExpression: '#task.#status = :pending AND #task.#inFlight = :none',
+          ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight' },
+          ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':none': null },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+
+  async attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
+    const conditions: string[] = [];
+    const itemFilter: ItemFilter = { expression: '', names: {}, values: {} };
+    if (filter.eventId !== undefined) {
+      conditions.push('#eventId = :eventId');
+      itemFilter.names['#eventId'] = 'eventId';
+      itemFilter.values[':eventId'] = filter.eventId;
+    }
+    if (filter.status !== undefined) {
+      conditions.push('#status = :status');
+      itemFilter.names['#status'] = 'status';
+      itemFilter.values[':status'] = filter.status;
+    }
+    itemFilter.expression = conditions.join(' AND ');
+    const page = await readPageInOneQuery({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.webhookAttemptsOf(organizationId, endpointId) },
+      sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ATTEMPT_PREFIX) },
+      after,
+      limit,
+      newestFirst: true,
+      ...(conditions.length > 0 ? { filter: itemFilter, budget: DELIVERY_LOG_PAGE_BUDGET } : { budget: limit + 1 }),
+    });
+    return { items: page.items.map(toAttempt), last: page.last, more: page.more };
+  }
+
+  private taskItem(task: DeliveryTask): Record<string, unknown> {
+    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt) });
+  }
+
+  private attemptItem(task: DeliveryTask, entry: DeliveryAttempt): Record<string, unknown> {
+    return entityItem(webhookAttemptEntity, { organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id }, { ...entry, ttl: ttlFrom(entry.attemptedAt) });
+  }
+}
+
+function toAttempt(item: Record<string, unknown>): DeliveryAttempt {
+  return {
+    id: item.id as string,
+    eventId: item.eventId as string,
+    eventType: item.eventType as string,
+    attempt: item.attempt as number,
+    status: item.status as DeliveryAttempt['status'],
+    responseStatus: (item.responseStatus as number | null) ?? null,
+    durationMs: (item.durationMs as number | null) ?? null,
+    error: (item.error as string | null) ?? null,
+    attemptedAt: item.attemptedAt as string,
+    nextAttemptAt: (item.nextAttemptAt as string | null) ?? null,
+  };
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryWorker, STALE_ATTEMPT_MS, type SendResult } from '../../lib/domain/webhooks/deliver.ts';
+import { dispatchEvents, newTask, type CommittedEvent, type TaskPlanner } from '../../lib/domain/webhooks/dispatch.ts';
+import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/webhooks/ports.ts';
+import { WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { WebhookEndpointsStore } from '../../lib/store/webhook-endpoints-store.ts';
+import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
+import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
+import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
+import { commit, eventDraft, tableName } from '../support/events.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+/**
+ * Fault tests of the webhook pipeline on the local stack (docs/webhooks.md "Guarantees"): the
+ * dispatcher's and the delivery worker's code with real stores and the real queue, crashes
+ * injected in the middle of their work, then the retry a stream batch or a queue message gets.
+ */
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+const endpoints = () => new WebhookEndpointsStore(tableName('inventory'), tableName('audit'));
+const deliveries = () => new WebhookDeliveriesStore(tableName('inventory'));
+const events = () => new WebhookEventSource(tableName('events'));
+
+async function register(key: string, path: string): Promise<{ id: string; secret: string }> {
+  const response = await callApi('/v1/webhooks/endpoints', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ url: receiver.url(path) }),
+  });
+  expect(response.status).toBe(201);
+  const created = (await response.json()) as { id: string; secret: string };
+  receiver.trust(path, created.secret);
+  return created;
+}
+
+class CollectingQueue implements DeliveryQueue {
+  readonly sent: DeliveryMessage[] = [];
+  send(messages: readonly { message: DeliveryMessage }[]): Promise<void> {
+    this.sent.push(...messages.map(({ message }) => message));
+    return Promise.resolve();
+  }
+}
+
+describe('dispatcher crash', () => {
+  it('a batch that dies after creating some tasks, then is retried: every (endpoint, event) attempted once', async () => {
+    const organizationId = uniqueOrganization();
+    const { key } = await createTestKey({ organizationId, scopes: ['all'] });
+    const paths = [0, 1, 2].map((index) => `/dispatch-crash/${index}/${randomUUID()}`);
+    for (const path of paths) await register(key, path);
+    const { events: committed } = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.updated'), eventDraft('stock.changed'), eventDraft('low-stock')]);
+    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    const queue = new WebhookDeliveryQueue(process.env[WEBHOOK_QUEUE.envVar] as string);
+    const real: TaskPlanner = { endpoints: endpoints(), deliveries: deliveries(), queue };
+    let creates = 0;
+    const crashing: TaskPlanner = {
+      ...real,
+      deliveries: {
+        async createTask(task) {
+          creates += 1;
+          if (creates > 5) throw new Error('injected crash: the dispatcher died mid-batch');
+          return real.deliveries.createTask(task);
+        },
+      },
+    };
+    await expect(dispatchEvents(crashing, batch)).rejects.toThrow('injected crash');
+    // The mapping retries the whole batch (the running server's own dispatcher handles it too).
+    await dispatchEvents(real, batch);
+    await dispatchEvents(real, batch);
+    for (const path of paths) await receiver.waitFor(path, committed.length);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    for (const path of paths) {
+      const ids = receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']));
+      expect(ids.sort()).toEqual(committed.map((event) => event.id).sort());
+      expect(receiver.deliveries(path).every((delivery) => delivery.verifiedWith.length === 1)).toBe(true);
+    }
+  });
+});
+
+describe('delivery worker crash', () => {
+  it('dies mid-attempt: the next delivery of its message settles the attempt as failed, the retry succeeds, the log stays consistent', async () => {
+    const organizationId = uniqueOrganization();
+    const { key } = await createTestKey({ organizationId, scopes: ['all'] });
+    const { events: committed } = await commit(organizationId, [eventDraft('item.created')]);
+    // Registered after the event: the live dispatcher leaves it alone; this test owns its task.
+    const path = `/worker-crash/${randomUUID()}`;
+    const endpoint = await register(key, path);
+    const event = committed[0];
+    if (!event) throw new Error('no event');
+    const stored = await events().find(organizationId, 1);
+    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() }, endpoint.id, 'fault-test');
+    expect((await deliveries().createTask(task)).created).toBe(true);
+
+    let now = Date.now();
+    const queue = new CollectingQueue();
+    const sender = createWebhookSender({ allowLoopback: true });
+    let dies = true;
+    const worker = new DeliveryWorker({
+      endpoints: endpoints(),
+      deliveries: deliveries(),
+      events: events(),
+      queue,
+      secrets: webhookSecretBox(),
+      async send(input): Promise<SendResult> {
+        if (dies) throw new Error('injected crash: the worker died mid-attempt');
+        return sender.send(input);
+      },
+      firstRetrySeconds: 0,
+      clock: () => new Date(now),
+    });
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'fault-test', attempt: 1, dueAt: now };
+    await expect(worker.handle(message, false)).rejects.toThrow('injected crash');
+    expect((await deliveries().getTask(task))?.inFlight?.number).toBe(1);
+    // Redelivered while the attempt might still run: sent on until it must have ended, nothing sent to the endpoint.
+    expect(await worker.handle(message, true)).toBe('delayed');
+    expect(queue.sent.at(-1)).toMatchObject({ kind: 'attempt', attempt: 1, dueAt: Date.parse((await deliveries().getTask(task))?.inFlight?.startedAt ?? '') + STALE_ATTEMPT_MS });
+    // Redelivered after the attempt must have ended: settled as failed, attempt 2 queued.
+    now += STALE_ATTEMPT_MS + 1000;
+    dies = false;
+    expect(await worker.handle(message, true)).toBe('settled-interrupted');
+    const next = queue.sent.at(-1);
+    expect(next).toMatchObject({ kind: 'attempt', attempt: 2 });
+    expect(await worker.handle(next as typeof message, false)).toBe('sent');
+    // A duplicate of either message changes nothing.
+    expect(await worker.handle(next as typeof message, false)).toBe('dropped');
+    expect(await worker.handle(message, false)).toBe('dropped');
+
+    const [delivery] = await receiver.waitFor(path, 1);
+    expect(delivery?.headers['webhook-id']).toBe(event.id);
+    expect(receiver.deliveries(path)).toHaveLength(1);
+    const log = await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10);
+    expect(log.items.map((entry) => [entry.attempt, entry.status])).toEqual([
+      [2, 'succeeded'],
+      [1, 'failed'],
+    ]);
+    expect(log.items[1]?.error).toMatch(/interrupted/);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 2, inFlight: null });
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/domain/webhooks/deliver.ts';
+import { dispatchEvents, liveRecipients, newTask, type CommittedEvent } from '../../../lib/domain/webhooks/dispatch.ts';
+import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
+import type { AttemptOutcome, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage } from '../../../lib/domain/webhooks/ports.ts';
+
+/**
+ * The webhook flows' decisions on in-memory ports (docs/webhooks.md "Delivery", "Retry waits",
+ * "Disabling"): which endpoints an event goes to, one task per (endpoint, event), the chain of
+ * delayed messages, and what a failure, a 410 and five days of failures do.
+ */
+
+const ORG = 'org_1';
+const endpointOf = (id: string, overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
+  id,
+  url: 'https://hooks.example.com/a',
+  description: '',
+  eventTypes: [],
+  status: 'enabled',
+  disabledReason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+const stored = (endpoint: WebhookEndpoint, createdAfterSequence = 0, failingSince: string | null = null): StoredEndpoint => ({ organizationId: ORG, endpoint, secrets: [{ sealed: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }], createdAfterSequence, failingSince });
+const event = (sequence: number, type = 'item.created'): CommittedEvent => ({ organizationId: ORG, sequence, eventId: `evt_${sequence}`, type, committedAt: '2026-01-01T00:00:00.000Z' });
+
+class Memory implements DeliveryStorage {
+  tasks = new Map<string, DeliveryTask>();
+  log = new Map<string, DeliveryAttempt>();
+  private key = (task: Pick<DeliveryTask, 'endpointId' | 'sequence' | 'origin'>) => `${task.endpointId}/${task.sequence}/${task.origin}`;
+  async createTask(task: DeliveryTask) {
+    const existing = this.tasks.get(this.key(task));
+    if (existing) return { created: false as const, existing: structuredClone(existing) };
+    this.tasks.set(this.key(task), structuredClone(task));
+    return { created: true as const };
+  }
+  async getTask(identity: Pick<DeliveryTask, 'endpointId' | 'sequence' | 'origin'>) {
+    const task = this.tasks.get(this.key(identity));
+    return task ? structuredClone(task) : undefined;
+  }
+  async claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }) {
+    const current = this.tasks.get(this.key(task));
+    if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending') return false;
+    current.attempts = attempt.number;
+    current.inFlight = attempt;
+    this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null });
+    return true;
+  }
+  async settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: DeliveryTask['status']; nextAttemptAt: string | null }) {
+    const current = this.tasks.get(this.key(task));
+    const entry = this.log.get(attemptId);
+    if (!current || !entry || current.inFlight?.attemptId !== attemptId) throw new Error('settle without its claim');
+    Object.assign(entry, outcome);
+    Object.assign(current, next, { inFlight: null });
+  }
+  async cancelTask(task: DeliveryTask) {
+    const current = this.tasks.get(this.key(task));
+    if (current) current.status = 'cancelled';
+  }
+  async attemptsPage() {
+    return { items: [...this.log.values()], more: false };
+  }
+}
+
+function endpointsOf(list: StoredEndpoint[]) {
+  const disabled: Array<{ id: string; reason: string }> = [];
+  let failingSince: string | undefined;
+  const storage: EndpointStorage = {
+    get: async (_org, id) => list.find((candidate) => candidate.endpoint.id === id),
+    all: async () => list,
+    page: async () => ({ items: list, more: false }),
+    createWrites: () => [],
+    replaceWrites: () => [],
+    deleteWrites: () => [],
+    markFailing: async (_org, _id, now) => (failingSince ??= list[0]?.failingSince ?? now.toISOString()),
+    clearFailing: async () => {
+      failingSince = undefined;
+    },
+    disable: async (_org, id, reason) => {
+      disabled.push({ id, reason });
+      return true;
+    },
+  };
+  return { storage, disabled };
+}
+
+class Queue {
+  sent: Array<{ message: DeliveryMessage; delaySeconds: number }> = [];
+  async send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]) {
+    this.sent.push(...messages);
+  }
+}
+
+describe('dispatching', () => {
+  it('sends an event to the enabled endpoints that subscribe to its type and were created before it', () => {
+    const endpoints = [stored(endpointOf('whe_all')), stored(endpointOf('whe_stock', { eventTypes: ['stock.changed'] })), stored(endpointOf('whe_off', { status: 'disabled', disabledReason: 'manual' })), stored(endpointOf('whe_later'), 5)];
+    expect(liveRecipients(endpoints, event(3, 'item.created')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all']);
+    expect(liveRecipients(endpoints, event(6, 'stock.changed')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all', 'whe_stock', 'whe_later']);
+  });
+
+  it('creates one task per (endpoint, event) however often a batch is retried, and queues only unattempted ones', async () => {
+    const memory = new Memory();
+    const queue = new Queue();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a')), stored(endpointOf('whe_b'))]);
+    const planner = { endpoints: storage, deliveries: memory, queue };
+    await dispatchEvents(planner, [event(1), event(2)]);
+    await dispatchEvents(planner, [event(1), event(2)]);
+    expect(memory.tasks.size).toBe(4);
+    expect(queue.sent).toHaveLength(8);
+    const task = [...memory.tasks.values()][0] as DeliveryTask;
+    task.attempts = 1;
+    await dispatchEvents(planner, [event(1), event(2)]);
+    expect(queue.sent).toHaveLength(11);
+  });
+});
+
+describe('delivering', () => {
+  const setup = (result: Partial<SendResult>, options: { failingSince?: string | null; firstRetrySeconds?: number } = {}) => {
+    const memory = new Memory();
+    const queue = new Queue();
+    const { storage, disabled } = endpointsOf([stored(endpointOf('whe_a'), 0, options.failingSince ?? null)]);
+    let now = Date.parse('2026-01-10T00:00:00.000Z');
+    const sent: Array<Record<string, string>> = [];
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      queue,
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      send: async (input) => {
+        sent.push(input.headers);
+        return { outcome: 'failed', responseStatus: 500, durationMs: 3, error: 'HTTP 500', retryAfterSeconds: null, ...result };
+      },
+      random: () => 0.5,
+      clock: () => new Date(now),
+      ...(options.firstRetrySeconds === undefined ? {} : { firstRetrySeconds: options.firstRetrySeconds }),
+    });
+    const task = newTask(event(1), 'whe_a', 'live');
+    void memory.createTask(task);
+    const message = (attempt: number, dueAt = now): Extract<DeliveryMessage, { kind: 'attempt' }> => ({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt, dueAt });
+    return { memory, queue, worker, disabled, sent, task, message, advance: (ms: number) => (now += ms), now: () => now };
+  };
+
+  it('a failed attempt schedules the next as a chain of delayed messages of at most 15 minutes', async () => {
+    const { worker, queue, memory, message, advance } = setup({});
+    expect(await worker.handle(message(1), false)).toBe('sent');
+    // Attempt 2 after 5 s (±20 %, here exactly), attempt 3 after 5 min, attempt 4 after 30 min.
+    expect(queue.sent.at(-1)).toMatchObject({ delaySeconds: 5, message: { attempt: 2 } });
+    advance(5000);
+    await worker.handle(queue.sent.at(-1)?.message as ReturnType<typeof message>, false);
+    advance(300_000);
+    await worker.handle(queue.sent.at(-1)?.message as ReturnType<typeof message>, false);
+    const chained = queue.sent.at(-1) as { message: ReturnType<typeof message>; delaySeconds: number };
+    expect(chained.delaySeconds).toBe(MAX_QUEUE_DELAY_SECONDS);
+    // Early: sent on with the rest of the wait, no attempt.
+    advance(MAX_QUEUE_DELAY_SECONDS * 1000);
+    expect(await worker.handle(chained.message, false)).toBe('delayed');
+    expect(queue.sent.at(-1)?.delaySeconds).toBe(900);
+    expect([...memory.log.values()].map((entry) => entry.status)).toEqual(['failed', 'failed', 'failed']);
+    // A stale duplicate of an earlier attempt's message changes nothing.
+    expect(await worker.handle(message(2), false)).toBe('dropped');
+  });
+
+  it('a success settles the task; the log entry says succeeded', async () => {
+    const { worker, memory, message, sent } = setup({ outcome: 'succeeded', responseStatus: 204, error: null });
+    expect(await worker.handle(message(1), false)).toBe('sent');
+    expect([...memory.tasks.values()][0]).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null });
+    expect(sent[0]?.['webhook-id']).toBe('evt_1');
+  });
+
+  it('a 410 disables the endpoint at once (gone) and schedules nothing', async () => {
+    const { worker, queue, disabled, message } = setup({ outcome: 'gone', responseStatus: 410 });
+    await worker.handle(message(1), false);
+    expect(disabled).toEqual([{ id: 'whe_a', reason: 'gone' }]);
+    expect(queue.sent).toHaveLength(0);
+  });
+
+  it(`five days of failures disable the endpoint (failing)`, async () => {
+    const longAgo = new Date(Date.parse('2026-01-10T00:00:00.000Z') - FAILING_DISABLE_AFTER_DAYS * 86_400_000).toISOString();
+    const { worker, queue, disabled, memory, message } = setup({}, { failingSince: longAgo });
+    await worker.handle(message(1), false);
+    expect(disabled).toEqual([{ id: 'whe_a', reason: 'failing' }]);
+    expect(queue.sent).toHaveLength(0);
+    expect([...memory.tasks.values()][0]?.status).toBe('failed');
+  });
+
+  it('the local first-retry setting replaces only the first wait', async () => {
+    const { worker, queue, message, advance } = setup({}, { firstRetrySeconds: 1 });
+    await worker.handle(message(1), false);
+    expect(queue.sent.at(-1)?.delaySeconds).toBe(1);
+    advance(1000);
+    await worker.handle(queue.sent.at(-1)?.message as ReturnType<typeof message>, false);
+    expect(queue.sent.at(-1)?.delaySeconds).toBe(300);
+  });
+});

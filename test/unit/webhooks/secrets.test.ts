@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { secretBoxWithKey, webhookSecretBox } from '../../../lib/store/webhook-secrets.ts';
+import { webhookAllowLoopback, webhookFirstRetrySeconds } from '../../../lib/config/webhooks.ts';
+
+/** Webhook secrets at rest (docs/webhooks.md "Secrets") and the local-only settings. */
+
+const directory = mkdtempSync(join(tmpdir(), 'webhook-secrets-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('the secret box', () => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+
+  it('seals a secret so that the stored text does not contain it, and opens it again', async () => {
+    const box = secretBoxWithKey(randomBytes(32));
+    const sealed = await box.seal(secret);
+    expect(sealed).not.toContain(secret.slice(6));
+    expect(sealed.startsWith('v1.local.')).toBe(true);
+    expect(await box.open(sealed)).toBe(secret);
+    // A fresh nonce each time: the same secret never seals to the same text.
+    expect(await box.seal(secret)).not.toBe(sealed);
+  });
+
+  it('refuses a tampered envelope and a wrong key', async () => {
+    const box = secretBoxWithKey(randomBytes(32));
+    const sealed = await box.seal(secret);
+    const parts = sealed.split('.');
+    const ciphertext = Buffer.from(parts[3] ?? '', 'base64url');
+    ciphertext[0] = (ciphertext[0] ?? 0) ^ 1;
+    await expect(box.open([parts[0], parts[1], parts[2], ciphertext.toString('base64url'), parts[4]].join('.'))).rejects.toThrow();
+    await expect(secretBoxWithKey(randomBytes(32)).open(sealed)).rejects.toThrow();
+  });
+
+  it('uses the local key file when no KMS key is named, and refuses to start without either', async () => {
+    const keyFile = join(directory, 'key');
+    writeFileSync(keyFile, randomBytes(32).toString('base64'));
+    const box = webhookSecretBox({ WEBHOOK_SECRETS_KEY_FILE: keyFile });
+    expect(await box.open(await box.seal(secret))).toBe(secret);
+    expect(() => webhookSecretBox({})).toThrow(/WEBHOOK_SECRETS_KMS_KEY_ID/);
+  });
+});
+
+describe('local-only settings', () => {
+  it('admits loopback endpoints only with WEBHOOK_ALLOW_LOOPBACK=1', () => {
+    expect(webhookAllowLoopback({ WEBHOOK_ALLOW_LOOPBACK: '1' })).toBe(true);
+    expect(webhookAllowLoopback({ WEBHOOK_ALLOW_LOOPBACK: 'true' })).toBe(false);
+    expect(webhookAllowLoopback({})).toBe(false);
+  });
+
+  it('reads the first retry wait as whole seconds', () => {
+    expect(webhookFirstRetrySeconds({ WEBHOOK_FIRST_RETRY_SECONDS: '1' })).toBe(1);
+    expect(webhookFirstRetrySeconds({})).toBeUndefined();
+    expect(() => webhookFirstRetrySeconds({ WEBHOOK_FIRST_RETRY_SECONDS: '1.5' })).toThrow();
+  });
+});
