@@ -60,15 +60,19 @@ export const WORKER_BUDGET_BYTES = 450_000;
  */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: string }>> = {
   uploadAttachment: {
-    bytes: 398_000,
+    bytes: 399_000,
     why: 'the content sniffer (file-type with its tokenizers and zip reader, ~66 KB) and the multipart parser (~25 KB) the route exists for, on top of the write path (docs/performance.md "Bundles")',
   },
   submitImportJob: {
-    bytes: 326_000,
+    bytes: 327_000,
     why: 'the multipart parser (@fastify/busboy, ~25 KB: Node’s own FormData parser refuses `filename*` and a preamble, which busboy accepts) on top of the write path',
   },
+  createBom: {
+    bytes: 301_000,
+    why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations',
+  },
   updateBom: {
-    bytes: 304_000,
+    bytes: 305_000,
     why: 'the write path (transactions, idempotency, events: ~13 KB over a read), the BOM body’s schemas (zod +7 KB) and the revision comparison',
   },
   // The webhook writes: the write path, the endpoint commands (URL vetting, Standard Webhooks

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { awsJsonError, awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
+import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
 /** The message that asks the import worker to (continue to) process a job. */
 export interface ImportJobMessage {
@@ -7,21 +6,6 @@ export interface ImportJobMessage {
   jobId: string;
   /** How many invocations in a row handed this job on without progress (absent: none). */
   handoffsWithoutProgress?: number;
-}
-
-const sqsSigner = signerFor('sqs');
-/** A send that has not been answered in this long is tried again (the signed request retries). */
-const SEND_TIMEOUT_MS = 10_000;
-
-/**
- * Where the SQS client would send a queue's requests: `AWS_ENDPOINT_URL_SQS` when set (the local
- * queue), otherwise the queue URL's own host (the client's `useQueueUrlAsEndpoint`), and the
- * region's endpoint for a URL without one.
- */
-async function sqsEndpoint(queueUrl: string): Promise<URL> {
-  if (process.env.AWS_ENDPOINT_URL_SQS) return new URL('/', process.env.AWS_ENDPOINT_URL_SQS);
-  if (URL.canParse(queueUrl)) return new URL('/', queueUrl);
-  return new URL(`https://sqs.${await awsRegion()}.amazonaws.com/`);
 }
 
 /**
@@ -36,18 +20,8 @@ export class JobQueue {
 
   async send(message: ImportJobMessage): Promise<void> {
     const body = JSON.stringify(message);
-    const response = await signedFetch(sqsSigner, {
-      url: await sqsEndpoint(this.queueUrl),
-      method: 'POST',
-      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' },
-      body: JSON.stringify({ QueueUrl: this.queueUrl, MessageBody: body }),
-      timeoutMs: SEND_TIMEOUT_MS,
-      errorOf: awsJsonError,
-    });
-    const { MD5OfMessageBody: md5 } = (await response.json()) as { MD5OfMessageBody?: unknown };
-    if (typeof md5 === 'string' && md5 !== createHash('md5').update(body).digest('hex')) {
-      throw new Error('SQS stored a message body other than the one sent (MD5 mismatch)');
-    }
+    const { MD5OfMessageBody: md5 } = await sqsRequest<{ MD5OfMessageBody?: unknown }>(this.queueUrl, 'SendMessage', { MessageBody: body });
+    checkStoredBody(body, md5);
   }
 }
 

@@ -1,24 +1,20 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryMessage, DeliveryQueue, EventSource, StoredEventText } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { eventEntity, eventSequenceEntity } from './entities.ts';
 import { keys, MAX_SEQUENCE } from './keys.ts';
-import { sqsClient } from './sqs-client.ts';
+import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
-/** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10. */
+/** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10 as signed requests (lib/store/signed-sqs.ts). */
 export class WebhookDeliveryQueue implements DeliveryQueue {
   constructor(private readonly queueUrl: string) {}
 
   async send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void> {
     for (let start = 0; start < messages.length; start += 10) {
       const chunk = messages.slice(start, start + 10);
-      const { Failed } = await sqsClient.send(
-        new SendMessageBatchCommand({
-          QueueUrl: this.queueUrl,
-          Entries: chunk.map(({ message, delaySeconds }, index) => ({ Id: `m${index}`, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds })),
-        }),
-      );
+      const entries = chunk.map(({ message, delaySeconds }, index) => ({ Id: `m${index}`, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));
+      const { Successful = [], Failed } = await sqsRequest<{ Successful?: { Id: string; MD5OfMessageBody?: unknown }[]; Failed?: { Code?: string }[] }>(this.queueUrl, 'SendMessageBatch', { Entries: entries });
+      for (const sent of Successful) checkStoredBody(entries.find((entry) => entry.Id === sent.Id)?.MessageBody ?? '', sent.MD5OfMessageBody);
       if (Failed && Failed.length > 0) throw new Error(`The delivery queue refused ${Failed.length} messages: ${Failed.map((failure) => failure.Code).join(', ')}`);
     }
   }

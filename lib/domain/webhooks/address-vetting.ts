@@ -43,8 +43,8 @@ export type WebhookUrlVetting = { ok: true; url: URL } | { ok: false; code: stri
 /**
  * The registration rule: absolute https, no credentials, a public host name (the link-URL rule),
  * at most 2048 characters. With `allowLoopback` (local development only, never on a stage),
- * `http://` or `https://` to 127.0.0.1 or [::1] on any port is admitted too; every other IP or
- * private name stays refused.
+ * `http://127.0.0.1:<port>/…` and `http://[::1]:<port>/…` (an explicit port) are admitted too;
+ * every other IP, scheme or private name stays refused (docs/webhooks.md "Local development").
  */
 export function vetWebhookUrl(url: string, options: { allowLoopback: boolean }): WebhookUrlVetting {
   const checked = checkPublicHttpsUrl(url, {
@@ -55,5 +55,5 @@ export function vetWebhookUrl(url: string, options: { allowLoopback: boolean }):
 }
 
 function isDevelopmentLoopbackUrl(url: URL): boolean {
-  return (url.protocol === 'http:' || url.protocol === 'https:') && DEVELOPMENT_LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && url.port !== '' && DEVELOPMENT_LOOPBACK_HOSTS.has(url.hostname);
 }

@@ -185,12 +185,15 @@ describe('vetWebhookUrl', () => {
     expect(vetted).toMatchObject({ ok: false, code, message: expect.stringMatching(/^The endpoint URL /) });
   });
 
-  it.each(['http://127.0.0.1:4242/hook', 'http://[::1]:4242/hook', 'https://127.0.0.1:8443/', 'http://127.1:4242/'])('admits the loopback URL %s only for local development', (url) => {
+  it.each(['http://127.0.0.1:4242/hook', 'http://[::1]:4242/hook', 'http://127.1:4242/'])('admits the loopback URL %s only for local development', (url) => {
     expect(vetWebhookUrl(url, development).ok).toBe(true);
     expect(vetWebhookUrl(url, production).ok).toBe(false);
   });
 
   it.each([
+    ['https://127.0.0.1:8443/', 'ip-literal'],
+    ['https://[::1]/a', 'ip-literal'],
+    ['http://127.0.0.1/', 'not-https'],
     ['http://localhost:4242/', 'not-https'],
     ['https://localhost:4242/', 'private-host'],
     ['http://127.0.0.2:4242/', 'not-https'],
