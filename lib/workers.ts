@@ -1,5 +1,5 @@
 import type { ResourceAccess } from './routes/types.ts';
-import { IMPORT_QUEUE } from './store/tables.ts';
+import { EXPORT_QUEUE, IMPORT_QUEUE } from './store/tables.ts';
 import type { QueueId } from './store/tables.ts';
 
 /**
@@ -54,6 +54,34 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // events + audit: failing a job writes its import.failed audit entry; the dead-letter queue
     // names the jobs whose every attempt died.
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send', importDeadLetterQueue: 'consume' },
+  },
+  {
+    id: 'processExportJobs',
+    trigger: 'queue',
+    handler: 'functions/workers/process-export-jobs.ts',
+    queue: EXPORT_QUEUE.id,
+    timeoutSeconds: EXPORT_QUEUE.workerTimeoutSeconds,
+    // One export per invocation: an export fills its invocation's time by itself.
+    batchSize: 1,
+    maxConcurrency: 2,
+    // Reads every table it exports (inventory: records, BOMs, import jobs and row errors; events:
+    // the snapshot's roll-back; audit: the audit-events kind), writes its job, its events and
+    // audit entry; import files (import-row-errors), its own files; hands the rest on.
+    access: {
+      tables: { inventory: 'read-write', events: 'read-write', audit: 'read-write' },
+      bucket: 'read',
+      exportObjects: 'write',
+      queues: { exports: 'send' },
+    },
+  },
+  {
+    id: 'sweepExportJobs',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-export-jobs.ts',
+    everySeconds: 60,
+    timeoutSeconds: 30,
+    // As the import sweeper, for export jobs: sends what was never queued, fails what died.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, exportObjects: 'write', queues: { exports: 'send-and-settle-dead-letters' } },
   },
   {
     id: 'sweepAttachmentObjects',

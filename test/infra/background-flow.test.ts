@@ -71,6 +71,7 @@ function bareStack(): { stack: Stack; flow: WorkerQueue; resources: ApiFunctionR
     bucket: Bucket.fromBucketName(stack, 'Files', 'flow-files'),
     importQueue: flow.queue,
     importDeadLetterQueue: flow.deadLetterQueue,
+    queues: { imports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue }, exports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue } },
     cursorSecret: Secret.fromSecretNameV2(stack, 'Cursor', 'flow-cursor'),
   };
   return { stack, flow, resources };

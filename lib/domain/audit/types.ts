@@ -9,6 +9,9 @@ export const AUDIT_KINDS = [
   'import.submitted',
   'import.completed',
   'import.failed',
+  'export.submitted',
+  'export.completed',
+  'export.failed',
   'api-key.created',
   'api-key.revoked',
 ] as const;

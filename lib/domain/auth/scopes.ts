@@ -10,6 +10,8 @@ export const SCOPES = [
   'boms:write',
   'events:read',
   'inventory:read',
+  'exports:read',
+  'exports:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

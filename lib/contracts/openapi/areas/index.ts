@@ -2,6 +2,7 @@ import { attachmentsOpenApi } from './attachments.ts';
 import { auditOpenApi } from './audit.ts';
 import { bomsOpenApi } from './boms.ts';
 import { eventsOpenApi } from './events.ts';
+import { exportsOpenApi } from './exports.ts';
 import { importsOpenApi } from './imports.ts';
 import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
@@ -13,4 +14,4 @@ import { labelsOpenApi } from './labels.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, exportsOpenApi] as const;
