@@ -1008,17 +1008,14 @@ export interface components {
             data: {
                 /** @description Opaque export id with a type prefix. */
                 exportId: string;
-                /** @description Kind of export. */
+                /** @description Kind of export (`GET /v1/exports/kinds`). */
                 kind: string;
                 rowCount: number;
-                /**
-                 * Format: uri
-                 * @description Short-lived URL of the export file.
-                 */
+                /** @description API path that mints a fresh presigned link to the file (`GET /v1/exports/{id}/download-url`, 15 minutes): a link in the event would expire long before the feed’s retention. */
                 downloadUrl: string;
                 /**
                  * Format: date-time
-                 * @description When `downloadUrl` stops working.
+                 * @description When the file and the export job expire (7 days after completion).
                  */
                 expiresAt: string;
             } & {

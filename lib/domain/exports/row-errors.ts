@@ -40,7 +40,7 @@ export class RowErrorExports implements ImportRowErrorExports {
         const rows = page.errors.map((error) => {
           const raw = cells.get(error.rowNumber) ?? {};
           const row: Record<string, string | number | null> = {};
-          for (const column of columns) row[column.name] = raw[column.name] ?? null;
+          for (const column of columns) row[column.name] = raw[column.name.toLowerCase()] ?? null;
           return { ...row, rowNumber: error.rowNumber, errorColumn: error.column, errorCode: error.code, errorMessage: error.message };
         });
         return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
