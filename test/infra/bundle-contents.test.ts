@@ -115,10 +115,11 @@ describe('every function bundle', () => {
   // import files are stored or read and where attachment bodies are listed (the sweep); the
   // attachment routes put, presign and delete with signed requests instead
   // (lib/store/attachment-objects.ts), and nothing else touches S3. The content sniffer only
-  // where files are uploaded.
-  const usesS3Client = (access: ResourceAccess) => access.attachmentObjects === 'list-delete' || access.bucket !== undefined;
+  // where files are uploaded. Export files: the worker and the sweeper use the S3 client's
+  // multipart calls; the download link is presigned like an attachment's.
+  const usesS3Client = (access: ResourceAccess) => access.attachmentObjects === 'list-delete' || access.bucket !== undefined || access.exportObjects === 'write';
   const S3_FUNCTIONS = new Set([...ROUTES.filter((route) => usesS3Client(route.access)), ...WORKERS.filter((worker) => usesS3Client(worker.access))].map((fn) => fn.handler));
-  const signsS3Requests = (access: ResourceAccess) => access.attachmentObjects !== undefined;
+  const signsS3Requests = (access: ResourceAccess) => access.attachmentObjects !== undefined || access.exportObjects === 'get';
   const SIGNS_S3_REQUESTS = new Set([...ROUTES.filter((route) => signsS3Requests(route.access)), ...WORKERS.filter((worker) => signsS3Requests(worker.access))].map((fn) => fn.handler));
   it.each(functionEntries)('%s carries the S3 client, the signed attachment requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;

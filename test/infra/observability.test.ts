@@ -11,7 +11,7 @@ import type { CfnResource } from './template-helpers.ts';
 // SNS topic for the alarms, one without.
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:customer-api-ops';
-const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'worker-errors'].map((suffix) => `customer-api-obs-${suffix}`);
+const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'exports-dlq-not-empty', 'worker-errors'].map((suffix) => `customer-api-obs-${suffix}`);
 
 const synth = stackSynthesizer();
 
@@ -41,7 +41,7 @@ describe('alarms and dashboard (stage "obs", with an SNS topic)', () => {
   const queries = (resource: CfnResource) => resource.Properties.Metrics as MetricQuery[];
   const apiId = () => singleReference(synthesized.stack.resolve(synthesized.stack.httpApi.apiId));
 
-  it('has exactly the four alarms, each notifying the topic on ALARM and on OK', () => {
+  it('has exactly the five alarms (one per dead-letter queue), each notifying the topic on ALARM and on OK', () => {
     // Act
     const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
 
@@ -170,7 +170,7 @@ describe('alarms and dashboard (stage "obs", with an SNS topic)', () => {
     for (const route of ROUTES) expect(body, route.operationId).toContain(`\\"label\\":\\"${route.operationId}\\"`);
   });
 
-  it("the dashboard's alarm widget shows all four alarms", () => {
+  it("the dashboard's alarm widget shows all five alarms", () => {
     // Act
     const dashboard = resourcesOfType(template, 'AWS::CloudWatch::Dashboard')[0]?.[1] as CfnResource;
     const alarmIds = resourcesOfType(template, 'AWS::CloudWatch::Alarm').map(([id]) => id);
@@ -195,7 +195,7 @@ describe('alarms without a topic (stage "quiet")', () => {
     const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
 
     // Assess
-    expect(alarms).toHaveLength(4);
+    expect(alarms).toHaveLength(ALARM_NAMES.length);
     for (const [, resource] of alarms) {
       expect(resource.Properties.AlarmActions).toBeUndefined();
       expect(resource.Properties.OKActions).toBeUndefined();

@@ -8,12 +8,12 @@ import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { log } from '../../../lib/log.ts';
 import { submitExportRoute } from '../../../lib/routes/exports.ts';
 import { ExportJobsStore } from '../../../lib/store/export-jobs-store.ts';
-import { JobQueue } from '../../../lib/store/job-queue.ts';
+import { SignedJobQueue } from '../../../lib/store/signed-job-queue.ts';
 import { EXPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
 
 const submitter = new ExportSubmitter({
   jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)),
-  queue: new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR)),
+  queue: new SignedJobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR)),
   log: (message, fields) => log('warn', message, fields),
 });
 
