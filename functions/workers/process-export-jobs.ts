@@ -54,14 +54,17 @@ const sources = new ExportSources({
   }),
 });
 
-export const processor = new ExportProcessor({
+/** The worker's ports, exported for the integration tests that run the processor with faults injected. */
+export const exportPorts = {
   jobs,
   files: new ExportFilesStore(bucket),
   sources,
   events,
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
-  continueLater: (message) => queue.send(message),
-});
+  continueLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }) => queue.send(message),
+};
+
+const processor = new ExportProcessor(exportPorts);
 
 /** The export queue's consumer: the shared job-flow batch handling (lib/import-batch.ts). */
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
