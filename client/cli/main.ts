@@ -4,6 +4,7 @@ import { ApiNetworkError } from '../errors/network-error.ts';
 import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
+import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -16,6 +17,7 @@ import { UsageError, type CliContext } from './context.ts';
 const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<number>> = {
   'events tail': eventsTail,
   'imports submit': importsSubmit,
+  'exports create': exportsCreate,
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'stock list': stockList,
@@ -26,6 +28,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${EVENTS_TAIL_USAGE}
 
   ${IMPORTS_SUBMIT_USAGE}
+
+  ${EXPORTS_CREATE_USAGE}
 
   ${BARCODES_RENDER_USAGE}
 
