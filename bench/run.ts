@@ -6,6 +6,7 @@ import { startStack } from './local-stack.ts';
 import { barcodesSuite } from './suites/barcodes.ts';
 import { bundlesSuite } from './suites/bundles.ts';
 import { coldStartSuite } from './suites/cold-start.ts';
+import { exportsSuite } from './suites/exports.ts';
 import { feedSuite } from './suites/feed.ts';
 import { importsSuite } from './suites/imports.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
@@ -21,7 +22,7 @@ import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, tenantCeilingSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, exportsSuite, tenantCeilingSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);
