@@ -11,7 +11,7 @@ import type { UploadedPart } from '../domain/exports/job.ts';
 import { s3Client } from './s3-client.ts';
 
 /**
- * Export files in the files bucket, under the exports prefix only (docs/exports.md "Files"):
+ * Export files in the files bucket, under the exports prefix only (docs/exports.md "Guarantees"):
  * the multipart upload the worker continues across invocations from its checkpoint (upload id +
  * parts with their ETags), so it uses the S3 client's multipart calls rather than lib-storage's
  * `Upload`, which cannot be resumed by another process. Uploading a part number again replaces

@@ -10,7 +10,7 @@ import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
- * Export jobs in the inventory table (docs/exports.md "The job"). As an import job, a job waiting
+ * Export jobs in the inventory table (docs/exports.md "Routes"). As an import job, a job waiting
  * for its hand-off sits in a sparse dispatch index, then in the active index until it finishes;
  * the sweeper reads both. Every progress write is conditioned on the part count it read, and
  * fails with the shared `ChunkAlreadyAppliedError` when another delivery moved the job on

@@ -137,7 +137,7 @@ export const IMPORT_QUEUE = {
   deadLetterEnvVar: IMPORT_DLQ_ENV_VAR,
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
-/** The export queue and its dead-letter queue (the export worker: docs/exports.md "How an export runs"). */
+/** The export queue and its dead-letter queue (the export worker: docs/exports.md "Guarantees"). */
 export const EXPORT_QUEUE = {
   id: 'exports',
   deadLetterId: 'exports-dlq',

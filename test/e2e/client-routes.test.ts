@@ -10,7 +10,10 @@ import {
   MemoryCheckpointStore,
   paginate,
   renderBarcode,
+  submitExport,
   unwrap,
+  waitForExport,
+  exportDownloadUrl,
   unwrapResponse,
   type DomainEvent,
   type FeedPage,
@@ -290,6 +293,21 @@ describe('barcodes through the client', () => {
     const error = await renderBarcode(client, { payload: '4006381333932', format: 'ean13' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblemError);
     expect(error).toMatchObject({ status: 400, code: 'customer-api.validation.failed', errors: [expect.objectContaining({ name: 'payload', code: 'invalid-check-digit' })] });
+  });
+});
+
+describe('exports through the client', () => {
+  it('lists the kinds, submits a stock-records export, waits with progress and mints its download link', async () => {
+    const kinds = await unwrap(client.api.GET('/v1/exports/kinds'));
+    expect(kinds.data.map((kind) => kind.kind)).toContain('stock-records');
+    const queued = await submitExport(client, { kind: 'stock-records', format: 'jsonl', filters: { nonZero: true } });
+    const seen: string[] = [];
+    const job = await waitForExport(client, queued.id, { initialDelayMs: 50, onProgress: (progress) => seen.push(progress.status) });
+    expect(job.status).toBe('succeeded');
+    expect(seen.at(-1)).toBe('succeeded');
+    const link = await exportDownloadUrl(client, job.id);
+    const lines = (await (await fetch(link.url)).text()).trim().split('\n');
+    expect(lines).toHaveLength(job.rowCount);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Export jobs (docs/exports.md "The job"): queued → processing → succeeded | failed. A job and its
+ * Export jobs (docs/exports.md "Routes"): queued → processing → succeeded | failed. A job and its
  * file expire `EXPORT_RETENTION_DAYS` after completion.
  */
 

@@ -7,7 +7,7 @@ import type { ExportSource, ImportRowErrorExports } from './sources.ts';
  * The `import-row-errors` export: each stored row error of one import job with its row as it was
  * in the file (the columns of the job's kind, as given), so a user fixes the file and submits it
  * again. A row with several errors appears once per error. The file is read again for each page
- * of errors (import files are at most 4 MiB; docs/imports.md "Limits").
+ * of errors (import files are at most 4 MiB; docs/imports.md "Files").
  */
 
 export interface RowErrorPorts {

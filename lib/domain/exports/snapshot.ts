@@ -3,7 +3,7 @@ import type { Item } from '../inventory/item.ts';
 import type { StockRecord } from '../inventory/stock.ts';
 
 /**
- * Exact snapshots (docs/architecture.md "Exports: exact snapshots"). An export records the
+ * Exact snapshots (docs/architecture.md "Exports"). An export records the
  * organization's committed event sequence S when it starts (`asOfEventId` is event S). Records
  * are read live, page by page, while writes go on; a record read after a change committed after S
  * is rolled back to its state at S with the before-images the events carry:

@@ -5,7 +5,7 @@ import { exportObjectKey, type ExportFilters, type ExportFormat, type ExportJob,
 import { exportKind, type ExportKindDeclaration } from './kinds.ts';
 
 /**
- * Submitting an export (docs/exports.md "The job"): the job and its `export.submitted` audit entry
+ * Submitting an export (docs/exports.md "Routes"): the job and its `export.submitted` audit entry
  * commit in one transaction, then the job is handed to the queue. A hand-off that fails leaves the
  * job in the dispatch index, where the sweeper finds it: no export stays `queued`.
  */
