@@ -16,7 +16,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
+import { IMPORT_QUEUE, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
@@ -468,7 +468,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
 
   describe('workers (lib/workers.ts)', () => {
     const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
-    const importQueueId = (): string => stackRef(synthesized.stack, synthesized.stack.importQueue.queueUrl);
+    const queueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
+    const deadLetterQueueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl);
 
     function mappingsOf(fnId: string): CfnResource[] {
       return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
@@ -510,7 +511,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       // Assess
       expect(mappings).toHaveLength(1);
       expect(mappings[0]?.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::GetAtt': [importQueueId(), 'Arn'] },
+        EventSourceArn: { 'Fn::GetAtt': [queueIdOf(worker), 'Arn'] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         BatchSize: worker.batchSize,
         ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
@@ -523,13 +524,13 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const fn = resourceById(template, workerFnId(worker.id));
 
       // Act
-      const queue = resourceById(template, importQueueId());
+      const queue = resourceById(template, queueIdOf(worker));
 
       // Assess
       expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * (fn.Properties.Timeout as number));
       const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
       expect(redrive.maxReceiveCount).toBeGreaterThanOrEqual(5);
-      expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.importDeadLetterQueue.queueUrl));
+      expect(singleReference(redrive.deadLetterTargetArn)).toBe(deadLetterQueueIdOf(worker));
       // A job waiting in a backlog is never judged stalled within this (docs/imports.md "Guarantees").
       expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
     });
