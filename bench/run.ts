@@ -6,6 +6,7 @@ import { startStack } from './local-stack.ts';
 import { barcodesSuite } from './suites/barcodes.ts';
 import { bundlesSuite } from './suites/bundles.ts';
 import { coldStartSuite } from './suites/cold-start.ts';
+import { exportsSuite } from './suites/exports.ts';
 import { feedSuite } from './suites/feed.ts';
 import { importLimitsSuite, importsSuite } from './suites/imports.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
@@ -22,7 +23,7 @@ import { webhooksSuite } from './suites/webhooks.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, tenantCeilingSuite, webhooksSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, tenantCeilingSuite, webhooksSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

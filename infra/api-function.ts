@@ -18,12 +18,13 @@ import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
 import { API_KEY_CACHE_ENV } from '../lib/config/api-key-cache.ts';
 import { AUTH_FAILURE_LIMIT_ENV } from '../lib/config/auth-failures.ts';
 import { CURSOR_SECRET_ARN_ENV } from '../lib/config/cursor-env.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_QUEUE_ENV_VAR } from '../lib/store/tables.ts';
-import type { TableId } from '../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR } from '../lib/store/tables.ts';
+import type { QueueId, TableId } from '../lib/store/tables.ts';
+import { QUEUES } from '../lib/store/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import { onDemandCommandHooks } from './on-demand-modules.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
-import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, TableGrant, WebhookSecretsCall } from './grants.ts';
+import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, QueueUse, TableGrant, WebhookSecretsCall } from './grants.ts';
 import type { StageConfig } from './stages.ts';
 import { powertoolsEnvironment } from './powertools-env.ts';
 
@@ -55,7 +56,8 @@ export interface ApiFunctionResources {
   bucket: IBucket;
   importQueue: IQueue;
   importDeadLetterQueue: IQueue;
-  webhookQueue: IQueue;
+  /** Every queue of lib/store/tables.ts with its dead-letter queue, by id (grants' `queues`). */
+  queues: Readonly<Record<QueueId, { queue: IQueue; deadLetterQueue: IQueue }>>;
   /** Wraps the data keys that seal webhook signing secrets (lib/store/webhook-secrets.ts). */
   webhookSecretsKey: IKey;
   /** HMAC key for list cursors. */
@@ -179,15 +181,14 @@ export class ApiFunction extends Construct {
     for (const area of grant.listObjects ?? []) this.grantListObjects(resources.bucket, area);
     if (grant.importQueue?.includes('send')) this.grantImportQueueSend(resources.importQueue);
     if (grant.importDeadLetterQueue) this.grantDeadLetterQueue(resources.importDeadLetterQueue, grant.importDeadLetterQueue);
+    for (const [id, uses] of Object.entries(grant.queues ?? {}) as [QueueId, QueueUse[]][]) {
+      if (uses.includes('send')) this.grantQueueSend(id, resources.queues[id].queue);
+    }
+    for (const [id, deadLetterCalls] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, DeadLetterCall[]][]) {
+      this.grantQueueDeadLetters(id, resources.queues[id].deadLetterQueue, deadLetterCalls);
+    }
     if (grant.cursorSecret) this.grantCursorSecret(resources.cursorSecret);
-    if (grant.webhookQueue?.includes('send')) this.grantWebhookQueueSend(resources.webhookQueue);
     if (grant.webhookSecrets) this.grantWebhookSecrets(resources.webhookSecretsKey, grant.webhookSecrets);
-  }
-
-  /** sqs:SendMessage on the webhook delivery queue + `WEBHOOK_QUEUE_ENV_VAR`. */
-  grantWebhookQueueSend(queue: IQueue): void {
-    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
-    this.function.addEnvironment(WEBHOOK_QUEUE_ENV_VAR, queue.queueUrl);
   }
 
   /** Exactly `calls` on the webhook secrets key + `WEBHOOK_KMS_KEY_ENV_VAR` (its ARN). */
@@ -280,6 +281,18 @@ export class ApiFunction extends Construct {
   grantImportQueueSend(queue: IQueue): void {
     this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
     this.function.addEnvironment(IMPORT_QUEUE_ENV_VAR, queue.queueUrl);
+  }
+
+  /** sqs:SendMessage on a queue of QUEUES + its `envVar`. */
+  grantQueueSend(id: QueueId, queue: IQueue): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.function.addEnvironment(QUEUES[id].envVar, queue.queueUrl);
+  }
+
+  /** Exactly `calls` on a queue's dead-letter queue + its `deadLetterEnvVar`. */
+  grantQueueDeadLetters(id: QueueId, queue: IQueue, calls: readonly DeadLetterCall[]): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: calls.map((call) => `sqs:${call}`), resources: [queue.queueArn] }));
+    this.function.addEnvironment(QUEUES[id].deadLetterEnvVar, queue.queueUrl);
   }
 
   /** Exactly `calls` on the dead-letter queue + `IMPORT_DLQ_ENV_VAR`. */

@@ -129,7 +129,8 @@ export interface WorkerFunctionProps {
 function workerFunction(scope: Construct, worker: WorkerDefinition, props: WorkerFunctionProps, trigger: string): ApiFunction {
   const functionId = functionIdFor(worker.id);
   if (scope.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
-  assertGrantMatchesAccess(worker.id, props.grant, worker.access, worker.trigger === 'queue', worker.trigger === 'queue' ? worker.queue : undefined);
+  // The import queue's consumer is checked by its own field; every other queue's through `queues`.
+  assertGrantMatchesAccess(worker.id, props.grant, worker.access, worker.trigger === 'queue' && worker.queue === 'imports', worker.trigger === 'queue' ? worker.queue : undefined);
   return new ApiFunction(scope, functionId, {
     entry: worker.handler,
     grant: props.grant,

@@ -75,6 +75,14 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
     bytes: 305_000,
     why: 'the write path (transactions, idempotency, events: ~13 KB over a read), the BOM body’s schemas (zod +7 KB) and the revision comparison',
   },
+  submitExport: {
+    bytes: 307_000,
+    why: 'the write path and the export kinds’ filter rules (the job is queued with one signed SendMessage, lib/store/signed-sqs.ts)',
+  },
+  processExportJobs: {
+    bytes: 540_000,
+    why: 'it writes export files with the S3 client’s multipart calls (~135 KB with the SDK parts only S3 uses) and the CSV writer',
+  },
   // The webhook writes: the write path, the endpoint commands (URL vetting, Standard Webhooks
   // secrets) and the secret box (AES-GCM, KMS through one signed request).
   createWebhookEndpoint: { bytes: 346_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },

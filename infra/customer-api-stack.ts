@@ -18,7 +18,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
-import { IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
+import { EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
 import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/store/tables.ts';
 import { WORKERS } from '../lib/workers.ts';
 import type { WorkerDefinition } from '../lib/workers.ts';
@@ -73,6 +73,7 @@ export function tableIdFor(id: TableId): string {
  */
 export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; deadLetterMeaning: string }>> = {
   [IMPORT_QUEUE.id]: { constructPrefix: 'Import', deadLetterMeaning: 'Import jobs failed repeatedly' },
+  [EXPORT_QUEUE.id]: { constructPrefix: 'Export', deadLetterMeaning: 'Export jobs failed repeatedly' },
   [WEBHOOK_QUEUE.id]: { constructPrefix: 'Webhook', deadLetterMeaning: 'Webhook delivery messages or dispatcher stream batches failed repeatedly' },
 };
 
@@ -166,8 +167,8 @@ export class CustomerApiStack extends Stack {
       bucket: this.filesBucket,
       importQueue: this.importQueue,
       importDeadLetterQueue: this.importDeadLetterQueue,
+      queues: workerQueues,
       cursorSecret,
-      webhookQueue: workerQueues[WEBHOOK_QUEUE.id].queue,
       webhookSecretsKey: this.webhookSecretsKey,
     };
 

@@ -1,7 +1,8 @@
 import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
+import { EXPORT_OBJECT_PREFIX } from '../lib/domain/exports/job.ts';
 import type { RouteId } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/routes/types.ts';
-import { IMPORT_QUEUE, TABLES } from '../lib/store/tables.ts';
+import { QUEUES, TABLES } from '../lib/store/tables.ts';
 import type { QueueId, TableId } from '../lib/store/tables.ts';
 
 /**
@@ -31,7 +32,7 @@ export interface TableGrant {
 }
 
 /** Areas of the files bucket; each is one key prefix, and object grants never reach beyond it. */
-export type ObjectArea = 'import-files' | 'attachments';
+export type ObjectArea = 'import-files' | 'attachments' | 'exports';
 
 /**
  * Import files are `imports/<organization>/<sha256>.csv` (lib/domain/imports/submit-job.ts; a test
@@ -42,12 +43,16 @@ export const IMPORT_FILE_PREFIX = 'imports/';
 export const OBJECT_AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = {
   'import-files': IMPORT_FILE_PREFIX,
   attachments: ATTACHMENT_OBJECT_PREFIX,
+  exports: EXPORT_OBJECT_PREFIX,
 };
 
-export type ObjectCall = 'GetObject' | 'PutObject' | 'DeleteObject';
+/** PutObject also authorizes the multipart calls that write (create, upload part, complete). */
+export type ObjectCall = 'GetObject' | 'PutObject' | 'DeleteObject' | 'AbortMultipartUpload';
 
 /** `consume` is the event source mapping's: receive, delete, read the queue's attributes. */
 export type ImportQueueUse = 'send' | 'consume';
+/** A queue of QUEUES: `consume` is granted by the event source mapping of its worker (`ApiFunction.consumeQueue`). */
+export type QueueUse = 'send' | 'consume';
 export type DeadLetterCall = 'ReceiveMessage' | 'DeleteMessage' | 'ChangeMessageVisibility';
 
 export interface FunctionGrant {
@@ -58,10 +63,12 @@ export interface FunctionGrant {
   listObjects?: readonly ObjectArea[];
   importQueue?: readonly ImportQueueUse[];
   importDeadLetterQueue?: readonly DeadLetterCall[];
+  /** Uses of the other queues of QUEUES (lib/store/tables.ts), by id. */
+  queues?: Partial<Record<QueueId, readonly QueueUse[]>>;
+  /** Calls on the other queues' dead-letter queues, by queue id. */
+  deadLetterQueues?: Partial<Record<QueueId, readonly DeadLetterCall[]>>;
   /** The function signs list cursors: `secretsmanager:GetSecretValue` on the cursor secret alone. */
   cursorSecret?: boolean;
-  /** The webhook delivery queue: `send` (SendMessage), `consume` (the delivery worker's event source mapping). */
-  webhookQueue?: readonly ImportQueueUse[];
   /** KMS calls on the webhook secrets key: GenerateDataKey to seal (create, rotate), Decrypt to open (delivery). */
   webhookSecrets?: readonly WebhookSecretsCall[];
 }
@@ -104,10 +111,15 @@ export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
     }
     for (const [area, list] of Object.entries(grant.objects ?? {}) as [ObjectArea, ObjectCall[]][]) objects[area] = union(objects[area], list);
   }
+  const queues: Partial<Record<QueueId, QueueUse[]>> = {};
+  const deadLetterQueues: Partial<Record<QueueId, DeadLetterCall[]>> = {};
+  for (const grant of grants) {
+    for (const [id, uses] of Object.entries(grant.queues ?? {}) as [QueueId, QueueUse[]][]) queues[id] = union(queues[id], uses);
+    for (const [id, list] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, DeadLetterCall[]][]) deadLetterQueues[id] = union(deadLetterQueues[id], list);
+  }
   const listObjects = union(...grants.map((grant) => grant.listObjects));
   const importQueue = union(...grants.map((grant) => grant.importQueue));
   const importDeadLetterQueue = union(...grants.map((grant) => grant.importDeadLetterQueue));
-  const webhookQueue = union(...grants.map((grant) => grant.webhookQueue));
   const webhookSecrets = union(...grants.map((grant) => grant.webhookSecrets));
   return {
     tables,
@@ -115,8 +127,9 @@ export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
     ...(listObjects.length > 0 ? { listObjects } : {}),
     ...(importQueue.length > 0 ? { importQueue } : {}),
     ...(importDeadLetterQueue.length > 0 ? { importDeadLetterQueue } : {}),
+    ...(Object.keys(queues).length > 0 ? { queues } : {}),
+    ...(Object.keys(deadLetterQueues).length > 0 ? { deadLetterQueues } : {}),
     ...(grants.some((grant) => grant.cursorSecret) ? { cursorSecret: true } : {}),
-    ...(webhookQueue.length > 0 ? { webhookQueue } : {}),
     ...(webhookSecrets.length > 0 ? { webhookSecrets } : {}),
   };
 }
@@ -182,7 +195,14 @@ export const ROUTE_GRANTS = {
   rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey'] }),
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
-  replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, webhookQueue: ['send'] }),
+  replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
+  // Static: the kinds are the declaration bundled with the function.
+  listExportKinds: readRoute(),
+  // Commits the job (PutItem), queues it, then marks it dispatched (UpdateItem).
+  submitExport: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem') }, queues: { exports: ['send'] } }),
+  getExport: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // Reads the job and signs a GetObject URL for its file with the function's own credentials.
+  getExportDownloadUrl: readRoute({ tables: { inventory: calls('GetItem') }, objects: { exports: ['GetObject'] } }),
 } satisfies Record<RouteId, FunctionGrant>;
 
 /** Workers of lib/workers.ts by id (a test checks that every worker has one, and no more). */
@@ -211,15 +231,36 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // existing one, its read (GetItem); a message per task. Reading the stream is the mapping's.
   dispatchWebhookEvents: {
     tables: { inventory: calls('Query', 'PutItem', 'GetItem') },
-    webhookQueue: ['send'],
+    queues: { webhooks: ['send'] },
   },
   // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
   // pages (Query on events, PutItem of tasks). Retries and pages are new messages; secrets opened with Decrypt.
   deliverWebhooks: {
     tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
-    webhookQueue: ['consume', 'send'],
+    queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
+  },
+  // Job: GetItem, start/checkpoint/finish (UpdateItem). Sources: list Queries (records, BOMs, row
+  // errors, audit) and the items a BOM names (BatchGetItem); events: the sequence and the events
+  // after it (GetItem, Query) for the snapshot's roll-back, plus the completion's event append.
+  // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
+  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage.
+  processExportJobs: {
+    tables: {
+      inventory: calls('GetItem', 'BatchGetItem', 'Query', 'UpdateItem'),
+      events: calls('GetItem', 'Query', 'UpdateItem', 'PutItem'),
+      audit: { calls: ['Query', 'PutItem'], queryIndexes: ['gsi1'] },
+    },
+    objects: { exports: ['PutObject', 'GetObject', 'AbortMultipartUpload'], 'import-files': ['GetObject'] },
+    queues: { exports: ['consume', 'send'] },
+  },
+  // As sweepImportJobs for export jobs; a failed export's upload is aborted.
+  sweepExportJobs: {
+    tables: { inventory: { calls: ['GetItem', 'UpdateItem'], queryIndexes: ['gsi1'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    objects: { exports: ['AbortMultipartUpload'] },
+    queues: { exports: ['send'] },
+    deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {
@@ -260,9 +301,7 @@ const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
  * local runtime and tests give a function is the one it gets on AWS), within each table's level,
  * and consumes the import queue exactly when the function is its event source's target.
  */
-export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesQueue = false, queue: QueueId = IMPORT_QUEUE.id): void {
-  const consumesImportQueue = consumesQueue && queue === IMPORT_QUEUE.id;
-  const consumesWebhookQueue = consumesQueue && queue !== IMPORT_QUEUE.id;
+export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesImportQueue = false, consumedQueue?: QueueId): void {
   const problems: string[] = [];
   const granted = Object.keys(grant.tables).sort();
   const declared = (Object.entries(access.tables) as [TableId, TableAccess | undefined][]).filter(([, level]) => level).map(([table]) => table).sort();
@@ -276,14 +315,23 @@ export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, acces
     for (const index of tableGrant.queryIndexes ?? []) if (!indexes.has(index)) problems.push(`${table} has no index ${index}`);
   }
   const usesBucket = Object.keys(grant.objects ?? {}).length > 0 || (grant.listObjects?.length ?? 0) > 0;
-  if (usesBucket !== (access.bucket !== undefined || access.attachmentObjects !== undefined)) problems.push('bucket use differs from the declared access');
+  if (usesBucket !== (access.bucket !== undefined || access.attachmentObjects !== undefined || access.exportObjects !== undefined)) problems.push('bucket use differs from the declared access');
+  const exportCalls = grant.objects?.exports ?? [];
+  if ((exportCalls.length > 0) !== (access.exportObjects !== undefined)) problems.push('export files use differs from the declared access');
+  if (access.exportObjects === 'get' && exportCalls.some((call) => call !== 'GetObject')) problems.push('export files: only GetObject is declared');
+  for (const queueId of Object.keys(QUEUES) as QueueId[]) {
+    if (queueId === 'imports') continue;
+    const uses = grant.queues?.[queueId] ?? [];
+    const declared = access.queues?.[queueId];
+    if (uses.includes('send') !== (declared !== undefined)) problems.push(`sending to the ${queueId} queue differs from the declared access`);
+    if (uses.includes('consume') !== (consumedQueue === queueId)) problems.push(`consuming the ${queueId} queue differs from the worker trigger`);
+    if ((grant.deadLetterQueues?.[queueId] !== undefined) !== (declared === 'send-and-settle-dead-letters')) problems.push(`the ${queueId} dead-letter queue use differs from the declared access`);
+  }
   const sends = grant.importQueue?.includes('send') ?? false;
   if (sends !== (access.importQueue === 'send')) problems.push('sending to the import queue differs from the declared access');
   if ((grant.importQueue?.includes('consume') ?? false) !== consumesImportQueue) problems.push('consuming the import queue differs from the worker trigger');
   if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume')) problems.push('dead-letter queue use differs from the declared access');
   if ((grant.cursorSecret ?? false) !== (access.cursorSecret ?? false)) problems.push('cursor secret differs from the declared access');
-  if ((grant.webhookQueue?.includes('send') ?? false) !== (access.webhookQueue === 'send')) problems.push('sending to the webhook queue differs from the declared access');
-  if ((grant.webhookQueue?.includes('consume') ?? false) !== consumesWebhookQueue) problems.push('consuming the webhook queue differs from the worker trigger');
   const secretCall = access.webhookSecrets === 'seal' ? 'GenerateDataKey' : access.webhookSecrets === 'open' ? 'Decrypt' : undefined;
   if ((grant.webhookSecrets ?? []).join() !== (secretCall ?? '')) problems.push('webhook secrets calls differ from the declared access');
   if (problems.length > 0) throw new Error(`Function ${id}: its grant in infra/grants.ts does not match its declared access: ${problems.join('; ')}.`);

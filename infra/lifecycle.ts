@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../lib/domain/exports/job.ts';
 import { IMPORT_QUEUE } from '../lib/store/tables.ts';
 import { IMPORT_FILE_PREFIX } from './grants.ts';
 
@@ -25,6 +26,9 @@ export function filesBucketLifecycleRules(): LifecycleRule[] {
   return [
     { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_ABORT_DAYS) },
     { id: 'expire-import-files', prefix: IMPORT_FILE_PREFIX, expiration: Duration.days(IMPORT_FILE_EXPIRATION_DAYS) },
+    // An export file is written once, at completion (its multipart upload completes), so its age
+    // is the time since completion; the API answers 404 from the job's expiresAt on (docs/exports.md).
+    { id: 'expire-export-files', prefix: EXPORT_OBJECT_PREFIX, expiration: Duration.days(EXPORT_RETENTION_DAYS) },
   ];
 }
 

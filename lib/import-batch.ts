@@ -14,18 +14,30 @@ import { parseJobMessage, type ImportJobMessage } from './store/job-queue.ts';
  */
 export const OVERRUN_MARGIN_MS = 3_000;
 
-/** What the import worker's batch handling needs; functions/workers/process-import-jobs.ts wires the real stores. */
-export interface ImportBatchPorts {
+/**
+ * What a job flow's batch handling needs; functions/workers/process-import-jobs.ts and
+ * process-export-jobs.ts wire the real stores. Generic over the flow's job, failure and outcome:
+ * every queue-driven job flow shares this handler (docs/contributing.md "A background flow").
+ */
+export interface ImportBatchPorts<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome> {
   processor: {
-    process(organizationId: string, jobId: string, remainingMs: () => number, handoffs?: number): Promise<ProcessOutcome>;
-    fail(job: ImportJobState, failure: JobFailure): Promise<ProcessOutcome>;
+    process(organizationId: string, jobId: string, remainingMs: () => number, handoffs?: number): Promise<Outcome>;
+    fail(job: Job, failure: Failure): Promise<Outcome>;
   };
-  jobs: { get(organizationId: string, jobId: string): Promise<ImportJobState | undefined> };
+  jobs: { get(organizationId: string, jobId: string): Promise<Job | undefined> };
   /** Sends the message again, as a fresh one. */
   resend(message: ImportJobMessage): Promise<void>;
   /** The queue's receive limit: the receive that reaches it is the message's last before the dead-letter queue. */
   maxReceiveCount: number;
+  /** The flow's name in logs (default `import`). */
+  flow?: string;
+  /** The failure a job gets when its last allowed receive fails (default: the import's). */
+  lastReceiveFailure?: Failure;
+  /** Counts the batch's messages and failures (default: the import metrics). */
+  countMessages?: (received: number, failed: number) => void;
 }
+
+export type JobBatchPorts<Job, Failure, Outcome> = ImportBatchPorts<Job, Failure, Outcome>;
 
 /** A message reported failed on purpose; the reason was logged where it was found. */
 class MessageNotHandled extends Error {
@@ -40,7 +52,7 @@ class MessageNotHandled extends Error {
  * before its time runs out, a message that overruns anyway is reported alone, and messages
  * left without time go back as fresh messages.
  */
-export function createImportBatchHandler(ports: ImportBatchPorts) {
+export function createImportBatchHandler<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome>(ports: ImportBatchPorts<Job, Failure, Outcome>) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // One per invocation: a processor keeps its batch's records and failures on itself, and the
     // local poller (like the integration tests) runs invocations of one handler concurrently.
@@ -52,15 +64,16 @@ export function createImportBatchHandler(ports: ImportBatchPorts) {
       // A batch of nothing but failures is still reported message by message, not thrown as one error.
       throwOnFullBatchFailure: false,
     });
-    countImportMessages(event.Records.length, response.batchItemFailures.length);
+    (ports.countMessages ?? countImportMessages)(event.Records.length, response.batchItemFailures.length);
     return response;
   };
 }
 
-async function handleMessage(ports: ImportBatchPorts, record: SQSRecord, context: Context): Promise<ProcessOutcome | 'resent'> {
+async function handleMessage<Job, Failure, Outcome>(ports: ImportBatchPorts<Job, Failure, Outcome>, record: SQSRecord, context: Context): Promise<Outcome | 'resent'> {
+  const flow = ports.flow ?? 'import';
   const message = parseJobMessage(record.body);
   if (!message) {
-    log('error', 'import message is not a job reference', { messageId: record.messageId });
+    log('error', `${flow} message is not a job reference`, { messageId: record.messageId });
     throw new MessageNotHandled('not a job reference');
   }
   // A message picked up with too little time left goes back as a fresh message (the whole batch
@@ -70,33 +83,39 @@ async function handleMessage(ports: ImportBatchPorts, record: SQSRecord, context
     return 'resent';
   }
   const { organizationId, jobId } = message;
-  let settled: Awaited<ReturnType<typeof settleWithin<ProcessOutcome>>>;
+  let settled: Awaited<ReturnType<typeof settleWithin<Outcome>>>;
   try {
     const work = ports.processor.process(organizationId, jobId, () => context.getRemainingTimeInMillis(), message.handoffsWithoutProgress ?? 0);
     settled = await settleWithin(
       work,
       () => context.getRemainingTimeInMillis() - OVERRUN_MARGIN_MS,
-      (error) => log('error', 'overrun import message failed later', { organizationId, jobId, ...describeError(error) }),
+      (error) => log('error', `overrun ${flow} message failed later`, { organizationId, jobId, ...describeError(error) }),
     );
   } catch (error) {
-    log('error', 'import job processing failed', { organizationId, jobId, messageId: record.messageId, ...describeError(error) });
+    log('error', `${flow} job processing failed`, { organizationId, jobId, messageId: record.messageId, ...describeError(error) });
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
     if (receives >= ports.maxReceiveCount) await markFailed(ports, organizationId, jobId);
     throw error;
   }
   // Not a processing failure: the job may still finish in the background, so it is not marked failed.
   if (settled.overran) {
-    log('error', 'import message overran its time; it comes back after the visibility timeout', { organizationId, jobId, messageId: record.messageId });
+    log('error', `${flow} message overran its time; it comes back after the visibility timeout`, { organizationId, jobId, messageId: record.messageId });
     throw new MessageNotHandled('overran its time');
   }
-  log('info', 'import message handled', { organizationId, jobId, outcome: settled.value });
+  log('info', `${flow} message handled`, { organizationId, jobId, outcome: settled.value });
   return settled.value;
 }
 
-async function markFailed(ports: ImportBatchPorts, organizationId: string, jobId: string): Promise<void> {
+const IMPORT_LAST_RECEIVE_FAILURE: JobFailure = {
+  code: 'processing-error',
+  message: 'The file could not be processed after several attempts. Submit it again, or contact support with the job id.',
+};
+
+async function markFailed<Job, Failure, Outcome>(ports: ImportBatchPorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
   const job = await ports.jobs.get(organizationId, jobId).catch(() => undefined);
   if (!job) return;
   await ports.processor
-    .fail(job, { code: 'processing-error', message: 'The file could not be processed after several attempts. Submit it again, or contact support with the job id.' })
-    .catch((error: unknown) => log('error', 'could not mark import job failed', { organizationId, jobId, ...describeError(error) }));
+    // Without a failure of its own, a flow is the import flow (the default type parameters).
+    .fail(job, ports.lastReceiveFailure ?? (IMPORT_LAST_RECEIVE_FAILURE as Failure))
+    .catch((error: unknown) => log('error', `could not mark ${ports.flow ?? 'import'} job failed`, { organizationId, jobId, ...describeError(error) }));
 }

@@ -1,5 +1,5 @@
 import type { ResourceAccess } from './routes/types.ts';
-import { IMPORT_QUEUE, WEBHOOK_QUEUE } from './store/tables.ts';
+import { EXPORT_QUEUE, IMPORT_QUEUE, WEBHOOK_QUEUE } from './store/tables.ts';
 import type { QueueId, TableId } from './store/tables.ts';
 
 /**
@@ -82,7 +82,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // New event items only (`entity` as lib/store/entities.ts tags them): not the sequence counter, not TTL deletions.
     filter: { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['event'] } } } },
     // Reads endpoints, puts delivery tasks (inventory); queues one message per task.
-    access: { tables: { inventory: 'read-write' }, webhookQueue: 'send' },
+    access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
   },
   {
     id: 'deliverWebhooks',
@@ -94,7 +94,7 @@ export const WORKERS: readonly WorkerDefinition[] = [
     maxConcurrency: 20,
     // Tasks, the log, endpoints (inventory); the event's envelope (events); disabling writes its
     // audit entry; retries and replay pages are new messages; opening secrets needs KMS Decrypt.
-    access: { tables: { inventory: 'read-write', events: 'read', audit: 'write' }, webhookQueue: 'send', webhookSecrets: 'open' },
+    access: { tables: { inventory: 'read-write', events: 'read', audit: 'write' }, queues: { webhooks: 'send' }, webhookSecrets: 'open' },
   },
   {
     id: 'sweepImportJobs',
@@ -105,6 +105,34 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // events + audit: failing a job writes its import.failed audit entry; the dead-letter queue
     // names the jobs whose every attempt died.
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, importQueue: 'send', importDeadLetterQueue: 'consume' },
+  },
+  {
+    id: 'processExportJobs',
+    trigger: 'queue',
+    handler: 'functions/workers/process-export-jobs.ts',
+    queue: EXPORT_QUEUE.id,
+    timeoutSeconds: EXPORT_QUEUE.workerTimeoutSeconds,
+    // One export per invocation: an export fills its invocation's time by itself.
+    batchSize: 1,
+    maxConcurrency: 2,
+    // Reads every table it exports (inventory: records, BOMs, import jobs and row errors; events:
+    // the snapshot's roll-back; audit: the audit-events kind), writes its job, its events and
+    // audit entry; import files (import-row-errors), its own files; hands the rest on.
+    access: {
+      tables: { inventory: 'read-write', events: 'read-write', audit: 'read-write' },
+      bucket: 'read',
+      exportObjects: 'write',
+      queues: { exports: 'send' },
+    },
+  },
+  {
+    id: 'sweepExportJobs',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-export-jobs.ts',
+    everySeconds: 60,
+    timeoutSeconds: 30,
+    // As the import sweeper, for export jobs: sends what was never queued, fails what died.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, exportObjects: 'write', queues: { exports: 'send-and-settle-dead-letters' } },
   },
   {
     id: 'sweepAttachmentObjects',

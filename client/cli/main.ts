@@ -5,6 +5,7 @@ import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
 import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
+import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { WEBHOOKS_USAGE, webhooksCreate, webhooksDeliveries, webhooksList, webhooksReplay } from './commands/webhooks.ts';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'events tail': eventsTail,
   'events listen': eventsListen,
   'imports submit': importsSubmit,
+  'exports create': exportsCreate,
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'stock list': stockList,
@@ -35,6 +37,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${EVENTS_LISTEN_USAGE}
 
   ${IMPORTS_SUBMIT_USAGE}
+
+  ${EXPORTS_CREATE_USAGE}
 
   ${BARCODES_RENDER_USAGE}
 

@@ -159,10 +159,17 @@ export const exportCompletedDataSchema = open(
     kind: z
       .string()
       .check(z.minLength(1))
-      .check(z.describe('Kind of export.')),
+      .check(z.describe('Kind of export (`GET /v1/exports/kinds`).')),
     rowCount: z.int().check(z.minimum(0)),
-    downloadUrl: z.url().check(z.describe('Short-lived URL of the export file.')),
-    expiresAt: utcTimestamp('When `downloadUrl` stops working.'),
+    downloadUrl: z
+      .string()
+      .check(z.regex(/^\/v1\/exports\/[^/]+\/download-url$/))
+      .check(
+        z.describe(
+          'API path that mints a fresh presigned link to the file (`GET /v1/exports/{id}/download-url`, 15 minutes): a link in the event would expire long before the feed’s retention.',
+        ),
+      ),
+    expiresAt: utcTimestamp('When the file and the export job expire (7 days after completion).'),
   }),
 );
 

@@ -2,6 +2,7 @@ import { ATTACHMENT_ROUTES } from './attachments.ts';
 import { AUDIT_ROUTES } from './audit.ts';
 import { BOM_ROUTES } from './boms.ts';
 import { EVENT_ROUTES } from './events.ts';
+import { EXPORT_ROUTES } from './exports.ts';
 import { IMPORT_ROUTES } from './imports.ts';
 import { INVENTORY_ROUTES } from './inventory.ts';
 import { LABEL_ROUTES } from './labels.ts';
@@ -31,6 +32,7 @@ export const ROUTES = [
   ...BOM_ROUTES,
   ...INVENTORY_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...EXPORT_ROUTES,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];

@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/auth/scopes.ts';
-import type { TableId } from '../store/tables.ts';
+import type { QueueId, TableId } from '../store/tables.ts';
 
 /**
  * The shape of a route of the table (lib/routes/index.ts) and of the storage a function may reach.
@@ -22,10 +22,16 @@ export interface ResourceAccess {
    * `get` (signs download URLs), `delete` (delete), `list-delete` (the orphan sweep).
    */
   attachmentObjects?: 'put' | 'get' | 'delete' | 'list-delete';
-  /** Sends to the webhook delivery queue (replays, the dispatcher, the delivery worker's retries): WEBHOOK_QUEUE_URL. */
-  webhookQueue?: 'send';
   /** Webhook signing secrets: `seal` (create, rotate: KMS GenerateDataKey), `open` (the delivery worker: KMS Decrypt). */
   webhookSecrets?: 'seal' | 'open';
+  /**
+   * Queues of QUEUES (lib/store/tables.ts) a function sends to (`send`: it gets the queue's URL in
+   * `spec.envVar`) or whose dead letters it settles (`send-and-settle-dead-letters`: also the DLQ's
+   * URL, the sweeper). The import queue keeps its own fields above.
+   */
+  queues?: Partial<Record<QueueId, 'send' | 'send-and-settle-dead-letters'>>;
+  /** Export files, under the exports prefix of the files bucket only: `get` (signs download URLs), `write` (the worker's multipart upload and its read-back). */
+  exportObjects?: 'get' | 'write';
 }
 
 export interface ResponseSpec {

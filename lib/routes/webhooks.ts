@@ -117,7 +117,7 @@ export const replayWebhookEventsRoute = {
   requestBody: { mediaType: 'json' },
   success: { status: 202, description: 'The replay was accepted; its deliveries follow in the log.', mediaType: 'json' },
   errorStatuses: [400, 404],
-  access: { tables: { inventory: 'read-write' }, webhookQueue: 'send' },
+  access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
 } as const satisfies RouteDefinition;
 
 export const WEBHOOK_ROUTES = [listWebhookEndpointsRoute, createWebhookEndpointRoute, getWebhookEndpointRoute, replaceWebhookEndpointRoute, deleteWebhookEndpointRoute, rotateWebhookSecretRoute, listWebhookDeliveriesRoute, replayWebhookEventsRoute] as const satisfies readonly RouteDefinition[];

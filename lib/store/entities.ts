@@ -124,6 +124,18 @@ export const importRowErrorEntity = /* @__PURE__ */ defineEntity<{ organizationI
 /** Sort-key prefix of a job's row errors. */
 export const ROW_ERROR_PREFIX = 'ERR';
 
+/** An export job; its gsi1 keys follow its life as an import job's do (export-jobs-store.ts). */
+export const exportJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string }>({
+  type: 'export-job',
+  schemaVersion: 1,
+  key: ({ organizationId, jobId }) => keys.exportJob(organizationId, jobId),
+});
+
+export const exportJobIndexKeys = {
+  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingExportDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
+  active: (organizationId: string, jobId: string) => ({ gsi1pk: keys.activeExports, gsi1sk: `${organizationId}#${jobId}` }),
+};
+
 export const bomEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string }>({
   type: 'bom',
   schemaVersion: 1,

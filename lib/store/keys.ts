@@ -75,6 +75,13 @@ export const keys = {
   /** Where gsi1 listed active jobs before the sharded index; the sweeper still reads it until it is empty. */
   legacyActiveJobs: 'IMPJOB#ACTIVE',
 
+  /** An export job (docs/exports.md). */
+  exportJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#EXPJOB#${jobId}`, sk: 'JOB' }),
+  /** Sparse index of export jobs committed but not yet handed to their queue (the sweeper's). */
+  pendingExportDispatch: 'EXPJOB#DISPATCH',
+  /** Sparse index of export jobs handed to the queue and not finished. */
+  activeExports: 'EXPJOB#ACTIVE',
+
   /** A BOM (detail) by id; its list entry lives in the organization's BOM list, ordered by id (= creation). */
   bom: (organizationId: string, bomId: string) => ({ pk: `ORG#${organizationId}#${bomId}`, sk: 'BOM' }),
   bomsOf: (organizationId: string) => `ORG#${organizationId}#BOMS`,

@@ -125,6 +125,8 @@ export function physicalTableName(prefix: string, id: TableId): string {
 export const BUCKET_ENV_VAR = 'FILES_BUCKET_NAME';
 export const IMPORT_QUEUE_ENV_VAR = 'IMPORT_QUEUE_URL';
 export const IMPORT_DLQ_ENV_VAR = 'IMPORT_DLQ_URL';
+export const EXPORT_QUEUE_ENV_VAR = 'EXPORT_QUEUE_URL';
+export const EXPORT_DLQ_ENV_VAR = 'EXPORT_DLQ_URL';
 
 /**
  * A queue feeding a worker of lib/workers.ts, with its dead-letter queue. The CDK stack
@@ -159,6 +161,20 @@ export const IMPORT_QUEUE = {
   deadLetterEnvVar: IMPORT_DLQ_ENV_VAR,
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
+/** The export queue and its dead-letter queue (the export worker: docs/exports.md "Guarantees"). */
+export const EXPORT_QUEUE = {
+  id: 'exports',
+  deadLetterId: 'exports-dlq',
+  maxReceiveCount: 5,
+  /** An export continues across invocations, so a long one needs no longer timeout. */
+  workerTimeoutSeconds: 300,
+  visibilityTimeoutSeconds: 1800,
+  deadLetterRetentionDays: 14,
+  messageRetentionDays: 14,
+  envVar: EXPORT_QUEUE_ENV_VAR,
+  deadLetterEnvVar: EXPORT_DLQ_ENV_VAR,
+} as const satisfies QueueSpec & { workerTimeoutSeconds: number };
+
 export const WEBHOOK_QUEUE_ENV_VAR = 'WEBHOOK_QUEUE_URL';
 /** The KMS key that wraps the data keys of webhook secrets (AWS); locally a key file instead (lib/store/webhook-secrets.ts). */
 export const WEBHOOK_KMS_KEY_ENV_VAR = 'WEBHOOK_SECRETS_KMS_KEY_ID';
@@ -185,7 +201,7 @@ export const WEBHOOK_QUEUE = {
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
 /** Every queue of the service, by id: a new background flow adds its queue here. */
-export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE } as const satisfies Record<string, QueueSpec>;
+export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [EXPORT_QUEUE.id]: EXPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE } as const satisfies Record<string, QueueSpec>;
 export type QueueId = keyof typeof QUEUES;
 export const QUEUE_IDS = Object.keys(QUEUES) as QueueId[];
 

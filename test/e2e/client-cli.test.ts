@@ -102,6 +102,22 @@ describe('npm run cli', () => {
     expect(readFileSync(join(directory, 'label.svg'), 'utf8')).toMatch(/<svg\b/);
   });
 
+  it('exports create --kind stock-records --out writes the file through exportFile() and prints the export', async () => {
+    // Prepare: the stock the earlier tests received (the tests of this file share one organization)
+    const out = join(directory, 'stock.csv');
+    // Act
+    const { code, stdout, stderr } = await cli('exports', 'create', '--kind', 'stock-records', '--out', out, '--filter', 'nonZero=true');
+    // Assess
+    expect(code, stderr).toBe(0);
+    const job = JSON.parse(stdout) as { id: string; status: string; rowCount: number; fileSizeBytes: number; filters: Record<string, unknown> };
+    expect(job).toMatchObject({ status: 'succeeded', filters: { nonZero: true } });
+    const content = readFileSync(out, 'utf8');
+    expect(Buffer.byteLength(content)).toBe(job.fileSizeBytes);
+    expect(content.startsWith('stockRecordId,itemId,sku,locationId,locationCode,lot,quantity,updatedAt\r\n')).toBe(true);
+    expect(content.trimEnd().split('\r\n')).toHaveLength(job.rowCount + 1);
+    expect(stderr).toMatch(new RegExp(`^${job.id} succeeded`, 'm'));
+  });
+
   it('answers a usage mistake with status 2 and an API refusal with status 1', async () => {
     const usage = await cli('barcodes', 'render', '--type', 'qr', '--out', join(directory, 'x.svg'));
     const refused = await cli('barcodes', 'render', '--type', 'ean13', '--data', '4006381333932', '--out', join(directory, 'x.svg'));

@@ -10,7 +10,10 @@ import {
   MemoryCheckpointStore,
   paginate,
   renderBarcode,
+  submitExport,
   unwrap,
+  waitForExport,
+  exportDownloadUrl,
   unwrapResponse,
   type DomainEvent,
   type FeedPage,
@@ -311,6 +314,21 @@ describe('webhooks through the client', () => {
     expect(replay.endpointId).toBe(created.id);
     await unwrapResponse(client.api.DELETE('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }));
     await expect(unwrap(client.api.GET('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }))).rejects.toBeInstanceOf(ApiProblemError);
+  });
+});
+
+describe('exports through the client', () => {
+  it('lists the kinds, submits a stock-records export, waits with progress and mints its download link', async () => {
+    const kinds = await unwrap(client.api.GET('/v1/exports/kinds'));
+    expect(kinds.data.map((kind) => kind.kind)).toContain('stock-records');
+    const queued = await submitExport(client, { kind: 'stock-records', format: 'jsonl', filters: { nonZero: true } });
+    const seen: string[] = [];
+    const job = await waitForExport(client, queued.id, { initialDelayMs: 50, onProgress: (progress) => seen.push(progress.status) });
+    expect(job.status).toBe('succeeded');
+    expect(seen.at(-1)).toBe('succeeded');
+    const link = await exportDownloadUrl(client, job.id);
+    const lines = (await (await fetch(link.url)).text()).trim().split('\n');
+    expect(lines).toHaveLength(job.rowCount);
   });
 });
 

@@ -72,12 +72,25 @@ describe('keys CLI', () => {
     await expectProblem(await callApi('/v1/boms', { key: key.key }), 403, 'customer-api.auth.insufficient-scope');
   });
 
+  it('creates a key with exports:read and exports:write that exports and reads nothing else', async () => {
+    // Act
+    const created = await keysCli(['create', '--org', uniqueOrganization(), '--name', 'exporter', '--scopes', 'exports:read,exports:write', '--json']);
+
+    // Assess
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key.scopes).toEqual(['exports:read', 'exports:write']);
+    expect((await callApi('/v1/exports/kinds', { key: key.key })).status).toBe(200);
+    await expectProblem(await callApi('/v1/items', { key: key.key }), 403, 'customer-api.auth.insufficient-scope');
+  });
+
   it('honours --expires', async () => {
     const created = await keysCli(['create', '--org', uniqueOrganization(), '--name', 'old', '--scopes', 'all', '--expires', '2020-01-01T00:00:00Z', '--json']);
     const key = JSON.parse(created.stdout);
     expect(key.expiresAt).toBe('2020-01-01T00:00:00.000Z');
     expect(key.scopes).toEqual([...SCOPES]);
     expect(key.scopes).toContain('inventory:read');
+    expect(key.scopes).toEqual(expect.arrayContaining(['exports:read', 'exports:write']));
     await expectProblem(await callApi('/v1/barcodes?payload=1', { key: key.key }), 401);
   });
 

@@ -117,12 +117,13 @@ describe('every function bundle', () => {
   // (lib/store/attachment-objects.ts, lib/store/files-store.ts), and nothing else touches S3.
   // The SQS client only where dead letters are received (the sweep); the import queue's producers
   // send with a signed request (lib/store/job-queue.ts). The content sniffer only where files are
-  // uploaded.
+  // uploaded. Export files: the worker and the sweeper use the S3 client's multipart calls; the
+  // download link is presigned like an attachment's.
   const handlersWhere = (uses: (access: ResourceAccess) => boolean) => new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
-  const S3_FUNCTIONS = handlersWhere((access) => access.attachmentObjects === 'list-delete');
-  const SIGNS_S3_REQUESTS = handlersWhere((access) => access.attachmentObjects !== undefined);
+  const S3_FUNCTIONS = handlersWhere((access) => access.attachmentObjects === 'list-delete' || access.exportObjects === 'write');
+  const SIGNS_S3_REQUESTS = handlersWhere((access) => access.attachmentObjects !== undefined || access.exportObjects === 'get');
   const SIGNS_FILE_REQUESTS = handlersWhere((access) => access.bucket !== undefined);
-  const SQS_FUNCTIONS = handlersWhere((access) => access.importDeadLetterQueue !== undefined);
+  const SQS_FUNCTIONS = handlersWhere((access) => access.importDeadLetterQueue !== undefined || Object.values(access.queues ?? {}).includes('send-and-settle-dead-letters'));
   it.each(functionEntries)('%s carries the S3 and SQS clients, the signed S3 requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;
     expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));

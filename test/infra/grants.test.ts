@@ -21,7 +21,7 @@ import { attachmentObjectKey } from '../../lib/domain/attachments/attachment.ts'
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import { ROUTES, resourcesFor } from '../../lib/routes/index.ts';
 import type { ResourceAccess } from '../../lib/routes/types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, QUEUES, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
 import type { QueueId, TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/config/cursor-env.ts';
@@ -47,7 +47,8 @@ interface FunctionCase {
   grant: FunctionGrant;
   access: ResourceAccess;
   consumesImportQueue: boolean;
-  queue?: QueueId;
+  /** The queue of QUEUES whose event source mapping targets the function, if any. */
+  consumedQueue?: QueueId;
 }
 
 const CASES: FunctionCase[] = [
@@ -65,8 +66,8 @@ const CASES: FunctionCase[] = [
     constructId: functionIdFor(worker.id),
     grant: WORKER_GRANTS[worker.id] as FunctionGrant,
     access: worker.access,
-    consumesImportQueue: worker.trigger === 'queue',
-    ...(worker.trigger === 'queue' ? { queue: worker.queue } : {}),
+    consumesImportQueue: worker.trigger === 'queue' && worker.queue === IMPORT_QUEUE.id,
+    ...(worker.trigger === 'queue' ? { consumedQueue: worker.queue } : {}),
   })),
 ];
 
@@ -83,9 +84,9 @@ describe('the grant map', () => {
     expect(Object.keys(WORKER_GRANTS).sort()).toEqual(WORKERS.map((worker) => worker.id).sort());
   });
 
-  it.each(CASES)('$name: names exactly the resources its access declares, within each level', ({ name, grant, access, consumesImportQueue, queue }) => {
+  it.each(CASES)('$name: names exactly the resources its access declares, within each level', ({ name, grant, access, consumesImportQueue, consumedQueue }) => {
     // Act + Assess
-    expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue, queue)).not.toThrow();
+    expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue, consumedQueue)).not.toThrow();
   });
 
   it.each(CASES)('$name: only GetItem on the keys table; no Scan, BatchWriteItem or DescribeTable anywhere', ({ grant }) => {
@@ -183,12 +184,15 @@ describe('synthesized roles (stage "grants")', () => {
       for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, queue));
     }
     for (const call of grant.importDeadLetterQueue ?? []) expected.push(permission(`sqs:${call}`, stack.resolve(stack.importDeadLetterQueue.queueArn)));
-    if (grant.cursorSecret) expected.push(permission('secretsmanager:GetSecretValue', stack.resolve(cursorSecret().secretArn)));
-    const webhookQueue = stack.workerQueues[WEBHOOK_QUEUE.id];
-    if (grant.webhookQueue?.includes('send')) expected.push(permission('sqs:SendMessage', stack.resolve(webhookQueue.queue.queueArn)));
-    if (grant.webhookQueue?.includes('consume')) {
-      for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, stack.resolve(webhookQueue.queue.queueArn)));
+    for (const [id, uses] of Object.entries(grant.queues ?? {}) as [QueueId, string[]][]) {
+      const arn = stack.resolve(stack.workerQueues[id].queue.queueArn);
+      if (uses.includes('send')) expected.push(permission('sqs:SendMessage', arn));
+      if (uses.includes('consume')) for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, arn));
     }
+    for (const [id, deadLetterCalls] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, string[]][]) {
+      for (const call of deadLetterCalls) expected.push(permission(`sqs:${call}`, stack.resolve(stack.workerQueues[id].deadLetterQueue.queueArn)));
+    }
+    if (grant.cursorSecret) expected.push(permission('secretsmanager:GetSecretValue', stack.resolve(cursorSecret().secretArn)));
     for (const call of grant.webhookSecrets ?? []) expected.push(permission(`kms:${call}`, stack.resolve(stack.webhookSecretsKey.keyArn)));
     const streamWorker = WORKERS.find((worker) => worker.trigger === 'stream' && functionIdFor(worker.id) === constructId);
     if (streamWorker?.trigger === 'stream') {
@@ -245,6 +249,10 @@ describe('synthesized roles (stage "grants")', () => {
     expect(env[BUCKET_ENV_VAR]).toEqual(grant.objects || grant.listObjects ? stack.resolve(stack.filesBucket.bucketName) : undefined);
     expect(env[IMPORT_QUEUE_ENV_VAR]).toEqual(grant.importQueue?.includes('send') ? stack.resolve(stack.importQueue.queueUrl) : undefined);
     expect(env[IMPORT_DLQ_ENV_VAR]).toEqual(grant.importDeadLetterQueue ? stack.resolve(stack.importDeadLetterQueue.queueUrl) : undefined);
+    for (const id of (Object.keys(QUEUES) as QueueId[]).filter((queueId) => queueId !== IMPORT_QUEUE.id)) {
+      expect(env[QUEUES[id].envVar], id).toEqual(grant.queues?.[id]?.includes('send') ? stack.resolve(stack.workerQueues[id].queue.queueUrl) : undefined);
+      expect(env[QUEUES[id].deadLetterEnvVar], id).toEqual(grant.deadLetterQueues?.[id] ? stack.resolve(stack.workerQueues[id].deadLetterQueue.queueUrl) : undefined);
+    }
     expect(env[CURSOR_SECRET_ARN_ENV]).toEqual(grant.cursorSecret ? stack.resolve(cursorSecret().secretArn) : undefined);
   });
 

@@ -8,6 +8,7 @@ import { FILES_ACCESS_LOG_PREFIX } from '../../infra/files-bucket.ts';
 import { IMPORT_FILE_PREFIX } from '../../infra/grants.ts';
 import { IMPORT_FILE_EXPIRATION_DAYS, INCOMPLETE_UPLOAD_ABORT_DAYS } from '../../infra/lifecycle.ts';
 import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/domain/attachments/attachment.ts';
+import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../../lib/domain/exports/job.ts';
 import { IMPORT_QUEUE } from '../../lib/store/tables.ts';
 import { CDK_JSON_CONTEXT, logicalIdOfType, referencedLogicalIds, resourceById, singleReference } from './template-helpers.ts';
 
@@ -32,14 +33,18 @@ describe('files bucket lifecycle (stage "life")', () => {
   const filesBucketId = () => singleReference(stack.resolve(stack.filesBucket.bucketArn));
   const accessLogsBucketId = () => singleReference(stack.resolve(stack.accessLogsBucket.bucketArn));
 
-  it(`expires import files ${IMPORT_FILE_EXPIRATION_DAYS} days after they were written, and nothing else`, () => {
+  it(`expires import files ${IMPORT_FILE_EXPIRATION_DAYS} days and export files ${EXPORT_RETENTION_DAYS} days after they were written, and nothing else`, () => {
     // Act
     const rules = (resourceById(template, filesBucketId()).Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
 
     // Assess
     const expiring = rules.filter((rule) => rule.ExpirationInDays !== undefined);
-    expect(expiring).toEqual([{ Id: 'expire-import-files', Prefix: IMPORT_FILE_PREFIX, ExpirationInDays: IMPORT_FILE_EXPIRATION_DAYS, Status: 'Enabled' }]);
+    expect(expiring).toEqual([
+      { Id: 'expire-import-files', Prefix: IMPORT_FILE_PREFIX, ExpirationInDays: IMPORT_FILE_EXPIRATION_DAYS, Status: 'Enabled' },
+      { Id: 'expire-export-files', Prefix: EXPORT_OBJECT_PREFIX, ExpirationInDays: EXPORT_RETENTION_DAYS, Status: 'Enabled' },
+    ]);
     expect(ATTACHMENT_OBJECT_PREFIX.startsWith(IMPORT_FILE_PREFIX)).toBe(false);
+    expect(ATTACHMENT_OBJECT_PREFIX.startsWith(EXPORT_OBJECT_PREFIX)).toBe(false);
   });
 
   it(`aborts multipart uploads left incomplete for ${INCOMPLETE_UPLOAD_ABORT_DAYS} day, bucket-wide`, () => {

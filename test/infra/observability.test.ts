@@ -11,7 +11,7 @@ import type { CfnResource } from './template-helpers.ts';
 // SNS topic for the alarms, one without.
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:customer-api-ops';
-const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'webhooks-dlq-not-empty', 'worker-errors', 'dispatchWebhookEvents-iterator-age', 'webhook-failed-attempts'].map((suffix) => `customer-api-obs-${suffix}`);
+const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'exports-dlq-not-empty', 'webhooks-dlq-not-empty', 'worker-errors', 'dispatchWebhookEvents-iterator-age', 'webhook-failed-attempts'].map((suffix) => `customer-api-obs-${suffix}`);
 
 const synth = stackSynthesizer();
 

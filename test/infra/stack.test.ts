@@ -16,7 +16,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, QUEUES, TABLES, TABLE_IDS, physicalTableName } from '../../lib/store/tables.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
@@ -480,7 +480,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
 
   describe('workers (lib/workers.ts)', () => {
     const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
-    const queueIdOf = (worker: QueueWorkerDefinition): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
+    const queueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
+    const deadLetterQueueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl);
 
     function mappingsOf(fnId: string): CfnResource[] {
       return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
@@ -541,10 +542,10 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(queue.Properties.VisibilityTimeout as number).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * (fn.Properties.Timeout as number));
       const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
       expect(redrive.maxReceiveCount).toBeGreaterThanOrEqual(5);
-      expect(singleReference(redrive.deadLetterTargetArn)).toBe(stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl));
-      // Imports: a job waiting in a backlog is never judged stalled within this (docs/imports.md
-      // "Guarantees"); webhooks: longer than the retry schedule (docs/webhooks.md "Retry waits").
-      expect(queue.Properties.MessageRetentionPeriod).toBe(worker.queue === IMPORT_QUEUE.id ? 14 * 86_400 : QUEUES[worker.queue].messageRetentionDays * 86_400);
+      expect(singleReference(redrive.deadLetterTargetArn)).toBe(deadLetterQueueIdOf(worker));
+      // Imports and exports: a job waiting in a backlog is never judged stalled within this
+      // (docs/imports.md "Guarantees"); webhooks: longer than the retry schedule (docs/webhooks.md "Retry waits").
+      expect(queue.Properties.MessageRetentionPeriod).toBe(QUEUES[worker.queue].messageRetentionDays * 86_400);
     });
 
     it.each(SCHEDULED_WORKERS)('$id: an EventBridge rule invokes it every $everySeconds s (whole minutes), without async retries', (worker) => {

@@ -15,7 +15,7 @@ import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { IMPORT_QUEUE } from '../../lib/store/tables.ts';
+import { IMPORT_QUEUE, QUEUES } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../../lib/workers.ts';
 import { CDK_JSON_CONTEXT, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
@@ -89,11 +89,11 @@ describe('scheduleRateMinutes', () => {
 
 describe('assertVisibilityTimeout', () => {
   it.each(WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue'))(
-    '$id: the import queue spec satisfies 6 × the worker timeout',
+    '$id: its queue spec satisfies 6 × the worker timeout',
     (worker) => {
       // Act + Assess
-      expect(() => assertVisibilityTimeout(worker, IMPORT_QUEUE.visibilityTimeoutSeconds)).not.toThrow();
-      expect(IMPORT_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * worker.timeoutSeconds);
+      expect(() => assertVisibilityTimeout(worker, QUEUES[worker.queue].visibilityTimeoutSeconds)).not.toThrow();
+      expect(QUEUES[worker.queue].visibilityTimeoutSeconds).toBeGreaterThanOrEqual(VISIBILITY_TIMEOUT_FACTOR * worker.timeoutSeconds);
     },
   );
 

@@ -27,6 +27,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 
 let counter: RequestCounter;
 let tenant: { key: string; keyId: string; itemIds: string[] };
+let exportId = '';
 let bomId = '';
 let jobId = '';
 /** One record of each inventory read: an item, a location, a stock record, a movement. */
@@ -111,6 +112,9 @@ beforeAll(async () => {
   const bom = await invoke('createBom', { body: bomBody(), headers: writeHeaders() });
   expect(bom.statusCode, String(bom.body)).toBe(201);
   bomId = (JSON.parse(String(bom.body)) as { id: string }).id;
+  const exported = await invoke('submitExport', { body: JSON.stringify({ kind: 'locations' }), headers: { ...writeHeaders(), 'content-type': 'application/json' } });
+  expect(exported.statusCode, String(exported.body)).toBe(202);
+  exportId = (JSON.parse(String(exported.body)) as { id: string }).id;
 }, 120_000);
 afterAll(() => counter?.stop());
 
@@ -130,6 +134,7 @@ describe('DynamoDB requests per warm API call', () => {
     ['listMovements', () => ({ query: `itemId=${inventoryIds.item}&fromUtc=2000-01-01T00:00:00Z` }), ['Query']],
     ['getMovement', () => ({ path: `/v1/movements/${inventoryIds.movement}` }), ['GetItem']],
     ['listWebhookEndpoints', () => ({ query: 'limit=50' }), ['Query']],
+    ['getExport', () => ({ path: `/v1/exports/${exportId}` }), ['GetItem']],
   ] as const)('%s within a leased block: the domain read only, 1 request', async (operationId, request, expected) => {
     expect(await requestsOf(operationId, request, 200)).toEqual(expected);
   });
@@ -155,6 +160,11 @@ describe('DynamoDB requests per warm API call', () => {
     expect(operations).toEqual(['PutItem', 'GetItem', 'TransactWriteItems']);
     const created = JSON.parse(String((await invoke('createWebhookEndpoint', body())).body)) as { id: string };
     expect(await requestsOf('getWebhookEndpoint', () => ({ path: `/v1/webhooks/endpoints/${created.id}` }), 200)).toEqual(['GetItem']);
+  });
+
+  it('submitExport: the submission token, the claim, the transaction (job + audit) and the dispatch mark, 4 requests', async () => {
+    const operations = await requestsOf('submitExport', () => ({ body: JSON.stringify({ kind: 'items' }), headers: { ...writeHeaders(), 'content-type': 'application/json' } }), 202);
+    expect(operations).toEqual(['UpdateItem', 'PutItem', 'TransactWriteItems', 'UpdateItem']);
   });
 
   it('submitImportJob: the submission token (exact: one per submission), the claim, the transaction and the dispatch mark, 4 requests', async () => {

@@ -76,7 +76,7 @@ export function eventData(type: EventType): Record<string, unknown> {
       return { ...EVENT_EXAMPLES['low-stock'].data, itemId, sku: item.sku };
     case 'export.completed': {
       const exportId = freshId('exp');
-      return { ...EVENT_EXAMPLES['export.completed'].data, exportId, downloadUrl: `https://downloads.example.com/exports/${exportId}.csv` };
+      return { ...EVENT_EXAMPLES['export.completed'].data, exportId, downloadUrl: `/v1/exports/${exportId}/download-url` };
     }
   }
 }

@@ -128,10 +128,10 @@ export const EVENT_EXAMPLES: { readonly [T in EventType]: EventOf<T> } = {
     organizationId: ORGANIZATION,
     data: {
       exportId: 'exp_01KJVPX1R0PQ2GPX0Z4BY79MZE',
-      kind: 'stock-on-hand',
+      kind: 'stock-records',
       rowCount: 1342,
-      downloadUrl: 'https://downloads.example.com/exports/exp_01KJVPX1R0PQ2GPX0Z4BY79MZE.csv?X-Amz-Expires=900&X-Amz-Signature=5e1c0a9b',
-      expiresAt: '2026-03-04T06:15:07.000Z',
+      downloadUrl: '/v1/exports/exp_01KJVPX1R0PQ2GPX0Z4BY79MZE/download-url',
+      expiresAt: '2026-03-11T06:00:07.000Z',
     },
   },
 };

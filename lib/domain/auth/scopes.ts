@@ -12,6 +12,8 @@ export const SCOPES = [
   'inventory:read',
   'webhooks:read',
   'webhooks:write',
+  'exports:read',
+  'exports:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

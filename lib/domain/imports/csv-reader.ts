@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
+import { unescapeFormula } from './csv-safety.ts';
 import { FileBytesCheck } from './file-bytes.ts';
 import type { ImportColumn, RawRow, RowError } from './types.ts';
 
@@ -238,7 +239,8 @@ export async function readCsv(source: CsvSource, kind: CsvReadSpec, blockBytes =
     const width = plan.keys.length;
     const raw: Record<string, string> = {};
     plan.keys.forEach((key, index) => {
-      if (key !== null) raw[key] = record[index] ?? '';
+      // A cell escaped against formula injection (an exported file) reads as its value.
+      if (key !== null) raw[key] = unescapeFormula(record[index] ?? '');
     });
     if (record.length > width) {
       const extra = record.slice(width).find((cell) => cell.trim() !== '');

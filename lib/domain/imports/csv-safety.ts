@@ -15,6 +15,15 @@ export function neutralizeFormula(text: string): string {
 }
 
 /**
+ * The import side of the escape (docs/imports.md "Files"): a leading `'` before one of the
+ * characters `neutralizeFormula` escapes is that escape and is dropped, so a file the API wrote
+ * imports back as the values it holds. A `'` before anything else is kept.
+ */
+export function unescapeFormula(text: string): string {
+  return text.charAt(0) === "'" && FORMULA_TRIGGERS.has(text.charAt(1)) ? text.slice(1) : text;
+}
+
+/**
  * One complete CSV field: formula-neutralized text, quoted (RFC 4180, `"` doubled) when it
  * contains a comma, quote or line break. `null`/`undefined` → empty field.
  */

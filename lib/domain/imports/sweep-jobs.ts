@@ -1,5 +1,15 @@
 import { IMPORT_ABANDONED_AFTER_SECONDS, isFinished } from './job.ts';
-import type { ImportJobState, JobFailure } from './job.ts';
+import type { ImportJobState, JobFailure, JobStatus } from './job.ts';
+
+/** What the sweep reads of a job: any job flow's job (imports, exports) has these. */
+export interface SweptJob {
+  id: string;
+  organizationId: string;
+  /** Finished when one of `succeeded`, `completed_with_errors`, `failed`. */
+  status: string;
+  submittedAt: string;
+  progressAt?: string;
+}
 
 /**
  * The sweeper, every minute (docs/imports.md "Guarantees"):
@@ -13,17 +23,19 @@ import type { ImportJobState, JobFailure } from './job.ts';
  *   still in the queue will be processed. Only a job without progress for longer than any
  *   message can live in the queue is failed as abandoned.
  */
-export interface SweepPorts {
+export interface SweepPorts<Job extends SweptJob = ImportJobState, Failure = JobFailure> {
   /** Every job waiting for its hand-off, however many (the store pages). */
   pendingDispatch(cutoff: string): Promise<Array<{ organizationId: string; jobId: string }>>;
   send(message: { organizationId: string; jobId: string }): Promise<void>;
   markDispatched(organizationId: string, jobId: string): Promise<void>;
   /** Every job handed to the queue and not finished, however many. */
-  activeJobs(): Promise<ImportJobState[]>;
+  activeJobs(): Promise<Job[]>;
   /** The messages in the dead-letter queue (a bounded batch), each with the job it names, if any. */
   deadLetters(): Promise<DeadLetter[]>;
-  getJob(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
-  fail(job: ImportJobState, failure: JobFailure): Promise<void>;
+  getJob(organizationId: string, jobId: string): Promise<Job | undefined>;
+  fail(job: Job, failure: Failure): Promise<void>;
+  /** The failures the flow's jobs get (default: the import's wording). */
+  failures?: { deadLetter: Failure; abandoned: Failure };
   /** Told about a job the sweep could not handle; the sweep goes on with the others. */
   onError?(job: { organizationId: string; jobId: string } | undefined, error: unknown): void;
 }
@@ -56,7 +68,9 @@ export const ABANDONED_FAILURE: JobFailure = {
   message: 'The import made no progress for longer than its queue keeps work and was stopped. Submit the file again, or contact support with the job id.',
 };
 
-export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Promise<SweepResult> {
+export async function sweepPendingJobs<Job extends SweptJob = ImportJobState, Failure = JobFailure>(ports: SweepPorts<Job, Failure>, now = new Date()): Promise<SweepResult> {
+  // Without failures of its own, a flow is the import flow (the default type parameters).
+  const failures = ports.failures ?? ({ deadLetter: DEAD_LETTER_FAILURE, abandoned: ABANDONED_FAILURE } as unknown as { deadLetter: Failure; abandoned: Failure });
   const result: SweepResult = { dispatched: 0, failed: 0, errors: 0 };
   // One job's trouble (a failed send, a throttled write) must not leave every later job unswept.
   const attempt = async (job: { organizationId: string; jobId: string } | undefined, work: () => Promise<void>): Promise<boolean> => {
@@ -85,8 +99,8 @@ export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Pro
     }
     await attempt(named, async () => {
       const job = await ports.getJob(named.organizationId, named.jobId);
-      if (job !== undefined && !isFinished(job.status)) {
-        await ports.fail(job, DEAD_LETTER_FAILURE);
+      if (job !== undefined && !isFinished(job.status as JobStatus)) {
+        await ports.fail(job, failures.deadLetter);
         result.failed += 1;
       }
       await letter.remove();
@@ -95,7 +109,7 @@ export async function sweepPendingJobs(ports: SweepPorts, now = new Date()): Pro
   const abandonedBefore = now.getTime() - IMPORT_ABANDONED_AFTER_SECONDS * 1000;
   const abandoned = (await ports.activeJobs()).filter((job) => Date.parse(job.progressAt ?? job.submittedAt) < abandonedBefore);
   for (const job of abandoned) {
-    if (await attempt({ organizationId: job.organizationId, jobId: job.id }, () => ports.fail(job, ABANDONED_FAILURE))) result.failed += 1;
+    if (await attempt({ organizationId: job.organizationId, jobId: job.id }, () => ports.fail(job, failures.abandoned))) result.failed += 1;
   }
   return result;
 }

@@ -2,6 +2,7 @@ import { attachmentsOpenApi } from './attachments.ts';
 import { auditOpenApi } from './audit.ts';
 import { bomsOpenApi } from './boms.ts';
 import { eventsOpenApi } from './events.ts';
+import { exportsOpenApi } from './exports.ts';
 import { importsOpenApi } from './imports.ts';
 import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
@@ -14,4 +15,4 @@ import { webhooksOpenApi } from './webhooks.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, webhooksOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, exportsOpenApi, webhooksOpenApi] as const;

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { batchWriteAll } from '../raw-loader.ts';
+import type { Measure, Suite } from './suite.ts';
+
+/**
+ * Exports (docs/exports.md): an export of N movements by the real worker code in a process of its
+ * own (rows/s and its max RSS), next to a raw loop in the same run that pages the same Query and
+ * writes the same CSV to S3 in 8 MiB multipart parts. Sizes: quick 2,000 and 20,000; full
+ * 100,000 and 300,000 (1,000,000 seeds for many minutes into DynamoDB Local on a shared machine).
+ * Targets: ≥ 0.7 × the raw loop's rows/s; max RSS growth ≤ 64 MB between the two sizes.
+ */
+
+const run = promisify(execFile);
+
+async function seedMovements(organizationId: string, count: number): Promise<void> {
+  const [{ entityItem }, { inventoryListEntryEntity }, { listSortKeys }, { TABLES }] = await Promise.all([
+    import('../../lib/store/entity.ts'),
+    import('../../lib/store/entities.ts'),
+    import('../../lib/store/inventory-lists.ts'),
+    import('../../lib/store/tables.ts'),
+  ]);
+  const base = Date.parse('2026-01-01T00:00:00.000Z');
+  const items = Array.from({ length: count }, (_, index) => {
+    const occurredAt = new Date(base + index * 1000).toISOString();
+    const id = `mov_B${String(index).padStart(25, '0')}`;
+    const record = { id, type: 'adjustment', itemId: `itm_B${index % 500}`, sku: `=SKU-${index % 500}`, fromLocationId: null, toLocationId: 'loc_B1', quantity: (index % 97) + 0.5, lot: null, reference: `REF-${index}`, occurredAt };
+    return entityItem(inventoryListEntryEntity, { organizationId, recordType: 'movement', sortKey: listSortKeys.movement(occurredAt, id) }, { record, itemId: record.itemId, locationIds: ['loc_B1'], movementType: 'adjustment' });
+  });
+  await batchWriteAll(process.env[TABLES.inventory.envVar] ?? '', items, 8);
+}
+
+async function queuedExport(organizationId: string): Promise<string> {
+  const [{ ExportSubmitter }, { ExportJobsStore }, { TransactionWriter }, { TABLES }] = await Promise.all([
+    import('../../lib/domain/exports/submit.ts'),
+    import('../../lib/store/export-jobs-store.ts'),
+    import('../../lib/store/transaction-writer.ts'),
+    import('../../lib/store/tables.ts'),
+  ]);
+  const plan = new ExportSubmitter({ jobs: new ExportJobsStore(process.env[TABLES.inventory.envVar] ?? ''), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'movements', format: 'csv', filters: {} });
+  const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });
+  await writer.run({ organizationId, actor: { type: 'system', id: 'bench' }, traceId: null }, async () => plan);
+  return plan.result.id;
+}
+
+/** The baseline: the same Query pages, the same CSV (csv-stringify), the same multipart upload, nothing else. */
+async function rawLoop(organizationId: string): Promise<{ rows: number; seconds: number }> {
+  const [{ documentClient }, { QueryCommand }, { s3Client }, s3, { stringify }, { keys }, { TABLES, BUCKET_ENV_VAR }] = await Promise.all([
+    import('../../lib/store/dynamodb-client.ts'),
+    import('@aws-sdk/lib-dynamodb'),
+    import('../../lib/store/s3-client.ts'),
+    import('@aws-sdk/client-s3'),
+    import('csv-stringify/sync'),
+    import('../../lib/store/keys.ts'),
+    import('../../lib/store/tables.ts'),
+  ]);
+  const bucket = process.env[BUCKET_ENV_VAR] ?? '';
+  const key = `exports/bench/raw-${organizationId}.csv`;
+  const started = performance.now();
+  const { UploadId } = await s3Client.send(new s3.CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  const parts: { PartNumber: number; ETag: string }[] = [];
+  let buffer: string[] = [];
+  let size = 0;
+  let rows = 0;
+  const flush = async () => {
+    const body = Buffer.from(buffer.join(''));
+    const { ETag } = await s3Client.send(new s3.UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: parts.length + 1, Body: body }));
+    parts.push({ PartNumber: parts.length + 1, ETag: ETag ?? '' });
+    buffer = [];
+    size = 0;
+  };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({ TableName: process.env[TABLES.inventory.envVar], KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'movement') }, ScanIndexForward: false, Limit: 500, ConsistentRead: true, ExclusiveStartKey: startKey }),
+    );
+    const records = (page.Items ?? []).map((item) => item.record as Record<string, string | number | null>);
+    const text = stringify(records.map((record) => [record.id, record.type, record.itemId, record.sku, record.fromLocationId, record.toLocationId, record.quantity, record.lot, record.reference, record.occurredAt]), { record_delimiter: '\r\n' });
+    buffer.push(text);
+    size += text.length;
+    rows += records.length;
+    if (size >= 8 * 1024 * 1024) await flush();
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  await flush();
+  await s3Client.send(new s3.CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+async function workerRun(organizationId: string, jobId: string): Promise<{ seconds: number; maxRssMb: number }> {
+  const child = join(import.meta.dirname, '..', 'export-worker-child.ts');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', child, organizationId, jobId], { env: process.env, maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; maxRssMb: number };
+}
+
+export const exportsSuite: Suite = {
+  name: 'exports',
+  async run({ quick, log }) {
+    const sizes = quick ? [2_000, 20_000] : [100_000, 300_000];
+    const measures: Measure[] = [];
+    const rss: number[] = [];
+    for (const size of sizes) {
+      const organizationId = `org_bench_export_${size}_${Date.now()}`;
+      const seeding = performance.now();
+      await seedMovements(organizationId, size);
+      log(`${size} movements seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+      const raw = await rawLoop(organizationId);
+      const worker = await workerRun(organizationId, await queuedExport(organizationId));
+      const workerRate = size / worker.seconds;
+      const rawRate = raw.rows / raw.seconds;
+      log(`${size}: worker ${Math.round(workerRate)} rows/s, raw ${Math.round(rawRate)} rows/s, max RSS ${worker.maxRssMb.toFixed(0)} MB`);
+      rss.push(worker.maxRssMb);
+      measures.push(
+        { name: `export of ${size} movements (rows/s)`, value: Math.round(workerRate), unit: 'rows/s', note: 'the worker code in a process of its own, one invocation, 8 MiB parts' },
+        { name: `raw loop, same Query + CSV + multipart, ${size} (rows/s)`, value: Math.round(rawRate), unit: 'rows/s', note: 'same run' },
+        { name: `worker / raw, ${size}`, value: Number((workerRate / rawRate).toFixed(2)), unit: '×', target: { comparison: '>=', value: 0.7 } },
+        { name: `worker max RSS, ${size} rows`, value: Math.round(worker.maxRssMb), unit: 'MB' },
+      );
+    }
+    measures.push({ name: `max RSS growth ${sizes[0]} → ${sizes[1]} rows`, value: Math.round((rss[1] ?? 0) - (rss[0] ?? 0)), unit: 'MB', target: { comparison: '<=', value: 64 } });
+    return measures;
+  },
+};

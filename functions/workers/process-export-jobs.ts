@@ -1,0 +1,83 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { requiredEnv } from '../../lib/config/env.ts';
+import { BomLineExports } from '../../lib/domain/exports/bom-lines.ts';
+import { ExportProcessor } from '../../lib/domain/exports/process-export.ts';
+import { RowErrorExports } from '../../lib/domain/exports/row-errors.ts';
+import { ExportSources } from '../../lib/domain/exports/sources.ts';
+import KIND_SUMMARIES from '../../lib/domain/imports/kind-summaries.generated.json' with { type: 'json' };
+import type { ImportKindSummary } from '../../lib/domain/imports/types.ts';
+import { createImportBatchHandler } from '../../lib/import-batch.ts';
+import { logger } from '../../lib/log.ts';
+import { metrics } from '../../lib/metrics.ts';
+import { AuditStore } from '../../lib/store/audit-store.ts';
+import { BomsStore } from '../../lib/store/boms-store.ts';
+import { EventsStore } from '../../lib/store/events-store.ts';
+import { ExportFilesStore } from '../../lib/store/export-files.ts';
+import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
+import { FilesStore } from '../../lib/store/files-store.ts';
+import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
+import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
+import { InventoryStore } from '../../lib/store/inventory-store.ts';
+import { JobQueue } from '../../lib/store/job-queue.ts';
+import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
+
+const inventoryTable = requiredEnv(TABLES.inventory.envVar);
+const bucket = requiredEnv(BUCKET_ENV_VAR);
+const jobs = new ExportJobsStore(inventoryTable);
+const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
+const events = new EventsStore(requiredEnv(TABLES.events.envVar));
+const boms = new BomsStore(inventoryTable);
+const inventory = new InventoryStore(inventoryTable);
+const importJobs = new ImportJobsStore(inventoryTable);
+const importFiles = new FilesStore(bucket);
+const kindSummaries = KIND_SUMMARIES as readonly ImportKindSummary[];
+
+const sources = new ExportSources({
+  inventory: new InventoryReadStore(inventoryTable),
+  audit: new AuditStore(requiredEnv(TABLES.audit.envVar)),
+  events,
+  boms: new BomLineExports({
+    list: (organizationId, filter, after, limit) => boms.list(organizationId, filter, after, limit),
+    get: (organizationId, bomId) => boms.get(organizationId, bomId),
+    getByCodes: (organizationId, codes) => boms.getByCodes(organizationId, codes),
+    items: async (organizationId, ids) => new Map([...(await inventory.getByIds(organizationId, 'item', ids))].map(([id, entry]) => [id, entry.record])),
+  }),
+  importRowErrors: new RowErrorExports({
+    job: (organizationId, jobId) => importJobs.get(organizationId, jobId),
+    rowErrors: (organizationId, jobId, after, limit) => importJobs.listRowErrors(organizationId, jobId, after, limit),
+    openFile: (fileKey) => importFiles.open(fileKey),
+    kindColumns: (kind) => kindSummaries.find((summary) => summary.kind === kind)?.columns,
+  }),
+});
+
+/** The worker's ports, exported for the integration tests that run the processor with faults injected. */
+export const exportPorts = {
+  jobs,
+  files: new ExportFilesStore(bucket),
+  sources,
+  events,
+  writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
+  continueLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }) => queue.send(message),
+};
+
+const processor = new ExportProcessor(exportPorts);
+
+/** The export queue's consumer: the shared job-flow batch handling (lib/import-batch.ts). */
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(logMetrics(metrics))
+  .handler(
+    createImportBatchHandler({
+      processor,
+      jobs,
+      resend: (message) => queue.send(message),
+      maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
+      flow: 'export',
+      lastReceiveFailure: { code: 'processing-error', message: 'The export could not be written after several attempts. Submit it again, or contact support with the export id.' },
+      countMessages: () => undefined,
+    }),
+  );

@@ -1,0 +1,41 @@
+import type { Context } from 'aws-lambda';
+import { requiredEnv } from '../../lib/config/env.ts';
+import { failExport } from '../../lib/domain/exports/process-export.ts';
+import type { ExportFailure, ExportJobState } from '../../lib/domain/exports/job.ts';
+import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
+import { describeError, log, startInvocation } from '../../lib/log.ts';
+import { ExportFilesStore } from '../../lib/store/export-files.ts';
+import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
+import { DeadLetterQueue } from '../../lib/store/dead-letter-queue.ts';
+import { JobQueue } from '../../lib/store/job-queue.ts';
+import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
+
+/** The export flow's sweeper: the shared sweep (lib/domain/imports/sweep-jobs.ts) over export jobs. */
+
+const jobs = new ExportJobsStore(requiredEnv(TABLES.inventory.envVar));
+const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
+const deadLetters = new DeadLetterQueue(requiredEnv(EXPORT_DLQ_ENV_VAR));
+const files = new ExportFilesStore(requiredEnv(BUCKET_ENV_VAR));
+const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
+
+const FAILURES = {
+  deadLetter: { code: 'processing-error', message: 'The export could not be written after repeated attempts and was stopped. Submit it again, or contact support with the export id.' },
+  abandoned: { code: 'processing-error', message: 'The export made no progress for longer than its queue keeps work and was stopped. Submit it again.' },
+};
+
+export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
+  startInvocation(context);
+  const swept = await sweepPendingJobs<ExportJobState, ExportFailure>({
+    pendingDispatch: (cutoff) => jobs.pendingDispatch(cutoff),
+    send: (message) => queue.send(message),
+    markDispatched: (organizationId, jobId) => jobs.markDispatched(organizationId, jobId),
+    activeJobs: () => jobs.activeJobs(),
+    deadLetters: () => deadLetters.receive(),
+    getJob: (organizationId, jobId) => jobs.get(organizationId, jobId),
+    fail: (job, failure) => failExport({ jobs, files, writer }, job, failure, new Date().toISOString()),
+    failures: FAILURES,
+    onError: (job, error) => log('warn', 'export job not swept this time', { ...job, error: describeError(error) }),
+  });
+  if (swept.dispatched > 0 || swept.failed > 0 || swept.errors > 0) log('info', 'export jobs swept', { ...swept });
+};

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '../../../lib/domain/events/read-feed.ts';
+import { encodeRows, fileHeader } from '../../../lib/domain/exports/format.ts';
+import { exportKind } from '../../../lib/domain/exports/kinds.ts';
+import { itemsAtSnapshot, stockAtSnapshot } from '../../../lib/domain/exports/snapshot.ts';
+import { validateFilters } from '../../../lib/domain/exports/submit.ts';
+import { unescapeFormula } from '../../../lib/domain/imports/csv-safety.ts';
+import { itemOf } from '../../support/stock-world.ts';
+
+/** The export writer, the filter validation and the snapshot roll-back (docs/exports.md), on plain values. */
+
+const items = exportKind('items')!;
+const stock = exportKind('stock-records')!;
+
+function feed(...events: Array<{ type: string; data: Record<string, unknown> }>): { lastSequence: () => Promise<number>; readFrom: (org: string, from: number, max: number) => Promise<StoredEvent[]> } {
+  const stored = events.map((event, index) => ({ sequence: index + 1, committedAt: '', envelope: { id: `evt_${index + 1}`, type: event.type, version: 1, occurredAt: '', organizationId: 'o', data: event.data } }) as unknown as StoredEvent);
+  return {
+    lastSequence: async () => stored.length,
+    readFrom: async (_org, from, max) => stored.filter((event) => event.sequence >= from).slice(0, max),
+  };
+}
+
+describe('encodeRows', () => {
+  it('writes CSV with CRLF, RFC 4180 quoting, numbers as numbers and a leading quote on hostile text', () => {
+    // Act
+    const csv = fileHeader('csv', items.columns) + encodeRows('csv', items.columns, [{ sku: '-1', name: 'a,"b"\nc', unit: '@u', description: '\tx', category: null, barcode: '+1', reorderPoint: -5, trackingMode: 'none' }]);
+
+    // Assess
+    expect(csv).toBe('sku,name,unit,description,category,barcode,reorderPoint,trackingMode\r\n\'-1,"a,""b""\nc",\'@u,\'\tx,,\'+1,-5,none\r\n');
+  });
+
+  it('writes JSON Lines with the columns in order and null for none, unescaped', () => {
+    // Act
+    const jsonl = fileHeader('jsonl', items.columns) + encodeRows('jsonl', items.columns, [{ trackingMode: 'lot', sku: '=A', reorderPoint: 2 }]);
+
+    // Assess
+    expect(jsonl).toBe('{"sku":"=A","name":null,"unit":null,"description":null,"category":null,"barcode":null,"reorderPoint":2,"trackingMode":"lot"}\n');
+  });
+
+  it('reads back every escaped cell as written, on the import side', () => {
+    for (const text of ['=SUM(A1)', '+1', '-5', '@x', '\tx', '\rx', "'plain", 'plain']) {
+      const written = encodeRows('csv', [{ name: 'v', type: 'string', description: '' }], [{ v: text }]);
+      const cell = written.startsWith('"') ? written.slice(1, written.lastIndexOf('"')) : written.slice(0, -2);
+      expect(unescapeFormula(cell)).toBe(text);
+    }
+  });
+});
+
+describe('validateFilters', () => {
+  it('names every unknown, mistyped and missing filter at once', () => {
+    // Act + Assess
+    expect(() => validateFilters(stock, { nonZero: 'yes', colour: 'red', sku: '' })).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/filters/colour' }), expect.objectContaining({ pointer: '/filters/sku' }), expect.objectContaining({ pointer: '/filters/nonZero' })] }),
+    );
+    expect(() => validateFilters(exportKind('import-row-errors')!, {})).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ code: 'required' })] }));
+    expect(validateFilters(stock, { nonZero: true, sku: 'A' })).toEqual({ sku: 'A', nonZero: true });
+  });
+});
+
+describe('snapshot roll-back', () => {
+  const record = (id: string, onHand: number) => ({ id, itemId: 'itm_a', sku: 'A', locationId: 'loc_a', locationCode: 'L', lot: null, onHand, createdAt: '', updatedAt: 'now' });
+
+  it('takes the first previousQuantity after S, keeps unchanged records and leaves out a record at 0 that changed', async () => {
+    // Prepare: S = 1; then stk_a 5→7→9, stk_c 0→4
+    const events = feed(
+      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 0, quantity: 3 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 5, quantity: 7 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 0, quantity: 4 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 7, quantity: 9 } },
+    );
+
+    // Act
+    const rows = await stockAtSnapshot(events, 'o', 1, [record('stk_a', 9), record('stk_b', 3), record('stk_c', 4)]);
+
+    // Assess
+    expect(rows.map(({ record: { id }, quantity, rolledBack }) => [id, quantity, rolledBack])).toEqual([
+      ['stk_a', 5, true],
+      ['stk_b', 3, false],
+    ]);
+  });
+
+  it('leaves out items created after S and restores each field from the first update that changed it', async () => {
+    // Prepare
+    const events = feed(
+      { type: 'item.updated', data: { item: { id: 'itm_a' }, previous: { name: 'Old' } } },
+      { type: 'item.created', data: { item: { id: 'itm_b' } } },
+      { type: 'item.updated', data: { item: { id: 'itm_a' }, previous: { name: 'Newer', unit: 'kg' } } },
+    );
+
+    // Act
+    const rows = await itemsAtSnapshot(events, 'o', 0, [itemOf('itm_a', 'A', { name: 'Newest', unit: 'g' }), itemOf('itm_b', 'B')]);
+
+    // Assess
+    expect(rows.map(({ id, name, unit }) => [id, name, unit])).toEqual([['itm_a', 'Old', 'kg']]);
+  });
+});
