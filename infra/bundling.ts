@@ -85,12 +85,11 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   },
   // The webhook writes: the write path, the endpoint commands (URL vetting, Standard Webhooks
   // secrets) and the secret box (AES-GCM, KMS through one signed request).
-  createWebhookEndpoint: { bytes: 346_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
-  replaceWebhookEndpoint: { bytes: 346_000, why: 'the write path and the webhook commands (URL vetting)' },
-  deleteWebhookEndpoint: { bytes: 341_000, why: 'the write path and the webhook commands' },
-  rotateWebhookSecret: { bytes: 341_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
-  replayWebhookEvents: { bytes: 349_000, why: 'the write path, the webhook commands and the SQS client that queues the replay\'s first page' },
-  listWebhookDeliveries: { bytes: 302_000, why: 'a list read (cursor secret) over two stores: the endpoint and its delivery log' },
+  createWebhookEndpoint: { bytes: 321_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
+  replaceWebhookEndpoint: { bytes: 320_000, why: 'the write path and the webhook commands (URL vetting)' },
+  deleteWebhookEndpoint: { bytes: 315_000, why: 'the write path and the webhook commands' },
+  rotateWebhookSecret: { bytes: 315_000, why: 'the write path, the webhook commands and the secret box that seals the new secret' },
+  replayWebhookEvents: { bytes: 323_000, why: 'the write path, the webhook commands and the replay page reader (its first page is queued with one signed SendMessageBatch)' },
 };
 
 /** Where NodejsFunction runs esbuild: the repository root, which `LAMBDA_ALIASES` are relative to. */
