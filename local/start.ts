@@ -22,8 +22,9 @@ import {
  * empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE (write the runtime info
  * there once ready; tests), LOCAL_SWEEP_SECONDS (period of the scheduled workers instead of
  * theirs), LOCAL_RETRY_DELAY_SECONDS (how long a failed queue message stays hidden, default 2),
- * WEBHOOK_ALLOW_LOOPBACK=1 (webhook endpoints on 127.0.0.1/::1 over http) and
- * WEBHOOK_FIRST_RETRY_SECONDS (the wait after a first failed webhook attempt; docs/webhooks.md).
+ * WEBHOOK_ALLOW_LOOPBACK=1 (webhook endpoints on 127.0.0.1/::1 over http),
+ * WEBHOOK_FIRST_RETRY_SECONDS (the wait after a first failed webhook attempt) and
+ * WEBHOOK_TEST_RESOLVE (fixed DNS answers of the delivery worker, JSON; docs/webhooks.md).
  */
 
 /** Background workers stop before the AWS stack; a handler stuck longer than this is abandoned. */

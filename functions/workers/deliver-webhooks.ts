@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
-import { webhookAllowLoopback, webhookFirstRetrySeconds } from '../../lib/config/webhooks.ts';
+import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../lib/config/webhooks.ts';
 import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
 import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
 import { log, logger } from '../../lib/log.ts';
@@ -13,7 +13,7 @@ import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
-import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
+import { createWebhookSender, resolveWithFixedAnswers } from '../../lib/store/webhook-sender.ts';
 
 /** The webhook delivery worker (docs/webhooks.md "Delivery"): attempts and replay pages, each message on its own. */
 const table = requiredEnv(TABLES.inventory.envVar);
@@ -21,7 +21,9 @@ const endpoints = new WebhookEndpointsStore(table, requiredEnv(TABLES.audit.envV
 const deliveries = new WebhookDeliveriesStore(table);
 const events = new WebhookEventSource(requiredEnv(TABLES.events.envVar));
 const queue = new WebhookDeliveryQueue(requiredEnv(WEBHOOK_QUEUE.envVar));
-const sender = createWebhookSender({ allowLoopback: webhookAllowLoopback() });
+// Local tests only (WEBHOOK_TEST_RESOLVE): fixed DNS answers, so a refusal at delivery can be shown end to end.
+const testAnswers = webhookTestResolve();
+const sender = createWebhookSender({ allowLoopback: webhookAllowLoopback(), ...(testAnswers ? { resolve: resolveWithFixedAnswers(testAnswers) } : {}) });
 const firstRetrySeconds = webhookFirstRetrySeconds();
 
 const worker = new DeliveryWorker({

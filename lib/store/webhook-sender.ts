@@ -36,6 +36,14 @@ export const WEBHOOK_RESPONSE_READ_BYTES = 4096;
 
 type Resolve = (host: string) => Promise<string[]>;
 
+/** A resolver that answers the given hosts from `fixedAnswers` (local tests: WEBHOOK_TEST_RESOLVE) and every other host through DNS. */
+export function resolveWithFixedAnswers(fixedAnswers: ReadonlyMap<string, readonly string[]>): Resolve {
+  return async (host) => {
+    const fixed = fixedAnswers.get(host);
+    return fixed ? [...fixed] : resolveAll(host);
+  };
+}
+
 export function createWebhookSender(options: { allowLoopback: boolean; resolve?: Resolve; timeoutMs?: number }): WebhookSender {
   const resolve = options.resolve ?? resolveAll;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;

@@ -31,6 +31,18 @@ export const TEST_API_KEY_CACHE_SECONDS = 2;
 /** The wait after a first failed webhook attempt on the test stack (the schedule's is 5 s). */
 export const TEST_WEBHOOK_FIRST_RETRY_SECONDS = 1;
 
+/**
+ * Fixed DNS answers of the test stack's delivery worker (WEBHOOK_TEST_RESOLVE, docs/webhooks.md
+ * "Local development"): host names whose deliveries must be refused at the attempt. `mixed` has a
+ * public first answer, so only a check of every address refuses it; `loopbackAlias` is loopback
+ * but not the 127.0.0.1 that WEBHOOK_ALLOW_LOOPBACK admits. Every other host goes to DNS.
+ */
+export const TEST_WEBHOOK_RESOLVE = {
+  private: { host: 'private.webhook-test.example.com', addresses: ['10.0.0.5'] },
+  mixed: { host: 'mixed.webhook-test.example.com', addresses: ['93.184.215.14', '127.0.0.2'] },
+  loopbackAlias: { host: 'loopback-alias.webhook-test.example.com', addresses: ['127.0.0.2'] },
+} as const;
+
 let server: ChildProcess | undefined;
 let stateDir: string | undefined;
 
@@ -48,7 +60,9 @@ export async function setup(project: TestProject): Promise<void> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS) },
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS),
+      WEBHOOK_TEST_RESOLVE: JSON.stringify(Object.fromEntries(Object.values(TEST_WEBHOOK_RESOLVE).map(({ host, addresses }) => [host, addresses]))),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secretBoxWithKey, webhookSecretBox } from '../../../lib/store/webhook-secrets.ts';
-import { webhookAllowLoopback, webhookFirstRetrySeconds } from '../../../lib/config/webhooks.ts';
+import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../../lib/config/webhooks.ts';
 
 /** Webhook secrets at rest (docs/webhooks.md "Secrets") and the local-only settings. */
 
@@ -54,5 +54,14 @@ describe('local-only settings', () => {
     expect(webhookFirstRetrySeconds({ WEBHOOK_FIRST_RETRY_SECONDS: '1' })).toBe(1);
     expect(webhookFirstRetrySeconds({})).toBeUndefined();
     expect(() => webhookFirstRetrySeconds({ WEBHOOK_FIRST_RETRY_SECONDS: '1.5' })).toThrow();
+  });
+
+  it('reads fixed DNS answers as a JSON map of lower-case host to IP addresses, and refuses anything else', () => {
+    expect(webhookTestResolve({})).toBeUndefined();
+    const answers = webhookTestResolve({ WEBHOOK_TEST_RESOLVE: '{"a.example.com":["10.0.0.5"],"b.example.com":["93.184.215.14","::1"]}' });
+    expect(answers && Object.fromEntries(answers)).toEqual({ 'a.example.com': ['10.0.0.5'], 'b.example.com': ['93.184.215.14', '::1'] });
+    for (const raw of ['not json', '[]', '{"A.example.com":["10.0.0.5"]}', '{"a.example.com":[]}', '{"a.example.com":["a.example.org"]}', '{"a.example.com":"10.0.0.5"}']) {
+      expect(() => webhookTestResolve({ WEBHOOK_TEST_RESOLVE: raw }), raw).toThrow(/WEBHOOK_TEST_RESOLVE/);
+    }
   });
 });
