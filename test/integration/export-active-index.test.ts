@@ -71,12 +71,12 @@ describe('export jobs in the active-jobs index', () => {
     // Prepare: a dispatched export, started
     const organizationId = uniqueOrganization();
     const job = await dispatchedExport(organizationId);
-    const progress: ExportProgress = { uploadId: 'upload-of-test', asOfSequence: 0, parts: [], sourceDone: false };
+    const progress: ExportProgress = { uploadId: 'upload-of-test', asOfSequence: 0, parts: [], sourceDone: false, bytes: 0 };
     const { job: started } = await jobs().start(job, progress, null, new Date().toISOString());
     const [entry] = await exportEntriesOf(new Set([job.id]));
 
     // Act: a part's checkpoint, committed as the worker commits it
-    const checkpoint = jobs().checkpointWrite(started, 0, { ...progress, parts: [{ partNumber: 1, etag: '"etag-1"' }], position: 'after-first' }, 4);
+    const checkpoint = jobs().checkpointWrite(started, 0, { ...progress, parts: [{ partNumber: 1, etag: '"etag-1"' }], position: 'after-first', bytes: 1024 }, 4);
     const committed = await documentClient.send(new TransactWriteCommand({ TransactItems: [checkpoint.item], ReturnConsumedCapacity: 'INDEXES' }));
 
     // Assess: the entry names the job and nothing else, in the export shards; the checkpoint touched no index
