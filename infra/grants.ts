@@ -255,9 +255,10 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     objects: { exports: ['PutObject', 'GetObject', 'AbortMultipartUpload'], 'import-files': ['GetObject'] },
     queues: { exports: ['consume', 'send'] },
   },
-  // As sweepImportJobs for export jobs; a failed export's upload is aborted.
+  // As sweepImportJobs for export jobs (its own shards of the active-jobs index, then the jobs by
+  // BatchGetItem); a failed export's upload is aborted.
   sweepExportJobs: {
-    tables: { inventory: { calls: ['GetItem', 'UpdateItem'], queryIndexes: ['gsi1'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     objects: { exports: ['AbortMultipartUpload'] },
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },

@@ -1,5 +1,6 @@
 import { defineEntity } from './entity.ts';
-import { activeJobShardOf, keys } from './keys.ts';
+import { activeJobIndexKeys } from './active-jobs-index.ts';
+import { keys } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
@@ -111,8 +112,8 @@ export const importJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: st
 
 export const importJobIndexKeys = {
   pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
-  /** Its entry in the sharded, keys-only active-jobs index (lib/store/tables.ts `ACTIVE_JOBS_INDEX`). */
-  active: (organizationId: string, jobId: string) => ({ activeShard: keys.activeJobsShard(activeJobShardOf(jobId)), activeJob: `${organizationId}#${jobId}` }),
+  /** Its entry in the sharded, keys-only active-jobs index (lib/store/active-jobs-index.ts). */
+  active: (organizationId: string, jobId: string) => activeJobIndexKeys(keys.activeJobsShard, organizationId, jobId),
 };
 
 export const importRowErrorEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string; rowNumber: number; index: number }>({
@@ -124,7 +125,7 @@ export const importRowErrorEntity = /* @__PURE__ */ defineEntity<{ organizationI
 /** Sort-key prefix of a job's row errors. */
 export const ROW_ERROR_PREFIX = 'ERR';
 
-/** An export job; its gsi1 keys follow its life as an import job's do (export-jobs-store.ts). */
+/** An export job; its index keys follow its life as an import job's do (export-jobs-store.ts). */
 export const exportJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string }>({
   type: 'export-job',
   schemaVersion: 1,
@@ -133,7 +134,8 @@ export const exportJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: st
 
 export const exportJobIndexKeys = {
   pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingExportDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
-  active: (organizationId: string, jobId: string) => ({ gsi1pk: keys.activeExports, gsi1sk: `${organizationId}#${jobId}` }),
+  /** Its entry in the active-jobs index, in the export flow's own shards (lib/store/active-jobs-index.ts). */
+  active: (organizationId: string, jobId: string) => activeJobIndexKeys(keys.activeExportsShard, organizationId, jobId),
 };
 
 export const bomEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string }>({

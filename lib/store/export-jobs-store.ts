@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { exportExpiresAt, exportTtlEpochSeconds } from '../domain/exports/job.ts';
+import { exportExpiresAt, exportTtlEpochSeconds, isExportFinished } from '../domain/exports/job.ts';
 import type { ExportFailure, ExportJobState, ExportProgress } from '../domain/exports/job.ts';
 import { documentClient } from './dynamodb-client.ts';
+import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE } from './active-jobs-index.ts';
 import { entityItem, queryAll } from './entity.ts';
 import { exportJobEntity, exportJobIndexKeys } from './entities.ts';
 import { ChunkAlreadyAppliedError } from './import-jobs-store.ts';
@@ -11,13 +12,12 @@ import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * Export jobs in the inventory table (docs/exports.md "Routes"). As an import job, a job waiting
- * for its hand-off sits in a sparse dispatch index, then in the active index until it finishes;
+ * for its hand-off sits in a sparse dispatch index, then in the sharded, keys-only active-jobs
+ * index (lib/store/active-jobs-index.ts) until it finishes;
  * the sweeper reads both. Every progress write is conditioned on the part count it read, and
  * fails with the shared `ChunkAlreadyAppliedError` when another delivery moved the job on
  * (lib/domain/background/checkpoint.ts).
  */
-
-const SWEEP_PAGE_SIZE = 100;
 
 export interface ExportCompletion {
   rowCount: number;
@@ -52,7 +52,11 @@ export class ExportJobsStore {
     return result.Item?.job as ExportJobState | undefined;
   }
 
-  /** The queue has the job: from the dispatch index to the active one (or out of both when it already finished). */
+  /**
+   * The queue has the job: from the dispatch index to the active-jobs index (or out of both when
+   * it already finished). The entry is written here and removed when the job ends, never in
+   * between: a part's checkpoint rewrites the job item, not the keys-only index.
+   */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
     const key = exportJobEntity.key({ organizationId, jobId });
     const active = exportJobIndexKeys.active(organizationId, jobId);
@@ -61,21 +65,22 @@ export class ExportJobsStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'SET gsi1pk = :active, gsi1sk = :position',
+          UpdateExpression: 'SET activeShard = :shard, activeJob = :active REMOVE gsi1pk, gsi1sk',
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':active': active.gsi1pk, ':position': active.gsi1sk, ':queued': 'queued', ':processing': 'processing' },
+          ExpressionAttributeValues: { ':shard': active.activeShard, ':active': active.activeJob, ':queued': 'queued', ':processing': 'processing' },
         }),
       );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk', ConditionExpression: 'attribute_exists(pk)' }));
+      await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }));
     }
   }
 
+  /** Unfinished jobs handed to the queue: every shard of the flow's active-jobs entries, then the jobs. */
   async activeJobs(): Promise<ExportJobState[]> {
-    const items = await queryAll({ TableName: this.tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.activeExports }, Limit: SWEEP_PAGE_SIZE });
-    return items.map((item) => item.job as ExportJobState);
+    const items = await activeJobItems(this.tableName, keys.activeExportsShard, keys.legacyActiveExports);
+    return items.map((item) => item.job as ExportJobState).filter((job) => job !== undefined && !isExportFinished(job.status));
   }
 
   async pendingDispatch(cutoff: string): Promise<Array<{ organizationId: string; jobId: string }>> {
@@ -141,7 +146,7 @@ export class ExportJobsStore {
         Update: {
           TableName: this.tableName,
           Key: this.key(job),
-          UpdateExpression: 'SET #job = :job, #ttl = :ttl REMOVE gsi1pk, gsi1sk',
+          UpdateExpression: `SET #job = :job, #ttl = :ttl REMOVE ${JOB_INDEX_ATTRIBUTES}`,
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status', '#ttl': 'ttl' },
           ExpressionAttributeValues: { ':job': finished, ':ttl': exportTtlEpochSeconds(finished), ':queued': 'queued', ':processing': 'processing' },

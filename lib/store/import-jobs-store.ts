@@ -4,10 +4,10 @@ import { isFinished, jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
 import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { batchGet, entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
+import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE } from './active-jobs-index.ts';
+import { entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
-import { ACTIVE_JOB_SHARDS, keys } from './keys.ts';
-import { ACTIVE_JOBS_INDEX } from './tables.ts';
+import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
@@ -20,11 +20,6 @@ export class ChunkAlreadyAppliedError extends Error {
   override name = 'ChunkAlreadyAppliedError';
 }
 
-/** The attributes that place a job in an index: gone once it has ended. */
-const INDEX_ATTRIBUTES = `gsi1pk, gsi1sk, ${ACTIVE_JOBS_INDEX.partitionKey.name}, ${ACTIVE_JOBS_INDEX.sortKey.name}`;
-
-/** Items per page of the sweeper's index reads; it reads every page. */
-const SWEEP_PAGE_SIZE = 100;
 
 /** Cell values come from the file: a row error keeps the first characters of a huge cell. */
 export const ROW_ERROR_VALUE_MAX = 256;
@@ -88,7 +83,7 @@ export class ImportJobsStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       await documentClient.send(
-        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }),
+        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }),
       );
     }
   }
@@ -99,25 +94,7 @@ export class ImportJobsStore {
    * reads gsi1's partition of jobs dispatched before the index was sharded, until none is left.
    */
   async activeJobs(): Promise<ImportJobState[]> {
-    const shards = Array.from({ length: ACTIVE_JOB_SHARDS }, (_, shard) =>
-      queryAll({
-        TableName: this.tableName,
-        IndexName: ACTIVE_JOBS_INDEX.indexName,
-        KeyConditionExpression: '#shard = :shard',
-        ExpressionAttributeNames: { '#shard': ACTIVE_JOBS_INDEX.partitionKey.name },
-        ExpressionAttributeValues: { ':shard': keys.activeJobsShard(shard) },
-        Limit: SWEEP_PAGE_SIZE,
-      }),
-    );
-    const legacy = queryAll({
-      TableName: this.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.legacyActiveJobs },
-      Limit: SWEEP_PAGE_SIZE,
-    });
-    const entries = (await Promise.all([...shards, legacy])).flat();
-    const items = await batchGet(this.tableName, entries.map((entry) => ({ pk: entry.pk as string, sk: entry.sk as string })));
+    const items = await activeJobItems(this.tableName, keys.activeJobsShard, keys.legacyActiveJobs);
     return items.map((item) => item.job as ImportJobState).filter((job) => job !== undefined && !isFinished(job.status));
   }
 
@@ -218,7 +195,7 @@ export class ImportJobsStore {
           UpdateExpression:
             // A job failed straight from queued never started: it starts and ends now. (The stored
             // startedAt is a NULL then, which if_not_exists would keep.)
-            `SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE ${INDEX_ATTRIBUTES}`,
+            `SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE ${JOB_INDEX_ATTRIBUTES}`,
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
           ExpressionAttributeValues: { ':status': status, ':now': now, ':startedAt': job.startedAt ?? now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },

@@ -79,8 +79,10 @@ export const keys = {
   exportJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#EXPJOB#${jobId}`, sk: 'JOB' }),
   /** Sparse index of export jobs committed but not yet handed to their queue (the sweeper's). */
   pendingExportDispatch: 'EXPJOB#DISPATCH',
-  /** Sparse index of export jobs handed to the queue and not finished. */
-  activeExports: 'EXPJOB#ACTIVE',
+  /** One shard of the active-jobs index's export jobs, as `activeJobsShard` for imports. */
+  activeExportsShard: (shard: number) => `EXPJOB#ACTIVE#${String(shard).padStart(2, '0')}`,
+  /** Where gsi1 listed active export jobs before the sharded index; the sweeper still reads it until it is empty. */
+  legacyActiveExports: 'EXPJOB#ACTIVE',
 
   /** A BOM (detail) by id; its list entry lives in the organization's BOM list, ordered by id (= creation). */
   bom: (organizationId: string, bomId: string) => ({ pk: `ORG#${organizationId}#${bomId}`, sk: 'BOM' }),
