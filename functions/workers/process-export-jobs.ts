@@ -9,7 +9,7 @@ import { RowErrorExports } from '../../lib/domain/exports/row-errors.ts';
 import { ExportSources } from '../../lib/domain/exports/sources.ts';
 import KIND_SUMMARIES from '../../lib/domain/imports/kind-summaries.generated.json' with { type: 'json' };
 import type { ImportKindSummary } from '../../lib/domain/imports/types.ts';
-import { createImportBatchHandler } from '../../lib/import-batch.ts';
+import { createJobBatchHandler } from '../../lib/job-batch.ts';
 import { logger } from '../../lib/log.ts';
 import { metrics } from '../../lib/metrics.ts';
 import { AuditStore } from '../../lib/store/audit-store.ts';
@@ -66,12 +66,12 @@ export const exportPorts = {
 
 const processor = new ExportProcessor(exportPorts);
 
-/** The export queue's consumer: the shared job-flow batch handling (lib/import-batch.ts). */
+/** The export queue's consumer: the shared job-flow batch handling (lib/job-batch.ts). */
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))
   .handler(
-    createImportBatchHandler({
+    createJobBatchHandler({
       processor,
       jobs,
       resend: (message) => queue.send(message),

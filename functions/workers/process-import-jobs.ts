@@ -4,7 +4,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
 import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import { createImportBatchHandler } from '../../lib/import-batch.ts';
+import { createJobBatchHandler } from '../../lib/job-batch.ts';
 import { logger } from '../../lib/log.ts';
 import { countImportRows, metrics } from '../../lib/metrics.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
@@ -28,12 +28,12 @@ const processor = new ImportJobProcessor({
   onEnded: ({ counts: { created, updated, skipped, failed } }) => countImportRows({ created, updated, skipped, failed }),
 });
 
-/** The import queue's consumer (lib/import-batch.ts), with the logger's and metrics' per-invocation handling. */
+/** The import queue's consumer (lib/job-batch.ts), with the logger's and metrics' per-invocation handling. */
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))
   .handler(
-    createImportBatchHandler({
+    createJobBatchHandler({
       processor,
       jobs,
       resend: (message) => queue.send(message),

@@ -19,7 +19,7 @@ export const OVERRUN_MARGIN_MS = 3_000;
  * process-export-jobs.ts wire the real stores. Generic over the flow's job, failure and outcome:
  * every queue-driven job flow shares this handler (docs/contributing.md "A background flow").
  */
-export interface ImportBatchPorts<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome> {
+export interface JobBatchPorts<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome> {
   processor: {
     process(organizationId: string, jobId: string, remainingMs: () => number, handoffs?: number): Promise<Outcome>;
     fail(job: Job, failure: Failure): Promise<Outcome>;
@@ -37,8 +37,6 @@ export interface ImportBatchPorts<Job = ImportJobState, Failure = JobFailure, Ou
   countMessages?: (received: number, failed: number) => void;
 }
 
-export type JobBatchPorts<Job, Failure, Outcome> = ImportBatchPorts<Job, Failure, Outcome>;
-
 /** A message reported failed on purpose; the reason was logged where it was found. */
 class MessageNotHandled extends Error {
   override name = 'MessageNotHandled';
@@ -52,7 +50,7 @@ class MessageNotHandled extends Error {
  * before its time runs out, a message that overruns anyway is reported alone, and messages
  * left without time go back as fresh messages.
  */
-export function createImportBatchHandler<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome>(ports: ImportBatchPorts<Job, Failure, Outcome>) {
+export function createJobBatchHandler<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome>(ports: JobBatchPorts<Job, Failure, Outcome>) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // One per invocation: a processor keeps its batch's records and failures on itself, and the
     // local poller (like the integration tests) runs invocations of one handler concurrently.
@@ -69,7 +67,7 @@ export function createImportBatchHandler<Job = ImportJobState, Failure = JobFail
   };
 }
 
-async function handleMessage<Job, Failure, Outcome>(ports: ImportBatchPorts<Job, Failure, Outcome>, record: SQSRecord, context: Context): Promise<Outcome | 'resent'> {
+async function handleMessage<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, record: SQSRecord, context: Context): Promise<Outcome | 'resent'> {
   const flow = ports.flow ?? 'import';
   const message = parseJobMessage(record.body);
   if (!message) {
@@ -111,7 +109,7 @@ const IMPORT_LAST_RECEIVE_FAILURE: JobFailure = {
   message: 'The file could not be processed after several attempts. Submit it again, or contact support with the job id.',
 };
 
-async function markFailed<Job, Failure, Outcome>(ports: ImportBatchPorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
+async function markFailed<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
   const job = await ports.jobs.get(organizationId, jobId).catch(() => undefined);
   if (!job) return;
   await ports.processor

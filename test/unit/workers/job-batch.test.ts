@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImportJobState } from '../../../lib/domain/imports/job.ts';
 import { TIME_MARGIN_MS } from '../../../lib/domain/background/time-budget.ts';
 import type { ProcessOutcome } from '../../../lib/domain/imports/pipeline/ports.ts';
-import { createImportBatchHandler, OVERRUN_MARGIN_MS, type ImportBatchPorts } from '../../../lib/import-batch.ts';
+import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/job-batch.ts';
 import type { ImportJobMessage } from '../../../lib/store/job-queue.ts';
 import { lambdaContext } from '../../../local/lambda-event.ts';
 
@@ -41,7 +41,7 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
   const failedJobs: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
-  const ports: ImportBatchPorts = {
+  const ports: JobBatchPorts = {
     processor: {
       process: async (_organizationId, jobId) => {
         processed.push(jobId);
@@ -71,7 +71,7 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
     },
     maxReceiveCount: MAX_RECEIVES,
   };
-  return { handler: createImportBatchHandler(ports), ports, processed, resent, failedJobs, mostAtOnce: () => mostAtOnce };
+  return { handler: createJobBatchHandler(ports), ports, processed, resent, failedJobs, mostAtOnce: () => mostAtOnce };
 }
 
 /** A context whose remaining time is `first` on its first reading and `then` after that. */
