@@ -604,6 +604,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List export kinds with their columns and filters
+         * @description List export kinds with their columns and filters.
+         *
+         *     Requires scope `exports:read`.
+         */
+        get: operations["listExportKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit an export job
+         * @description Submit an export job.
+         *
+         *     Requires scope `exports:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         *
+         *     Counts against the submission rate limit as well as the general one.
+         */
+        post: operations["submitExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export job
+         * @description Read an export job.
+         *
+         *     Requires scope `exports:read`.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{id}/download-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mint a short-lived download link for a finished export
+         * @description Mint a short-lived download link for a finished export.
+         *
+         *     Requires scope `exports:read`.
+         */
+        get: operations["getExportDownloadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/endpoints": {
         parameters: {
             query?: never;
@@ -736,98 +828,6 @@ export interface paths {
          *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
          */
         post: operations["replayWebhookEvents"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/exports/kinds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List export kinds with their columns and filters
-         * @description List export kinds with their columns and filters.
-         *
-         *     Requires scope `exports:read`.
-         */
-        get: operations["listExportKinds"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Submit an export job
-         * @description Submit an export job.
-         *
-         *     Requires scope `exports:write`.
-         *
-         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
-         *
-         *     Counts against the submission rate limit as well as the general one.
-         */
-        post: operations["submitExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/exports/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read an export job
-         * @description Read an export job.
-         *
-         *     Requires scope `exports:read`.
-         */
-        get: operations["getExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/exports/{id}/download-url": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Mint a short-lived download link for a finished export
-         * @description Mint a short-lived download link for a finished export.
-         *
-         *     Requires scope `exports:read`.
-         */
-        get: operations["getExportDownloadUrl"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4259,6 +4259,377 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listExportKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export kinds. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportKindsPage"];
+                    "text/json": components["schemas"]["ExportKindsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    submitExport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An export kind of `GET /v1/exports/kinds`. */
+                    kind: string;
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    format?: "csv" | "jsonl";
+                    /**
+                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
+                     * @default {}
+                     */
+                    filters?: {
+                        [key: string]: string | boolean;
+                    };
+                };
+                "text/json": {
+                    /** @description An export kind of `GET /v1/exports/kinds`. */
+                    kind: string;
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    format?: "csv" | "jsonl";
+                    /**
+                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
+                     * @default {}
+                     */
+                    filters?: {
+                        [key: string]: string | boolean;
+                    };
+                };
+                "application/*+json": {
+                    /** @description An export kind of `GET /v1/exports/kinds`. */
+                    kind: string;
+                    /**
+                     * @default csv
+                     * @enum {string}
+                     */
+                    format?: "csv" | "jsonl";
+                    /**
+                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
+                     * @default {}
+                     */
+                    filters?: {
+                        [key: string]: string | boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The queued export; poll the URL in `Location`. */
+            202: {
+                headers: {
+                    /** @description Relative URL of the export, e.g. /v1/exports/exp_01J… */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                    "text/json": components["schemas"]["ExportJob"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export with its status, row count and snapshot position. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                    "text/json": components["schemas"]["ExportJob"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.exports.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.exports.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getExportDownloadUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A presigned link, valid 15 minutes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDownloadUrl"];
+                    "text/json": components["schemas"]["ExportDownloadUrl"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.exports.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.exports.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.exports.not-ready`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.exports.not-ready";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -5086,377 +5457,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
                         code?: "customer-api.request.unsupported-media-type";
-                    };
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
-    listExportKinds: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The export kinds. */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExportKindsPage"];
-                    "text/json": components["schemas"]["ExportKindsPage"];
-                    "text/plain": string;
-                };
-            };
-            /**
-             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.validation.failed`
-             */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.validation.failed";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
-    submitExport: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
-                "Idempotency-Key": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description An export kind of `GET /v1/exports/kinds`. */
-                    kind: string;
-                    /**
-                     * @default csv
-                     * @enum {string}
-                     */
-                    format?: "csv" | "jsonl";
-                    /**
-                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
-                     * @default {}
-                     */
-                    filters?: {
-                        [key: string]: string | boolean;
-                    };
-                };
-                "text/json": {
-                    /** @description An export kind of `GET /v1/exports/kinds`. */
-                    kind: string;
-                    /**
-                     * @default csv
-                     * @enum {string}
-                     */
-                    format?: "csv" | "jsonl";
-                    /**
-                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
-                     * @default {}
-                     */
-                    filters?: {
-                        [key: string]: string | boolean;
-                    };
-                };
-                "application/*+json": {
-                    /** @description An export kind of `GET /v1/exports/kinds`. */
-                    kind: string;
-                    /**
-                     * @default csv
-                     * @enum {string}
-                     */
-                    format?: "csv" | "jsonl";
-                    /**
-                     * @description The kind’s filters by name (`GET /v1/exports/kinds`).
-                     * @default {}
-                     */
-                    filters?: {
-                        [key: string]: string | boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description The queued export; poll the URL in `Location`. */
-            202: {
-                headers: {
-                    /** @description Relative URL of the export, e.g. /v1/exports/exp_01J… */
-                    Location?: string;
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExportJob"];
-                    "text/json": components["schemas"]["ExportJob"];
-                    "text/plain": string;
-                };
-            };
-            /**
-             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.validation.failed`
-             *     - `customer-api.idempotency.key-missing`
-             *     - `customer-api.idempotency.key-invalid`
-             */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            406: components["responses"]["NotAcceptable"];
-            /**
-             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.idempotency.key-reused`
-             *     - `customer-api.idempotency.in-progress`
-             *     - `customer-api.request.conflict`
-             */
-            409: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
-                    };
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.request.too-large`
-             */
-            413: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.request.too-large";
-                    };
-                };
-            };
-            /**
-             * @description The request body has a media type the operation does not accept.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.request.unsupported-media-type`
-             */
-            415: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.request.unsupported-media-type";
-                    };
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
-    getExport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The export with its status, row count and snapshot position. */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExportJob"];
-                    "text/json": components["schemas"]["ExportJob"];
-                    "text/plain": string;
-                };
-            };
-            /**
-             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.validation.failed`
-             */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.validation.failed";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /**
-             * @description The resource does not exist or belongs to another organization.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.exports.not-found`
-             */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.exports.not-found";
-                    };
-                };
-            };
-            406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-        };
-    };
-    getExportDownloadUrl: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A presigned link, valid 15 minutes. */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExportDownloadUrl"];
-                    "text/json": components["schemas"]["ExportDownloadUrl"];
-                    "text/plain": string;
-                };
-            };
-            /**
-             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.validation.failed`
-             */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.validation.failed";
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /**
-             * @description The resource does not exist or belongs to another organization.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.exports.not-found`
-             */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.exports.not-found";
-                    };
-                };
-            };
-            406: components["responses"]["NotAcceptable"];
-            /**
-             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
-             *
-             *     Problem `code`s:
-             *     - `customer-api.exports.not-ready`
-             */
-            409: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {unknown} */
-                        code?: "customer-api.exports.not-ready";
                     };
                 };
             };

@@ -31,8 +31,8 @@ export const ROUTES = [
   ...ATTACHMENT_ROUTES,
   ...BOM_ROUTES,
   ...INVENTORY_ROUTES,
-  ...WEBHOOK_ROUTES,
   ...EXPORT_ROUTES,
+  ...WEBHOOK_ROUTES,
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];

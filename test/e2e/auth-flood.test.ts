@@ -1,22 +1,22 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE, AUTH_FAILURE_LIMIT_ENV } from '../../lib/config/auth-failures.ts';
 import { generateApiKey } from '../../lib/domain/auth/api-key.ts';
 import { baseUrl, createTestKey } from '../support/api.ts';
+import { TEST_AUTH_FAILURE_LIMIT } from '../support/global-stack.ts';
 import { assertDocumentedResponse } from '../support/openapi-responses.ts';
 import { expectProblem } from '../support/problem.ts';
 import { withinOneWindow } from '../support/rate-limit-window.ts';
 
 /**
  * The per-source limit on failed authentications (docs/api-guide.md "Failed authentications")
- * over HTTP, against `npm start`'s server with its default limit (100 per 60 s, or
- * AUTH_FAILURE_LIMIT_PER_MINUTE when the test run sets it). The server runs on 127.0.0.1 and
+ * over HTTP, against `npm start`'s server with the test run's limit (TEST_AUTH_FAILURE_LIMIT per
+ * 60 s, set through AUTH_FAILURE_LIMIT_PER_MINUTE; the default is 100). The server runs on 127.0.0.1 and
  * takes the socket's peer address as `sourceIp` (local/lambda-event.ts); the flood is sent from
  * another loopback address, 127.0.0.2, so the other suites' 401s (from 127.0.0.1) neither add to
  * it nor turn into 429s.
  */
 
-const LIMIT = Number(process.env[AUTH_FAILURE_LIMIT_ENV] ?? DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE);
+const LIMIT = TEST_AUTH_FAILURE_LIMIT;
 const FLOOD_SOURCE = '127.0.0.2';
 const BARCODE = '/v1/barcodes?payload=x';
 const CONCURRENCY = 8;

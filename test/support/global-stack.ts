@@ -28,6 +28,14 @@ declare module 'vitest' {
  */
 export const TEST_API_KEY_CACHE_SECONDS = 2;
 
+/**
+ * Failed authentications per source and window the server allows (docs/api-guide.md "Failed
+ * authentications"). The suites' own 401s all come from 127.0.0.1, and the route matrix alone
+ * sends six per route (about 240), so the test server runs with more than the default 100;
+ * test/e2e/auth-flood.test.ts floods from another address against this same limit.
+ */
+export const TEST_AUTH_FAILURE_LIMIT = 400;
+
 /** The wait after a first failed webhook attempt on the test stack (the schedule's is 5 s). */
 export const TEST_WEBHOOK_FIRST_RETRY_SECONDS = 1;
 
@@ -60,7 +68,7 @@ export async function setup(project: TestProject): Promise<void> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS),
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), AUTH_FAILURE_LIMIT_PER_MINUTE: String(TEST_AUTH_FAILURE_LIMIT), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS),
       WEBHOOK_TEST_RESOLVE: JSON.stringify(Object.fromEntries(Object.values(TEST_WEBHOOK_RESOLVE).map(({ host, addresses }) => [host, addresses]))),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
