@@ -76,7 +76,7 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
     why: 'the write path (transactions, idempotency, events: ~13 KB over a read), the BOM body’s schemas (zod +7 KB) and the revision comparison',
   },
   submitExport: {
-    bytes: 307_000,
+    bytes: 309_000,
     why: 'the write path and the export kinds’ filter rules (the job is queued with one signed SendMessage, lib/store/signed-sqs.ts)',
   },
   processExportJobs: {

@@ -195,9 +195,11 @@ const source = (component: fc.Arbitrary<Sku>) =>
 const none = fc.constant<Array<Pick<BuildRow, 'componentSku' | 'sourceLot' | 'sourceLocation'>>>([]);
 
 /**
- * A build: its header and its source lines, in this order: mostly one for LOT, sometimes one for
+ * A build: its header and its source lines, in this order: always one for LOT, sometimes one for
  * P1 (otherwise drawn from the build's location), rarely a second LOT lot or a sku that is no
- * component.
+ * component. A LOT line is always given: without one, LOT is drawn oldest lot first, an order set
+ * by the records' creation time and then their random ids, which this model cannot predict; that
+ * rule has its own tests (test/unit/stock/flows.test.ts, test/e2e/stock-rules.test.ts).
  */
 const build = fc.record({
   buildReference: fc.constantFrom('B1', 'B2', 'B3'),
@@ -205,7 +207,7 @@ const build = fc.record({
   quantity: fc.integer({ min: 1, max: 3 }).map((halves) => halves * (MICRO / 2)),
   location,
   sources: fc
-    .tuple(weighted(source(fc.constant('LOT')), none, 8), fc.oneof(none, source(fc.constant('P1'))), weighted(none, source(fc.constant('LOT')), 4), weighted(none, source(fc.constantFrom<Sku>('P2', 'GHOST')), 15))
+    .tuple(source(fc.constant('LOT')), fc.oneof(none, source(fc.constant('P1'))), weighted(none, source(fc.constant('LOT')), 4), weighted(none, source(fc.constantFrom<Sku>('P2', 'GHOST')), 15))
     .map((lines) => lines.flat()),
 });
 
