@@ -1,4 +1,7 @@
 import { ACTIVE_JOB_SHARDS, activeJobShardOf } from './keys.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './dynamodb-client.ts';
 import { batchGet, queryAll } from './entity.ts';
 import { ACTIVE_JOBS_INDEX } from './tables.ts';
 
@@ -51,4 +54,27 @@ export async function activeJobItems(tableName: string, shardKey: ShardKey, lega
   });
   const entries = (await Promise.all([...shards, legacy])).flat();
   return batchGet(tableName, entries.map((entry) => ({ pk: entry.pk as string, sk: entry.sk as string })));
+}
+
+/**
+ * The queue has the job: it leaves the dispatch index for its active-jobs entry (or leaves both
+ * indexes, when a fast worker already finished it). The entry is written here and removed when
+ * the job ends, never in between: a checkpoint rewrites the job item, not the keys-only index.
+ */
+export async function markJobDispatched(tableName: string, key: Record<string, string>, active: { activeShard: string; activeJob: string }): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET activeShard = :shard, activeJob = :active REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#job.#status IN (:queued, :processing)',
+        ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
+        ExpressionAttributeValues: { ':shard': active.activeShard, ':active': active.activeJob, ':queued': 'queued', ':processing': 'processing' },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }));
+  }
 }

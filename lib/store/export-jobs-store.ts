@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { exportExpiresAt, exportTtlEpochSeconds, isExportFinished } from '../domain/exports/job.ts';
 import type { ExportFailure, ExportJobState, ExportProgress } from '../domain/exports/job.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE } from './active-jobs-index.ts';
+import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from './active-jobs-index.ts';
 import { entityItem, queryAll } from './entity.ts';
 import { exportJobEntity, exportJobIndexKeys } from './entities.ts';
 import { ChunkAlreadyAppliedError } from './import-jobs-store.ts';
@@ -58,23 +58,7 @@ export class ExportJobsStore {
    * between: a part's checkpoint rewrites the job item, not the keys-only index.
    */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
-    const key = exportJobEntity.key({ organizationId, jobId });
-    const active = exportJobIndexKeys.active(organizationId, jobId);
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET activeShard = :shard, activeJob = :active REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: '#job.#status IN (:queued, :processing)',
-          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':shard': active.activeShard, ':active': active.activeJob, ':queued': 'queued', ':processing': 'processing' },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }));
-    }
+    await markJobDispatched(this.tableName, exportJobEntity.key({ organizationId, jobId }), exportJobIndexKeys.active(organizationId, jobId));
   }
 
   /** Unfinished jobs handed to the queue: every shard of the flow's active-jobs entries, then the jobs. */

@@ -4,7 +4,7 @@ import { isFinished, jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
 import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE } from './active-jobs-index.ts';
+import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from './active-jobs-index.ts';
 import { entityItem, queryAll, readPage, sortKeyRange } from './entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from './entities.ts';
 import { keys } from './keys.ts';
@@ -67,25 +67,7 @@ export class ImportJobsStore {
    * removed when the job ends, never in between (lib/store/tables.ts `ACTIVE_JOBS_INDEX`).
    */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
-    const key = importJobEntity.key({ organizationId, jobId });
-    const active = importJobIndexKeys.active(organizationId, jobId);
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET activeShard = :shard, activeJob = :active REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: '#job.#status IN (:queued, :processing)',
-          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':shard': active.activeShard, ':active': active.activeJob, ':queued': 'queued', ':processing': 'processing' },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      await documentClient.send(
-        new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }),
-      );
-    }
+    await markJobDispatched(this.tableName, importJobEntity.key({ organizationId, jobId }), importJobIndexKeys.active(organizationId, jobId));
   }
 
   /**
