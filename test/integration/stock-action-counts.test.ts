@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
+import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
+import { meterTransactions, type TransactionMeter } from '../../lib/store/transaction-meter.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { uniqueOrganization } from '../support/api.ts';
+import { tableName, transactionWriter } from '../support/events.ts';
+import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, storedJob } from '../support/imports.ts';
+
+/**
+ * What one stock unit costs in a transaction (docs/performance.md "Actions per stock row"): the
+ * real pipeline and stores on the local stack, with full-size transactions, and every committed
+ * TransactWriteItems counted. A unit kind's figure is the actions of the job's chunks ÷ its rows
+ * (÷ the sources drawn, for builds), fixed per-chunk actions (sequence counter, event item,
+ * checkpoint) included, on distinct stored records: the case an integrator's daily file is.
+ *
+ * The ceilings are today's figures: a change that makes a unit dearer fails here.
+ */
+
+const ITEMS = 60;
+const BOMS = 4;
+const BOM_LINES = 7;
+
+function ports(): ProcessPorts<StoreWrite> {
+  return {
+    jobs: importJobsStore(),
+    files: filesStore(),
+    records: importRecords(),
+    writer: transactionWriter(),
+    continueLater: () => Promise.reject(new Error('continueLater was not expected')),
+    chunkActions: bulkChunkActions(),
+    chunkBytes: BULK_CHUNK_BYTES,
+    writeBytes: storeWriteBytes,
+  };
+}
+
+const sku = (index: number) => `I-${String(index).padStart(3, '0')}`;
+const component = (bom: number, line: number) => `C-${bom}-${line}`;
+
+let meter: TransactionMeter;
+const organizationId = uniqueOrganization();
+
+/** Runs a whole job in process; returns the committed transactions that carried its rows (those that wrote events). */
+async function run(kind: string, header: string[], rows: string[][]) {
+  const { job } = await commitQueuedJob(organizationId, { kind, duplicateStrategy: 'fail', file: csvOf(header, rows) });
+  meter.clear();
+  expect(await new ImportJobProcessor(ports()).process(organizationId, job.id, () => 120_000)).toBe('finished');
+  const stored = await storedJob(organizationId, job.id);
+  expect(stored.counts.failed, JSON.stringify(stored.counts)).toBe(0);
+  const events = tableName('events');
+  return meter.committed.filter((transaction) => (transaction.tables[events] ?? 0) > 0);
+}
+
+const actionsOf = (transactions: ReadonlyArray<{ actions: number }>) => transactions.reduce((sum, { actions }) => sum + actions, 0);
+
+beforeAll(async () => {
+  meter = meterTransactions();
+  const allSkus = [...Array.from({ length: ITEMS }, (_, index) => sku(index)), ...Array.from({ length: BOMS }, (_, bom) => [`KIT-${bom}`, ...Array.from({ length: BOM_LINES }, (_, line) => component(bom, line))]).flat()];
+  await run('items', ['sku', 'name'], allSkus.map((code) => [code, code]));
+  await run('locations', ['code', 'name', 'type'], [['A', 'Bin A', 'bin'], ['B', 'Bin B', 'bin']]);
+  // Every record the measured rows touch exists and holds stock.
+  await run('po-receipts', ['poNumber', 'sku', 'locationCode', 'quantity'], allSkus.flatMap((code) => [['PO-SEED', code, 'A', '1000'], ['PO-SEED', code, 'B', '1000']]));
+  const bomRows = Array.from({ length: BOMS }, (_, bom) => Array.from({ length: BOM_LINES }, (_, line) => [`BOM-${bom}`, `KIT-${bom}`, component(bom, line), '1'])).flat();
+  await run('boms', ['bomCode', 'targetSku', 'componentSku', 'quantity'], bomRows);
+}, 240_000);
+
+afterAll(() => meter.stop());
+
+describe('transaction actions per stock unit, on distinct stored records', () => {
+  const items = Array.from({ length: ITEMS }, (_, index) => sku(index));
+
+  it.each([
+    { unit: 'adjustment row', kind: 'stock-adjustments', header: ['reference', 'sku', 'locationCode', 'quantityDelta'], row: (code: string) => ['ADJ-1', code, 'A', '-1'], ceiling: 10.3 },
+    { unit: 'receipt row', kind: 'po-receipts', header: ['poNumber', 'sku', 'locationCode', 'quantity'], row: (code: string) => ['PO-2', code, 'A', '5'], ceiling: 10.4 },
+    { unit: 'count row', kind: 'stock-counts', header: ['countReference', 'locationCode', 'sku', 'countedQuantity'], row: (code: string) => ['CNT-1', 'A', code, '900'], ceiling: 10.4 },
+    { unit: 'transfer row', kind: 'stock-transfers', header: ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity'], row: (code: string) => ['TR-1', code, 'A', 'B', '1'], ceiling: 15.4 },
+  ])('an $unit costs at most $ceiling actions', async ({ kind, header, row, ceiling }) => {
+    const chunks = await run(kind, header, items.map(row));
+    const perRow = actionsOf(chunks) / ITEMS;
+    console.info(`actions per ${kind} row: ${perRow.toFixed(2)} (${chunks.length} chunks of at most ${Math.max(...chunks.map(({ actions }) => actions))} actions)`);
+    expect(chunks.every(({ actions }) => actions <= 100)).toBe(true);
+    expect(perRow).toBeLessThanOrEqual(ceiling);
+  });
+
+  it('a build costs at most 12 actions per source it draws from', async () => {
+    const chunks = await run('builds', ['buildReference', 'bomCode', 'quantity', 'locationCode'], Array.from({ length: BOMS }, (_, bom) => [`BLD-${bom}`, `BOM-${bom}`, '1', 'A']));
+    const perSource = actionsOf(chunks) / (BOMS * BOM_LINES);
+    console.info(`actions per build source: ${perSource.toFixed(2)} (${chunks.length} chunks)`);
+    expect(perSource).toBeLessThanOrEqual(12);
+  });
+});
