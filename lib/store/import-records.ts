@@ -65,7 +65,7 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
       case 'update-bom':
         return this.boms.updateWrites(organizationId, write.bom, write.expectedVersion, write.revision);
       case 'put-item-stock':
-        return [this.stock.itemStockWrite(organizationId, write.itemStock, write.expectedVersion)];
+        return [this.stock.itemStockWrite(organizationId, write.itemStock, write.expectedVersion, write.trackingModeRead)];
       case 'put-document':
         return this.stock.documentWrites(organizationId, write.document, write.expectedVersion);
       case 'claim-entry':

@@ -1,4 +1,5 @@
 import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { TrackingMode } from '../domain/inventory/item.ts';
 import type { VersionedRecord } from '../domain/inventory/records.ts';
 import type { ItemStock, StockDocument, StockEntry } from '../domain/stock/records.ts';
 import { documentClient } from './dynamodb-client.ts';
@@ -33,8 +34,23 @@ export class StockStore {
     return this.put(entityItem(stockEntryEntity, { organizationId, key: entry.key }, { entry, version: 1 }), null);
   }
 
-  itemStockWrite(organizationId: string, itemStock: ItemStock, expectedVersion: number | null): StoreWrite {
-    return this.put(entityItem(itemStockEntity, { organizationId, itemId: itemStock.itemId }, { itemStock, version: (expectedVersion ?? 0) + 1 }), expectedVersion);
+  /**
+   * The total over `expectedVersion`, and only while the stored tracking mode is still the one the
+   * write was decided on (or not kept yet): docs/inventory.md "Tracking changes".
+   */
+  itemStockWrite(organizationId: string, itemStock: ItemStock, expectedVersion: number | null, trackingModeRead: TrackingMode): StoreWrite {
+    const item = entityItem(itemStockEntity, { organizationId, itemId: itemStock.itemId }, { itemStock, version: (expectedVersion ?? 0) + 1 });
+    if (expectedVersion === null) return this.put(item, null);
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: 'version = :expected AND (attribute_not_exists(itemStock.trackingMode) OR itemStock.trackingMode = :mode)',
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':mode': trackingModeRead },
+        },
+      },
+    };
   }
 
   /** An item total still at `expectedVersion` (null: still absent), checked in the transaction without a write. */

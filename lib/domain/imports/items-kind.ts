@@ -118,6 +118,8 @@ function decideItem(
         },
       };
     }
+    // Stock jobs that read the item's old tracking mode cannot commit after this change.
+    context.stock.ledger.rewriteItemTotal(existing.id, { read: existing.trackingMode, after: merged.trackingMode });
   }
   const item: Item = { ...merged, updatedAt: context.now };
   const previous = Object.fromEntries(changed.map((field) => [field, existing[field]]));

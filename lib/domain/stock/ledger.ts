@@ -1,5 +1,5 @@
 import type { EventDraft } from '../events/types.ts';
-import type { Item } from '../inventory/item.ts';
+import type { Item, TrackingMode } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
 import { STORED_ENTRIES_PER_WRITE } from '../inventory/records.ts';
@@ -43,7 +43,8 @@ export type StockWrite =
   | { op: 'append-movement'; movement: Movement }
   /** The movement as a whole, what the reads answer (one per movement, whatever its legs). */
   | { op: 'record-movement'; movement: MovementRecord }
-  | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null }
+  /** The item total over `expectedVersion`, written only while its stored tracking mode is still `trackingModeRead` (or not kept yet). */
+  | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null; trackingModeRead: TrackingMode }
   | { op: 'put-document'; document: StockDocument; expectedVersion: number | null }
   /** A stock record a decision read and the chunk does not write: still at `expectedVersion` (null: still absent). */
   | { op: 'check-stock-record'; record: StockRecord; expectedVersion: number | null }
@@ -82,9 +83,14 @@ interface Tracked<T> {
   version: number | undefined;
 }
 
+/** An item total the chunk writes, with the tracking mode its decisions read the item at. */
+interface TrackedTotal extends Tracked<ItemStock> {
+  modeRead: TrackingMode;
+}
+
 interface Snapshot {
   records: Map<string, Tracked<StockRecord>>;
-  totals: Map<string, Tracked<ItemStock>>;
+  totals: Map<string, TrackedTotal>;
   documents: Map<string, Tracked<StockDocument>>;
 }
 
@@ -95,7 +101,7 @@ export interface LedgerIds {
 
 export class StockLedger {
   private records = new Map<string, Tracked<StockRecord>>();
-  private totals = new Map<string, Tracked<ItemStock>>();
+  private totals = new Map<string, TrackedTotal>();
   private documents = new Map<string, Tracked<StockDocument>>();
   /** Places with no stored record, with the id a record there gets. */
   private readonly unsaved = new Map<string, StockRecord>();
@@ -205,6 +211,18 @@ export class StockLedger {
     if (!this.bomReads.has(bomId)) this.bomReads.set(bomId, version);
   }
 
+  /**
+   * Writes the item's total back unchanged under a new version (docs/inventory.md "The stock
+   * model"): a change of what the item's stock may be (its tracking mode) then conflicts with any
+   * stock chunk decided on the item as it was, since that chunk writes the total at the version it
+   * read, and that chunk is decided again on the item as it is now. A transfer, which writes no
+   * total, needs no such guard: it moves stock the item holds, so a tracking change cannot commit
+   * meanwhile without first changing the very records the transfer is conditioned on.
+   */
+  rewriteItemTotal(itemId: string, mode: { read: TrackingMode; after: TrackingMode }): void {
+    this.setItemOnHand(itemId, this.itemTotal(itemId), mode);
+  }
+
   itemTotal(itemId: string): number {
     if (!this.totals.has(itemId) && !this.totalReads.has(itemId)) this.totalReads.set(itemId, this.base.itemStock(itemId)?.version);
     return this.itemOnHand(itemId);
@@ -242,7 +260,7 @@ export class StockLedger {
     if (to) legs.push([to, input.quantity]);
     const changed = legs.map(([side, delta]) => this.applyLeg(input, movementId, side, delta));
     const totalAfter = sumQuantities([totalBefore, ...legs.map(([, delta]) => delta)]);
-    this.setItemOnHand(item.id, totalAfter);
+    this.setItemOnHand(item.id, totalAfter, { read: item.trackingMode, after: item.trackingMode });
     const reorderPoint = item.reorderPoint;
     if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
       this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
@@ -288,7 +306,7 @@ export class StockLedger {
     for (const { value, version } of this.changed(this.records)) {
       writes.push(version === undefined ? { op: 'create', entity: 'stock-record', record: value } : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version });
     }
-    for (const { value, version } of this.changed(this.totals)) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null });
+    for (const { value, version, modeRead } of this.totals.values()) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null, trackingModeRead: modeRead });
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
     for (const { value, version } of this.readOnly()) writes.push({ op: 'check-stock-record', record: value, expectedVersion: version ?? null });
     for (const [itemId, version] of this.totalsReadOnly()) writes.push({ op: 'check-item-stock', itemId, expectedVersion: version ?? null });
@@ -366,9 +384,10 @@ export class StockLedger {
     return (this.totals.get(itemId)?.value ?? this.base.itemStock(itemId)?.record)?.onHand ?? 0;
   }
 
-  private setItemOnHand(itemId: string, onHand: number): void {
-    const version = this.totals.has(itemId) ? this.totals.get(itemId)?.version : this.base.itemStock(itemId)?.version;
-    this.totals.set(itemId, { value: { itemId, onHand }, version });
+  private setItemOnHand(itemId: string, onHand: number, mode: { read: TrackingMode; after: TrackingMode }): void {
+    const known = this.totals.get(itemId);
+    const version = known ? known.version : this.base.itemStock(itemId)?.version;
+    this.totals.set(itemId, { value: { itemId, onHand, trackingMode: mode.after }, version, modeRead: known?.modeRead ?? mode.read });
   }
 
   private loadDocument(key: string): Tracked<StockDocument> | undefined {

@@ -1,4 +1,4 @@
-import type { Item } from '../inventory/item.ts';
+import type { Item, TrackingMode } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 
 /**
@@ -12,6 +12,12 @@ import type { Location } from '../inventory/location.ts';
 export interface ItemStock {
   itemId: string;
   onHand: number;
+  /**
+   * The item's tracking mode when the total was last written (absent on totals written before it
+   * was kept): a stock write conditions on it, so stock decided on the item's old mode never
+   * commits after a mode change (docs/inventory.md "Tracking changes").
+   */
+  trackingMode?: TrackingMode;
 }
 
 /**

@@ -371,7 +371,7 @@ describe('itemsKind.decide', () => {
     expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: 1 }]);
   });
 
-  it('changes trackingMode of an item that holds nothing, checking at commit that its total is still absent', () => {
+  it('changes trackingMode of an item that holds nothing, writing its total (0) under the new mode, so stock decided on the old mode cannot commit after it', () => {
     // Prepare
     const world = new World();
 
@@ -380,6 +380,8 @@ describe('itemsKind.decide', () => {
 
     // Assess
     expect(decision.action === 'updated' && decision.record.trackingMode).toBe('none');
-    expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: null }]);
+    expect(world.ledger.flush()).toEqual([
+      { op: 'put-item-stock', itemStock: { itemId: existing.id, onHand: 0, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: existing.trackingMode },
+    ]);
   });
 });

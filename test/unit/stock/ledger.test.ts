@@ -111,7 +111,7 @@ describe('StockLedger: moves', () => {
     expect(ledger.pendingActions()).toBe(5);
     expect(ledger.flush()).toEqual([
       { op: 'create', entity: 'stock-record', record },
-      { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10 }, expectedVersion: null },
+      { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: 'none' },
     ]);
     expect(ledger.peekUnit().writes).toEqual([
       { op: 'record-movement', movement: { id: 'mov_1', type: 'receipt', itemId: item.id, sku: item.sku, fromLocationId: null, toLocationId: A1.id, quantity: 10, lot: null, reference: 'PO-1', occurredAt: NOW } },
@@ -170,7 +170,7 @@ describe('StockLedger: moves', () => {
     // Assess
     expect(ledger.flush()).toEqual([
       { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4 },
-      { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12 }, expectedVersion: 7 },
+      { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12, trackingMode: 'none' }, expectedVersion: 7, trackingModeRead: 'none' },
     ]);
     expect(ledger.pendingActions()).toBe(4);
     // …while each unit keeps its own ledger entry (and its movement record)
@@ -215,7 +215,7 @@ describe('StockLedger: moves', () => {
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: source.id, quantity: -10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
     ]);
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 50 }, expectedVersion: 1 });
+    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 50, trackingMode: 'none' }, expectedVersion: 1, trackingModeRead: 'none' });
   });
 
   it('carries the adjustment reason and the lot on its events', () => {
@@ -318,7 +318,7 @@ describe('StockLedger: moves', () => {
     // Assess
     expect(onHand).toBe(0.3);
     expect(taken).toMatchObject({ ok: true, from: { onHand: 0 } });
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 0 }, expectedVersion: null });
+    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 0, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: 'none' });
   });
 });
 
@@ -376,7 +376,7 @@ describe('StockLedger: low-stock', () => {
 
     // Assess
     expect(emitted).toEqual([false, true]);
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 9 }, expectedVersion: 3 });
+    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 9, trackingMode: 'none' }, expectedVersion: 3, trackingModeRead: 'none' });
   });
 
   it('is not emitted when the total was already below the reorder point', () => {
@@ -499,8 +499,8 @@ describe('StockLedger: units', () => {
       [other.id, 2, 1],
     ]);
     expect(committed.totals).toEqual([
-      { record: { itemId: item.id, onHand: 9 }, version: 8 },
-      { record: { itemId: other.id, onHand: 2 }, version: 1 },
+      { record: { itemId: item.id, onHand: 9, trackingMode: 'none' }, version: 8 },
+      { record: { itemId: other.id, onHand: 2, trackingMode: 'none' }, version: 1 },
     ]);
     expect(committed.documents.map(({ record, version }) => [record.key, record.lines.length, version])).toEqual([
       [stored.key, 1, 3],
