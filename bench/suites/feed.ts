@@ -19,8 +19,8 @@ const PAGE = 50;
 
 /** Writes `count` committed events and the counter straight into the events table. */
 async function seedFeed(organizationId: string, count: number): Promise<string[]> {
-  const [{ eventItem }, { newEventId }, { TABLES }, { eventSequenceEntity }, { entityItem }] = await Promise.all([
-    import('../../lib/store/events-store.ts'),
+  const [{ eventBatchItems }, { newEventId }, { TABLES }, { eventSequenceEntity }, { entityItem }] = await Promise.all([
+    import('../../lib/store/event-batches.ts'),
     import('../../lib/domain/events/event-id.ts'),
     import('../../lib/store/tables.ts'),
     import('../../lib/store/entities.ts'),
@@ -29,12 +29,13 @@ async function seedFeed(organizationId: string, count: number): Promise<string[]
   const table = process.env[TABLES.events.envVar] ?? '';
   const now = new Date();
   const ids: string[] = [];
+  // One event per transaction, so one batch item per event: the most items a page can read.
   const items = Array.from({ length: count }, (_, index) => {
     const id = newEventId(index + 1);
     ids.push(id);
     const envelope = { id, type: 'item.created' as const, version: 1, occurredAt: now.toISOString(), organizationId, data: { item: { id: `itm_bench${index}`, sku: `FEED-${index}` } } };
-    return eventItem(envelope as Parameters<typeof eventItem>[0], index + 1, now);
-  });
+    return eventBatchItems([envelope as Parameters<typeof eventBatchItems>[0][number]], index + 1, now);
+  }).flat();
   items.push(entityItem(eventSequenceEntity, { organizationId }, { last: count }));
   await batchWriteAll(table, items, 4);
   return ids;

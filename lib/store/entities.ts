@@ -77,10 +77,16 @@ export const rateLimitCounterEntity = /* @__PURE__ */ defineEntity<{ keyId: stri
   key: ({ keyId, windowSeconds, windowStartEpochSeconds }) => keys.rateLimitCounter(keyId, windowSeconds, windowStartEpochSeconds),
 });
 
-export const eventEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; sequence: number }>({
+/**
+ * The events of one transaction, or of a size-bounded part of it, keyed by the LAST sequence
+ * they hold (docs/events.md "How events are stored"; lib/store/event-batches.ts reads both shapes).
+ * 3: a batch (`first`, `last`, `types`, `envelopes`). 2: one event (`sequence`, `type`,
+ * `envelopeJson`); no longer written, read as a batch of one until TTL deletes it.
+ */
+export const eventBatchEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; lastSequence: number }>({
   type: 'event',
-  schemaVersion: 2,
-  key: ({ organizationId, sequence }) => keys.event(organizationId, sequence),
+  schemaVersion: 3,
+  key: ({ organizationId, lastSequence }) => keys.event(organizationId, lastSequence),
 });
 
 /** The organization's last committed event number (the feed's gapless counter). */

@@ -39,6 +39,7 @@ export const keys = {
 
   eventSequence: (organizationId: string) => ({ pk: `ORG#${organizationId}#SEQ`, sk: 'COUNTER' }),
   eventsOf: (organizationId: string) => `ORG#${organizationId}#EVT`,
+  /** The event batch whose LAST event is `sequence` (a legacy single event: that event); lib/store/event-batches.ts. */
   event: (organizationId: string, sequence: number) => ({ pk: `ORG#${organizationId}#EVT`, sk: `SEQ#${padSequence(sequence)}` }),
   eventSortKey: (sequence: number) => `SEQ#${padSequence(sequence)}`,
 

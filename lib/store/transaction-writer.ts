@@ -1,10 +1,11 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPut } from './audit-store.ts';
-import { eventItem, EventsStore } from './events-store.ts';
+import { eventBatchItems, readLastSequence } from './event-batches.ts';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AuditDraft, AuditEvent } from '../domain/audit/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import { newEventId } from '../domain/events/event-id.ts';
+import { eventEnvelope } from '../domain/events/batches.ts';
 import type { EventDraft, EventEnvelope } from '../domain/events/types.ts';
 import { inProgressError, type StoredResponse } from '../domain/idempotency/idempotency.ts';
 import { newId } from '../domain/ids.ts';
@@ -17,7 +18,8 @@ import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts
 
 /**
  * The write path (docs/architecture.md "The write path"): a command's own items, its audit event, its domain events
- * numbered from the organization's sequence, and the completion of the idempotency record, all
+ * numbered from the organization's sequence (stored together, as one event batch unless too large:
+ * lib/store/event-batches.ts), and the completion of the idempotency record, all
  * in ONE TransactWriteItems. The sequence counter's condition makes concurrent writers of one
  * organization serialize: the loser re-runs the command with fresh numbers, so the feed is
  * gapless and in commit order, and an aborted transaction leaves no event behind.
@@ -75,15 +77,11 @@ interface Tables {
 }
 
 export class TransactionWriter implements CommandWriter<StoreWrite> {
-  private readonly events: EventsStore;
-
   constructor(
     private readonly tables: Tables,
     private readonly idempotency?: IdempotencyStore,
     private readonly clock: () => Date = () => new Date(),
-  ) {
-    this.events = new EventsStore(tables.events);
-  }
+  ) {}
 
   /**
    * Runs `build` and commits its plan, re-running it on sequence conflicts. `respond` turns the
@@ -99,7 +97,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       const hinted = plan.events.length > 0 && attempt === 1 ? sequenceHints.get(context.organizationId) : undefined;
       const known = hinted ?? reported;
       reported = undefined;
-      const lastSequence = plan.events.length === 0 ? 0 : (known ?? (await this.events.lastSequence(context.organizationId)));
+      const lastSequence = plan.events.length === 0 ? 0 : (known ?? (await readLastSequence(this.tables.events, context.organizationId)));
       const events = this.envelopes(context.organizationId, plan.events, lastSequence, now);
       const audit = plan.audit ? this.auditEvent(context, plan.audit, now) : undefined;
       const response = respond?.(plan.result);
@@ -108,7 +106,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       const counterIndex = events.length > 0 ? items.length : -1;
       if (events.length > 0) {
         items.push(this.sequenceUpdate(context.organizationId, lastSequence, lastSequence + events.length));
-        events.forEach((event, index) => items.push(this.eventPut(event, lastSequence + index + 1, now)));
+        for (const item of eventBatchItems(events, lastSequence + 1, now)) items.push(this.eventPut(item));
       }
       if (audit) items.push(auditPut(this.tables.audit, context.organizationId, audit));
       const idempotencyIndex = items.length;
@@ -145,14 +143,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
   }
 
   private envelopes(organizationId: string, drafts: EventDraft[], lastSequence: number, now: Date): EventEnvelope[] {
-    return drafts.map((draft, index) => ({
-      id: newEventId(lastSequence + index + 1),
-      type: draft.type,
-      version: 1,
-      occurredAt: draft.occurredAt ?? now.toISOString(),
-      organizationId,
-      data: draft.data,
-    }));
+    return drafts.map((draft, index) => eventEnvelope(draft, organizationId, newEventId(lastSequence + index + 1), now.toISOString()));
   }
 
   private auditEvent(context: WriteContext, draft: AuditDraft, now: Date): AuditEvent {
@@ -182,8 +173,8 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
     };
   }
 
-  private eventPut(event: EventEnvelope, sequence: number, now: Date): TransactItem {
-    return { Put: { TableName: this.tables.events, Item: eventItem(event, sequence, now), ConditionExpression: 'attribute_not_exists(pk)' } };
+  private eventPut(item: Record<string, unknown>): TransactItem {
+    return { Put: { TableName: this.tables.events, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
   }
 
   /**
@@ -212,11 +203,6 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
 }
 
 /**
- * The actions one chunk of bulk work (e.g. import rows) may use in a transaction of `maxActions`
- * (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions left for the
- * sequence counter and the progress checkpoint.
- */
-/**
  * DynamoDB refuses a transaction over 4 MB; bulk work stops adding to a chunk at this size of its
  * writes and events (as JSON, counted in UTF-8 bytes like the store counts them: an upper bound of
  * their stored size), leaving room for the writer's own items and the attribute names.
@@ -227,6 +213,12 @@ export function storeWriteBytes(write: StoreWrite): number {
   return Buffer.byteLength(JSON.stringify(write.item));
 }
 
+/**
+ * The actions one chunk of bulk work (e.g. import rows) may use in a transaction of `maxActions`
+ * (DynamoDB's limit unless a test asks for smaller ones), with `reserved` actions left for the
+ * sequence counter and the progress checkpoint. The chunk's own event batch items are among its
+ * actions: the planner counts them (lib/domain/events/batches.ts `batchLengths`).
+ */
 export function bulkChunkActions({ reserved = 2, maxActions = MAX_TRANSACTION_ITEMS }: { reserved?: number; maxActions?: number } = {}): number {
   return Math.min(maxActions, MAX_TRANSACTION_ITEMS) - reserved;
 }

@@ -1,8 +1,5 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryMessage, DeliveryQueue, EventSource, StoredEventText } from '../domain/webhooks/ports.ts';
-import { documentClient } from './dynamodb-client.ts';
-import { eventEntity, eventSequenceEntity } from './entities.ts';
-import { keys, MAX_SEQUENCE } from './keys.ts';
+import { findEvent, readEventsFrom, readLastSequence, type StoredEventRecord } from './event-batches.ts';
 import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
 /** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10 as signed requests (lib/store/signed-sqs.ts). */
@@ -34,35 +31,24 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
   return undefined;
 }
 
-function toText(item: Record<string, unknown>): StoredEventText {
-  const envelopeJson = item.envelopeJson as string;
-  return { sequence: item.sequence as number, eventId: (JSON.parse(envelopeJson) as { id: string }).id, type: item.type as string, committedAt: item.committedAt as string, envelopeJson };
+function toText(event: StoredEventRecord): StoredEventText {
+  return { ...event, eventId: (JSON.parse(event.envelopeJson) as { id: string }).id };
 }
 
-/** Events as the webhook flows read them: the stored envelope text, sent byte for byte as the feed serves it. */
+/** Events as the webhook flows read them: the stored envelope text, sent byte for byte as the feed serves it (lib/store/event-batches.ts). */
 export class WebhookEventSource implements EventSource {
   constructor(private readonly tableName: string) {}
 
   async find(organizationId: string, sequence: number): Promise<StoredEventText | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: eventEntity.key({ organizationId, sequence }), ConsistentRead: true }));
-    return Item ? toText(Item) : undefined;
+    const event = await findEvent(this.tableName, organizationId, sequence);
+    return event && toText(event);
   }
 
   async readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]> {
-    const { Items = [] } = await documentClient.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(Math.min(fromSequence, MAX_SEQUENCE)), ':to': keys.eventSortKey(MAX_SEQUENCE) },
-        ConsistentRead: true,
-        Limit: maxItems,
-      }),
-    );
-    return Items.map(toText);
+    return (await readEventsFrom(this.tableName, organizationId, fromSequence, maxItems)).map(toText);
   }
 
-  async lastSequence(organizationId: string): Promise<number> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: eventSequenceEntity.key({ organizationId }), ConsistentRead: true }));
-    return typeof Item?.last === 'number' ? Item.last : 0;
+  lastSequence(organizationId: string): Promise<number> {
+    return readLastSequence(this.tableName, organizationId);
   }
 }

@@ -47,8 +47,8 @@ import {
  */
 
 const FINISHED = ['succeeded', 'completed_with_errors', 'failed'];
-/** A new item row writes its record, its sku claim, its list entry and its event: 24 rows fill a transaction (100 actions, 2 reserved). */
-const ROWS_PER_CHUNK = 24;
+/** A new item row writes its record, its sku claim and its list entry, the chunk's events one batch item together: 32 rows fill a transaction (100 actions, 2 reserved). */
+const ROWS_PER_CHUNK = 32;
 /**
  * The fault tests below need several chunks from a small file, so their processor plans
  * transactions of 10 actions (a few item rows each); the chunking logic is the same at any size.

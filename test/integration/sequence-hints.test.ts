@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
 import { eventSequenceEntity } from '../../lib/store/entities.ts';
-import { eventItem } from '../../lib/store/events-store.ts';
+import { eventBatchItems } from '../../lib/store/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
@@ -23,10 +23,8 @@ afterEach(() => counter.stop());
 /** Another container commits `count` events for the organization, moving the counter on. */
 async function commitElsewhere(organizationId: string, last: number, count: number): Promise<void> {
   const now = new Date();
-  for (let sequence = last + 1; sequence <= last + count; sequence += 1) {
-    const envelope = { id: `evt_elsewhere_${sequence}`, type: 'item.created' as const, version: 1, occurredAt: now.toISOString(), organizationId, data: {} };
-    await documentClient.send(new PutCommand({ TableName: tableName('events'), Item: eventItem(envelope as never, sequence, now) }));
-  }
+  const envelopes = Array.from({ length: count }, (_, index) => ({ id: `evt_elsewhere_${last + 1 + index}`, type: 'item.created' as const, version: 1 as const, occurredAt: now.toISOString(), organizationId, data: {} }));
+  for (const item of eventBatchItems(envelopes, last + 1, now)) await documentClient.send(new PutCommand({ TableName: tableName('events'), Item: item }));
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName('events'),

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import { WORKERS, type StreamWorkerDefinition } from '../../lib/workers.ts';
 import { dynamoStreamSource } from '../../local/stream-poller.ts';
+import { eventsOfImage } from '../../lib/store/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
 
@@ -19,10 +20,12 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const worker = WORKERS.find((candidate): candidate is StreamWorkerDefinition => candidate.trigger === 'stream') as StreamWorkerDefinition;
 
+/** The event ids in records' new images: a batch's events in order (lib/store/event-batches.ts). */
 const eventIdsOf = (records: readonly StreamRecord[]) =>
   records.flatMap((record) => {
-    const json = record.dynamodb?.NewImage?.envelopeJson?.S;
-    return json ? [(JSON.parse(json) as { id: string }).id] : [];
+    const image = record.dynamodb?.NewImage;
+    const events = image ? (eventsOfImage(image) ?? []) : [];
+    return events.map((event) => (JSON.parse(event.envelopeJson) as { id: string }).id);
   });
 
 /** Reads until the records of `ids` have all been seen (other tests' events pass by too). */

@@ -1,4 +1,3 @@
-import { eventItem } from '../../lib/store/events-store.ts';
 import { schemaErrors } from './json-schema.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,7 +12,9 @@ import { ulid } from '../../lib/domain/ids.ts';
 import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
 import type { WriteContext } from '../../lib/domain/write/ports.ts';
 import { documentClient } from '../../lib/store/clients.ts';
+import { eventBatchItems } from '../../lib/store/event-batches.ts';
 import { EventsStore } from '../../lib/store/events-store.ts';
+import { EVENT_RETENTION_DAYS } from '../../lib/domain/events/types.ts';
 import { keys } from '../../lib/store/keys.ts';
 import { TABLES, type TableId } from '../../lib/store/tables.ts';
 import { TransactionWriter, type StoreWrite } from '../../lib/store/transaction-writer.ts';
@@ -21,7 +22,8 @@ import { TransactionWriter, type StoreWrite } from '../../lib/store/transaction-
 /**
  * Helpers for tests of the events feed and the audit log on the local stack: the real writer,
  * stores and cursor codec (configured by test/support/stack-env.ts), realistic event payloads,
- * and a fast seeder that writes events in exactly the writer's item layout.
+ * and a fast seeder that writes events in exactly the writer's item layout (event batches), or
+ * in the legacy one-item-per-event layout that a deployment still holds until it expires.
  */
 
 export function tableName(id: TableId): string {
@@ -141,8 +143,22 @@ export async function commit(
 
 const BATCH_SIZE = 25;
 
-/** The item the writer puts for an event: the very function the writer uses. */
-const storedEvent = eventItem;
+/**
+ * A legacy event item (schema 2 of lib/store/entities.ts `eventBatchEntity`): one event per item,
+ * as the writer stored events before batches; no longer written, still read until it expires.
+ */
+export function legacyEventItem(envelope: EventEnvelope, sequence: number, committedAt: Date): Record<string, unknown> {
+  return {
+    sequence,
+    committedAt: committedAt.toISOString(),
+    ttl: Math.floor(committedAt.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
+    type: envelope.type,
+    envelopeJson: JSON.stringify(envelope),
+    ...keys.event(envelope.organizationId, sequence),
+    entity: 'event',
+    schemaVersion: 2,
+  };
+}
 
 async function batchWrite(table: string, items: Array<Record<string, unknown>>): Promise<void> {
   let pending: NonNullable<NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string]> = items.map((Item) => ({
@@ -180,20 +196,22 @@ export interface SeededEvent {
 /**
  * Writes events `from..to` (sequences) of an organization directly with BatchWriteItem in the
  * writer's layout, and sets the sequence counter to `to`. `typeOf(sequence)` picks each type.
- * Payloads are small but valid (one shared `data` per type).
+ * Payloads are small but valid (one shared `data` per type). Each batch item holds `perBatch`
+ * events (default 1, as a transaction of one event writes: `expireEvents` deletes by sequence),
+ * or each is a legacy item with `layout: 'legacy'`.
  */
 export async function seedEvents(
   organizationId: string,
   count: number,
   typeOf: (sequence: number) => EventType,
-  options: { concurrency?: number; from?: number; committedAt?: Date } = {},
+  options: { concurrency?: number; from?: number; committedAt?: Date; perBatch?: number; layout?: 'batches' | 'legacy' } = {},
 ): Promise<SeededEvent[]> {
   const table = tableName('events');
   const from = options.from ?? 1;
   const now = options.committedAt ?? new Date();
   const dataOf = new Map<EventType, Record<string, unknown>>(EVENT_TYPES.map((type) => [type, eventData(type)]));
   const seeded: SeededEvent[] = [];
-  const items: Array<Record<string, unknown>> = [];
+  const envelopes: EventEnvelope[] = [];
   for (let sequence = from; sequence < from + count; sequence += 1) {
     const type = typeOf(sequence);
     const envelope: EventEnvelope = {
@@ -205,7 +223,14 @@ export async function seedEvents(
       data: dataOf.get(type) ?? {},
     };
     seeded.push({ id: envelope.id, type, sequence });
-    items.push(storedEvent(envelope, sequence, now));
+    envelopes.push(envelope);
+  }
+  const perBatch = options.perBatch ?? 1;
+  const items: Array<Record<string, unknown>> = [];
+  for (let offset = 0; offset < envelopes.length; offset += perBatch) {
+    const group = envelopes.slice(offset, offset + perBatch);
+    if (options.layout === 'legacy') items.push(...group.map((envelope, index) => legacyEventItem(envelope, from + offset + index, now)));
+    else items.push(...eventBatchItems(group, from + offset, now));
   }
   const batches = Math.ceil(items.length / BATCH_SIZE);
   await bounded(batches, options.concurrency ?? 8, (index) => batchWrite(table, items.slice(index * BATCH_SIZE, (index + 1) * BATCH_SIZE)));
@@ -218,7 +243,7 @@ export async function seedEvents(
   return seeded;
 }
 
-/** Simulates TTL expiry: deletes the stored events with these sequences. */
+/** Simulates TTL expiry: deletes the stored items keyed by these sequences (events seeded one per item). */
 export async function expireEvents(organizationId: string, sequences: number[]): Promise<void> {
   const table = tableName('events');
   await Promise.all(sequences.map((sequence) => documentClient.send(new DeleteCommand({ TableName: table, Key: keys.event(organizationId, sequence) }))));

@@ -20,11 +20,16 @@ export interface StoredEvent {
 export interface EventFeedStore {
   /**
    * Up to `maxItems` events from `fromSequence` (inclusive) on, in sequence order, strongly
-   * consistent; in one Query unless they exceed 1 MB. Read-committed only: an event of a
-   * transaction that is committing right now may be missing while a later one is present.
+   * consistent. The events of one transaction are stored together (docs/events.md "How events
+   * are stored"): one batch item, several only when large, so one Query reads them unless the
+   * items exceed 1 MB. Read-committed only: the events of a transaction that is committing right
+   * now (or some of its batch items) may be missing while a later transaction's are present.
    */
   readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEvent[]>;
-  /** One event; serializable with transactions, so a committing event is seen once committed. */
+  /**
+   * One event, strongly consistent: once `lastSequence` shows its transaction committed, it is
+   * found (unless it expired).
+   */
   find(organizationId: string, sequence: number): Promise<StoredEvent | undefined>;
   /** The organization's sequence counter: every event up to it has committed. */
   lastSequence(organizationId: string): Promise<number>;

@@ -9,6 +9,9 @@ import { ImportJobProcessor } from '../../../lib/domain/imports/pipeline/process
 import type { Item } from '../../../lib/domain/inventory/item.ts';
 import type { Location } from '../../../lib/domain/inventory/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
+import { eventEnvelope } from '../../../lib/domain/events/batches.ts';
+import { newEventId } from '../../../lib/domain/events/event-id.ts';
+import { eventBatchItems } from '../../../lib/store/event-batches.ts';
 
 /**
  * The import pipeline's chunking, row-error cap, time budget and exactly-once verdicts, on
@@ -27,7 +30,7 @@ function items(file: string, chunkActions?: number) {
 }
 
 describe('chunks', () => {
-  it('fill each transaction up to its room: a new item (record + item.created) takes 2 of 98 actions', async () => {
+  it('fill each transaction up to its room: a new item\'s record takes 1 of 98 actions, the chunk\'s item.created events 1 together (one event batch)', async () => {
     // Prepare
     const run = items(itemsFile(Array.from({ length: 100 }, (_, index) => [`S-${index}`, `Item ${index}`, ''])));
 
@@ -37,9 +40,8 @@ describe('chunks', () => {
     // Assess
     expect(outcome).toBe('finished');
     expect(run.checkpoints().map((write) => [write.from, write.to])).toEqual([
-      [0, 49],
-      [49, 98],
-      [98, 100],
+      [0, 97],
+      [97, 100],
     ]);
     expect(run.job().counts).toEqual({ totalRows: 100, processedRows: 100, created: 100, updated: 0, skipped: 0, failed: 0 });
   });
@@ -92,6 +94,35 @@ describe('chunks', () => {
     expect(committedBytes.every((bytes) => bytes <= 17_000)).toBe(true);
     expect(run.checkpoints().map((write) => write.to - write.from)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(run.job().counts).toMatchObject({ processedRows: 6, created: 6 });
+  });
+
+  it('count a chunk\'s events as the event batch items the store will write, size splits included', async () => {
+    // Prepare: 2,000-character descriptions make each item.created event ~2.3 KB, so ~150 fill one
+    // batch item (350,000 bytes); a room of 400 actions holds ~397 records and their events' 3 items
+    const description = 'd'.repeat(2000);
+    const file = `sku,name,description\n${Array.from({ length: 500 }, (_, index) => `S-${index},Item ${index},${description}`).join('\n')}\n`;
+    const run = items(file, 400);
+    const chunks: Array<{ records: number; eventItems: number }> = [];
+    const { writer } = run.ports;
+    run.ports.writer = {
+      run: (context, build) =>
+        writer.run(context, async () => {
+          const plan = await build();
+          const envelopes = plan.events.map((draft, index) => eventEnvelope(draft, context.organizationId, newEventId(index + 1), HARNESS_NOW));
+          chunks.push({ records: plan.writes.filter((write) => write.kind !== 'checkpoint').length, eventItems: eventBatchItems(envelopes, 1, new Date(HARNESS_NOW)).length });
+          return plan;
+        }),
+    };
+
+    // Act
+    const outcome = await new ImportJobProcessor(run.ports).process('org_1', 'imp_1', PLENTY);
+
+    // Assess: every chunk fits its room; the first is full (one more row would not fit) and its events split
+    expect(outcome).toBe('finished');
+    expect(chunks.every((chunk) => chunk.records + chunk.eventItems <= 400)).toBe(true);
+    expect(chunks[0]?.eventItems).toBeGreaterThan(1);
+    expect((chunks[0]?.records ?? 0) + (chunks[0]?.eventItems ?? 0)).toBeGreaterThanOrEqual(399);
+    expect(run.job().counts).toMatchObject({ processedRows: 500, created: 500 });
   });
 
   it('fail a unit too big for any transaction with the row error too-large, and carry on', async () => {

@@ -1,5 +1,6 @@
+import { batchLengths, draftEventBytes } from '../../events/batches.ts';
+import type { EventDraft } from '../../events/types.ts';
 import type { StockLedger } from '../../stock/ledger.ts';
-import { jsonBytes } from '../../write/json-bytes.ts';
 import { MAX_STORED_ROW_ERRORS } from '../job.ts';
 import { decideEntry } from './decide-unit.ts';
 import { loadAhead, readStockAhead } from './read-ahead.ts';
@@ -8,7 +9,9 @@ import type { Pending, RunState, Unit } from './run-state.ts';
 /**
  * Chunk planning: the pending entries from a position on, decided one after the other while
  * their writes fit ONE transaction (the store's action and byte limits, bytes counted in UTF-8); a unit too large for
- * any transaction, even alone, becomes a row error instead of a stuck job.
+ * any transaction, even alone, becomes a row error instead of a stuck job. All of a chunk's events
+ * take one action together, one more per size split (lib/domain/events/batches.ts): they are
+ * counted as the chunk's whole list, not event by event.
  */
 
 /**
@@ -17,13 +20,17 @@ import type { Pending, RunState, Unit } from './run-state.ts';
  */
 export async function planChunk<Write>(run: RunState<Write>, from: number, ledger?: StockLedger): Promise<Unit<Write>[]> {
   const units: Unit<Write>[] = [];
+  // Actions of the chunk's writes; its events are counted apart, as batches of `eventSizes`.
   let actions = 0;
+  let eventSizes: number[] = [];
   let bytes = 0;
   let stored = run.storedErrors;
   const { chunkBytes, writeBytes, chunkActions } = run.ports;
   run.hierarchy?.startChunk();
+  const sizesOf = (events: readonly EventDraft[]) => events.map((event) => draftEventBytes(event, run.job.organizationId));
+  const eventItems = (sizes: readonly number[]) => batchLengths(sizes).length;
   const bytesOf = (unit: Unit<Write>) =>
-    writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + unit.events.reduce((sum, event) => sum + jsonBytes(event), 0) : 0;
+    writeBytes ? unit.writes.reduce((sum, write) => sum + writeBytes(write), 0) + sizesOf(unit.events).reduce((sum, size) => sum + size, 0) : 0;
   for (let index = from; index < run.pending.length; index += 1) {
     const entry = run.pending[index] as Pending;
     if (entry.unit && !run.loadedKeys.has(run.kind.naturalKeyOf(entry.unit.rows[0]))) {
@@ -42,8 +49,10 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
     run.hierarchy?.begin();
     let unit = await decideEntry(run, entry, room, ledger);
     if (!unit) break;
-    const sizeOf = (candidate: Unit<Write>) =>
-      candidate.writes.length + candidate.events.length + (ledger ? ledger.pendingActions() - stockBefore : 0) + (run.hierarchy ? run.hierarchy.checks().length - checksBefore : 0);
+    const writeActionsOf = (candidate: Unit<Write>) =>
+      candidate.writes.length + (ledger ? ledger.pendingActions() - stockBefore : 0) + (run.hierarchy ? run.hierarchy.checks().length - checksBefore : 0);
+    // What the unit needs in a transaction of its own.
+    const sizeOf = (candidate: Unit<Write>) => writeActionsOf(candidate) + eventItems(sizesOf(candidate.events));
     const aloneBytes = (candidate: Unit<Write>) => bytesOf(candidate) + (units.length === 0 ? (ledger?.pendingBytes() ?? 0) : 0);
     if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && aloneBytes(unit) > chunkBytes)) {
       // Too large for any transaction, even alone: a row error, never a stuck job.
@@ -60,16 +69,18 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
       });
       if (!unit) break;
     }
-    const size = sizeOf(unit);
+    const writeActions = writeActionsOf(unit);
+    const chunkEventSizes = [...eventSizes, ...sizesOf(unit.events)];
     const unitBytes = bytesOf(unit) + (ledger?.pendingBytes() ?? 0);
-    if (actions + size > chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) {
+    if (actions + writeActions + eventItems(chunkEventSizes) > chunkActions || (chunkBytes !== undefined && bytes + unitBytes > chunkBytes)) {
       ledger?.rollback();
       run.hierarchy?.rollback();
       break;
     }
     if (ledger) ledger.endUnit();
     units.push(unit);
-    actions += size;
+    actions += writeActions;
+    eventSizes = chunkEventSizes;
     bytes += bytesOf(unit);
     stored += unit.storedErrors;
   }
