@@ -47,15 +47,22 @@ export function newTask(event: CommittedEvent, endpointId: string, origin: strin
 }
 
 /** Creates (once) the task of each (endpoint, event) and queues what was not attempted yet. */
+/** Delivery-task puts one dispatcher call has in flight at most. */
+const CONCURRENT_TASK_PUTS = 50;
+
 export async function createTasks(planner: TaskPlanner, pairs: readonly { event: CommittedEvent; endpointId: string; origin: string }[], now: () => number = Date.now): Promise<number> {
   const messages: DeliveryMessage[] = [];
-  await Promise.all(
-    pairs.map(async ({ event, endpointId, origin }) => {
-      const task = newTask(event, endpointId, origin);
-      const put = await planner.deliveries.createTask(task);
-      if (put.created || (put.existing.status === 'pending' && put.existing.attempts === 0)) messages.push(attemptMessage(task, now()));
-    }),
-  );
+  // A stream record holds a whole transaction's events (an import chunk's can be hundreds), so the
+  // puts go a bounded number at a time rather than all at once.
+  for (let start = 0; start < pairs.length; start += CONCURRENT_TASK_PUTS) {
+    await Promise.all(
+      pairs.slice(start, start + CONCURRENT_TASK_PUTS).map(async ({ event, endpointId, origin }) => {
+        const task = newTask(event, endpointId, origin);
+        const put = await planner.deliveries.createTask(task);
+        if (put.created || (put.existing.status === 'pending' && put.existing.attempts === 0)) messages.push(attemptMessage(task, now()));
+      }),
+    );
+  }
   for (let start = 0; start < messages.length; start += SQS_BATCH) {
     await planner.queue.send(messages.slice(start, start + SQS_BATCH).map((message) => ({ message, delaySeconds: 0 })));
   }
@@ -70,7 +77,11 @@ export function liveRecipients(endpoints: readonly StoredEndpoint[], event: Comm
 /** The dispatcher's work for one stream batch: events grouped by tenant, each tenant's endpoints read once. */
 export async function dispatchEvents(planner: TaskPlanner, events: readonly CommittedEvent[], now: () => number = Date.now): Promise<number> {
   const byTenant = new Map<string, CommittedEvent[]>();
-  for (const event of events) byTenant.set(event.organizationId, [...(byTenant.get(event.organizationId) ?? []), event]);
+  for (const event of events) {
+    const ofTenant = byTenant.get(event.organizationId);
+    if (ofTenant) ofTenant.push(event);
+    else byTenant.set(event.organizationId, [event]);
+  }
   let queued = 0;
   await Promise.all(
     [...byTenant].map(async ([organizationId, tenantEvents]) => {
