@@ -11,6 +11,10 @@ import { EVENT_RETENTION_DAYS, type EventEnvelope, type EventType } from './type
 
 export const FILTERED_PAGE_BUDGET = 1000;
 
+/** Reads of an event the counter shows committed before a miss is taken for an expired event (read-feed `findCommitted`). */
+const COMMITTED_FIND_ATTEMPTS = 3;
+const COMMITTED_FIND_PAUSE_MS = 15;
+
 export interface StoredEvent {
   sequence: number;
   committedAt: string;
@@ -27,8 +31,9 @@ export interface EventFeedStore {
    */
   readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEvent[]>;
   /**
-   * One event, strongly consistent: once `lastSequence` shows its transaction committed, it is
-   * found (unless it expired).
+   * One event, strongly consistent but read-committed only (a Query: the event's batch is keyed by
+   * its last sequence): right after `lastSequence` shows its transaction committed it may still be
+   * missing for a moment; the feed reads again before it takes a miss for an expired event.
    */
   find(organizationId: string, sequence: number): Promise<StoredEvent | undefined>;
   /** The organization's sequence counter: every event up to it has committed. */
@@ -130,10 +135,24 @@ export class EventFeed {
    */
   private async checkedStart(organizationId: string, start: number, fromCursor: boolean, retained: (event: StoredEvent | undefined) => event is StoredEvent): Promise<number> {
     const committed = await this.store.lastSequence(organizationId);
-    if (start >= committed || retained(await this.store.find(organizationId, start + 1))) return start;
+    if (start >= committed || retained(await this.findCommitted(organizationId, start + 1))) return start;
     if (fromCursor) throw cursorExpired();
     // A reader from the start begins at the oldest retained event.
     return (await this.firstRetained(organizationId, committed, retained)) - 1;
+  }
+
+  /**
+   * An event the counter shows committed. `find` is a Query, which DynamoDB promises only
+   * read-committed: for a moment after the counter of a transaction is visible, its event batch
+   * may not be yet. A miss is read again a few times, briefly, before it is taken for an event
+   * that expired, so a reader is never told its cursor expired because of a commit in flight.
+   */
+  private async findCommitted(organizationId: string, sequence: number): Promise<StoredEvent | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      const found = await this.store.find(organizationId, sequence);
+      if (found || attempt >= COMMITTED_FIND_ATTEMPTS) return found;
+      await new Promise((resolve) => setTimeout(resolve, COMMITTED_FIND_PAUSE_MS * attempt));
+    }
   }
 
   /**

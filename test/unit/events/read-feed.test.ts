@@ -133,6 +133,30 @@ describe('EventFeed reads', () => {
     expect(store.calls).toEqual(['query 3+11', 'get counter', 'get 4', 'query 4+10']);
   });
 
+  it('reads the event after the cursor again when its batch is not visible yet though the counter shows it committed, instead of calling the cursor expired', async () => {
+    // Prepare: 4's batch lands only after the counter (a Query is read-committed only)
+    const events = range(1, 6).map((sequence) => storedEvent(sequence));
+    const { store, feed } = feedOver(events);
+    let finds = 0;
+    const find = store.find.bind(store);
+    store.find = async (organizationId, sequence) => {
+      finds += 1;
+      return finds === 1 ? undefined : find(organizationId, sequence);
+    };
+    let queries = 0;
+    const readFrom = store.readFrom.bind(store);
+    store.readFrom = async (...args) => {
+      queries += 1;
+      return (await readFrom(...args)).filter((event) => queries > 1 || event.sequence !== 4);
+    };
+    // Act
+    const page = await feed.read(ORG, { limit: 10, cursor: cursorAt(3) });
+    // Assess
+    expect(sequencesOf(page, store)).toEqual([4, 5, 6]);
+    expect(store.calls).toEqual(['query 3+11', 'get counter', 'get 4', 'query 4+10']);
+    expect(finds).toBe(2);
+  });
+
   it.each([
     ['expired but not yet deleted', (events: StoredEvent[]) => events],
     ['expired and deleted', (events: StoredEvent[]) => events.filter((event) => event.sequence > 6)],
