@@ -276,7 +276,8 @@ export class StockLedger {
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
-    for (const { version } of this.records.values()) actions += STORED_ENTRIES_PER_WRITE['stock-record'] + (version === undefined ? 1 : 0);
+    const perRecord = STORED_ENTRIES_PER_WRITE['stock-record'];
+    for (const { version } of this.records.values()) actions += version === undefined ? perRecord.create : perRecord.update;
     for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
   }

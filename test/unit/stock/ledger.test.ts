@@ -119,7 +119,7 @@ describe('StockLedger: moves', () => {
     ]);
   });
 
-  it('counts three actions for a stored record (an update of it and its two list entries) and four for a new one', () => {
+  it('counts one action for a stored record (its update alone: its list entries never change) and four for a new one', () => {
     // Prepare
     const item = itemOf();
     const base = new MemoryBase();
@@ -131,9 +131,9 @@ describe('StockLedger: moves', () => {
     const storedOnly = ledger.pendingActions();
     ledger.move(receive(item, at(B1), 1));
 
-    // Assess: record and its list entries (3) + item total (1), then + the new record, its list entries and its key claim (4)
-    expect(storedOnly).toBe(4);
-    expect(ledger.pendingActions()).toBe(8);
+    // Assess: the record (1) + item total (1), then + the new record, its two list entries and its key claim (4)
+    expect(storedOnly).toBe(2);
+    expect(ledger.pendingActions()).toBe(6);
   });
 
   it('gives the same id to every look at an empty place before and after its first movement', () => {
@@ -172,7 +172,7 @@ describe('StockLedger: moves', () => {
       { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4 },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12 }, expectedVersion: 7 },
     ]);
-    expect(ledger.pendingActions()).toBe(4);
+    expect(ledger.pendingActions()).toBe(2);
     // …while each unit keeps its own ledger entry (and its movement record)
     expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', stockRecordId: stored.id, quantity: -3, type: 'adjustment' }) }]);
     expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_2', stockRecordId: stored.id, quantity: 5, type: 'receipt' }) }]);
@@ -217,7 +217,7 @@ describe('StockLedger: moves', () => {
     ]);
     // The item's total does not change: neither written nor checked (docs/inventory.md "Concurrency")
     expect(ledger.flush().map((write) => write.op)).toEqual(['update', 'create']);
-    expect(ledger.pendingActions()).toBe(3 + 4);
+    expect(ledger.pendingActions()).toBe(1 + 4);
   });
 
   it('never reads the item total for a transfer, and still keeps the destination within MAX_ON_HAND', () => {
