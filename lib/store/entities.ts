@@ -41,6 +41,17 @@ export const inventoryListEntryEntity = /* @__PURE__ */ defineEntity<{ organizat
   key: ({ organizationId, recordType, sortKey }) => ({ pk: keys.inventoryListOf(organizationId, recordType), sk: sortKey }),
 });
 
+/**
+ * A stock record's list entry, keys only: its sort key, the record's id and lot (what never
+ * changes and a filter reads); the record itself is read by id (docs/inventory.md "Reading
+ * inventory"). Version 1 entries held a full copy of the record, which readers no longer use.
+ */
+export const stockRecordListEntryEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; recordType: string; sortKey: string }>({
+  type: 'inventory-list-entry',
+  schemaVersion: 2,
+  key: ({ organizationId, recordType, sortKey }) => ({ pk: keys.inventoryListOf(organizationId, recordType), sk: sortKey }),
+});
+
 /** A movement as a whole: what `GET /v1/movements/{id}` reads. */
 export const movementRecordEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'movement-record',

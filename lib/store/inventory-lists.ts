@@ -2,24 +2,26 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { InventoryRecordType, InventoryRecordTypes } from '../domain/inventory/records.ts';
 import type { MovementRecord } from '../domain/inventory/stock.ts';
 import { entityItem } from './entity.ts';
-import { inventoryListEntryEntity } from './entities.ts';
+import { inventoryListEntryEntity, stockRecordListEntryEntity } from './entities.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * The lists of inventory records (docs/inventory.md "Reading inventory"). Each record type has one
  * list partition per organization in the base table, so every list read is strongly consistent
  * and sees every committed write; a record's entries are written in the same transaction as the
- * record, and hold the whole record, so a page is one Query. The sort key is what the filters
- * read: a filter on a sort-key prefix reads exactly its records; the others examine a bounded
- * number of entries per page.
+ * record. The sort key is what the filters read: a filter on a sort-key prefix reads exactly its
+ * records; the others examine a bounded number of entries per page.
  *
  *   item            SKU#<sku>
  *   location        CODE#<code>
  *   stock record    ITEM#<itemId>#<locationId>#<lot>  and  LOC#<locationId>#<itemId>#<lot>
  *   movement        AT#<occurredAt>#<movementId>
  *
- * Natural keys, ids and a movement's time never change, so an entry's sort key never does and
- * an update rewrites its entries in place.
+ * Natural keys, ids and a movement's time never change, so an entry's sort key never does. Item,
+ * location and movement entries hold the whole record (a page is one Query) and an update
+ * rewrites them in place. Stock records change with every movement, so their entries hold only
+ * what never changes (the id and the lot) and are written once, when the record is created; a
+ * page reads the records by id (lib/store/stock-record-list.ts).
  */
 
 export type ListedRecordType = InventoryRecordType | 'movement';
@@ -68,7 +70,7 @@ function entriesOf(listed: Listed): ListEntry[] {
       return [{ sortKey: listSortKeys.location(listed.record.code), filterAttributes: {} }];
     case 'stock-record': {
       const stock = listed.record;
-      const filterAttributes = { quantity: stock.onHand, ...(stock.lot === null ? {} : { lot: stock.lot }) };
+      const filterAttributes = stock.lot === null ? {} : { lot: stock.lot };
       return [
         { sortKey: listSortKeys.stockByItem(stock.itemId, stock.locationId, stock.lot), filterAttributes },
         { sortKey: listSortKeys.stockByLocation(stock.locationId, stock.itemId, stock.lot), filterAttributes },
@@ -82,10 +84,18 @@ function entriesOf(listed: Listed): ListEntry[] {
   }
 }
 
-/** The puts of a record's list entries; unconditional, since the record's own write in the same transaction carries the condition. */
+/** Record types whose entries hold keys only: written at creation, never rewritten. */
+const KEYS_ONLY: ReadonlySet<ListedRecordType> = new Set(['stock-record']);
+
+/** The puts of a new record's list entries; unconditional, since the record's own write in the same transaction carries the condition. */
 export function listEntryWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
   // The mapped union cannot see that `type` and `record` belong together.
   return entryPuts(tableName, organizationId, { type, record } as Listed);
+}
+
+/** The puts an update of a record makes to its list entries: none for keys-only entries, which nothing an update changes is in. */
+export function listEntryUpdateWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+  return KEYS_ONLY.has(type) ? [] : listEntryWrites(tableName, organizationId, type, record);
 }
 
 export function movementListEntryWrites(tableName: string, organizationId: string, movement: MovementRecord): StoreWrite[] {
@@ -93,9 +103,11 @@ export function movementListEntryWrites(tableName: string, organizationId: strin
 }
 
 function entryPuts(tableName: string, organizationId: string, listed: Listed): StoreWrite[] {
+  const keysOnly = KEYS_ONLY.has(listed.type);
+  const entity = keysOnly ? stockRecordListEntryEntity : inventoryListEntryEntity;
   return entriesOf(listed).map((entry) => {
     const identity = { organizationId, recordType: listed.type, sortKey: entry.sortKey };
-    const item = entityItem(inventoryListEntryEntity, identity, { ...entry.filterAttributes, organizationId, recordType: listed.type, id: listed.record.id, record: listed.record });
-    return { item: { Put: { TableName: tableName, Item: item } } };
+    const attributes = { ...entry.filterAttributes, organizationId, recordType: listed.type, id: listed.record.id, ...(keysOnly ? {} : { record: listed.record }) };
+    return { item: { Put: { TableName: tableName, Item: entityItem(entity, identity, attributes) } } };
   });
 }

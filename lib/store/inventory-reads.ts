@@ -10,11 +10,13 @@ import { readPageInOneQuery, sortKeyRange, type ItemFilter as Filter } from './e
 import { inventoryRecordEntity, movementRecordEntity } from './entities.ts';
 import { LIST_PREFIXES, listSortKeys, searchable, type ListedRecordType } from './inventory-lists.ts';
 import { keys } from './keys.ts';
+import { readStockRecordPage } from './stock-record-list.ts';
 
 /**
  * The inventory reads (docs/inventory.md "Reading inventory"): a record by id is one consistent
  * GetItem, a page of a list one consistent Query of the type's list partition
- * (lib/store/inventory-lists.ts), whose sort-key range the filters narrow where they can.
+ * (lib/store/inventory-lists.ts), whose sort-key range the filters narrow where they can; a page
+ * of stock records then reads its records by id (lib/store/stock-record-list.ts).
  */
 
 /** Entries a filtered page examines at most (docs/inventory.md "Reading inventory"). */
@@ -76,7 +78,6 @@ export class InventoryReadStore implements InventoryReadStorage {
   stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>> {
     const { itemId, locationId, lot } = filter;
     const conditions = new Conditions();
-    if (filter.nonZero) conditions.add('#quantity <> :zero', { '#quantity': 'quantity' }, { ':zero': 0 });
     let range: Range;
     if (itemId !== undefined && locationId !== undefined && lot !== undefined) range = exactly(listSortKeys.stockByItem(itemId, locationId, lot));
     else {
@@ -85,7 +86,17 @@ export class InventoryReadStore implements InventoryReadStorage {
       else if (locationId !== undefined) range = startingWith(listSortKeys.stockByLocation(locationId));
       else range = sortKeyRange(LIST_PREFIXES.stockByItem);
     }
-    return this.page<StockRecord>(organizationId, 'stock-record', range, conditions, after, limit);
+    // The entries hold keys only: a page reads them, then the records (lib/store/stock-record-list.ts).
+    return readStockRecordPage({
+      tableName: this.tableName,
+      organizationId,
+      range,
+      entryFilter: conditions.filter(),
+      nonZero: filter.nonZero === true,
+      after,
+      limit,
+      budget: INVENTORY_LIST_READ_BUDGET,
+    });
   }
 
   movements(organizationId: string, filter: MovementFilter, after: string | undefined, limit: number): Promise<PageOf<MovementRecord>> {

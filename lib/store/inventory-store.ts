@@ -12,17 +12,19 @@ import type { StockPlace } from '../domain/stock/state.ts';
 import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
 import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, movementRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryWrites, listSortKeys, movementListEntryWrites } from './inventory-lists.ts';
+import { listEntryUpdateWrites, listEntryWrites, listSortKeys, movementListEntryWrites } from './inventory-lists.ts';
 import { keys } from './keys.ts';
+import { stockRecordsByIds } from './stock-record-list.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * Items, locations and stock records in the inventory table, each stored once under its id, and
  * a claim item per natural key naming that id. Creating a record puts both with
  * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
- * give exactly one record. Natural keys never change, so an update writes the record alone.
- * Movements are stored under their own id and listed per stock record through gsi1. Every
- * record write also puts the record's list entries (lib/store/inventory-lists.ts).
+ * give exactly one record. Natural keys never change, so an update writes the record alone, with
+ * the list entries that copy it (items', locations'; lib/store/inventory-lists.ts): a stock
+ * record's entries hold keys only and are written once, when it is created. Movements are stored
+ * under their own id and listed per stock record through gsi1.
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
@@ -69,7 +71,7 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
         },
       },
     };
-    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record)];
+    return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record)];
   }
 
   movementWrite(organizationId: string, movement: Movement): StoreWrite {
@@ -97,17 +99,20 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   }
 
   /**
-   * Every stock record of each item at each location, whatever the lot: one consistent Query per
-   * place of the stock-record list (its entries hold the whole record; lib/store/inventory-lists.ts).
+   * Every stock record of each item at each location, whatever the lot: per place, one consistent
+   * Query of the stock-record list, then the records by id, all in one batch (the entries hold
+   * keys only; lib/store/stock-record-list.ts).
    */
   async stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
-    const lists = await Promise.all(
+    const partition = { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') };
+    const entries = await Promise.all(
       places.map((place) => {
         const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
-        return readAll({ tableName: this.tableName, partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') }, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
+        return readAll({ tableName: this.tableName, partition, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
       }),
     );
-    return lists.flat().map((item) => item.record as StockRecord);
+    const records = await stockRecordsByIds(this.tableName, organizationId, entries.flat().map((entry) => entry.id as string));
+    return [...records.values()];
   }
 
   private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {

@@ -64,10 +64,13 @@ export interface BomContentInput {
  * the 2 the worker keeps for the job's checkpoint and the event counter. Counted in the worst
  * case, a build takes:
  * - per stock record it draws from: the movement and its list entry (2), its ledger entry (1),
- *   the stock record with its two list entries (3), the item's total (1), `movement.created` and
- *   `stock.changed` (2), `low-stock` (1) and the provenance entry of that source (1): 11;
- * - for its output: the same without `low-stock` and the source entry, and a stock record that
- *   may be new (its natural-key claim, 1 more): 10;
+ *   the stock record (1: a record drawn from exists, and an update leaves its list entries as
+ *   they are), the item's total (1), `movement.created` and `stock.changed` (2), `low-stock` (1)
+ *   and the provenance entry of that source (1): 9. Counted as 11, what it took while list
+ *   entries copied the record, so that the limit of BOM lines (an API limit) stays 7;
+ * - for its output: the movement and its list entry, its ledger entry, a stock record that may be
+ *   new (its natural-key claim, the record and its two list entries: 4), the item's total and two
+ *   events: 10;
  * - once: the row claim, the provenance pointer and the check of the BOM it was decided on: 3.
  */
 const BUILD_TRANSACTION_ACTIONS = 100 - 2;

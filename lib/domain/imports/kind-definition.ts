@@ -160,6 +160,11 @@ export interface StockKindHooks<Row> {
   keysOf(unit: ImportUnit<Row>, lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined }): { stockRecords: string[]; itemIds: string[]; places?: StockPlace[] };
   /** For kinds whose rows form receipts or counts: the document a raw row belongs to (its reference), if it names one. */
   document?: { type: DocumentType; referenceOf(raw: RawRow): string | undefined };
+  /**
+   * False for a kind whose movements never change an item's total across locations (transfers):
+   * the stock state then reads no item totals with its stock records (docs/inventory.md "Concurrency").
+   */
+  changesItemTotals?: false;
 }
 
 /** Any registered kind, as the generic pipeline sees it. */

@@ -69,6 +69,7 @@ export const stockTransfersKind: ImportKindDefinition<TransferRow, unknown> = {
       });
       return { stockRecords: places, itemIds: [] };
     },
+    changesItemTotals: false,
   },
   decideUnit(unit, existing, strategy, context): UnitDecision {
     const row = oneRow(unit);

@@ -8,8 +8,9 @@ import type { MovementRecord, MovementType, StockRecord } from './stock.ts';
 
 /**
  * Reads of inventory records by id and by filter (docs/inventory.md "Reading inventory"). Every
- * read sees every committed write; a page is one storage request. An id of another organization,
- * of another record type or of nothing is the same 404.
+ * read sees every committed write; a page is one storage Query (a page of stock records adds the
+ * reads of its records by id). An id of another organization, of another record type or of
+ * nothing is the same 404.
  */
 
 export interface ItemFilter {

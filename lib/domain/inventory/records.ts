@@ -39,11 +39,17 @@ export const INVENTORY_RECORD_TYPES: { [T in InventoryRecordType]: RecordTypeRul
 };
 
 /**
- * Stored items one write of a record puts, the record itself included: the record and its list
- * entries (docs/inventory.md "Reading inventory"); a create also claims the natural key. What a
- * chunk counts against the transaction limit; the store's writes match it (a test checks).
+ * Storage actions one write of a record takes (docs/inventory.md "Reading inventory"): a create
+ * puts the natural-key claim, the record and its list entries; an update puts the record, and
+ * rewrites the list entries of items and locations, which hold the whole record. A stock
+ * record's entries hold only keys and never change, so its update writes the record alone. What
+ * a chunk counts against the transaction limit; the store's writes match it (a test checks).
  */
-export const STORED_ENTRIES_PER_WRITE: { readonly [T in InventoryRecordType]: number } = { item: 2, location: 2, 'stock-record': 3 };
+export const STORED_ENTRIES_PER_WRITE: { readonly [T in InventoryRecordType]: { readonly create: number; readonly update: number } } = {
+  item: { create: 3, update: 2 },
+  location: { create: 3, update: 2 },
+  'stock-record': { create: 4, update: 1 },
+};
 
 export function newRecordId(type: InventoryRecordType, now?: number): string {
   return newId(INVENTORY_RECORD_TYPES[type].idPrefix, now);
@@ -92,7 +98,7 @@ export interface InventoryRecords<Write = unknown> {
   existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): Write;
   /** A check, committed with the other writes, that the record is still at `expectedVersion` (`null`: that it still does not exist). */
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): Write;
-  /** Replaces the record (and its list entries) if it is still at `expectedVersion`. Its natural key must not change. */
+  /** Replaces the record (and the list entries that copy it) if it is still at `expectedVersion`. Its natural key must not change. */
   updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write[];
   /** Appends a movement's leg to the ledger (never changed afterwards). */
   movementWrite(organizationId: string, movement: Movement): Write;

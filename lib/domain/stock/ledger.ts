@@ -20,7 +20,8 @@ import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
  *
  * Each movement appends one ledger entry per stock record it touches and emits, in order,
  * `movement.created`, `stock.changed` per leg, and `low-stock` when the item's on-hand across
- * locations crosses from at least its reorder point to below it.
+ * locations crosses from at least its reorder point to below it. A transfer leaves that on-hand
+ * as it is, so it neither reads nor writes the item's total.
  */
 
 /** The stored state a ledger starts from, as read (undefined: no such record yet). */
@@ -236,8 +237,11 @@ export class StockLedger {
       const available = this.onHand(item, from);
       if (available < input.quantity) return { ok: false, reason: 'insufficient-stock', available };
     }
-    const totalBefore = this.itemOnHand(item.id);
-    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (!from && sumQuantities([totalBefore, input.quantity]) > MAX_ON_HAND))) {
+    // A transfer moves stock between locations and leaves the item's total as it is: it neither
+    // writes nor checks the total (docs/inventory.md "Concurrency"), so concurrent transfers of
+    // one item contend only on the stock records they move.
+    const totalBefore = !(from && to) ? this.itemOnHand(item.id) : undefined;
+    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (totalBefore !== undefined && sumQuantities([totalBefore, input.quantity]) > MAX_ON_HAND))) {
       return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
     const movementId = this.ids.movement();
@@ -259,11 +263,13 @@ export class StockLedger {
     if (from) legs.push([from, -input.quantity]);
     if (to) legs.push([to, input.quantity]);
     const changed = legs.map(([side, delta]) => this.applyLeg(input, movementId, side, delta));
-    const totalAfter = sumQuantities([totalBefore, ...legs.map(([, delta]) => delta)]);
-    this.setItemOnHand(item.id, totalAfter, { read: item.trackingMode, after: item.trackingMode });
-    const reorderPoint = item.reorderPoint;
-    if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
-      this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
+    if (totalBefore !== undefined) {
+      const totalAfter = sumQuantities([totalBefore, ...legs.map(([, delta]) => delta)]);
+      this.setItemOnHand(item.id, totalAfter, { read: item.trackingMode, after: item.trackingMode });
+      const reorderPoint = item.reorderPoint;
+      if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
+        this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
+      }
     }
     return { ok: true, movementId, ...(from ? { from: changed[0] } : {}), ...(to ? { to: changed.at(-1) } : {}) };
   }
@@ -288,7 +294,8 @@ export class StockLedger {
   /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
-    for (const { version } of this.records.values()) actions += STORED_ENTRIES_PER_WRITE['stock-record'] + (version === undefined ? 1 : 0);
+    const perRecord = STORED_ENTRIES_PER_WRITE['stock-record'];
+    for (const { version } of this.records.values()) actions += version === undefined ? perRecord.create : perRecord.update;
     for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
   }

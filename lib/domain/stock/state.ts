@@ -63,6 +63,8 @@ export class StockState implements StockBase {
     private readonly organizationId: string,
     /** Items the file refers to by sku, already read: no need to read them again by id. */
     knownItems: Iterable<Item>,
+    /** Whether stock records are read with their items' totals: not for movements that never change a total (transfers). */
+    private readonly options: { totalsWithRecords: boolean } = { totalsWithRecords: true },
   ) {
     for (const item of knownItems) this.items.set(item.id, item);
   }
@@ -126,9 +128,10 @@ export class StockState implements StockBase {
     fill(this.items, itemKeys, items);
     fill(this.documents, documentKeys, documents as Map<string, VersionedRecord<StockDocument>>);
     const listedKeys = await this.readPlaces(wanted.places ?? []);
-    // Each item whose stock may move needs its total (the low-stock rule is decided on it); a
-    // stock record's natural key starts with its item's id.
-    const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...[...recordKeys, ...listedKeys].map((key) => key.slice(0, key.indexOf('#')))]);
+    // Each item whose stock may move needs its total (the low-stock rule is decided on it), unless
+    // its movements never change the total; a stock record's natural key starts with its item's id.
+    const movedItems = this.options.totalsWithRecords ? [...recordKeys, ...listedKeys].map((key) => key.slice(0, key.indexOf('#'))) : [];
+    const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...movedItems]);
     if (totalKeys.length) fill(this.totals, totalKeys, (await records.getByNaturalKeys(organizationId, 'item-stock', totalKeys)) as Map<string, VersionedRecord<ItemStock>>);
   }
 

@@ -119,7 +119,7 @@ describe('StockLedger: moves', () => {
     ]);
   });
 
-  it('counts three actions for a stored record (an update of it and its two list entries) and four for a new one', () => {
+  it('counts one action for a stored record (its update alone: its list entries never change) and four for a new one', () => {
     // Prepare
     const item = itemOf();
     const base = new MemoryBase();
@@ -131,9 +131,9 @@ describe('StockLedger: moves', () => {
     const storedOnly = ledger.pendingActions();
     ledger.move(receive(item, at(B1), 1));
 
-    // Assess: record and its list entries (3) + item total (1), then + the new record, its list entries and its key claim (4)
-    expect(storedOnly).toBe(4);
-    expect(ledger.pendingActions()).toBe(8);
+    // Assess: the record (1) + item total (1), then + the new record, its two list entries and its key claim (4)
+    expect(storedOnly).toBe(2);
+    expect(ledger.pendingActions()).toBe(6);
   });
 
   it('gives the same id to every look at an empty place before and after its first movement', () => {
@@ -172,13 +172,13 @@ describe('StockLedger: moves', () => {
       { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4 },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12, trackingMode: 'none' }, expectedVersion: 7, trackingModeRead: 'none' },
     ]);
-    expect(ledger.pendingActions()).toBe(4);
+    expect(ledger.pendingActions()).toBe(2);
     // …while each unit keeps its own ledger entry (and its movement record)
     expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', stockRecordId: stored.id, quantity: -3, type: 'adjustment' }) }]);
     expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_2', stockRecordId: stored.id, quantity: 5, type: 'receipt' }) }]);
   });
 
-  it('transfers with movement.created, then stock.changed for the source and the destination, two opposite ledger entries and no low-stock', () => {
+  it('transfers with movement.created, then stock.changed for the source and the destination, two opposite ledger entries, no low-stock and no item total', () => {
     // Prepare: the source falls below the reorder point, the item's total does not
     const item = itemOf({ reorderPoint: 45 });
     const base = new MemoryBase();
@@ -215,7 +215,34 @@ describe('StockLedger: moves', () => {
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: source.id, quantity: -10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
       { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
     ]);
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 50, trackingMode: 'none' }, expectedVersion: 1, trackingModeRead: 'none' });
+    // The item's total does not change: neither written nor checked (docs/inventory.md "Concurrency")
+    expect(ledger.flush().map((write) => write.op)).toEqual(['update', 'create']);
+    expect(ledger.pendingActions()).toBe(1 + 4);
+  });
+
+  it('never reads the item total for a transfer, and still keeps the destination within MAX_ON_HAND', () => {
+    // Prepare: the stored records are read, the item's total is not (a StockBase that has not read it notes a miss)
+    const item = itemOf({ reorderPoint: 45 });
+    const base = new MemoryBase();
+    base.put(item, at(A1), 50, 2);
+    base.put(item, at(B1), MAX_ON_HAND - 12, 3);
+    base.totals.clear();
+    const asked: string[] = [];
+    const ledger = new StockLedger(
+      { stockRecord: (key) => base.stockRecord(key), itemStock: (itemId) => (asked.push(itemId), base.itemStock(itemId)), document: () => undefined, lotsAt: () => [] },
+      sequentialIds(),
+    );
+    ledger.begin();
+
+    // Act
+    const moved = ledger.move({ type: 'transfer', item, quantity: 10, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW });
+    const overLimit = ledger.move({ type: 'transfer', item, quantity: 3, from: at(A1), to: at(B1), reference: 'T-2', occurredAt: NOW });
+
+    // Assess
+    expect(moved).toMatchObject({ ok: true, from: { onHand: 40 }, to: { onHand: MAX_ON_HAND - 2 } });
+    expect(overLimit).toEqual({ ok: false, reason: 'over-limit', limit: MAX_ON_HAND });
+    expect(asked).toEqual([]);
+    expect(ledger.flush().some((write) => write.op === 'put-item-stock' || write.op === 'check-item-stock')).toBe(false);
   });
 
   it('carries the adjustment reason and the lot on its events', () => {

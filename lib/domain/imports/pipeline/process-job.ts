@@ -83,7 +83,7 @@ export class ImportJobProcessor<Write = unknown> {
       loadedKeys: new Set(),
       references,
       hierarchy: await hierarchyOf(ports.records, organizationId, kind, references),
-      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, itemsOf(references)) } : {}),
+      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, itemsOf(references), { totalsWithRecords: kind.stock.changesItemTotals !== false }) } : {}),
       stockReadThrough: 0,
       documentEnds: documentEndsOf(kind, csv.rows),
       checkpoint: job.checkpoint,

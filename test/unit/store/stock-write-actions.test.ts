@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { STORED_ENTRIES_PER_WRITE } from '../../../lib/domain/inventory/records.ts';
+import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
+import { ImportRecordsStore } from '../../../lib/store/import-records.ts';
+import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { A1, at, B1, GADGET, locationOf, NOW, RESIN, WIDGET, World } from '../../support/stock-world.ts';
+
+/**
+ * The actions a chunk counts against the transaction limit (STORED_ENTRIES_PER_WRITE,
+ * StockLedger.pendingActions) are exactly the actions the store writes for them
+ * (docs/inventory.md "Reading inventory"). Built without a table: no request is sent.
+ */
+
+const TABLE = 'inventory-test';
+const ORG = 'org_actions';
+const store = new InventoryStore(TABLE);
+const records = new ImportRecordsStore(TABLE);
+
+const stockRecord: StockRecord = { id: 'stk_1', itemId: WIDGET.id, sku: WIDGET.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 4, createdAt: NOW, updatedAt: NOW };
+
+/** The store's writes of what the ledger would flush now. */
+const storedActionsOf = (world: World) => world.ledger.flush().flatMap((write) => records.writesOf(ORG, write));
+
+describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
+  it.each([
+    { type: 'item' as const, record: WIDGET },
+    { type: 'location' as const, record: locationOf('loc_c1', 'C1') },
+    { type: 'stock-record' as const, record: stockRecord },
+  ])('$type: a create and an update write exactly the counted actions', ({ type, record }) => {
+    expect(store.createWrites(ORG, type, record)).toHaveLength(STORED_ENTRIES_PER_WRITE[type].create);
+    expect(store.updateWrites(ORG, type, record, 1)).toHaveLength(STORED_ENTRIES_PER_WRITE[type].update);
+  });
+
+  it('an update of a stock record writes the record alone: one Put, conditioned on its version', () => {
+    // Act
+    const writes = store.updateWrites(ORG, 'stock-record', { ...stockRecord, onHand: 9 }, 3);
+
+    // Assess
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.item.Put).toMatchObject({ Item: { pk: `ORG#${ORG}#stk_1`, sk: 'RECORD', version: 4, record: { onHand: 9 } }, ExpressionAttributeValues: { ':expected': 3 } });
+  });
+
+  it("a stock record's list entries hold its keys, id and lot, never the record", () => {
+    // Act
+    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(2).map((write) => write.item.Put?.Item);
+
+    // Assess
+    expect(entries.map((entry) => entry?.sk)).toEqual([`ITEM#${WIDGET.id}#${A1.id}#L-1`, `LOC#${A1.id}#${WIDGET.id}#L-1`]);
+    for (const entry of entries) {
+      expect(entry).toEqual({ pk: `ORG#${ORG}#LIST#stock-record`, sk: entry?.sk, entity: 'inventory-list-entry', schemaVersion: 2, organizationId: ORG, recordType: 'stock-record', id: 'stk_1', lot: 'L-1' });
+    }
+  });
+});
+
+describe('StockLedger.pendingActions() matches the store writes of its flush', () => {
+  it.each([
+    { label: 'a receipt into an empty place (a create)', act: (world: World) => world.ledger.move({ type: 'receipt', item: WIDGET, quantity: 2, to: at(A1), reference: 'PO-1', occurredAt: NOW }) },
+    { label: 'an adjustment of a stored record (an update)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 1, from: at(A1), reference: 'ADJ-1', occurredAt: NOW }) },
+    { label: 'a transfer from a stored record to a new one', act: (world: World) => world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 1, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW }) },
+    { label: 'a refused take (a check of what was read)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 99, from: at(A1), reference: 'ADJ-2', occurredAt: NOW }) },
+    {
+      label: 'several moves of several items, coalesced',
+      act: (world: World) => {
+        world.ledger.move({ type: 'receipt', item: WIDGET, quantity: 2, to: at(A1), reference: 'PO-1', occurredAt: NOW });
+        world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 3, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW });
+        world.ledger.move({ type: 'receipt', item: RESIN, quantity: 2, to: at(A1, 'L-9'), reference: 'PO-2', occurredAt: NOW });
+        world.ledger.move({ type: 'receipt', item: GADGET, quantity: 1, to: at(B1), reference: 'PO-3', occurredAt: NOW });
+      },
+    },
+  ])('$label', ({ act }) => {
+    // Prepare
+    const world = new World();
+    world.stock(WIDGET, at(A1), 5);
+
+    // Act
+    act(world);
+
+    // Assess
+    expect(world.ledger.pendingActions()).toBe(storedActionsOf(world).length);
+  });
+
+  it('a transfer writes no item total and checks none: its records only', () => {
+    // Prepare
+    const world = new World();
+    world.stock(WIDGET, at(A1), 5);
+    world.stock(WIDGET, at(B1), 1);
+
+    // Act
+    world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 2, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW });
+
+    // Assess: two record updates, one action each
+    const writes = storedActionsOf(world);
+    expect(writes.map((write) => write.item.Put?.Item?.sk)).toEqual(['RECORD', 'RECORD']);
+    expect(world.ledger.pendingActions()).toBe(2);
+  });
+});
