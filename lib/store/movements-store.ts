@@ -29,6 +29,8 @@ const LEDGER_INDEXES = [
 /** The put of a movement with its legs (never changed afterwards): ONE action. */
 export function movementWrite(tableName: string, organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): StoreWrite {
   if (legs.length < 1 || legs.length > LEDGER_INDEXES.length) throw new Error(`A movement has one or two legs, not ${legs.length}`);
+  // Stored under a key its id does not give, it could never be read by id.
+  if (movementTimeOf(movement.id) !== movement.occurredAt) throw new Error(`Movement ${movement.id} is not an id of its occurredAt ${movement.occurredAt} (newMovementId)`);
   const identity = { organizationId, id: movement.id, occurredAt: movement.occurredAt, stockRecordIds: legs.map((leg) => leg.stockRecordId) };
   const locationIds = [movement.fromLocationId, movement.toLocationId].filter((id): id is string => id !== null);
   const item = entityItem(movementEntity, identity, {
@@ -72,8 +74,10 @@ export async function movementsOf(tableName: string, organizationId: string, sto
     const entry = ledgerEntryOf(item, stockRecordId);
     if (entry && !ledger.has(entry.id)) ledger.set(entry.id, entry);
   }
-  const sortKeyOf = (entry: Movement) => keys.ledgerSortKey(entry.occurredAt, entry.id);
-  return [...ledger.values()].sort((a, b) => (sortKeyOf(a) < sortKeyOf(b) ? -1 : sortKeyOf(a) > sortKeyOf(b) ? 1 : 0));
+  // Both indexes sort by the same ledger sort key: merged, oldest first.
+  const sorted = [...ledger.values()].map((entry) => ({ entry, sortKey: keys.ledgerSortKey(entry.occurredAt, entry.id) }));
+  sorted.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  return sorted.map(({ entry }) => entry);
 }
 
 /** The ledger entry an item gives the stock record: a movement's leg, or an older leg item itself. */

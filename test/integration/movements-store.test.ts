@@ -135,6 +135,14 @@ describe('a movement is one stored item', () => {
     expect(ofDestination).toEqual([entryOf(legacy, DESTINATION, 3)]);
   });
 
+  it('refuses to store a movement under an id not made from its occurredAt: its id would not find it', () => {
+    // Prepare
+    const movement = movementAt('2026-11-22T10:00:00.000Z', { toLocationId: A1 }, newMovementId('2026-11-22T10:00:00.001Z'));
+
+    // Act / Assess
+    expect(() => recordWrites(uniqueOrganization(), movement, [{ stockRecordId: SOURCE, quantity: 1 }])).toThrow(/not an id of its occurredAt/);
+  });
+
   it('finds nothing for an id of no movement, whether or not it is shaped like one', async () => {
     // Prepare
     const organizationId = uniqueOrganization();
