@@ -15,20 +15,21 @@ import type { Measure, Suite } from './suite.ts';
 const run = promisify(execFile);
 
 async function seedMovements(organizationId: string, count: number): Promise<void> {
-  const [{ entityItem }, { inventoryListEntryEntity }, { listSortKeys }, { TABLES }] = await Promise.all([
-    import('../../lib/store/entity.ts'),
-    import('../../lib/store/entities.ts'),
-    import('../../lib/store/inventory-lists.ts'),
+  const [{ movementWrite }, { newMovementId }, { TABLES }] = await Promise.all([
+    import('../../lib/store/movements-store.ts'),
+    import('../../lib/domain/inventory/stock.ts'),
     import('../../lib/store/tables.ts'),
   ]);
+  const table = process.env[TABLES.inventory.envVar] ?? '';
   const base = Date.parse('2026-01-01T00:00:00.000Z');
+  // Each movement as an import stores it: ONE item, in the list, with its leg.
   const items = Array.from({ length: count }, (_, index) => {
     const occurredAt = new Date(base + index * 1000).toISOString();
-    const id = `mov_B${String(index).padStart(25, '0')}`;
-    const record = { id, type: 'adjustment', itemId: `itm_B${index % 500}`, sku: `=SKU-${index % 500}`, fromLocationId: null, toLocationId: 'loc_B1', quantity: (index % 97) + 0.5, lot: null, reference: `REF-${index}`, occurredAt };
-    return entityItem(inventoryListEntryEntity, { organizationId, recordType: 'movement', sortKey: listSortKeys.movement(occurredAt, id) }, { record, itemId: record.itemId, locationIds: ['loc_B1'], movementType: 'adjustment' });
+    const quantity = (index % 97) + 0.5;
+    const record = { id: newMovementId(occurredAt), type: 'adjustment' as const, itemId: `itm_B${index % 500}`, sku: `=SKU-${index % 500}`, fromLocationId: null, toLocationId: 'loc_B1', quantity, lot: null, reference: `REF-${index}`, occurredAt };
+    return movementWrite(table, organizationId, record, [{ stockRecordId: `stk_B${index % 500}`, quantity }]).item.Put?.Item ?? {};
   });
-  await batchWriteAll(process.env[TABLES.inventory.envVar] ?? '', items, 8);
+  await batchWriteAll(table, items, 8);
 }
 
 async function queuedExport(organizationId: string): Promise<string> {

@@ -4,6 +4,7 @@ import { FINISHED, getJob, itemsCsv, submitFile, type Job, type LocalStack } fro
 import { stockActionCounts } from '../action-counts.ts';
 import { stockCountsAtTheLimit } from '../import-limits.ts';
 import { batchWriteAll } from '../raw-loader.ts';
+import { newMovementId } from '../../lib/domain/inventory/stock.ts';
 import { median, type BenchContext, type Measure, type Suite } from './suite.ts';
 
 /**
@@ -102,12 +103,10 @@ async function rawMovementsLoader(rows: number, writers: number, stockRecords: n
   const { table, store } = await inventoryStore();
   const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
   const now = new Date().toISOString();
-  const items = Array.from(
-    { length: rows },
-    (_, index) =>
-      store.movementWrite(organizationId, { id: `mov_raw${index}`, stockRecordId: `stk_raw${index % stockRecords}`, quantity: -1, type: 'adjustment', reference: `R-${index}`, occurredAt: now }).item.Put
-        ?.Item ?? {},
-  );
+  const items = Array.from({ length: rows }, (_, index) => {
+    const movement = { id: newMovementId(now), type: 'adjustment' as const, itemId: `itm_raw${index % stockRecords}`, sku: `RAW-${index % stockRecords}`, fromLocationId: 'loc_raw', toLocationId: null, quantity: 1, lot: null, reference: `R-${index}`, occurredAt: now };
+    return store.recordMovementWrite(organizationId, movement, [{ stockRecordId: `stk_raw${index % stockRecords}`, quantity: -1 }]).item.Put?.Item ?? {};
+  });
   return rows / (await batchWriteAll(table, items, writers));
 }
 

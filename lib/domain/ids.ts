@@ -6,11 +6,17 @@ import { randomBytes } from 'node:crypto';
  * also sort by creation.
  */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const TIME_CHARACTERS = 10;
+
+/** The latest time a ULID holds (48 bits of milliseconds: the year 10889). */
+export const MAX_ULID_TIME = 2 ** 48 - 1;
 
 export function ulid(now: number = Date.now()): string {
+  // A time outside 0..2^48-1 would give a malformed id, not a late or early one.
+  if (!Number.isInteger(now) || now < 0 || now > MAX_ULID_TIME) throw new RangeError(`A ULID holds a time from 0 to ${MAX_ULID_TIME} ms, not ${now}`);
   let time = now;
   let timePart = '';
-  for (let i = 0; i < 10; i += 1) {
+  for (let i = 0; i < TIME_CHARACTERS; i += 1) {
     timePart = CROCKFORD[time % 32] + timePart;
     time = Math.floor(time / 32);
   }
@@ -23,4 +29,19 @@ export type IdPrefix = 'key' | 'bom' | 'imp' | 'att' | 'evt' | 'aud' | 'itm' | '
 
 export function newId(prefix: IdPrefix, now?: number): string {
   return `${prefix}_${ulid(now)}`;
+}
+
+/**
+ * The time (epoch milliseconds) of an id made by `newId(prefix, …)`; undefined when the id has
+ * another prefix or is not a ULID of this service (ids come from clients too).
+ */
+export function idTime(prefix: IdPrefix, id: string): number | undefined {
+  if (!id.startsWith(`${prefix}_`) || id.length !== prefix.length + 27) return undefined;
+  let time = 0;
+  for (const character of id.slice(prefix.length + 1, prefix.length + 1 + TIME_CHARACTERS)) {
+    const digit = CROCKFORD.indexOf(character);
+    if (digit < 0) return undefined;
+    time = time * 32 + digit;
+  }
+  return time <= MAX_ULID_TIME ? time : undefined;
 }

@@ -20,14 +20,20 @@ export const naturalKeyClaimEntity = /* @__PURE__ */ defineEntity<{ organization
   key: ({ organizationId, recordType, naturalKey }) => keys.naturalKey(organizationId, recordType, naturalKey),
 });
 
-export const movementEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; stockRecordId: string; occurredAt: string }>({
+/**
+ * A movement (docs/inventory.md "The stock model"): ONE item in the organization's movement list,
+ * which is its primary key, holding the whole movement (`record`), the list's filter attributes
+ * and its legs. The ledger reads it through index keys on the same item: gsi1 for the first (or
+ * only) leg's stock record, gsi2 for a transfer's second. Schema 2 was one item per leg (still
+ * read through gsi1: lib/store/movements-store.ts).
+ */
+export const movementEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; occurredAt: string; stockRecordIds: readonly string[] }, { organizationId: string; id: string; occurredAt: string }>({
   type: 'movement',
-  schemaVersion: 2,
-  // One item per leg: a transfer's two legs share the movement's id.
-  key: ({ organizationId, id, stockRecordId }) => ({ pk: keys.inventoryRecord(organizationId, id).pk, sk: `LEG#${stockRecordId}` }),
-  indexKeys: ({ organizationId, stockRecordId, occurredAt, id }) => ({
-    gsi1pk: keys.ledgerOf(organizationId, stockRecordId),
-    gsi1sk: keys.ledgerSortKey(occurredAt, id),
+  schemaVersion: 3,
+  key: ({ organizationId, id, occurredAt }) => keys.movement(organizationId, occurredAt, id),
+  indexKeys: ({ organizationId, id, occurredAt, stockRecordIds: [first, second] }) => ({
+    ...(first === undefined ? {} : { gsi1pk: keys.ledgerOf(organizationId, first), gsi1sk: keys.ledgerSortKey(occurredAt, id) }),
+    ...(second === undefined ? {} : { gsi2pk: keys.ledgerOf(organizationId, second), gsi2sk: keys.ledgerSortKey(occurredAt, id) }),
   }),
 });
 
@@ -52,14 +58,17 @@ export const stockRecordListEntryEntity = /* @__PURE__ */ defineEntity<{ organiz
   key: ({ organizationId, recordType, sortKey }) => ({ pk: keys.inventoryListOf(organizationId, recordType), sk: sortKey }),
 });
 
-/** A movement as a whole: what `GET /v1/movements/{id}` reads. */
-export const movementRecordEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
+/**
+ * A movement as a whole as older code stored it, under its id (its list entry and legs were
+ * items of their own). Never written now; `GET /v1/movements/{id}` falls back to it.
+ */
+export const legacyMovementRecordEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'movement-record',
   schemaVersion: 1,
-  key: ({ organizationId, id }) => keys.movementRecord(organizationId, id),
+  key: ({ organizationId, id }) => keys.legacyMovementRecord(organizationId, id),
 });
 
-/** Sort-key prefix of a stock record's movements in gsi1. */
+/** Sort-key prefix of a stock record's movements in gsi1 and gsi2. */
 export const LEDGER_PREFIX = 'MOV';
 
 export const apiKeyEntity = /* @__PURE__ */ defineEntity<{ keyHash: string; organizationId: string; createdAt: string; keyId: string }, { keyHash: string }>({

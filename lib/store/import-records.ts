@@ -56,10 +56,8 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
       case 'check':
         return [this.inventory.unchangedCheck(organizationId, write.entity, write.record, write.expectedVersion)];
-      case 'append-movement':
-        return [this.inventory.movementWrite(organizationId, write.movement)];
       case 'record-movement':
-        return this.inventory.movementRecordWrites(organizationId, write.movement);
+        return [this.inventory.recordMovementWrite(organizationId, write.movement, write.legs)];
       case 'create-bom':
         return this.boms.createWrites(organizationId, write.bom, write.revision);
       case 'update-bom':

@@ -1,8 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { InventoryRecordType, InventoryRecordTypes } from '../domain/inventory/records.ts';
-import type { MovementRecord } from '../domain/inventory/stock.ts';
 import { entityItem } from './entity.ts';
 import { inventoryListEntryEntity, stockRecordListEntryEntity } from './entities.ts';
+import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
@@ -17,11 +17,14 @@ import type { StoreWrite } from './transaction-writer.ts';
  *   stock record    ITEM#<itemId>#<locationId>#<lot>  and  LOC#<locationId>#<itemId>#<lot>
  *   movement        AT#<occurredAt>#<movementId>
  *
- * Natural keys, ids and a movement's time never change, so an entry's sort key never does. Item,
- * location and movement entries hold the whole record (a page is one Query) and an update
- * rewrites them in place. Stock records change with every movement, so their entries hold only
- * what never changes (the id and the lot) and are written once, when the record is created; a
- * page reads the records by id (lib/store/stock-record-list.ts).
+ * A movement's entry is the movement itself (`movementEntity`, lib/store/movements-store.ts), not a
+ * copy written beside it; the other types' entries are written here.
+ *
+ * Natural keys, ids and a movement's time never change, so an entry's sort key never does. Item
+ * and location entries hold the whole record (a page is one Query) and an update rewrites them in
+ * place. Stock records change with every movement, so their entries hold only what never changes
+ * (the id and the lot) and are written once, when the record is created; a page reads the records
+ * by id (lib/store/stock-record-list.ts).
  */
 
 export type ListedRecordType = InventoryRecordType | 'movement';
@@ -42,7 +45,7 @@ export const listSortKeys = {
   /** Ids never contain '#'; a lot is free text, so it goes last. */
   stockByItem: (itemId: string, locationId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByItem, itemId, locationId, lot),
   stockByLocation: (locationId: string, itemId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByLocation, locationId, itemId, lot),
-  movement: (occurredAt: string, movementId: string) => `${LIST_PREFIXES.movementAt}#${occurredAt}#${movementId}`,
+  movement: keys.movementSortKey,
 };
 
 /** `<prefix>#<first>#` (a prefix range) …, up to the full key when the lot is given (`null`: no lot). */
@@ -58,7 +61,7 @@ export function searchable(text: string): string {
 }
 
 /** A record with its type, as the list entries are derived from it. */
-type Listed = { [T in InventoryRecordType]: { type: T; record: InventoryRecordTypes[T] } }[InventoryRecordType] | { type: 'movement'; record: MovementRecord };
+type Listed = { [T in InventoryRecordType]: { type: T; record: InventoryRecordTypes[T] } }[InventoryRecordType];
 
 function entriesOf(listed: Listed): ListEntry[] {
   switch (listed.type) {
@@ -76,11 +79,6 @@ function entriesOf(listed: Listed): ListEntry[] {
         { sortKey: listSortKeys.stockByLocation(stock.locationId, stock.itemId, stock.lot), filterAttributes },
       ];
     }
-    case 'movement': {
-      const movement = listed.record;
-      const locationIds = [movement.fromLocationId, movement.toLocationId].filter((id): id is string => id !== null);
-      return [{ sortKey: listSortKeys.movement(movement.occurredAt, movement.id), filterAttributes: { itemId: movement.itemId, locationIds, movementType: movement.type } }];
-    }
   }
 }
 
@@ -96,10 +94,6 @@ export function listEntryWrites<T extends InventoryRecordType>(tableName: string
 /** The puts an update of a record makes to its list entries: none for keys-only entries, which nothing an update changes is in. */
 export function listEntryUpdateWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
   return KEYS_ONLY.has(type) ? [] : listEntryWrites(tableName, organizationId, type, record);
-}
-
-export function movementListEntryWrites(tableName: string, organizationId: string, movement: MovementRecord): StoreWrite[] {
-  return entryPuts(tableName, organizationId, { type: 'movement', record: movement });
 }
 
 function entryPuts(tableName: string, organizationId: string, listed: Listed): StoreWrite[] {

@@ -7,10 +7,11 @@ import type { MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { readPageInOneQuery, sortKeyRange, type ItemFilter as Filter } from './entity.ts';
-import { inventoryRecordEntity, movementRecordEntity } from './entities.ts';
+import { inventoryRecordEntity } from './entities.ts';
 import { LIST_PREFIXES, listSortKeys, searchable, type ListedRecordType } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import { readStockRecordPage } from './stock-record-list.ts';
+import { movementById } from './movements-store.ts';
 
 /**
  * The inventory reads (docs/inventory.md "Reading inventory"): a record by id is one consistent
@@ -57,10 +58,10 @@ export class InventoryReadStore implements InventoryReadStorage {
     return stored?.recordType === type ? (stored.record as InventoryRecordTypes[T]) : undefined;
   }
 
+  /** One GetItem, or 2 for an id stored by older code or unknown (lib/store/movements-store.ts). */
   async movement(organizationId: string, id: string): Promise<MovementRecord | undefined> {
     if (!id.startsWith('mov_')) return undefined;
-    const { Item: stored } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: movementRecordEntity.key({ organizationId, id }), ConsistentRead: true }));
-    return stored?.movement as MovementRecord | undefined;
+    return movementById(this.tableName, organizationId, id);
   }
 
   items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<PageOf<Item>> {

@@ -7,13 +7,14 @@ import {
   type InventoryRecordTypes,
   type VersionedRecord,
 } from '../domain/inventory/records.ts';
-import type { Movement, MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
+import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
 import type { StockPlace } from '../domain/stock/state.ts';
-import { batchGet, entityItem, readAll, sortKeyRange } from './entity.ts';
-import { inventoryRecordEntity, LEDGER_PREFIX, movementEntity, movementRecordEntity, naturalKeyClaimEntity } from './entities.ts';
+import { batchGet, entityItem, readAll } from './entity.ts';
+import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryUpdateWrites, listEntryWrites, listSortKeys, movementListEntryWrites } from './inventory-lists.ts';
+import { listEntryUpdateWrites, listEntryWrites, listSortKeys } from './inventory-lists.ts';
 import { keys } from './keys.ts';
+import { movementsOf, movementWrite } from './movements-store.ts';
 import { stockRecordsByIds } from './stock-record-list.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -23,8 +24,8 @@ import type { StoreWrite } from './transaction-writer.ts';
  * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
  * give exactly one record. Natural keys never change, so an update writes the record alone, with
  * the list entries that copy it (items', locations'; lib/store/inventory-lists.ts): a stock
- * record's entries hold keys only and are written once, when it is created. Movements are stored
- * under their own id and listed per stock record through gsi1.
+ * record's entries hold keys only and are written once, when it is created. A movement is one
+ * item of its own (lib/store/movements-store.ts).
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
@@ -74,28 +75,12 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record)];
   }
 
-  movementWrite(organizationId: string, movement: Movement): StoreWrite {
-    const identity = { organizationId, id: movement.id, stockRecordId: movement.stockRecordId, occurredAt: movement.occurredAt };
-    return {
-      item: {
-        Put: { TableName: this.tableName, Item: entityItem(movementEntity, identity, { organizationId, id: movement.id, movement }), ConditionExpression: 'attribute_not_exists(pk)' },
-      },
-    };
+  recordMovementWrite(organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): StoreWrite {
+    return movementWrite(this.tableName, organizationId, movement, legs);
   }
 
-  movementRecordWrites(organizationId: string, movement: MovementRecord): StoreWrite[] {
-    const item = entityItem(movementRecordEntity, { organizationId, id: movement.id }, { organizationId, id: movement.id, movement });
-    return [{ item: { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } }, ...movementListEntryWrites(this.tableName, organizationId, movement)];
-  }
-
-  async movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]> {
-    const items = await readAll({
-      tableName: this.tableName,
-      indexName: 'gsi1',
-      partition: { name: 'gsi1pk', value: keys.ledgerOf(organizationId, stockRecordId) },
-      sortKey: { name: 'gsi1sk', ...sortKeyRange(LEDGER_PREFIX) },
-    });
-    return items.map((item) => item.movement as Movement);
+  movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]> {
+    return movementsOf(this.tableName, organizationId, stockRecordId);
   }
 
   /**

@@ -26,6 +26,10 @@ export function padSequence(sequence: number): string {
   return String(sequence).padStart(SEQUENCE_DIGITS, '0');
 }
 
+const inventoryListOf = (organizationId: string, recordType: string) => `ORG#${organizationId}#LIST#${recordType}`;
+/** `AT#<occurredAt>#<movementId>`: a movement's sort key in its list (lib/store/inventory-lists.ts `listSortKeys`). */
+const movementSortKey = (occurredAt: string, movementId: string) => `AT#${occurredAt}#${movementId}`;
+
 export const keys = {
   apiKeyByHash: (keyHash: string) => ({ pk: `KEYHASH#${keyHash}` }),
   apiKeyById: (keyId: string) => ({ pk: `KEYID#${keyId}` }),
@@ -48,10 +52,16 @@ export const keys = {
   /** The claim of a natural key (sku, location code, item × location × lot): names the record's id. */
   naturalKey: (organizationId: string, recordType: string, naturalKey: string) => ({ pk: `ORG#${organizationId}#NK#${recordType}#${naturalKey}`, sk: 'KEY' }),
   /** The organization's list of one inventory record type: entries sorted by what its filters read (lib/store/inventory-lists.ts). */
-  inventoryListOf: (organizationId: string, recordType: string) => `ORG#${organizationId}#LIST#${recordType}`,
-  /** A movement as a whole (the legs are `LEG#<stock record>` in the same partition). */
-  movementRecord: (organizationId: string, movementId: string) => ({ pk: `ORG#${organizationId}#${movementId}`, sk: 'RECORD' }),
-  /** A stock record's movements, oldest first (gsi1). */
+  inventoryListOf,
+  /**
+   * A movement: one item in the organization's movement list, by time then id
+   * (docs/inventory.md "Reading inventory"); its id carries its time, so the id gives the key.
+   */
+  movement: (organizationId: string, occurredAt: string, movementId: string) => ({ pk: inventoryListOf(organizationId, 'movement'), sk: movementSortKey(occurredAt, movementId) }),
+  movementSortKey,
+  /** Where older code stored a movement as a whole (its legs were `LEG#<stock record>` beside it): still read by id. */
+  legacyMovementRecord: (organizationId: string, movementId: string) => ({ pk: `ORG#${organizationId}#${movementId}`, sk: 'RECORD' }),
+  /** A stock record's movements, oldest first (gsi1 for a movement's first leg, gsi2 for a transfer's second). */
   ledgerOf: (organizationId: string, stockRecordId: string) => `ORG#${organizationId}#LEDGER#${stockRecordId}`,
   ledgerSortKey: (occurredAt: string, movementId: string) => `MOV#${occurredAt}#${movementId}`,
   /** The claim of an applied stock row; its key is `<kind>#<natural key>` as JSON, never split. */

@@ -36,7 +36,7 @@ export class StockStore {
 
   /**
    * The total over `expectedVersion`, and only while the stored tracking mode is still the one the
-   * write was decided on (or not kept yet): docs/inventory.md "Tracking changes".
+   * write was decided on (or not kept yet): docs/inventory.md "The stock model".
    */
   itemStockWrite(organizationId: string, itemStock: ItemStock, expectedVersion: number | null, trackingModeRead: TrackingMode): StoreWrite {
     const item = entityItem(itemStockEntity, { organizationId, itemId: itemStock.itemId }, { itemStock, version: (expectedVersion ?? 0) + 1 });

@@ -45,6 +45,11 @@ export type TableId = 'keys' | 'idempotency' | 'rate-limits' | 'inventory' | 'ev
 const pk: KeyAttribute = { name: 'pk', type: 'S' };
 const sk: KeyAttribute = { name: 'sk', type: 'S' };
 const gsi1: GlobalIndexSpec = { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' }, projection: 'ALL' };
+/**
+ * The inventory table's second general index: a transfer's ledger entry under its destination
+ * (its source is in gsi1), so a movement stays ONE item (docs/inventory.md "The stock model").
+ */
+const gsi2: GlobalIndexSpec = { indexName: 'gsi2', partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, projection: 'ALL' };
 
 /**
  * The import jobs handed to the queue and not finished (docs/operations.md "Workers (import
@@ -89,7 +94,7 @@ export const TABLES: Record<TableId, TableSpec> = {
     envVar: 'INVENTORY_TABLE_NAME',
     partitionKey: pk,
     sortKey: sk,
-    globalIndexes: [gsi1, ACTIVE_JOBS_INDEX],
+    globalIndexes: [gsi1, ACTIVE_JOBS_INDEX, gsi2],
     // Only import jobs and their row errors carry it (docs/imports.md "Retention").
     ttlAttribute: 'ttl',
     description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), attachments.',

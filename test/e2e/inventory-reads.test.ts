@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { movementTimeOf } from '../../lib/domain/inventory/stock.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { importAndWait, itemsCsv, skusOf } from '../support/imports.ts';
 
@@ -28,18 +29,21 @@ async function getJson<T>(key: string, path: string, status = 200): Promise<T> {
 
 const list = (key: string, path: string) => getJson<Page<Listed>>(key, path);
 
-let org: { key: string; widget: string; resin: string; gadget: string; a1: string; b1: string; wh: string; adjustmentDone: Listed[] };
+let org: { key: string; widget: string; resin: string; gadget: string; a1: string; b1: string; wh: string; adjustmentDone: Listed[]; adjustmentMovement: Listed | undefined; adjustmentById: Listed };
 
 beforeAll(async () => {
   const { key } = await createTestKey();
   const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'WIDGET,Blue widget,none', 'RESIN,Epoxy resin,lot', 'GADGET,Gadget,none'));
   await succeeded('locations', csv('code,name,type,parentCode', 'WH,Warehouse,warehouse,', 'A1,Bin A1,bin,WH', 'B1,Bin B1,bin,WH'));
-  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,WIDGET,A1,100,', 'PO-1,RESIN,A1,10,L1'));
+  // RESIN received earlier, dated with an offset and half a second: its movement occurs then, in UTC.
+  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot,receivedAt', 'PO-1,WIDGET,A1,100,,', 'PO-1,RESIN,A1,10,L1,2026-01-05T08:00:00.5+01:00'));
   await succeeded('stock-transfers', csv('reference,sku,fromLocationCode,toLocationCode,quantity,lot', 'T-1,WIDGET,A1,B1,40,'));
   await succeeded('stock-adjustments', csv('reference,sku,locationCode,quantityDelta,lot,reason', 'ADJ-1,WIDGET,B1,-40,,damaged'));
   // Read right after the job reported `succeeded`: no wait, no retry.
   const adjustmentDone = (await list(key, '/v1/stock-records?nonZero=false')).data;
+  const adjustmentMovement = (await list(key, '/v1/movements?limit=1')).data[0];
+  const adjustmentById = await getJson<Listed>(key, `/v1/movements/${adjustmentMovement?.id ?? 'mov_missing000000'}`);
   const items = (await list(key, '/v1/items')).data;
   const locations = (await list(key, '/v1/locations')).data;
   const idOf = (records: Listed[], field: string, value: string) => records.find((record) => record[field] === value)?.id ?? '';
@@ -52,6 +56,8 @@ beforeAll(async () => {
     a1: idOf(locations, 'code', 'A1'),
     b1: idOf(locations, 'code', 'B1'),
     adjustmentDone,
+    adjustmentMovement,
+    adjustmentById,
   };
 }, 120_000);
 
@@ -142,6 +148,20 @@ describe('movements', () => {
     expect(fromNewest.data.map((movement) => movement.type)).toContain('adjustment');
     expect(beforeNewest.data.every((movement) => String(movement.occurredAt) < newest)).toBe(true);
     expect(one).toEqual(transfers.data[0]);
+  });
+
+  it('reads a movement by id right after the import that made it reports succeeded', () => {
+    expect(org.adjustmentMovement).toMatchObject({ type: 'adjustment', fromLocationId: org.b1, quantity: 40, reference: 'ADJ-1' });
+    expect(org.adjustmentById).toEqual(org.adjustmentMovement);
+  });
+
+  it("gives every movement an id whose time is its occurredAt, a receipt's receivedAt in UTC to the millisecond", async () => {
+    // Act
+    const all = await list(org.key, '/v1/movements');
+
+    // Assess
+    expect(all.data.map((movement) => movementTimeOf(movement.id))).toEqual(all.data.map((movement) => movement.occurredAt));
+    expect(all.data.at(-1)).toMatchObject({ sku: 'RESIN', occurredAt: '2026-01-05T07:00:00.500Z' });
   });
 });
 

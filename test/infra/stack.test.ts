@@ -193,6 +193,22 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(indexes.find((index) => index.IndexName === 'gsi1')?.Projection).toEqual({ ProjectionType: 'ALL' });
     });
 
+    it("inventory: gsi2 holds a transfer's second ledger leg, projecting the whole movement as gsi1 does", () => {
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string; KeyType: string }>; Projection: { ProjectionType: string } }>;
+
+      // Assess
+      expect(indexes.find((index) => index.IndexName === 'gsi2')).toEqual({
+        IndexName: 'gsi2',
+        KeySchema: [
+          { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+          { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    });
+
     it.each(TABLE_IDS)('%s: deleted with a non-production stack', (id) => {
       // Act
       const table = resourceById(template, tableLogicalId(template, STAGE, id));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { Location } from '../../lib/domain/inventory/location.ts';
 import { NaturalKeyTakenError, newRecordId } from '../../lib/domain/inventory/records.ts';
-import { onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type StockRecord } from '../../lib/domain/inventory/stock.ts';
+import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/domain/inventory/stock.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
@@ -155,20 +155,18 @@ describe('stock records and the movement ledger', () => {
     const location = newLocation('TANK-1');
     const store = inventoryRecords();
     const stock: StockRecord = { id: newRecordId('stock-record'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: 'L-2026-11', onHand: 12.5, createdAt: NOW, updatedAt: NOW };
-    const movement = (quantity: number, second: number): Movement => ({
-      id: `mov_${String(second).padStart(26, '0')}`,
-      stockRecordId: stock.id,
-      quantity,
-      type: 'adjustment',
-      reference: null,
-      occurredAt: `2026-11-22T10:00:0${second}.000Z`,
-    });
-    const movements = [movement(10, 1), movement(3.1, 2), movement(-0.6, 3)];
+    const adjustment = (quantity: number, second: number): MovementRecord => {
+      const occurredAt = `2026-11-22T10:00:0${second}.000Z`;
+      const side = { fromLocationId: quantity < 0 ? location.id : null, toLocationId: quantity > 0 ? location.id : null };
+      return { id: newMovementId(occurredAt), type: 'adjustment', itemId: item.id, sku: item.sku, ...side, quantity: Math.abs(quantity), lot: 'L-2026-11', reference: null, occurredAt };
+    };
+    const adjustments = [10, 3.1, -0.6].map((delta, index) => ({ delta, movement: adjustment(delta, index + 1) }));
+    const movements = adjustments.map(({ delta, movement: { id, type, reference, occurredAt } }): Movement => ({ id, stockRecordId: stock.id, quantity: delta, type, reference, occurredAt }));
     await createItems(organizationId, [item]);
     await commit(organizationId, [
       ...store.createWrites(organizationId, 'location', location),
       ...store.createWrites(organizationId, 'stock-record', stock),
-      ...movements.map((entry) => store.movementWrite(organizationId, entry)),
+      ...adjustments.map(({ delta, movement }) => store.recordMovementWrite(organizationId, movement, [{ stockRecordId: stock.id, quantity: delta }])),
     ]);
 
     // Act

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainDependencies } from '../../lib/composition.ts';
 import { counterExpiresAt, windowStartOf } from '../../lib/domain/rate-limit/fixed-window.ts';
+import { newMovementId } from '../../lib/domain/inventory/stock.ts';
 import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
 import { routeById, type RouteId } from '../../lib/routes/index.ts';
 import { loadHandler } from '../../local/load-handler.ts';
@@ -144,6 +145,10 @@ describe('DynamoDB requests per warm API call', () => {
   ] as const)('listStockRecords (%s) within a leased block: the Query of the entries and one BatchGetItem of their records, 2 requests', async (_filter, request) => {
     // The entries hold keys only; a page reads its records by id (docs/inventory.md "Reading inventory").
     expect(await requestsOf('listStockRecords', request, 200)).toEqual(['Query', 'BatchGetItem']);
+  });
+
+  it('getMovement of an id of no movement: the key its time gives, then where older code stored movements, 2 requests', async () => {
+    expect(await requestsOf('getMovement', () => ({ path: `/v1/movements/${newMovementId('2026-11-22T10:00:00.000Z')}` }), 404)).toEqual(['GetItem', 'GetItem']);
   });
 
   it('getBom when its block is spent: the domain read and one lease of the counter, 2 requests', async () => {

@@ -3,7 +3,7 @@ import type { AnyImportKind } from '../../lib/domain/imports/kind-definition.ts'
 import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
 import type { RowError } from '../../lib/domain/imports/types.ts';
 import type { VersionedRecord } from '../../lib/domain/inventory/records.ts';
-import type { Movement } from '../../lib/domain/inventory/stock.ts';
+import type { MovementRecord } from '../../lib/domain/inventory/stock.ts';
 
 /**
  * In-memory ports for ImportJobProcessor (unit tests of the pipeline itself; the stores behind
@@ -20,7 +20,7 @@ interface KeyedRecord {
 
 export type FakeWrite<Rec extends KeyedRecord = KeyedRecord> =
   | { kind: 'record'; op: 'create' | 'update'; key: string; record: Rec }
-  | { kind: 'movement'; movement: Movement }
+  | { kind: 'movement'; movement: MovementRecord }
   | { kind: 'checkpoint'; from: number; to: number; progress: ChunkProgress }
   | { kind: 'row-error'; error: RowError; index: number }
   | { kind: 'finish'; status: ImportJobState['status']; failure: ImportJobState['failure'] };
@@ -42,7 +42,7 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
     counts: { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
   };
   const stored = new Map<string, VersionedRecord<Rec>>((options.existing ?? []).map((record) => [keyOf(record), { record, version: 1 }]));
-  const movements: Movement[] = [];
+  const movements: MovementRecord[] = [];
   const rowErrors: Array<RowError & { index: number }> = [];
   const transactions: FakeWrite<Rec>[][] = [];
   const handoffs: Array<{ handoffsWithoutProgress?: number }> = [];
@@ -104,7 +104,7 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
           case 'create':
           case 'update':
             return [{ kind: 'record', op: write.op, key: keyOf(write.record as unknown as Rec), record: write.record as unknown as Rec }];
-          case 'append-movement':
+          case 'record-movement':
             return [{ kind: 'movement', movement: write.movement }];
           case 'check':
             // The harness keeps no versions to check.

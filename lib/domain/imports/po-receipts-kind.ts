@@ -41,6 +41,11 @@ function parseReceivedAt(cells: RowReader): string | null | undefined {
     cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must be a date-time such as 2026-11-22T09:30:00Z, not in the future.');
     return undefined;
   }
+  // A movement's id carries its time as a ULID, which starts in 1970 (docs/inventory.md "po-receipts").
+  if (time < 0) {
+    cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must not be before 1970-01-01T00:00:00Z.');
+    return undefined;
+  }
   return new Date(time).toISOString();
 }
 
@@ -70,7 +75,7 @@ export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
     { name: 'locationCode', required: true, type: 'string', description: 'code of the location receiving the stock.' },
     { name: 'quantity', required: true, type: 'number', description: 'Quantity received, greater than 0, at most 6 decimals.' },
     { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
-    { name: 'receivedAt', required: false, type: 'date-time', description: "When the goods arrived (ISO 8601 with Z or an offset, not in the future): the movement's occurredAt. Default: when the row is applied." },
+    { name: 'receivedAt', required: false, type: 'date-time', description: "When the goods arrived (ISO 8601 with Z or an offset, from 1970 on, not in the future): the movement's occurredAt, in UTC to the millisecond. Default: when the row is applied." },
   ],
   naturalKey: ['poNumber', 'sku', 'locationCode', 'lot'],
   parseRow: parseReceipt,

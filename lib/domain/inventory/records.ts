@@ -2,7 +2,7 @@ import { UniqueKeyTakenError } from '../errors.ts';
 import { newId, type IdPrefix } from '../ids.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
-import { stockRecordKey, type Movement, type MovementRecord, type StockRecord } from './stock.ts';
+import { stockRecordKey, type Movement, type MovementLeg, type MovementRecord, type StockRecord } from './stock.ts';
 
 /**
  * The inventory records the API names by id, what each one's id prefix and natural key are, and
@@ -100,10 +100,12 @@ export interface InventoryRecords<Write = unknown> {
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): Write;
   /** Replaces the record (and the list entries that copy it) if it is still at `expectedVersion`. Its natural key must not change. */
   updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): Write[];
-  /** Appends a movement's leg to the ledger (never changed afterwards). */
-  movementWrite(organizationId: string, movement: Movement): Write;
-  /** Stores a movement as a whole, readable by id and listed (never changed afterwards). */
-  movementRecordWrites(organizationId: string, movement: MovementRecord): Write[];
-  /** A stock record's movements, oldest first. */
+  /**
+   * Stores a movement with its legs (one or two), never changed afterwards: ONE action, which
+   * makes it readable by id, listed, and in each leg's stock-record ledger (docs/inventory.md
+   * "The stock model"). Its id must be made from its `occurredAt` (`newMovementId`).
+   */
+  recordMovementWrite(organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): Write;
+  /** A stock record's movements, oldest first (an index read: eventually consistent). */
   movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]>;
 }

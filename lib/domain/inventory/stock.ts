@@ -1,3 +1,5 @@
+import { idTime, MAX_ULID_TIME, newId } from '../ids.ts';
+
 /**
  * Stock records and movements. A stock record holds the on-hand quantity of one item at one
  * location in one lot (`lot` null for items not tracked by lot); that triple is its natural key.
@@ -54,6 +56,36 @@ export interface MovementRecord {
   lot: string | null;
   reference: string | null;
   occurredAt: string;
+}
+
+/** One stock record a movement changes, and by how much (signed): one leg, or two for a transfer. */
+export interface MovementLeg {
+  stockRecordId: string;
+  quantity: number;
+}
+
+/**
+ * Whether `occurredAt` is a time a movement may carry: ISO 8601 UTC with milliseconds, exactly as
+ * `Date.prototype.toISOString` writes it, from 1970 on (a movement's id holds it as a ULID time).
+ */
+export function isMovementTime(occurredAt: string): boolean {
+  const time = Date.parse(occurredAt);
+  return time >= 0 && time <= MAX_ULID_TIME && new Date(time).toISOString() === occurredAt;
+}
+
+/**
+ * A movement's id: a ULID whose time is the movement's `occurredAt`, so the id alone gives the
+ * key it is stored under (docs/inventory.md "Reading inventory").
+ */
+export function newMovementId(occurredAt: string): string {
+  if (!isMovementTime(occurredAt)) throw new RangeError(`A movement occurs at an ISO 8601 UTC time in milliseconds from 1970 on, not '${occurredAt}'`);
+  return newId('mov', Date.parse(occurredAt));
+}
+
+/** The `occurredAt` a movement id made by `newMovementId` carries; undefined for any other id. */
+export function movementTimeOf(movementId: string): string | undefined {
+  const time = idTime('mov', movementId);
+  return time === undefined ? undefined : new Date(time).toISOString();
 }
 
 /** Decimal places a quantity keeps. */

@@ -3,7 +3,7 @@ import type { Item, TrackingMode } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
 import { STORED_ENTRIES_PER_WRITE } from '../inventory/records.ts';
-import { stockRecordKey, sumQuantities, type Movement, type MovementRecord, type MovementType, type StockRecord } from '../inventory/stock.ts';
+import { isMovementTime, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type MovementType, type StockRecord } from '../inventory/stock.ts';
 import { documentEvent } from './documents.ts';
 import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 
@@ -18,7 +18,8 @@ import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
  * stock): each such record is checked, unchanged, in the same transaction, so a concurrent
  * change to it makes the chunk be decided again too.
  *
- * Each movement appends one ledger entry per stock record it touches and emits, in order,
+ * Each movement is ONE write, the movement with its legs (one signed change per stock record it
+ * touches; docs/inventory.md "The stock model"), and emits, in order,
  * `movement.created`, `stock.changed` per leg, and `low-stock` when the item's on-hand across
  * locations crosses from at least its reorder point to below it. A transfer leaves that on-hand
  * as it is, so it neither reads nor writes the item's total.
@@ -41,9 +42,8 @@ export interface StockBase {
 export type StockWrite =
   | { op: 'create'; entity: 'stock-record'; record: StockRecord }
   | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number }
-  | { op: 'append-movement'; movement: Movement }
-  /** The movement as a whole, what the reads answer (one per movement, whatever its legs). */
-  | { op: 'record-movement'; movement: MovementRecord }
+  /** A movement as a whole with its legs: one stored item, whatever its legs (docs/inventory.md "The stock model"). */
+  | { op: 'record-movement'; movement: MovementRecord; legs: MovementLeg[] }
   /** The item total over `expectedVersion`, written only while its stored tracking mode is still `trackingModeRead` (or not kept yet). */
   | { op: 'put-item-stock'; itemStock: ItemStock; expectedVersion: number | null; trackingModeRead: TrackingMode }
   | { op: 'put-document'; document: StockDocument; expectedVersion: number | null }
@@ -69,6 +69,7 @@ export interface MoveInput {
   reference: string | null;
   /** The adjustment's reason, carried by `stock.changed`. */
   reason?: string | null;
+  /** ISO 8601 UTC in milliseconds, from 1970 on (`isMovementTime`): the movement's id carries it. */
   occurredAt: string;
 }
 
@@ -97,7 +98,8 @@ interface Snapshot {
 
 export interface LedgerIds {
   stockRecord(): string;
-  movement(): string;
+  /** A new movement's id, made from its `occurredAt` (`newMovementId`). */
+  movement(occurredAt: string): string;
 }
 
 export class StockLedger {
@@ -232,6 +234,7 @@ export class StockLedger {
   /** Records a movement, or says how much stock the `from` side has when it has less than `quantity`. */
   move(input: MoveInput): MoveResult {
     if (!(input.quantity > 0)) throw new Error(`A movement moves a positive quantity, not ${input.quantity}`);
+    if (!isMovementTime(input.occurredAt)) throw new Error(`A movement occurs at an ISO 8601 UTC time in milliseconds from 1970 on, not '${input.occurredAt}'`);
     const { item, from, to } = input;
     if (from) {
       const available = this.onHand(item, from);
@@ -244,7 +247,7 @@ export class StockLedger {
     if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (totalBefore !== undefined && sumQuantities([totalBefore, input.quantity]) > MAX_ON_HAND))) {
       return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
-    const movementId = this.ids.movement();
+    const movementId = this.ids.movement(input.occurredAt);
     const { occurredAt, ...movement }: MovementRecord = {
       id: movementId,
       type: input.type,
@@ -258,20 +261,21 @@ export class StockLedger {
       occurredAt: input.occurredAt,
     };
     this.unitEvents.push({ type: 'movement.created', occurredAt, data: { movement } });
-    this.unitWrites.push({ op: 'record-movement', movement: { ...movement, occurredAt } });
-    const legs: Array<[StockSide, number]> = [];
-    if (from) legs.push([from, -input.quantity]);
-    if (to) legs.push([to, input.quantity]);
-    const changed = legs.map(([side, delta]) => this.applyLeg(input, movementId, side, delta));
+    const sides: Array<[StockSide, number]> = [];
+    if (from) sides.push([from, -input.quantity]);
+    if (to) sides.push([to, input.quantity]);
+    const changed = sides.map(([side, delta]) => ({ record: this.applyLeg(input, movementId, side, delta), quantity: delta }));
+    const legs = changed.map(({ record, quantity }): MovementLeg => ({ stockRecordId: record.id, quantity }));
+    this.unitWrites.push({ op: 'record-movement', movement: { ...movement, occurredAt }, legs });
     if (totalBefore !== undefined) {
-      const totalAfter = sumQuantities([totalBefore, ...legs.map(([, delta]) => delta)]);
+      const totalAfter = sumQuantities([totalBefore, ...sides.map(([, delta]) => delta)]);
       this.setItemOnHand(item.id, totalAfter, { read: item.trackingMode, after: item.trackingMode });
       const reorderPoint = item.reorderPoint;
       if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
         this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
       }
     }
-    return { ok: true, movementId, ...(from ? { from: changed[0] } : {}), ...(to ? { to: changed.at(-1) } : {}) };
+    return { ok: true, movementId, ...(from ? { from: changed[0]?.record } : {}), ...(to ? { to: changed.at(-1)?.record } : {}) };
   }
 
   document(key: string): StockDocument | undefined {
@@ -291,7 +295,11 @@ export class StockLedger {
     this.unitEvents.push(documentEvent(document, occurredAt));
   }
 
-  /** Storage actions the chunk's coalesced writes take so far (a new stock record or document also claims its key). */
+  /**
+   * Storage actions the chunk's coalesced writes take so far (a new stock record or document also
+   * claims its key). A movement is not among them: it is one write of its unit (`peekUnit`), one
+   * action however many legs it has, which the pipeline counts with the unit's writes.
+   */
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
     const perRecord = STORED_ENTRIES_PER_WRITE['stock-record'];
@@ -344,7 +352,6 @@ export class StockLedger {
       updatedAt: input.occurredAt,
     };
     this.records.set(stockRecordKey(input.item.id, side.location.id, side.lot), { value: record, version: tracked.version });
-    this.unitWrites.push({ op: 'append-movement', movement: { id: movementId, stockRecordId: record.id, quantity: delta, type: input.type, reference: input.reference, occurredAt: input.occurredAt } });
     this.unitEvents.push({
       type: 'stock.changed',
       occurredAt: input.occurredAt,

@@ -15,7 +15,7 @@ export interface ItemStock {
   /**
    * The item's tracking mode when the total was last written (absent on totals written before it
    * was kept): a stock write conditions on it, so stock decided on the item's old mode never
-   * commits after a mode change (docs/inventory.md "Tracking changes").
+   * commits after a mode change (docs/inventory.md "The stock model").
    */
   trackingMode?: TrackingMode;
 }

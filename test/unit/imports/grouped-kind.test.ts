@@ -46,8 +46,9 @@ const shelvesKind: ImportKindDefinition<ShelfRow, Location> = {
     const writes: RecordWrite[] = [
       { op: 'create', entity: 'location', record: location },
       ...unit.rowNumbers.map((rowNumber): RecordWrite => ({
-        op: 'append-movement',
-        movement: { id: `mov_${location.code}_${rowNumber}`, stockRecordId: 'stk_test', quantity: 1, type: 'adjustment', reference: String(rowNumber), occurredAt: context.now },
+        op: 'record-movement',
+        movement: { id: `mov_${location.code}_${rowNumber}`, type: 'adjustment', itemId: 'itm_test', sku: 'TEST', fromLocationId: null, toLocationId: location.id, quantity: 1, lot: null, reference: String(rowNumber), occurredAt: context.now },
+        legs: [{ stockRecordId: 'stk_test', quantity: 1 }],
       })),
     ];
     return { action: 'created', writes, events: [] };

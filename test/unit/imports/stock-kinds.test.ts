@@ -104,6 +104,16 @@ describe('stock kinds: parseRow', () => {
     expect(undated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: null, receivedAt: null } });
   });
 
+  it('po-receipts says why it refuses a receivedAt before 1970, and accepts 1970-01-01T00:00:00Z itself', () => {
+    // Act
+    const early = poReceiptsKind.parseRow(receipt({ receivedat: '1969-07-20T20:17:40Z' }), 1);
+    const epoch = poReceiptsKind.parseRow(receipt({ receivedat: '1970-01-01T00:00:00Z' }), 2);
+
+    // Assess
+    expect(early).toEqual({ ok: false, errors: [expect.objectContaining({ column: 'receivedAt', code: 'invalid-value', message: 'receivedAt must not be before 1970-01-01T00:00:00Z.' })] });
+    expect(epoch).toMatchObject({ ok: true, value: { receivedAt: '1970-01-01T00:00:00.000Z' } });
+  });
+
   it('po-receipts accepts a receivedAt a minute ahead of the server clock (clocks differ)', () => {
     // Act
     const result = poReceiptsKind.parseRow(receipt({ receivedat: minutesFromNow(1) }), 1);
@@ -123,6 +133,8 @@ describe('stock kinds: parseRow', () => {
     { label: 'a receivedAt in words', cells: { receivedat: 'yesterday' }, column: 'receivedAt', code: 'invalid-value' },
     { label: 'a receivedAt in month 13', cells: { receivedat: '2026-13-01T08:15:00Z' }, column: 'receivedAt', code: 'invalid-value' },
     { label: 'a receivedAt on a day that does not exist (February 30)', cells: { receivedat: '2026-02-30T08:15:00Z' }, column: 'receivedAt', code: 'invalid-value' },
+    { label: 'a receivedAt before 1970 (a movement id holds its time from 1970 on)', cells: { receivedat: '1969-12-31T23:59:59Z' }, column: 'receivedAt', code: 'invalid-value' },
+    { label: 'a receivedAt before 1970 once in UTC', cells: { receivedat: '1970-01-01T00:30:00+01:00' }, column: 'receivedAt', code: 'invalid-value' },
   ])('po-receipts reports $label', ({ cells, column, code }) => {
     // Act / Assess
     expect(problems(poReceiptsKind, receipt(cells))).toEqual([{ column, code }]);

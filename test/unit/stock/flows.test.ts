@@ -67,8 +67,7 @@ describe('stock-adjustments: decideUnit', () => {
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(4.5);
     expect(writes).toEqual([
-      { op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1', toLocationId: A1.id }) },
-      { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1' }) },
+      { op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1', toLocationId: A1.id }), legs: [{ stockRecordId: world.ledger.recordAt(WIDGET, at(A1)).id, quantity: 2.5 }] },
     ]);
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed']);
     expect(events[1]?.data).toMatchObject({ previousQuantity: 2, quantity: 4.5, delta: 2.5, reason: 'found on the shelf' });
@@ -136,10 +135,15 @@ describe('stock-transfers: decideUnit', () => {
     expect(world.onHand(WIDGET, at(A1))).toBe(2);
     expect(world.onHand(WIDGET, at(B1))).toBe(4);
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed', 'stock.changed']);
-    expect(writes.map((write) => (write.op === 'append-movement' ? [write.movement.stockRecordId, write.movement.quantity] : write.op))).toEqual([
-      'record-movement',
-      [source.id, -4],
-      [world.ledger.recordAt(WIDGET, at(B1)).id, 4],
+    expect(writes).toEqual([
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ id: 'mov_1', type: 'transfer', quantity: 4, fromLocationId: A1.id, toLocationId: B1.id }),
+        legs: [
+          { stockRecordId: source.id, quantity: -4 },
+          { stockRecordId: world.ledger.recordAt(WIDGET, at(B1)).id, quantity: 4 },
+        ],
+      },
     ]);
   });
 
@@ -174,12 +178,12 @@ describe('stock-counts: decideUnit', () => {
     expect(world.onHand(WIDGET, at(A1))).toBe(8);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(5);
     expect(world.onHand(RESIN, at(A1, 'L2'))).toBe(0.75);
-    expect(lower.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 4, type: 'count', fromLocationId: A1.id }) }, { op: 'append-movement', movement: expect.objectContaining({ quantity: -4, type: 'count', reference: 'CNT-1' }) }]);
+    expect(lower.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 4, type: 'count', fromLocationId: A1.id, reference: 'CNT-1' }), legs: [{ stockRecordId: expect.any(String), quantity: -4 }] }]);
     expect(typesOf(lower.events)).toEqual(['movement.created', 'stock.changed']);
     expect(same.writes).toEqual([]);
     expect(same.events).toEqual([]);
     expect(claimOf(same.decision)?.movementIds).toEqual([]);
-    expect(higher.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count', toLocationId: A1.id }) }, { op: 'append-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count' }) }]);
+    expect(higher.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count', toLocationId: A1.id }), legs: [{ stockRecordId: world.ledger.recordAt(RESIN, at(A1, 'L2')).id, quantity: 0.75 }] }]);
     const document = world.ledger.document(documentKey(JOB, 'stock-count', 'CNT-1'));
     expect(document).toMatchObject({ type: 'stock-count', locationId: A1.id, closed: false });
     expect(document?.lines).toEqual([
@@ -318,15 +322,11 @@ describe('builds: decideUnit', () => {
       builtAt: NOW,
     });
     expect(claimOf(decision)).toEqual({ key: buildsKind.naturalKeyOf(parsed(buildsKind, build())), jobId: JOB, movementIds: ['mov_1', 'mov_2', 'mov_3', 'mov_4'], buildId: provenance?.id, appliedAt: NOW });
-    expect(writes.map((write) => (write.op === 'append-movement' ? [write.movement.type, write.movement.quantity] : write.op))).toEqual([
-      'record-movement',
-      ['consumption', -6],
-      'record-movement',
-      ['consumption', -1.5],
-      'record-movement',
-      ['consumption', -0.7],
-      'record-movement',
-      ['production', 4],
+    expect(writes.map((write) => (write.op === 'record-movement' ? [write.movement.type, write.legs] : write.op))).toEqual([
+      ['consumption', [{ stockRecordId: 'stk_WIDGET_A1_', quantity: -6 }]],
+      ['consumption', [{ stockRecordId: 'stk_RESIN_A1_L1', quantity: -1.5 }]],
+      ['consumption', [{ stockRecordId: 'stk_RESIN_B1_L2', quantity: -0.7 }]],
+      ['production', [{ stockRecordId: world.ledger.recordAt(GADGET, at(A1)).id, quantity: 4 }]],
     ]);
     // WIDGET goes from 10 to 4, below its reorder point 5
     expect(typesOf(events)).toEqual([
@@ -378,7 +378,7 @@ describe('builds: decideUnit', () => {
     const { writes } = decide(buildsKind, world, [build({ quantity: '1' })]);
 
     // Assess
-    expect(writes[1]).toEqual({ op: 'append-movement', movement: expect.objectContaining({ type: 'consumption', quantity: -0.000158 }) });
+    expect(writes[0]).toEqual({ op: 'record-movement', movement: expect.objectContaining({ type: 'consumption', quantity: 0.000158 }), legs: [{ stockRecordId: expect.any(String), quantity: -0.000158 }] });
     expect(world.onHand(WIDGET, at(A1))).toBe(9.999842);
   });
 
@@ -532,22 +532,25 @@ describe('builds: decideUnit', () => {
     });
 
     it(`refuses a build that would draw from more than ${MAX_BUILD_SOURCES} stock records (invalid-value), one transaction's worth`, () => {
-      // Prepare: WIDGET at A1, and RESIN spread over 8 lots of 0.1 there
+      // Prepare: WIDGET at A1, and RESIN spread over lots of 0.05 there, more of them than a build may draw from
       const spread = () => {
         const world = new World([bomOf()]);
         world.stock(WIDGET, at(A1), 100);
-        for (let lot = 1; lot <= 8; lot += 1) world.stock(RESIN, at(A1, `L-${lot}`), 0.1, `2026-11-0${lot}T00:00:00.000Z`);
+        for (let lot = 1; lot <= MAX_BUILD_SOURCES + 2; lot += 1) world.stock(RESIN, at(A1, `L-${lot}`), 0.05, new Date(Date.UTC(2026, 10, 1, lot)).toISOString());
         return world;
       };
 
-      // Act: 1 GADGET needs 0.55 RESIN (6 lots: 7 sources with WIDGET); 1.4 GADGET need 0.77 (8 lots: 9 sources)
+      // Act: 1 GADGET needs 0.55 RESIN, 11 lots (12 sources with WIDGET); 2 need 1.1, 22 lots (23 sources)
       const fits = decide(buildsKind, spread(), [build({ quantity: '1' })]);
-      const tooMany = decide(buildsKind, spread(), [build({ quantity: '1.4' })]);
+      const tooMany = decide(buildsKind, spread(), [build({ quantity: '2' })]);
 
       // Assess
-      expect(MAX_BUILD_SOURCES).toBe(7);
+      expect(MAX_BUILD_SOURCES).toBe(22);
       expect(fits.decision.action).toBe('created');
-      expect(tooMany.decision).toEqual({ action: 'failed', error: expect.objectContaining({ column: 'buildReference', code: 'invalid-value', message: expect.stringMatching(/at most 7 stock records .* would draw from 9/) }) });
+      expect(tooMany.decision).toEqual({
+        action: 'failed',
+        error: expect.objectContaining({ column: 'buildReference', code: 'invalid-value', message: expect.stringMatching(new RegExp(`at most ${MAX_BUILD_SOURCES} stock records .* would draw from ${MAX_BUILD_SOURCES + 1}`)) }),
+      });
     });
 
     it('is drawn from the source lines when the rows name them (they override the lot rule)', () => {

@@ -114,9 +114,30 @@ describe('StockLedger: moves', () => {
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: 'none' },
     ]);
     expect(ledger.peekUnit().writes).toEqual([
-      { op: 'record-movement', movement: { id: 'mov_1', type: 'receipt', itemId: item.id, sku: item.sku, fromLocationId: null, toLocationId: A1.id, quantity: 10, lot: null, reference: 'PO-1', occurredAt: NOW } },
-      { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'receipt', reference: 'PO-1', occurredAt: NOW } },
+      {
+        op: 'record-movement',
+        movement: { id: 'mov_1', type: 'receipt', itemId: item.id, sku: item.sku, fromLocationId: null, toLocationId: A1.id, quantity: 10, lot: null, reference: 'PO-1', occurredAt: NOW },
+        legs: [{ stockRecordId: 'stk_new1', quantity: 10 }],
+      },
     ]);
+  });
+
+  it('makes each movement id from its occurredAt, and refuses a time a movement id cannot carry', () => {
+    // Prepare
+    const item = itemOf();
+    const times: string[] = [];
+    const ledger = new StockLedger(new MemoryBase(), { stockRecord: () => 'stk_new1', movement: (occurredAt) => (times.push(occurredAt), `mov_${times.length}`) });
+    ledger.begin();
+
+    // Act
+    ledger.move(receive(item, at(A1), 1, LATER));
+    const early = () => ledger.move(receive(item, at(A1), 1, '1969-12-31T23:59:59.999Z'));
+    const unnormalised = () => ledger.move(receive(item, at(A1), 1, '2026-11-22T12:00:00+01:00'));
+
+    // Assess
+    expect(times).toEqual([LATER]);
+    expect(early).toThrow(/from 1970 on/);
+    expect(unnormalised).toThrow(/ISO 8601 UTC time in milliseconds/);
   });
 
   it('counts one action for a stored record (its update alone: its list entries never change) and four for a new one', () => {
@@ -173,9 +194,9 @@ describe('StockLedger: moves', () => {
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12, trackingMode: 'none' }, expectedVersion: 7, trackingModeRead: 'none' },
     ]);
     expect(ledger.pendingActions()).toBe(2);
-    // …while each unit keeps its own ledger entry (and its movement record)
-    expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_1', stockRecordId: stored.id, quantity: -3, type: 'adjustment' }) }]);
-    expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }) }, { op: 'append-movement', movement: expect.objectContaining({ id: 'mov_2', stockRecordId: stored.id, quantity: 5, type: 'receipt' }) }]);
+    // …while each unit keeps its own movement: ONE write with its leg
+    expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }), legs: [{ stockRecordId: stored.id, quantity: -3 }] }]);
+    expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }), legs: [{ stockRecordId: stored.id, quantity: 5 }] }]);
   });
 
   it('transfers with movement.created, then stock.changed for the source and the destination, two opposite ledger entries, no low-stock and no item total', () => {
@@ -210,10 +231,16 @@ describe('StockLedger: moves', () => {
       reason: null,
     });
     expect(events[2]?.data).toMatchObject({ stockRecordId: 'stk_new1', locationId: B1.id, locationCode: 'B1', previousQuantity: 0, quantity: 10, delta: 10, movementId: 'mov_1' });
+    // ONE write: the movement with its two legs, source first
     expect(writes).toEqual([
-      { op: 'record-movement', movement: { id: 'mov_1', type: 'transfer', itemId: item.id, sku: 'WIDGET', fromLocationId: A1.id, toLocationId: B1.id, quantity: 10, lot: null, reference: 'T-1', occurredAt: NOW } },
-      { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: source.id, quantity: -10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
-      { op: 'append-movement', movement: { id: 'mov_1', stockRecordId: 'stk_new1', quantity: 10, type: 'transfer', reference: 'T-1', occurredAt: NOW } },
+      {
+        op: 'record-movement',
+        movement: { id: 'mov_1', type: 'transfer', itemId: item.id, sku: 'WIDGET', fromLocationId: A1.id, toLocationId: B1.id, quantity: 10, lot: null, reference: 'T-1', occurredAt: NOW },
+        legs: [
+          { stockRecordId: source.id, quantity: -10 },
+          { stockRecordId: 'stk_new1', quantity: 10 },
+        ],
+      },
     ]);
     // The item's total does not change: neither written nor checked (docs/inventory.md "Concurrency")
     expect(ledger.flush().map((write) => write.op)).toEqual(['update', 'create']);

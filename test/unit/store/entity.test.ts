@@ -1,22 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { entityItem, sortKeyRange } from '../../../lib/store/entity.ts';
 import { inventoryRecordEntity, movementEntity, naturalKeyClaimEntity } from '../../../lib/store/entities.ts';
+import { LIST_PREFIXES, listSortKeys } from '../../../lib/store/inventory-lists.ts';
+import { keys } from '../../../lib/store/keys.ts';
 
 describe('entity layer', () => {
   it('builds an item from the declaration: key, index keys, type tag, schema version, then the attributes', () => {
-    // Act
-    const item = entityItem(movementEntity, { organizationId: 'org_a', id: 'mov_1', stockRecordId: 'stk_1', occurredAt: '2026-11-22T10:00:00.000Z' }, { quantity: 3 });
+    // Act: a transfer, whose two legs are the item's two index keys
+    const item = entityItem(movementEntity, { organizationId: 'org_a', id: 'mov_1', occurredAt: '2026-11-22T10:00:00.000Z', stockRecordIds: ['stk_1', 'stk_2'] }, { quantity: 3 });
 
     // Assess
     expect(item).toEqual({
-      pk: 'ORG#org_a#mov_1',
-      sk: 'LEG#stk_1',
+      pk: 'ORG#org_a#LIST#movement',
+      sk: 'AT#2026-11-22T10:00:00.000Z#mov_1',
       gsi1pk: 'ORG#org_a#LEDGER#stk_1',
       gsi1sk: 'MOV#2026-11-22T10:00:00.000Z#mov_1',
+      gsi2pk: 'ORG#org_a#LEDGER#stk_2',
+      gsi2sk: 'MOV#2026-11-22T10:00:00.000Z#mov_1',
       entity: 'movement',
-      schemaVersion: 2,
+      schemaVersion: 3,
       quantity: 3,
     });
+  });
+
+  it('gives a movement of one leg gsi1 alone, and its key is its list entry\'s', () => {
+    // Act
+    const item = entityItem(movementEntity, { organizationId: 'org_a', id: 'mov_1', occurredAt: '2026-11-22T10:00:00.000Z', stockRecordIds: ['stk_1'] }, {});
+
+    // Assess
+    expect(Object.keys(item).filter((name) => name.startsWith('gsi'))).toEqual(['gsi1pk', 'gsi1sk']);
+    expect({ pk: item.pk, sk: item.sk }).toEqual({ pk: keys.inventoryListOf('org_a', 'movement'), sk: listSortKeys.movement('2026-11-22T10:00:00.000Z', 'mov_1') });
+    expect(String(item.sk).startsWith(`${LIST_PREFIXES.movementAt}#`)).toBe(true);
   });
 
   it.each([

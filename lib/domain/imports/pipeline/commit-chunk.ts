@@ -1,6 +1,6 @@
 import { commitStep, isWriteConflict, pauseBeforeRetry } from '../../background/checkpoint.ts';
-import { newId } from '../../ids.ts';
 import { newRecordId } from '../../inventory/records.ts';
+import { newMovementId } from '../../inventory/stock.ts';
 import { StockLedger } from '../../stock/ledger.ts';
 import type { WriteContext } from '../../write/ports.ts';
 import type { ChunkProgress, JobCounts } from '../job.ts';
@@ -30,7 +30,7 @@ const REDECISION_PAUSE_MS = 50;
  */
 export async function commitNextChunk<Write>(context: WriteContext, run: RunState<Write>, from: number): Promise<number | undefined> {
   for (let redecisions = 0; ; redecisions += 1) {
-    const ledger = run.stock && new StockLedger(run.stock, { stockRecord: () => newRecordId('stock-record'), movement: () => newId('mov') });
+    const ledger = run.stock && new StockLedger(run.stock, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
     const units = await planChunk(run, from, ledger);
     if (units.length === 0) return 0;
     const to = units.at(-1)?.rowNumber ?? run.checkpoint;
