@@ -135,17 +135,15 @@ describe('local AWS stack, in memory', () => {
         { AttributeName: spec.partitionKey.name, KeyType: 'HASH' },
         ...(spec.sortKey ? [{ AttributeName: spec.sortKey.name, KeyType: 'RANGE' }] : []),
       ]);
-      const indexes = (Table?.GlobalSecondaryIndexes ?? []).map((index) => ({
-        name: index.IndexName,
-        keys: index.KeySchema?.map((key) => key.AttributeName),
-        projection: index.Projection?.ProjectionType,
-      }));
+      // DescribeTable lists indexes in no promised order.
+      const byName = (a: { name?: string }, b: { name?: string }) => (a.name ?? '').localeCompare(b.name ?? '');
+      const indexes = (Table?.GlobalSecondaryIndexes ?? [])
+        .map((index) => ({ name: index.IndexName, keys: index.KeySchema?.map((key) => key.AttributeName), projection: index.Projection?.ProjectionType }))
+        .sort(byName);
       expect(indexes).toEqual(
-        spec.globalIndexes.map((index) => ({
-          name: index.indexName,
-          keys: [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])],
-          projection: index.projection,
-        })),
+        spec.globalIndexes
+          .map((index) => ({ name: index.indexName, keys: [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])], projection: index.projection }))
+          .sort(byName),
       );
       const ttl = await aws.dynamo.send(new DescribeTimeToLiveCommand({ TableName }));
       if (spec.ttlAttribute === undefined) {
