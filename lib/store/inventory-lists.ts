@@ -1,6 +1,6 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { InventoryRecordType, InventoryRecordTypes } from '../domain/inventory/records.ts';
-import { entityItem } from './entity.ts';
+import { entityItem, type Key } from './entity.ts';
 import { inventoryListEntryEntity, stockRecordListEntryEntity } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
@@ -24,7 +24,10 @@ import type { StoreWrite } from './transaction-writer.ts';
  * and location entries hold the whole record (a page is one Query) and an update rewrites them in
  * place. Stock records change with every movement, so their entries hold only what never changes
  * (the id and the lot) and are written once, when the record is created; a page reads the records
- * by id (lib/store/stock-record-list.ts).
+ * by id (lib/store/stock-record-list.ts). A stock record's by-item entry is also its natural-key
+ * claim: its sort key is `ITEM#` + the natural key and it holds the id, so its creation puts it
+ * with `attribute_not_exists` and no claim item of its own (docs/architecture.md "Storage: the
+ * entity layer").
  */
 
 export type ListedRecordType = InventoryRecordType | 'movement';
@@ -37,6 +40,8 @@ interface ListEntry {
   sortKey: string;
   /** What filters read besides the sort key. */
   filterAttributes: Attributes;
+  /** The entry is the record's natural-key claim: put only where it is absent. */
+  claimsNaturalKey?: true;
 }
 
 export const listSortKeys = {
@@ -53,6 +58,14 @@ function stockKey(prefix: string, first: string, second?: string, lot?: string |
   if (second === undefined) return `${prefix}#${first}#`;
   if (lot === undefined) return `${prefix}#${first}#${second}#`;
   return `${prefix}#${first}#${second}#${lot ?? ''}`;
+}
+
+/** Record types whose natural key is claimed by a list entry (stock records: the by-item entry) rather than a claim item. */
+export const CLAIMED_BY_LIST_ENTRY: ReadonlySet<InventoryRecordType> = new Set(['stock-record']);
+
+/** The key of a stock record's by-item entry, its natural-key claim: `ITEM#` + the natural key (`stockRecordKey`). */
+export function stockRecordClaimKey(organizationId: string, naturalKey: string): Key {
+  return stockRecordListEntryEntity.key({ organizationId, recordType: 'stock-record', sortKey: `${LIST_PREFIXES.stockByItem}#${naturalKey}` });
 }
 
 /** Case-insensitive matching without locale surprises (as BOM lists). */
@@ -75,7 +88,7 @@ function entriesOf(listed: Listed): ListEntry[] {
       const stock = listed.record;
       const filterAttributes = stock.lot === null ? {} : { lot: stock.lot };
       return [
-        { sortKey: listSortKeys.stockByItem(stock.itemId, stock.locationId, stock.lot), filterAttributes },
+        { sortKey: listSortKeys.stockByItem(stock.itemId, stock.locationId, stock.lot), filterAttributes, claimsNaturalKey: true },
         { sortKey: listSortKeys.stockByLocation(stock.locationId, stock.itemId, stock.lot), filterAttributes },
       ];
     }
@@ -85,23 +98,36 @@ function entriesOf(listed: Listed): ListEntry[] {
 /** Record types whose entries hold keys only: written at creation, never rewritten. */
 const KEYS_ONLY: ReadonlySet<ListedRecordType> = new Set(['stock-record']);
 
-/** The puts of a new record's list entries; unconditional, since the record's own write in the same transaction carries the condition. */
-export function listEntryWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+/**
+ * The puts of a new record's list entries. An entry that claims the natural key is put only where
+ * it is absent, failing with `onNaturalKeyTaken`; the others are unconditional, since the
+ * record's own write in the same transaction carries a condition.
+ */
+export function listEntryWrites<T extends InventoryRecordType>(
+  tableName: string,
+  organizationId: string,
+  type: T,
+  record: InventoryRecordTypes[T],
+  onNaturalKeyTaken: () => Error,
+): StoreWrite[] {
   // The mapped union cannot see that `type` and `record` belong together.
-  return entryPuts(tableName, organizationId, { type, record } as Listed);
+  return entryPuts(tableName, organizationId, { type, record } as Listed, onNaturalKeyTaken);
 }
 
 /** The puts an update of a record makes to its list entries: none for keys-only entries, which nothing an update changes is in. */
 export function listEntryUpdateWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
-  return KEYS_ONLY.has(type) ? [] : listEntryWrites(tableName, organizationId, type, record);
+  // Item and location entries claim nothing, so an update rewrites them unconditionally.
+  return KEYS_ONLY.has(type) ? [] : entryPuts(tableName, organizationId, { type, record } as Listed);
 }
 
-function entryPuts(tableName: string, organizationId: string, listed: Listed): StoreWrite[] {
+function entryPuts(tableName: string, organizationId: string, listed: Listed, onNaturalKeyTaken?: () => Error): StoreWrite[] {
   const keysOnly = KEYS_ONLY.has(listed.type);
   const entity = keysOnly ? stockRecordListEntryEntity : inventoryListEntryEntity;
   return entriesOf(listed).map((entry) => {
     const identity = { organizationId, recordType: listed.type, sortKey: entry.sortKey };
     const attributes = { ...entry.filterAttributes, organizationId, recordType: listed.type, id: listed.record.id, ...(keysOnly ? {} : { record: listed.record }) };
-    return { item: { Put: { TableName: tableName, Item: entityItem(entity, identity, attributes) } } };
+    const item = entityItem(entity, identity, attributes);
+    if (!entry.claimsNaturalKey || onNaturalKeyTaken === undefined) return { item: { Put: { TableName: tableName, Item: item } } };
+    return { item: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: onNaturalKeyTaken };
   });
 }

@@ -6,8 +6,9 @@ import {
   type InventoryRecordTypes,
   type VersionedRecord,
 } from '../domain/inventory/records.ts';
-import { batchGet } from './entity.ts';
+import { batchGet, type Key } from './entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
+import { CLAIMED_BY_LIST_ENTRY, stockRecordClaimKey } from './inventory-lists.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
@@ -36,10 +37,6 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
     return found;
   }
 
-  /**
-   * That a record is still at `expectedVersion`, or (null) that its natural key is still
-   * unclaimed, written nothing: for a decision that rests on a record it did not change.
-   */
   existsCheck(organizationId: string, type: InventoryRecordType, id: string, onMissing: () => Promise<Error>): StoreWrite {
     return {
       item: {
@@ -54,10 +51,15 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
     };
   }
 
+  /**
+   * That a record is still at `expectedVersion`, or (null) that its natural key is still
+   * unclaimed (`claimKeyOf` absent), written nothing: for a decision that rests on a record it did
+   * not change.
+   */
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): StoreWrite {
     if (expectedVersion === null) {
-      const naturalKey = naturalKeyOf(type, record);
-      return { item: { ConditionCheck: { TableName: this.tableName, Key: naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey }), ConditionExpression: 'attribute_not_exists(pk)' } } };
+      const claim = this.claimKeyOf(organizationId, type, naturalKeyOf(type, record));
+      return { item: { ConditionCheck: { TableName: this.tableName, Key: claim, ConditionExpression: 'attribute_not_exists(pk)' } } };
     }
     return {
       item: {
@@ -69,5 +71,10 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
         },
       },
     };
+  }
+
+  /** Where a create claims a natural key: a stock record's by-item list entry, another type's claim item. */
+  protected claimKeyOf(organizationId: string, type: InventoryRecordType, naturalKey: string): Key {
+    return CLAIMED_BY_LIST_ENTRY.has(type) ? stockRecordClaimKey(organizationId, naturalKey) : naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey });
   }
 }

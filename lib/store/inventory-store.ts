@@ -9,10 +9,10 @@ import {
 } from '../domain/inventory/records.ts';
 import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
 import type { StockPlace } from '../domain/stock/state.ts';
-import { batchGet, entityItem, readAll } from './entity.ts';
+import { batchGet, entityItem, readAll, type Key } from './entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryUpdateWrites, listEntryWrites, listSortKeys } from './inventory-lists.ts';
+import { CLAIMED_BY_LIST_ENTRY, listEntryUpdateWrites, listEntryWrites, listSortKeys } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';
 import { stockRecordsByIds } from './stock-record-list.ts';
@@ -20,15 +20,19 @@ import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * Items, locations and stock records in the inventory table, each stored once under its id, and
- * a claim item per natural key naming that id. Creating a record puts both with
- * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
- * give exactly one record. Natural keys never change, so an update writes the record alone, with
- * the list entries that copy it (items', locations'; lib/store/inventory-lists.ts): a stock
- * record's entries hold keys only and are written once, when it is created. A movement is one
- * item of its own (lib/store/movements-store.ts).
+ * a claim per natural key naming that id: an item's or location's claim item; a stock record's
+ * by-item list entry, whose sort key is its natural key (lib/store/inventory-lists.ts). Creating a
+ * record puts the record and its claim with `attribute_not_exists` in the same transaction, so
+ * two concurrent creates of one natural key give exactly one record. Stock records created by
+ * older code also have a claim item, still read (docs/architecture.md "Storage: the entity
+ * layer"). Natural keys never change, so an update writes the record alone, with the list entries
+ * that copy it (items', locations'): a stock record's entries hold keys only and are written
+ * once, when it is created. A movement is one item of its own (lib/store/movements-store.ts).
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
+
+const keyString = (key: Key) => `${key.pk}\u0000${key.sk ?? ''}`;
 
 export class InventoryStore extends InventoryRecordChecks implements InventoryRecords<StoreWrite> {
   async getByNaturalKeys<T extends InventoryRecordType>(
@@ -36,11 +40,7 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     type: T,
     naturalKeys: Iterable<string>,
   ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
-    const claims = await batchGet(
-      this.tableName,
-      [...new Set(naturalKeys)].map((naturalKey) => naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })),
-    );
-    const idOfKey = new Map(claims.map((claim) => [claim.naturalKey as string, claim.id as string]));
+    const idOfKey = await this.claimedIds(organizationId, type, naturalKeys);
     const records = await this.getByIds(organizationId, type, idOfKey.values());
     const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
     for (const [naturalKey, id] of idOfKey) {
@@ -50,14 +50,15 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     return found;
   }
 
+  /** The record, its list entries and its natural-key claim: a claim item, or for a stock record its by-item entry, put only where absent. */
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
     const naturalKey = naturalKeyOf(type, record);
+    const taken = () => new NaturalKeyTakenError(type, naturalKey);
+    const recordPut: StoreWrite = { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    const entries = listEntryWrites(this.tableName, organizationId, type, record, taken);
+    if (CLAIMED_BY_LIST_ENTRY.has(type)) return [recordPut, ...entries];
     const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: type, naturalKey }, { organizationId, recordType: type, naturalKey, id: record.id });
-    return [
-      { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new NaturalKeyTakenError(type, naturalKey) },
-      { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
-      ...listEntryWrites(this.tableName, organizationId, type, record),
-    ];
+    return [{ item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: taken }, recordPut, ...entries];
   }
 
   updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite[] {
@@ -98,6 +99,31 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     );
     const records = await stockRecordsByIds(this.tableName, organizationId, entries.flat().map((entry) => entry.id as string));
     return [...records.values()];
+  }
+
+  /**
+   * The id each natural key is claimed for, in one BatchGetItem (100 keys a request, sent in
+   * parallel): the claim items, and for stock records also the by-item entries, which claim their
+   * keys since stock records stopped getting a claim item. A stock record created before then has
+   * a claim item and maybe no entry; where both exist they name the same record, and the entry is
+   * the one read.
+   */
+  private async claimedIds(organizationId: string, type: InventoryRecordType, naturalKeys: Iterable<string>): Promise<Map<string, string>> {
+    const claims = [...new Set(naturalKeys)].map((naturalKey) => ({ naturalKey, keys: this.claimKeysOf(organizationId, type, naturalKey) }));
+    const found = await batchGet(this.tableName, claims.flatMap((claim) => claim.keys));
+    const idAt = new Map(found.map((item) => [keyString({ pk: item.pk as string, sk: item.sk as string }), item.id as string]));
+    const idOfKey = new Map<string, string>();
+    for (const { naturalKey, keys } of claims) {
+      const id = keys.map((key) => idAt.get(keyString(key))).find((claimed) => claimed !== undefined);
+      if (id !== undefined) idOfKey.set(naturalKey, id);
+    }
+    return idOfKey;
+  }
+
+  /** The keys that may claim a natural key, the deciding one first: where a create claims it, then a stock record's claim item of older code. */
+  private claimKeysOf(organizationId: string, type: InventoryRecordType, naturalKey: string): Key[] {
+    const legacy = CLAIMED_BY_LIST_ENTRY.has(type) ? [naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })] : [];
+    return [this.claimKeyOf(organizationId, type, naturalKey), ...legacy];
   }
 
   private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {

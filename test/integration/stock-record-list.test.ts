@@ -38,7 +38,7 @@ function stockRecordAt(index: number, onHand: number, lot: string | null = null)
   return { id: newRecordId('stock-record'), itemId: ITEM, sku: 'LISTED', locationId, locationCode: `C-${index}`, lot, onHand, createdAt: NOW, updatedAt: NOW };
 }
 
-/** Creates the records, 24 to a transaction (a create takes 4 actions). */
+/** Creates the records, 24 to a transaction (a create takes 3 actions). */
 async function createAll(organizationId: string, records: StockRecord[]): Promise<void> {
   const store = inventoryRecords();
   for (let start = 0; start < records.length; start += 24) {

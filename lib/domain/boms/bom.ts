@@ -67,8 +67,8 @@ export interface BomContentInput {
  * - per stock record it draws from: the movement (1: one item, its ledger entries included), the
  *   stock record (1: a record drawn from exists, and an update leaves its keys-only list entries
  *   as they are), the item's total (1) and the provenance entry of that source (1): 4;
- * - for its output: the movement, the item's total, and a stock record that may be new (its
- *   natural-key claim, the record and its two list entries: 4): 6;
+ * - for its output: the movement, the item's total, and a stock record that may be new (the
+ *   record and its two list entries, the by-item one claiming its natural key: 3): 5;
  * - once: the row claim, the provenance pointer and the check of the BOM it was decided on: 3.
  * Its events (`movement.created`, `stock.changed`, `low-stock`) share the transaction's event
  * item; a build's take a few hundred bytes each, far from the size at which it splits.
@@ -76,7 +76,7 @@ export interface BomContentInput {
  */
 const BUILD_TRANSACTION_ACTIONS = 100 - 2 - 1;
 const BUILD_ACTIONS_PER_SOURCE = 4;
-const BUILD_ACTIONS_FOR_OUTPUT = 6;
+const BUILD_ACTIONS_FOR_OUTPUT = 5;
 const BUILD_ACTIONS_ONCE = 3;
 
 /** Stock records one build may draw from: 22. */

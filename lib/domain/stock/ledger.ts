@@ -296,9 +296,11 @@ export class StockLedger {
   }
 
   /**
-   * Storage actions the chunk's coalesced writes take so far (a new stock record or document also
-   * claims its key). A movement is not among them: it is one write of its unit (`peekUnit`), one
-   * action however many legs it has, which the pipeline counts with the unit's writes.
+   * Storage actions the chunk's coalesced writes take so far: a stock record's as
+   * STORED_ENTRIES_PER_WRITE counts them (a new one's by-item list entry claims its key), a new
+   * document's with its claim. A movement is not among them: it is one write of its unit
+   * (`peekUnit`), one action however many legs it has, which the pipeline counts with the unit's
+   * writes.
    */
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;

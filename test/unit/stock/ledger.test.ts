@@ -95,7 +95,7 @@ function take(item: Item, side: StockSide, quantity: number, occurredAt = NOW): 
 const typesOf = (events: readonly EventDraft[]) => events.map((event) => event.type);
 
 describe('StockLedger: moves', () => {
-  it('creates a new record for a receipt into an empty place: a create write, four actions for the record (record, two list entries, key claim) and one for the item total', () => {
+  it('creates a new record for a receipt into an empty place: a create write, three actions for the record (record, two list entries, the by-item one claiming its key) and one for the item total', () => {
     // Prepare
     const item = itemOf();
     const ledger = ledgerOver();
@@ -108,7 +108,7 @@ describe('StockLedger: moves', () => {
     const record: StockRecord = { id: 'stk_new1', itemId: item.id, sku: item.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 10, createdAt: NOW, updatedAt: NOW };
     expect(moved).toEqual({ ok: true, movementId: 'mov_1', to: record });
     expect(ledger.onHand(item, at(A1))).toBe(10);
-    expect(ledger.pendingActions()).toBe(5);
+    expect(ledger.pendingActions()).toBe(4);
     expect(ledger.flush()).toEqual([
       { op: 'create', entity: 'stock-record', record },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: 'none' },
@@ -140,7 +140,7 @@ describe('StockLedger: moves', () => {
     expect(unnormalised).toThrow(/ISO 8601 UTC time in milliseconds/);
   });
 
-  it('counts one action for a stored record (its update alone: its list entries never change) and four for a new one', () => {
+  it('counts one action for a stored record (its update alone: its list entries never change) and three for a new one', () => {
     // Prepare
     const item = itemOf();
     const base = new MemoryBase();
@@ -152,9 +152,9 @@ describe('StockLedger: moves', () => {
     const storedOnly = ledger.pendingActions();
     ledger.move(receive(item, at(B1), 1));
 
-    // Assess: the record (1) + item total (1), then + the new record, its two list entries and its key claim (4)
+    // Assess: the record (1) + item total (1), then + the new record and its two list entries, the by-item one claiming its key (3)
     expect(storedOnly).toBe(2);
-    expect(ledger.pendingActions()).toBe(6);
+    expect(ledger.pendingActions()).toBe(5);
   });
 
   it('gives the same id to every look at an empty place before and after its first movement', () => {
@@ -170,7 +170,7 @@ describe('StockLedger: moves', () => {
     expect(before).toMatchObject({ id: 'stk_new1', onHand: 0 });
     expect(moved.ok && moved.to?.id).toBe('stk_new1');
     expect(ledger.recordAt(item, at(A1)).id).toBe('stk_new1');
-    expect(ledger.pendingActions()).toBe(5);
+    expect(ledger.pendingActions()).toBe(4);
   });
 
   it('coalesces several moves of one stored record, across units, into ONE update at the version it was read at', () => {
@@ -244,7 +244,7 @@ describe('StockLedger: moves', () => {
     ]);
     // The item's total does not change: neither written nor checked (docs/inventory.md "Concurrency")
     expect(ledger.flush().map((write) => write.op)).toEqual(['update', 'create']);
-    expect(ledger.pendingActions()).toBe(1 + 4);
+    expect(ledger.pendingActions()).toBe(1 + 3);
   });
 
   it('never reads the item total for a transfer, and still keeps the destination within MAX_ON_HAND', () => {

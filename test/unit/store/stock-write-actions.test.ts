@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STORED_ENTRIES_PER_WRITE } from '../../../lib/domain/inventory/records.ts';
+import { NaturalKeyTakenError, STORED_ENTRIES_PER_WRITE } from '../../../lib/domain/inventory/records.ts';
 import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
 import { ImportRecordsStore } from '../../../lib/store/import-records.ts';
 import { InventoryStore } from '../../../lib/store/inventory-store.ts';
@@ -42,7 +42,7 @@ describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
 
   it("a stock record's list entries hold its keys, id and lot, never the record", () => {
     // Act
-    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(2).map((write) => write.item.Put?.Item);
+    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(1).map((write) => write.item.Put?.Item);
 
     // Assess
     expect(entries.map((entry) => entry?.sk)).toEqual([`ITEM#${WIDGET.id}#${A1.id}#L-1`, `LOC#${A1.id}#${WIDGET.id}#L-1`]);
@@ -52,12 +52,52 @@ describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
   });
 });
 
+describe("a stock record's natural key is claimed by its by-item list entry", () => {
+  const byItemKey = { pk: `ORG#${ORG}#LIST#stock-record`, sk: `ITEM#${WIDGET.id}#${A1.id}#` };
+
+  it('a create puts 3 items: the record, and its two entries, the by-item one only where absent; no claim item', () => {
+    // Act
+    const writes = store.createWrites(ORG, 'stock-record', stockRecord);
+
+    // Assess
+    expect(writes.map((write) => [write.item.Put?.Item?.sk, write.item.Put?.ConditionExpression])).toEqual([
+      ['RECORD', 'attribute_not_exists(pk)'],
+      [byItemKey.sk, 'attribute_not_exists(pk)'],
+      [`LOC#${A1.id}#${WIDGET.id}#`, undefined],
+    ]);
+    expect(writes[1]?.item.Put?.Item).toMatchObject(byItemKey);
+    expect(writes.some((write) => String(write.item.Put?.Item?.pk).includes('#NK#'))).toBe(false);
+    const taken = writes[1]?.onConditionFailed?.();
+    expect(taken).toBeInstanceOf(NaturalKeyTakenError);
+    expect(taken).toMatchObject({ recordType: 'stock-record', naturalKey: `${WIDGET.id}#${A1.id}#` });
+  });
+
+  it('"still absent" checks the by-item entry, where a create claims the key; an item still checks its claim item', () => {
+    // Act
+    const stockCheck = store.unchangedCheck(ORG, 'stock-record', stockRecord, null).item.ConditionCheck;
+    const itemCheck = store.unchangedCheck(ORG, 'item', WIDGET, null).item.ConditionCheck;
+
+    // Assess
+    expect(stockCheck).toMatchObject({ Key: byItemKey, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(itemCheck).toMatchObject({ Key: { pk: `ORG#${ORG}#NK#item#${WIDGET.sku}`, sk: 'KEY' }, ConditionExpression: 'attribute_not_exists(pk)' });
+  });
+});
+
 describe('StockLedger.pendingActions() matches the store writes of its flush', () => {
   it.each([
     { label: 'a receipt into an empty place (a create)', act: (world: World) => world.ledger.move({ type: 'receipt', item: WIDGET, quantity: 2, to: at(A1), reference: 'PO-1', occurredAt: NOW }) },
     { label: 'an adjustment of a stored record (an update)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 1, from: at(A1), reference: 'ADJ-1', occurredAt: NOW }) },
     { label: 'a transfer from a stored record to a new one', act: (world: World) => world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 1, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW }) },
     { label: 'a refused take (a check of what was read)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 99, from: at(A1), reference: 'ADJ-2', occurredAt: NOW }) },
+    { label: 'a refused take from an empty place (a check that it is still absent)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: GADGET, quantity: 1, from: at(B1), reference: 'ADJ-3', occurredAt: NOW }) },
+    {
+      label: 'receipts into three empty places (three creates)',
+      act: (world: World) => {
+        for (const [item, side] of [[GADGET, at(A1)], [GADGET, at(B1)], [RESIN, at(B1, 'L-2')]] as const) {
+          world.ledger.move({ type: 'receipt', item, quantity: 1, to: side, reference: 'PO-4', occurredAt: NOW });
+        }
+      },
+    },
     {
       label: 'several moves of several items, coalesced',
       act: (world: World) => {
