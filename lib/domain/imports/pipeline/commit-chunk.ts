@@ -5,7 +5,7 @@ import { StockLedger } from '../../stock/ledger.ts';
 import type { WriteContext } from '../../write/ports.ts';
 import type { ChunkProgress, JobCounts } from '../job.ts';
 import { planChunk } from './plan-chunk.ts';
-import { reloadRecords } from './read-ahead.ts';
+import { readAheadDuringCommit, reloadRecords } from './read-ahead.ts';
 import type { ImportEntity, RecordWrite } from '../kind-definition.ts';
 import { storeWrites, type RunState, type Unit } from './run-state.ts';
 
@@ -40,11 +40,16 @@ export async function commitNextChunk<Write>(context: WriteContext, run: RunStat
     // For trees: the stored ancestors the chunk's links rest on, still as read.
     const ancestorChecks = storeWrites(run, (run.hierarchy?.checks() ?? []).map(({ record, version }) => ({ op: 'check', entity: run.kind.entity as ImportEntity, record, expectedVersion: version }) as RecordWrite));
     try {
-      const committed = await commitStep(run.ports.writer, context, () => ({
+      const commit = commitStep(run.ports.writer, context, () => ({
         checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress),
         writes: [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks],
         events: units.flatMap((unit) => unit.events),
       }));
+      // The next chunk's reads while this one commits; both are waited for before what it
+      // committed is taken as the state (a conflict throws only after the reads are done too).
+      const [outcome] = await Promise.allSettled([commit, readAheadDuringCommit(run, from + units.length)]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      const committed = outcome.value;
       if (committed === 'already-committed') return undefined;
       run.checkpoint = to;
       run.storedErrors += progress.storedErrors;

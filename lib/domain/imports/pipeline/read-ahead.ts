@@ -55,6 +55,31 @@ export async function readStockAhead<Write>(run: RunState<Write>, from: number):
   run.stockReadThrough = until;
 }
 
+/**
+ * Reads what the units from `index` on will decide on, as the next chunk's planning would, while
+ * the current chunk's transaction is in flight (docs/architecture.md "The import pipeline"): the
+ * two overlap instead of adding up. Only for kinds without a tree (a tree's links change with
+ * the chunk being committed). Records the current chunk writes are read as they were before it;
+ * the caller waits for both, then the commit's own versions replace them (`StockState.advance`),
+ * as they replace any record read ahead today. A failed read is left for the planning to redo.
+ */
+export async function readAheadDuringCommit<Write>(run: RunState<Write>, index: number): Promise<void> {
+  if (run.hierarchy || index >= run.pending.length) return;
+  // The next chunk's rows, up to a batch ahead: what its planning would stop to read.
+  const until = Math.min(run.pending.length, index + KEYS_PER_LOAD);
+  let unloaded: number | undefined;
+  for (let at = index; at < until && unloaded === undefined; at += 1) {
+    const unit = run.pending[at]?.unit;
+    if (unit && !run.loadedKeys.has(run.kind.naturalKeyOf(unit.rows[0]))) unloaded = at;
+  }
+  const stockFrom = run.stock && run.stockReadThrough < until ? Math.max(index, run.stockReadThrough) : undefined;
+  try {
+    await Promise.all([unloaded === undefined ? undefined : loadAhead(run, unloaded), stockFrom === undefined ? undefined : readStockAhead(run, stockFrom)]);
+  } catch {
+    // The next chunk's planning reads what is still missing, and reports what fails there.
+  }
+}
+
 /** After a conflict: the chunk's records as they are now. */
 export async function reloadRecords<Write>(run: RunState<Write>, entries: Pending[]): Promise<void> {
   const { records } = run.ports;
