@@ -76,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(() => meter.stop());
 
-describe('transaction actions per stock unit, on distinct stored records', () => {
+describe('transaction actions per stock unit, rows on distinct items', () => {
   const items = Array.from({ length: ITEMS }, (_, index) => sku(index));
 
   it.each([
@@ -84,7 +84,7 @@ describe('transaction actions per stock unit, on distinct stored records', () =>
     { unit: 'receipt row', kind: 'po-receipts', header: ['poNumber', 'sku', 'locationCode', 'quantity'], row: (code: string) => ['PO-2', code, 'A', '5'], ceiling: 4.25 },
     { unit: 'count row', kind: 'stock-counts', header: ['countReference', 'locationCode', 'sku', 'countedQuantity'], row: (code: string) => ['CNT-1', 'A', code, '900'], ceiling: 4.25 },
     { unit: 'transfer row', kind: 'stock-transfers', header: ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity'], row: (code: string) => ['TR-1', code, 'A', 'B', '1'], ceiling: 4.2 },
-  ])('an $unit costs at most $ceiling actions', async ({ kind, header, row, ceiling }) => {
+  ])('$unit on a stored record: at most $ceiling actions', async ({ kind, header, row, ceiling }) => {
     expect(await actionsPerRow(kind, header, items.map(row))).toBeLessThanOrEqual(ceiling);
   });
 
