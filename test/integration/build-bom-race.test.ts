@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Bom } from '../../lib/domain/boms/records.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { bomsStore } from '../support/boms.ts';
 import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, filesStore, importJobsStore, importRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
+import { importJobsStore, importRecords, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 import { stockAt } from '../support/stock.ts';
 
 /**
@@ -17,38 +16,10 @@ import { stockAt } from '../support/stock.ts';
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
-/** The import records, with `interfere` run once right after the job has read its BOMs. */
-function recordsInterferingAfterBomLoad(interfere: () => Promise<void>): ImportRecords<StoreWrite> {
-  const real = importRecords();
-  let done = false;
-  return {
-    getByNaturalKeys: async (organizationId, entity, keys) => {
-      const found = await real.getByNaturalKeys(organizationId, entity, keys);
-      if (entity === 'bom' && !done) {
-        done = true;
-        await interfere();
-      }
-      return found;
-    },
-    getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
-    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
-    writesOf: (organizationId, write) => real.writesOf(organizationId, write),
-  };
-}
+/** The import records, with `interfere` run once, right after the job has read its BOMs. */
+const recordsInterferingAfterBomLoad = (interfere: () => Promise<void>) => watchedImportRecords({ afterRead: (entity, count) => (entity === 'bom' && count === 1 ? interfere() : undefined) });
 
-async function runJob(organizationId: string, kind: string, file: string, records: ImportRecords<StoreWrite> = importRecords()) {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: 'update' });
-  const processor = new ImportJobProcessor({
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records,
-    writer: transactionWriter(),
-    continueLater: () => Promise.reject(new Error('a job was handed on')),
-    chunkActions: bulkChunkActions(),
-  });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
-}
+const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, kind, file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
 
 async function organizationWithKitBom() {
   const organizationId = uniqueOrganization();

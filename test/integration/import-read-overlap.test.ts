@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, feedOf, filesStore, importJobsStore, importRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
+import { feedOf, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 import { stockAt } from '../support/stock.ts';
 
 /**
@@ -17,19 +16,7 @@ import { stockAt } from '../support/stock.ts';
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
-async function runJob(organizationId: string, kind: string, file: string, ports: { records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {}) {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: 'fail' });
-  const processor = new ImportJobProcessor({
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records: ports.records ?? importRecords(),
-    writer: ports.writer ?? transactionWriter(),
-    continueLater: () => Promise.reject(new Error('a job was handed on')),
-    chunkActions: bulkChunkActions(),
-  });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
-}
+const runJob = (organizationId: string, kind: string, file: string, ports: { records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {}) => runImportInProcess(organizationId, kind, file, ports);
 
 describe('reading ahead while a chunk commits', () => {
   it('overlaps the next reads with the commit and stores exactly what the rows say: 400 adjustments cycling over 30 items', async () => {
@@ -40,19 +27,10 @@ describe('reading ahead while a chunk commits', () => {
     await runJob(organizationId, 'locations', csv('code,name', 'A1,Bin A1'));
     await runJob(organizationId, 'po-receipts', csv('poNumber,sku,locationCode,quantity', ...skus.map((sku) => `PO-1,${sku},A1,1000`)));
     const rows = Array.from({ length: 400 }, (_, row) => `ADJ-${row},${skus[row % skus.length]},A1,-${(row % 3) + 1}`);
-    const real = importRecords();
     const writer = transactionWriter();
     let committing = 0;
     let readsDuringCommit = 0;
-    const records: ImportRecords<StoreWrite> = {
-      getByNaturalKeys: (org, entity, keys) => {
-        if (committing > 0) readsDuringCommit += 1;
-        return real.getByNaturalKeys(org, entity, keys);
-      },
-      getItemsByIds: (org, ids) => real.getItemsByIds(org, ids),
-      stockRecordsAt: (org, places) => real.stockRecordsAt(org, places),
-      writesOf: (org, write) => real.writesOf(org, write),
-    };
+    const records = watchedImportRecords({ afterRead: () => void (readsDuringCommit += committing > 0 ? 1 : 0) });
     const countingWriter: CommandWriter<StoreWrite> = {
       async run(context, build, respond) {
         committing += 1;

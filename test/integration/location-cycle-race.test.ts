@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { Location } from '../../lib/domain/inventory/location.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, filesStore, importJobsStore, importRecords, locationsOf, storedJob } from '../support/imports.ts';
+import { importJobsStore, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 
 /**
  * Two `locations` jobs at the same time can never make a parent cycle (docs/imports.md
@@ -17,35 +15,10 @@ import { commitQueuedJob, filesStore, importJobsStore, importRecords, locationsO
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
 /** The import records, with `interfere` run once, right after the job has read its own records (and the tree above them). */
-function recordsInterferingAfterRead(interfere: () => Promise<void>): ImportRecords<StoreWrite> {
-  const real = importRecords();
-  let reads = 0;
-  return {
-    getByNaturalKeys: async (organizationId, entity, keys) => {
-      const found = await real.getByNaturalKeys(organizationId, entity, keys);
-      // 1: the parentCode references; 2: the rows' own records (read ahead of the chunk)
-      if (entity === 'location' && (reads += 1) === 2) await interfere();
-      return found;
-    },
-    getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
-    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
-    writesOf: (organizationId, write) => real.writesOf(organizationId, write),
-  };
-}
+// 1: the parentCode references; 2: the rows' own records (read ahead of the chunk)
+const recordsInterferingAfterRead = (interfere: () => Promise<void>) => watchedImportRecords({ afterRead: (entity, count) => (entity === 'location' && count === 2 ? interfere() : undefined) });
 
-async function runJob(organizationId: string, file: string, records: ImportRecords<StoreWrite> = importRecords()) {
-  const { job } = await commitQueuedJob(organizationId, { kind: 'locations', file, duplicateStrategy: 'update' });
-  const processor = new ImportJobProcessor({
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records,
-    writer: transactionWriter(),
-    continueLater: () => Promise.reject(new Error('a job was handed on')),
-    chunkActions: bulkChunkActions(),
-  });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
-}
+const runJob = (organizationId: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, 'locations', file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
 
 /** Whether following parent links from `start` comes back to a location already seen. */
 function cycleFrom(start: string, parents: Map<string, string | null>): boolean {

@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import { stockRecordKey } from '../../lib/domain/inventory/stock.ts';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, filesStore, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
+import { importJobsStore, inventoryRecords, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 
 /**
  * A stock job holds the item's tracking mode as it read it (docs/inventory.md "The stock model",
@@ -18,38 +16,10 @@ import { commitQueuedJob, filesStore, importJobsStore, importRecords, inventoryR
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
-/** The import records, with `interfere` run once right after the job has read its items. */
-function recordsInterferingAfterItemLoad(interfere: () => Promise<void>): ImportRecords<StoreWrite> {
-  const real = importRecords();
-  let done = false;
-  return {
-    getByNaturalKeys: async (organizationId, entity, keys) => {
-      const found = await real.getByNaturalKeys(organizationId, entity, keys);
-      if (entity === 'item' && !done) {
-        done = true;
-        await interfere();
-      }
-      return found;
-    },
-    getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
-    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
-    writesOf: (organizationId, write) => real.writesOf(organizationId, write),
-  };
-}
+/** The import records, with `interfere` run once, right after the job has read its items. */
+const recordsInterferingAfterItemLoad = (interfere: () => Promise<void>) => watchedImportRecords({ afterRead: (entity, count) => (entity === 'item' && count === 1 ? interfere() : undefined) });
 
-async function runJob(organizationId: string, kind: string, file: string, records: ImportRecords<StoreWrite> = importRecords()) {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: 'update' });
-  const processor = new ImportJobProcessor({
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records,
-    writer: transactionWriter(),
-    continueLater: () => Promise.reject(new Error('a job was handed on')),
-    chunkActions: bulkChunkActions(),
-  });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
-}
+const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, kind, file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
 
 async function stockRecordOf(organizationId: string, item: Item, locationId: string, lot: string | null) {
   return (await inventoryRecords().getByNaturalKeys(organizationId, 'stock-record', [stockRecordKey(item.id, locationId, lot)])).values().next().value?.record;

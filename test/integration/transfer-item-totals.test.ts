@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, filesStore, importJobsStore, importRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
+import { importRecords, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 import { expectLedgerMatches, stockAt } from '../support/stock.ts';
 
 /**
@@ -16,29 +14,9 @@ import { expectLedgerMatches, stockAt } from '../support/stock.ts';
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
 /** The real import records, noting each write's op and each entity read. */
-function recordingRecords(ops: string[], readEntities: string[]): ImportRecords<StoreWrite> {
-  const real = importRecords();
-  return {
-    getByNaturalKeys: (organizationId, entity, keys) => (readEntities.push(entity), real.getByNaturalKeys(organizationId, entity, keys)),
-    getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
-    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
-    writesOf: (organizationId, write) => (ops.push(write.op), real.writesOf(organizationId, write)),
-  };
-}
+const recordingRecords = (ops: string[], readEntities: string[]) => watchedImportRecords({ afterRead: (entity) => void readEntities.push(entity), onWrite: (op) => void ops.push(op) });
 
-async function runJob(organizationId: string, kind: string, file: string, records: ImportRecords<StoreWrite> = importRecords()) {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: 'fail' });
-  const processor = new ImportJobProcessor({
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records,
-    writer: transactionWriter(),
-    continueLater: () => Promise.reject(new Error('a job was handed on')),
-    chunkActions: bulkChunkActions(),
-  });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
-}
+const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, kind, file, records ? { records } : {});
 
 describe('a stock-transfers job', () => {
   it('moves the stock with no item-total action in its transactions, and the total stays at its version', async () => {

@@ -1,4 +1,8 @@
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
+import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
+import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
+import type { CommandWriter } from '../../lib/domain/write/ports.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -239,6 +243,54 @@ export async function commitQueuedJob(
   await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'import-tests' }, traceId: null }, async () => plan);
   if (options.dispatched !== false) await jobs.markDispatched(organizationId, plan.result.id);
   return { organizationId, job: plan.result };
+}
+
+/**
+ * Runs a committed-but-unqueued job to its end in process with the real stores (or the records
+ * and writer given), in full-size transactions, and gives its stored state.
+ */
+export async function runImportInProcess(
+  organizationId: string,
+  kind: string,
+  file: string,
+  options: { duplicateStrategy?: DuplicateStrategy; records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {},
+): Promise<ImportJobState> {
+  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: options.duplicateStrategy ?? 'fail' });
+  const processor = new ImportJobProcessor({
+    jobs: importJobsStore(),
+    files: filesStore(),
+    records: options.records ?? importRecords(),
+    writer: options.writer ?? transactionWriter(),
+    continueLater: () => Promise.reject(new Error('a job was handed on')),
+    chunkActions: bulkChunkActions(),
+  });
+  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
+  return storedJob(organizationId, job.id);
+}
+
+/**
+ * The real import records, watched: `afterRead` runs after each read by natural key (with the
+ * entity and how many reads of it came before, from 1), before the job sees the result (a test
+ * interferes there); `onWrite` sees each write's op.
+ */
+export function watchedImportRecords(hooks: { afterRead?: (entity: string, count: number) => Promise<void> | void; onWrite?: (op: string) => void }): ImportRecords<StoreWrite> {
+  const real = importRecords();
+  const reads = new Map<string, number>();
+  return {
+    getByNaturalKeys: async (organizationId, entity, keys) => {
+      const found = await real.getByNaturalKeys(organizationId, entity, keys);
+      const count = (reads.get(entity) ?? 0) + 1;
+      reads.set(entity, count);
+      await hooks.afterRead?.(entity, count);
+      return found;
+    },
+    getItemsByIds: (organizationId, ids) => real.getItemsByIds(organizationId, ids),
+    stockRecordsAt: (organizationId, places) => real.stockRecordsAt(organizationId, places),
+    writesOf: (organizationId, write) => {
+      hooks.onWrite?.(write.op);
+      return real.writesOf(organizationId, write);
+    },
+  };
 }
 
 /** The stored job (with checkpoint and file key), which must exist. */
