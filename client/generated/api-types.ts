@@ -4261,7 +4261,11 @@ export interface operations {
     };
     listExportKinds: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4286,6 +4290,7 @@ export interface operations {
              *
              *     Problem `code`s:
              *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
              */
             400: {
                 headers: {
@@ -4296,7 +4301,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.validation.failed";
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
                     };
                 };
             };
