@@ -179,7 +179,8 @@ export const ROUTE_GRANTS = {
   getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
   listItems: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getItem: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listLocations: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // The page (Query); with parentId, the parent first (GetItem).
+  listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),
   listStockRecords: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),

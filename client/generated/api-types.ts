@@ -480,8 +480,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List locations, by code
-         * @description List locations, by code.
+         * List locations, by code, or the children of one
+         * @description List locations, by code, or the children of one.
          *
          *     Requires scope `inventory:read`.
          */
@@ -3882,6 +3882,8 @@ export interface operations {
             query?: {
                 /** @description Exactly this location code (case-sensitive). */
                 code?: string;
+                /** @description The children of this location; a page examines at most 1000 locations. An id of no location of yours lists nothing. */
+                parentId?: string;
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
