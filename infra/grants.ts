@@ -179,7 +179,8 @@ export const ROUTE_GRANTS = {
   getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
   listItems: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getItem: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listLocations: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // The page (Query); with parentId, the parent first (GetItem).
+  listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),
   listStockRecords: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
@@ -196,8 +197,8 @@ export const ROUTE_GRANTS = {
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
-  // Static: the kinds are the declaration bundled with the function.
-  listExportKinds: readRoute(),
+  // Static: the kinds are the declaration bundled with the function; its cursors are signed.
+  listExportKinds: readRoute({ cursorSecret: true }),
   // Commits the job (PutItem), queues it, then marks it dispatched (UpdateItem).
   submitExport: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem') }, queues: { exports: ['send'] } }),
   getExport: readRoute({ tables: { inventory: calls('GetItem') } }),

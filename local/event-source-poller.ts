@@ -112,7 +112,9 @@ export function startEventSourcePoller<TRecord, TEvent>(options: EventSourcePoll
       failed = new Set(batchIds);
     }
     const isFailed = (record: TRecord) => failed.has(source.itemIdentifier(record));
-    await source.ack(records.filter((record) => !isFailed(record)));
+    const succeeded = records.filter((record) => !isFailed(record));
+    // An empty acknowledgement would tell a source that something succeeded (a stream source resets its retry count).
+    if (succeeded.length > 0) await source.ack(succeeded);
     const retry = records.filter(isFailed);
     if (retry.length > 0) await source.fail(retry);
   }

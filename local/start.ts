@@ -137,11 +137,13 @@ async function startWorkers(stateDir: string): Promise<{ stop(): Promise<void> }
     );
   }
   const { startStreamPoller } = await import('./stream-poller.ts');
+  const { streamOnFailureDestination } = await import('./stream-on-failure.ts');
   for (const worker of WORKERS) {
     if (worker.trigger !== 'stream') continue;
     const tableName = process.env[TABLES[worker.table].envVar];
     if (!tableName) throw new Error(`no local table for worker ${worker.id} (table '${worker.table}')`);
-    started.push(await startStreamPoller({ worker, tableName, positionFile: streamPositionFile(stateDir, worker.id), loadHandler, log }));
+    const onFailure = streamOnFailureDestination(worker);
+    started.push(await startStreamPoller({ worker, tableName, positionFile: streamPositionFile(stateDir, worker.id), loadHandler, log, onFailure }));
   }
   const scheduled = WORKERS.filter((worker) => worker.trigger === 'schedule');
   if (scheduled.length > 0) {

@@ -17,9 +17,12 @@ import { startEventSourcePoller, type EventSource, type EventSourcePoller } from
 /**
  * The local stand-in for Lambda's DynamoDB Streams event source mapping: a DynamoDB Streams source
  * for the generic poller of local/event-source-poller.ts, reading DynamoDB Local's stream of a
- * table. As on Lambda, one batch per shard at a time, in order: a failed batch is read again from
- * its first record (after `retryDelayMs`) until it succeeds or `maxRetries` is spent, then skipped
- * with a log line (Lambda would send it to the on-failure destination).
+ * table. As the mapping infra/background-flow.ts configures (docs/operations.md "Workers (import
+ * queue and sweepers)"): one batch per shard at a time, in order; a failed batch of several records
+ * is split in halves and the first half tried again (bisect on error; a split spends no retry); a
+ * failed single record is tried again (after `retryDelayMs`) until it succeeds or `maxRetries` is
+ * spent, then handed to `onFailure` (the on-failure destination) and skipped. Only a batch that
+ * succeeded resets the count.
  *
  * Its position (the last record acknowledged, per shard) is written to `positionFile` after every
  * acknowledged batch, so a restart resumes right after it: nothing acknowledged is read again and
@@ -32,6 +35,16 @@ interface Position {
   shards: Record<string, { after?: string; done?: boolean }>;
 }
 
+/** What the on-failure destination is told of a record skipped after every retry, as Lambda's `DDBStreamBatchInfo` (plus the records, for local eyes). */
+export interface StreamBatchFailure {
+  streamArn: string;
+  shardId: string;
+  startSequenceNumber: string;
+  endSequenceNumber: string;
+  batchSize: number;
+  records: DynamoDBRecord[];
+}
+
 export interface StreamPollerOptions {
   worker: StreamWorkerDefinition;
   tableName: string;
@@ -41,6 +54,8 @@ export interface StreamPollerOptions {
   /** Pause between reads that found nothing. Default 100 ms. */
   idleMs?: number;
   retryDelayMs?: number;
+  /** The on-failure destination. Default: a log line. */
+  onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   endpoint?: string;
   region?: string;
 }
@@ -92,6 +107,7 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
   tables.destroy();
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${options.tableName} has no stream; its spec must set 'stream'`);
+  const eventSourceArn: string = streamArn;
   const saved = readPosition(options.positionFile);
   // Another stream (the table was recreated): its old positions mean nothing.
   const position: Position = saved?.streamArn === streamArn ? saved : { streamArn, shards: {} };
@@ -100,11 +116,16 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
 
   let shardId: string | undefined;
   let iterator: string | undefined;
-  /** Records read but not settled yet: the next read waits for them (one batch per shard at a time). */
+  /** A batch is with the handler: the next read waits for it (one batch per shard at a time). */
   let inFlight = false;
+  /** Records read from the stream and not acknowledged yet, in order; the next batches come from them first. */
+  let unsettled: StreamRecord[] = [];
+  /** How many of `unsettled` the next batch holds: all of them, or a half after a failure (bisect). */
+  let nextBatchLength = 0;
+  /** Failed attempts of the current single-record batch; only a batch that succeeded resets it. */
   let failures = 0;
-  /** The iterator after the records in flight: where reading goes on once they are acknowledged. */
-  let afterInFlight: string | undefined;
+  /** The iterator after `unsettled`: where reading goes on once they are all acknowledged. */
+  let afterUnsettled: string | undefined;
 
   async function nextShard(): Promise<void> {
     const shards: Shard[] = [];
@@ -129,12 +150,36 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
     return ShardIterator;
   }
 
+  const onFailure =
+    options.onFailure ??
+    ((failure: StreamBatchFailure) => {
+      log(`[${options.worker.id}] skipping ${failure.batchSize} stream records after ${options.worker.maxRetries} retries (no on-failure destination)`);
+      return Promise.resolve();
+    });
+
+  async function skipToOnFailure(records: readonly StreamRecord[]): Promise<void> {
+    await onFailure({
+      streamArn: eventSourceArn,
+      shardId: shardId ?? '',
+      startSequenceNumber: records[0]?.dynamodb?.SequenceNumber ?? '',
+      endSequenceNumber: records.at(-1)?.dynamodb?.SequenceNumber ?? '',
+      batchSize: records.length,
+      records: records.map((record) => toLambdaRecord(record, eventSourceArn, region)),
+    });
+    // Sent where it belongs: the stream goes on past it, as the mapping does.
+    await source.ack(records);
+  }
+
   const source: EventSource<StreamRecord, DynamoDBStreamEvent> = {
     noun: ['record', 'records'],
     async receive(maxRecords) {
       if (inFlight) {
         await sleep(idleMs);
         return [];
+      }
+      if (unsettled.length > 0) {
+        inFlight = true;
+        return unsettled.slice(0, nextBatchLength);
       }
       if (!iterator) await nextShard();
       if (!iterator || !shardId) {
@@ -155,7 +200,9 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
       const { Records = [], NextShardIterator } = answer;
       if (Records.length > 0) {
         inFlight = true;
-        afterInFlight = NextShardIterator ?? undefined;
+        unsettled = Records;
+        nextBatchLength = Records.length;
+        afterUnsettled = NextShardIterator ?? undefined;
         return Records;
       }
       if (NextShardIterator === undefined || NextShardIterator === null) {
@@ -172,31 +219,39 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
     toEvent: (records) => ({ Records: records.map((record) => toLambdaRecord(record, streamArn, region)) }),
     itemIdentifier: (record) => record.dynamodb?.SequenceNumber ?? '',
     async ack(records) {
+      // Nothing succeeded: no progress, and no reason to forget the failures counted.
       const last = records.at(-1)?.dynamodb?.SequenceNumber;
-      if (last && shardId) {
-        position.shards[shardId] = { ...position.shards[shardId], after: last };
-        writePosition(options.positionFile, position);
-        // Read on from the iterator GetRecords gave (one call fewer per batch); a closed shard's end is found by the next read.
-        iterator = afterInFlight ?? (await iteratorAfter(shardId));
-      }
+      if (!last || !shardId) return;
+      position.shards[shardId] = { ...position.shards[shardId], after: last };
+      writePosition(options.positionFile, position);
+      // The records acknowledged are the first of `unsettled` (batches are handed out in order).
+      unsettled = unsettled.slice(records.length);
+      nextBatchLength = unsettled.length;
+      // Read on from the iterator GetRecords gave (one call fewer per batch); a closed shard's end is found by the next read.
+      if (unsettled.length === 0) iterator = afterUnsettled ?? (await iteratorAfter(shardId));
       failures = 0;
       inFlight = false;
     },
     async fail(records) {
+      if (records.length > 1) {
+        // Bisect on error: the first half alone next, the rest after it; a split spends no retry.
+        nextBatchLength = Math.ceil(records.length / 2);
+        inFlight = false;
+        return;
+      }
       failures += 1;
       if (failures > options.worker.maxRetries) {
-        log(`[${options.worker.id}] skipping ${records.length} stream records after ${options.worker.maxRetries} retries (Lambda would send them to the on-failure destination)`);
-        await source.ack(records);
+        await skipToOnFailure(records);
         return;
       }
       await sleep(retryDelayMs);
-      // Read again from the first unacknowledged record.
-      if (shardId) iterator = await iteratorAfter(shardId);
+      nextBatchLength = records.length;
       inFlight = false;
     },
-    async release() {
-      if (shardId) iterator = await iteratorAfter(shardId);
+    release() {
+      // Never handed to the handler: `unsettled` still holds them, the next receive hands them out again.
       inFlight = false;
+      return Promise.resolve();
     },
     close() {
       streams.destroy();

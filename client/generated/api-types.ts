@@ -480,8 +480,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List locations, by code
-         * @description List locations, by code.
+         * List locations, by code, or the children of one
+         * @description List locations, by code, or the children of one.
          *
          *     Requires scope `inventory:read`.
          */
@@ -3882,6 +3882,8 @@ export interface operations {
             query?: {
                 /** @description Exactly this location code (case-sensitive). */
                 code?: string;
+                /** @description The children of this location; a page examines at most 1000 locations. An id of no location of yours lists nothing. */
+                parentId?: string;
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
@@ -4261,7 +4263,11 @@ export interface operations {
     };
     listExportKinds: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4286,6 +4292,7 @@ export interface operations {
              *
              *     Problem `code`s:
              *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
              */
             400: {
                 headers: {
@@ -4296,7 +4303,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.validation.failed";
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
                     };
                 };
             };

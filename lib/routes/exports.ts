@@ -15,8 +15,8 @@ export const listExportKindsRoute = {
   summary: 'List export kinds with their columns and filters',
   tag: 'Exports',
   success: { status: 200, description: 'The export kinds.', mediaType: 'json' },
-  errorStatuses: [],
-  access: { tables: {} },
+  errorStatuses: [400],
+  access: { tables: {}, cursorSecret: true },
 } as const satisfies RouteDefinition;
 
 export const submitExportRoute = {

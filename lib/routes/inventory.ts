@@ -37,7 +37,7 @@ export const listLocationsRoute = {
   scope: 'inventory:read',
   submission: false,
   handler: 'functions/http/inventory/list-locations.ts',
-  summary: 'List locations, by code',
+  summary: 'List locations, by code, or the children of one',
   tag: 'Inventory',
   success: { status: 200, description: 'A page of locations by code.', mediaType: 'json' },
   errorStatuses: [400],

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../domain/inventory/item.ts';
 import type { Location } from '../domain/inventory/location.ts';
 import { INVENTORY_RECORD_TYPES, type InventoryRecordType, type InventoryRecordTypes } from '../domain/inventory/records.ts';
-import type { InventoryReadStorage, ItemFilter, LocationFilter, MovementFilter, StockRecordFilter } from '../domain/inventory/reads.ts';
+import type { InventoryReadStorage, ItemFilter, LocationListFilter, MovementFilter, StockRecordFilter } from '../domain/inventory/reads.ts';
 import type { MovementRecord, StockRecord } from '../domain/inventory/stock.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { documentClient } from './dynamodb-client.ts';
@@ -71,9 +71,12 @@ export class InventoryReadStore implements InventoryReadStorage {
     return this.page<Item>(organizationId, 'item', range, conditions, after, limit);
   }
 
-  locations(organizationId: string, filter: LocationFilter, after: string | undefined, limit: number): Promise<PageOf<Location>> {
+  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<PageOf<Location>> {
+    const conditions = new Conditions();
+    // The entry holds the whole location: its parent is read there, not from the sort key (so within the budget).
+    if (filter.parentCode !== undefined) conditions.add('#record.#parentCode = :parentCode', { '#record': 'record', '#parentCode': 'parentCode' }, { ':parentCode': filter.parentCode });
     const range = filter.code === undefined ? sortKeyRange(LIST_PREFIXES.code) : exactly(listSortKeys.location(filter.code));
-    return this.page<Location>(organizationId, 'location', range, new Conditions(), after, limit);
+    return this.page<Location>(organizationId, 'location', range, conditions, after, limit);
   }
 
   stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>> {

@@ -94,6 +94,34 @@ describe('locations', () => {
     expect(byCode.data).toEqual([expect.objectContaining({ id: org.a1, code: 'A1', type: 'bin', parentCode: 'WH' })]);
     expect(one).toEqual(byCode.data[0]);
   });
+
+  it('lists the children of a parent by parentId, with code and paging, and nothing for an unknown, foreign or childless parent', async () => {
+    // Prepare
+    const other = await createTestKey();
+
+    // Act
+    const children = await list(org.key, `/v1/locations?parentId=${org.wh}`);
+    const firstChild = await list(org.key, `/v1/locations?parentId=${org.wh}&limit=1`);
+    const secondChild = await list(org.key, `/v1/locations?parentId=${org.wh}&limit=1&cursor=${encodeURIComponent(firstChild.page.nextCursor ?? '')}`);
+    const childByCode = await list(org.key, `/v1/locations?parentId=${org.wh}&code=B1`);
+    const childless = await list(org.key, `/v1/locations?parentId=${org.a1}`);
+    const unknown = await list(org.key, '/v1/locations?parentId=loc_0000000000000000000000');
+    const notALocation = await list(org.key, `/v1/locations?parentId=${org.widget}`);
+    const foreign = await list(other.key, `/v1/locations?parentId=${org.wh}`);
+    const otherParentCursor = await getJson<{ code: string }>(org.key, `/v1/locations?parentId=${org.a1}&limit=1&cursor=${encodeURIComponent(firstChild.page.nextCursor ?? '')}`, 400);
+    const badId = await getJson<{ code: string; errors: unknown[] }>(org.key, '/v1/locations?parentId=WH', 400);
+
+    // Assess
+    expect(children.data.map((location) => location.code)).toEqual(['A1', 'B1']);
+    expect(children.data).toEqual([expect.objectContaining({ id: org.a1, parentCode: 'WH' }), expect.objectContaining({ id: org.b1, parentCode: 'WH' })]);
+    expect(children.page.nextCursor).toBeNull();
+    expect([...firstChild.data, ...secondChild.data].map((location) => location.code)).toEqual(['A1', 'B1']);
+    expect(secondChild.page.nextCursor).toBeNull();
+    expect(childByCode.data.map((location) => location.id)).toEqual([org.b1]);
+    for (const empty of [childless, unknown, notALocation, foreign]) expect(empty).toEqual({ data: [], page: { nextCursor: null } });
+    expect(otherParentCursor.code).toBe('customer-api.pagination.invalid-cursor');
+    expect(badId).toMatchObject({ code: 'customer-api.validation.failed', errors: [expect.objectContaining({ name: 'parentId', code: 'invalid-format' })] });
+  });
 });
 
 describe('stock records', () => {

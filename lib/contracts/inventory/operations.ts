@@ -29,7 +29,16 @@ export const getItemContract = defineOperation({ operationId: 'getItem', request
 
 export const listLocationsContract = defineOperation({
   operationId: 'listLocations',
-  request: { query: z.strictObject({ code: exactText('Exactly this location code (case-sensitive).'), limit: limitParam, cursor: cursorParam }) },
+  request: {
+    query: z.strictObject({
+      code: exactText('Exactly this location code (case-sensitive).'),
+      parentId: z
+        .optional(idParam)
+        .check(z.meta({ description: 'The children of this location; a page examines at most 1000 locations. An id of no location of yours lists nothing.' })),
+      limit: limitParam,
+      cursor: cursorParam,
+    }),
+  },
 });
 
 export const getLocationContract = defineOperation({ operationId: 'getLocation', request: { path: recordPath } });

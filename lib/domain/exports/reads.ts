@@ -1,4 +1,7 @@
 import { ApiError } from '../errors.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import type { ListPage } from '../pagination/page.ts';
+import { staticListPage } from '../pagination/static-page.ts';
 import { EXPORT_CONTENT_TYPES, EXPORT_DOWNLOAD_URL_TTL_SECONDS, exportFileName, isExportExpired, publicExport, type ExportJob, type ExportJobState } from './job.ts';
 import { EXPORT_KINDS, type ExportColumn, type ExportFilter } from './kinds.ts';
 import { exportNotFound } from './submit.ts';
@@ -27,18 +30,18 @@ export interface ExportKindSummary {
   filters: ExportFilter[];
 }
 
-/** What `GET /v1/exports/kinds` answers: every kind, in one page (there are few). */
-export function exportKindsList(): { data: ExportKindSummary[]; page: { nextCursor: null } } {
-  return {
-    data: EXPORT_KINDS.map(({ kind, title, description, columns, filters }) => ({
-      kind,
-      title,
-      description,
-      columns: columns.map(({ name, type, description: text }) => ({ name, type, description: text })),
-      filters: filters.map(({ name, type, required, description: text }) => ({ name, type, required, description: text })),
-    })),
-    page: { nextCursor: null },
-  };
+/** Every kind as `GET /v1/exports/kinds` lists it: the declaration's public part. */
+const KIND_SUMMARIES: readonly ExportKindSummary[] = EXPORT_KINDS.map(({ kind, title, description, columns, filters }) => ({
+  kind,
+  title,
+  description,
+  columns: columns.map(({ name, type, description: text }) => ({ name, type, description: text })),
+  filters: filters.map(({ name, type, required, description: text }) => ({ name, type, required, description: text })),
+}));
+
+/** What `GET /v1/exports/kinds` answers: the kinds, paged like every list (the declaration is static, so by offset). */
+export async function exportKindsList(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Promise<ListPage<ExportKindSummary>> {
+  return staticListPage(KIND_SUMMARIES, { organizationId, endpoint: 'GET /v1/exports/kinds', ...query }, cursors);
 }
 
 export class ExportReads {

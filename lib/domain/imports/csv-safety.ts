@@ -9,18 +9,31 @@
 
 const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
 
-/** `text` with a leading `'` when a spreadsheet could read it as a formula. */
+/**
+ * Whether `text`, after any run of leading `'`, begins with a trigger. A text that already starts
+ * with `'` before a trigger (`'=x`) is escaped too, or the import would take its own `'` for the
+ * escape and drop it: the escape is one more `'` in front of such a run, and only that one is
+ * dropped, so every text reads back as it was written (docs/exports.md "File formats").
+ */
+function startsLikeFormula(text: string): boolean {
+  let index = 0;
+  while (text.charAt(index) === "'") index += 1;
+  return FORMULA_TRIGGERS.has(text.charAt(index));
+}
+
+/** `text` with a leading `'` when a spreadsheet could read it as a formula, or when it looks like an escaped one. */
 export function neutralizeFormula(text: string): string {
-  return FORMULA_TRIGGERS.has(text.charAt(0)) ? `'${text}` : text;
+  return startsLikeFormula(text) ? `'${text}` : text;
 }
 
 /**
  * The import side of the escape (docs/imports.md "Files"): a leading `'` before one of the
- * characters `neutralizeFormula` escapes is that escape and is dropped, so a file the API wrote
- * imports back as the values it holds. A `'` before anything else is kept.
+ * characters `neutralizeFormula` escapes (or before more `'` and then one of them) is that escape
+ * and is dropped, so a file the API wrote imports back as the values it holds. A `'` before
+ * anything else is kept.
  */
 export function unescapeFormula(text: string): string {
-  return text.charAt(0) === "'" && FORMULA_TRIGGERS.has(text.charAt(1)) ? text.slice(1) : text;
+  return text.charAt(0) === "'" && startsLikeFormula(text) ? text.slice(1) : text;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { invalidCursorError, type CursorCodec } from '../pagination/cursor.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { staticListPage } from '../pagination/static-page.ts';
 import KIND_SUMMARIES from './kind-summaries.generated.json' with { type: 'json' };
 import type { Page } from './read-imports.ts';
 import type { ImportKindSummary } from './types.ts';
@@ -12,10 +13,5 @@ const SUMMARIES = KIND_SUMMARIES as readonly ImportKindSummary[];
 
 /** The registered kinds, paged like every list (the registry is static, so by offset). */
 export async function listImportKinds(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Promise<Page<ImportKindSummary>> {
-  const binding = { organizationId, endpoint: 'GET /v1/imports/kinds', filters: {} };
-  const offset = query.cursor === undefined ? 0 : await cursors.decode(query.cursor, binding);
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalidCursorError();
-  const slice = SUMMARIES.slice(offset, offset + query.limit);
-  const next = offset + slice.length;
-  return { data: [...slice], page: { nextCursor: next < SUMMARIES.length ? cursors.encode(next, binding) : null } };
+  return staticListPage(SUMMARIES, { organizationId, endpoint: 'GET /v1/imports/kinds', ...query }, cursors);
 }

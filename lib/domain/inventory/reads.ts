@@ -20,6 +20,14 @@ export interface ItemFilter {
 
 export interface LocationFilter {
   code?: string | undefined;
+  /** The parent's id; an id of no location of the organization lists nothing. */
+  parentId?: string | undefined;
+}
+
+/** What the storage filters locations by: the parent as the location names it, by code. */
+export interface LocationListFilter {
+  code?: string | undefined;
+  parentCode?: string | undefined;
 }
 
 export interface StockRecordFilter {
@@ -44,7 +52,7 @@ export interface InventoryReadStorage {
   record<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<InventoryRecordTypes[T] | undefined>;
   movement(organizationId: string, id: string): Promise<MovementRecord | undefined>;
   items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<PageOf<Item>>;
-  locations(organizationId: string, filter: LocationFilter, after: string | undefined, limit: number): Promise<PageOf<Location>>;
+  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<PageOf<Location>>;
   stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>>;
   movements(organizationId: string, filter: MovementFilter, after: string | undefined, limit: number): Promise<PageOf<MovementRecord>>;
 }
@@ -120,8 +128,18 @@ export class InventoryReads {
     return this.paged({ organizationId, endpoint: 'GET /v1/items', filters: { ...filter } }, query, itemView, (after) => this.storage.items(organizationId, filter, after, query.limit));
   }
 
+  /**
+   * A location names its parent by code, so `parentId` is read first (one GetItem) and the page
+   * filters on that code; an unknown or foreign parent lists nothing.
+   */
   locations(organizationId: string, filter: LocationFilter, query: ListQuery): Promise<ListPage<Location>> {
-    return this.paged({ organizationId, endpoint: 'GET /v1/locations', filters: { ...filter } }, query, locationView, (after) => this.storage.locations(organizationId, filter, after, query.limit));
+    const { code, parentId } = filter;
+    return this.paged({ organizationId, endpoint: 'GET /v1/locations', filters: { ...filter } }, query, locationView, async (after) => {
+      if (parentId === undefined) return this.storage.locations(organizationId, { code }, after, query.limit);
+      const parent = await this.storage.record(organizationId, 'location', parentId);
+      if (parent === undefined) return { items: [], more: false };
+      return this.storage.locations(organizationId, { code, parentCode: parent.code }, after, query.limit);
+    });
   }
 
   stockRecords(organizationId: string, filter: StockRecordFilter, query: ListQuery): Promise<ListPage<StockRecordView>> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, neutralizeFormula } from '../../../lib/domain/imports/csv-safety.ts';
+import { escapeCsvCell, neutralizeFormula, unescapeFormula } from '../../../lib/domain/imports/csv-safety.ts';
 
 describe('neutralizeFormula', () => {
   it.each([
@@ -12,7 +12,8 @@ describe('neutralizeFormula', () => {
     ['plain', 'plain'],
     ['a=b', 'a=b'],
     [' =1', ' =1'],
-    ["'=1", "'=1"],
+    ["'=1", "''=1"],
+    ["'1", "'1"],
     ['', ''],
   ])('%j → %j', (text, expected) => {
     // Act / Assess
@@ -54,5 +55,21 @@ describe('escapeCsvCell', () => {
 
     // Assess
     expect(fields.every((field) => field.startsWith("'"))).toBe(true);
+  });
+});
+
+describe('export then import (docs/exports.md "File formats")', () => {
+  it.each(["'=x", "''=x", "'''+1", "'-", "'@a", "'\t1", "'x", "'", "''", '=x', '-5', 'plain', ''])('reads %j back unchanged', (text) => {
+    // Act
+    const readBack = unescapeFormula(neutralizeFormula(text));
+
+    // Assess
+    expect(readBack).toBe(text);
+  });
+
+  it('still reads a hand-written escape as the value it escapes', () => {
+    // Act / Assess
+    expect(unescapeFormula("'=SUM(A1)")).toBe('=SUM(A1)');
+    expect(unescapeFormula("'plain")).toBe("'plain");
   });
 });
