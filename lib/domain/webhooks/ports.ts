@@ -120,5 +120,10 @@ export interface StoredEventText {
 export interface EventSource {
   find(organizationId: string, sequence: number): Promise<StoredEventText | undefined>;
   readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]>;
+  /**
+   * One page from a position: at most `maxEvents` events, possibly fewer though more follow (a
+   * Query stops at 1 MB); `more` is false only when no event after the page's last is stored.
+   */
+  readPage(organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventText[]; more: boolean }>;
   lastSequence(organizationId: string): Promise<number>;
 }
