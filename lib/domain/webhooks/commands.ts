@@ -59,6 +59,7 @@ export class WebhookCommands<Write> {
       // Events committed after this one go to the endpoint (docs/webhooks.md "Which events").
       createdAfterSequence: await this.ports.events.lastSequence(organizationId),
       failingSince: null,
+      version: 1,
     };
     return {
       writes: this.ports.endpoints.createWrites(organizationId, stored),
@@ -88,9 +89,9 @@ export class WebhookCommands<Write> {
       .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(endpoint[field]))
       .map((field) => ({ field, from: before[field], to: endpoint[field] }));
     // Re-enabling starts a new run: earlier failures no longer count towards disabling it.
-    const failingSince = enabled && !wasEnabled ? null : stored.failingSince;
+    const endRunOfFailures = enabled && !wasEnabled;
     return {
-      writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, endpoint, failingSince }),
+      writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, endpoint }, { endRunOfFailures }),
       audit: { kind: 'webhook-endpoint.updated', target: { kind: 'webhook-endpoint', id: endpointId }, summary: `Webhook endpoint for ${hostOf(url)} updated`, changes },
       events: [],
       result: endpoint,

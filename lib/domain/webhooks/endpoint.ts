@@ -48,6 +48,11 @@ export interface StoredEndpoint {
   createdAfterSequence: number;
   /** When the current run of failed attempts began (no success since); null after a success. */
   failingSince: string | null;
+  /**
+   * Bumped by every write of the endpoint or its secrets, each conditioned on the version it read
+   * (docs/webhooks.md "Concurrent changes"); 0 for an item written before versions.
+   */
+  version: number;
 }
 
 /** Seals a secret at rest and opens it to sign (AES-256-GCM under a data key: lib/store/webhook-secrets.ts). */

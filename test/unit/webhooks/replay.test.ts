@@ -15,6 +15,7 @@ const endpoint: StoredEndpoint = {
   secrets: [],
   createdAfterSequence: 0,
   failingSince: null,
+  version: 1,
 };
 const eventAt = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: '{}' });
 
