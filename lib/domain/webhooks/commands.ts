@@ -87,7 +87,7 @@ export class WebhookCommands<Write> {
     };
     const changes: AuditChange[] = (['url', 'description', 'eventTypes', 'status', 'disabledReason'] as const)
       .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(endpoint[field]))
-      .map((field) => ({ field, from: before[field], to: endpoint[field] }));
+      .map((field) => (field === 'url' ? { field, from: redactedUrl(before.url), to: redactedUrl(endpoint.url) } : { field, from: before[field], to: endpoint[field] }));
     // Re-enabling starts a new run: earlier failures no longer count towards disabling it.
     const endRunOfFailures = enabled && !wasEnabled;
     return {
@@ -175,6 +175,18 @@ export class WebhookCommands<Write> {
 
 function uniqueTypes(types: EventType[] | undefined): EventType[] {
   return [...new Set(types ?? [])];
+}
+
+/**
+ * The URL as an audit entry shows it: each query value replaced by REDACTED, the names kept, since
+ * receivers often take a token there (docs/webhooks.md "Secrets").
+ */
+export function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.search === '') return parsed.href;
+  const names = parsed.search.slice(1).split('&').filter((part) => part !== '').map((part) => part.split('=')[0]);
+  parsed.search = names.map((name) => `${name}=REDACTED`).join('&');
+  return parsed.href;
 }
 
 function hostOf(url: string): string {
