@@ -27,6 +27,9 @@ export type Claim = IdempotencyClaim;
 
 export type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse } | { kind: 'rejected'; error: ApiError };
 
+/** What a sealed response is bound to: its organization and key, so it answers no other request. */
+const sealedResponseContext = (organizationId: string, keyHash: string) => JSON.stringify(['idempotency-response', organizationId, keyHash]);
+
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const MAX_CLAIM_ATTEMPTS = 3;
 
@@ -87,7 +90,7 @@ export class IdempotencyStore implements IdempotencyRecords {
     if (!item) return undefined;
     if (item.status === 'completed' && typeof item.sealedResponse === 'string') {
       const { sealedResponse, ...rest } = item;
-      return { ...rest, response: JSON.parse(await this.box().open(sealedResponse)) as StoredResponse } as IdempotencyRecord;
+      return { ...rest, response: JSON.parse(await this.box().open(sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse } as IdempotencyRecord;
     }
     if (item.status === 'completed' && typeof item.response === 'string') return { ...item, response: JSON.parse(item.response) as StoredResponse } as IdempotencyRecord;
     return item as IdempotencyRecord;
@@ -98,7 +101,7 @@ export class IdempotencyStore implements IdempotencyRecords {
     const { confidential, ...stored } = response;
     // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
     const text = JSON.stringify(stored);
-    const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text) } : { name: 'response', value: text };
+    const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) } : { name: 'response', value: text };
     return {
       Update: {
         TableName: this.tableName,

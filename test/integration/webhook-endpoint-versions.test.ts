@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../lib/domain/audit/types.ts';
 import { ApiError } from '../../lib/domain/errors.ts';
 import { WebhookCommands } from '../../lib/domain/webhooks/commands.ts';
+import { sealedSecretContext } from '../../lib/domain/webhooks/endpoint.ts';
 import type { CommandPlan } from '../../lib/domain/write/ports.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
@@ -32,7 +33,7 @@ async function registered(organizationId: string): Promise<string> {
 async function openedSecrets(organizationId: string, endpointId: string): Promise<string[]> {
   const stored = await endpoints().get(organizationId, endpointId);
   const box = webhookSecretBox();
-  return Promise.all((stored?.secrets ?? []).map((secret) => box.open(secret.sealed)));
+  return Promise.all((stored?.secrets ?? []).map((secret) => box.open(secret.sealed, sealedSecretContext(organizationId, endpointId))));
 }
 
 async function conflictOf(promise: Promise<unknown>): Promise<string | undefined> {

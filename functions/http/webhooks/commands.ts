@@ -24,7 +24,7 @@ export function webhookCommands(secrets: SecretBox = lazySecretBox()): WebhookCo
 export function lazySecretBox(): SecretBox {
   let box: ReturnType<typeof webhookSecretBox> | undefined;
   const get = () => (box ??= webhookSecretBox());
-  return { seal: (secret: string) => get().seal(secret), open: (sealed: string) => get().open(sealed) };
+  return { seal: (secret, context) => get().seal(secret, context), open: (sealed, context) => get().open(sealed, context) };
 }
 
 /** The endpoint as the API shows it (a copy: never the stored object, never a secret). */

@@ -5,7 +5,7 @@ import type { EventType } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { CommandPlan } from '../write/ports.ts';
 import { vetWebhookUrl } from './address-vetting.ts';
-import { SECRET_OVERLAP_HOURS, signingSecrets, webhookEndpointNotFound, type SecretBox, type StoredEndpoint, type WebhookEndpoint } from './endpoint.ts';
+import { SECRET_OVERLAP_HOURS, sealedSecretContext, signingSecrets, webhookEndpointNotFound, type SecretBox, type StoredEndpoint, type WebhookEndpoint } from './endpoint.ts';
 import type { EndpointStorage, EventSource, Replay, ReplayStorage } from './ports.ts';
 import { generateWebhookSecret } from './signing.ts';
 
@@ -55,7 +55,7 @@ export class WebhookCommands<Write> {
     const stored: StoredEndpoint = {
       organizationId,
       endpoint,
-      secrets: [{ sealed: await this.ports.secrets.seal(secret), expiresAt: null }],
+      secrets: [{ sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpoint.id)), expiresAt: null }],
       // Events committed after this one go to the endpoint (docs/webhooks.md "Which events").
       createdAfterSequence: await this.ports.events.lastSequence(organizationId),
       failingSince: null,
@@ -116,7 +116,7 @@ export class WebhookCommands<Write> {
     const overlapEnds = new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3600_000).toISOString();
     // Only the secret that was current keeps signing; one still in an earlier overlap stops now.
     const current = signingSecrets(stored.secrets, now).find((candidate) => candidate.expiresAt === null);
-    const secrets = [{ sealed: await this.ports.secrets.seal(secret), expiresAt: null }, ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : [])];
+    const secrets = [{ sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpointId)), expiresAt: null }, ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : [])];
     return {
       writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, secrets, endpoint: { ...stored.endpoint, updatedAt: now.toISOString() } }),
       audit: {
