@@ -69,7 +69,7 @@ export interface FunctionGrant {
   deadLetterQueues?: Partial<Record<QueueId, readonly DeadLetterCall[]>>;
   /** The function signs list cursors: `secretsmanager:GetSecretValue` on the cursor secret alone. */
   cursorSecret?: boolean;
-  /** KMS calls on the webhook secrets key: GenerateDataKey to seal (create, rotate), Decrypt to open (delivery). */
+  /** KMS calls on the webhook secrets key: GenerateDataKey to seal (create, rotate), Decrypt to open (delivery; a replayed create or rotate response). */
   webhookSecrets?: readonly WebhookSecretsCall[];
 }
 
@@ -188,12 +188,12 @@ export const ROUTE_GRANTS = {
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
-  createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey'] }),
+  createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
   getWebhookEndpoint: readRoute({ tables: { inventory: calls('GetItem') } }),
   replaceWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') } }),
   // Reads it, deletes it and decrements the counter in the commit.
   deleteWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem', 'UpdateItem') } }),
-  rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey'] }),
+  rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
@@ -334,7 +334,7 @@ export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, acces
   if ((grant.importQueue?.includes('consume') ?? false) !== consumesImportQueue) problems.push('consuming the import queue differs from the worker trigger');
   if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume')) problems.push('dead-letter queue use differs from the declared access');
   if ((grant.cursorSecret ?? false) !== (access.cursorSecret ?? false)) problems.push('cursor secret differs from the declared access');
-  const secretCall = access.webhookSecrets === 'seal' ? 'GenerateDataKey' : access.webhookSecrets === 'open' ? 'Decrypt' : undefined;
-  if ((grant.webhookSecrets ?? []).join() !== (secretCall ?? '')) problems.push('webhook secrets calls differ from the declared access');
+  const secretCalls = access.webhookSecrets === 'seal-and-open' ? 'GenerateDataKey,Decrypt' : access.webhookSecrets === 'open' ? 'Decrypt' : '';
+  if ((grant.webhookSecrets ?? []).join() !== secretCalls) problems.push('webhook secrets calls differ from the declared access');
   if (problems.length > 0) throw new Error(`Function ${id}: its grant in infra/grants.ts does not match its declared access: ${problems.join('; ')}.`);
 }

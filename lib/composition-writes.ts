@@ -6,6 +6,7 @@ import { writeDependencies } from './http/write-dependencies.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
 import { TABLES } from './store/tables.ts';
 import { TransactionWriter } from './store/transaction-writer.ts';
+import type { SecretBox } from './domain/webhooks/endpoint.ts';
 
 /**
  * The composition root of write routes: read routes never import this module, so their
@@ -22,3 +23,14 @@ export const writeChainDependencies: ChainDependencies = {
   ...chainDependencies,
   writes: writeDependencies(idempotencyStore, transactionWriter),
 };
+
+/**
+ * The same for the routes whose response shows a webhook signing secret (create, rotate): their
+ * idempotency records keep such a response sealed with `box` (docs/webhooks.md "Secrets"). Only
+ * those functions bundle and call the box.
+ */
+export function secretSealingWriteChainDependencies(box: SecretBox): ChainDependencies {
+  const sealingStore = new IdempotencyStore(requiredEnv(TABLES.idempotency.envVar), idempotencyLeaseSeconds(), () => box);
+  const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, sealingStore);
+  return { ...chainDependencies, writes: writeDependencies(sealingStore, writer) };
+}

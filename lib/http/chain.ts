@@ -43,7 +43,12 @@ export interface ChainDependencies {
  * plans the records, audit and events; `respond` turns the committed result into the response,
  * which is stored with the idempotency record in the same transaction.
  */
-export type Commit = <T>(build: () => Promise<CommandPlan<T>>, respond: (result: T) => HandlerResult) => Promise<HandlerResult>;
+export type Commit = <T>(build: () => Promise<CommandPlan<T>>, respond: (result: T) => HandlerResult, options?: CommitOptions) => Promise<HandlerResult>;
+
+export interface CommitOptions {
+  /** The response shows a secret: its idempotency record keeps it sealed (docs/webhooks.md "Secrets"). */
+  confidentialResponse?: boolean;
+}
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -115,7 +120,7 @@ export function createOperationHandler<R extends RouteDefinition, C extends Oper
 }
 
 function commitFor(route: RouteDefinition, state: RequestState, principal: Principal, writes: ChainDependencies['writes']): Commit {
-  return async (build, respond) => {
+  return async (build, respond, options) => {
     if (!writes) throw new Error(`${route.operationId} is not a write route`);
     const { idempotency } = state;
     // The writer builds the plan again after a lost race; a refusal while building is decided
@@ -134,9 +139,10 @@ function commitFor(route: RouteDefinition, state: RequestState, principal: Princ
     };
     const outcome = await writes.writer.run(writeContext, planned, (committed) => {
       const { statusCode = 200, headers, body = '' } = toHttpResponse(respond(committed), state);
-      return { statusCode, headers, body: String(body) };
+      return { statusCode, headers, body: String(body), ...(options?.confidentialResponse ? { confidential: true } : {}) };
     });
     if (!outcome.response) throw new Error('The writer returned no response');
-    return { response: { ...outcome.response } };
+    const { statusCode, headers, body } = outcome.response;
+    return { response: { statusCode, headers, body } };
   };
 }

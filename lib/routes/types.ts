@@ -22,8 +22,12 @@ export interface ResourceAccess {
    * `get` (signs download URLs), `delete` (delete), `list-delete` (the orphan sweep).
    */
   attachmentObjects?: 'put' | 'get' | 'delete' | 'list-delete';
-  /** Webhook signing secrets: `seal` (create, rotate: KMS GenerateDataKey), `open` (the delivery worker: KMS Decrypt). */
-  webhookSecrets?: 'seal' | 'open';
+  /**
+   * Webhook signing secrets: `seal-and-open` (create, rotate: KMS GenerateDataKey to seal, Decrypt
+   * to open the sealed response a replay of the request answers with), `open` (the delivery
+   * worker: KMS Decrypt).
+   */
+  webhookSecrets?: 'seal-and-open' | 'open';
   /**
    * Queues of QUEUES (lib/store/tables.ts) a function sends to (`send`: it gets the queue's URL in
    * `spec.envVar`) or whose dead letters it settles (`send-and-settle-dead-letters`: also the DLQ's

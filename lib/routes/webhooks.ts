@@ -31,7 +31,7 @@ export const createWebhookEndpointRoute = {
   requestBody: { mediaType: 'json' },
   success: { status: 201, description: 'The endpoint and its signing secret, shown this once.', mediaType: 'json', headers: { Location: 'Relative URL of the endpoint.' } },
   errorStatuses: [400, 409],
-  access: { tables: { inventory: 'read-write' }, webhookSecrets: 'seal' },
+  access: { tables: { inventory: 'read-write' }, webhookSecrets: 'seal-and-open' },
 } as const satisfies RouteDefinition;
 
 export const getWebhookEndpointRoute = {
@@ -88,7 +88,7 @@ export const rotateWebhookSecretRoute = {
   tag: 'Webhooks',
   success: { status: 200, description: 'The new secret, shown this once.', mediaType: 'json' },
   errorStatuses: [404],
-  access: { tables: { inventory: 'read-write' }, webhookSecrets: 'seal' },
+  access: { tables: { inventory: 'read-write' }, webhookSecrets: 'seal-and-open' },
 } as const satisfies RouteDefinition;
 
 export const listWebhookDeliveriesRoute = {

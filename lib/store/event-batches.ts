@@ -87,6 +87,20 @@ export function eventsOfImage(image: Readonly<Record<string, MarshalledValue | u
   });
 }
 
+/** One Query page (at most `limit` items, and at most 1 MB) of the organization's event items from a position. */
+async function queryEventItems(tableName: string, organizationId: string, from: number, limit: number, exclusiveStartKey: Record<string, unknown> | undefined) {
+  return documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(from), ':to': keys.eventSortKey(MAX_SEQUENCE) },
+      ConsistentRead: true,
+      Limit: limit,
+      ExclusiveStartKey: exclusiveStartKey,
+    }),
+  );
+}
+
 /**
  * Up to `maxItems` events from `fromSequence` (inclusive) on, in sequence order, strongly
  * consistent. Batches are keyed by their last sequence, so the first item at or after the
@@ -100,20 +114,25 @@ export async function readEventsFrom(tableName: string, organizationId: string, 
   const from = Math.max(fromSequence, 0);
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(from), ':to': keys.eventSortKey(MAX_SEQUENCE) },
-        ConsistentRead: true,
-        Limit: maxItems - events.length,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
+    const page = await queryEventItems(tableName, organizationId, from, maxItems - events.length, exclusiveStartKey);
     for (const item of page.Items ?? []) events.push(...eventsOfItem(item).filter((event) => event.sequence >= from));
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey && events.length < maxItems);
   return events.slice(0, maxItems);
+}
+
+/**
+ * One DynamoDB page of events from `fromSequence` on: at most `maxEvents`, and fewer when the
+ * Query stopped at 1 MB (a few large events fill it). `more` says whether the store may hold
+ * events after the last one returned, so a reader pages by position, never by the page's length
+ * (docs/webhooks.md "Replaying").
+ */
+export async function readEventPage(tableName: string, organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventRecord[]; more: boolean }> {
+  if (fromSequence > MAX_SEQUENCE || maxEvents <= 0) return { events: [], more: false };
+  const from = Math.max(fromSequence, 0);
+  const page = await queryEventItems(tableName, organizationId, from, maxEvents, undefined);
+  const events = (page.Items ?? []).flatMap((item) => eventsOfItem(item).filter((event) => event.sequence >= from));
+  return { events: events.slice(0, maxEvents), more: page.LastEvaluatedKey !== undefined || events.length > maxEvents };
 }
 
 /** One event: the first item at or after its position is the batch that would hold it. */

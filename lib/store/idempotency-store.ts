@@ -8,6 +8,7 @@ import {
   type StoredResponse,
 } from '../domain/idempotency/idempotency.ts';
 import type { ApiError } from '../domain/errors.ts';
+import type { SecretBox } from '../domain/webhooks/endpoint.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
 import { idempotencyEntity } from './entities.ts';
@@ -18,11 +19,16 @@ import type { IdempotencyClaim, IdempotencyRecords } from '../domain/write/ports
  * Idempotency records: a conditional put claims the key (`in-progress`, with a lease) before the
  * command runs; the command's own transaction completes it with the response. A crash before
  * commit leaves a claim whose lease expires, so a retry runs the command exactly once.
+ * A confidential response (one that shows a webhook signing secret) is stored sealed, the way the
+ * secret itself is (docs/webhooks.md "Secrets"), and opened only to be replayed.
  */
 
 export type Claim = IdempotencyClaim;
 
 export type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse } | { kind: 'rejected'; error: ApiError };
+
+/** What a sealed response is bound to: its organization and key, so it answers no other request. */
+const sealedResponseContext = (organizationId: string, keyHash: string) => JSON.stringify(['idempotency-response', organizationId, keyHash]);
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const MAX_CLAIM_ATTEMPTS = 3;
@@ -31,6 +37,8 @@ export class IdempotencyStore implements IdempotencyRecords {
   constructor(
     private readonly tableName: string,
     private readonly leaseSeconds: number,
+    /** Seals confidential responses: given only to the functions that answer with a secret (lib/composition-writes.ts). */
+    private readonly responseBox?: () => SecretBox,
   ) {}
 
   async claim(organizationId: string, keyHash: string, fingerprint: string, now: Date): Promise<ClaimOutcome> {
@@ -80,28 +88,35 @@ export class IdempotencyStore implements IdempotencyRecords {
     );
     const item = result.Item;
     if (!item) return undefined;
+    if (item.status === 'completed' && typeof item.sealedResponse === 'string') {
+      const { sealedResponse, ...rest } = item;
+      return { ...rest, response: JSON.parse(await this.box().open(sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse } as IdempotencyRecord;
+    }
     if (item.status === 'completed' && typeof item.response === 'string') return { ...item, response: JSON.parse(item.response) as StoredResponse } as IdempotencyRecord;
     return item as IdempotencyRecord;
   }
 
   /** The transaction item that completes a claim; fails if the claim was lost. */
-  completionItem(claim: Claim, response: StoredResponse, now: Date): TransactItem {
+  async completionItem(claim: Claim, response: StoredResponse, now: Date): Promise<TransactItem> {
+    const { confidential, ...stored } = response;
+    // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
+    const text = JSON.stringify(stored);
+    const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) } : { name: 'response', value: text };
     return {
       Update: {
         TableName: this.tableName,
         Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
         UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
         ConditionExpression: '#token = :token AND #status = :inProgress',
-        ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#token': 'token' },
-        // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': JSON.stringify(response), ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+        ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
       },
     };
   }
 
   /** Stores the outcome of a request that failed without writing (e.g. a 404 from the command). */
   async complete(claim: Claim, response: StoredResponse, now: Date): Promise<void> {
-    const { Update } = this.completionItem(claim, response, now);
+    const { Update } = await this.completionItem(claim, response, now);
     if (!Update) return;
     await documentClient.send(new UpdateCommand(Update)).catch((error: unknown) => {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -123,5 +138,10 @@ export class IdempotencyStore implements IdempotencyRecords {
       .catch((error: unknown) => {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       });
+  }
+
+  private box(): SecretBox {
+    if (!this.responseBox) throw new Error('A confidential response needs the secret box (lib/composition-writes.ts)');
+    return this.responseBox();
   }
 }

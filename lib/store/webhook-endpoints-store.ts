@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AuditEvent } from '../domain/audit/types.ts';
+import { ApiError } from '../domain/errors.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { endpointLimitReached, MAX_WEBHOOK_ENDPOINTS, webhookEndpointNotFound, type DisabledReason, type StoredEndpoint, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import type { EndpointStorage, Replay, ReplayStorage } from '../domain/webhooks/ports.ts';
@@ -27,8 +28,19 @@ function toStored(item: Item): StoredEndpoint {
     secrets: item.secrets as StoredEndpoint['secrets'],
     createdAfterSequence: item.createdAfterSequence as number,
     failingSince: (item.failingSince as string | undefined) ?? null,
+    version: (item.version as number | undefined) ?? 0,
   };
 }
+
+const endpointChangedConcurrently = () => new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The webhook endpoint changed concurrently; read it again and retry the request.' });
+
+/** The condition on the version a write read: an item from before versions has none (version 0). */
+function versionCondition(read: number): { expression: string; values: Record<string, number> } {
+  return read === 0 ? { expression: 'attribute_not_exists(#version)', values: {} } : { expression: '#version = :readVersion', values: { ':readVersion': read } };
+}
+
+/** How often the worker's disable re-reads after losing to another write before giving up. */
+const DISABLE_ATTEMPTS = 5;
 
 export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   constructor(
@@ -77,21 +89,24 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
     ];
   }
 
-  replaceWrites(organizationId: string, stored: StoredEndpoint): StoreWrite[] {
+  replaceWrites(organizationId: string, stored: StoredEndpoint, options: { endRunOfFailures?: boolean } = {}): StoreWrite[] {
+    const key = webhookEndpointEntity.key({ organizationId, endpointId: stored.endpoint.id });
+    const read = versionCondition(stored.version);
     return [
       {
         item: {
           Update: {
             TableName: this.tableName,
-            Key: webhookEndpointEntity.key({ organizationId, endpointId: stored.endpoint.id }),
-            // The run of failures is the delivery worker's: kept unless the command ended it.
-            UpdateExpression: `SET #endpoint = :endpoint, #secrets = :secrets${stored.failingSince === null ? ' REMOVE #failingSince' : ''}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#endpoint': 'endpoint', '#secrets': 'secrets', ...(stored.failingSince === null ? { '#failingSince': 'failingSince' } : {}) },
-            ExpressionAttributeValues: { ':endpoint': stored.endpoint, ':secrets': stored.secrets },
+            Key: key,
+            // The run of failures is the delivery worker's: untouched unless the command ends it.
+            UpdateExpression: `SET #endpoint = :endpoint, #secrets = :secrets, #version = :nextVersion${options.endRunOfFailures ? ' REMOVE #failingSince' : ''}`,
+            ConditionExpression: `attribute_exists(pk) AND ${read.expression}`,
+            ExpressionAttributeNames: { '#endpoint': 'endpoint', '#secrets': 'secrets', '#version': 'version', ...(options.endRunOfFailures ? { '#failingSince': 'failingSince' } : {}) },
+            ExpressionAttributeValues: { ':endpoint': stored.endpoint, ':secrets': stored.secrets, ':nextVersion': stored.version + 1, ...read.values },
           },
         },
-        onConditionFailed: webhookEndpointNotFound,
+        // Gone, or written by someone else since it was read (docs/webhooks.md "Concurrent changes").
+        onConditionFailed: async () => ((await this.get(organizationId, stored.endpoint.id)) ? endpointChangedConcurrently() : webhookEndpointNotFound()),
       },
     ];
   }
@@ -145,29 +160,36 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
 
   async disable(organizationId: string, endpointId: string, reason: DisabledReason, audit: AuditEvent, now: Date): Promise<boolean> {
     if (!this.auditTableName) throw new Error('Disabling an endpoint needs the audit table');
-    try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: webhookEndpointEntity.key({ organizationId, endpointId }),
-                UpdateExpression: 'SET #endpoint.#status = :disabled, #endpoint.#reason = :reason, #endpoint.#updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk) AND #endpoint.#status = :enabled',
-                ExpressionAttributeNames: { '#endpoint': 'endpoint', '#status': 'status', '#reason': 'disabledReason', '#updatedAt': 'updatedAt' },
-                ExpressionAttributeValues: { ':disabled': 'disabled', ':enabled': 'enabled', ':reason': reason, ':now': now.toISOString() },
+    for (let attempt = 1; attempt <= DISABLE_ATTEMPTS; attempt += 1) {
+      const stored = await this.get(organizationId, endpointId);
+      if (!stored || stored.endpoint.status !== 'enabled') return false;
+      const read = versionCondition(stored.version);
+      try {
+        await documentClient.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: webhookEndpointEntity.key({ organizationId, endpointId }),
+                  UpdateExpression: 'SET #endpoint.#status = :disabled, #endpoint.#reason = :reason, #endpoint.#updatedAt = :now, #version = :nextVersion',
+                  ConditionExpression: `attribute_exists(pk) AND #endpoint.#status = :enabled AND ${read.expression}`,
+                  ExpressionAttributeNames: { '#endpoint': 'endpoint', '#status': 'status', '#reason': 'disabledReason', '#updatedAt': 'updatedAt', '#version': 'version' },
+                  ExpressionAttributeValues: { ':disabled': 'disabled', ':enabled': 'enabled', ':reason': reason, ':now': now.toISOString(), ':nextVersion': stored.version + 1, ...read.values },
+                },
               },
-            },
-            auditPut(this.auditTableName, organizationId, audit),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof TransactionCanceledException && (error.CancellationReasons ?? [])[0]?.Code === 'ConditionalCheckFailed') return false;
-      throw error;
+              auditPut(this.auditTableName, organizationId, audit),
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        const lostToAnotherWrite = error instanceof TransactionCanceledException && ['ConditionalCheckFailed', 'TransactionConflict'].includes((error.CancellationReasons ?? [])[0]?.Code ?? '');
+        if (!lostToAnotherWrite) throw error;
+        // Another write came between the read and this one: read again, disable what is there now.
+      }
     }
+    throw new Error(`Could not disable webhook endpoint ${endpointId}: it kept changing concurrently`);
   }
 
   private item(stored: StoredEndpoint): Item {
@@ -177,6 +199,7 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
       endpoint,
       secrets: stored.secrets,
       createdAfterSequence: stored.createdAfterSequence,
+      version: stored.version,
       ...(stored.failingSince === null ? {} : { failingSince: stored.failingSince }),
     });
   }

@@ -1,5 +1,5 @@
 import type { DeliveryMessage, DeliveryQueue, EventSource, StoredEventText } from '../domain/webhooks/ports.ts';
-import { findEvent, readEventsFrom, readLastSequence, type StoredEventRecord } from './event-batches.ts';
+import { findEvent, readEventPage, readEventsFrom, readLastSequence, type StoredEventRecord } from './event-batches.ts';
 import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
 /** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10 as signed requests (lib/store/signed-sqs.ts). */
@@ -46,6 +46,11 @@ export class WebhookEventSource implements EventSource {
 
   async readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]> {
     return (await readEventsFrom(this.tableName, organizationId, fromSequence, maxItems)).map(toText);
+  }
+
+  async readPage(organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventText[]; more: boolean }> {
+    const page = await readEventPage(this.tableName, organizationId, fromSequence, maxEvents);
+    return { events: page.events.map(toText), more: page.more };
   }
 
   lastSequence(organizationId: string): Promise<number> {

@@ -6,7 +6,9 @@ import { WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_LOCAL_KEY_FILE_ENV_VAR } from './table
 
 /**
  * Webhook signing secrets at rest (docs/webhooks.md "Secrets"): AES-256-GCM under a data key,
- * the envelope `v1.<wrapped data key>.<iv>.<ciphertext>.<tag>` (base64url parts). On AWS the data
+ * the envelope `v2.<wrapped data key>.<iv>.<ciphertext>.<tag>` (base64url parts), the caller's
+ * context (organization and endpoint) authenticated as associated data. `v1` envelopes, sealed
+ * before the context was bound, still open (without associated data) until rotated away. On AWS the data
  * key comes from the stage's KMS key (GenerateDataKey once per container; Decrypt once per wrapped
  * key, then cached) through the signed-request helper, so no KMS client is bundled; the wrapped
  * key is stored with each secret. Locally the data key is a key file under the state directory
@@ -21,22 +23,28 @@ interface DataKeySource {
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64url');
+/** Sealed with the context as associated data. */
+const BOUND_SCHEME = 'v2';
+/** Sealed before contexts were bound: opened without associated data. */
+const UNBOUND_SCHEME = 'v1';
 
 class AesGcmSecretBox implements SecretBox {
   constructor(private readonly keys: DataKeySource) {}
 
-  async seal(secret: string): Promise<string> {
+  async seal(secret: string, context: string): Promise<string> {
     const { key, wrapped } = await this.keys.current();
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return ['v1', wrapped, b64(iv), b64(ciphertext), b64(cipher.getAuthTag())].join('.');
+    return [BOUND_SCHEME, wrapped, b64(iv), b64(ciphertext), b64(cipher.getAuthTag())].join('.');
   }
 
-  async open(sealed: string): Promise<string> {
+  async open(sealed: string, context: string): Promise<string> {
     const [version, wrapped, iv, ciphertext, tag] = sealed.split('.');
-    if (version !== 'v1' || !wrapped || !iv || !ciphertext || !tag) throw new Error('Not a sealed webhook secret (unknown envelope)');
+    if ((version !== BOUND_SCHEME && version !== UNBOUND_SCHEME) || !wrapped || !iv || !ciphertext || !tag) throw new Error('Not a sealed webhook secret (unknown envelope)');
     const decipher = createDecipheriv('aes-256-gcm', await this.keys.unwrap(wrapped), Buffer.from(iv, 'base64url'));
+    if (version === BOUND_SCHEME) decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }

@@ -1,15 +1,18 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
+import { secretSealingWriteChainDependencies } from '../../../lib/composition-writes.ts';
 import { rotateWebhookSecretContract } from '../../../lib/contracts/webhooks/rotate-webhook-secret.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { rotateWebhookSecretRoute } from '../../../lib/routes/webhooks.ts';
-import { webhookCommands } from './commands.ts';
+import { lazySecretBox, webhookCommands } from './commands.ts';
 
-const commands = webhookCommands();
+const secrets = lazySecretBox();
+const commands = webhookCommands(secrets);
 
-export const handler = createOperationHandler(bindOperation(rotateWebhookSecretRoute, rotateWebhookSecretContract), writeChainDependencies, async ({ path, principal, commit }) =>
+export const handler = createOperationHandler(bindOperation(rotateWebhookSecretRoute, rotateWebhookSecretContract), secretSealingWriteChainDependencies(secrets), async ({ path, principal, commit }) =>
   commit(
     () => commands.rotateSecret(principal.organizationId, path.id),
     ({ secret }) => ({ status: 200, json: { secret } }),
+    // The response shows the secret: its idempotency record keeps it sealed (docs/webhooks.md "Secrets").
+    { confidentialResponse: true },
   ),
 );

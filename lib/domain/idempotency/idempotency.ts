@@ -77,6 +77,8 @@ export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body carries a secret (a webhook signing secret): stored sealed, opened for a replay (docs/webhooks.md "Secrets"). */
+  confidential?: boolean;
 }
 
 export type IdempotencyRecord =

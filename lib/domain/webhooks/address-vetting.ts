@@ -45,13 +45,17 @@ export type WebhookUrlVetting = { ok: true; url: URL } | { ok: false; code: stri
  * at most 2048 characters. With `allowLoopback` (local development only, never on a stage),
  * `http://127.0.0.1:<port>/…` and `http://[::1]:<port>/…` (an explicit port) are admitted too;
  * every other IP, scheme or private name stays refused (docs/webhooks.md "Local development").
+ * Port 0 is refused in both: no server listens on it, so no attempt could ever succeed.
  */
 export function vetWebhookUrl(url: string, options: { allowLoopback: boolean }): WebhookUrlVetting {
   const checked = checkPublicHttpsUrl(url, {
     subject: 'The endpoint URL',
     exempt: options.allowLoopback ? isDevelopmentLoopbackUrl : undefined,
   });
-  return checked.ok ? checked : { ok: false, code: checked.code, message: checked.message };
+  if (!checked.ok) return { ok: false, code: checked.code, message: checked.message };
+  // The parser writes `:0`, `:00`, … as port "0".
+  if (checked.url.port === '0') return { ok: false, code: 'invalid-url', message: 'The endpoint URL has port 0, on which no server can be reached.' };
+  return checked;
 }
 
 function isDevelopmentLoopbackUrl(url: URL): boolean {

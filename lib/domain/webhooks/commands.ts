@@ -5,7 +5,7 @@ import type { EventType } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { CommandPlan } from '../write/ports.ts';
 import { vetWebhookUrl } from './address-vetting.ts';
-import { SECRET_OVERLAP_HOURS, signingSecrets, webhookEndpointNotFound, type SecretBox, type StoredEndpoint, type WebhookEndpoint } from './endpoint.ts';
+import { SECRET_OVERLAP_HOURS, sealedSecretContext, signingSecrets, webhookEndpointNotFound, type SecretBox, type StoredEndpoint, type WebhookEndpoint } from './endpoint.ts';
 import type { EndpointStorage, EventSource, Replay, ReplayStorage } from './ports.ts';
 import { generateWebhookSecret } from './signing.ts';
 
@@ -55,10 +55,11 @@ export class WebhookCommands<Write> {
     const stored: StoredEndpoint = {
       organizationId,
       endpoint,
-      secrets: [{ sealed: await this.ports.secrets.seal(secret), expiresAt: null }],
+      secrets: [{ sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpoint.id)), expiresAt: null }],
       // Events committed after this one go to the endpoint (docs/webhooks.md "Which events").
       createdAfterSequence: await this.ports.events.lastSequence(organizationId),
       failingSince: null,
+      version: 1,
     };
     return {
       writes: this.ports.endpoints.createWrites(organizationId, stored),
@@ -86,11 +87,11 @@ export class WebhookCommands<Write> {
     };
     const changes: AuditChange[] = (['url', 'description', 'eventTypes', 'status', 'disabledReason'] as const)
       .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(endpoint[field]))
-      .map((field) => ({ field, from: before[field], to: endpoint[field] }));
+      .map((field) => (field === 'url' ? { field, from: redactedUrl(before.url), to: redactedUrl(endpoint.url) } : { field, from: before[field], to: endpoint[field] }));
     // Re-enabling starts a new run: earlier failures no longer count towards disabling it.
-    const failingSince = enabled && !wasEnabled ? null : stored.failingSince;
+    const endRunOfFailures = enabled && !wasEnabled;
     return {
-      writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, endpoint, failingSince }),
+      writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, endpoint }, { endRunOfFailures }),
       audit: { kind: 'webhook-endpoint.updated', target: { kind: 'webhook-endpoint', id: endpointId }, summary: `Webhook endpoint for ${hostOf(url)} updated`, changes },
       events: [],
       result: endpoint,
@@ -115,7 +116,7 @@ export class WebhookCommands<Write> {
     const overlapEnds = new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3600_000).toISOString();
     // Only the secret that was current keeps signing; one still in an earlier overlap stops now.
     const current = signingSecrets(stored.secrets, now).find((candidate) => candidate.expiresAt === null);
-    const secrets = [{ sealed: await this.ports.secrets.seal(secret), expiresAt: null }, ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : [])];
+    const secrets = [{ sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpointId)), expiresAt: null }, ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : [])];
     return {
       writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, secrets, endpoint: { ...stored.endpoint, updatedAt: now.toISOString() } }),
       audit: {
@@ -174,6 +175,18 @@ export class WebhookCommands<Write> {
 
 function uniqueTypes(types: EventType[] | undefined): EventType[] {
   return [...new Set(types ?? [])];
+}
+
+/**
+ * The URL as an audit entry shows it: each query value replaced by REDACTED, the names kept, since
+ * receivers often take a token there (docs/webhooks.md "Secrets").
+ */
+export function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.search === '') return parsed.href;
+  const names = parsed.search.slice(1).split('&').filter((part) => part !== '').map((part) => part.split('=')[0]);
+  parsed.search = names.map((name) => `${name}=REDACTED`).join('&');
+  return parsed.href;
 }
 
 function hostOf(url: string): string {

@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/types.ts';
 import { newId } from '../ids.ts';
-import { FAILING_DISABLE_AFTER_DAYS, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
+import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import type { AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
@@ -88,7 +88,7 @@ export class DeliveryWorker {
     }
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
     if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
-    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed)));
+    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
     const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
     const result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });

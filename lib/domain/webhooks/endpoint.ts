@@ -48,12 +48,26 @@ export interface StoredEndpoint {
   createdAfterSequence: number;
   /** When the current run of failed attempts began (no success since); null after a success. */
   failingSince: string | null;
+  /**
+   * Bumped by every write of the endpoint or its secrets, each conditioned on the version it read
+   * (docs/webhooks.md "Concurrent changes"); 0 for an item written before versions.
+   */
+  version: number;
 }
 
-/** Seals a secret at rest and opens it to sign (AES-256-GCM under a data key: lib/store/webhook-secrets.ts). */
+/**
+ * Seals a secret at rest and opens it to sign (AES-256-GCM under a data key: lib/store/webhook-secrets.ts).
+ * `context` is authenticated with it (associated data): a sealed value opens only under the
+ * context it was sealed for, so one copied to another endpoint's item does not open there.
+ */
 export interface SecretBox {
-  seal(secret: string): Promise<string>;
-  open(sealed: string): Promise<string>;
+  seal(secret: string, context: string): Promise<string>;
+  open(sealed: string, context: string): Promise<string>;
+}
+
+/** What a signing secret is bound to: its organization and endpoint (docs/webhooks.md "Secrets"). */
+export function sealedSecretContext(organizationId: string, endpointId: string): string {
+  return JSON.stringify(['webhook-secret', organizationId, endpointId]);
 }
 
 export const webhookEndpointNotFound = () => new NotFoundError('webhooks', 'No webhook endpoint with this id.');

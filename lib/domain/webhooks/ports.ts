@@ -11,14 +11,22 @@ export interface EndpointStorage<Write = unknown> {
   page(organizationId: string, after: string | undefined, limit: number): Promise<PageOf<StoredEndpoint>>;
   /** The endpoint and the counter's conditional increment: past the limit, the write fails with `endpointLimitReached`. */
   createWrites(organizationId: string, stored: StoredEndpoint): Write[];
-  /** Replaces what the user sets (url, types, description, status) and the secrets, if the endpoint still exists. */
-  replaceWrites(organizationId: string, stored: StoredEndpoint): Write[];
+  /**
+   * Replaces what the user sets (url, types, description, status) and the secrets, conditioned on
+   * `stored.version` (the one read): a concurrent write makes it fail with a 409 conflict.
+   * `endRunOfFailures` clears the run of failures (re-enabling); otherwise the worker's is kept.
+   */
+  replaceWrites(organizationId: string, stored: StoredEndpoint, options?: { endRunOfFailures?: boolean }): Write[];
   deleteWrites(organizationId: string, endpointId: string): Write[];
   /** A failed attempt: the start of the run of failures, kept if one is running; returns it. */
   markFailing(organizationId: string, endpointId: string, now: Date): Promise<string>;
   /** A success ends the run of failures. */
   clearFailing(organizationId: string, endpointId: string): Promise<void>;
-  /** Disables an enabled endpoint with its audit entry, in one transaction; false when it was not enabled any more. */
+  /**
+   * Disables an enabled endpoint with its audit entry, in one transaction conditioned on the
+   * version it read (re-read and retried when another write came first); false when it was not
+   * enabled any more.
+   */
   disable(organizationId: string, endpointId: string, reason: DisabledReason, audit: AuditEvent, now: Date): Promise<boolean>;
 }
 
@@ -120,5 +128,10 @@ export interface StoredEventText {
 export interface EventSource {
   find(organizationId: string, sequence: number): Promise<StoredEventText | undefined>;
   readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]>;
+  /**
+   * One page from a position: at most `maxEvents` events, possibly fewer though more follow (a
+   * Query stops at 1 MB); `more` is false only when no event after the page's last is stored.
+   */
+  readPage(organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventText[]; more: boolean }>;
   lastSequence(organizationId: string): Promise<number>;
 }

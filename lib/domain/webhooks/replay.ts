@@ -18,7 +18,7 @@ const UNCOMMITTED_RECHECK_SECONDS = 2;
 export interface ReplayPorts extends TaskPlanner {
   replays: ReplayStorage;
   endpoints: Pick<EndpointStorage, 'all' | 'get'>;
-  events: Pick<EventSource, 'readFrom'>;
+  events: Pick<EventSource, 'readPage'>;
   clock?: () => Date;
 }
 
@@ -26,7 +26,8 @@ export async function runReplayPage(ports: ReplayPorts, message: Extract<Deliver
   const now = (ports.clock?.() ?? new Date()).getTime();
   const replay = await ports.replays.get(message.organizationId, message.replayId);
   if (!replay) {
-    // The message is sent before the request commits (so a committed replay always has one).
+    // The message is sent once the request has committed (docs/webhooks.md "Replaying"); one
+    // queued by code that sent before committing may still arrive first: look again for a while.
     if (now - message.sentAt >= UNCOMMITTED_REPLAY_MS) return 'dropped';
     // Not committed yet (or never): look again shortly, as a fresh delayed message.
     await ports.queue.send([{ message, delaySeconds: UNCOMMITTED_RECHECK_SECONDS }]);
@@ -39,13 +40,16 @@ export async function runReplayPage(ports: ReplayPorts, message: Extract<Deliver
     return 'done';
   }
   const limit = Math.min(REPLAY_PAGE_SIZE, replay.untilSequence - replay.nextSequence + 1);
-  const page = limit > 0 ? await ports.events.readFrom(replay.organizationId, replay.nextSequence, limit) : [];
+  const { events: page, more } = limit > 0 ? await ports.events.readPage(replay.organizationId, replay.nextSequence, limit) : { events: [], more: false };
   const wanted = page.filter((event) => event.sequence <= replay.untilSequence && subscribes(stored.endpoint, event.type) && (replay.fromUtc === null || event.committedAt >= replay.fromUtc));
   const pairs = wanted.map((event) => ({ event: { organizationId: replay.organizationId, sequence: event.sequence, eventId: event.eventId, type: event.type, committedAt: event.committedAt } satisfies CommittedEvent, endpointId: replay.endpointId, origin: replay.id }));
   await createTasks(ports, pairs, () => now);
+  // Paged by position: a page shorter than asked is not the end (a Query stops at 1 MB, and one
+  // batch item may hold many events: docs/events.md "How events are stored"); only the store
+  // saying nothing follows, or reaching the replay's last event, is.
   const last = page.at(-1)?.sequence;
-  const nextSequence = last === undefined ? replay.untilSequence + 1 : last + 1;
-  const done = nextSequence > replay.untilSequence || page.length < limit;
+  const nextSequence = last === undefined ? (more ? replay.nextSequence : replay.untilSequence + 1) : last + 1;
+  const done = nextSequence > replay.untilSequence || !more;
   if (!(await ports.replays.advance(replay, nextSequence, done))) return 'dropped';
   if (!done) await ports.queue.send([{ message: { ...message, sentAt: now }, delaySeconds: 0 }]);
   return done ? 'done' : 'continued';

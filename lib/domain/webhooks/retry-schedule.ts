@@ -18,6 +18,13 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = Object.freeze([
   24 * 3600, // 24 h
 ]);
 
+/**
+ * The longest a receiver's `Retry-After` can make the next attempt wait: the schedule's longest
+ * wait (docs/webhooks.md "Retry waits"). Beyond it the value is no plan a schedule of about three
+ * days could honour, and a huge one would not even make a valid due date.
+ */
+export const MAX_RETRY_AFTER_SECONDS = Math.max(...RETRY_DELAYS_SECONDS);
+
 /** An endpoint with no success through this long a run of failures is disabled (`failing`). */
 export const DISABLE_AFTER_FAILING_SECONDS = 5 * 24 * 3600;
 
@@ -28,8 +35,8 @@ const JITTER = 0.2;
  * The wait in whole seconds before the attempt after `attempt` (1-based, the one that just
  * failed), or null when the schedule is exhausted and the event is `failed` for the endpoint.
  * `random` returns a value in [0, 1) (Math.random in production, a fixed source in tests).
- * A `Retry-After` the endpoint sent (on 429, 502 or 504) is a lower bound: it is never cut short
- * by the jitter, though the schedule may wait longer.
+ * A `Retry-After` the endpoint sent (on 429, 502 or 504) is a lower bound, capped at
+ * MAX_RETRY_AFTER_SECONDS: it is never cut short by the jitter, though the schedule may wait longer.
  */
 export function nextAttemptDelaySeconds(attempt: number, retryAfterSeconds: number | null, random: () => number): number | null {
   if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be a whole number ≥ 1, not ${attempt}`);
@@ -37,6 +44,6 @@ export function nextAttemptDelaySeconds(attempt: number, retryAfterSeconds: numb
   if (base === undefined) return null;
   const factor = 1 - JITTER + 2 * JITTER * Math.min(Math.max(random(), 0), 1);
   const jittered = Math.max(1, Math.round(base * factor));
-  const floor = retryAfterSeconds !== null && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? Math.ceil(retryAfterSeconds) : 0;
+  const floor = retryAfterSeconds !== null && retryAfterSeconds > 0 ? Math.min(Math.ceil(retryAfterSeconds), MAX_RETRY_AFTER_SECONDS) : 0;
   return Math.max(jittered, floor);
 }

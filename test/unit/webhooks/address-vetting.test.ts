@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPublicAddress, nonPublicReason, refusedAddressReason, vetWebhookUrl } from '../../../lib/domain/webhooks/address-vetting.ts';
+import { WebhookCommands } from '../../../lib/domain/webhooks/commands.ts';
+import { ValidationError } from '../../../lib/domain/errors.ts';
 
 describe('isPublicAddress: refused IPv4 ranges', () => {
   it.each([
@@ -205,6 +207,31 @@ describe('vetWebhookUrl', () => {
     ['http://user:pw@127.0.0.1:4242/', 'credentials'],
   ])('still refuses %s in local development (%s)', (url, code) => {
     expect(vetWebhookUrl(url, development)).toMatchObject({ ok: false, code });
+  });
+});
+
+describe('port 0', () => {
+  it.each([
+    ['https://hooks.example.com:0/hook', { allowLoopback: false }],
+    ['https://hooks.example.com:000/hook', { allowLoopback: false }],
+    ['http://127.0.0.1:0/hook', { allowLoopback: true }],
+    ['http://[::1]:0/hook', { allowLoopback: true }],
+  ])('refuses %s as an invalid URL', (url, options) => {
+    expect(vetWebhookUrl(url, options)).toMatchObject({ ok: false, code: 'invalid-url', message: expect.stringMatching(/^The endpoint URL .*port 0/) });
+  });
+
+  it('is a 400 naming /url when an endpoint is registered or replaced', async () => {
+    const unused = () => Promise.reject(new Error('not reached'));
+    const commands = new WebhookCommands({
+      endpoints: { get: unused, all: unused, page: unused, createWrites: () => [], replaceWrites: () => [], deleteWrites: () => [], markFailing: unused, clearFailing: unused, disable: unused },
+      replays: { createWrites: () => [], get: unused, advance: unused },
+      events: { find: unused, lastSequence: () => Promise.resolve(0) },
+      secrets: { seal: (secret) => Promise.resolve(secret), open: (sealed) => Promise.resolve(sealed) },
+      allowLoopback: false,
+    });
+    const refusal = await commands.create('org_1', { url: 'https://hooks.example.com:0/hook' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ValidationError);
+    expect(refusal).toMatchObject({ status: 400, code: 'customer-api.validation.failed', errors: [{ location: 'body', pointer: '/url', code: 'invalid-url' }] });
   });
 });
 

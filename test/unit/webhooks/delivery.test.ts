@@ -22,7 +22,7 @@ const endpointOf = (id: string, overrides: Partial<WebhookEndpoint> = {}): Webho
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });
-const stored = (endpoint: WebhookEndpoint, createdAfterSequence = 0, failingSince: string | null = null): StoredEndpoint => ({ organizationId: ORG, endpoint, secrets: [{ sealed: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }], createdAfterSequence, failingSince });
+const stored = (endpoint: WebhookEndpoint, createdAfterSequence = 0, failingSince: string | null = null): StoredEndpoint => ({ organizationId: ORG, endpoint, secrets: [{ sealed: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }], createdAfterSequence, failingSince, version: 1 });
 const event = (sequence: number, type = 'item.created'): CommittedEvent => ({ organizationId: ORG, sequence, eventId: `evt_${sequence}`, type, committedAt: '2026-01-01T00:00:00.000Z' });
 
 class Memory implements DeliveryStorage {

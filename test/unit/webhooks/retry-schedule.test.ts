@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DISABLE_AFTER_FAILING_SECONDS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../lib/domain/webhooks/retry-schedule.ts';
+import { DISABLE_AFTER_FAILING_SECONDS, MAX_RETRY_AFTER_SECONDS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../lib/domain/webhooks/retry-schedule.ts';
 
 const middle = (): number => 0.5;
 
@@ -69,7 +69,7 @@ describe('nextAttemptDelaySeconds', () => {
           const delay = nextAttemptDelaySeconds(attempt, retryAfter, () => random)!;
 
           // Assess
-          expect(delay).toBeGreaterThanOrEqual(retryAfter);
+          expect(delay).toBeGreaterThanOrEqual(Math.min(retryAfter, MAX_RETRY_AFTER_SECONDS));
           expect(delay).toBeGreaterThanOrEqual(RETRY_DELAYS_SECONDS[attempt - 1]! * 0.8);
         },
       ),
@@ -81,6 +81,16 @@ describe('nextAttemptDelaySeconds', () => {
     expect(nextAttemptDelaySeconds(1, 120, middle)).toBe(120);
     expect(nextAttemptDelaySeconds(1, 0.2, middle)).toBe(5);
     expect(nextAttemptDelaySeconds(3, 60, middle)).toBe(1800);
+  });
+
+  it('caps a Retry-After at the schedule\'s longest wait (24 h), however large', () => {
+    const longest = Math.max(...RETRY_DELAYS_SECONDS);
+    for (const retryAfter of [longest + 1, 10 ** 12, 10 ** 20, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE]) {
+      const delay = nextAttemptDelaySeconds(1, retryAfter, middle)!;
+      expect(delay).toBe(longest);
+      // The next attempt's due time is a valid date (a huge wait used to throw a RangeError here).
+      expect(() => new Date(Date.now() + delay * 1000).toISOString()).not.toThrow();
+    }
   });
 
   it('refuses an attempt number that is not a whole number ≥ 1', () => {
