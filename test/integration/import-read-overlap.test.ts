@@ -30,7 +30,8 @@ describe('reading ahead while a chunk commits', () => {
     const writer = transactionWriter();
     let committing = 0;
     let readsDuringCommit = 0;
-    const records = watchedImportRecords({ afterRead: () => void (readsDuringCommit += committing > 0 ? 1 : 0) });
+    // Counted when a read starts: one that starts while a transaction is in flight overlaps it.
+    const records = watchedImportRecords({ beforeRead: () => void (readsDuringCommit += committing > 0 ? 1 : 0) });
     const countingWriter: CommandWriter<StoreWrite> = {
       async run(context, build, respond) {
         committing += 1;

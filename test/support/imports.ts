@@ -269,15 +269,20 @@ export async function runImportInProcess(
 }
 
 /**
- * The real import records, watched: `afterRead` runs after each read by natural key (with the
- * entity and how many reads of it came before, from 1), before the job sees the result (a test
- * interferes there); `onWrite` sees each write's op.
+ * The real import records, watched: `beforeRead` is told when a read by natural key starts;
+ * `afterRead` runs after it (with the entity and how many reads of it came before, from 1),
+ * before the job sees the result (a test interferes there); `onWrite` sees each write's op.
  */
-export function watchedImportRecords(hooks: { afterRead?: (entity: string, count: number) => Promise<void> | void; onWrite?: (op: string) => void }): ImportRecords<StoreWrite> {
+export function watchedImportRecords(hooks: {
+  beforeRead?: (entity: string) => void;
+  afterRead?: (entity: string, count: number) => Promise<void> | void;
+  onWrite?: (op: string) => void;
+}): ImportRecords<StoreWrite> {
   const real = importRecords();
   const reads = new Map<string, number>();
   return {
     getByNaturalKeys: async (organizationId, entity, keys) => {
+      hooks.beforeRead?.(entity);
       const found = await real.getByNaturalKeys(organizationId, entity, keys);
       const count = (reads.get(entity) ?? 0) + 1;
       reads.set(entity, count);
