@@ -138,15 +138,7 @@ export async function readEventPage(tableName: string, organizationId: string, f
 /** One event: the first item at or after its position is the batch that would hold it. */
 export async function findEvent(tableName: string, organizationId: string, sequence: number): Promise<StoredEventRecord | undefined> {
   if (sequence < 0 || sequence > MAX_SEQUENCE) return undefined;
-  const { Items = [] } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId), ':from': keys.eventSortKey(sequence), ':to': keys.eventSortKey(MAX_SEQUENCE) },
-      ConsistentRead: true,
-      Limit: 1,
-    }),
-  );
+  const { Items = [] } = await queryEventItems(tableName, organizationId, sequence, 1, undefined);
   return Items[0] ? eventsOfItem(Items[0]).find((event) => event.sequence === sequence) : undefined;
 }
 

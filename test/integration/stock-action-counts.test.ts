@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
 import { meterTransactions, type TransactionMeter } from '../../lib/store/transaction-meter.ts';
-import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { tableName, transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, storedJob } from '../support/imports.ts';
+import { tableName } from '../support/events.ts';
+import { csvOf, runImportInProcess } from '../support/imports.ts';
 
 /**
  * What one stock unit costs in a transaction (docs/performance.md "Actions per stock row"): the
@@ -22,31 +19,16 @@ const ITEMS = 60;
 const BOMS = 4;
 const BOM_LINES = 7;
 
-function ports(): ProcessPorts<StoreWrite> {
-  return {
-    jobs: importJobsStore(),
-    files: filesStore(),
-    records: importRecords(),
-    writer: transactionWriter(),
-    continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-    chunkActions: bulkChunkActions(),
-    chunkBytes: BULK_CHUNK_BYTES,
-    writeBytes: storeWriteBytes,
-  };
-}
-
 const sku = (index: number) => `I-${String(index).padStart(3, '0')}`;
 const component = (bom: number, line: number) => `C-${bom}-${line}`;
 
 let meter: TransactionMeter;
 const organizationId = uniqueOrganization();
 
-/** Runs a whole job in process; returns the committed transactions that carried its rows (those that wrote events). */
+/** Runs a whole job in process; returns the committed transactions that carried its rows (those that wrote events: not the submission's nor the end's). */
 async function run(kind: string, header: string[], rows: string[][]) {
-  const { job } = await commitQueuedJob(organizationId, { kind, duplicateStrategy: 'fail', file: csvOf(header, rows) });
   meter.clear();
-  expect(await new ImportJobProcessor(ports()).process(organizationId, job.id, () => 120_000)).toBe('finished');
-  const stored = await storedJob(organizationId, job.id);
+  const stored = await runImportInProcess(organizationId, kind, csvOf(header, rows));
   expect(stored.counts.failed, JSON.stringify(stored.counts)).toBe(0);
   const events = tableName('events');
   return meter.committed.filter((transaction) => (transaction.tables[events] ?? 0) > 0);

@@ -2,7 +2,7 @@ import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
 import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -247,7 +247,8 @@ export async function commitQueuedJob(
 
 /**
  * Runs a committed-but-unqueued job to its end in process with the real stores (or the records
- * and writer given), in full-size transactions, and gives its stored state.
+ * and writer given), in transactions of the production worker's size (actions and bytes), and
+ * gives its stored state.
  */
 export async function runImportInProcess(
   organizationId: string,
@@ -263,6 +264,8 @@ export async function runImportInProcess(
     writer: options.writer ?? transactionWriter(),
     continueLater: () => Promise.reject(new Error('a job was handed on')),
     chunkActions: bulkChunkActions(),
+    chunkBytes: BULK_CHUNK_BYTES,
+    writeBytes: storeWriteBytes,
   });
   expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
   return storedJob(organizationId, job.id);
