@@ -4,6 +4,7 @@ import { handler as sweepHandler } from '../../functions/workers/sweep-export-jo
 import type { ExportJobState, ExportProgress } from '../../lib/domain/exports/job.ts';
 import { ExportSubmitter } from '../../lib/domain/exports/submit.ts';
 import { documentClient } from '../../lib/store/clients.ts';
+import { exportJobEntity, exportJobIndexKeys } from '../../lib/store/entities.ts';
 import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
 import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/store/keys.ts';
 import { ACTIVE_JOBS_INDEX } from '../../lib/store/tables.ts';
@@ -21,11 +22,20 @@ import { tableName, transactionWriter } from '../support/events.ts';
 const ABANDONED_AGO = new Date(Date.now() - 15 * 86_400_000);
 const jobs = () => new ExportJobsStore(tableName('inventory'));
 
-/** Commits an export job as submission does and marks it handed to the queue, without sending it. */
+/**
+ * Commits an export job as submission does, already marked handed to the queue (as
+ * `markDispatched` leaves it) in the same transaction, without sending it: a backdated job that
+ * sat in the dispatch index even for a moment would be sent by the test server's own sweeper.
+ */
 async function dispatchedExport(organizationId: string, submittedAt = new Date()): Promise<ExportJobState> {
   const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'items', format: 'csv', filters: {} }, submittedAt);
-  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-index-tests' }, traceId: null }, async () => plan);
-  await jobs().markDispatched(organizationId, plan.result.id);
+  const writes = plan.writes.map((write) => {
+    const item = write.item.Put?.Item;
+    if (item?.entity !== exportJobEntity.type) return write;
+    const { gsi1pk: _pending, gsi1sk: _pendingAt, ...dispatched } = item;
+    return { ...write, item: { Put: { ...write.item.Put, TableName: write.item.Put?.TableName ?? '', Item: { ...dispatched, ...exportJobIndexKeys.active(organizationId, plan.result.id) } } } };
+  });
+  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-index-tests' }, traceId: null }, async () => ({ ...plan, writes }));
   return plan.result;
 }
 
