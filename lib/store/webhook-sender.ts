@@ -1,9 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusedAddressReason, vetWebhookUrl } from '../domain/webhooks/address-vetting.ts';
 import { retryAfterSeconds } from '../domain/webhooks/retry-after.ts';
+import { createDnsResolve, type Resolve } from './webhook-dns.ts';
 
 /**
  * One webhook delivery attempt over HTTP (docs/webhooks.md "Verifying deliveries"): the outbound
@@ -11,7 +11,10 @@ import { retryAfterSeconds } from '../domain/webhooks/retry-after.ts';
  * every address checked; the socket then connects to the vetted address itself (a `lookup` that
  * answers only it), so a DNS answer that changes after the check (rebinding) cannot redirect the
  * request, while TLS still names and verifies the URL's host. One deadline covers DNS, connect,
- * TLS, the response head and the (at most 4 KiB) body read; redirects are never followed.
+ * TLS, the response head and the (at most 4 KiB) body read; redirects are never followed. DNS is
+ * a cancellable resolver (lib/store/webhook-dns.ts); when an address cannot be connected to
+ * (refused, unreachable, or no connection within its share of the deadline) the next vetted
+ * address is tried (docs/webhooks.md "Fairness").
  */
 
 export interface WebhookAttemptResult {
@@ -20,6 +23,8 @@ export interface WebhookAttemptResult {
   durationMs: number;
   error: string | null;
   retryAfterSeconds: number | null;
+  /** Present when the deadline ended the attempt. */
+  timedOut?: true;
 }
 
 export interface WebhookSender {
@@ -28,32 +33,35 @@ export interface WebhookSender {
 
 export const WEBHOOK_USER_AGENT = 'inventory-customer-api-webhooks/1.0 (+Standard Webhooks)';
 export const WEBHOOK_TIMEOUT_MS = 15_000;
+/** An address that has not accepted the connection after this long is given up for the next one. */
+export const WEBHOOK_CONNECT_TIMEOUT_MS = 5000;
 /**
  * The response body is read until this many bytes have arrived, then the connection is closed:
  * the rest is never received. (One socket read may carry up to 64 KiB past the mark; nothing is kept.)
  */
 export const WEBHOOK_RESPONSE_READ_BYTES = 4096;
 
-type Resolve = (host: string) => Promise<string[]>;
-
 /** A resolver that answers the given hosts from `fixedAnswers` (local tests: WEBHOOK_TEST_RESOLVE) and every other host through DNS. */
 export function resolveWithFixedAnswers(fixedAnswers: ReadonlyMap<string, readonly string[]>): Resolve {
-  return async (host) => {
+  return async (host, signal) => {
     const fixed = fixedAnswers.get(host);
-    return fixed ? [...fixed] : resolveAll(host);
+    return fixed ? [...fixed] : resolveThroughDns(host, signal);
   };
 }
 
-export function createWebhookSender(options: { allowLoopback: boolean; resolve?: Resolve; timeoutMs?: number }): WebhookSender {
-  const resolve = options.resolve ?? resolveAll;
+const resolveThroughDns = createDnsResolve();
+
+export function createWebhookSender(options: { allowLoopback: boolean; resolve?: Resolve; timeoutMs?: number; connectTimeoutMs?: number }): WebhookSender {
+  const resolve = options.resolve ?? resolveThroughDns;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? WEBHOOK_CONNECT_TIMEOUT_MS, timeoutMs);
   return {
     async send(input) {
       const startedAt = performance.now();
       const elapsed = () => Math.round(performance.now() - startedAt);
       const failed = (error: string): WebhookAttemptResult => ({ outcome: 'failed', responseStatus: null, durationMs: elapsed(), error, retryAfterSeconds: null });
       const deadline = AbortSignal.timeout(timeoutMs);
-      const timedOut = () => failed(`timed out after ${timeoutMs} ms`);
+      const timedOut = (): WebhookAttemptResult => ({ ...failed(`timed out after ${timeoutMs} ms`), timedOut: true });
 
       const vetted = vetWebhookUrl(input.url, { allowLoopback: options.allowLoopback });
       if (!vetted.ok) return failed(`refused: ${vetted.message}`);
@@ -62,7 +70,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
 
       let addresses: string[];
       try {
-        addresses = isIP(host) === 0 ? await untilAborted(resolve(host), deadline) : [host];
+        addresses = isIP(host) === 0 ? await untilAborted(resolve(host, deadline), deadline) : [host];
       } catch (error) {
         return deadline.aborted ? timedOut() : failed(`refused: DNS lookup of ${host} failed (${describe(error)})`);
       }
@@ -72,12 +80,19 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
         if (reason !== null) return failed(`refused: ${host} resolves to ${address}, which is not public (${reason})`);
       }
 
-      try {
-        const response = await post(url, addresses[0]!, input, deadline);
-        return { ...classify(response), durationMs: elapsed() };
-      } catch (error) {
-        return deadline.aborted ? timedOut() : failed(describe(error));
+      const unreachable: string[] = [];
+      for (const address of addresses) {
+        try {
+          const response = await post(url, address, input, deadline, connectTimeoutMs);
+          return { ...classify(response), durationMs: elapsed() };
+        } catch (error) {
+          if (deadline.aborted) return timedOut();
+          // Past the connection the request may have arrived: never sent twice.
+          if (!(error instanceof ConnectFailure)) return failed(describe(error));
+          unreachable.push(`${address}: ${describe(error.cause)}`);
+        }
       }
+      return failed(`could not connect to ${host} (${unreachable.join('; ')})`);
     },
   };
 }
@@ -98,8 +113,18 @@ function classify(response: Response): Omit<WebhookAttemptResult, 'durationMs'> 
   return { outcome: 'failed', responseStatus: status, error, retryAfterSeconds: retryAfter };
 }
 
-/** POSTs to `url` over a socket connected to `address`; resolves once the head and ≤ 4 KiB of body are in. */
-function post(url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal): Promise<Response> {
+/** No connection to one address (refused, unreachable, or not accepted in time): nothing was sent, the next address may be tried. */
+class ConnectFailure extends Error {
+  constructor(cause: unknown) {
+    super('could not connect', { cause });
+  }
+}
+
+/**
+ * POSTs to `url` over a socket connected to `address`; resolves once the head and ≤ 4 KiB of
+ * body are in. Rejects with a ConnectFailure when no connection was made within `connectTimeoutMs`.
+ */
+function post(url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number): Promise<Response> {
   const body = Buffer.from(input.body, 'utf8');
   const family = isIP(address);
   // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily); either way only the vetted one is offered.
@@ -122,7 +147,20 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
         'user-agent': WEBHOOK_USER_AGENT,
       },
     });
-    outgoing.on('error', reject);
+    let connected = false;
+    outgoing.on('error', (error) => reject(connected || signal.aborted ? error : new ConnectFailure(error)));
+    outgoing.once('socket', (socket) => {
+      if (!socket.connecting) {
+        connected = true;
+        return;
+      }
+      const connectTimer = setTimeout(() => outgoing.destroy(new Error(`no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      socket.once('connect', () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      });
+      socket.once('close', () => clearTimeout(connectTimer));
+    });
     outgoing.once('response', (incoming: IncomingMessage) => {
       const response: Response = {
         status: incoming.statusCode ?? 0,
@@ -150,11 +188,6 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
 function header(incoming: IncomingMessage, name: string): string | undefined {
   const value = incoming.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-async function resolveAll(host: string): Promise<string[]> {
-  const answers = await lookup(host, { all: true, verbatim: true });
-  return answers.map((answer) => answer.address);
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
