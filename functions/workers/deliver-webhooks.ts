@@ -9,11 +9,12 @@ import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
 import { log, logger } from '../../lib/log.ts';
 import { metrics, observeWebhookAttempt } from '../../lib/metrics.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
-import { createWebhookSender, resolveWithFixedAnswers } from '../../lib/store/webhook-sender.ts';
+import { createWebhookSender, resolveWithFixedAnswers, WEBHOOK_TIMEOUT_MS } from '../../lib/store/webhook-sender.ts';
 
 /** The webhook delivery worker (docs/webhooks.md "Delivery"): attempts and replay pages, each message on its own. */
 const table = requiredEnv(TABLES.inventory.envVar);
@@ -33,6 +34,8 @@ const worker = new DeliveryWorker({
   queue,
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
+  // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
+  gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
   observe: observeWebhookAttempt,
   log: (message, details) => log('warn', message, details),

@@ -291,3 +291,10 @@ export const webhookReplayEntity = defineEntity<{ organizationId: string; replay
   schemaVersion: 1,
   key: ({ organizationId, replayId }) => keys.webhookReplay(organizationId, replayId),
 });
+
+/** An organization's webhook attempts in flight and its endpoints' consecutive timeouts (docs/webhooks.md "Fairness"). */
+export const webhookGateEntity = defineEntity<{ organizationId: string }>({
+  type: 'webhook-gate',
+  schemaVersion: 1,
+  key: ({ organizationId }) => keys.webhookGate(organizationId),
+});

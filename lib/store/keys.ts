@@ -138,6 +138,8 @@ export const keys = {
   webhookAttemptsOf: (organizationId: string, endpointId: string) => `ORG#${organizationId}#WHLOG#${endpointId}`,
   webhookAttempt: (organizationId: string, endpointId: string, attemptId: string) => ({ pk: `ORG#${organizationId}#WHLOG#${endpointId}`, sk: `ATT#${attemptId}` }),
   webhookReplay: (organizationId: string, replayId: string) => ({ pk: `ORG#${organizationId}#${replayId}`, sk: 'REPLAY' }),
+  /** The organization's attempts in flight and its endpoints' circuits (lib/domain/webhooks/fair-share.ts). */
+  webhookGate: (organizationId: string) => ({ pk: `ORG#${organizationId}#WHGATE`, sk: 'GATE' }),
 
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,

@@ -21,7 +21,7 @@ export class WebhookDeliveryQueue implements DeliveryQueue {
 export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const parsed = JSON.parse(body) as Partial<DeliveryMessage> & Record<string, unknown>;
-    if (parsed.kind === 'attempt' && typeof parsed.organizationId === 'string' && typeof parsed.endpointId === 'string' && typeof parsed.sequence === 'number' && typeof parsed.origin === 'string' && typeof parsed.attempt === 'number' && typeof parsed.dueAt === 'number') {
+    if (parsed.kind === 'attempt' && typeof parsed.organizationId === 'string' && typeof parsed.endpointId === 'string' && typeof parsed.sequence === 'number' && typeof parsed.origin === 'string' && typeof parsed.attempt === 'number' && typeof parsed.dueAt === 'number' && (parsed.deferrals === undefined || typeof parsed.deferrals === 'number')) {
       return parsed as DeliveryMessage;
     }
     if (parsed.kind === 'replay' && typeof parsed.organizationId === 'string' && typeof parsed.replayId === 'string' && typeof parsed.sentAt === 'number') return parsed as DeliveryMessage;

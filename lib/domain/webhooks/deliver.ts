@@ -1,7 +1,8 @@
 import type { AuditEvent } from '../audit/types.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
-import type { AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
+import { deferralDelaySeconds } from './fair-share.ts';
+import type { AttemptGate, AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -29,6 +30,8 @@ export interface SendResult {
   durationMs: number;
   error: string | null;
   retryAfterSeconds: number | null;
+  /** The attempt hit its deadline (the circuit breaker counts these: docs/webhooks.md "Fairness"). */
+  timedOut?: true;
 }
 
 export interface DeliveryPorts {
@@ -38,6 +41,8 @@ export interface DeliveryPorts {
   queue: DeliveryQueue;
   secrets: SecretBox;
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
+  /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"); without it attempts are not limited (tests of other concerns). */
+  gate?: AttemptGate;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
   firstRetrySeconds?: number;
   clock?: () => Date;
@@ -47,7 +52,7 @@ export interface DeliveryPorts {
   log?: (message: string, details: Record<string, unknown>) => void;
 }
 
-export type DeliveryVerdict = 'sent' | 'delayed' | 'dropped' | 'cancelled' | 'settled-interrupted';
+export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
 export class DeliveryWorker {
   constructor(private readonly ports: DeliveryPorts) {}
@@ -87,10 +92,24 @@ export class DeliveryWorker {
       return 'cancelled';
     }
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
-    if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
-    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
-    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
-    const result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
+    const lease = { organizationId: task.organizationId, endpointId: task.endpointId, leaseId: attempt.attemptId };
+    if (this.ports.gate && !(await this.ports.gate.acquire(lease))) {
+      // Its organization's or its endpoint's share is in use: the same attempt comes back later, not counted as failed.
+      await this.deferAttempt(message);
+      return 'deferred';
+    }
+    let timedOut: boolean | null = null;
+    let result: SendResult;
+    try {
+      if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
+      const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+      const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
+      result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
+      timedOut = result.timedOut === true;
+    } finally {
+      // Given back before settling: the slot is free as soon as the endpoint is done with it.
+      await this.ports.gate?.release({ ...lease, timedOut });
+    }
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
     await this.settle({ ...task, attempts: attempt.number, inFlight: attempt }, stored, result);
     return 'sent';
@@ -154,6 +173,12 @@ export class DeliveryWorker {
     };
     const disabled = await this.ports.endpoints.disable(stored.organizationId, endpoint.id, reason, audit, now);
     if (disabled) this.ports.log?.('webhook endpoint disabled', { endpointId: endpoint.id, reason });
+  }
+
+  private async deferAttempt(message: Extract<DeliveryMessage, { kind: 'attempt' }>): Promise<void> {
+    const deferrals = message.deferrals ?? 0;
+    const delaySeconds = deferralDelaySeconds(deferrals, this.ports.random ?? Math.random);
+    await this.ports.queue.send([{ message: { ...message, deferrals: deferrals + 1 }, delaySeconds }]);
   }
 
   private async queueAttempt(task: DeliveryTask, attempt: number, dueAt: number, now: Date): Promise<void> {

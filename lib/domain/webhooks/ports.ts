@@ -88,9 +88,9 @@ export interface DeliveryStorage {
   attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>>;
 }
 
-/** The delivery queue's messages (docs/webhooks.md "Retry waits"). */
+/** The delivery queue's messages (docs/webhooks.md "Retry waits"); `deferrals`: how often the attempt waited for its share ("Fairness"). */
 export type DeliveryMessage =
-  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number }
+  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number; deferrals?: number }
   | { kind: 'replay'; organizationId: string; replayId: string; sentAt: number };
 
 export interface DeliveryQueue {
@@ -134,4 +134,12 @@ export interface EventSource {
    */
   readPage(organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventText[]; more: boolean }>;
   lastSequence(organizationId: string): Promise<number>;
+}
+
+/** The fair shares of attempts in flight (docs/webhooks.md "Fairness"), across every worker. */
+export interface AttemptGate {
+  /** Takes a lease for one attempt to the endpoint; false when its organization's or its own share is in use. */
+  acquire(request: { organizationId: string; endpointId: string; leaseId: string }): Promise<boolean>;
+  /** Gives the lease back; `timedOut` feeds the endpoint's circuit breaker (null: no attempt was made). */
+  release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void>;
 }
