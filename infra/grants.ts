@@ -236,7 +236,8 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
-  // pages (Query on events, PutItem of tasks). Retries and pages are new messages; secrets opened with Decrypt.
+  // pages (Query on events, PutItem of tasks), the organization's fair-share gate (GetItem, conditional
+  // PutItem). Retries, deferrals and pages are new messages; secrets opened with Decrypt.
   deliverWebhooks: {
     tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },

@@ -6,9 +6,10 @@ import { describeError, log, logger } from './log.ts';
 import { parseDeliveryMessage } from './store/webhook-queue.ts';
 
 /**
- * The webhook delivery queue's consumer (docs/webhooks.md "Isolation"): the messages of a batch
+ * The webhook delivery queue's consumer (docs/webhooks.md "Fairness"): the messages of a batch
  * run in parallel, each reported alone, so an endpoint that hangs holds only its own attempts
- * (at most the sender's 15 s), never its neighbours'. A message that fails comes back after the
+ * (at most the sender's 15 s), never its neighbours'; the shares bound how many invocations a
+ * slow tenant's attempts can hold. A message that fails comes back after the
  * queue's visibility timeout; an attempt's own failure is not a message failure (it is settled
  * and its retry queued), so only storage or queue errors come back this way.
  */

@@ -35,6 +35,7 @@ const worker = new DeliveryWorker({
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
   // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
+  attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
   gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
   observe: observeWebhookAttempt,

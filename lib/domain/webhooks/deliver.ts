@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../audit/types.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
-import { deferralDelaySeconds } from './fair-share.ts';
+import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
 import type { AttemptGate, AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
@@ -43,6 +43,8 @@ export interface DeliveryPorts {
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
   /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"); without it attempts are not limited (tests of other concerns). */
   gate?: AttemptGate;
+  /** The sender's deadline: a deferred attempt to an endpoint whose circuit is open waits at least this long. */
+  attemptDeadlineMs?: number;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
   firstRetrySeconds?: number;
   clock?: () => Date;
@@ -59,6 +61,28 @@ export class DeliveryWorker {
 
   /** Handles one `attempt` message; `redelivered` when the queue gave it out before (its receive count > 1). */
   async handle(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean): Promise<DeliveryVerdict> {
+    const { gate } = this.ports;
+    // An early message is only sent on: it needs no share.
+    if (!gate || message.dueAt - this.now().getTime() > EARLY_TOLERANCE_MS) return this.handleWithinShare(message, redelivered, { timedOut: null });
+    // The share is asked for first, before any read: a backlog waiting for a full share costs a
+    // deferral each, not the reads of an attempt.
+    const lease = { organizationId: message.organizationId, endpointId: message.endpointId, leaseId: newId('wha', this.now().getTime()) };
+    const admission = await gate.acquire(lease);
+    if (!admission.admitted) {
+      // Its organization's or its endpoint's share is in use: the same attempt comes back later, not counted as failed.
+      await this.deferAttempt(message, admission.reason);
+      return 'deferred';
+    }
+    const attempted: { timedOut: boolean | null } = { timedOut: null };
+    try {
+      return await this.handleWithinShare(message, redelivered, attempted);
+    } finally {
+      await gate.release({ ...lease, timedOut: attempted.timedOut });
+    }
+  }
+
+  /** The message once it holds a share (or needs none): `attempted.timedOut` says how its attempt ended, if one was made. */
+  private async handleWithinShare(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean, attempted: { timedOut: boolean | null }): Promise<DeliveryVerdict> {
     const { deliveries } = this.ports;
     const task = await deliveries.getTask(message);
     if (!task || task.status !== 'pending') return 'dropped';
@@ -92,24 +116,11 @@ export class DeliveryWorker {
       return 'cancelled';
     }
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
-    const lease = { organizationId: task.organizationId, endpointId: task.endpointId, leaseId: attempt.attemptId };
-    if (this.ports.gate && !(await this.ports.gate.acquire(lease))) {
-      // Its organization's or its endpoint's share is in use: the same attempt comes back later, not counted as failed.
-      await this.deferAttempt(message);
-      return 'deferred';
-    }
-    let timedOut: boolean | null = null;
-    let result: SendResult;
-    try {
-      if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
-      const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
-      const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
-      result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
-      timedOut = result.timedOut === true;
-    } finally {
-      // Given back before settling: the slot is free as soon as the endpoint is done with it.
-      await this.ports.gate?.release({ ...lease, timedOut });
-    }
+    if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
+    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
+    const result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
+    attempted.timedOut = result.timedOut === true;
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
     await this.settle({ ...task, attempts: attempt.number, inFlight: attempt }, stored, result);
     return 'sent';
@@ -175,9 +186,9 @@ export class DeliveryWorker {
     if (disabled) this.ports.log?.('webhook endpoint disabled', { endpointId: endpoint.id, reason });
   }
 
-  private async deferAttempt(message: Extract<DeliveryMessage, { kind: 'attempt' }>): Promise<void> {
+  private async deferAttempt(message: Extract<DeliveryMessage, { kind: 'attempt' }>, reason: ShareRefusal): Promise<void> {
     const deferrals = message.deferrals ?? 0;
-    const delaySeconds = deferralDelaySeconds(deferrals, this.ports.random ?? Math.random);
+    const delaySeconds = deferralDelaySeconds(deferrals, reason, Math.ceil((this.ports.attemptDeadlineMs ?? 15_000) / 1000), this.ports.random ?? Math.random);
     await this.ports.queue.send([{ message: { ...message, deferrals: deferrals + 1 }, delaySeconds }]);
   }
 

@@ -38,7 +38,9 @@ export interface GateState {
 
 export const EMPTY_GATE: GateState = { version: 0, leases: {}, timeouts: {} };
 
-export type Admission = { admitted: true; next: GateState } | { admitted: false; reason: 'organization-share' | 'endpoint-share' | 'open-circuit' };
+export type ShareRefusal = 'organization-share' | 'endpoint-share' | 'open-circuit';
+
+export type Admission = { admitted: true; next: GateState } | { admitted: false; reason: ShareRefusal };
 
 export function isCircuitOpen(state: GateState, endpointId: string, limits: FairShareLimits): boolean {
   return (state.timeouts[endpointId] ?? 0) >= limits.openCircuitAfterTimeouts;
@@ -69,7 +71,12 @@ export function release(state: GateState, request: { leaseId: string; endpointId
   return { version: state.version + 1, leases, timeouts };
 }
 
-/** How long a deferred message waits before it is tried again: doubling from 1 s, at most 16 s, plus up to 1 s of jitter. */
-export function deferralDelaySeconds(deferrals: number, random: () => number): number {
-  return Math.min(16, 2 ** Math.min(deferrals, 4)) + Math.round(random());
+/**
+ * How long a deferred message waits before it is tried again: doubling from 1 s, at most 16 s,
+ * plus up to 1 s of jitter. An endpoint whose circuit is open frees its one slot only when an
+ * attempt ends, at worst after the attempt deadline: its messages wait at least that long.
+ */
+export function deferralDelaySeconds(deferrals: number, reason: ShareRefusal, attemptDeadlineSeconds: number, random: () => number): number {
+  const doubling = Math.min(16, 2 ** Math.min(deferrals, 4));
+  return (reason === 'open-circuit' ? Math.max(doubling, attemptDeadlineSeconds) : doubling) + Math.round(random());
 }

@@ -1,6 +1,7 @@
 import type { AuditEvent } from '../audit/types.ts';
 import type { PageOf } from '../pagination/page.ts';
 import type { DisabledReason, StoredEndpoint } from './endpoint.ts';
+import type { ShareRefusal } from './fair-share.ts';
 
 /** What the webhook flows need from storage and the queue (adapters in lib/store/). */
 
@@ -138,8 +139,8 @@ export interface EventSource {
 
 /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"), across every worker. */
 export interface AttemptGate {
-  /** Takes a lease for one attempt to the endpoint; false when its organization's or its own share is in use. */
-  acquire(request: { organizationId: string; endpointId: string; leaseId: string }): Promise<boolean>;
+  /** Takes a lease for one attempt to the endpoint; refused when its organization's or its own share is in use. */
+  acquire(request: { organizationId: string; endpointId: string; leaseId: string }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }>;
   /** Gives the lease back; `timedOut` feeds the endpoint's circuit breaker (null: no attempt was made). */
   release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void>;
 }

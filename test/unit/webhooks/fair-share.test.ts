@@ -110,7 +110,11 @@ describe('circuit breaker', () => {
 
 describe('deferralDelaySeconds', () => {
   it('doubles from 1 s to at most 16 s, plus at most 1 s of jitter', () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map((deferrals) => deferralDelaySeconds(deferrals, () => 0))).toEqual([1, 2, 4, 8, 16, 16, 16]);
-    expect(deferralDelaySeconds(0, () => 0.99)).toBe(2);
+    expect([0, 1, 2, 3, 4, 5, 9].map((deferrals) => deferralDelaySeconds(deferrals, 'organization-share', 15, () => 0))).toEqual([1, 2, 4, 8, 16, 16, 16]);
+    expect(deferralDelaySeconds(0, 'endpoint-share', 15, () => 0.99)).toBe(2);
+  });
+
+  it('waits at least the attempt deadline for an endpoint whose circuit is open (its one slot frees no sooner)', () => {
+    expect([0, 3, 4].map((deferrals) => deferralDelaySeconds(deferrals, 'open-circuit', 15, () => 0))).toEqual([15, 15, 16]);
   });
 });
