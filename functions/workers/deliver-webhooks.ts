@@ -12,7 +12,7 @@ import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
-import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
 import { createWebhookSender, resolveWithFixedAnswers, WEBHOOK_TIMEOUT_MS } from '../../lib/store/webhook-sender.ts';
 
@@ -31,7 +31,7 @@ const worker = new DeliveryWorker({
   endpoints,
   deliveries,
   events,
-  queue,
+  queue: new CoalescingDeliveryQueue(queue),
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
   // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.

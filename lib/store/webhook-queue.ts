@@ -57,3 +57,47 @@ export class WebhookEventSource implements EventSource {
     return readLastSequence(this.tableName, organizationId);
   }
 }
+
+/**
+ * Sends made in the same turn of the event loop go out together, 10 to a SendMessageBatch: the
+ * messages of a batch that are deferred at once (docs/webhooks.md "Fairness") cost one request,
+ * not one each. Each caller still learns whether its own messages were sent.
+ */
+export class CoalescingDeliveryQueue implements DeliveryQueue {
+  private pending: { messages: readonly { message: DeliveryMessage; delaySeconds: number }[]; settle: (error?: unknown) => void }[] = [];
+
+  constructor(private readonly queue: DeliveryQueue) {}
+
+  send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
+      this.pending.push({ messages, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const callers = this.pending;
+    this.pending = [];
+    // Callers grouped into requests of at most 10 messages, so one refused request fails only its own callers.
+    const groups: (typeof callers)[] = [];
+    let size = 10;
+    for (const caller of callers) {
+      if (size + caller.messages.length > 10) {
+        groups.push([]);
+        size = 0;
+      }
+      groups.at(-1)?.push(caller);
+      size += caller.messages.length;
+    }
+    await Promise.all(
+      groups.map(async (group) => {
+        try {
+          await this.queue.send(group.flatMap((caller) => caller.messages));
+          for (const caller of group) caller.settle();
+        } catch (error) {
+          for (const caller of group) caller.settle(error);
+        }
+      }),
+    );
+  }
+}
