@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/domain/webhooks/deliver.ts';
 import { dispatchEvents, liveRecipients, newTask, type CommittedEvent } from '../../../lib/domain/webhooks/dispatch.ts';
 import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { AttemptOutcome, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage } from '../../../lib/domain/webhooks/ports.ts';
+import type { AttemptGate, AttemptOutcome, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage } from '../../../lib/domain/webhooks/ports.ts';
 
 /**
  * The webhook flows' decisions on in-memory ports (docs/webhooks.md "Delivery", "Retry waits",
@@ -192,5 +192,87 @@ describe('delivering', () => {
     advance(1000);
     await worker.handle(queue.sent.at(-1)?.message as ReturnType<typeof message>, false);
     expect(queue.sent.at(-1)?.delaySeconds).toBe(300);
+  });
+});
+
+describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
+  /** A gate that admits while `open` is true and records every release. */
+  const recordingGate = () => {
+    const state = { open: false, held: 0, releases: [] as Array<boolean | null> };
+    const gate: AttemptGate = {
+      acquire: async () => {
+        if (!state.open) return { admitted: false, reason: 'organization-share' };
+        state.held += 1;
+        return { admitted: true };
+      },
+      release: async ({ timedOut }) => {
+        state.held -= 1;
+        state.releases.push(timedOut);
+      },
+    };
+    return { gate, state };
+  };
+  const setupWith = (result: Partial<SendResult>, gate: AttemptGate) => {
+    const memory = new Memory();
+    const queue = new Queue();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    let sends = 0;
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      queue,
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      send: async () => {
+        sends += 1;
+        return { outcome: 'failed', responseStatus: 500, durationMs: 3, error: 'HTTP 500', retryAfterSeconds: null, ...result };
+      },
+      random: () => 0,
+      gate,
+      attemptDeadlineMs: 15_000,
+    });
+    void memory.createTask(newTask(event(1), 'whe_a', 'live'));
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() };
+    return { memory, queue, worker, message, sends: () => sends };
+  };
+
+  it('beyond the share, the same attempt is queued again, not claimed, not sent, not counted as failed', async () => {
+    const { gate, state } = recordingGate();
+    const { worker, queue, memory, message, sends } = setupWith({}, gate);
+
+    expect(await worker.handle(message, false)).toBe('deferred');
+
+    expect(queue.sent).toEqual([{ message: { ...message, deferrals: 1 }, delaySeconds: 1 }]);
+    expect([sends(), memory.log.size, [...memory.tasks.values()][0]?.attempts]).toEqual([0, 0, 0]);
+    expect(state.releases).toEqual([]);
+  });
+
+  it('a deferred attempt is sent once when a slot frees; a copy of its message is then dropped', async () => {
+    const { gate, state } = recordingGate();
+    const { worker, queue, message, sends } = setupWith({ outcome: 'succeeded', responseStatus: 204, error: null }, gate);
+    await worker.handle(message, false);
+    const deferred = queue.sent[0]?.message as typeof message;
+    state.open = true;
+
+    expect(await worker.handle(deferred, false)).toBe('sent');
+    expect(await worker.handle(message, true)).toBe('dropped');
+
+    expect(sends()).toBe(1);
+    expect(state).toMatchObject({ held: 0, releases: [false, null] });
+  });
+
+  it('gives the lease back with the attempt\'s timeout, for the circuit breaker', async () => {
+    const { gate, state } = recordingGate();
+    state.open = true;
+    const { worker, message } = setupWith({ error: 'timed out after 15000 ms', responseStatus: null, timedOut: true }, gate);
+    expect(await worker.handle(message, false)).toBe('sent');
+    expect(state).toMatchObject({ held: 0, releases: [true] });
+  });
+
+  it('an endpoint with an open circuit is deferred at least the attempt deadline', async () => {
+    const gate: AttemptGate = { acquire: async () => ({ admitted: false, reason: 'open-circuit' }), release: async () => undefined };
+    const { worker, queue, message } = setupWith({}, gate);
+    expect(await worker.handle(message, false)).toBe('deferred');
+    expect(queue.sent[0]?.delaySeconds).toBe(15);
   });
 });
