@@ -23,7 +23,8 @@ import { commitQueuedJob, csvOf, feedOf, filesStore, jobMessage, sqsEvent, sqsRe
  * part's upload and its checkpoint, a time budget that ends after every part), never through the
  * queue, so the running server's poller does not race the tests. Then the snapshot property: a
  * stock-records export spanning many invocations while random stock writes commit, whose file
- * plus the deltas of every later event equals the stock afterwards.
+ * plus the deltas of every later event equals the stock afterwards, records at 0 included, and
+ * whose rows carry each record's updatedAt as of asOfEventId.
  */
 
 const jobs = () => new ExportJobsStore(tableName('inventory'));
@@ -189,7 +190,7 @@ function random(seed: number): () => number {
 describe('exact stock-records snapshot while stock moves', () => {
   const SEEDS = [1, 2, 3, 4, 5, 6];
 
-  it.each(SEEDS)('seed %i: the file plus the deltas of every event after asOfEventId equals the stock afterwards', { timeout: 180_000 }, async (seed) => {
+  it.each(SEEDS)('seed %i: the file plus the deltas of every event after asOfEventId equals the stock afterwards, zeros included; updatedAt as of asOfEventId', { timeout: 180_000 }, async (seed) => {
     // Prepare
     const next = random(seed);
     const skus = 4;
@@ -218,17 +219,23 @@ describe('exact stock-records snapshot while stock moves', () => {
     // Assess
     const done = await finished(organizationId, job.id);
     expect(done.status).toBe('succeeded');
-    const state = new Map((await fileRows(done)).map((row) => [row.stockRecordId ?? '', Number(row.quantity)] as [string, number]));
+    const rows = await fileRows(done);
+    const state = new Map(rows.map((row) => [row.stockRecordId ?? '', Number(row.quantity)] as [string, number]));
     const asOf = sequenceOfEventId(done.asOfEventId ?? '') ?? 0;
-    const later = (await feedOf(organizationId)).filter((event) => (sequenceOfEventId(event.id) ?? 0) > asOf && event.type === 'stock.changed');
+    const stockChanges = (await feedOf(organizationId)).filter((event) => event.type === 'stock.changed');
+    const later = stockChanges.filter((event) => (sequenceOfEventId(event.id) ?? 0) > asOf);
     // The writes ran while the export did: the property is exercised, not trivially true.
     expect(later.length).toBeGreaterThan(0);
     for (const event of later) {
       const data = event.data as { stockRecordId: string; delta: number };
       state.set(data.stockRecordId, Math.round(((state.get(data.stockRecordId) ?? 0) + data.delta) * 1e6) / 1e6);
     }
-    const nonZero = (entries: Iterable<[string, number]>) => Object.fromEntries([...entries].filter(([, quantity]) => quantity !== 0).sort());
+    // Exact, zeros included: every record of the file existed at asOfEventId, and the feed brings the others.
     const now = (await allStock(organizationId)).map((record) => [record.id, record.onHand] as [string, number]);
-    expect(nonZero(state)).toEqual(nonZero(now));
+    expect(Object.fromEntries([...state].sort())).toEqual(Object.fromEntries(now.sort()));
+    // Each row's updatedAt is its record's at asOfEventId: the time of its last change up to it.
+    const updatedAtAsOf = new Map<string, string>();
+    for (const event of stockChanges) if ((sequenceOfEventId(event.id) ?? 0) <= asOf) updatedAtAsOf.set((event.data as { stockRecordId: string }).stockRecordId, event.occurredAt);
+    expect(Object.fromEntries(rows.map((row) => [row.stockRecordId, row.updatedAt]))).toEqual(Object.fromEntries(rows.map((row) => [row.stockRecordId, updatedAtAsOf.get(row.stockRecordId ?? '')])));
   });
 });

@@ -75,7 +75,21 @@ export class MemoryStock {
     this.events.append(
       organizationId,
       'stock.changed',
-      { stockRecordId: id, itemId: base.itemId, sku: base.sku, locationId: base.locationId, locationCode: base.locationCode, lot: base.lot, previousQuantity: base.onHand, quantity: onHand, delta: onHand - base.onHand, movementId: 'mov_x', reason: null },
+      {
+        stockRecordId: id,
+        itemId: base.itemId,
+        sku: base.sku,
+        locationId: base.locationId,
+        locationCode: base.locationCode,
+        lot: base.lot,
+        previousQuantity: base.onHand,
+        // As the ledger writes it (lib/domain/stock/ledger.ts): null when this change creates the record.
+        previousUpdatedAt: before ? before.updatedAt : null,
+        quantity: onHand,
+        delta: onHand - base.onHand,
+        movementId: 'mov_x',
+        reason: null,
+      },
       at,
     );
   }

@@ -7,7 +7,9 @@ import type { StockRecord } from '../inventory/stock.ts';
  * the organization's committed event sequence S when it starts (`asOfEventId` is event S). Records
  * are read live, page by page, while writes go on; a record read after a change committed after S
  * is rolled back to its state at S with the before-images the events carry:
- *   - `stock.changed` after S: the first one's `previousQuantity` is the quantity at S;
+ *   - `stock.changed` after S: the first one's `previousQuantity` and `previousUpdatedAt` are the
+ *     record's quantity and `updatedAt` at S; a `previousUpdatedAt` of null says the record did
+ *     not exist at S (that change created it), and it is left out;
  *   - `item.created` after S: the item did not exist at S and is left out;
  *   - `item.updated` after S: each field takes the `previous` value of the first update after S
  *     that changed it.
@@ -35,8 +37,15 @@ export interface StockAtSnapshot {
   record: StockRecord;
   /** The on-hand quantity at S. */
   quantity: number;
-  /** The record changed after S (its `updatedAt` is not the one at S). */
-  rolledBack: boolean;
+  /** `updatedAt` at S; null only when an event older than its before-image changed the record after S. */
+  updatedAt: string | null;
+}
+
+/** A stock record's state at S, from the first `stock.changed` after S. */
+interface StockBefore {
+  quantity: number;
+  /** null: the record did not exist at S; undefined: the event predates `previousUpdatedAt`. */
+  updatedAt: string | null | undefined;
 }
 
 type ItemFields = Partial<Pick<Item, 'name' | 'unit' | 'description' | 'category' | 'barcode' | 'reorderPoint' | 'trackingMode'>>;
@@ -46,7 +55,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class SnapshotRollback {
   /** Every event up to this sequence has been read into the before-images. */
   private readUpTo: number;
-  private readonly stockBefore = new Map<string, number>();
+  private readonly stockBefore = new Map<string, StockBefore>();
   private readonly itemsCreatedAfter = new Set<string>();
   private readonly itemFieldsBefore = new Map<string, ItemFields>();
 
@@ -85,9 +94,9 @@ export class SnapshotRollback {
   private visit(event: StoredEvent): void {
     const { type } = event.envelope;
     if (type === 'stock.changed') {
-      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number };
+      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null };
       if (data.stockRecordId !== undefined && !this.stockBefore.has(data.stockRecordId) && typeof data.previousQuantity === 'number') {
-        this.stockBefore.set(data.stockRecordId, data.previousQuantity);
+        this.stockBefore.set(data.stockRecordId, { quantity: data.previousQuantity, updatedAt: data.previousUpdatedAt });
       }
       return;
     }
@@ -104,13 +113,19 @@ export class SnapshotRollback {
     }
   }
 
-  /** The page's stock records as they were at S; a record whose quantity at S was 0 and changed since (it may not have existed) is left out. */
+  /**
+   * The page's stock records as they were at S, each with its quantity and `updatedAt` then (a
+   * record at 0 at S included); a record created after S is left out. An event committed before
+   * `previousUpdatedAt` existed cannot tell a record at 0 from one created after S: such a record
+   * is left out, and a rolled-back one has no `updatedAt`.
+   */
   stock(records: readonly StockRecord[]): StockAtSnapshot[] {
     const result: StockAtSnapshot[] = [];
     for (const record of records) {
-      const previous = this.stockBefore.get(record.id);
-      if (previous === undefined) result.push({ record, quantity: record.onHand, rolledBack: false });
-      else if (previous !== 0) result.push({ record, quantity: previous, rolledBack: true });
+      const before = this.stockBefore.get(record.id);
+      if (before === undefined) result.push({ record, quantity: record.onHand, updatedAt: record.updatedAt });
+      else if (before.updatedAt !== undefined && before.updatedAt !== null) result.push({ record, quantity: before.quantity, updatedAt: before.updatedAt });
+      else if (before.updatedAt === undefined && before.quantity !== 0) result.push({ record, quantity: before.quantity, updatedAt: null });
     }
     return result;
   }

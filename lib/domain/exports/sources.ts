@@ -113,7 +113,7 @@ export class ExportSources {
             const atSnapshot = rollback.stock(page.items);
             const rows = atSnapshot
               .filter(({ quantity }) => !nonZero || quantity !== 0)
-              .map(({ record, quantity, rolledBack }) => ({
+              .map(({ record, quantity, updatedAt }) => ({
                 stockRecordId: record.id,
                 itemId: record.itemId,
                 sku: record.sku,
@@ -121,7 +121,7 @@ export class ExportSources {
                 locationCode: record.locationCode,
                 lot: record.lot,
                 quantity,
-                updatedAt: rolledBack ? null : record.updatedAt,
+                updatedAt,
               }));
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },
