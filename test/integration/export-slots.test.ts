@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { ExportJobState } from '../../lib/domain/exports/job.ts';
 import { ExportSubmitter } from '../../lib/domain/exports/submit.ts';
 import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
+import { ExportQueue } from '../../lib/store/export-queue.ts';
 import { ExportSlotsStore } from '../../lib/store/export-slots.ts';
+import { EXPORT_QUEUE_ENV_VAR } from '../../lib/store/tables.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 
 /**
  * The organization's running-export slots on DynamoDB Local (docs/exports.md "Fairness"): the
- * conditional update that takes one, the release that commits with a transaction, and a slot
- * taken back from a holder that is no longer running.
+ * conditional update that takes one, the release that commits with a transaction, a slot taken
+ * back from a holder that is no longer running, and the delayed message of a waiting export.
  */
 
 const jobs = () => new ExportJobsStore(tableName('inventory'));
@@ -62,5 +64,15 @@ describe('export slots', () => {
     // Assess
     expect(taken).toBe(true);
     expect(await slots().holders(organizationId)).toEqual([waiting.id]);
+  });
+});
+
+describe('a waiting export’s message', () => {
+  it('is sent with a delay the queue accepts (its body checked against the MD5 the queue returns)', async () => {
+    // Prepare: a job that does not exist, so the test server's worker finds nothing to do with it
+    const queue = new ExportQueue(process.env[EXPORT_QUEUE_ENV_VAR] ?? '');
+
+    // Act + Assess
+    await expect(queue.sendLater({ organizationId: uniqueOrganization(), jobId: 'exp_none000000000000000000000' }, 1)).resolves.toBeUndefined();
   });
 });
