@@ -175,6 +175,37 @@ describe('export worker faults', () => {
   });
 });
 
+describe('running exports per organization on the real stores', () => {
+  it('starts 2 of one organization’s 4 exports, leaves 2 queued for later, runs another organization’s export to its end meanwhile, and starts a waiting one once a slot frees', { timeout: 120_000 }, async () => {
+    // Prepare
+    const busy = await stockedOrganization(2);
+    const other = await stockedOrganization(2);
+    const busyJobs = [await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records')];
+    const otherJob = await queuedExport(other, 'stock-records');
+    const waiting: string[] = [];
+    const processor = smallPartProcessor({ retryLater: async (message) => void waiting.push(message.jobId) });
+
+    // Act: each busy export gets an invocation with time for one part
+    const outcomes = [];
+    for (const job of busyJobs) outcomes.push(await processor.process(busy, job.id, budgetOf(1)));
+    const otherOutcome = await processor.process(other, otherJob.id, () => 120_000);
+    const statusesMeanwhile = await Promise.all(busyJobs.map(async (job) => (await finished(busy, job.id)).status));
+    await processor.process(busy, busyJobs[0]!.id, () => 120_000);
+    const afterSlotFreed = await processor.process(busy, busyJobs[2]!.id, budgetOf(1));
+
+    // Assess
+    expect(outcomes).toEqual(['continued', 'continued', 'waiting', 'waiting']);
+    expect(waiting).toEqual([busyJobs[2]!.id, busyJobs[3]!.id]);
+    expect(statusesMeanwhile).toEqual(['processing', 'processing', 'queued', 'queued']);
+    expect(otherOutcome).toBe('finished');
+    expect((await finished(other, otherJob.id)).status).toBe('succeeded');
+    expect((await finished(busy, busyJobs[0]!.id)).status).toBe('succeeded');
+    expect(afterSlotFreed).toBe('continued');
+    expect((await finished(busy, busyJobs[2]!.id)).status).toBe('processing');
+    expect((await finished(busy, busyJobs[3]!.id)).status).toBe('queued');
+  });
+});
+
 /** A deterministic generator (mulberry32), so a failing seed can be replayed. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
