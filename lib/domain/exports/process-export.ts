@@ -117,6 +117,8 @@ export class ExportProcessor<Write> {
         return 'waiting';
       }
       job = await this.start(job);
+      // Another delivery or the sweeper ended it between the read and the start.
+      if (isExportFinished(job.status)) return 'finished';
     }
 
     let source: ExportSource;

@@ -94,4 +94,28 @@ describe('export worker invocations', () => {
     expect(world.file(job.id)).toBe(uninterrupted.file(reference.id));
     expect(done.rowCount).toBe(60);
   });
+
+  it('an export the sweeper failed between the worker’s read and its start: nothing more is done, no error', async () => {
+    // Prepare
+    const world = new MemoryExportWorld();
+    world.stock.put(stockRecord('stk_0000000001', 1));
+    const job = world.submit(ORG, 'stock-records');
+    const ports = world.ports();
+    const processor = world.processor({
+      jobs: {
+        ...ports.jobs,
+        start: async (started) => {
+          world.jobs.set(started.id, { ...world.job(started.id), status: 'failed', failure: { code: 'processing-error', message: 'swept' } });
+          return { job: world.job(started.id), won: false };
+        },
+      },
+    });
+
+    // Act
+    const outcome = await processor.process(ORG, job.id, () => 120_000);
+
+    // Assess
+    expect(outcome).toBe('finished');
+    expect(world.job(job.id).failure?.message).toBe('swept');
+  });
 });
