@@ -154,6 +154,57 @@ describe('export worker faults', () => {
     expect(rows.map((row) => row.stockRecordId)).toEqual((await allStock(organizationId)).map((record) => record.id));
   });
 
+  it('a time budget that runs out in the middle of a part: no page read late, a short part checkpointed, and the same file as an uninterrupted run', { timeout: 120_000 }, async () => {
+    // Prepare: 45 records, pages of 4 rows, parts of 1,200 bytes (3–4 pages), a cut part kept from 400 bytes
+    const organizationId = await stockedOrganization(15);
+    const sizes = { partBytes: 1200, minPartBytes: 400 };
+    const reference = await queuedExport(organizationId, 'stock-records');
+    await smallPartProcessor(sizes).process(organizationId, reference.id, () => 3_600_000);
+    const job = await queuedExport(organizationId, 'stock-records');
+    // Simulated time: each page takes 10 s of an invocation of 45 s
+    let elapsed = 0;
+    let pagesReadLate = 0;
+    const timedSources = {
+      open: async (opened: ExportJobState, asOfSequence: number) => {
+        const source = await exportPorts.sources.open(opened, asOfSequence);
+        return {
+          ...source,
+          page: (after: string | undefined, limit: number) => {
+            if (45_000 - elapsed < 10_000) pagesReadLate += 1;
+            elapsed += 10_000;
+            return source.page(after, limit);
+          },
+        };
+      },
+    };
+    const handOffs: string[] = [];
+    const processor = smallPartProcessor({ ...sizes, sources: timedSources }, handOffs);
+
+    // Act
+    let invocations = 0;
+    while ((await finished(organizationId, job.id)).status !== 'succeeded' && invocations < 30) {
+      elapsed = 0;
+      await processor.process(organizationId, job.id, () => 45_000 - elapsed);
+      invocations += 1;
+    }
+
+    // Assess
+    const done = await finished(organizationId, job.id);
+    expect(done.status).toBe('succeeded');
+    expect(pagesReadLate).toBe(0);
+    expect(invocations).toBeGreaterThan(2);
+    expect(handOffs).toHaveLength(invocations - 1);
+    // Parts cut short by the budget: more of them than the uninterrupted run wrote.
+    expect(done.progress!.parts.length).toBeGreaterThan((await finished(organizationId, reference.id)).progress!.parts.length);
+    const body = async (finishedJob: ExportJobState) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await filesStore().open(finishedJob.objectKey)) chunks.push(Buffer.from(chunk));
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    expect(await body(done)).toBe(await body(await finished(organizationId, reference.id)));
+    expect(done.sha256).toBe((await finished(organizationId, reference.id)).sha256);
+  });
+
   it('a redelivered message of a finished export changes nothing; the handler reports no failure', { timeout: 120_000 }, async () => {
     // Prepare
     const organizationId = await stockedOrganization(2);
