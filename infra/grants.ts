@@ -246,7 +246,9 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // errors, audit) and the items a BOM names (BatchGetItem); events: the sequence and the events
   // after it (GetItem, Query) for the snapshot's roll-back, plus the completion's event append.
   // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
-  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage.
+  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage, and
+  // sends a waiting export again later; its organization's slots: GetItem, UpdateItem
+  // (lib/store/export-slots.ts).
   processExportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'Query', 'UpdateItem'),
@@ -257,7 +259,8 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     queues: { exports: ['consume', 'send'] },
   },
   // As sweepImportJobs for export jobs (its own shards of the active-jobs index, then the jobs by
-  // BatchGetItem); a failed export's upload is aborted.
+  // BatchGetItem); a failed export's upload is aborted and its slot given back (UpdateItem in the
+  // finishing transaction).
   sweepExportJobs: {
     tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     objects: { exports: ['AbortMultipartUpload'] },

@@ -1730,6 +1730,7 @@ export interface components {
                 lot: string | null;
                 /** @description On-hand quantity of the stock record before the change. */
                 previousQuantity: number;
+                previousUpdatedAt?: string | null;
                 /** @description On-hand quantity of the stock record after the change. */
                 quantity: number;
                 /** @description `quantity - previousQuantity`; negative when stock went down. */

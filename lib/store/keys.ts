@@ -88,6 +88,8 @@ export const keys = {
 
   /** An export job (docs/exports.md). */
   exportJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#EXPJOB#${jobId}`, sk: 'JOB' }),
+  /** The organization's running exports, one slot each (docs/exports.md "Fairness"). */
+  exportSlots: (organizationId: string) => ({ pk: `ORG#${organizationId}#EXPSLOTS`, sk: 'SLOTS' }),
   /** Sparse index of export jobs committed but not yet handed to their queue (the sweeper's). */
   pendingExportDispatch: 'EXPJOB#DISPATCH',
   /** One shard of the active-jobs index's export jobs, as `activeJobsShard` for imports. */
