@@ -1,4 +1,4 @@
-import { STALE_ATTEMPT_MS } from './deliver.ts';
+import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import type { DeliveryTask } from './ports.ts';
 
 /**
