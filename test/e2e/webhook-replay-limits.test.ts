@@ -90,4 +90,18 @@ describe('replay limits', () => {
     const all = await receiver.waitFor(path, 3);
     expect(all[2]?.headers['webhook-id']).toBe(events[2]?.id);
   }, 90_000);
+
+  it('of concurrent replay requests for one endpoint, exactly one starts a replay; the others are 409s', async () => {
+    const organizationId = uniqueOrganization();
+    const { key } = await createTestKey({ organizationId, scopes: ['all'] });
+    await commit(organizationId, [eventDraft('item.created')]);
+    const endpointId = await register(key, `/replay-race/${randomUUID()}`);
+    const busyEndpointId = await register(key, `/replay-race-busy/${randomUUID()}`);
+    // Over the cap, so the replay that wins stays running while the others commit.
+    const load = await pendingReplayTasks(organizationId, busyEndpointId, MAX_REPLAY_TASKS_IN_FLIGHT - REPLAY_PAGE_SIZE + 1);
+    const responses = await Promise.all(Array.from({ length: 5 }, () => write(key, 'POST', `/v1/webhooks/endpoints/${endpointId}/replays`, { fromUtc: '2026-01-01T00:00:00Z' })));
+    expect(responses.map((response) => response.status).sort()).toEqual([202, 409, 409, 409, 409]);
+    for (const refused of responses.filter((response) => response.status === 409)) await expectProblem(refused, 409, 'customer-api.webhooks.replay-in-progress');
+    await Promise.all(load.map((task) => deliveries().cancelTask(task)));
+  });
 });
