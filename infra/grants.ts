@@ -195,7 +195,8 @@ export const ROUTE_GRANTS = {
   deleteWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem', 'UpdateItem') } }),
   rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
-  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
+  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay and
+  // its endpoint's active-replay item (PutItem; a refused one read for the 409); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
   // Static: the kinds are the declaration bundled with the function; its cursors are signed.
   listExportKinds: readRoute({ cursorSecret: true }),
@@ -236,9 +237,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
-  // pages (Query on events, PutItem of tasks). Retries and pages are new messages; secrets opened with Decrypt.
+  // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
+  // on gsi2; a replay's end deletes its endpoint's active-replay item). Retries and pages are new
+  // messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -266,6 +269,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     objects: { exports: ['AbortMultipartUpload'] },
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
+  },
+  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message again.
+  sweepWebhookDeliveries: {
+    tables: { inventory: { calls: ['UpdateItem'], queryIndexes: ['gsi1'] } },
+    queues: { webhooks: ['send'] },
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {

@@ -5416,6 +5416,7 @@ export interface operations {
              *     - `customer-api.idempotency.key-reused`
              *     - `customer-api.idempotency.in-progress`
              *     - `customer-api.request.conflict`
+             *     - `customer-api.webhooks.replay-in-progress`
              */
             409: {
                 headers: {
@@ -5426,7 +5427,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.webhooks.replay-in-progress";
                     };
                 };
             };
