@@ -195,7 +195,8 @@ export const ROUTE_GRANTS = {
   deleteWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem', 'UpdateItem') } }),
   rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
-  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
+  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay and
+  // its endpoint's active-replay item (PutItem; a refused one read for the 409); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
   // Static: the kinds are the declaration bundled with the function; its cursors are signed.
   listExportKinds: readRoute({ cursorSecret: true }),
@@ -236,10 +237,12 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
-  // pages (Query on events, PutItem of tasks), the organization's fair-share gate (GetItem, conditional
-  // PutItem). Retries, deferrals and pages are new messages; secrets opened with Decrypt.
+  // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
+  // on gsi2; a replay's end deletes its endpoint's active-replay item), the organization's
+  // fair-share gate (GetItem, conditional PutItem). Retries, deferrals and pages are new
+  // messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -247,7 +250,9 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // errors, audit) and the items a BOM names (BatchGetItem); events: the sequence and the events
   // after it (GetItem, Query) for the snapshot's roll-back, plus the completion's event append.
   // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
-  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage.
+  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage, and
+  // sends a waiting export again later; its organization's slots: GetItem, UpdateItem
+  // (lib/store/export-slots.ts).
   processExportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'Query', 'UpdateItem'),
@@ -258,12 +263,18 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     queues: { exports: ['consume', 'send'] },
   },
   // As sweepImportJobs for export jobs (its own shards of the active-jobs index, then the jobs by
-  // BatchGetItem); a failed export's upload is aborted.
+  // BatchGetItem); a failed export's upload is aborted and its slot given back (UpdateItem in the
+  // finishing transaction).
   sweepExportJobs: {
     tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     objects: { exports: ['AbortMultipartUpload'] },
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
+  },
+  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message again.
+  sweepWebhookDeliveries: {
+    tables: { inventory: { calls: ['UpdateItem'], queryIndexes: ['gsi1'] } },
+    queues: { webhooks: ['send'] },
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {

@@ -1730,6 +1730,7 @@ export interface components {
                 lot: string | null;
                 /** @description On-hand quantity of the stock record before the change. */
                 previousQuantity: number;
+                previousUpdatedAt?: string | null;
                 /** @description On-hand quantity of the stock record after the change. */
                 quantity: number;
                 /** @description `quantity - previousQuantity`; negative when stock went down. */
@@ -5415,6 +5416,7 @@ export interface operations {
              *     - `customer-api.idempotency.key-reused`
              *     - `customer-api.idempotency.in-progress`
              *     - `customer-api.request.conflict`
+             *     - `customer-api.webhooks.replay-in-progress`
              */
             409: {
                 headers: {
@@ -5425,7 +5427,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.webhooks.replay-in-progress";
                     };
                 };
             };

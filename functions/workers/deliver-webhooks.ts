@@ -13,6 +13,7 @@ import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { WebhookReplayLoad } from '../../lib/store/webhook-replay-load.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
 import { createWebhookSender, resolveWithFixedAnswers, WEBHOOK_TIMEOUT_MS } from '../../lib/store/webhook-sender.ts';
 
@@ -34,8 +35,8 @@ const worker = new DeliveryWorker({
   queue: new CoalescingDeliveryQueue(queue),
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
-  // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
   attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
+  // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
   gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
   observe: observeWebhookAttempt,
@@ -45,4 +46,4 @@ const worker = new DeliveryWorker({
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))
-  .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue } }));
+  .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(table) } }));

@@ -292,6 +292,13 @@ export const webhookReplayEntity = defineEntity<{ organizationId: string; replay
   key: ({ organizationId, replayId }) => keys.webhookReplay(organizationId, replayId),
 });
 
+/** The lock of an endpoint's one running replay: put with its replay, deleted when that replay ends. */
+export const webhookActiveReplayEntity = defineEntity<{ organizationId: string; endpointId: string }>({
+  type: 'webhook-active-replay',
+  schemaVersion: 1,
+  key: ({ organizationId, endpointId }) => keys.webhookActiveReplay(organizationId, endpointId),
+});
+
 /** An organization's webhook attempts in flight and its endpoints' consecutive timeouts (docs/webhooks.md "Fairness"). */
 export const webhookGateEntity = defineEntity<{ organizationId: string }>({
   type: 'webhook-gate',

@@ -12,6 +12,7 @@ import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { WebhookReplayLoad } from '../../lib/store/webhook-replay-load.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
 import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
 import { callApi, createTestKey, uniqueOrganization } from './api.ts';
@@ -89,7 +90,7 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
     attemptDeadlineMs: options.attemptTimeoutMs,
     ...(options.fair ? { gate: new WebhookAttemptGate(inventory, { leaseMs: options.attemptTimeoutMs + 5000, ...(options.limits ? { limits: options.limits } : {}) }) } : {}),
   });
-  const handler = createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue } });
+  const handler = createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(inventory) } });
   const definition = WORKERS.find((candidate): candidate is QueueWorkerDefinition => candidate.id === 'deliverWebhooks');
   if (!definition) throw new Error('lib/workers.ts has no deliverWebhooks worker');
   let poller: QueuePoller | undefined;
