@@ -1,6 +1,7 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { once } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDnsResolve } from '../../../lib/store/webhook-dns.ts';
@@ -93,7 +94,48 @@ describe('createDnsResolve', () => {
   });
 });
 
+/**
+ * A listener on 127.0.0.1 whose accept queue is full (python3: a socket that listens with a
+ * backlog of 0 and never accepts, then a few connections fill it), so a further connection
+ * neither succeeds nor is refused: the kernel drops its SYN, as a host that does not answer would.
+ */
+async function unansweringListener(): Promise<number> {
+  const python = spawn('python3', ['-c', 'import socket,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(30)']);
+  closers.push(() => python.kill());
+  const [output] = (await once(python.stdout, 'data')) as [Buffer];
+  const port = Number(String(output).trim());
+  const fillers = [0, 1, 2].map(() => connect(port, '127.0.0.1').on('error', () => undefined));
+  closers.push(() => fillers.forEach((filler) => filler.destroy()));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return port;
+}
+
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+
 describe('webhook sender: the next vetted address', () => {
+  it.skipIf(!hasPython)('connects to the second address when the first does not answer within the connect timeout', async () => {
+    // Prepare: 127.0.0.1 drops the connection; a TLS listener on ::1 at the same port records it.
+    const port = await unansweringListener();
+    const seen = { connections: 0 };
+    const tls: TlsServer = createTlsServer({ SNICallback: (_name, callback) => callback(new Error('test server: no certificate')) });
+    tls.on('connection', (_socket: Socket) => (seen.connections += 1));
+    tls.on('tlsClientError', () => undefined);
+    tls.listen(port, '::1');
+    await once(tls, 'listening');
+    closers.push(() => tls.close());
+    const sender = createWebhookSender({ allowLoopback: true, timeoutMs: 5000, connectTimeoutMs: 500, resolve: () => Promise.resolve(['127.0.0.1', '::1']) });
+
+    // Act
+    const result = await sender.send({ url: `https://hooks.example.test:${port}/in`, body: '{}', headers: {} });
+
+    // Assess: given up on the first after 0.5 s, connected to the second, well within the deadline
+    expect(seen.connections).toBe(1);
+    expect(result.timedOut).toBeUndefined();
+    expect(result.durationMs).toBeGreaterThanOrEqual(500);
+    expect(result.durationMs).toBeLessThan(5000);
+  });
+
+
   it('connects to the second address when the first refuses the connection', async () => {
     // Prepare: a TLS listener on 127.0.0.1 only (it holds no certificate, so the attempt fails
     // after connecting); the host resolves to ::1 first, where nothing listens on that port.
