@@ -72,7 +72,10 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
       try {
         addresses = isIP(host) === 0 ? await untilAborted(resolve(host, deadline), deadline) : [host];
       } catch (error) {
-        return deadline.aborted ? timedOut() : failed(`refused: DNS lookup of ${host} failed (${describe(error)})`);
+        if (deadline.aborted) return timedOut();
+        const dnsFailure = failed(`refused: DNS lookup of ${host} failed (${describe(error)})`);
+        // A name server that never answers costs the attempt its wait as a hanging endpoint does: the circuit breaker counts it.
+        return (error as NodeJS.ErrnoException).code === 'ETIMEOUT' ? { ...dnsFailure, timedOut: true } : dnsFailure;
       }
       if (addresses.length === 0) return failed(`refused: ${host} resolved to no address`);
       for (const address of addresses) {
@@ -81,6 +84,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
       }
 
       const unreachable: string[] = [];
+      let anyConnectTimeout = false;
       for (const address of addresses) {
         try {
           const response = await post(url, address, input, deadline, connectTimeoutMs);
@@ -90,9 +94,12 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
           // Past the connection the request may have arrived: never sent twice.
           if (!(error instanceof ConnectFailure)) return failed(describe(error));
           unreachable.push(`${address}: ${describe(error.cause)}`);
+          anyConnectTimeout ||= error.timedOut;
         }
       }
-      return failed(`could not connect to ${host} (${unreachable.join('; ')})`);
+      const unconnected = failed(`could not connect to ${host} (${unreachable.join('; ')})`);
+      // A host that never answered is what the circuit breaker is for; one that refused at once is not.
+      return anyConnectTimeout ? { ...unconnected, timedOut: true } : unconnected;
     },
   };
 }
@@ -115,10 +122,15 @@ function classify(response: Response): Omit<WebhookAttemptResult, 'durationMs'> 
 
 /** No connection to one address (refused, unreachable, or not accepted in time): nothing was sent, the next address may be tried. */
 class ConnectFailure extends Error {
-  constructor(cause: unknown) {
+  constructor(
+    cause: unknown,
+    readonly timedOut: boolean,
+  ) {
     super('could not connect', { cause });
   }
 }
+
+class ConnectTimeout extends Error {}
 
 /**
  * POSTs to `url` over a socket connected to `address`; resolves once the head and ≤ 4 KiB of
@@ -148,13 +160,13 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
       },
     });
     let connected = false;
-    outgoing.on('error', (error) => reject(connected || signal.aborted ? error : new ConnectFailure(error)));
+    outgoing.on('error', (error) => reject(connected || signal.aborted ? error : new ConnectFailure(error, error instanceof ConnectTimeout)));
     outgoing.once('socket', (socket) => {
       if (!socket.connecting) {
         connected = true;
         return;
       }
-      const connectTimer = setTimeout(() => outgoing.destroy(new Error(`no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+      const connectTimer = setTimeout(() => outgoing.destroy(new ConnectTimeout(`no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
       socket.once('connect', () => {
         connected = true;
         clearTimeout(connectTimer);

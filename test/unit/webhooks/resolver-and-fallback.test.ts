@@ -77,6 +77,14 @@ describe('createDnsResolve', () => {
     expect(performance.now() - startedAt).toBeLessThan(2000);
   });
 
+  it('makes a sender attempt whose name server never answers fail within the query timeout, counted as a timeout', async () => {
+    const dns = await dnsServer({ silent: true });
+    const sender = createWebhookSender({ allowLoopback: false, timeoutMs: 5000, resolve: createDnsResolve({ servers: [dns.server], timeoutMs: 300 }) });
+    const result = await sender.send({ url: 'https://hooks.example.test/in', body: '{}', headers: {} });
+    expect(result).toMatchObject({ outcome: 'failed', timedOut: true, error: expect.stringMatching(/^refused: DNS lookup of hooks\.example\.test failed \(.*ETIMEOUT/) });
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
   it('does not let hanging lookups hold up the next ones (no shared thread pool)', async () => {
     const silent = await dnsServer({ silent: true });
     const answering = await dnsServer({ silent: false });
@@ -158,10 +166,18 @@ describe('webhook sender: the next vetted address', () => {
     expect(result.error).not.toMatch(/could not connect|refused|ECONNREFUSED/);
   });
 
+  it.skipIf(!hasPython)('counts an address that never answers as a timeout for the circuit breaker, when no address answers', async () => {
+    const port = await unansweringListener();
+    const sender = createWebhookSender({ allowLoopback: true, timeoutMs: 5000, connectTimeoutMs: 300, resolve: () => Promise.resolve(['127.0.0.1']) });
+    const result = await sender.send({ url: `https://hooks.example.test:${port}/in`, body: '{}', headers: {} });
+    expect(result).toMatchObject({ outcome: 'failed', timedOut: true, error: `could not connect to hooks.example.test (127.0.0.1: no connection within 300 ms)` });
+  });
+
   it('names every address when none can be connected to', async () => {
     const sender = createWebhookSender({ allowLoopback: true, timeoutMs: 3000, resolve: () => Promise.resolve(['::1', '127.0.0.1']) });
     const result = await sender.send({ url: 'https://hooks.example.test:1/in', body: '{}', headers: {} });
     expect(result).toMatchObject({ outcome: 'failed', responseStatus: null });
     expect(result.error).toMatch(/^could not connect to hooks\.example\.test \(::1: .*; 127\.0\.0\.1: .*ECONNREFUSED/);
+    expect(result.timedOut).toBeUndefined();
   });
 });
