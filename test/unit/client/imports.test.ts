@@ -9,6 +9,7 @@ function job(status: ImportJob['status'], processedRows: number, totalRows: numb
     id: 'imp_1',
     kind: 'items',
     duplicateStrategy: 'update',
+    dryRun: false,
     status,
     fileName: 'items.csv',
     fileSizeBytes: 10,
