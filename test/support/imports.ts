@@ -65,6 +65,8 @@ export interface Submission {
   idempotencyKey?: string | null;
   /** Fields left out of the form. */
   omit?: Array<'kind' | 'duplicateStrategy'>;
+  /** The `dryRun` field, as sent; absent unless given. */
+  dryRun?: string;
 }
 
 /** The multipart form of a submission, as a browser or `curl -F` would send it. */
@@ -72,6 +74,7 @@ export function importForm(submission: Submission): FormData {
   const form = new FormData();
   if (!submission.omit?.includes('kind')) form.append('kind', submission.kind ?? 'items');
   if (!submission.omit?.includes('duplicateStrategy')) form.append('duplicateStrategy', submission.duplicateStrategy ?? 'skip');
+  if (submission.dryRun !== undefined) form.append('dryRun', submission.dryRun);
   if (submission.file !== null) {
     const content = submission.file ?? 'sku,name\nA,a\n';
     form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: 'text/csv' }), submission.fileName ?? 'items.csv');
