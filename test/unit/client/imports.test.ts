@@ -92,4 +92,14 @@ describe('importFile', () => {
     expect([(form?.get('file') as File).name, form?.get('duplicateStrategy')]).toEqual(['from-memory.csv', 'skip']);
     expect(transport.requests[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('sends dryRun as the form field true or false when given, and no field otherwise (docs/imports.md "Dry runs")', async () => {
+    const transport = fakeImportsApi();
+    const client = createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: transport.fetch, sleep: recordingSleep().sleep });
+    await importFile(client, { kind: 'items', file: new Blob(['sku,name\n']), dryRun: true });
+    expect(transport.requests[0]?.form?.getAll('dryRun')).toEqual(['true']);
+    const plain = fakeImportsApi();
+    await importFile(createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: plain.fetch, sleep: recordingSleep().sleep }), { kind: 'items', file: new Blob(['sku,name\n']) });
+    expect(plain.requests[0]?.form?.getAll('dryRun')).toEqual([]);
+  });
 });
