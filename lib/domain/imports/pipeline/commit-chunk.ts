@@ -43,18 +43,22 @@ export async function commitNextChunk<Write>(context: WriteContext, run: RunStat
     const writes = [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks];
     const events = units.flatMap((unit) => unit.events);
     try {
-      // A dry run commits the job's progress and row errors only; its records go to the overlay.
-      const staged = run.dryRun && (await stageDryRun(run.dryRun, writes));
-      const commit = commitStep(run.ports.writer, context, () => ({
-        checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress, staged ? staged.pointer : undefined),
-        writes: staged ? staged.kept : writes,
-        events: staged ? [] : events,
-      }));
+      const commit = (async () => {
+        // A dry run commits the job's progress and row errors only, once the chunk's records are
+        // in the overlay's next object (docs/imports.md "Dry runs").
+        const staged = run.dryRun && (await stageDryRun(run.dryRun, writes));
+        const committed = await commitStep(run.ports.writer, context, () => ({
+          checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress, staged ? staged.pointer : undefined),
+          writes: staged ? staged.kept : writes,
+          events: staged ? [] : events,
+        }));
+        return { staged, committed };
+      })();
       // The next chunk's reads while this one commits; both are waited for before what it
       // committed is taken as the state (a conflict throws only after the reads are done too).
       const [outcome] = await Promise.allSettled([commit, readAheadDuringCommit(run, from + units.length)]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      const committed = outcome.value;
+      const { staged, committed } = outcome.value;
       if (committed === 'already-committed') return undefined;
       run.checkpoint = to;
       if (staged) run.dryRun?.committed(staged.entries);
