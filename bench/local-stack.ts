@@ -99,11 +99,12 @@ export function submitItemsFile(stack: { baseUrl: string }, key: string, csv: st
   return submitFile(stack, key, 'items', csv);
 }
 
-/** POSTs a file of any kind (duplicateStrategy `fail`); when it was sent and when the 202 came back. */
-export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
+/** POSTs a file of any kind (duplicateStrategy `fail`, a dry run if asked); when it was sent and when the 202 came back. */
+export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string, options: { dryRun?: boolean } = {}): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
   const form = new FormData();
   form.append('kind', kind);
   form.append('duplicateStrategy', 'fail');
+  if (options.dryRun) form.append('dryRun', 'true');
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
   const submittedAt = performance.now();
   const response = await fetch(`${stack.baseUrl}/v1/imports/jobs`, {

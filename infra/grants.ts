@@ -211,14 +211,15 @@ export const ROUTE_GRANTS = {
 export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // Job: GetItem, start/checkpoint/finish (UpdateItem). Records: BatchGetItem reads, PutItem
   // writes, ConditionCheckItem for stock records a decision rests on. Events and audit of each
-  // chunk in its commit. Reads its file; hands the rest of a job on with SendMessage.
+  // chunk in its commit. Reads its file; a dry run writes and reads its overlay objects beside
+  // it (docs/imports.md "Dry runs"). Hands the rest of a job on with SendMessage.
   processImportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'),
       events: EVENT_APPEND,
       audit: calls('PutItem'),
     },
-    objects: { 'import-files': ['GetObject'] },
+    objects: { 'import-files': ['GetObject', 'PutObject'] },
     importQueue: ['consume', 'send'],
   },
   // Jobs to dispatch through gsi1, active jobs through the keys-only active-jobs index (then the

@@ -1235,6 +1235,8 @@ export interface components {
             kind: string;
             /** @enum {string} */
             duplicateStrategy: "skip" | "update" | "fail";
+            /** @description Whether the job is a dry run: every row decided, nothing written but the job and its row errors. */
+            dryRun: boolean;
             /** @enum {string} */
             status: "queued" | "processing" | "succeeded" | "completed_with_errors" | "failed";
             fileName: string;
@@ -2161,6 +2163,11 @@ export interface operations {
                     kind: string;
                     /** @enum {string} */
                     duplicateStrategy: "skip" | "update" | "fail";
+                    /**
+                     * @description true: decide every row as a real run would and write nothing but the job. Default false.
+                     * @enum {string}
+                     */
+                    dryRun?: "true" | "false";
                     /**
                      * Format: binary
                      * @description UTF-8 CSV with a header row.
