@@ -1529,16 +1529,16 @@ export interface components {
             direction: "forward" | "backward";
             depth: number;
             nodeCount: number;
-            /** @description The response reached 1000 nodes: `continuations` are the requests that list the rest. */
+            /** @description The response reached 1000 nodes: the truncated nodes (and `continuation`, for the traced lot itself) say how to read the rest. */
             truncated: boolean;
-            continuations: {
-                sku: string | null;
-                itemId: string;
-                lot: string;
-                depth: number;
-                cursor: string | null;
-            }[];
+            /** @description Set when the traced lot's own builds were cut. */
+            continuation: components["schemas"]["LotTraceContinuation"] | null;
             nodes: components["schemas"]["LotTraceNode"][];
+        };
+        /** @description The children the node cap cut: send the trace again for this node's sku and lot (the response's own, for the traced lot), the same direction, this depth and this cursor (none when null); its `nodes` are the missing children. */
+        LotTraceContinuation: {
+            depth: number;
+            cursor: string | null;
         };
         LotTraceNode: {
             itemId: string;
@@ -1551,8 +1551,9 @@ export interface components {
             buildId: string;
             bomId: string;
             builtAt: string;
-            /** @description The node cap cut its children: a continuation of the response lists the rest. */
+            /** @description The node cap cut its children: `continuation` says how to read the rest. */
             truncated: boolean;
+            continuation: components["schemas"]["LotTraceContinuation"] | null;
             children: components["schemas"]["LotTraceNode"][];
         };
         /**

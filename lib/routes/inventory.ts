@@ -123,7 +123,7 @@ export const traceLotRoute = {
   handler: 'functions/http/inventory/trace-lot.ts',
   summary: 'Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from',
   tag: 'Inventory',
-  success: { status: 200, description: 'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and `continuations` say how to read the rest). Builds are traceable moments after they commit.', mediaType: 'json' },
+  success: { status: 200, description: 'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit.', mediaType: 'json' },
   errorStatuses: [400, 404],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;

@@ -2,6 +2,18 @@ import * as z from '../zod.ts';
 
 /** The success body of GET /v1/lots/trace, for OpenAPI and the tests (lib/contracts/operations.ts); no function imports it. */
 
+const continuationSchema = z
+  .object({
+    depth: z.number().check(z.int()),
+    cursor: z.nullable(z.string()),
+  })
+  .check(
+    z.meta({
+      id: 'LotTraceContinuation',
+      description: "The children the node cap cut: send the trace again for this node's sku and lot (the response's own, for the traced lot), the same direction, this depth and this cursor (none when null); its `nodes` are the missing children.",
+    }),
+  );
+
 const nodeFields = {
   itemId: z.string(),
   sku: z.nullable(z.string()).check(z.meta({ description: 'Null only for an item no longer stored.' })),
@@ -10,7 +22,8 @@ const nodeFields = {
   buildId: z.string(),
   bomId: z.string(),
   builtAt: z.string(),
-  truncated: z.boolean().check(z.meta({ description: 'The node cap cut its children: a continuation of the response lists the rest.' })),
+  truncated: z.boolean().check(z.meta({ description: 'The node cap cut its children: `continuation` says how to read the rest.' })),
+  continuation: z.nullable(continuationSchema),
 };
 
 /** A node of the tree as it is sent: a recursive schema needs its type spelled out. */
@@ -23,6 +36,7 @@ interface LotTraceNodeWire {
   bomId: string;
   builtAt: string;
   truncated: boolean;
+  continuation: { depth: number; cursor: string | null } | null;
   children: LotTraceNodeWire[];
 }
 
@@ -41,16 +55,8 @@ export const lotTraceSchema = z
     direction: z.enum(['forward', 'backward']),
     depth: z.number().check(z.int()),
     nodeCount: z.number().check(z.int()),
-    truncated: z.boolean().check(z.meta({ description: 'The response reached 1000 nodes: `continuations` are the requests that list the rest.' })),
-    continuations: z.array(
-      z.object({
-        sku: z.nullable(z.string()),
-        itemId: z.string(),
-        lot: z.string(),
-        depth: z.number().check(z.int()),
-        cursor: z.nullable(z.string()),
-      }),
-    ),
+    truncated: z.boolean().check(z.meta({ description: 'The response reached 1000 nodes: the truncated nodes (and `continuation`, for the traced lot itself) say how to read the rest.' })),
+    continuation: z.nullable(continuationSchema).check(z.meta({ description: "Set when the traced lot's own builds were cut." })),
     nodes: z.array(lotTraceNodeSchema),
   })
   .check(z.meta({ id: 'LotTrace' }));

@@ -1,7 +1,7 @@
 import { ApiError, NotFoundError } from '../errors.ts';
 import type { Item } from '../inventory/item.ts';
 import { invalidCursorError, type CursorBinding, type CursorCodec } from '../pagination/cursor.ts';
-import { buildTraceTree, type BuildPage, type LotRef, type TraceDirection, type TraceNode } from './trace-tree.ts';
+import { buildTraceTree, type BuildPage, type LotRef, type TraceContinuation, type TraceDirection, type TraceNode } from './trace-tree.ts';
 
 /**
  * `GET /v1/lots/trace` (docs/inventory.md "Tracing a lot"): the item by sku, its lot checked, the
@@ -29,18 +29,17 @@ export interface LotTraceQuery {
   cursor?: string | undefined;
 }
 
-export interface LotTraceNodeView extends Omit<TraceNode, 'children'> {
-  /** Null only for an item no longer stored. */
-  sku: string | null;
-  children: LotTraceNodeView[];
-}
-
+/** Resend the trace of the node's lot with this depth (and cursor, when not null) for the children the cap cut. */
 export interface LotTraceContinuationView {
-  sku: string | null;
-  itemId: string;
-  lot: string;
   depth: number;
   cursor: string | null;
+}
+
+export interface LotTraceNodeView extends Omit<TraceNode, 'children' | 'continuation'> {
+  /** Null only for an item no longer stored. */
+  sku: string | null;
+  continuation: LotTraceContinuationView | null;
+  children: LotTraceNodeView[];
 }
 
 export interface LotTrace {
@@ -51,7 +50,7 @@ export interface LotTrace {
   depth: number;
   nodeCount: number;
   truncated: boolean;
-  continuations: LotTraceContinuationView[];
+  continuation: LotTraceContinuationView | null;
   nodes: LotTraceNodeView[];
 }
 
@@ -79,10 +78,17 @@ export class LotTraces {
     if (tree.nodeCount === 0 && after === undefined && !(await this.storage.lotSeen(organizationId, root))) {
       throw new NotFoundError('inventory', `Item "${item.sku}" never had lot "${query.lot}".`);
     }
-    const items = await this.storage.itemsByIds(organizationId, itemIdsOf(tree.nodes, tree.continuations));
-    items.set(item.id, item);
+    const items = await this.storage.itemsByIds(organizationId, itemIdsOf(tree.nodes));
     const skuOf = (itemId: string) => items.get(itemId)?.sku ?? null;
-    const view = (node: TraceNode): LotTraceNodeView => ({ ...node, sku: skuOf(node.itemId), children: node.children.map(view) });
+    const continuationOf = (lot: LotRef, continuation: TraceContinuation | null): LotTraceContinuationView | null =>
+      continuation && { depth: continuation.depth, cursor: continuation.after === null ? null : this.cursors.encode(continuation.after, bindingOf(organizationId, lot, query.direction)) };
+    const view = (node: TraceNode): LotTraceNodeView => ({
+      ...node,
+      sku: skuOf(node.itemId),
+      // Only a node with a lot is ever followed, so only such a node is cut.
+      continuation: node.lot === null ? null : continuationOf({ itemId: node.itemId, lot: node.lot }, node.continuation),
+      children: node.children.map(view),
+    });
     return {
       sku: item.sku,
       itemId: item.id,
@@ -91,13 +97,7 @@ export class LotTraces {
       depth: query.depth,
       nodeCount: tree.nodeCount,
       truncated: tree.truncated,
-      continuations: tree.continuations.map((next) => ({
-        sku: skuOf(next.itemId),
-        itemId: next.itemId,
-        lot: next.lot,
-        depth: next.depth,
-        cursor: next.after === null ? null : this.cursors.encode(next.after, bindingOf(organizationId, next, query.direction)),
-      })),
+      continuation: continuationOf(root, tree.continuation),
       nodes: tree.nodes.map(view),
     };
   }
@@ -114,8 +114,8 @@ function bindingOf(organizationId: string, lot: LotRef, direction: TraceDirectio
   return { organizationId, endpoint: 'GET /v1/lots/trace', filters: { itemId: lot.itemId, lot: lot.lot, direction } };
 }
 
-function itemIdsOf(nodes: readonly TraceNode[], continuations: ReadonlyArray<{ itemId: string }>): Set<string> {
-  const ids = new Set(continuations.map((next) => next.itemId));
+function itemIdsOf(nodes: readonly TraceNode[]): Set<string> {
+  const ids = new Set<string>();
   const visit = (node: TraceNode) => {
     ids.add(node.itemId);
     node.children.forEach(visit);

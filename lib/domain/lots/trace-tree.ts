@@ -35,12 +35,13 @@ export interface TraceNode {
   bomId: string;
   builtAt: string;
   children: TraceNode[];
-  /** The node cap cut its children: a continuation lists the rest. */
+  /** The node cap cut its children: `continuation` lists the rest. */
   truncated: boolean;
+  continuation: TraceContinuation | null;
 }
 
-/** A request that lists what the cap cut: the children of `lot` (after `after`), `depth` levels deep. */
-export interface TraceContinuation extends LotRef {
+/** What lists the children the cap cut: a trace of the same lot, `depth` levels deep, from after `after` (null: from the start). */
+export interface TraceContinuation {
   depth: number;
   after: string | null;
 }
@@ -49,7 +50,8 @@ export interface TraceTree {
   nodes: TraceNode[];
   nodeCount: number;
   truncated: boolean;
-  continuations: TraceContinuation[];
+  /** The traced lot's own builds were cut. */
+  continuation: TraceContinuation | null;
 }
 
 export interface TraceOptions {
@@ -68,7 +70,7 @@ const MAX_BUILDS_PER_READ = 200;
 
 /** What one build adds under the lot it was reached from, in the trace's direction. */
 export function nodesOfBuild(build: BuildProvenance, direction: TraceDirection): TraceNode[] {
-  const base = { buildId: build.id, bomId: build.bomId, builtAt: build.builtAt, children: [], truncated: false };
+  const base = { buildId: build.id, bomId: build.bomId, builtAt: build.builtAt, children: [], truncated: false, continuation: null };
   if (direction === 'forward') return [{ ...base, itemId: build.outputItemId, lot: build.outputLot ?? null, quantity: build.quantity }];
   // A lot drawn from several stock records (locations) is one node: the quantities add up.
   const byLot = new Map<string, TraceNode>();
@@ -98,15 +100,16 @@ const lotKey = (lot: LotRef) => JSON.stringify([lot.itemId, lot.lot]);
 /**
  * Follows the builds from `root` breadth first, up to `depth` levels and `maxNodes` nodes. A
  * build's nodes enter whole or not at all; when one does not fit, its lot and every lot not yet
- * expanded are marked truncated and listed as continuations.
+ * expanded are marked truncated, each with the continuation that lists the rest.
  */
 export async function buildTraceTree(root: LotRef, options: TraceOptions, source: BuildSource): Promise<TraceTree> {
   if (options.depth < 1 || options.maxNodes < 1) throw new Error('A trace follows at least one level and holds at least one node');
-  const tree: TraceTree = { nodes: [], nodeCount: 0, truncated: false, continuations: [] };
+  const tree: TraceTree = { nodes: [], nodeCount: 0, truncated: false, continuation: null };
   const cut = (expansion: Expansion, after: string | undefined) => {
-    if (expansion.owner) expansion.owner.truncated = true;
+    const continuation = { depth: expansion.depth, after: after ?? null };
+    if (expansion.owner) Object.assign(expansion.owner, { truncated: true, continuation });
+    else tree.continuation = continuation;
     tree.truncated = true;
-    tree.continuations.push({ ...expansion.lot, depth: expansion.depth, after: after ?? null });
   };
   let level: Expansion[] = [{ lot: root, owner: undefined, into: tree.nodes, depth: options.depth, ancestors: new Set([lotKey(root)]), after: options.after }];
   while (level.length > 0) {

@@ -57,7 +57,7 @@ describe('buildTraceTree', () => {
     const tree = await buildTraceTree({ itemId: 'comp', lot: 'C2' }, { direction: 'forward', depth: 5, maxNodes: 1000 }, new MemorySource(threeLevels()));
 
     expect(shape(tree.nodes)).toEqual([{ 'sub/S1': [{ 'fin/F1': [] }, { 'fin/F2': [] }] }, { 'sub/S2': [{ 'fin/F2': [] }] }]);
-    expect(tree).toMatchObject({ nodeCount: 5, truncated: false, continuations: [] });
+    expect(tree).toMatchObject({ nodeCount: 5, truncated: false, continuation: null });
   });
 
   it('backward: the lots a finished lot was made of; an item without lots is a leaf', async () => {
@@ -99,11 +99,8 @@ describe('buildTraceTree', () => {
     expect(first.truncated).toBe(true);
     expect(first.nodes.map((node) => node.lot)).toEqual(['S0', 'S1', 'S2', 'S3', 'S4']);
     // The root's children after S4, and each listed lot whose builds were never read.
-    expect(first.continuations).toEqual([
-      { itemId: 'comp', lot: 'C1', depth: 3, after: builds[4]?.id },
-      ...['S0', 'S1', 'S2', 'S3', 'S4'].map((lot) => ({ itemId: 'sub', lot, depth: 2, after: null })),
-    ]);
-    expect(first.nodes.every((node) => node.truncated)).toBe(true);
+    expect(first.continuation).toEqual({ depth: 3, after: builds[4]?.id });
+    expect(first.nodes.map((node) => [node.truncated, node.continuation])).toEqual(first.nodes.map(() => [true, { depth: 2, after: null }]));
 
     const rest = await buildTraceTree({ itemId: 'comp', lot: 'C1' }, { direction: 'forward', depth: 3, maxNodes: 5, after: builds[4]?.id }, source);
     expect(rest.nodes.map((node) => node.lot)).toEqual(['S5', 'S6']);
@@ -116,7 +113,7 @@ describe('buildTraceTree', () => {
 
     const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, new MemorySource([made]));
 
-    expect(tree).toMatchObject({ nodes: [], nodeCount: 0, truncated: true, continuations: [{ itemId: 'fin', lot: 'F1', depth: 2, after: null }] });
+    expect(tree).toMatchObject({ nodes: [], nodeCount: 0, truncated: true, continuation: { depth: 2, after: null } });
   });
 
   it('guards against a cycle, which builds cannot make: a lot is never expanded below itself', async () => {
@@ -128,6 +125,6 @@ describe('buildTraceTree', () => {
   });
 
   it('an empty trace: no builds, nothing truncated', async () => {
-    expect(await buildTraceTree({ itemId: 'x', lot: 'none' }, { direction: 'backward', depth: 5, maxNodes: 1000 }, new MemorySource([]))).toEqual({ nodes: [], nodeCount: 0, truncated: false, continuations: [] });
+    expect(await buildTraceTree({ itemId: 'x', lot: 'none' }, { direction: 'backward', depth: 5, maxNodes: 1000 }, new MemorySource([]))).toEqual({ nodes: [], nodeCount: 0, truncated: false, continuation: null });
   });
 });
