@@ -1,6 +1,6 @@
 import { defineEntity } from './entity.ts';
 import { activeJobIndexKeys } from './active-jobs-index.ts';
-import { keys } from './keys.ts';
+import { keys, lotKeys } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
@@ -210,7 +210,7 @@ export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<
   schemaVersion: 1,
   key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
   indexKeys: ({ organizationId, stockRecordId, buildId, consumed }): Record<string, string> =>
-    consumed.lot === null ? {} : { lotPk: keys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot), lotSk: keys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId) },
+    consumed.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot), lotSk: lotKeys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId) },
 });
 
 /** Sort-key prefixes: BOM list entries, revision listings by number, builds of a source. */
@@ -234,7 +234,7 @@ export const buildPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId:
   schemaVersion: 1,
   key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
   indexKeys: ({ organizationId, id, produced }): Record<string, string> =>
-    produced.lot === null ? {} : { lotPk: keys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: keys.lotProducedBySortKey(produced.builtAt, id) },
+    produced.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: lotKeys.lotProducedBySortKey(produced.builtAt, id) },
 });
 
 export const attachmentEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; attachmentId: string }>({

@@ -8,7 +8,7 @@ import { batchGet } from './entity.ts';
 import { inventoryRecordEntity } from './entities.ts';
 import { InventoryReadStore } from './inventory-reads.ts';
 import { listSortKeys } from './inventory-lists.ts';
-import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, type LotBuildsPrefix } from './keys.ts';
+import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from './keys.ts';
 import { LOTS_INDEX } from './tables.ts';
 import { MAX_BUILD_SOURCES } from '../domain/boms/bom.ts';
 
@@ -81,7 +81,7 @@ export class LotTraceStore implements LotTraceStorage {
           IndexName: LOTS_INDEX.indexName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
           ExpressionAttributeNames: { '#pk': LOTS_INDEX.partitionKey.name, '#sk': LOTS_INDEX.sortKey.name },
-          ExpressionAttributeValues: { ':pk': keys.lotBuildsOf(organizationId, lot.itemId, lot.lot), ':lower': lower, ':upper': `${prefix}$` },
+          ExpressionAttributeValues: { ':pk': lotKeys.lotBuildsOf(organizationId, lot.itemId, lot.lot), ':lower': lower, ':upper': `${prefix}$` },
           Limit: entries,
         }),
       );
@@ -89,7 +89,7 @@ export class LotTraceStore implements LotTraceStorage {
       const complete = page.LastEvaluatedKey ? groups.slice(0, -1) : groups;
       for (const build of complete) {
         if (builds.length === limit) return { builds, more: true };
-        builds.push({ build, after: keys.lotPositionAfterBuild(prefix, build.builtAt, build.id) });
+        builds.push({ build, after: lotKeys.lotPositionAfterBuild(prefix, build.builtAt, build.id) });
       }
       if (!page.LastEvaluatedKey) return { builds, more: false };
       if (builds.length === limit) return { builds, more: true };
