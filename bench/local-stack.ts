@@ -38,6 +38,8 @@ export interface LocalStack {
   key: string;
   /** The AWS endpoints and resource names of the stack, for in-process clients. */
   env: Record<string, string>;
+  /** The DynamoDB write actions the stack's process committed so far (local/write-actions-file.ts), read after its next flush. */
+  writeActions(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -45,9 +47,10 @@ export interface LocalStack {
 export async function startStack(): Promise<LocalStack> {
   const stateDir = mkdtempSync(join(tmpdir(), 'customer-api-bench-'));
   const readyFile = join(stateDir, 'ready.json');
+  const writeActionsFile = join(stateDir, 'write-actions.json');
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: '1' },
+    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOCAL_WRITE_ACTIONS_FILE: writeActionsFile, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -66,7 +69,12 @@ export async function startStack(): Promise<LocalStack> {
     if (existsSync(readyFile)) {
       try {
         const info = JSON.parse(readFileSync(readyFile, 'utf8')) as { baseUrl: string; devKey: string; env: Record<string, string> };
-        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, stop };
+        const writeActions = async () => {
+          // The file is rewritten every 200 ms while writes come: wait for the writes just made.
+          await sleep(500);
+          return (JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { writeActions: number }).writeActions;
+        };
+        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, writeActions, stop };
       } catch {
         // Seen before it was fully written: read again.
       }
@@ -91,11 +99,12 @@ export function submitItemsFile(stack: { baseUrl: string }, key: string, csv: st
   return submitFile(stack, key, 'items', csv);
 }
 
-/** POSTs a file of any kind (duplicateStrategy `fail`); when it was sent and when the 202 came back. */
-export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
+/** POSTs a file of any kind (duplicateStrategy `fail`, a dry run if asked); when it was sent and when the 202 came back. */
+export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string, options: { dryRun?: boolean } = {}): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
   const form = new FormData();
   form.append('kind', kind);
   form.append('duplicateStrategy', 'fail');
+  if (options.dryRun) form.append('dryRun', 'true');
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
   const submittedAt = performance.now();
   const response = await fetch(`${stack.baseUrl}/v1/imports/jobs`, {

@@ -197,7 +197,8 @@ export const ROUTE_GRANTS = {
   deleteWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'DeleteItem', 'UpdateItem') } }),
   rotateWebhookSecret: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
   listWebhookDeliveries: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
-  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay (PutItem); its first page's message.
+  // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay and
+  // its endpoint's active-replay item (PutItem; a refused one read for the 409); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
   // Static: the kinds are the declaration bundled with the function; its cursors are signed.
   listExportKinds: readRoute({ cursorSecret: true }),
@@ -212,14 +213,15 @@ export const ROUTE_GRANTS = {
 export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // Job: GetItem, start/checkpoint/finish (UpdateItem). Records: BatchGetItem reads, PutItem
   // writes, ConditionCheckItem for stock records a decision rests on. Events and audit of each
-  // chunk in its commit. Reads its file; hands the rest of a job on with SendMessage.
+  // chunk in its commit. Reads its file; a dry run writes and reads its overlay objects beside
+  // it (docs/imports.md "Dry runs"). Hands the rest of a job on with SendMessage.
   processImportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'),
       events: EVENT_APPEND,
       audit: calls('PutItem'),
     },
-    objects: { 'import-files': ['GetObject'] },
+    objects: { 'import-files': ['GetObject', 'PutObject'] },
     importQueue: ['consume', 'send'],
   },
   // Jobs to dispatch through gsi1, active jobs through the keys-only active-jobs index (then the
@@ -238,9 +240,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
-  // pages (Query on events, PutItem of tasks). Retries and pages are new messages; secrets opened with Decrypt.
+  // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
+  // on gsi2; a replay's end deletes its endpoint's active-replay item). Retries and pages are new
+  // messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: calls('GetItem', 'Query', 'PutItem', 'UpdateItem'), events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -248,7 +252,9 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // errors, audit) and the items a BOM names (BatchGetItem); events: the sequence and the events
   // after it (GetItem, Query) for the snapshot's roll-back, plus the completion's event append.
   // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
-  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage.
+  // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage, and
+  // sends a waiting export again later; its organization's slots: GetItem, UpdateItem
+  // (lib/store/export-slots.ts).
   processExportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'Query', 'UpdateItem'),
@@ -259,12 +265,18 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     queues: { exports: ['consume', 'send'] },
   },
   // As sweepImportJobs for export jobs (its own shards of the active-jobs index, then the jobs by
-  // BatchGetItem); a failed export's upload is aborted.
+  // BatchGetItem); a failed export's upload is aborted and its slot given back (UpdateItem in the
+  // finishing transaction).
   sweepExportJobs: {
     tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
     objects: { exports: ['AbortMultipartUpload'] },
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
+  },
+  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message again.
+  sweepWebhookDeliveries: {
+    tables: { inventory: { calls: ['UpdateItem'], queryIndexes: ['gsi1'] } },
+    queues: { webhooks: ['send'] },
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {

@@ -8,6 +8,7 @@ import {
   GraphWidget,
   LogQueryWidget,
   MathExpression,
+  Metric as CloudWatchMetric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IMetric, Metric } from 'aws-cdk-lib/aws-cloudwatch';
@@ -16,6 +17,9 @@ import { FilterPattern } from 'aws-cdk-lib/aws-logs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { metricsNamespaceFor, SERVICE_NAME } from '../lib/config/observability.ts';
+import { METRIC } from '../lib/metrics.ts';
+import { WORKERS } from '../lib/workers.ts';
 import type { ApiFunction } from './api-function.ts';
 import type { WorkerQueue } from './background-flow.ts';
 import type { StageConfig } from './stages.ts';
@@ -245,5 +249,29 @@ export function createDashboard(scope: Construct, resources: ObservedResources, 
       width: 12,
     }),
   );
+  dashboard.addWidgets(...webhookWidgets(config, workerFunctions));
   return dashboard;
+}
+
+/** Webhooks (docs/webhooks.md): attempts by outcome, commit → first attempt, and how far the dispatcher's stream lags. */
+function webhookWidgets(config: StageConfig, workerFunctions: ReadonlyMap<string, ApiFunction>): GraphWidget[] {
+  const serviceMetric = (metricName: string, statistic: string, label: string, dimensions: Record<string, string> = {}) =>
+    new CloudWatchMetric({ namespace: metricsNamespaceFor(config.stage), metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, period: FIVE_MINUTES, statistic, label });
+  const streamWorkers = WORKERS.filter((worker) => worker.trigger === 'stream').flatMap((worker) => {
+    const fn = workerFunctions.get(worker.id);
+    return fn ? [fn.function.metric('IteratorAge', { statistic: 'Maximum', period: FIVE_MINUTES, label: `${worker.id} iterator age (ms)` })] : [];
+  });
+  return [
+    new GraphWidget({
+      title: 'Webhooks: attempts by outcome',
+      left: ['succeeded', 'failed', 'gone'].map((outcome) => serviceMetric(METRIC.webhookAttempts, 'Sum', outcome, { outcome })),
+      width: 12,
+    }),
+    new GraphWidget({
+      title: 'Webhooks: commit to first attempt (ms), dispatcher lag',
+      left: ['p50', 'p99'].map((statistic) => serviceMetric(METRIC.webhookCommitToAttempt, statistic, `commit to first attempt ${statistic}`)),
+      right: streamWorkers,
+      width: 12,
+    }),
+  ];
 }

@@ -135,6 +135,16 @@ export const WORKERS: readonly WorkerDefinition[] = [
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, exportObjects: 'write', queues: { exports: 'send-and-settle-dead-letters' } },
   },
   {
+    id: 'sweepWebhookDeliveries',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-webhook-deliveries.ts',
+    everySeconds: 60,
+    timeoutSeconds: 30,
+    // Reads the due index and moves a lost task's or replay's sweep-at on (inventory), then sends
+    // its message again (docs/webhooks.md "The due-task sweep").
+    access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
+  },
+  {
     id: 'sweepAttachmentObjects',
     trigger: 'schedule',
     handler: 'functions/workers/sweep-attachment-objects.ts',

@@ -71,6 +71,10 @@ async function main(): Promise<void> {
   }
   const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir), WEBHOOK_SECRETS_KEY_FILE: localWebhookKeyFile(stateDir) };
   Object.assign(process.env, localEnv);
+  if (process.env.LOCAL_WRITE_ACTIONS_FILE) {
+    const [{ countWriteActionsToFile }, { dynamoClient }] = await Promise.all([import('./write-actions-file.ts'), import('../lib/store/dynamodb-client.ts')]);
+    countWriteActionsToFile(dynamoClient, process.env.LOCAL_WRITE_ACTIONS_FILE);
+  }
 
   // Handlers read their settings at import (cold start), so import the server after the env is set.
   const { createLocalServer } = await import('./http-server.ts');

@@ -18,6 +18,7 @@ import { median, type BenchContext, type Measure, type Suite } from './suite.ts'
  * - stock-adjustments: 10,000 rows (quick: 500) over items, a location and a PO receipt imported
  *   first; the raw loader writes one ledger item (the movement) per row, while the import also
  *   updates the stock record and item total, claims the row and emits its events. 3 runs (quick: 1).
+ *   Before each, a dry run of the same file on the same data: dry run ÷ real run, job processing time.
  *
  * - stock-counts at the limit (suite `imports-limits`): 100,000 rows over 100,000 distinct
  *   items, run in process by the real pipeline in invocations of the worker's budget (quick:
@@ -35,6 +36,8 @@ const RATIO_TARGETS = { 'items:': 0.6, 'stock-adjustments:': 0.2 } as const;
 const ACTION_TARGETS = { adjustmentRow: 4, transferRow: 5, buildSource: 4 } as const;
 /** stock-counts at the limit: the 100,000-row file in under 7 minutes. */
 const LIMIT_RATE_TARGET = 250;
+/** A dry run of stock-adjustments takes at most half the real run's time (docs/performance.md "Dry runs"). */
+const DRY_RUN_RATIO_TARGET = 0.5;
 const ITEM_RUNS_WHEN_FAST = 3;
 const FAST_RUN_MS = 3 * 60_000;
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
@@ -52,8 +55,8 @@ export interface FinishedImport {
  * succeeded. Polls every 100 ms, later every 2 % of the time elapsed (at most 1 s), so polling
  * skews the end-to-end figure by at most about 2 % and costs few requests on long jobs.
  */
-export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, kind: string, csv: string): Promise<FinishedImport> {
-  const { id, submittedAt } = await submitFile(stack, stack.key, kind, csv);
+export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, kind: string, csv: string, options: { dryRun?: boolean } = {}): Promise<FinishedImport> {
+  const { id, submittedAt } = await submitFile(stack, stack.key, kind, csv, options);
   for (;;) {
     const job = await getJob(stack.baseUrl, stack.key, id);
     const elapsed = performance.now() - submittedAt;
@@ -114,6 +117,8 @@ interface Run {
   imported: FinishedImport;
   raw1: number;
   raw4: number;
+  /** The dry run of the same file on the same data, just before it (stock-adjustments). */
+  dryRun?: FinishedImport;
 }
 
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -184,12 +189,27 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
   const runs: Run[] = [];
   for (let index = 0; index < runCount; index += 1) {
     const lines = Array.from({ length: rows }, (_, row) => `${tag}-R${index}-${row},${sku(row % itemCount)},${location},-1`);
-    const imported = await importAndWait(context.stack, 'stock-adjustments', `reference,sku,locationCode,quantityDelta\n${lines.join('\n')}\n`);
-    const run = { imported, raw1: await rawMovementsLoader(rows, 1, itemCount), raw4: await rawMovementsLoader(rows, 4, itemCount) };
+    const file = `reference,sku,locationCode,quantityDelta\n${lines.join('\n')}\n`;
+    // The dry run first: on the data the real run then finds (docs/imports.md "Dry runs").
+    const dryRun = await importAndWait(context.stack, 'stock-adjustments', file, { dryRun: true });
+    if (dryRun.job.counts.created !== rows) throw new Error(`the dry run decided ${JSON.stringify(dryRun.job.counts)}, not ${rows} created`);
+    const imported = await importAndWait(context.stack, 'stock-adjustments', file);
+    const run = { imported, dryRun, raw1: await rawMovementsLoader(rows, 1, itemCount), raw4: await rawMovementsLoader(rows, 4, itemCount) };
     runs.push(run);
     logRun(context, 'stock-adjustments', index, rows, run);
+    context.log(`stock-adjustments run ${index + 1}: dry run ${dryRun.processingSeconds.toFixed(1)} s, real run ${imported.processingSeconds.toFixed(1)} s while processing`);
   }
-  return measuresOf('stock-adjustments:', rows, runs, context.quick ? 'quick' : '', 'one ledger item (movement) per row');
+  const note = `${rows.toLocaleString('en-US')} rows, ${runs.length === 1 ? '1 run' : `median of ${runs.length} runs`}${context.quick ? '; quick' : ''}; job startedAt → completedAt of each, the dry run just before the real run on the same data`;
+  return [
+    ...measuresOf('stock-adjustments:', rows, runs, context.quick ? 'quick' : '', 'one ledger item (movement) per row'),
+    {
+      name: 'stock-adjustments: dry run ÷ real run (time)',
+      value: median(runs.map((run) => (run.dryRun?.processingSeconds ?? Infinity) / run.imported.processingSeconds)),
+      unit: '×',
+      target: { comparison: '<=', value: DRY_RUN_RATIO_TARGET },
+      note,
+    },
+  ];
 }
 
 export async function limitMeasures(context: BenchContext): Promise<Measure[]> {

@@ -10,8 +10,12 @@ import { percentile, type Measure, type Suite } from './suite.ts';
  *   an endpoint on 127.0.0.1; the delay from the event's commit time (`occurredAt`, set at commit)
  *   to its arrival at the receiver, p50 and p99 over 1,000 events (quick: 40). Targets ≤ 1 s, ≤ 5 s.
  * - throughput: 10,000 events (quick: 300) to 3 endpoints, deliveries/s from the first commit to
- *   the last arrival, next to a raw loop in the same run that signs and POSTs the same envelopes to
- *   the same receiver, 20 at a time (the delivery worker's concurrency locally).
+ *   the last arrival, next to two loops in the same run, 20 at a time (the delivery worker's
+ *   concurrency locally), over the same envelopes and receiver: a raw loop that signs and POSTs,
+ *   and a durable raw loop that also claims each delivery with one conditional put and settles it
+ *   with one update in the same DynamoDB Local (the floor of an at-least-once delivery with a
+ *   log, the fair anchor); and the DynamoDB write actions the pipeline committed per delivery,
+ *   counted in the stack's process.
  */
 
 interface Receiver {
@@ -51,12 +55,14 @@ async function waitUntil(done: () => boolean, timeoutMs: number): Promise<boolea
 export const webhooksSuite: Suite = {
   name: 'webhooks',
   async run(context) {
-    const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES }, { signatureHeaders }] = await Promise.all([
+    const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES }, { signatureHeaders }, { documentClient }, { PutCommand, UpdateCommand }] = await Promise.all([
       import('../../lib/domain/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
       import('../../lib/store/transaction-writer.ts'),
       import('../../lib/store/tables.ts'),
       import('../../lib/domain/webhooks/signing.ts'),
+      import('../../lib/store/dynamodb-client.ts'),
+      import('@aws-sdk/lib-dynamodb'),
     ]);
     const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });
     const receiver = await startReceiver();
@@ -108,6 +114,7 @@ export const webhooksSuite: Suite = {
       const throughputTenant = await tenant();
       const endpoints = await Promise.all([0, 1, 2].map((index) => register(throughputTenant.key, `/throughput/${index}`)));
       const before = receiver.count();
+      const writeActionsBefore = await context.stack.writeActions();
       const started = performance.now();
       const envelopes: string[] = [];
       for (let done = 0; done < events; ) {
@@ -120,7 +127,8 @@ export const webhooksSuite: Suite = {
       const arrived = await waitUntil(() => receiver.count() - before >= expected, 600_000);
       const pipelineSeconds = (performance.now() - started) / 1000;
       const delivered = receiver.count() - before;
-      context.log(`throughput: ${delivered} of ${expected} deliveries in ${pipelineSeconds.toFixed(1)} s${arrived ? '' : ' (timed out)'}`);
+      const pipelineWriteActions = (await context.stack.writeActions()) - writeActionsBefore;
+      context.log(`throughput: ${delivered} of ${expected} deliveries in ${pipelineSeconds.toFixed(1)} s${arrived ? '' : ' (timed out)'}, ${pipelineWriteActions} write actions`);
 
       // The raw loop: the same envelopes, signed the same way, POSTed to the same receiver.
       const agent = new Agent({ keepAlive: true, maxSockets: 20 });
@@ -133,25 +141,49 @@ export const webhooksSuite: Suite = {
           req.on('error', reject);
           req.end(body);
         });
-      const jobs = endpoints.flatMap((endpoint, index) => envelopes.map((body) => ({ path: `/raw/${index}`, body, secret: endpoint.secret })));
-      const rawStarted = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 20 }, async () => {
-          while (next < jobs.length) {
-            const job = jobs[next];
-            next += 1;
-            if (!job) break;
-            const id = (JSON.parse(job.body) as { id: string }).id;
-            await post(job.path, job.body, signatureHeaders({ eventId: id, timestampSeconds: Math.floor(Date.now() / 1000), body: job.body, secrets: [job.secret] }));
-          }
-        }),
-      );
-      const rawSeconds = (performance.now() - rawStarted) / 1000;
+      const jobs = endpoints.flatMap((endpoint, index) => envelopes.map((body) => ({ path: `/raw/${index}`, body, secret: endpoint.secret, endpoint: index })));
+      const inTwenties = async (each: (job: (typeof jobs)[number]) => Promise<void>) => {
+        const loopStarted = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 20 }, async () => {
+            while (next < jobs.length) {
+              const job = jobs[next];
+              next += 1;
+              if (!job) break;
+              await each(job);
+            }
+          }),
+        );
+        return (performance.now() - loopStarted) / 1000;
+      };
+      const signedPost = (job: (typeof jobs)[number]) => {
+        const id = (JSON.parse(job.body) as { id: string }).id;
+        return post(job.path, job.body, signatureHeaders({ eventId: id, timestampSeconds: Math.floor(Date.now() / 1000), body: job.body, secrets: [job.secret] })).then(() => id);
+      };
+      const rawSeconds = await inTwenties(async (job) => {
+        await signedPost(job);
+      });
+      // The durable loop: a delivery log in the same DynamoDB Local, one claim and one settle per delivery.
+      const logTable = process.env[TABLES.inventory.envVar] ?? '';
+      const run = randomUUID().slice(0, 8);
+      const durableSeconds = await inTwenties(async (job) => {
+        const key = { pk: `BENCH#DURABLE#${run}`, sk: `${job.endpoint}#${(JSON.parse(job.body) as { id: string }).id}` };
+        await documentClient.send(new PutCommand({ TableName: logTable, Item: { ...key, status: 'attempting', attempts: 1 }, ConditionExpression: 'attribute_not_exists(pk)' }));
+        await signedPost(job);
+        await documentClient.send(
+          new UpdateCommand({ TableName: logTable, Key: key, UpdateExpression: 'SET #status = :delivered, settledAt = :now', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':delivered': 'delivered', ':now': new Date().toISOString() } }),
+        );
+      });
       agent.destroy();
+      const pipelineRate = delivered / pipelineSeconds;
+      const durableRate = jobs.length / durableSeconds;
       measures.push(
-        { name: `deliveries/s, ${events} events × 3 endpoints`, value: delivered / pipelineSeconds, unit: '/s', note: 'commit → stream → dispatcher → queue → worker → receiver' },
+        { name: `deliveries/s, ${events} events × 3 endpoints`, value: pipelineRate, unit: '/s', note: 'commit → stream → dispatcher → queue → worker → receiver' },
         { name: 'raw loop: signed POSTs/s, same envelopes', value: jobs.length / rawSeconds, unit: '/s', note: '20 concurrent, keep-alive, same receiver' },
+        { name: 'durable raw loop: claimed, signed, POSTed and settled deliveries/s', value: durableRate, unit: '/s', note: '20 concurrent: a conditional put, the POST, an update, per delivery' },
+        { name: 'webhooks: deliveries/s ÷ durable raw loop', value: pipelineRate / durableRate, unit: '×', target: { comparison: '>=', value: 0.5 }, note: 'same run, same envelopes and receiver' },
+        { name: 'webhooks: write actions per delivery', value: delivered === 0 ? Number.NaN : pipelineWriteActions / delivered, unit: 'actions', note: 'DynamoDB write actions the stack committed from the first commit to the last arrival ÷ deliveries (the events\' own commits not included)' },
       );
     } finally {
       receiver.server.closeAllConnections();

@@ -1257,6 +1257,8 @@ export interface components {
             kind: string;
             /** @enum {string} */
             duplicateStrategy: "skip" | "update" | "fail";
+            /** @description Whether the job is a dry run: every row decided, nothing written but the job and its row errors. */
+            dryRun: boolean;
             /** @enum {string} */
             status: "queued" | "processing" | "succeeded" | "completed_with_errors" | "failed";
             fileName: string;
@@ -1787,6 +1789,7 @@ export interface components {
                 lot: string | null;
                 /** @description On-hand quantity of the stock record before the change. */
                 previousQuantity: number;
+                previousUpdatedAt?: string | null;
                 /** @description On-hand quantity of the stock record after the change. */
                 quantity: number;
                 /** @description `quantity - previousQuantity`; negative when stock went down. */
@@ -2217,6 +2220,11 @@ export interface operations {
                     kind: string;
                     /** @enum {string} */
                     duplicateStrategy: "skip" | "update" | "fail";
+                    /**
+                     * @description true: decide every row as a real run would and write nothing but the job. Default false.
+                     * @enum {string}
+                     */
+                    dryRun?: "true" | "false";
                     /**
                      * Format: binary
                      * @description UTF-8 CSV with a header row.
@@ -5552,6 +5560,7 @@ export interface operations {
              *     - `customer-api.idempotency.key-reused`
              *     - `customer-api.idempotency.in-progress`
              *     - `customer-api.request.conflict`
+             *     - `customer-api.webhooks.replay-in-progress`
              */
             409: {
                 headers: {
@@ -5562,7 +5571,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.webhooks.replay-in-progress";
                     };
                 };
             };

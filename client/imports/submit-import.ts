@@ -11,6 +11,8 @@ export interface ImportSubmission {
   fileName?: string;
   /** What a row does when its record exists: `skip` unless told (it never overwrites). */
   duplicateStrategy?: DuplicateStrategy;
+  /** Decide every row as a real run would and write nothing but the job (docs/imports.md "Dry runs"); default false. */
+  dryRun?: boolean;
   /** A key of your own, e.g. to make a resubmission after a crash replay the first job. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -21,7 +23,8 @@ export async function submitImport(client: InventoryClient, submission: ImportSu
   const file = submission.fileName !== undefined || !(submission.file instanceof File) ? new File([submission.file], submission.fileName ?? 'import.csv', { type: 'text/csv' }) : submission.file;
   return unwrap(
     client.api.POST('/v1/imports/jobs', {
-      body: { kind: submission.kind, duplicateStrategy: submission.duplicateStrategy ?? 'skip', file },
+      // Sent only when asked: a form without it is a real run, as before.
+      body: { kind: submission.kind, duplicateStrategy: submission.duplicateStrategy ?? 'skip', ...(submission.dryRun === undefined ? {} : { dryRun: submission.dryRun ? ('true' as const) : ('false' as const) }), file },
       bodySerializer: formBody,
       params: { header: submission.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': submission.idempotencyKey } },
       signal: submission.signal,

@@ -12,6 +12,7 @@ import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { WebhookReplayLoad } from '../../lib/store/webhook-replay-load.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
 import { createWebhookSender, resolveWithFixedAnswers } from '../../lib/store/webhook-sender.ts';
 
@@ -41,4 +42,4 @@ const worker = new DeliveryWorker({
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))
-  .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue } }));
+  .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(table) } }));

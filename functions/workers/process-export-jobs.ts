@@ -17,18 +17,19 @@ import { BomsStore } from '../../lib/store/boms-store.ts';
 import { EventsStore } from '../../lib/store/events-store.ts';
 import { ExportFilesStore } from '../../lib/store/export-files.ts';
 import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
+import { ExportQueue } from '../../lib/store/export-queue.ts';
+import { ExportSlotsStore } from '../../lib/store/export-slots.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 
 const inventoryTable = requiredEnv(TABLES.inventory.envVar);
 const bucket = requiredEnv(BUCKET_ENV_VAR);
 const jobs = new ExportJobsStore(inventoryTable);
-const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
+const queue = new ExportQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
 const events = new EventsStore(requiredEnv(TABLES.events.envVar));
 const boms = new BomsStore(inventoryTable);
 const inventory = new InventoryStore(inventoryTable);
@@ -61,7 +62,9 @@ export const exportPorts = {
   sources,
   events,
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
+  slots: new ExportSlotsStore(inventoryTable, jobs),
   continueLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }) => queue.send(message),
+  retryLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }, delaySeconds: number) => queue.sendLater(message, delaySeconds),
 };
 
 const processor = new ExportProcessor(exportPorts);

@@ -7,6 +7,7 @@ import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-jo
 import { createJobBatchHandler } from '../../lib/job-batch.ts';
 import { logger } from '../../lib/log.ts';
 import { countImportRows, metrics } from '../../lib/metrics.ts';
+import { DryRunOverlaysStore } from '../../lib/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
@@ -20,6 +21,7 @@ const processor = new ImportJobProcessor({
   jobs,
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),
   records: new ImportRecordsStore(requiredEnv(TABLES.inventory.envVar)),
+  dryRunOverlays: new DryRunOverlaysStore(requiredEnv(BUCKET_ENV_VAR)),
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   continueLater: (message) => queue.send(message),
   chunkActions: bulkChunkActions(),

@@ -6,6 +6,7 @@ import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/log.ts';
 import { ExportFilesStore } from '../../lib/store/export-files.ts';
 import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
+import { ExportSlotsStore } from '../../lib/store/export-slots.ts';
 import { DeadLetterQueue } from '../../lib/store/dead-letter-queue.ts';
 import { JobQueue } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
@@ -17,6 +18,7 @@ const jobs = new ExportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
 const deadLetters = new DeadLetterQueue(requiredEnv(EXPORT_DLQ_ENV_VAR));
 const files = new ExportFilesStore(requiredEnv(BUCKET_ENV_VAR));
+const slots = new ExportSlotsStore(requiredEnv(TABLES.inventory.envVar), jobs);
 const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 
 const FAILURES = {
@@ -33,7 +35,7 @@ export const handler = async (_event?: unknown, context?: Context): Promise<void
     activeJobs: () => jobs.activeJobs(),
     deadLetters: () => deadLetters.receive(),
     getJob: (organizationId, jobId) => jobs.get(organizationId, jobId),
-    fail: (job, failure) => failExport({ jobs, files, writer }, job, failure, new Date().toISOString()),
+    fail: (job, failure) => failExport({ jobs, files, slots, writer }, job, failure, new Date().toISOString()),
     failures: FAILURES,
     onError: (job, error) => log('warn', 'export job not swept this time', { ...job, error: describeError(error) }),
   });

@@ -85,6 +85,9 @@ export const stockChangedDataSchema = open(
     locationCode,
     lot,
     previousQuantity: onHandQuantity('On-hand quantity of the stock record before the change.'),
+    previousUpdatedAt: z.optional(
+      z.nullable(utcTimestamp('The stock record’s `updatedAt` before the change; null when this change created the record. Absent from events committed before the field was added.')),
+    ),
     quantity: onHandQuantity('On-hand quantity of the stock record after the change.'),
     delta: z.number().check(z.describe('`quantity - previousQuantity`; negative when stock went down.')),
     movementId: movementId.check(z.describe('The movement that changed the stock (see `movement.created`).')),

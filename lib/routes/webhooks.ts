@@ -116,7 +116,7 @@ export const replayWebhookEventsRoute = {
   tag: 'Webhooks',
   requestBody: { mediaType: 'json' },
   success: { status: 202, description: 'The replay was accepted; its deliveries follow in the log.', mediaType: 'json' },
-  errorStatuses: [400, 404],
+  errorStatuses: [400, 404, 409],
   access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
 } as const satisfies RouteDefinition;
 

@@ -320,3 +320,10 @@ export const webhookReplayEntity = defineEntity<{ organizationId: string; replay
   schemaVersion: 1,
   key: ({ organizationId, replayId }) => keys.webhookReplay(organizationId, replayId),
 });
+
+/** The lock of an endpoint's one running replay: put with its replay, deleted when that replay ends. */
+export const webhookActiveReplayEntity = defineEntity<{ organizationId: string; endpointId: string }>({
+  type: 'webhook-active-replay',
+  schemaVersion: 1,
+  key: ({ organizationId, endpointId }) => keys.webhookActiveReplay(organizationId, endpointId),
+});

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { isFinished, jobExpiresAtEpochSeconds } from '../domain/imports/job.ts';
-import type { ChunkProgress, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
+import type { ChunkProgress, DryRunOverlayPointer, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/imports/job.ts';
 import type { RowError } from '../domain/imports/types.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from './active-jobs-index.ts';
@@ -136,9 +136,14 @@ export class ImportJobsStore {
    * The progress item of one chunk: it commits only if the job is still at `from`, so a chunk
    * that a redelivered message tries again can never apply (or count, or list its errors) twice.
    */
-  checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): StoreWrite {
+  checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress, dryRunOverlay?: DryRunOverlayPointer): StoreWrite {
     const sets = ['#job.checkpoint = :to', '#job.progressAt = :now'];
     const values: Record<string, unknown> = { ':from': from, ':to': to, ':processing': 'processing', ':now': new Date().toISOString() };
+    if (dryRunOverlay) {
+      // With the checkpoint, in one item: the pointer names exactly the chunks that committed.
+      sets.push('#job.dryRunOverlay = :overlay');
+      values[':overlay'] = { segment: dryRunOverlay.segment, objects: dryRunOverlay.objects };
+    }
     // Count names go through attribute names: some (e.g. `updated`) are not valid bare in an expression.
     const names: Record<string, string> = { '#job': 'job', '#status': 'status' };
     const add = (path: string, field: string, amount: number | undefined) => {

@@ -24,10 +24,10 @@ import type { StoreWrite } from './transaction-writer.ts';
  * and location entries hold the whole record (a page is one Query) and an update rewrites them in
  * place. Stock records change with every movement, so their entries hold only what never changes
  * (the id and the lot) and are written once, when the record is created; a page reads the records
- * by id (lib/store/stock-record-list.ts). A stock record's by-item entry is also its natural-key
- * claim: its sort key is `ITEM#` + the natural key and it holds the id, so its creation puts it
- * with `attribute_not_exists` and no claim item of its own (docs/architecture.md "Storage: the
- * entity layer").
+ * by id (lib/store/stock-record-list.ts). One entry of each record is also its natural-key claim
+ * (an item's by sku, a location's by code, a stock record's by item): its sort key is the natural
+ * key and it holds the id, so a create puts it with `attribute_not_exists` and writes no claim item
+ * of its own (docs/architecture.md "Storage: the entity layer").
  */
 
 export type ListedRecordType = InventoryRecordType | 'movement';
@@ -60,13 +60,20 @@ function stockKey(prefix: string, first: string, second?: string, lot?: string |
   return `${prefix}#${first}#${second}#${lot ?? ''}`;
 }
 
-/** Record types whose natural key is claimed by a list entry (stock records: the by-item entry) rather than a claim item. */
-export const CLAIMED_BY_LIST_ENTRY: ReadonlySet<InventoryRecordType> = new Set(['stock-record']);
-
-/** The key of a stock record's by-item entry, its natural-key claim: `ITEM#` + the natural key (`stockRecordKey`). */
-export function stockRecordClaimKey(organizationId: string, naturalKey: string): Key {
-  return stockRecordListEntryEntity.key({ organizationId, recordType: 'stock-record', sortKey: `${LIST_PREFIXES.stockByItem}#${naturalKey}` });
+/**
+ * The key of the list entry that claims a record's natural key: an item's `SKU#<sku>`, a
+ * location's `CODE#<code>`, a stock record's by-item `ITEM#` + `stockRecordKey`. Each sort key is
+ * the natural key itself, so the entry a create writes anyway is its claim.
+ */
+export function naturalKeyClaimKey(organizationId: string, type: InventoryRecordType, naturalKey: string): Key {
+  return inventoryListEntryEntity.key({ organizationId, recordType: type, sortKey: CLAIMING_SORT_KEY[type](naturalKey) });
 }
+
+const CLAIMING_SORT_KEY: { readonly [T in InventoryRecordType]: (naturalKey: string) => string } = {
+  item: listSortKeys.item,
+  location: listSortKeys.location,
+  'stock-record': (naturalKey) => `${LIST_PREFIXES.stockByItem}#${naturalKey}`,
+};
 
 /** Case-insensitive matching without locale surprises (as BOM lists). */
 export function searchable(text: string): string {
@@ -80,10 +87,10 @@ function entriesOf(listed: Listed): ListEntry[] {
   switch (listed.type) {
     case 'item': {
       const { sku, name } = listed.record;
-      return [{ sortKey: listSortKeys.item(sku), filterAttributes: { searchText: searchable(`${sku}\n${name}`) } }];
+      return [{ sortKey: listSortKeys.item(sku), filterAttributes: { searchText: searchable(`${sku}\n${name}`) }, claimsNaturalKey: true }];
     }
     case 'location':
-      return [{ sortKey: listSortKeys.location(listed.record.code), filterAttributes: {} }];
+      return [{ sortKey: listSortKeys.location(listed.record.code), filterAttributes: {}, claimsNaturalKey: true }];
     case 'stock-record': {
       const stock = listed.record;
       const filterAttributes = stock.lot === null ? {} : { lot: stock.lot };

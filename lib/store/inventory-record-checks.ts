@@ -6,9 +6,9 @@ import {
   type InventoryRecordTypes,
   type VersionedRecord,
 } from '../domain/inventory/records.ts';
-import { batchGet, type Key } from './entity.ts';
-import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
-import { CLAIMED_BY_LIST_ENTRY, stockRecordClaimKey } from './inventory-lists.ts';
+import { batchGet } from './entity.ts';
+import { inventoryRecordEntity } from './entities.ts';
+import { naturalKeyClaimKey } from './inventory-lists.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
@@ -58,7 +58,7 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
    */
   unchangedCheck<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number | null): StoreWrite {
     if (expectedVersion === null) {
-      const claim = this.claimKeyOf(organizationId, type, naturalKeyOf(type, record));
+      const claim = naturalKeyClaimKey(organizationId, type, naturalKeyOf(type, record));
       return { item: { ConditionCheck: { TableName: this.tableName, Key: claim, ConditionExpression: 'attribute_not_exists(pk)' } } };
     }
     return {
@@ -71,10 +71,5 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
         },
       },
     };
-  }
-
-  /** Where a create claims a natural key: a stock record's by-item list entry, another type's claim item. */
-  protected claimKeyOf(organizationId: string, type: InventoryRecordType, naturalKey: string): Key {
-    return CLAIMED_BY_LIST_ENTRY.has(type) ? stockRecordClaimKey(organizationId, naturalKey) : naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey });
   }
 }

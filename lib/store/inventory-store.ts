@@ -12,7 +12,7 @@ import type { StockPlace } from '../domain/stock/state.ts';
 import { batchGet, entityItem, readAll, type Key } from './entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { CLAIMED_BY_LIST_ENTRY, listEntryUpdateWrites, listEntryWrites, listSortKeys } from './inventory-lists.ts';
+import { listEntryUpdateWrites, listEntryWrites, listSortKeys, naturalKeyClaimKey } from './inventory-lists.ts';
 import { keys } from './keys.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';
 import { stockRecordsByIds } from './stock-record-list.ts';
@@ -20,14 +20,14 @@ import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * Items, locations and stock records in the inventory table, each stored once under its id, and
- * a claim per natural key naming that id: an item's or location's claim item; a stock record's
- * by-item list entry, whose sort key is its natural key (lib/store/inventory-lists.ts). Creating a
- * record puts the record and its claim with `attribute_not_exists` in the same transaction, so
- * two concurrent creates of one natural key give exactly one record. Stock records created by
- * older code also have a claim item, still read (docs/architecture.md "Storage: the entity
- * layer"). Natural keys never change, so an update writes the record alone, with the list entries
- * that copy it (items', locations'): a stock record's entries hold keys only and are written
- * once, when it is created. A movement is one item of its own (lib/store/movements-store.ts).
+ * a claim per natural key naming that id: the record's list entry whose sort key is its natural
+ * key (lib/store/inventory-lists.ts). Creating a record puts the record and that entry with
+ * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
+ * give exactly one record. Records created by older code also have a claim item, still read
+ * (docs/architecture.md "Storage: the entity layer"). Natural keys never change, so an update
+ * writes the record alone, with the list entries that copy it (items', locations'): a stock
+ * record's entries hold keys only and are written once, when it is created. A movement is one
+ * item of its own (lib/store/movements-store.ts).
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
@@ -50,15 +50,11 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     return found;
   }
 
-  /** The record, its list entries and its natural-key claim: a claim item, or for a stock record its by-item entry, put only where absent. */
+  /** The record and its list entries, the one that claims its natural key put only where absent. */
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
-    const naturalKey = naturalKeyOf(type, record);
-    const taken = () => new NaturalKeyTakenError(type, naturalKey);
+    const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
     const recordPut: StoreWrite = { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } };
-    const entries = listEntryWrites(this.tableName, organizationId, type, record, taken);
-    if (CLAIMED_BY_LIST_ENTRY.has(type)) return [recordPut, ...entries];
-    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: type, naturalKey }, { organizationId, recordType: type, naturalKey, id: record.id });
-    return [{ item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: taken }, recordPut, ...entries];
+    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record, taken)];
   }
 
   updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite[] {
@@ -103,10 +99,9 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
 
   /**
    * The id each natural key is claimed for, in one BatchGetItem (100 keys a request, sent in
-   * parallel): the claim items, and for stock records also the by-item entries, which claim their
-   * keys since stock records stopped getting a claim item. A stock record created before then has
-   * a claim item and maybe no entry; where both exist they name the same record, and the entry is
-   * the one read.
+   * parallel): the list entries that claim the keys, and the claim items of older code. A record
+   * created before has a claim item and maybe no entry; where both exist they name the same
+   * record, and the entry is the one read.
    */
   private async claimedIds(organizationId: string, type: InventoryRecordType, naturalKeys: Iterable<string>): Promise<Map<string, string>> {
     const claims = [...new Set(naturalKeys)].map((naturalKey) => ({ naturalKey, keys: this.claimKeysOf(organizationId, type, naturalKey) }));
@@ -120,10 +115,9 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     return idOfKey;
   }
 
-  /** The keys that may claim a natural key, the deciding one first: where a create claims it, then a stock record's claim item of older code. */
+  /** The keys that may claim a natural key, the deciding one first: the list entry a create claims it with, then the claim item of older code. */
   private claimKeysOf(organizationId: string, type: InventoryRecordType, naturalKey: string): Key[] {
-    const legacy = CLAIMED_BY_LIST_ENTRY.has(type) ? [naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })] : [];
-    return [this.claimKeyOf(organizationId, type, naturalKey), ...legacy];
+    return [naturalKeyClaimKey(organizationId, type, naturalKey), naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })];
   }
 
   private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {

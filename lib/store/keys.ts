@@ -93,6 +93,8 @@ export const keys = {
 
   /** An export job (docs/exports.md). */
   exportJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#EXPJOB#${jobId}`, sk: 'JOB' }),
+  /** The organization's running exports, one slot each (docs/exports.md "Fairness"). */
+  exportSlots: (organizationId: string) => ({ pk: `ORG#${organizationId}#EXPSLOTS`, sk: 'SLOTS' }),
   /** Sparse index of export jobs committed but not yet handed to their queue (the sweeper's). */
   pendingExportDispatch: 'EXPJOB#DISPATCH',
   /** One shard of the active-jobs index's export jobs, as `activeJobsShard` for imports. */
@@ -143,6 +145,17 @@ export const keys = {
   webhookAttemptsOf: (organizationId: string, endpointId: string) => `ORG#${organizationId}#WHLOG#${endpointId}`,
   webhookAttempt: (organizationId: string, endpointId: string, attemptId: string) => ({ pk: `ORG#${organizationId}#WHLOG#${endpointId}`, sk: `ATT#${attemptId}` }),
   webhookReplay: (organizationId: string, replayId: string) => ({ pk: `ORG#${organizationId}#${replayId}`, sk: 'REPLAY' }),
+  /**
+   * One shard of gsi1's index of pending delivery tasks by the time their message counts as lost
+   * (docs/webhooks.md "The due-task sweep"); a task's shard comes from its endpoint and sequence.
+   */
+  webhookDueTasksShard: (shard: number) => `WHTASK#DUE#${String(shard).padStart(2, '0')}`,
+  /** One shard of gsi1's index of running replays by the time their page message counts as lost. */
+  webhookRunningReplaysShard: (shard: number) => `WHREPLAY#RUNNING#${String(shard).padStart(2, '0')}`,
+  /** gsi2's partition of an organization's replay tasks not finished yet: what the replay cap counts. */
+  webhookReplayTasksInFlightOf: (organizationId: string) => `ORG#${organizationId}#WHREPLAYTASKS`,
+  /** The endpoint's one running replay (docs/webhooks.md "Replaying"), beside the endpoints. */
+  webhookActiveReplay: (organizationId: string, endpointId: string) => ({ pk: `ORG#${organizationId}#WEBHOOKS`, sk: `REPLAYING#${endpointId}` }),
 
   auditOf: (organizationId: string) => `ORG#${organizationId}#AUD`,
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,

@@ -7,13 +7,17 @@ import { documentClient } from './dynamodb-client.ts';
 import { entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from './entity.ts';
 import { WEBHOOK_ATTEMPT_PREFIX, webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { keys } from './keys.ts';
+import { taskSweepAt } from '../domain/webhooks/sweep-at.ts';
+import { FINISHED_TASK_REMOVALS, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). A
  * task is put once per (endpoint, event, origin) with `attribute_not_exists`; an attempt is
  * claimed (task + `pending` log entry) and settled (log entry + task) in a transaction each, with
  * conditions on the task's attempt count and the attempt under way, so two workers holding the
- * same message never both send, and the log always says what the task says.
+ * same message never both send, and the log always says what the task says. Each of these writes
+ * also files the task in the due index under the time its next message counts as lost, or takes
+ * it out once it ends (lib/store/webhook-task-index.ts), for the due-task sweep.
  */
 
 /** A filtered page of the delivery log examines at most this many entries. */
@@ -62,10 +66,10 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
               Update: {
                 TableName: this.tableName,
                 Key: webhookTaskEntity.key(task),
-                UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
+                UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight, gsi1pk = :duePartition, gsi1sk = :dueSortKey',
                 ConditionExpression: '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none',
                 ExpressionAttributeNames: { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' },
-                ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null },
+                ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null, ...dueValues(task, taskSweepAt({ status: 'pending', inFlight: attempt, nextAttemptAt: null }, Date.now())) },
               },
             },
             { Put: { TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -80,6 +84,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   async settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: TaskStatus; nextAttemptAt: string | null }): Promise<void> {
+    const sweepAt = taskSweepAt({ status: next.status, inFlight: null, nextAttemptAt: next.nextAttemptAt }, Date.now());
     await documentClient.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -97,10 +102,10 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
             Update: {
               TableName: this.tableName,
               Key: webhookTaskEntity.key(task),
-              UpdateExpression: 'SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none',
+              UpdateExpression: `SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none${sweepAt === null ? ` REMOVE ${FINISHED_TASK_REMOVALS}` : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
               ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
               ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
-              ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId },
+              ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
             },
           },
         ],
@@ -114,7 +119,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookTaskEntity.key(task),
-          UpdateExpression: 'SET #task.#status = :cancelled, #task.#nextAttemptAt = :none',
+          UpdateExpression: `SET #task.#status = :cancelled, #task.#nextAttemptAt = :none REMOVE ${FINISHED_TASK_REMOVALS}`,
           ConditionExpression: '#task.#status = :pending AND #task.#inFlight = :none',
           ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight' },
           ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':none': null },
@@ -152,12 +157,20 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   private taskItem(task: DeliveryTask): Record<string, unknown> {
-    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt) });
+    const sweepAt = taskSweepAt(task, Date.now());
+    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt), ...(sweepAt === null ? {} : taskDueKeys(task, sweepAt)), ...replayTaskKeys(task) });
   }
 
   private attemptItem(task: DeliveryTask, entry: DeliveryAttempt): Record<string, unknown> {
     return entityItem(webhookAttemptEntity, { organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id }, { ...entry, ttl: ttlFrom(entry.attemptedAt) });
   }
+}
+
+/** The due index's keys as update values (`:duePartition`, `:dueSortKey`). */
+function dueValues(task: DeliveryTask, sweepAt: number | null): Record<string, string> {
+  if (sweepAt === null) return {};
+  const { gsi1pk, gsi1sk } = taskDueKeys(task, sweepAt);
+  return { ':duePartition': gsi1pk, ':dueSortKey': gsi1sk };
 }
 
 function toAttempt(item: Record<string, unknown>): DeliveryAttempt {

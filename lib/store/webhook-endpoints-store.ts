@@ -4,11 +4,11 @@ import type { AuditEvent } from '../domain/audit/types.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { endpointLimitReached, MAX_WEBHOOK_ENDPOINTS, webhookEndpointNotFound, type DisabledReason, type StoredEndpoint, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
-import type { EndpointStorage, Replay, ReplayStorage } from '../domain/webhooks/ports.ts';
+import type { EndpointStorage } from '../domain/webhooks/ports.ts';
 import { auditPut } from './audit-store.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem, envelopeAssignments, readAll, readPage, sortKeyRange } from './entity.ts';
-import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity, webhookReplayEntity } from './entities.ts';
+import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity } from './entities.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
@@ -205,36 +205,5 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   }
 }
 
-/** Replays (docs/webhooks.md "Replaying"): the request's record and its worker's position. */
-export class WebhookReplaysStore implements ReplayStorage<StoreWrite> {
-  constructor(private readonly tableName: string) {}
-
-  createWrites(replay: Replay): StoreWrite[] {
-    const ttl = Math.floor(Date.parse(replay.createdAt) / 1000) + 30 * 86_400;
-    return [{ item: { Put: { TableName: this.tableName, Item: entityItem(webhookReplayEntity, { organizationId: replay.organizationId, replayId: replay.id }, { replay, ttl }), ConditionExpression: 'attribute_not_exists(pk)' } } }];
-  }
-
-  async get(organizationId: string, replayId: string): Promise<Replay | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookReplayEntity.key({ organizationId, replayId }), ConsistentRead: true }));
-    return Item?.replay as Replay | undefined;
-  }
-
-  async advance(replay: Replay, nextSequence: number, done: boolean): Promise<boolean> {
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookReplayEntity.key({ organizationId: replay.organizationId, replayId: replay.id }),
-          UpdateExpression: 'SET #replay.#next = :next, #replay.#status = :status',
-          ConditionExpression: '#replay.#next = :read AND #replay.#status = :running',
-          ExpressionAttributeNames: { '#replay': 'replay', '#next': 'nextSequence', '#status': 'status' },
-          ExpressionAttributeValues: { ':next': nextSequence, ':status': done ? 'done' : 'running', ':read': replay.nextSequence, ':running': 'running' },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
-}
+/** Replays live in their own module; re-exported for the functions that import them from here. */
+export { WebhookReplaysStore } from './webhook-replays-store.ts';

@@ -118,6 +118,19 @@ describe('npm run cli', () => {
     expect(stderr).toMatch(new RegExp(`^${job.id} succeeded`, 'm'));
   });
 
+  it('imports submit --dry-run --wait prints the dry run, which creates nothing', async () => {
+    // Prepare
+    const file = join(directory, 'dry-run.csv');
+    writeFileSync(file, csv(['sku,name', 'CLI-DRY-1,One']));
+    // Act
+    const { code, stdout } = await cli('imports', 'submit', file, '--kind', 'items', '--dry-run', '--wait');
+    const lookup = await cli('items', 'get', '--sku', 'CLI-DRY-1');
+    // Assess
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ dryRun: true, status: 'succeeded', counts: { totalRows: 1, created: 1 } });
+    expect(lookup.code).toBe(1);
+  });
+
   it('answers a usage mistake with status 2 and an API refusal with status 1', async () => {
     const usage = await cli('barcodes', 'render', '--type', 'qr', '--out', join(directory, 'x.svg'));
     const refused = await cli('barcodes', 'render', '--type', 'ean13', '--data', '4006381333932', '--out', join(directory, 'x.svg'));

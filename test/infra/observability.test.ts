@@ -146,7 +146,7 @@ describe('alarms and dashboard (stage "obs", with an SNS topic)', () => {
     expect(queries(resource).find((query) => query.Expression)?.Expression).toBe(WORKERS.map((_, index) => `FILL(w${index}, 0)`).join(' + '));
   });
 
-  it('one dashboard named after the stage: alarms, API traffic and latency, per-route duration and errors, queue and workers', () => {
+  it('one dashboard named after the stage: alarms, API traffic and latency, per-route duration and errors, queue, workers and webhooks', () => {
     // Act
     const dashboards = resourcesOfType(template, 'AWS::CloudWatch::Dashboard');
 
@@ -164,10 +164,13 @@ describe('alarms and dashboard (stage "obs", with an SNS topic)', () => {
       'Routes: 5xx responses (access logs)',
       'Import queue',
       'Workers: errors, throttles, concurrency',
+      'Webhooks: attempts by outcome',
+      'Webhooks: commit to first attempt (ms), dispatcher lag',
     ]) {
       expect(body, title).toContain(`\\"title\\":\\"${title}\\"`);
     }
     for (const route of ROUTES) expect(body, route.operationId).toContain(`\\"label\\":\\"${route.operationId}\\"`);
+    for (const metric of ['WebhookAttempts', 'WebhookCommitToFirstAttempt', 'IteratorAge']) expect(body, metric).toContain(`\\"${metric}\\"`);
   });
 
   it("the dashboard's alarm widget shows all its alarms", () => {

@@ -306,7 +306,7 @@ describe('a resumed locations job with a forward reference', () => {
       records: importRecords(),
       writer,
       continueLater: () => Promise.reject(new Error('continueLater was not expected')),
-      chunkActions: bulkChunkActions({ maxActions: 24 }),
+      chunkActions: bulkChunkActions({ maxActions: 17 }),
     };
 
     // Act
@@ -314,7 +314,7 @@ describe('a resumed locations job with a forward reference', () => {
     const halfway = await storedJob(organizationId, job.id);
     const resumed = await deliver(organizationId, job.id, 2);
 
-    // Assess: the same result as without the crash. The first chunk (22 actions) holds row 2's
+    // Assess: the same result as without the crash. The first chunk (7 creates of 2 actions and the fixed ones: 17) holds row 2's
     // error and rows 1 and 3..8: the checkpoint is row 8.
     expect(halfway.checkpoint).toBe(8);
     expect(halfway.counts).toMatchObject({ processedRows: 8, created: 7, failed: 1 });

@@ -3,9 +3,11 @@ import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { Location } from '../../lib/domain/inventory/location.ts';
 import { NaturalKeyTakenError, newRecordId } from '../../lib/domain/inventory/records.ts';
 import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/domain/inventory/stock.ts';
+import { entityItem } from '../../lib/store/entity.ts';
+import { naturalKeyClaimEntity } from '../../lib/store/entities.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { transactionWriter } from '../support/events.ts';
+import { tableName, transactionWriter } from '../support/events.ts';
 import { inventoryRecords } from '../support/imports.ts';
 
 /**
@@ -31,9 +33,9 @@ async function commit(organizationId: string, writes: StoreWrite[]): Promise<voi
 
 async function createItems(organizationId: string, items: Item[]): Promise<void> {
   const store = inventoryRecords();
-  // 3 actions per item (record, sku claim, list entry): 30 items per transaction.
-  for (let start = 0; start < items.length; start += 30) {
-    await commit(organizationId, items.slice(start, start + 30).flatMap((item) => store.createWrites(organizationId, 'item', item)));
+  // 2 actions per item (record, list entry claiming the sku): 45 items per transaction.
+  for (let start = 0; start < items.length; start += 45) {
+    await commit(organizationId, items.slice(start, start + 45).flatMap((item) => store.createWrites(organizationId, 'item', item)));
   }
 }
 
@@ -124,6 +126,21 @@ describe('natural keys are unique by a conditional write', () => {
     expect(stored.get('RACE-1')?.record).toEqual(winner);
     const loser = contenders.find((item) => item !== winner)!;
     expect(await inventoryRecords().getById(organizationId, 'item', loser.id)).toBeUndefined();
+  });
+
+  it('finds an item of older code by its claim item alone (no list entry), by sku and by id', async () => {
+    // Prepare: stored as code before 2026-11-25 left it: the record and a claim item naming it
+    const organizationId = uniqueOrganization();
+    const item = newItem('OLD-1');
+    const [record] = inventoryRecords().createWrites(organizationId, 'item', item);
+    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: 'item', naturalKey: item.sku }, { organizationId, recordType: 'item', naturalKey: item.sku, id: item.id });
+    await commit(organizationId, [record!, { item: { Put: { TableName: tableName('inventory'), Item: claim } } }]);
+
+    // Act
+    const found = await inventoryRecords().getByNaturalKeys(organizationId, 'item', [item.sku]);
+
+    // Assess
+    expect(found.get(item.sku)).toEqual({ record: item, version: 1 });
   });
 
   it('commits an update only at the version it was read at, and never under another natural key', async () => {

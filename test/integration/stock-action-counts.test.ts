@@ -10,7 +10,7 @@ import { csvOf, runImportInProcess } from '../support/imports.ts';
  * TransactWriteItems counted. A unit kind's figure is the actions of the job's chunks ÷ its rows
  * (÷ the sources drawn, for builds), fixed per-chunk actions (sequence counter, event item,
  * checkpoint) included, on distinct stored records: the case an integrator's daily file is; and
- * once on records each row creates (a receipt into an empty bin).
+ * once on records each row creates (a receipt into an empty bin), and for items, each row a new one.
  *
  * The ceilings are today's figures: a change that makes a unit dearer fails here.
  */
@@ -80,5 +80,13 @@ describe('transaction actions per stock unit, rows on distinct items', () => {
     const perSource = actionsOf(chunks) / (BOMS * BOM_LINES);
     console.info(`actions per build source: ${perSource.toFixed(2)} (${chunks.length} chunks)`);
     expect(perSource).toBeLessThanOrEqual(5.1);
+  });
+});
+
+describe('transaction actions per created record', () => {
+  it('an items row that creates its item costs at most 2.1 actions: the record and its by-sku entry, which claims the sku', async () => {
+    // 200 new skus: several chunks, each with its fixed actions.
+    const rows = Array.from({ length: 200 }, (_, index) => [`NEW-${index}`, `New ${index}`]);
+    expect(await actionsPerRow('items', ['sku', 'name'], rows)).toBeLessThanOrEqual(2.1);
   });
 });

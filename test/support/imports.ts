@@ -12,6 +12,7 @@ import type { ImportJob, ImportJobState, JobStatus } from '../../lib/domain/impo
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { Location } from '../../lib/domain/inventory/location.ts';
 import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
+import { DryRunOverlaysStore } from '../../lib/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
@@ -64,6 +65,8 @@ export interface Submission {
   idempotencyKey?: string | null;
   /** Fields left out of the form. */
   omit?: Array<'kind' | 'duplicateStrategy'>;
+  /** The `dryRun` field, as sent; absent unless given. */
+  dryRun?: string;
 }
 
 /** The multipart form of a submission, as a browser or `curl -F` would send it. */
@@ -71,6 +74,7 @@ export function importForm(submission: Submission): FormData {
   const form = new FormData();
   if (!submission.omit?.includes('kind')) form.append('kind', submission.kind ?? 'items');
   if (!submission.omit?.includes('duplicateStrategy')) form.append('duplicateStrategy', submission.duplicateStrategy ?? 'skip');
+  if (submission.dryRun !== undefined) form.append('dryRun', submission.dryRun);
   if (submission.file !== null) {
     const content = submission.file ?? 'sku,name\nA,a\n';
     form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: 'text/csv' }), submission.fileName ?? 'items.csv');
@@ -179,10 +183,13 @@ export const importJobsStore = () => new ImportJobsStore(tableName('inventory'))
 export const inventoryRecords = () => new InventoryStore(tableName('inventory'));
 /** The import pipeline's records port on the local stack. */
 export const importRecords = () => new ImportRecordsStore(tableName('inventory'));
-export const filesStore = () => {
+/** Where the worker keeps dry runs' overlays on the local stack (the files bucket). */
+export const dryRunOverlaysStore = () => new DryRunOverlaysStore(bucketName());
+export const filesStore = () => new FilesStore(bucketName());
+const bucketName = () => {
   const bucket = process.env[BUCKET_ENV_VAR];
   if (!bucket) throw new Error(`${BUCKET_ENV_VAR} is not set; is test/support/stack-env.ts a setup file?`);
-  return new FilesStore(bucket);
+  return bucket;
 };
 
 export async function itemsOf(organizationId: string, skus: readonly string[]): Promise<Map<string, { record: Item; version: number }>> {
@@ -222,7 +229,7 @@ export interface CommittedJob {
  */
 export async function commitQueuedJob(
   organizationId: string,
-  options: { file: string | Buffer | null; kind?: string; duplicateStrategy?: DuplicateStrategy; submittedAt?: Date; dispatched?: boolean },
+  options: { file: string | Buffer | null; kind?: string; duplicateStrategy?: DuplicateStrategy; dryRun?: boolean; submittedAt?: Date; dispatched?: boolean },
 ): Promise<CommittedJob> {
   const jobs = importJobsStore();
   // The real submission code, minus the hand-off to the queue.
@@ -236,6 +243,7 @@ export async function commitQueuedJob(
     {
       kind: options.kind ?? 'items',
       duplicateStrategy: options.duplicateStrategy ?? 'skip',
+      dryRun: options.dryRun ?? false,
       file: { fileName: 'test.csv', content: Buffer.from(options.file ?? `missing-${randomUUID()}`) },
     },
     options.submittedAt ?? new Date(),
@@ -254,12 +262,13 @@ export async function runImportInProcess(
   organizationId: string,
   kind: string,
   file: string,
-  options: { duplicateStrategy?: DuplicateStrategy; records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {},
+  options: { duplicateStrategy?: DuplicateStrategy; dryRun?: boolean; records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {},
 ): Promise<ImportJobState> {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: options.duplicateStrategy ?? 'fail' });
+  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: options.duplicateStrategy ?? 'fail', dryRun: options.dryRun ?? false });
   const processor = new ImportJobProcessor({
     jobs: importJobsStore(),
     files: filesStore(),
+    dryRunOverlays: dryRunOverlaysStore(),
     records: options.records ?? importRecords(),
     writer: options.writer ?? transactionWriter(),
     continueLater: () => Promise.reject(new Error('a job was handed on')),

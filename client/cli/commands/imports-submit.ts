@@ -7,8 +7,9 @@ import type { DuplicateStrategy, ImportJob } from '../../types.ts';
 import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError, type CliContext } from '../context.ts';
 import { progressReporter } from '../progress.ts';
 
-export const IMPORTS_SUBMIT_USAGE = `imports submit FILE --kind KIND [--duplicate-strategy skip|update|fail] [--idempotency-key KEY] [--wait] [--show-errors N]
+export const IMPORTS_SUBMIT_USAGE = `imports submit FILE --kind KIND [--duplicate-strategy skip|update|fail] [--dry-run] [--idempotency-key KEY] [--wait] [--show-errors N]
     Submits a CSV file as an import job and prints the job as JSON.
+    --dry-run        decide every row as a real run would, and write nothing but the job (its counts and row errors)
     --wait           follow the job until it has finished (progress on stderr), then print it and its first row errors;
                      exit status 0 when it succeeded, 1 when some rows or the whole file failed`;
 
@@ -24,6 +25,7 @@ export async function importsSubmit(args: string[], context: CliContext): Promis
       ...GLOBAL_OPTIONS,
       kind: { type: 'string' },
       'duplicate-strategy': { type: 'string', default: 'skip' },
+      'dry-run': { type: 'boolean', default: false },
       'idempotency-key': { type: 'string' },
       wait: { type: 'boolean', default: false },
       'show-errors': { type: 'string', default: '20' },
@@ -41,6 +43,7 @@ export async function importsSubmit(args: string[], context: CliContext): Promis
     kind: values.kind,
     file: await fileFromPath(path),
     duplicateStrategy: strategy,
+    dryRun: values['dry-run'],
     idempotencyKey: values['idempotency-key'],
     signal: context.signal,
   });

@@ -21,7 +21,7 @@ const submitter = new ImportJobSubmitter({
 });
 
 export const handler = createOperationHandler(bindOperation(submitImportJobRoute, submitImportJobContract), { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
-  const plan = await submitter.prepare(principal.organizationId, body);
+  const plan = await submitter.prepare(principal.organizationId, { ...body, dryRun: body.dryRun === 'true' });
   const response = await commit(
     async () => plan,
     (job) => ({ status: 202, json: publicJob(job), headers: { Location: `/v1/imports/jobs/${job.id}` } }),

@@ -38,6 +38,7 @@ export const EVENT_EXAMPLES: { readonly [T in EventType]: EventOf<T> } = {
       locationCode: 'WH1-A-01',
       lot: LOT,
       previousQuantity: 400,
+      previousUpdatedAt: '2026-03-02T16:40:12.004Z',
       quantity: 380,
       delta: -20,
       movementId: 'mov_01KJSNTN10C22JDJ1QJMZVHAA0',

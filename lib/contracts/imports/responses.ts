@@ -13,6 +13,7 @@ export const importJobSchema = z
     id: z.string(),
     kind: z.string(),
     duplicateStrategy: z.enum(DUPLICATE_STRATEGIES),
+    dryRun: z.boolean().check(z.meta({ description: 'Whether the job is a dry run: every row decided, nothing written but the job and its row errors.' })),
     status: z.enum(JOB_STATUSES),
     fileName: z.string(),
     fileSizeBytes: z.number().check(z.int()),

@@ -30,11 +30,35 @@ import { ExportSourceUnavailable, type ExportSource } from './sources.ts';
  */
 
 export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
+/** S3's smallest part but the last: a part cut short by the time budget is uploaded only from this size on. */
+export const EXPORT_MIN_PART_BYTES = 5 * 1024 * 1024;
 export const EXPORT_PAGE_SIZE = 500;
+
+/**
+ * Exports of one organization that run at once (docs/exports.md "Fairness"): the worker has few
+ * slots for every tenant, so one organization's many exports must not hold them all. The others
+ * stay queued and are looked at again every EXPORT_WAIT_SECONDS; none is refused or lost.
+ */
+export const MAX_RUNNING_EXPORTS_PER_ORGANIZATION = 2;
+export const EXPORT_WAIT_SECONDS = 30;
 
 export const EXPORT_ACTOR: AuditActor = { type: 'system', id: 'export-worker' };
 
-export type ExportOutcome = 'finished' | 'continued' | 'superseded' | 'missing';
+export type ExportOutcome = 'finished' | 'continued' | 'waiting' | 'superseded' | 'missing';
+
+/** The organization's running-export slots (lib/store/export-slots.ts). */
+export interface ExportSlots<Write> {
+  /** Takes a slot for the job when fewer than `cap` are held (or it already holds one). */
+  acquire(organizationId: string, jobId: string, cap: number): Promise<boolean>;
+  /** Gives the job's slot back, in the transaction that finishes it. */
+  releaseWrite(organizationId: string, jobId: string): Write;
+}
+
+export interface ExportJobMessage {
+  organizationId: string;
+  jobId: string;
+  handoffsWithoutProgress: number;
+}
 
 export interface ExportProcessPorts<Write> {
   jobs: {
@@ -58,8 +82,12 @@ export interface ExportProcessPorts<Write> {
   sources: { open(job: ExportJobState, asOfSequence: number): Promise<ExportSource> };
   events: { lastSequence(organizationId: string): Promise<number>; find(organizationId: string, sequence: number): Promise<StoredEvent | undefined> };
   writer: CommandWriter<Write>;
-  continueLater(message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }): Promise<void>;
+  slots: ExportSlots<Write>;
+  continueLater(message: ExportJobMessage): Promise<void>;
+  /** Sends the message again after `delaySeconds`: a queued export waiting for a slot. */
+  retryLater(message: ExportJobMessage, delaySeconds: number): Promise<void>;
   partBytes?: number;
+  minPartBytes?: number;
   pageSize?: number;
   maxRows?: number;
   clock?: () => Date;
@@ -82,7 +110,16 @@ export class ExportProcessor<Write> {
     if (isExportFinished(job.status)) return 'finished';
     const declaration = exportKind(job.kind);
     if (!declaration) return this.fail(job, { code: 'unknown-kind', message: `There is no export kind '${job.kind}'.` });
-    if (job.status === 'queued' || !job.progress) job = await this.start(job);
+    if (job.status === 'queued' || !job.progress) {
+      if (!(await this.ports.slots.acquire(organizationId, jobId, MAX_RUNNING_EXPORTS_PER_ORGANIZATION))) {
+        // Waiting for a slot is not a hand-off without progress: the count travels unchanged.
+        await this.ports.retryLater({ organizationId, jobId, handoffsWithoutProgress: handoffs }, EXPORT_WAIT_SECONDS);
+        return 'waiting';
+      }
+      job = await this.start(job);
+      // Another delivery or the sweeper ended it between the read and the start.
+      if (isExportFinished(job.status)) return 'finished';
+    }
 
     let source: ExportSource;
     try {
@@ -102,9 +139,11 @@ export class ExportProcessor<Write> {
         );
         return handed === 'continued' ? 'continued' : 'finished';
       }
-      const next = await this.writePart(job, source, columns);
+      const next = await this.writePart(job, source, columns, budget);
       if (next === 'too-many-rows') return this.fail(job, TOO_MANY_ROWS);
       if (next === 'superseded') return 'superseded';
+      // The budget ran out before the part reached S3's minimum: its rows are read again next time.
+      if (next === 'out-of-time') continue;
       job = next;
       progressed = true;
     }
@@ -121,10 +160,16 @@ export class ExportProcessor<Write> {
     return started.job;
   }
 
-  /** Pages rows from the checkpoint into one part, uploads it and commits the checkpoint with it. */
-  private async writePart(job: ExportJobState, source: ExportSource, columns: readonly ExportColumn[]): Promise<ExportJobState | 'superseded' | 'too-many-rows'> {
+  /**
+   * Pages rows from the checkpoint into one part, uploads it and commits the checkpoint with it.
+   * The budget is looked at before every page: when it runs out, a part of at least S3's minimum
+   * is uploaded and committed as it is (the next invocation continues from it); a smaller one is
+   * dropped (`out-of-time`), as S3 accepts a smaller part only last.
+   */
+  private async writePart(job: ExportJobState, source: ExportSource, columns: readonly ExportColumn[], budget: TimeBudget): Promise<ExportJobState | 'superseded' | 'too-many-rows' | 'out-of-time'> {
     const progress = job.progress!;
     const partBytes = this.ports.partBytes ?? EXPORT_PART_BYTES;
+    const minPartBytes = Math.min(partBytes, this.ports.minPartBytes ?? EXPORT_MIN_PART_BYTES);
     const maxRows = this.ports.maxRows ?? MAX_EXPORT_ROWS;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -138,7 +183,14 @@ export class ExportProcessor<Write> {
     let position = progress.position;
     let rowCount = job.rowCount;
     let more = true;
+    let pages = 0;
     while (more && size < partBytes) {
+      // The part's first page runs on the look process() took before it.
+      if (pages > 0 && !budget.hasTime()) {
+        if (size < minPartBytes) return 'out-of-time';
+        break;
+      }
+      pages += 1;
       const page = await source.page(position, this.ports.pageSize ?? EXPORT_PAGE_SIZE);
       rowCount += page.rows.length;
       if (rowCount > maxRows) return 'too-many-rows';
@@ -173,7 +225,7 @@ export class ExportProcessor<Write> {
     const expiresAt = exportExpiresAt(completedAt);
     await commitStep(this.ports.writer, { organizationId: job.organizationId, actor: EXPORT_ACTOR, traceId: null }, () => ({
       checkpoint: this.ports.jobs.finishWrite(job, { status: 'succeeded', completion: { rowCount: job.rowCount, fileSizeBytes: sizeBytes, sha256, asOfEventId: job.asOfEventId, completedAt, expiresAt } }),
-      writes: [],
+      writes: [this.ports.slots.releaseWrite(job.organizationId, job.id)],
       events: [{ type: 'export.completed', data: { exportId: job.id, kind: job.kind, rowCount: job.rowCount, downloadUrl: `/v1/exports/${job.id}/download-url`, expiresAt } }],
       audit: {
         kind: 'export.completed',
@@ -194,14 +246,14 @@ export class ExportProcessor<Write> {
 
 /** The failed state and its `export.failed` audit entry in one transaction, once (the worker and the sweeper); then the upload is dropped. */
 export async function failExport<Write>(
-  ports: { jobs: Pick<ExportProcessPorts<Write>['jobs'], 'finishWrite'>; files: Pick<ExportProcessPorts<Write>['files'], 'abortUpload'>; writer: CommandWriter<Write> },
+  ports: { jobs: Pick<ExportProcessPorts<Write>['jobs'], 'finishWrite'>; files: Pick<ExportProcessPorts<Write>['files'], 'abortUpload'>; slots: Pick<ExportSlots<Write>, 'releaseWrite'>; writer: CommandWriter<Write> },
   job: ExportJobState,
   failure: ExportFailure,
   completedAt: string,
 ): Promise<void> {
   await commitStep(ports.writer, { organizationId: job.organizationId, actor: EXPORT_ACTOR, traceId: null }, () => ({
     checkpoint: ports.jobs.finishWrite(job, { status: 'failed', failure, completedAt }),
-    writes: [],
+    writes: [ports.slots.releaseWrite(job.organizationId, job.id)],
     events: [],
     audit: { kind: 'export.failed', target: { kind: 'export', id: job.id }, summary: `Export ${job.id} of ${job.kind} failed: ${failure.code}`, changes: [{ field: 'status', from: job.status, to: 'failed' }] },
   }));

@@ -4,7 +4,7 @@ import type { InventoryReadStorage } from '../inventory/reads.ts';
 import type { ExportRow } from './format.ts';
 import type { ExportFilters, ExportJobState } from './job.ts';
 import type { ExportColumn } from './kinds.ts';
-import { itemsAtSnapshot, stockAtSnapshot, type SnapshotEvents } from './snapshot.ts';
+import { SnapshotRollback, type SnapshotEvents } from './snapshot.ts';
 
 /**
  * Where each kind's rows come from: a source pages its records from a position (the last sort
@@ -79,15 +79,19 @@ export class ExportSources {
     const { organizationId, filters } = job;
     const { inventory, events } = this.ports;
     switch (job.kind) {
-      case 'items':
+      case 'items': {
+        // One roll-back for the source's life (one invocation): the events after S are read once.
+        const rollback = new SnapshotRollback(events, organizationId, asOfSequence);
         return {
           page: async (after, limit) => {
             const page = await inventory.items(organizationId, { sku: text(filters, 'sku') }, after, limit);
-            const items = await itemsAtSnapshot(events, organizationId, asOfSequence, page.items);
+            await rollback.catchUp();
+            const items = rollback.items(page.items);
             const rows = items.map(({ sku, name, unit, description, category, barcode, reorderPoint, trackingMode }) => ({ sku, name, unit, description, category, barcode, reorderPoint, trackingMode }));
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },
         };
+      }
       case 'locations':
         return {
           page: async (after, limit) => {
@@ -100,14 +104,16 @@ export class ExportSources {
         const ids = await this.resolve(organizationId, filters);
         if (ids === null) return EMPTY;
         const nonZero = filters.nonZero === true;
+        const rollback = new SnapshotRollback(events, organizationId, asOfSequence);
         return {
           page: async (after, limit) => {
             // nonZero is applied to the quantity at S, after the roll-back, not to the live one.
             const page = await inventory.stockRecords(organizationId, ids, after, limit);
-            const atSnapshot = await stockAtSnapshot(events, organizationId, asOfSequence, page.items);
+            await rollback.catchUp();
+            const atSnapshot = rollback.stock(page.items);
             const rows = atSnapshot
               .filter(({ quantity }) => !nonZero || quantity !== 0)
-              .map(({ record, quantity, rolledBack }) => ({
+              .map(({ record, quantity, updatedAt }) => ({
                 stockRecordId: record.id,
                 itemId: record.itemId,
                 sku: record.sku,
@@ -115,7 +121,7 @@ export class ExportSources {
                 locationCode: record.locationCode,
                 lot: record.lot,
                 quantity,
-                updatedAt: rolledBack ? null : record.updatedAt,
+                updatedAt,
               }));
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },

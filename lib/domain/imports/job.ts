@@ -32,6 +32,8 @@ export interface ImportJob {
   id: string;
   kind: string;
   duplicateStrategy: DuplicateStrategy;
+  /** A dry run decides every row as a real run would and writes nothing but the job (docs/imports.md "Dry runs"). */
+  dryRun: boolean;
   status: JobStatus;
   fileName: string;
   fileSizeBytes: number;
@@ -45,7 +47,9 @@ export interface ImportJob {
 }
 
 /** The job as stored: the public record plus what the pipeline needs to resume. */
-export interface ImportJobState extends ImportJob {
+export interface ImportJobState extends Omit<ImportJob, 'dryRun'> {
+  /** Absent on jobs stored before dry runs existed: those were real runs. */
+  dryRun?: boolean;
   organizationId: string;
   /** Object key of the uploaded file. */
   fileKey: string;
@@ -59,6 +63,14 @@ export interface ImportJobState extends ImportJob {
   unstoredErrors?: number;
   /** Last sign of life: submission, start, each committed chunk. Only a job without progress for longer than the queue keeps a message is failed as abandoned. */
   progressAt?: string;
+  /** For a dry run: the overlay objects of the committed chunks (lib/domain/imports/pipeline/dry-run.ts); absent before the first. */
+  dryRunOverlay?: DryRunOverlayPointer;
+}
+
+/** The segment of a dry run's overlay objects, and how many of its objects committed chunks wrote. */
+export interface DryRunOverlayPointer {
+  segment: string;
+  objects: number;
 }
 
 /**
@@ -114,6 +126,7 @@ export function publicJob(state: ImportJobState): ImportJob {
     id: state.id,
     kind: state.kind,
     duplicateStrategy: state.duplicateStrategy,
+    dryRun: state.dryRun ?? false,
     status: state.status,
     fileName: state.fileName,
     fileSizeBytes: state.fileSizeBytes,

@@ -23,6 +23,8 @@ export interface SubmitPorts<Write = unknown> {
 export interface SubmitRequest {
   kind: string;
   duplicateStrategy: DuplicateStrategy;
+  /** Default false (docs/imports.md "Dry runs"). */
+  dryRun?: boolean;
   file: { fileName: string; content: Buffer };
 }
 
@@ -56,6 +58,7 @@ export class ImportJobSubmitter<Write = unknown> {
       id: newId('imp', now.getTime()),
       kind: request.kind,
       duplicateStrategy: request.duplicateStrategy,
+      dryRun: request.dryRun ?? false,
       status: 'queued',
       fileName: cleanFileName(request.file.fileName),
       fileSizeBytes: request.file.content.length,
@@ -76,8 +79,8 @@ export class ImportJobSubmitter<Write = unknown> {
       audit: {
         kind: 'import.submitted',
         target: { kind: 'import-job', id: job.id },
-        summary: `Import of ${job.fileName} (${job.kind}, ${job.duplicateStrategy}) submitted`,
-        changes: [],
+        summary: `${job.dryRun ? 'Dry run of the import' : 'Import'} of ${job.fileName} (${job.kind}, ${job.duplicateStrategy}) submitted`,
+        changes: [{ field: 'dryRun', from: null, to: job.dryRun }],
       },
       events: [],
       result: job,

@@ -40,15 +40,15 @@ export const INVENTORY_RECORD_TYPES: { [T in InventoryRecordType]: RecordTypeRul
 
 /**
  * Storage actions one write of a record takes (docs/inventory.md "Reading inventory"): a create
- * puts the record, its list entries and the natural-key claim, which for a stock record is its
- * by-item list entry (docs/architecture.md "Storage: the entity layer"); an update puts the
+ * puts the record and its list entries, one of which claims its natural key (docs/architecture.md
+ * "Storage: the entity layer"); an update puts the
  * record, and rewrites the list entries of items and locations, which hold the whole record. A
  * stock record's entries hold only keys and never change, so its update writes the record alone.
  * What a chunk counts against the transaction limit; the store's writes match it (a test checks).
  */
 export const STORED_ENTRIES_PER_WRITE: { readonly [T in InventoryRecordType]: { readonly create: number; readonly update: number } } = {
-  item: { create: 3, update: 2 },
-  location: { create: 3, update: 2 },
+  item: { create: 2, update: 2 },
+  location: { create: 2, update: 2 },
   'stock-record': { create: 3, update: 1 },
 };
 

@@ -309,6 +309,8 @@ export class StockLedger {
         locationCode: side.location.code,
         lot: side.lot,
         previousQuantity: previous.onHand,
+        // The before-image exact export snapshots roll back to (docs/exports.md "Snapshots"); null: this change created the record.
+        previousUpdatedAt: previous.updatedAt === '' ? null : previous.updatedAt,
         quantity: record.onHand,
         delta,
         movementId,

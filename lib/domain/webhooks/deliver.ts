@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../audit/types.ts';
+import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import type { AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
@@ -18,8 +19,7 @@ import { signatureHeaders } from './signing.ts';
 
 /** SQS's largest DelaySeconds. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
-/** An attempt claimed longer ago than this died with its worker (15 s send + the worker's timeout to spare). */
-export const STALE_ATTEMPT_MS = 90_000;
+export { STALE_ATTEMPT_MS };
 /** A message this early is sent on; within it the attempt starts now. */
 const EARLY_TOLERANCE_MS = 1000;
 

@@ -112,8 +112,15 @@ export interface Replay {
 export interface ReplayStorage<Write = unknown> {
   createWrites(replay: Replay): Write[];
   get(organizationId: string, replayId: string): Promise<Replay | undefined>;
-  /** Moves the position on, conditioned on the one read: false when another worker moved it. */
+  /** Moves the position on, conditioned on the one read: false when another worker moved it. Ending frees the endpoint for another replay. */
   advance(replay: Replay, nextSequence: number, done: boolean): Promise<boolean>;
+  /** A page that waits under the cap: the replay is not counted lost before `untilMs` plus the grace (conditioned on the position read). */
+  postpone(replay: Replay, untilMs: number): Promise<boolean>;
+}
+
+/** How many of an organization's replay tasks are not finished yet, counted up to `atMost` (docs/webhooks.md "Replaying"). */
+export interface ReplayLoad {
+  tasksInFlight(organizationId: string, atMost: number): Promise<number>;
 }
 
 /** An event as the delivery flows read it: the envelope's JSON exactly as the feed serves it. */

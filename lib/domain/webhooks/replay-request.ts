@@ -10,7 +10,8 @@ export interface ReplayRequestPorts {
  * The replay request's commit, then its first page's message (docs/webhooks.md "Replaying"): the
  * message is sent only once the replay's record has committed, so a transaction that fails leaves
  * nothing queued. A send that fails after the commit cannot undo it: the request still answers
- * its committed 202, and the failure is logged with the replay's id.
+ * its committed 202, the failure is logged with the replay's id, and the due-task sweep sends the
+ * page once the replay's sweep-at has passed (docs/webhooks.md "The due-task sweep").
  */
 export async function commitReplayRequest<R>(ports: ReplayRequestPorts, replay: Replay, commit: () => Promise<R>): Promise<R> {
   const response = await commit();

@@ -1,13 +1,16 @@
 import { subscribes } from './endpoint.ts';
 import { createTasks, type CommittedEvent, type TaskPlanner } from './dispatch.ts';
-import type { DeliveryMessage, EndpointStorage, EventSource, ReplayStorage } from './ports.ts';
+import type { DeliveryMessage, EndpointStorage, EventSource, ReplayLoad, ReplayStorage } from './ports.ts';
+import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from './replay-limits.ts';
 
 /**
  * A replay, paged by the delivery worker (docs/webhooks.md "Replaying"): each message reads one
  * page of the feed from the replay's position, creates the tasks of the events the endpoint
  * subscribes to (origin = the replay's id, so a retried page never doubles one), moves the
  * position on with a condition on the one read, and hands the rest to a fresh message. Tasks
- * are created in feed order, page after page.
+ * are created in feed order, page after page. A page is created only while its organization's
+ * unfinished replay tasks leave room for it under MAX_REPLAY_TASKS_IN_FLIGHT; otherwise it waits
+ * (lib/domain/webhooks/replay-limits.ts).
  */
 
 export const REPLAY_PAGE_SIZE = 100;
@@ -19,10 +22,11 @@ export interface ReplayPorts extends TaskPlanner {
   replays: ReplayStorage;
   endpoints: Pick<EndpointStorage, 'all' | 'get'>;
   events: Pick<EventSource, 'readPage'>;
+  load: ReplayLoad;
   clock?: () => Date;
 }
 
-export async function runReplayPage(ports: ReplayPorts, message: Extract<DeliveryMessage, { kind: 'replay' }>): Promise<'continued' | 'done' | 'dropped'> {
+export async function runReplayPage(ports: ReplayPorts, message: Extract<DeliveryMessage, { kind: 'replay' }>): Promise<'continued' | 'waiting' | 'done' | 'dropped'> {
   const now = (ports.clock?.() ?? new Date()).getTime();
   const replay = await ports.replays.get(message.organizationId, message.replayId);
   if (!replay) {
@@ -38,6 +42,14 @@ export async function runReplayPage(ports: ReplayPorts, message: Extract<Deliver
   if (!stored) {
     await ports.replays.advance(replay, replay.nextSequence, true);
     return 'done';
+  }
+  // Counted only as far as the decision needs: more than this leaves no room for a whole page.
+  const roomLeftUpTo = MAX_REPLAY_TASKS_IN_FLIGHT - REPLAY_PAGE_SIZE;
+  if ((await ports.load.tasksInFlight(replay.organizationId, roomLeftUpTo + 1)) > roomLeftUpTo) {
+    // Live deliveries and the replay's earlier pages go first; this page looks again after the wait.
+    if (!(await ports.replays.postpone(replay, now + REPLAY_WAIT_SECONDS * 1000))) return 'dropped';
+    await ports.queue.send([{ message: { ...message, sentAt: now }, delaySeconds: REPLAY_WAIT_SECONDS }]);
+    return 'waiting';
   }
   const limit = Math.min(REPLAY_PAGE_SIZE, replay.untilSequence - replay.nextSequence + 1);
   const { events: page, more } = limit > 0 ? await ports.events.readPage(replay.organizationId, replay.nextSequence, limit) : { events: [], more: false };

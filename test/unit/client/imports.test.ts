@@ -9,6 +9,7 @@ function job(status: ImportJob['status'], processedRows: number, totalRows: numb
     id: 'imp_1',
     kind: 'items',
     duplicateStrategy: 'update',
+    dryRun: false,
     status,
     fileName: 'items.csv',
     fileSizeBytes: 10,
@@ -90,5 +91,15 @@ describe('importFile', () => {
     const form = transport.requests[0]?.form;
     expect([(form?.get('file') as File).name, form?.get('duplicateStrategy')]).toEqual(['from-memory.csv', 'skip']);
     expect(transport.requests[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends dryRun as the form field true or false when given, and no field otherwise (docs/imports.md "Dry runs")', async () => {
+    const transport = fakeImportsApi();
+    const client = createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: transport.fetch, sleep: recordingSleep().sleep });
+    await importFile(client, { kind: 'items', file: new Blob(['sku,name\n']), dryRun: true });
+    expect(transport.requests[0]?.form?.getAll('dryRun')).toEqual(['true']);
+    const plain = fakeImportsApi();
+    await importFile(createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: plain.fetch, sleep: recordingSleep().sleep }), { kind: 'items', file: new Blob(['sku,name\n']) });
+    expect(plain.requests[0]?.form?.getAll('dryRun')).toEqual([]);
   });
 });

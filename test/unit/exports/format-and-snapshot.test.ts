@@ -60,23 +60,39 @@ describe('validateFilters', () => {
 describe('snapshot roll-back', () => {
   const record = (id: string, onHand: number) => ({ id, itemId: 'itm_a', sku: 'A', locationId: 'loc_a', locationCode: 'L', lot: null, onHand, createdAt: '', updatedAt: 'now' });
 
-  it('takes the first previousQuantity after S, keeps unchanged records and leaves out a record at 0 that changed', async () => {
-    // Prepare: S = 1; then stk_a 5→7→9, stk_c 0→4
+  it('takes the first before-image after S: quantity and updatedAt at S, a record at 0 at S kept with 0, one created after S left out', async () => {
+    // Prepare: S = 1; then stk_a 5→7→9, stk_c 0→4 (it existed at 0), stk_d created with 2
     const events = feed(
-      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 0, quantity: 3 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 5, quantity: 7 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 0, quantity: 4 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 7, quantity: 9 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 0, previousUpdatedAt: null, quantity: 3 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 5, previousUpdatedAt: 'a-at-S', quantity: 7 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 0, previousUpdatedAt: 'c-at-S', quantity: 4 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 7, previousUpdatedAt: 'a-later', quantity: 9 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_d', previousQuantity: 0, previousUpdatedAt: null, quantity: 2 } },
     );
 
     // Act
-    const rows = await stockAtSnapshot(events, 'o', 1, [record('stk_a', 9), record('stk_b', 3), record('stk_c', 4)]);
+    const rows = await stockAtSnapshot(events, 'o', 1, [record('stk_a', 9), record('stk_b', 3), record('stk_c', 4), record('stk_d', 2)]);
 
     // Assess
-    expect(rows.map(({ record: { id }, quantity, rolledBack }) => [id, quantity, rolledBack])).toEqual([
-      ['stk_a', 5, true],
-      ['stk_b', 3, false],
+    expect(rows.map(({ record: { id }, quantity, updatedAt }) => [id, quantity, updatedAt])).toEqual([
+      ['stk_a', 5, 'a-at-S'],
+      ['stk_b', 3, 'now'],
+      ['stk_c', 0, 'c-at-S'],
     ]);
+  });
+
+  it('an event from before previousUpdatedAt existed: a rolled-back record without updatedAt, one at 0 left out (it cannot be told from a new one)', async () => {
+    // Prepare
+    const events = feed(
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 5, quantity: 7 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 0, quantity: 4 } },
+    );
+
+    // Act
+    const rows = await stockAtSnapshot(events, 'o', 0, [record('stk_a', 7), record('stk_c', 4)]);
+
+    // Assess
+    expect(rows.map(({ record: { id }, quantity, updatedAt }) => [id, quantity, updatedAt])).toEqual([['stk_a', 5, null]]);
   });
 
   it('leaves out items created after S and restores each field from the first update that changed it', async () => {

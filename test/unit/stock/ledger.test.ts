@@ -199,6 +199,26 @@ describe('StockLedger: moves', () => {
     expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }), legs: [{ stockRecordId: stored.id, quantity: 5 }] }]);
   });
 
+  it('gives each stock.changed the record’s updatedAt before it: the stored one, then the previous move’s time within a chunk', () => {
+    // Prepare
+    const item = itemOf();
+    const base = new MemoryBase();
+    base.put(item, at(A1), 10, 4);
+    const ledger = ledgerOver(base);
+
+    // Act
+    ledger.begin();
+    ledger.move(take(item, at(A1), 3));
+    const first = ledger.endUnit();
+    ledger.begin();
+    ledger.move(receive(item, at(A1), 5, LATER));
+    const second = ledger.endUnit();
+
+    // Assess: the before-image exact export snapshots roll back to (docs/exports.md "Snapshots")
+    expect(first.events.find((event) => event.type === 'stock.changed')?.data).toMatchObject({ previousQuantity: 10, previousUpdatedAt: STORED_AT });
+    expect(second.events.find((event) => event.type === 'stock.changed')?.data).toMatchObject({ previousQuantity: 7, previousUpdatedAt: NOW });
+  });
+
   it('transfers with movement.created, then stock.changed for the source and the destination, two opposite ledger entries, no low-stock and no item total', () => {
     // Prepare: the source falls below the reorder point, the item's total does not
     const item = itemOf({ reorderPoint: 45 });
@@ -225,12 +245,14 @@ describe('StockLedger: moves', () => {
       locationCode: 'A1',
       lot: null,
       previousQuantity: 50,
+      previousUpdatedAt: STORED_AT,
       quantity: 40,
       delta: -10,
       movementId: 'mov_1',
       reason: null,
     });
-    expect(events[2]?.data).toMatchObject({ stockRecordId: 'stk_new1', locationId: B1.id, locationCode: 'B1', previousQuantity: 0, quantity: 10, delta: 10, movementId: 'mov_1' });
+    // The destination record is created by this movement: no updatedAt before it.
+    expect(events[2]?.data).toMatchObject({ stockRecordId: 'stk_new1', locationId: B1.id, locationCode: 'B1', previousQuantity: 0, previousUpdatedAt: null, quantity: 10, delta: 10, movementId: 'mov_1' });
     // ONE write: the movement with its two legs, source first
     expect(writes).toEqual([
       {

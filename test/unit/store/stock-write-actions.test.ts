@@ -52,7 +52,7 @@ describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
   });
 });
 
-describe("a stock record's natural key is claimed by its by-item list entry", () => {
+describe("a record's natural key is claimed by one of its list entries", () => {
   const byItemKey = { pk: `ORG#${ORG}#LIST#stock-record`, sk: `ITEM#${WIDGET.id}#${A1.id}#` };
 
   it('a create puts 3 items: the record, and its two entries, the by-item one only where absent; no claim item', () => {
@@ -72,14 +72,30 @@ describe("a stock record's natural key is claimed by its by-item list entry", ()
     expect(taken).toMatchObject({ recordType: 'stock-record', naturalKey: `${WIDGET.id}#${A1.id}#` });
   });
 
-  it('"still absent" checks the by-item entry, where a create claims the key; an item still checks its claim item', () => {
+  it.each([
+    { type: 'item' as const, record: WIDGET, sortKey: `SKU#${WIDGET.sku}`, naturalKey: WIDGET.sku },
+    { type: 'location' as const, record: A1, sortKey: `CODE#${A1.code}`, naturalKey: A1.code },
+  ])('a create of an $type puts 2 items: the record, and its list entry only where absent, which claims the natural key; no claim item', ({ type, record, sortKey, naturalKey }) => {
+    // Act
+    const writes = store.createWrites(ORG, type, record);
+
+    // Assess
+    expect(writes.map((write) => [write.item.Put?.Item?.pk, write.item.Put?.Item?.sk, write.item.Put?.ConditionExpression])).toEqual([
+      [`ORG#${ORG}#${record.id}`, 'RECORD', 'attribute_not_exists(pk)'],
+      [`ORG#${ORG}#LIST#${type}`, sortKey, 'attribute_not_exists(pk)'],
+    ]);
+    expect(writes[1]?.item.Put?.Item).toMatchObject({ id: record.id, record });
+    expect(writes[1]?.onConditionFailed?.()).toMatchObject({ recordType: type, naturalKey });
+  });
+
+  it('"still absent" checks the entry a create claims the key with: the by-item entry, an item\'s by-sku entry', () => {
     // Act
     const stockCheck = store.unchangedCheck(ORG, 'stock-record', stockRecord, null).item.ConditionCheck;
     const itemCheck = store.unchangedCheck(ORG, 'item', WIDGET, null).item.ConditionCheck;
 
     // Assess
     expect(stockCheck).toMatchObject({ Key: byItemKey, ConditionExpression: 'attribute_not_exists(pk)' });
-    expect(itemCheck).toMatchObject({ Key: { pk: `ORG#${ORG}#NK#item#${WIDGET.sku}`, sk: 'KEY' }, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(itemCheck).toMatchObject({ Key: { pk: `ORG#${ORG}#LIST#item`, sk: `SKU#${WIDGET.sku}` }, ConditionExpression: 'attribute_not_exists(pk)' });
   });
 });
 

@@ -16,7 +16,7 @@ const stored: StoredEndpoint = {
 const unused = () => Promise.reject(new Error('not reached'));
 const commands = new WebhookCommands({
   endpoints: { get: () => Promise.resolve(stored), all: unused, page: unused, createWrites: () => [], replaceWrites: () => [], deleteWrites: () => [], markFailing: unused, clearFailing: unused, disable: unused },
-  replays: { createWrites: () => [], get: unused, advance: unused },
+  replays: { createWrites: () => [], get: unused, advance: unused, postpone: unused },
   events: { find: unused, lastSequence: () => Promise.resolve(0) },
   secrets: { seal: (secret) => Promise.resolve(secret), open: (sealed) => Promise.resolve(sealed) },
   allowLoopback: false,

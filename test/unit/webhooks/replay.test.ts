@@ -47,9 +47,12 @@ async function runToEnd(untilSequence: number, perPage: number): Promise<number[
         Object.assign(replay, { nextSequence, status: done ? 'done' : 'running' });
         return true;
       },
+      postpone: async () => true,
     },
     endpoints: { get: async () => endpoint, all: async () => [endpoint] },
     events: shortPages(untilSequence, perPage),
+    // No earlier replay tasks pending: the cap never holds a page back here.
+    load: { tasksInFlight: async () => 0 },
     deliveries: {
       createTask: async (task) => {
         tasks.push(task);

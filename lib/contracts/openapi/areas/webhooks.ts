@@ -36,6 +36,6 @@ export const webhooksOpenApi = {
   },
   problemCodes: {
     createWebhookEndpoint: { 409: ['customer-api.webhooks.limit-reached'] },
-    replayWebhookEvents: { 400: ['customer-api.events.unknown-checkpoint'] },
+    replayWebhookEvents: { 400: ['customer-api.events.unknown-checkpoint'], 409: ['customer-api.webhooks.replay-in-progress'] },
   },
 } satisfies OpenApiArea<typeof WEBHOOK_ROUTES>;

@@ -8,6 +8,7 @@ import { planChunk } from './plan-chunk.ts';
 import { readAheadDuringCommit, reloadRecords } from './read-ahead.ts';
 import type { ImportEntity, RecordWrite } from '../kind-definition.ts';
 import { storeWrites, type RunState, type Unit } from './run-state.ts';
+import type { DryRunSession } from './dry-run.ts';
 
 /**
  * Commit with re-decision: a chunk's records, events, row verdicts and the job's checkpoint and
@@ -39,19 +40,28 @@ export async function commitNextChunk<Write>(context: WriteContext, run: RunStat
     const stockWrites = ledger ? storeWrites(run, ledger.flush()) : [];
     // For trees: the stored ancestors the chunk's links rest on, still as read.
     const ancestorChecks = storeWrites(run, (run.hierarchy?.checks() ?? []).map(({ record, version }) => ({ op: 'check', entity: run.kind.entity as ImportEntity, record, expectedVersion: version }) as RecordWrite));
+    const writes = [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks];
+    const events = units.flatMap((unit) => unit.events);
     try {
-      const commit = commitStep(run.ports.writer, context, () => ({
-        checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress),
-        writes: [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks],
-        events: units.flatMap((unit) => unit.events),
-      }));
+      const commit = (async () => {
+        // A dry run commits the job's progress and row errors only, once the chunk's records are
+        // in the overlay's next object (docs/imports.md "Dry runs").
+        const staged = run.dryRun && (await stageDryRun(run.dryRun, writes));
+        const committed = await commitStep(run.ports.writer, context, () => ({
+          checkpoint: run.ports.jobs.checkpointWrite(run.job, run.checkpoint, to, progress, staged ? staged.pointer : undefined),
+          writes: staged ? staged.kept : writes,
+          events: staged ? [] : events,
+        }));
+        return { staged, committed };
+      })();
       // The next chunk's reads while this one commits; both are waited for before what it
       // committed is taken as the state (a conflict throws only after the reads are done too).
       const [outcome] = await Promise.allSettled([commit, readAheadDuringCommit(run, from + units.length)]);
       if (outcome.status === 'rejected') throw outcome.reason;
-      const committed = outcome.value;
+      const { staged, committed } = outcome.value;
       if (committed === 'already-committed') return undefined;
       run.checkpoint = to;
+      if (staged) run.dryRun?.committed(staged.entries);
       run.storedErrors += progress.storedErrors;
       if (ledger) run.stock?.advance(ledger);
       run.hierarchy?.committed();
@@ -80,4 +90,11 @@ function progressOf<Write>(chunk: Unit<Write>[]): ChunkProgress {
     unstoredErrors += unit.unstoredErrors;
   }
   return { counts, storedErrors, unstoredErrors };
+}
+
+/** A dry run's chunk: its record writes staged in the overlay's next object, the job's own writes kept. */
+async function stageDryRun<Write>(session: DryRunSession<Write & object>, writes: Write[]) {
+  // The dry run's records port made every action, and its actions are objects (see RunState.dryRun).
+  const { recordWrites, kept } = session.records.split(writes as Array<Write & object>);
+  return { ...(await session.stage(recordWrites)), kept: kept as Write[] };
 }

@@ -29,7 +29,8 @@ export async function failJob<Write>(ports: EndPorts<Write>, job: ImportJobState
  */
 export async function endJob<Write>(ports: EndPorts<Write>, job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Promise<void> {
   const summary =
-    status === 'failed' ? `Import ${job.id} failed: ${failure?.code ?? 'unknown'}` : `Import ${job.id} ${status}: ${describeCounts(job.counts)}`;
+    (job.dryRun ? 'Dry run: ' : '') +
+    (status === 'failed' ? `Import ${job.id} failed: ${failure?.code ?? 'unknown'}` : `Import ${job.id} ${status}: ${describeCounts(job.counts)}`);
   const committed = await commitStep(ports.writer, { organizationId: job.organizationId, actor: SYSTEM_ACTOR, traceId: null }, () => ({
     checkpoint: ports.jobs.finishWrite(job, status, failure, now),
     writes: [],
@@ -37,7 +38,11 @@ export async function endJob<Write>(ports: EndPorts<Write>, job: ImportJobState,
       kind: status === 'failed' ? ('import.failed' as const) : ('import.completed' as const),
       target: { kind: 'import-job', id: job.id },
       summary,
-      changes: [{ field: 'status', from: job.status, to: status }],
+      changes: [
+        { field: 'status', from: job.status, to: status },
+        // Unchanged, and said: a reader of the audit log tells a dry run from a real one.
+        { field: 'dryRun', from: job.dryRun ?? false, to: job.dryRun ?? false },
+      ],
     },
     events: [],
   }));

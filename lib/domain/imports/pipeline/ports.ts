@@ -1,6 +1,7 @@
 import type { CommandWriter } from '../../write/ports.ts';
-import type { ChunkProgress, ColumnWarning, ImportJobState, JobFailure, JobStatus } from '../job.ts';
+import type { ChunkProgress, ColumnWarning, DryRunOverlayPointer, ImportJobState, JobFailure, JobStatus } from '../job.ts';
 import type { AnyImportKind, ImportRecords } from '../kind-definition.ts';
+import type { DryRunOverlayObjects } from './dry-run.ts';
 import type { RowError } from '../types.ts';
 
 /**
@@ -14,12 +15,15 @@ export interface ProcessPorts<Write = unknown> {
     get(organizationId: string, jobId: string): Promise<ImportJobState | undefined>;
     start(job: ImportJobState, totals: { totalRows: number; warnings: ColumnWarning[] }, now: string): Promise<ImportJobState>;
     rowErrorWrite(job: Pick<ImportJobState, 'organizationId' | 'id' | 'submittedAt'>, error: RowError, index: number): Write;
-    checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress): Write;
+    /** `dryRunOverlay`: for a dry run, the overlay objects once this chunk committed (lib/domain/imports/pipeline/dry-run.ts). */
+    checkpointWrite(job: ImportJobState, from: number, to: number, progress: ChunkProgress, dryRunOverlay?: DryRunOverlayPointer): Write;
     finishWrite(job: ImportJobState, status: JobStatus, failure: JobFailure | null, now: string): Write;
   };
   /** The uploaded file, as a stream of chunks. */
   files: { open(key: string): Promise<AsyncIterable<Uint8Array>> };
   records: ImportRecords<Write>;
+  /** Where dry runs keep their overlay between invocations; a dry run fails without it. */
+  dryRunOverlays?: DryRunOverlayObjects;
   writer: CommandWriter<Write>;
   /** Hands the rest of a job to a new message. */
   continueLater(message: JobHandoff): Promise<void>;

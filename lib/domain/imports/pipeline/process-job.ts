@@ -6,7 +6,9 @@ import { readCsv } from '../csv-reader.ts';
 import { isFinished, type ImportJobState, type JobFailure } from '../job.ts';
 import { importKind } from '../kinds.ts';
 import { parseRows, validateRows } from '../validate-file.ts';
+import type { ImportRecords } from '../kind-definition.ts';
 import { commitNextChunk } from './commit-chunk.ts';
+import { DryRunSession } from './dry-run.ts';
 import { failJob, finishJob } from './end-job.ts';
 import { SYSTEM_ACTOR, type ProcessOutcome, type ProcessPorts } from './ports.ts';
 import { documentEndsOf, pendingAfter, positionOfRow, rowsLeft, totalRowsOf } from './read-and-validate.ts';
@@ -37,12 +39,14 @@ export class ImportJobProcessor<Write = unknown> {
    * handed this job on without progress.
    */
   async process(organizationId: string, jobId: string, remainingMs: () => number, handoffs = 0): Promise<ProcessOutcome> {
-    const { ports } = this;
-    let job = await ports.jobs.get(organizationId, jobId);
+    let job = await this.ports.jobs.get(organizationId, jobId);
     if (!job) return 'missing';
     if (isFinished(job.status)) return 'already-finished';
-    const kind = (ports.kinds ?? importKind)(job.kind);
+    const kind = (this.ports.kinds ?? importKind)(job.kind);
     if (!kind) return this.fail(job, { code: 'unknown-kind', message: `The import kind '${job.kind}' no longer exists.` });
+    // A dry run reads through its overlay of would-be records, as of the job's checkpoint.
+    const dryRun = job.dryRun ? await this.dryRunOf(job) : undefined;
+    const ports: ProcessPorts<Write> = dryRun ? { ...this.ports, records: dryRun.records } : this.ports;
     const budget = new TimeBudget(remainingMs);
     const hasTime = () => budget.hasTime();
     const stalled = (current: ImportJobState) => this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
@@ -89,6 +93,7 @@ export class ImportJobProcessor<Write = unknown> {
       checkpoint: job.checkpoint,
       storedErrors: job.storedErrors ?? 0,
       hasTime,
+      ...(dryRun ? { dryRun } : {}),
     };
 
     // Commit chunk after chunk, while there is time.
@@ -115,6 +120,12 @@ export class ImportJobProcessor<Write = unknown> {
       progressed = true;
     }
     return finishJob(ports, run.job, () => this.now());
+  }
+
+  private dryRunOf(job: ImportJobState): Promise<DryRunSession<Write & object>> {
+    if (!this.ports.dryRunOverlays) throw new Error(`Job ${job.id} is a dry run, and this worker has nowhere to keep its overlay`);
+    // Every port's writes are objects (see RunState.dryRun); the generic signature cannot say so.
+    return DryRunSession.resume(this.ports.dryRunOverlays, job, this.ports.records as ImportRecords<Write & object>);
   }
 
   /** Ends the job as failed (e.g. its message's last allowed receive failed). */

@@ -5,6 +5,7 @@ import type { StockState } from '../../stock/state.ts';
 import type { ImportJobState } from '../job.ts';
 import type { AnyImportKind, ImportUnit, RecordWrite, ReferenceEntity } from '../kind-definition.ts';
 import type { RowAction, RowError } from '../types.ts';
+import type { DryRunSession } from './dry-run.ts';
 import type { ProcessPorts } from './ports.ts';
 
 /** What one run of a job (one delivery of its message) reads and keeps while it handles the pending rows. */
@@ -51,6 +52,9 @@ export interface RunState<Write> {
   checkpoint: number;
   storedErrors: number;
   hasTime: () => boolean;
+  /** For a dry run: its overlay, which record writes go to instead of the transaction. */
+  // Write is an object in every port (store actions, the harness's writes): the overlay tags them by identity.
+  dryRun?: DryRunSession<Write & object>;
 }
 
 /** The storage actions of record writes. */

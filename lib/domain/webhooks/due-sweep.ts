@@ -1,0 +1,111 @@
+import { MAX_QUEUE_DELAY_SECONDS } from './deliver.ts';
+import { MESSAGE_LOST_AFTER_MS } from './sweep-at.ts';
+import type { DeliveryMessage, DeliveryQueue, DeliveryTask, Replay } from './ports.ts';
+
+/**
+ * The due-task sweep (docs/webhooks.md "The due-task sweep"): every pending task and every
+ * running replay carries the time by which its queue message must have moved it on (its
+ * "sweep-at"); every step that moves it (a claim, a settlement, a replay page) sets a new one. A
+ * task or replay still there after that time has lost its message (a send that failed after a
+ * commit, a message in the dead-letter queue), and the sweep sends it again.
+ *
+ * The sweep first moves the sweep-at on, conditioned on the one it read, and only then sends:
+ * of two sweeps (or a sweep and a worker) that read the same entry, one wins, so a sweep never
+ * sends twice for the same loss. A message that was merely slow (a backlog longer than the grace)
+ * meets the re-sent one at the worker, whose conditional claim lets one of them attempt.
+ */
+
+/** Entries the sweep takes per run at most; the rest wait for the next run (every minute). */
+export const MAX_SWEPT_PER_RUN = 1000;
+
+/** The message that continues a task from where it stands: the attempt under way (to settle it) or the next. */
+export function resendMessage(task: DeliveryTask, nowMs: number): { message: DeliveryMessage; delaySeconds: number } {
+  const identity = { organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin };
+  if (task.inFlight) return { message: { kind: 'attempt', ...identity, attempt: task.inFlight.number, dueAt: nowMs }, delaySeconds: 0 };
+  // A first attempt was due when its event committed; a retry, at the time its settlement set.
+  const dueAt = task.nextAttemptAt === null ? Date.parse(task.committedAt) : Date.parse(task.nextAttemptAt);
+  const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - nowMs) / 1000)));
+  return { message: { kind: 'attempt', ...identity, attempt: task.attempts + 1, dueAt }, delaySeconds };
+}
+
+/** An index entry the sweep read: the item and the sweep-at it was filed under (what its lease is conditioned on). */
+export interface SweptEntry<T> {
+  item: T;
+  sweepKey: string;
+}
+
+export interface DueSweepPorts {
+  /** Pending tasks whose sweep-at has passed, at most `limit` (a bounded Query per shard). */
+  dueTasks(now: Date, limit: number): Promise<SweptEntry<DeliveryTask>[]>;
+  /** Moves the task's sweep-at to `nextSweepAt` if it is still filed under the one read; false when it moved on. */
+  leaseTask(entry: SweptEntry<DeliveryTask>, nextSweepAt: Date): Promise<boolean>;
+  /** Running replays whose sweep-at has passed, at most `limit`. */
+  stalledReplays(now: Date, limit: number): Promise<SweptEntry<Replay>[]>;
+  leaseReplay(entry: SweptEntry<Replay>, nextSweepAt: Date): Promise<boolean>;
+  queue: DeliveryQueue;
+  /** Told about an entry the sweep could not handle; the sweep goes on with the others. */
+  onError?(what: { organizationId: string; id: string }, error: unknown): void;
+}
+
+export interface DueSweepResult {
+  tasks: number;
+  replays: number;
+  errors: number;
+}
+
+/** Entries leased and sent together (one SendMessageBatch). */
+const SWEEP_BATCH = 10;
+
+export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date()): Promise<DueSweepResult> {
+  const result: DueSweepResult = { tasks: 0, replays: 0, errors: 0 };
+  const nextSweepAt = new Date(now.getTime() + MESSAGE_LOST_AFTER_MS);
+  const tasks = await ports.dueTasks(now, MAX_SWEPT_PER_RUN);
+  for (let start = 0; start < tasks.length; start += SWEEP_BATCH) {
+    const batch = tasks.slice(start, start + SWEEP_BATCH);
+    const leased = await leaseAll(batch, (entry) => ports.leaseTask(entry, nextSweepAt), (entry) => ({ organizationId: entry.item.organizationId, id: `${entry.item.endpointId}#${entry.item.sequence}#${entry.item.origin}` }), ports, result);
+    if (leased.length === 0) continue;
+    try {
+      await ports.queue.send(leased.map((entry) => resendMessage(entry.item, now.getTime())));
+      result.tasks += leased.length;
+    } catch (error) {
+      // Leased but not sent: the next sweep after the lease sends them.
+      result.errors += leased.length;
+      ports.onError?.({ organizationId: leased[0]?.item.organizationId ?? '', id: 'task batch' }, error);
+    }
+  }
+  const replays = await ports.stalledReplays(now, MAX_SWEPT_PER_RUN);
+  for (let start = 0; start < replays.length; start += SWEEP_BATCH) {
+    const batch = replays.slice(start, start + SWEEP_BATCH);
+    const leased = await leaseAll(batch, (entry) => ports.leaseReplay(entry, nextSweepAt), (entry) => ({ organizationId: entry.item.organizationId, id: entry.item.id }), ports, result);
+    if (leased.length === 0) continue;
+    try {
+      await ports.queue.send(leased.map(({ item }) => ({ message: { kind: 'replay', organizationId: item.organizationId, replayId: item.id, sentAt: now.getTime() } satisfies DeliveryMessage, delaySeconds: 0 })));
+      result.replays += leased.length;
+    } catch (error) {
+      result.errors += leased.length;
+      ports.onError?.({ organizationId: leased[0]?.item.organizationId ?? '', id: 'replay batch' }, error);
+    }
+  }
+  return result;
+}
+
+async function leaseAll<T>(
+  batch: readonly SweptEntry<T>[],
+  lease: (entry: SweptEntry<T>) => Promise<boolean>,
+  describe: (entry: SweptEntry<T>) => { organizationId: string; id: string },
+  ports: Pick<DueSweepPorts, 'onError'>,
+  result: DueSweepResult,
+): Promise<SweptEntry<T>[]> {
+  const outcomes = await Promise.all(
+    batch.map(async (entry) => {
+      try {
+        return (await lease(entry)) ? entry : undefined;
+      } catch (error) {
+        result.errors += 1;
+        ports.onError?.(describe(entry), error);
+        return undefined;
+      }
+    }),
+  );
+  return outcomes.filter((entry): entry is SweptEntry<T> => entry !== undefined);
+}

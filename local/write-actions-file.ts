@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/**
+ * For benchmarks of `npm start` (docs/performance.md "Webhooks"): counts the DynamoDB write
+ * actions this process commits and keeps the running total in a JSON file, so a benchmark in
+ * another process can read what the pipeline wrote between two moments. A write action is one
+ * item written or checked, as DynamoDB bills it: 1 per PutItem, UpdateItem and DeleteItem, one
+ * per request of a BatchWriteItem and one per action of a TransactWriteItems (a condition
+ * check included). Only requests that succeeded count; a cancelled transaction wrote nothing.
+ */
+
+export interface WriteActionTotals {
+  writeActions: number;
+  byOperation: Record<string, number>;
+}
+
+type Input = { RequestItems?: Record<string, unknown[]>; TransactItems?: unknown[] };
+
+function actionsOf(operation: string, input: Input): number {
+  if (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem') return 1;
+  if (operation === 'BatchWriteItem') return Object.values(input.RequestItems ?? {}).reduce((sum, requests) => sum + requests.length, 0);
+  if (operation === 'TransactWriteItems') return input.TransactItems?.length ?? 0;
+  return 0;
+}
+
+export function countWriteActionsToFile(client: DynamoDBClient, path: string): void {
+  const totals: WriteActionTotals = { writeActions: 0, byOperation: {} };
+  let dirty = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const operation = String(context.commandName ?? '').replace(/Command$/, '');
+      const actions = actionsOf(operation, args.input as Input);
+      if (actions > 0) {
+        totals.writeActions += actions;
+        totals.byOperation[operation] = (totals.byOperation[operation] ?? 0) + actions;
+        dirty = true;
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'countWriteActionsToFile' },
+  );
+  const flush = () => {
+    if (!dirty) return;
+    dirty = false;
+    writeFileSync(path, JSON.stringify(totals));
+  };
+  flush();
+  setInterval(flush, 200).unref();
+}

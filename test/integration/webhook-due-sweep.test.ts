@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
+import { dispatchEvents, newTask, type CommittedEvent, type TaskPlanner } from '../../lib/domain/webhooks/dispatch.ts';
+import { sweepDueDeliveries, type DueSweepPorts, type DueSweepResult } from '../../lib/domain/webhooks/due-sweep.ts';
+import { MESSAGE_LOST_AFTER_MS } from '../../lib/domain/webhooks/sweep-at.ts';
+import { WebhookCommands } from '../../lib/domain/webhooks/commands.ts';
+import type { DeliveryQueue } from '../../lib/domain/webhooks/ports.ts';
+import { commitReplayRequest } from '../../lib/domain/webhooks/replay-request.ts';
+import { WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
+import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { WebhookDueSweepStore } from '../../lib/store/webhook-due-sweep-store.ts';
+import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
+import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
+import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
+import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
+import { commit, eventDraft, tableName, transactionWriter, writeContext } from '../support/events.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The due-task sweep on the local stack (docs/webhooks.md "The due-task sweep"): a queue send
+ * that fails after its task or replay committed leaves it with no message; the sweep, once the
+ * message counts as lost, sends it again, and the running server's delivery worker delivers each
+ * event exactly once. The sweep runs here with its clock moved past the grace, so the test does
+ * not wait six minutes; it is restricted to this test's tenant, so other suites' tasks are left
+ * to the server's own sweep.
+ */
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+const endpoints = () => new WebhookEndpointsStore(tableName('inventory'), tableName('audit'));
+const deliveries = () => new WebhookDeliveriesStore(tableName('inventory'));
+const events = () => new WebhookEventSource(tableName('events'));
+const realQueue = () => new WebhookDeliveryQueue(process.env[WEBHOOK_QUEUE.envVar] as string);
+const failingQueue: DeliveryQueue = { send: () => Promise.reject(new Error('injected: SQS refused the send')) };
+
+async function register(key: string, path: string): Promise<{ id: string; secret: string }> {
+  const response = await callApi('/v1/webhooks/endpoints', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ url: receiver.url(path) }),
+  });
+  expect(response.status).toBe(201);
+  const created = (await response.json()) as { id: string; secret: string };
+  receiver.trust(path, created.secret);
+  return created;
+}
+
+/** The sweep as the scheduled function runs it, on this tenant's entries, `aheadMs` in the future. */
+function sweepOf(organizationId: string, aheadMs = MESSAGE_LOST_AFTER_MS + 5000): () => Promise<DueSweepResult> {
+  const store = new WebhookDueSweepStore(tableName('inventory'));
+  const ports: DueSweepPorts = {
+    dueTasks: async (now) => (await store.dueTasks(now, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
+    leaseTask: (entry, next) => store.leaseTask(entry, next),
+    stalledReplays: async (now) => (await store.stalledReplays(now, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
+    leaseReplay: (entry, next) => store.leaseReplay(entry, next),
+    queue: realQueue(),
+  };
+  return () => sweepDueDeliveries(ports, new Date(Date.now() + aheadMs));
+}
+
+const settle = (ms = 2500) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A tenant whose events committed before its endpoint: the server's own dispatcher leaves them alone, so the test owns their tasks. */
+async function tenantWithEvents(count: number, name: string) {
+  const organizationId = uniqueOrganization();
+  const { key } = await createTestKey({ organizationId, scopes: ['all'] });
+  const { events: committed } = await commit(organizationId, Array.from({ length: count }, () => eventDraft('item.created')));
+  const path = `/${name}/${randomUUID()}`;
+  const endpoint = await register(key, path);
+  return { organizationId, key, committed, path, endpoint };
+}
+
+describe('due-task sweep', () => {
+  it('the dispatcher wrote its tasks, then its send failed: the sweep sends them and each event arrives once', async () => {
+    const { organizationId, committed, path } = await tenantWithEvents(3, 'lost-dispatch');
+    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    const planner: TaskPlanner = {
+      // As if the endpoint had been registered before the events: the dispatcher's own code path.
+      endpoints: { all: async (org) => (await endpoints().all(org)).map((stored) => ({ ...stored, createdAfterSequence: 0 })) },
+      deliveries: deliveries(),
+      queue: failingQueue,
+    };
+    await expect(dispatchEvents(planner, batch)).rejects.toThrow('injected');
+    await settle(1500);
+    expect(receiver.deliveries(path)).toHaveLength(0);
+
+    const sweep = sweepOf(organizationId);
+    expect((await sweep()).tasks).toBe(3);
+    // A second sweep (another run, or one racing it) finds the entries leased: nothing sent twice.
+    expect((await sweep()).tasks).toBe(0);
+    await receiver.waitFor(path, 3);
+    await settle();
+    const ids = receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']));
+    expect(ids.sort()).toEqual(committed.map((event) => event.id).sort());
+    // Delivered tasks leave the due index: a later sweep finds nothing of them.
+    expect((await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS)()).tasks).toBe(0);
+  });
+
+  it('an attempt failed and settled, then the next attempt\'s send failed: the sweep sends it and the event arrives once', async () => {
+    const { organizationId, committed, path, endpoint } = await tenantWithEvents(1, 'lost-retry');
+    const event = committed[0];
+    if (!event) throw new Error('no event');
+    receiver.answer(path, (_delivery, index) => ({ status: index === 0 ? 500 : 204 }));
+    const stored = await events().find(organizationId, 1);
+    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() }, endpoint.id, 'live');
+    expect((await deliveries().createTask(task)).created).toBe(true);
+    const sender = createWebhookSender({ allowLoopback: true });
+    const worker = new DeliveryWorker({ endpoints: endpoints(), deliveries: deliveries(), events: events(), queue: failingQueue, secrets: webhookSecretBox(), send: (input) => sender.send(input), firstRetrySeconds: 0 });
+    // The attempt fails (500), settles with its retry due, and the retry's send is refused.
+    await expect(worker.handle({ kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).rejects.toThrow('injected');
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null });
+    await settle(1500);
+    expect(receiver.deliveries(path)).toHaveLength(1);
+
+    expect((await sweepOf(organizationId)()).tasks).toBe(1);
+    await receiver.waitFor(path, 2);
+    await settle();
+    expect(receiver.deliveries(path).map((delivery) => delivery.headers['webhook-id'])).toEqual([event.id, event.id]);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 2, inFlight: null });
+    const log = await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10);
+    expect(log.items.map((entry) => [entry.attempt, entry.status])).toEqual([
+      [2, 'succeeded'],
+      [1, 'failed'],
+    ]);
+  });
+
+  it('a replay committed, then its first page\'s send failed: the sweep sends it and the replayed events arrive once', async () => {
+    const { organizationId, committed, path, endpoint } = await tenantWithEvents(4, 'lost-replay');
+    const commands = new WebhookCommands<StoreWrite>({ endpoints: endpoints(), replays: new WebhookReplaysStore(tableName('inventory')), events: events(), secrets: webhookSecretBox(), allowLoopback: true });
+    const plan = await commands.replay(organizationId, endpoint.id, { afterEventId: committed[0]?.id ?? '' });
+    const logged: string[] = [];
+    await commitReplayRequest({ queue: failingQueue, log: (message) => logged.push(message) }, plan.result, () => transactionWriter().run(writeContext(organizationId), () => Promise.resolve(plan)));
+    expect(logged).toHaveLength(1);
+    await settle(1500);
+    expect(receiver.deliveries(path)).toHaveLength(0);
+
+    const sweep = sweepOf(organizationId);
+    expect((await sweep()).replays).toBe(1);
+    expect((await sweep()).replays).toBe(0);
+    await receiver.waitFor(path, 3);
+    await settle();
+    const ids = receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']));
+    expect(ids.sort()).toEqual(committed.slice(1).map((event) => event.id).sort());
+    expect((await new WebhookReplaysStore(tableName('inventory')).get(organizationId, plan.result.id))?.status).toBe('done');
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { STALE_ATTEMPT_MS } from '../../../lib/domain/webhooks/attempt-limits.ts';
+import { resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
+import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/domain/webhooks/ports.ts';
+import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/domain/webhooks/sweep-at.ts';
+
+/**
+ * The due-task sweep's decisions (docs/webhooks.md "The due-task sweep"): when a task counts as
+ * having lost its message, which message continues it, and that nothing is sent for an entry
+ * whose lease was not won.
+ */
+
+const NOW = Date.parse('2026-06-01T12:00:00.000Z');
+const task = (overrides: Partial<DeliveryTask> = {}): DeliveryTask => ({
+  organizationId: 'org_1',
+  endpointId: 'whe_1',
+  sequence: 7,
+  origin: 'live',
+  eventId: 'evt_7',
+  eventType: 'item.created',
+  committedAt: '2026-06-01T11:00:00.000Z',
+  attempts: 0,
+  status: 'pending',
+  nextAttemptAt: null,
+  inFlight: null,
+  ...overrides,
+});
+
+describe('sweep-at', () => {
+  it('a new task: its creation plus the grace; a retry: its due time plus the grace; a claim: once the attempt must have ended plus the grace', () => {
+    expect(taskSweepAt(task(), NOW)).toBe(NOW + MESSAGE_LOST_AFTER_MS);
+    expect(taskSweepAt(task({ attempts: 1, nextAttemptAt: '2026-06-02T12:00:00.000Z' }), NOW)).toBe(Date.parse('2026-06-02T12:00:00.000Z') + MESSAGE_LOST_AFTER_MS);
+    expect(taskSweepAt(task({ attempts: 1, inFlight: { attemptId: 'wha_1', number: 1, startedAt: '2026-06-01T12:00:00.000Z' } }), NOW)).toBe(NOW + STALE_ATTEMPT_MS + MESSAGE_LOST_AFTER_MS);
+  });
+
+  it('a finished task owes no message', () => {
+    for (const status of ['succeeded', 'failed', 'cancelled'] as const) expect(taskSweepAt(task({ status }), NOW)).toBeNull();
+  });
+});
+
+describe('the re-sent message', () => {
+  it('a first attempt, due when its event committed', () => {
+    expect(resendMessage(task(), NOW)).toEqual({ message: { kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_1', sequence: 7, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z') }, delaySeconds: 0 });
+  });
+
+  it('the next attempt, due at the time its settlement set', () => {
+    const dueAt = '2026-06-01T11:50:00.000Z';
+    expect(resendMessage(task({ attempts: 3, nextAttemptAt: dueAt }), NOW).message).toMatchObject({ attempt: 4, dueAt: Date.parse(dueAt) });
+  });
+
+  it('the attempt under way, so the worker settles it as interrupted', () => {
+    expect(resendMessage(task({ attempts: 2, inFlight: { attemptId: 'wha_2', number: 2, startedAt: '2026-06-01T11:00:00.000Z' } }), NOW).message).toMatchObject({ attempt: 2 });
+  });
+});
+
+function ports(entries: SweptEntry<DeliveryTask>[], lease: (entry: SweptEntry<DeliveryTask>) => Promise<boolean>, send: (messages: DeliveryMessage[]) => Promise<void> = async () => undefined) {
+  const sent: DeliveryMessage[] = [];
+  const errors: unknown[] = [];
+  const sweepPorts: DueSweepPorts = {
+    dueTasks: async () => entries,
+    leaseTask: lease,
+    stalledReplays: async (): Promise<SweptEntry<Replay>[]> => [],
+    leaseReplay: async () => true,
+    queue: {
+      send: async (messages) => {
+        await send(messages.map(({ message }) => message));
+        sent.push(...messages.map(({ message }) => message));
+      },
+    },
+    onError: (_what, error) => void errors.push(error),
+  };
+  return { sweepPorts, sent, errors };
+}
+
+describe('sweepDueDeliveries', () => {
+  const entries = [1, 2, 3].map((sequence) => ({ item: task({ sequence }), sweepKey: `k${sequence}` }));
+
+  it('sends only what it leased: an entry moved on meanwhile (lease lost) is left alone', async () => {
+    const { sweepPorts, sent } = ports(entries, async (entry) => entry.sweepKey !== 'k2');
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, errors: 0 });
+    expect(sent.map((message) => (message.kind === 'attempt' ? message.sequence : 0))).toEqual([1, 3]);
+  });
+
+  it('leases to the grace from now, before sending', async () => {
+    const leasedTo: number[] = [];
+    const { sweepPorts } = ports(entries.slice(0, 1), async (_entry) => true);
+    sweepPorts.leaseTask = async (_entry, next) => {
+      leasedTo.push(next.getTime());
+      return true;
+    };
+    await sweepDueDeliveries(sweepPorts, new Date(NOW));
+    expect(leasedTo).toEqual([NOW + MESSAGE_LOST_AFTER_MS]);
+  });
+
+  it('one entry whose lease fails, or a send that fails, is counted and the others go on', async () => {
+    const { sweepPorts, sent, errors } = ports(entries, async (entry) => {
+      if (entry.sweepKey === 'k1') throw new Error('throttled');
+      return true;
+    });
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, errors: 1 });
+    expect(sent).toHaveLength(2);
+    expect(errors).toHaveLength(1);
+    const failing = ports(entries, async () => true, async () => Promise.reject(new Error('SQS down')));
+    expect(await sweepDueDeliveries(failing.sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, errors: 3 });
+  });
+});
