@@ -4346,7 +4346,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and `continuations` say how to read the rest). Builds are traceable moments after they commit. */
+            /** @description The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
