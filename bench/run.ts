@@ -9,6 +9,7 @@ import { coldStartSuite } from './suites/cold-start.ts';
 import { exportsSuite } from './suites/exports.ts';
 import { feedSuite } from './suites/feed.ts';
 import { importLimitsSuite, importsSuite } from './suites/imports.ts';
+import { lotTraceSuite } from './suites/lot-trace.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
 import { requestsSuite } from './suites/requests.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
@@ -23,7 +24,7 @@ import { webhooksSuite } from './suites/webhooks.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, tenantCeilingSuite, webhooksSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, tenantCeilingSuite, webhooksSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

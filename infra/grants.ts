@@ -186,6 +186,8 @@ export const ROUTE_GRANTS = {
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
   listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // The item by sku and, when no build names the lot, its stock records (Query); the builds of each lot (Query of the lots index); the items named (BatchGetItem).
+  traceLot: readRoute({ tables: { inventory: { calls: ['Query', 'BatchGetItem'], queryIndexes: ['lots'] } }, cursorSecret: true }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
   createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),

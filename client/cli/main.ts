@@ -8,6 +8,7 @@ import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
+import { LOTS_TRACE_USAGE, lotsTrace } from './commands/lots-trace.ts';
 import { WEBHOOKS_USAGE, webhooksCreate, webhooksDeliveries, webhooksList, webhooksReplay } from './commands/webhooks.ts';
 import { UsageError, type CliContext } from './context.ts';
 
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'stock list': stockList,
+  'lots trace': lotsTrace,
   'webhooks create': webhooksCreate,
   'webhooks list': webhooksList,
   'webhooks deliveries': webhooksDeliveries,
@@ -45,6 +47,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${ITEMS_GET_USAGE}
 
   ${STOCK_LIST_USAGE}
+
+  ${LOTS_TRACE_USAGE}
 
   ${WEBHOOKS_USAGE}
 

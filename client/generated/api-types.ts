@@ -604,6 +604,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lots/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from
+         * @description Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["traceLot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports/kinds": {
         parameters: {
             query?: never;
@@ -1500,6 +1522,41 @@ export interface components {
             page: {
                 nextCursor: string | null;
             };
+        };
+        LotTrace: {
+            sku: string;
+            itemId: string;
+            lot: string;
+            /** @enum {string} */
+            direction: "forward" | "backward";
+            depth: number;
+            nodeCount: number;
+            /** @description The response reached 1000 nodes: the truncated nodes (and `continuation`, for the traced lot itself) say how to read the rest. */
+            truncated: boolean;
+            /** @description Set when the traced lot's own builds were cut. */
+            continuation: components["schemas"]["LotTraceContinuation"] | null;
+            nodes: components["schemas"]["LotTraceNode"][];
+        };
+        /** @description The children the node cap cut: send the trace again for this node's sku and lot (the response's own, for the traced lot), the same direction, this depth and this cursor (none when null); its `nodes` are the missing children. */
+        LotTraceContinuation: {
+            depth: number;
+            cursor: string | null;
+        };
+        LotTraceNode: {
+            itemId: string;
+            /** @description Null only for an item no longer stored. */
+            sku: string | null;
+            /** @description Null: the item is not tracked by lot; the trace does not follow it further. */
+            lot: string | null;
+            /** @description Forward: the quantity the build produced; backward: the quantity of this lot the build consumed. */
+            quantity: number;
+            buildId: string;
+            bomId: string;
+            builtAt: string;
+            /** @description The node cap cut its children: `continuation` says how to read the rest. */
+            truncated: boolean;
+            continuation: components["schemas"]["LotTraceContinuation"] | null;
+            children: components["schemas"]["LotTraceNode"][];
         };
         /**
          * low-stock event
@@ -4240,6 +4297,86 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
                         code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    traceLot: {
+        parameters: {
+            query: {
+                /** @description The item, by sku (case-sensitive); it must be tracked by lot. */
+                sku: string;
+                /** @description The lot of that item to trace. */
+                lot: string;
+                /** @description `forward`: the builds that consumed the lot and the lots they produced; `backward`: the builds that produced it and the lots they consumed. */
+                direction: "forward" | "backward";
+                /** @description Levels of builds to follow: 1 to 10, default 5. Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                depth?: number;
+                /** @description A continuation's `cursor`: the lot's children after those a truncated response held. Send it with that continuation's sku, lot and depth, and the same direction. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotTrace"];
+                    "text/json": components["schemas"]["LotTrace"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             *     - `customer-api.lots.not-lot-tracked`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor" | "customer-api.lots.not-lot-tracked";
                     };
                 };
             };

@@ -114,6 +114,20 @@ export const getMovementRoute = {
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
 
+export const traceLotRoute = {
+  operationId: 'traceLot',
+  method: 'GET',
+  path: '/v1/lots/trace',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/trace-lot.ts',
+  summary: 'Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit.', mediaType: 'json' },
+  errorStatuses: [400, 404],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
 export const INVENTORY_ROUTES = [
   listItemsRoute,
   getItemRoute,
@@ -123,4 +137,5 @@ export const INVENTORY_ROUTES = [
   getStockRecordRoute,
   listMovementsRoute,
   getMovementRoute,
+  traceLotRoute,
 ] as const;

@@ -8,6 +8,7 @@ import {
   REVISION_NUMBER_PREFIX,
   bomEntity,
   bomRevisionEntity,
+  buildPointerEntity,
   buildProvenanceEntity,
   naturalKeyClaimEntity,
 } from './entities.ts';
@@ -106,18 +107,27 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
     return { items: page.items.map((item) => item.build as BuildProvenance), last: page.last, more: page.more };
   }
 
-  /** One entry per stock record the build consumed, so each source lists the build; and its pointer. */
+  /**
+   * One entry per stock record the build consumed, so each source lists the build; and its
+   * pointer. Both carry the build's keys in the lot-trace index (docs/inventory.md "Tracing a
+   * lot"): the entries under the lot consumed, the pointer, which holds the provenance for the
+   * index to project, under the lot produced. So tracing costs a build no transaction action.
+   */
   buildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {
-    const sources = [...new Set(build.consumed.map((line) => line.sourceStockRecordId))];
-    return [this.pointerWrite(organizationId, build.id, build.bomId), ...sources.map((stockRecordId) => ({
-      item: {
-        Put: {
-          TableName: this.tableName,
-          Item: entityItem(buildProvenanceEntity, { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id }, { build }),
-          ConditionExpression: 'attribute_not_exists(pk)',
+    const sources = new Map(build.consumed.map((line) => [line.sourceStockRecordId, line]));
+    const pointer = entityItem(buildPointerEntity, { organizationId, id: build.id, produced: { itemId: build.outputItemId, lot: build.outputLot ?? null, builtAt: build.builtAt } }, { bomId: build.bomId, build });
+    return [
+      { item: { Put: { TableName: this.tableName, Item: pointer, ConditionExpression: 'attribute_not_exists(pk)' } } },
+      ...[...sources].map(([stockRecordId, line]) => ({
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: entityItem(buildProvenanceEntity, { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id, consumed: { itemId: line.itemId, lot: line.lot, builtAt: build.builtAt } }, { build }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
         },
-      },
-    }))];
+      })),
+    ];
   }
 
   /** The BOM still at `expectedVersion` (its revision and archived flag as read), checked in the transaction without a write. */

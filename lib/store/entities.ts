@@ -1,6 +1,6 @@
 import { defineEntity } from './entity.ts';
 import { activeJobIndexKeys } from './active-jobs-index.ts';
-import { keys } from './keys.ts';
+import { keys, lotKeys } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
@@ -190,10 +190,27 @@ export const bomRevisionEntity = /* @__PURE__ */ defineEntity<{ organizationId: 
   key: ({ organizationId, bomId, revisionId }) => keys.bomRevisionById(organizationId, bomId, revisionId),
 });
 
-export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; bomId: string; stockRecordId: string; buildId: string }>({
+/** Where a build stands in the lot-trace index: the item and lot it consumed or produced, and when it was built. */
+export interface BuildLot {
+  itemId: string;
+  /** No lot: the item is not tracked by lot, and the build is not in the index under it. */
+  lot: string | null;
+  builtAt: string;
+}
+
+/**
+ * A build's provenance entry under one stock record it drew from; it also lists the build under
+ * the lot it consumed in the lot-trace index (docs/inventory.md "Tracing a lot").
+ */
+export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<
+  { organizationId: string; bomId: string; stockRecordId: string; buildId: string; consumed: BuildLot },
+  { organizationId: string; bomId: string; stockRecordId: string; buildId: string }
+>({
   type: 'build-provenance',
   schemaVersion: 1,
   key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
+  indexKeys: ({ organizationId, stockRecordId, buildId, consumed }): Record<string, string> =>
+    consumed.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot), lotSk: lotKeys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId) },
 });
 
 /** Sort-key prefixes: BOM list entries, revision listings by number, builds of a source. */
@@ -206,6 +223,18 @@ export const recordPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId
   type: 'record-pointer',
   schemaVersion: 1,
   key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
+});
+
+/**
+ * A build's pointer: the same stored entity as `recordPointerEntity`, which also lists the build
+ * under the lot it produced in the lot-trace index (docs/inventory.md "Tracing a lot").
+ */
+export const buildPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; produced: BuildLot }, { organizationId: string; id: string }>({
+  type: 'record-pointer',
+  schemaVersion: 1,
+  key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
+  indexKeys: ({ organizationId, id, produced }): Record<string, string> =>
+    produced.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: lotKeys.lotProducedBySortKey(produced.builtAt, id) },
 });
 
 export const attachmentEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; attachmentId: string }>({

@@ -30,6 +30,11 @@ const inventoryListOf = (organizationId: string, recordType: string) => `ORG#${o
 /** `AT#<occurredAt>#<movementId>`: a movement's sort key in its list (lib/store/inventory-lists.ts `listSortKeys`). */
 const movementSortKey = (occurredAt: string, movementId: string) => `AT#${occurredAt}#${movementId}`;
 
+/** Sort-key prefixes of a lot's partition in the lot-trace index: the builds that consumed it, and that produced it. */
+export const LOT_CONSUMED_BY = 'USED';
+export const LOT_PRODUCED_BY = 'MADE';
+export type LotBuildsPrefix = typeof LOT_CONSUMED_BY | typeof LOT_PRODUCED_BY;
+
 export const keys = {
   apiKeyByHash: (keyHash: string) => ({ pk: `KEYHASH#${keyHash}` }),
   apiKeyById: (keyId: string) => ({ pk: `KEYID#${keyId}` }),
@@ -158,4 +163,25 @@ export const keys = {
   auditOfKind: (organizationId: string, kind: string) => `ORG#${organizationId}#AUDKIND#${kind}`,
   /** Sorts by time, then id: a newest-first query is a reverse range scan. */
   auditSortKey: (occurredAt: string, auditId: string) => `AUD#${occurredAt}#${auditId}`,
+};
+
+/**
+ * The keys of the lot-trace index (lib/store/tables.ts `LOTS_INDEX`), apart from `keys` so that
+ * only the functions that trace lots or record builds bundle them (docs/performance.md "Bundles").
+ */
+export const lotKeys = {
+  /**
+   * An item's lot in the lot-trace index (lib/store/tables.ts `LOTS_INDEX`); ids never contain
+   * '#' and the lot is free text, so it goes last.
+   */
+  lotBuildsOf: (organizationId: string, itemId: string, lot: string) => `ORG#${organizationId}#LOT#${itemId}#${lot}`,
+  /** A build that consumed the lot, one entry per stock record of it drawn: by time, then build. */
+  lotConsumedBySortKey: (builtAt: string, buildId: string, stockRecordId: string) => `${LOT_CONSUMED_BY}#${builtAt}#${buildId}#${stockRecordId}`,
+  /** The build that produced the lot: by time, then build. */
+  lotProducedBySortKey: (builtAt: string, buildId: string) => `${LOT_PRODUCED_BY}#${builtAt}#${buildId}`,
+  /**
+   * Just after every entry of a build in a lot's partition, below the next build's (`$` sorts
+   * after `#`): where a read of the builds after it starts.
+   */
+  lotPositionAfterBuild: (prefix: LotBuildsPrefix, builtAt: string, buildId: string) => `${prefix}#${builtAt}#${buildId}$`,
 };

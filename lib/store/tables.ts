@@ -65,6 +65,20 @@ export const ACTIVE_JOBS_INDEX = {
   projection: 'KEYS_ONLY',
 } as const satisfies GlobalIndexSpec;
 
+/**
+ * The lot-trace index (docs/inventory.md "Tracing a lot"): one partition per item × lot holding
+ * the builds that consumed it (their provenance entries, one per stock record drawn) and the
+ * builds that produced it (their provenance pointers). Both items are already in every build's
+ * transaction, so the index costs a build no action; it projects the whole item, so a level of a
+ * trace reads the provenance itself.
+ */
+export const LOTS_INDEX = {
+  indexName: 'lots',
+  partitionKey: { name: 'lotPk', type: 'S' },
+  sortKey: { name: 'lotSk', type: 'S' },
+  projection: 'ALL',
+} as const satisfies GlobalIndexSpec;
+
 export const TABLES: Record<TableId, TableSpec> = {
   keys: {
     id: 'keys',
@@ -94,7 +108,7 @@ export const TABLES: Record<TableId, TableSpec> = {
     envVar: 'INVENTORY_TABLE_NAME',
     partitionKey: pk,
     sortKey: sk,
-    globalIndexes: [gsi1, ACTIVE_JOBS_INDEX, gsi2],
+    globalIndexes: [gsi1, ACTIVE_JOBS_INDEX, gsi2, LOTS_INDEX],
     // Only import jobs and their row errors carry it (docs/imports.md "Retention").
     ttlAttribute: 'ttl',
     description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), attachments.',

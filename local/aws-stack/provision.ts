@@ -100,6 +100,26 @@ async function reconcileTable(
       }),
     );
     log(`added index ${index.IndexName} to table ${TableName}`);
+    if (!(await indexActive(client, TableName, index.IndexName ?? ''))) {
+      log(
+        `index ${index.IndexName} of table ${TableName} is not active: DynamoDB Local does not build an index added to an existing table, ` +
+          'so the routes that read it fail until the local DynamoDB state (<stateDir>/dynamodb) is deleted and the table recreated (docs/operations.md "Local runtime").',
+      );
+    }
+  }
+}
+
+/** How long an index just added may take to become ACTIVE before the stack says it will not. */
+const INDEX_ACTIVE_WAIT_MS = 5_000;
+
+/** Whether an index just added became ACTIVE (a Query of an index still CREATING fails). */
+async function indexActive(client: DynamoDBClient, TableName: string, IndexName: string): Promise<boolean> {
+  const deadline = Date.now() + INDEX_ACTIVE_WAIT_MS;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    if (Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === IndexName)?.IndexStatus === 'ACTIVE') return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -11,6 +11,7 @@ import {
   paginate,
   renderBarcode,
   submitExport,
+  traceLot,
   unwrap,
   waitForExport,
   exportDownloadUrl,
@@ -329,6 +330,15 @@ describe('exports through the client', () => {
     const link = await exportDownloadUrl(client, job.id);
     const lines = (await (await fetch(link.url)).text()).trim().split('\n');
     expect(lines).toHaveLength(job.rowCount);
+  });
+});
+
+describe('lot traces through the client', () => {
+  it('traces a lot received but never built with: an empty tree', async () => {
+    await importCsv(client, 'items', ['sku,name,trackingMode', 'TRACED,Traced,lot']);
+    await importCsv(client, 'po-receipts', ['poNumber,sku,locationCode,quantity,lot', 'PO-LOT,TRACED,A1,1,L-1']);
+
+    expect(await traceLot(client, { sku: 'TRACED', lot: 'L-1', direction: 'forward' })).toMatchObject({ sku: 'TRACED', lot: 'L-1', nodes: [], truncated: false });
   });
 });
 

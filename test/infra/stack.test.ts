@@ -16,7 +16,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
 import { ROUTES } from '../../lib/routes/index.ts';
 import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/store/tables.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, LOTS_INDEX, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/store/tables.ts';
 import type { TableId } from '../../lib/store/tables.ts';
 import { WORKERS } from '../../lib/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
@@ -204,6 +204,22 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
         KeySchema: [
           { AttributeName: 'gsi2pk', KeyType: 'HASH' },
           { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    });
+
+    it('inventory: the lots index lists builds by the lot they consumed and produced, projecting the whole provenance (docs/inventory.md "Tracing a lot")', () => {
+      // Act
+      const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string; KeyType: string }>; Projection: { ProjectionType: string } }>;
+
+      // Assess
+      expect(indexes.find((index) => index.IndexName === LOTS_INDEX.indexName)).toEqual({
+        IndexName: 'lots',
+        KeySchema: [
+          { AttributeName: 'lotPk', KeyType: 'HASH' },
+          { AttributeName: 'lotSk', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       });

@@ -46,8 +46,36 @@ export class UndocumentedResponseError extends Error {
 
 let documentCache: JsonObject | undefined;
 function openApiDocument(): JsonObject {
-  documentCache ??= JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as JsonObject;
+  documentCache ??= withSelfReferencesInlined(JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as JsonObject);
   return documentCache;
+}
+
+/**
+ * Levels of a self-referencing schema written out for the validator: more than any response
+ * nests (a lot trace's tree: 10 levels at most, docs/inventory.md "Tracing a lot").
+ */
+const SELF_REFERENCE_LEVELS = 12;
+
+/**
+ * chow-chow dereferences the whole document and refuses a circular `$ref`, so a component that
+ * references itself (a tree's node) is written out `SELF_REFERENCE_LEVELS` deep, then left open.
+ */
+function withSelfReferencesInlined(document: JsonObject): JsonObject {
+  const components = document.components as JsonObject | undefined;
+  const schemas = components?.schemas as JsonObject | undefined;
+  if (!components || !schemas) return document;
+  const inlined: JsonObject = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const ref = `#/components/schemas/${name}`;
+    const expand = (value: Json, levels: number): Json => {
+      if (Array.isArray(value)) return value.map((entry) => expand(entry, levels));
+      if (value === null || typeof value !== 'object') return value;
+      if (value.$ref === ref) return levels > 0 ? expand(schema, levels - 1) : {};
+      return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, expand(entry, levels)]));
+    };
+    inlined[name] = JSON.stringify(schema).includes(`"${ref}"`) ? expand(schema, SELF_REFERENCE_LEVELS) : schema;
+  }
+  return { ...document, components: { ...components, schemas: inlined } };
 }
 
 const matchRoute = createRouteMatcher<RouteDefinition>(ROUTES);

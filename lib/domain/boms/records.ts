@@ -49,6 +49,11 @@ export interface BuildProvenance {
   quantity: number;
   outputItemId: string;
   outputStockRecordId: string;
+  /**
+   * The lot produced (null: the output is not tracked by lot). Absent on builds recorded before
+   * lot tracing, which are not in the lot-trace index (docs/inventory.md "Tracing a lot").
+   */
+  outputLot?: string | null;
   locationId: string;
   consumed: Array<{ sourceStockRecordId: string; itemId: string; quantity: number; lot: string | null }>;
   builtAt: string;

@@ -113,6 +113,7 @@ export function decideBuild(
     quantity: header.quantity,
     outputItemId: target.id,
     outputStockRecordId: produced.to.id,
+    outputLot: header.outputLot,
     locationId: location.id,
     consumed,
     builtAt: at.now,

@@ -313,6 +313,7 @@ describe('builds: decideUnit', () => {
       quantity: 4,
       outputItemId: GADGET.id,
       outputStockRecordId: world.ledger.recordAt(GADGET, at(A1)).id,
+      outputLot: null,
       locationId: A1.id,
       consumed: [
         { sourceStockRecordId: 'stk_WIDGET_A1_', itemId: WIDGET.id, quantity: 6, lot: null },

@@ -10,11 +10,13 @@ import {
   listStockRecordsContract,
 } from '../../inventory/operations.ts';
 import { itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from '../../inventory/responses.ts';
+import { lotTraceSchema } from '../../lots/responses.ts';
+import { traceLotContract } from '../../lots/trace-lot.ts';
 import type { OpenApiArea } from './types.ts';
 
 /** The inventory reads in the OpenAPI document (docs/inventory.md "Reading inventory"). */
 export const inventoryOpenApi = {
-  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter (docs/inventory.md "Reading inventory").' },
+  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter (docs/inventory.md "Reading inventory"); lot traces through builds (docs/inventory.md "Tracing a lot").' },
   operations: {
     listItems: { contract: listItemsContract, response: itemsPageSchema },
     getItem: { contract: getItemContract, response: itemSchema },
@@ -24,6 +26,9 @@ export const inventoryOpenApi = {
     getStockRecord: { contract: getStockRecordContract, response: stockRecordResponseSchema },
     listMovements: { contract: listMovementsContract, response: movementsPageSchema },
     getMovement: { contract: getMovementContract, response: movementResponseSchema },
+    traceLot: { contract: traceLotContract, response: lotTraceSchema },
   },
-  problemCodes: {},
+  problemCodes: {
+    traceLot: { 400: ['customer-api.lots.not-lot-tracked'], 404: ['customer-api.inventory.not-found'] },
+  },
 } satisfies OpenApiArea<typeof INVENTORY_ROUTES>;
