@@ -188,6 +188,9 @@ export const ROUTE_GRANTS = {
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
   // The item by sku and, when no build names the lot, its stock records (Query); the builds of each lot (Query of the lots index); the items named (BatchGetItem).
   traceLot: readRoute({ tables: { inventory: { calls: ['Query', 'BatchGetItem'], queryIndexes: ['lots'] } }, cursorSecret: true }),
+  // Items, locations, claims, stock records and totals (BatchGetItem), lots of a place (Query); the change in one commit.
+  adjustStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  getStockChange: readRoute({ tables: { inventory: calls('GetItem') } }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
   createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),

@@ -626,6 +626,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stock/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust stock: 1 to 20 lines, all or none, each with compare-and-set
+         * @description Adjust stock: 1 to 20 lines, all or none, each with compare-and-set.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["adjustStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stock/changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a stock change
+         * @description Read a stock change.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getStockChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports/kinds": {
         parameters: {
             query?: never;
@@ -898,7 +944,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled";
+            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received";
             /** Format: date-time */
             occurredAt: string;
             actor: {
@@ -1750,6 +1796,15 @@ export interface components {
                 message: string;
             }[];
             requiredScope?: string;
+            lines?: {
+                line: number;
+                stockRecordId?: string | null;
+                expectedQuantity?: number;
+                currentQuantity?: number;
+                available?: number;
+                requested?: number;
+                appliedBy?: string;
+            }[];
         };
         /**
          * stock.changed event
@@ -2099,7 +2154,7 @@ export interface operations {
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
-                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled";
+                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received";
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
@@ -4398,6 +4453,399 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
                         code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    adjustStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference of the adjustment (an order id, say): with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    reason?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Signed change of on-hand, not 0. */
+                        quantityDelta: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Your reference of the adjustment (an order id, say): with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    reason?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Signed change of on-hand, not 0. */
+                        quantityDelta: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Your reference of the adjustment (an order id, say): with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    reason?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Signed change of on-hand, not 0. */
+                        quantityDelta: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stock change, line by line. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the stock change. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.stock.quantity-stale`
+             *     - `customer-api.stock.insufficient-stock`
+             *     - `customer-api.stock.already-applied`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getStockChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stock change, as its request answered it. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.stock.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.stock.not-found";
                     };
                 };
             };

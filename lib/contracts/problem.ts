@@ -9,6 +9,17 @@ export const fieldErrorSchema = z.object({
   message: z.string(),
 });
 
+/** A line a stock change's refusal names (docs/inventory.md "Writing stock over JSON"); the members present depend on the code. */
+export const stockProblemLineSchema = z.object({
+  line: z.number().check(z.int(), z.minimum(0)),
+  stockRecordId: z.optional(z.nullable(z.string())),
+  expectedQuantity: z.optional(z.number()),
+  currentQuantity: z.optional(z.number()),
+  available: z.optional(z.number()),
+  requested: z.optional(z.number()),
+  appliedBy: z.optional(z.string()),
+});
+
 export const problemSchema = z
   .object({
     type: z.string(),
@@ -20,6 +31,7 @@ export const problemSchema = z
     traceId: z.string().check(z.minLength(1)),
     errors: z.optional(z.array(fieldErrorSchema)),
     requiredScope: z.optional(z.string()),
+    lines: z.optional(z.array(stockProblemLineSchema)),
   })
   .check(z.meta({ id: 'ProblemDetails' }));
 

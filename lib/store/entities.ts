@@ -276,6 +276,12 @@ export const stockDocumentEntity = /* @__PURE__ */ defineEntity<{ organizationId
   key: ({ organizationId, key }) => keys.stockDocument(organizationId, key),
 });
 
+export const stockChangeEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
+  type: 'stock-change',
+  schemaVersion: 1,
+  key: ({ organizationId, id }) => keys.stockChange(organizationId, id),
+});
+
 export const sweepPositionEntity = /* @__PURE__ */ defineEntity<{ sweep: string }>({
   type: 'sweep-position',
   schemaVersion: 1,

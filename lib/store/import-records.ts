@@ -6,6 +6,7 @@ import type { StockPlace } from '../domain/stock/state.ts';
 import { BomsStore } from './boms-store.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockStore } from './stock-store.ts';
+import { stockStateByKeys, stockWritesOf } from './stock-writes.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
@@ -29,11 +30,9 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
       case 'bom':
         return this.boms.getByCodes(organizationId, naturalKeys);
       case 'stock-entry':
-        return this.stock.getEntries(organizationId, naturalKeys);
       case 'item-stock':
-        return this.stock.getItemStock(organizationId, naturalKeys);
       case 'stock-document':
-        return this.stock.getDocuments(organizationId, naturalKeys);
+        return stockStateByKeys(this.inventory, this.stock, organizationId, entity, naturalKeys);
       default:
         return this.inventory.getByNaturalKeys(organizationId, entity, naturalKeys);
     }
@@ -56,26 +55,16 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
         return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
       case 'check':
         return [this.inventory.unchangedCheck(organizationId, write.entity, write.record, write.expectedVersion)];
-      case 'record-movement':
-        return [this.inventory.recordMovementWrite(organizationId, write.movement, write.legs)];
       case 'create-bom':
         return this.boms.createWrites(organizationId, write.bom, write.revision);
       case 'update-bom':
         return this.boms.updateWrites(organizationId, write.bom, write.expectedVersion, write.revision);
-      case 'put-item-stock':
-        return [this.stock.itemStockWrite(organizationId, write.itemStock, write.expectedVersion, write.trackingModeRead)];
-      case 'put-document':
-        return this.stock.documentWrites(organizationId, write.document, write.expectedVersion);
-      case 'claim-entry':
-        return [this.stock.entryWrite(organizationId, write.entry)];
       case 'create-build':
         return this.boms.buildWrites(organizationId, write.build);
       case 'check-bom':
         return [this.boms.unchangedCheck(organizationId, write.bomId, write.expectedVersion)];
-      case 'check-item-stock':
-        return [this.stock.itemStockCheck(organizationId, write.itemId, write.expectedVersion)];
-      case 'check-stock-record':
-        return [this.inventory.unchangedCheck(organizationId, 'stock-record', write.record, write.expectedVersion)];
+      default:
+        return stockWritesOf(this.inventory, this.stock, organizationId, write);
     }
   }
 }

@@ -342,6 +342,23 @@ describe('lot traces through the client', () => {
   });
 });
 
+describe('stock writes through the client', () => {
+  it('adjusts stock with compare-and-set and reads the change back', async () => {
+    // Act
+    const change = await unwrap(
+      client.api.POST('/v1/stock/adjustments', {
+        params: { header: { 'Idempotency-Key': randomUUID() } },
+        body: { reference: 'CLIENT-ADJ-1', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: 2, expectedQuantity: null }] },
+      }),
+    );
+    const read = await unwrap(client.api.GET('/v1/stock/changes/{id}', { params: { path: { id: change.id } } }));
+
+    // Assess
+    expect(read).toEqual(change);
+    expect(change.lines[0]).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', delta: 2 });
+  });
+});
+
 describe('route coverage', () => {
   it('reached every route of lib/routes/index.ts through the client with a success', () => {
     expect([...routes.reached].sort()).toEqual([...ALL_ROUTE_LABELS].sort());

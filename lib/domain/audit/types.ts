@@ -19,6 +19,10 @@ export const AUDIT_KINDS = [
   'webhook-endpoint.deleted',
   'webhook-endpoint.secret-rotated',
   'webhook-endpoint.disabled',
+  'stock.adjusted',
+  'stock.transferred',
+  'stock.counted',
+  'stock.received',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

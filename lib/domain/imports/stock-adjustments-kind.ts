@@ -3,10 +3,11 @@ import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { decideAdjustment, type AdjustmentRow } from '../stock/adjustments.ts';
+import { adjustmentClaimKey } from '../stock/claims.ts';
 import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, claimed, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -17,7 +18,7 @@ import type { RawRow } from './types.ts';
 
 const KIND = 'stock-adjustments';
 const MAX_REASON_LENGTH = 200;
-const keyOf = (row: AdjustmentRow) => entryKey(KIND, row.reference, row.sku, row.locationCode, row.lot);
+const keyOf = (row: AdjustmentRow) => adjustmentClaimKey(row.reference, row.sku, row.locationCode, row.lot);
 
 function parseAdjustment(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);

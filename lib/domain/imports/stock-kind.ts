@@ -4,6 +4,7 @@ import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import type { RowReader } from './cells.ts';
 import type { DecideContext, ImportUnit, RowReference, StockDecideContext, StockKindHooks, UnitDecision } from './kind-definition.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS, type DuplicateStrategy, type RowError } from './types.ts';
+import { claimKey } from '../stock/claims.ts';
 
 /**
  * What every import kind that moves stock shares (docs/inventory.md "Import kinds"). Such a kind
@@ -97,7 +98,7 @@ export function alreadyApplied(strategy: DuplicateStrategy, rowNumber: number, c
 
 /** The claim key of a row: its kind and natural key fields, unambiguous whatever the cells hold. */
 export function entryKey(kind: string, ...fields: Array<string | null>): string {
-  return JSON.stringify([kind, ...fields]);
+  return claimKey(kind, ...fields);
 }
 
 /** A stock flow's decision as the unit's: the claim of the row (and the build it recorded), or its row error. */

@@ -6,6 +6,7 @@ import { exportsOpenApi } from './exports.ts';
 import { importsOpenApi } from './imports.ts';
 import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
+import { stockOpenApi } from './stock.ts';
 import { webhooksOpenApi } from './webhooks.ts';
 
 /**
@@ -15,4 +16,4 @@ import { webhooksOpenApi } from './webhooks.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, exportsOpenApi, webhooksOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, stockOpenApi, exportsOpenApi, webhooksOpenApi] as const;

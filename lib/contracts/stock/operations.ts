@@ -1,0 +1,10 @@
+import * as z from '../zod.ts';
+import { defineOperation } from '../operation.ts';
+import { idParam } from '../primitives.ts';
+import { adjustStockBody } from './changes.ts';
+
+/** The request contracts of the Stock routes (docs/inventory.md "Writing stock over JSON"). */
+
+export const adjustStockContract = defineOperation({ operationId: 'adjustStock', request: { body: adjustStockBody } });
+
+export const getStockChangeContract = defineOperation({ operationId: 'getStockChange', request: { path: /* @__PURE__ */ (() => z.strictObject({ id: idParam }))() } });

@@ -1,0 +1,60 @@
+import { ValidationError, type FieldError } from '../../errors.ts';
+import type { Item } from '../../inventory/item.ts';
+import type { Location } from '../../inventory/location.ts';
+import type { VersionedRecord } from '../../inventory/records.ts';
+
+/**
+ * The items and locations the lines of a stock change name, each by its natural key (`sku`,
+ * `…Code`) or its id, exactly one of the two (the contract checks that): read in one batch per
+ * kind of reference, and every unknown one answered at once, a pointer per field.
+ */
+
+export interface ReferenceReads {
+  itemsBySku(organizationId: string, skus: Iterable<string>): Promise<Map<string, Item>>;
+  itemsById(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
+  locationsByCode(organizationId: string, codes: Iterable<string>): Promise<Map<string, Location>>;
+  locationsById(organizationId: string, ids: Iterable<string>): Promise<Map<string, Location>>;
+}
+
+/** An item or a location as a line names it: by natural key or by id, and where in the body. */
+export interface Reference {
+  by: 'key' | 'id';
+  value: string;
+  pointer: string;
+}
+
+export interface ResolvedReferences {
+  item(reference: Reference): Item;
+  location(reference: Reference): Location;
+}
+
+export async function resolveReferences(reads: ReferenceReads, organizationId: string, items: Reference[], locations: Reference[]): Promise<ResolvedReferences> {
+  const values = (references: Reference[], by: Reference['by']) => new Set(references.filter((reference) => reference.by === by).map((reference) => reference.value));
+  const [bySku, byItemId, byCode, byLocationId] = await Promise.all([
+    reads.itemsBySku(organizationId, values(items, 'key')),
+    reads.itemsById(organizationId, values(items, 'id')),
+    reads.locationsByCode(organizationId, values(locations, 'key')),
+    reads.locationsById(organizationId, values(locations, 'id')),
+  ]);
+  const errors: FieldError[] = [];
+  const check = (references: Reference[], byKey: Map<string, unknown>, byId: Map<string, unknown>, what: string) => {
+    for (const reference of references) {
+      if ((reference.by === 'key' ? byKey : byId).has(reference.value)) continue;
+      errors.push({ location: 'body', pointer: reference.pointer, code: `unknown-${what}`, message: `No ${what} '${reference.value}' in the organization.` });
+    }
+  };
+  check(items, bySku, byItemId, 'item');
+  check(locations, byCode, byLocationId, 'location');
+  if (errors.length > 0) throw new ValidationError(errors, 'The change names items or locations that do not exist in the organization; see `errors`.');
+  const found = <T>(byKey: Map<string, T>, byId: Map<string, T>, reference: Reference): T => {
+    const record = (reference.by === 'key' ? byKey : byId).get(reference.value);
+    if (record === undefined) throw new Error(`${reference.pointer} was not resolved`);
+    return record;
+  };
+  return { item: (reference) => found(bySku, byItemId, reference), location: (reference) => found(byCode, byLocationId, reference) };
+}
+
+/** The records of a versioned read, by the map's own keys. */
+export function recordsOf<T>(read: Map<string, VersionedRecord<T>>): Map<string, T> {
+  return new Map([...read].map(([key, { record }]) => [key, record]));
+}
