@@ -3,7 +3,6 @@ import { EVENT_TYPES, EVENT_VERSION, type EventType } from '../domain/events/typ
 import {
   itemId,
   itemRecordSchema,
-  locationCode,
   locationId,
   lot,
   MOVEMENT_TYPES,
@@ -13,6 +12,7 @@ import {
   open,
   prefixedId,
   sku,
+  stockPlaceFields,
   stockRecordId,
   utcTimestamp,
 } from './inventory/records.ts';
@@ -78,12 +78,7 @@ export const itemUpdatedDataSchema = open(
 
 export const stockChangedDataSchema = open(
   z.object({
-    stockRecordId,
-    itemId,
-    sku,
-    locationId,
-    locationCode,
-    lot,
+    ...stockPlaceFields,
     previousQuantity: onHandQuantity('On-hand quantity of the stock record before the change.'),
     previousUpdatedAt: z.optional(
       z.nullable(utcTimestamp('The stock record’s `updatedAt` before the change; null when this change created the record. Absent from events committed before the field was added.')),

@@ -50,6 +50,9 @@ export const onHandQuantity = (description: string) =>
     .check(z.minimum(0))
     .check(z.describe(description));
 
+/** The stock record a change touched, as `stock.changed` and a stock change's lines name it. */
+export const stockPlaceFields = { stockRecordId, itemId, sku, locationId, locationCode, lot };
+
 /** The full item (`item.created`, `item.updated`, `GET /v1/items/{id}`). */
 export const itemRecordSchema = open(
   z.object({

@@ -5,7 +5,7 @@ import { LOCATION_MAX_LENGTHS } from '../../domain/inventory/location.ts';
 import { QUANTITY_SCALE } from '../../domain/inventory/stock.ts';
 import { MAX_CHANGE_LINES, STOCK_CHANGE_KINDS } from '../../domain/stock/changes/change.ts';
 import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../../domain/stock/records.ts';
-import { itemId, locationCode, locationId, lot, movementId, prefixedId, sku, stockRecordId, utcTimestamp } from '../inventory/records.ts';
+import { itemId, locationId, movementId, prefixedId, stockPlaceFields, utcTimestamp } from '../inventory/records.ts';
 
 /**
  * Stock writes over JSON (docs/inventory.md "Writing stock over JSON"): request bodies and the
@@ -72,12 +72,7 @@ export const adjustStockBody = /* @__PURE__ */ (() =>
 const changeLineSchema = z.object({
   line: z.number().check(z.int(), z.minimum(0), z.describe('The request line, 0-based.')),
   movementId: z.nullable(movementId),
-  stockRecordId,
-  itemId,
-  sku,
-  locationId,
-  locationCode,
-  lot,
+  ...stockPlaceFields,
   previousQuantity: z.number(),
   quantity: z.number(),
   delta: z.number(),
