@@ -90,6 +90,28 @@ describe('npm run cli', () => {
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([1, "No location with code 'NOWHERE'."]);
   });
 
+  it('stock adjust applies lines given as flags or as a JSON file, and prints a stale line on 409', async () => {
+    // Prepare: CLI-1 holds 7 at CLI-A1 (the test above)
+    const file = join(directory, 'adjustment.json');
+    writeFileSync(file, JSON.stringify({ reference: 'CLI-ADJ-2', lines: [{ sku: 'CLI-1', locationCode: 'CLI-A1', quantityDelta: 1, expectedQuantity: 5 }] }));
+
+    // Act
+    const flags = await cli('stock', 'adjust', '--reference', 'CLI-ADJ-1', '--reason', 'recount', '--line', 'sku=CLI-1,location=CLI-A1,delta=-2,expected=7');
+    const fromFile = await cli('stock', 'adjust', '--file', file);
+    const stale = await cli('stock', 'adjust', '--reference', 'CLI-ADJ-3', '--line', 'sku=CLI-1,location=CLI-A1,delta=-1,expected=7');
+    const usage = await cli('stock', 'adjust', '--reference', 'CLI-ADJ-4', '--line', 'sku=CLI-1,location=CLI-A1,delta=-1');
+
+    // Assess
+    expect(flags.code, flags.stderr).toBe(0);
+    expect(JSON.parse(flags.stdout)).toMatchObject({ kind: 'adjustment', reference: 'CLI-ADJ-1', reason: 'recount', lines: [{ previousQuantity: 7, quantity: 5 }] });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ lines: [{ previousQuantity: 5, quantity: 6 }] });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('customer-api.stock.quantity-stale');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('expected');
+  });
+
   it('barcodes render --type qrcode writes a PNG, and an SVG for .svg', async () => {
     // Act
     const png = await cli('barcodes', 'render', '--type', 'qrcode', '--data', 'CLI-1', '--out', join(directory, 'label.png'));
