@@ -68,6 +68,7 @@ describe('POST /v1/imports/jobs with 10,000 items', () => {
       id: expect.stringMatching(/^imp_[0-9A-Z]{26}$/),
       kind: 'items',
       duplicateStrategy: 'fail',
+      dryRun: false,
       status: 'queued',
       fileName: 'bulk.csv',
       fileSizeBytes: Buffer.byteLength(csv),
