@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DUPLICATE_STRATEGIES, type DuplicateStrategy } from '../../lib/domain/imports/types.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { organizationSnapshot, runJob, seedCatalog } from '../support/dry-runs.ts';
+import { eventsSnapshot, recordWrites, runJob, seedCatalog, writesBeyondTheJob } from '../support/dry-runs.ts';
 import { csvOf } from '../support/imports.ts';
 
 /**
@@ -122,15 +122,17 @@ describe('a dry run', () => {
           const organizationId = uniqueOrganization();
           await seedCatalog(organizationId);
           const file = csvOf(KINDS[kind]?.header ?? [], rows);
-          const before = await organizationSnapshot(organizationId);
+          const before = await eventsSnapshot(organizationId);
 
           // Act: the dry run (resumed, maybe after a crash), then the real run on the same data
-          const dry = await runJob(organizationId, kind, file, { duplicateStrategy, dryRun: true, callsPerInvocation, crashBeforeTransaction, chunkActions: KINDS[kind]?.chunkActions });
-          const afterDryRun = await organizationSnapshot(organizationId);
+          const recorder = recordWrites();
+          const dry = await runJob(organizationId, kind, file, { duplicateStrategy, dryRun: true, callsPerInvocation, crashBeforeTransaction, chunkActions: KINDS[kind]?.chunkActions }).finally(recorder.stop);
+          const afterDryRun = await eventsSnapshot(organizationId);
           const real = await runJob(organizationId, kind, file, { duplicateStrategy, dryRun: false, callsPerInvocation: 1000, chunkActions: KINDS[kind]?.chunkActions });
 
           // Assess: same verdicts, nothing written by the dry run; the job spanned several chunks
           expect(dry.verdicts).toEqual(real.verdicts);
+          expect(writesBeyondTheJob(recorder.writes)).toEqual([]);
           expect(afterDryRun).toEqual(before);
           expect(dry.verdicts.counts.processedRows).toBe(rows.length);
         }),

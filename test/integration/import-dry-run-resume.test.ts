@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueOrganization } from '../support/api.ts';
-import { countingRecords, organizationSnapshot, runJob, seedCatalog } from '../support/dry-runs.ts';
+import { countingRecords, eventsSnapshot, recordWrites, runJob, seedCatalog, writesBeyondTheJob } from '../support/dry-runs.ts';
 import { csvOf, storedJob } from '../support/imports.ts';
 
 /**
@@ -24,7 +24,8 @@ describe('a dry run resumed after its invocation ended mid-file', () => {
     // Prepare: a catalog without stock of P1 at W2
     const organizationId = uniqueOrganization();
     await seedCatalog(organizationId);
-    const before = await organizationSnapshot(organizationId);
+    const before = await eventsSnapshot(organizationId);
+    const recorder = recordWrites();
 
     // Act: a dry run in one invocation; one through invocations of a few chunks, crashing once; then the real run
     const wholeReads = countingRecords();
@@ -32,14 +33,17 @@ describe('a dry run resumed after its invocation ended mid-file', () => {
     const resumedReads = countingRecords();
     const resumed = await runJob(organizationId, 'stock-adjustments', FILE, { ...RESUMED, dryRun: true, records: resumedReads.records });
     const halfwayPointer = (await storedJob(organizationId, resumed.jobId)).dryRunOverlay;
-    const afterDryRuns = await organizationSnapshot(organizationId);
+    recorder.stop();
+    const afterDryRuns = await eventsSnapshot(organizationId);
     // The real run as the resumed dry run ran (the same invocations and crash), on a copy of the data.
     const twin = uniqueOrganization();
     await seedCatalog(twin);
     const realResumedReads = countingRecords();
     const realResumed = await runJob(twin, 'stock-adjustments', FILE, { ...RESUMED, dryRun: false, records: realResumedReads.records });
     const realReads = countingRecords();
+    const realRecorder = recordWrites();
     const real = await runJob(organizationId, 'stock-adjustments', FILE, { duplicateStrategy: 'fail', dryRun: false, callsPerInvocation: 10_000, records: realReads.records });
+    realRecorder.stop();
 
     // Assess: every adjustment but the last applies; the resumed run took several invocations
     // and kept its overlay in objects named by its job; nothing was written by either dry run
@@ -50,6 +54,10 @@ describe('a dry run resumed after its invocation ended mid-file', () => {
     expect(real.verdicts.errors.map(({ rowNumber, code }) => ({ rowNumber, code }))).toEqual([{ rowNumber: 41, code: 'insufficient-stock' }]);
     expect(whole.verdicts).toEqual(real.verdicts);
     expect(resumed.verdicts).toEqual(real.verdicts);
+    // The recorder sees the dry runs' job writes, and the real run's stock: the check can fail.
+    expect(recorder.writes.length).toBeGreaterThan(0);
+    expect(writesBeyondTheJob(recorder.writes)).toEqual([]);
+    expect(writesBeyondTheJob(realRecorder.writes).length).toBeGreaterThan(0);
     expect(afterDryRuns).toEqual(before);
     expect(realResumed.verdicts).toEqual(real.verdicts);
     expect(wholeReads.reads()).toBeLessThanOrEqual(realReads.reads());

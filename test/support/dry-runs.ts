@@ -1,4 +1,3 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
 import type { JobCounts } from '../../lib/domain/imports/job.ts';
@@ -6,7 +5,7 @@ import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-jo
 import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { documentClient } from '../../lib/store/dynamodb-client.ts';
+import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
 import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { tableName, transactionWriter } from './events.ts';
 import { commitQueuedJob, csvOf, dryRunOverlaysStore, feedOf, filesStore, importJobsStore, importRecords, runImportInProcess, storedJob } from './imports.ts';
@@ -95,27 +94,60 @@ export async function verdictsOf(organizationId: string, jobId: string): Promise
   return { counts: job.counts, errors };
 }
 
+/** An item a request of this process wrote (put, updated or deleted), by table and partition key. */
+export interface RecordedWrite {
+  table: string;
+  pk: string;
+}
+
+type KeyAttributes = { pk?: string | { S?: string } } | undefined;
+type WriteAction = { TableName?: string; Item?: KeyAttributes; Key?: KeyAttributes };
+
+const pkOf = (attributes: KeyAttributes) => {
+  const pk = attributes?.pk;
+  return typeof pk === 'string' ? pk : (pk?.S ?? '');
+};
+
+let recorders = 0;
+
 /**
- * Everything the organization has stored in the inventory table but its import jobs (records,
- * natural-key claims, list entries, movements, stock, totals, documents, BOMs, builds, row
- * claims), and its events feed: what a dry run must leave as it found it.
+ * Records every item this process writes from now until `stop`, whatever the table: what a dry
+ * run must not write is then known from its own requests, without reading back a table every
+ * suite of the run shares (a Scan of it grows with the whole run).
  */
-export async function organizationSnapshot(organizationId: string): Promise<{ items: string[]; events: string[] }> {
-  const items: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: tableName('inventory'),
-        FilterExpression: 'begins_with(pk, :org) AND NOT contains(pk, :jobs)',
-        ExpressionAttributeValues: { ':org': `ORG#${organizationId}#`, ':jobs': '#IMPJOB#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) items.push(JSON.stringify(canonical(item)));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return { items: items.sort(), events: (await feedOf(organizationId)).map((event) => JSON.stringify(canonical(event))) };
+export function recordWrites(): { writes: RecordedWrite[]; stop(): void } {
+  const writes: RecordedWrite[] = [];
+  const name = `recordWrites${(recorders += 1)}`;
+  const add = (table: string | undefined, attributes: KeyAttributes) => writes.push({ table: table ?? '', pk: pkOf(attributes) });
+  dynamoClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const operation = String(context.commandName ?? '').replace(/Command$/, '');
+      const input = args.input as WriteAction & { RequestItems?: Record<string, Array<{ PutRequest?: { Item?: KeyAttributes }; DeleteRequest?: { Key?: KeyAttributes } }>>; TransactItems?: Array<Record<string, WriteAction | undefined>> };
+      if (operation === 'PutItem') add(input.TableName, input.Item);
+      if (operation === 'UpdateItem' || operation === 'DeleteItem') add(input.TableName, input.Key);
+      for (const [table, requests] of Object.entries(operation === 'BatchWriteItem' ? (input.RequestItems ?? {}) : {})) {
+        for (const request of requests) add(table, request.PutRequest?.Item ?? request.DeleteRequest?.Key);
+      }
+      for (const action of operation === 'TransactWriteItems' ? (input.TransactItems ?? []) : []) {
+        const write = action.Put ?? action.Update ?? action.Delete;
+        if (write) add(write.TableName, write.Item ?? write.Key);
+      }
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  return { writes, stop: () => dynamoClient.middlewareStack.remove(name) };
+}
+
+/** The organization's events feed, each event a comparable string. */
+export async function eventsSnapshot(organizationId: string): Promise<string[]> {
+  return (await feedOf(organizationId)).map((event) => JSON.stringify(canonical(event)));
+}
+
+/** Of a dry run's writes, those outside its job (the job, its row errors and its audit entries): none may exist. */
+export function writesBeyondTheJob(writes: RecordedWrite[]): RecordedWrite[] {
+  return writes.filter(({ table, pk }) => !(table === tableName('audit') || (table === tableName('inventory') && pk.includes('#IMPJOB#'))));
 }
 
 /** Objects with their keys sorted, at every depth: the store does not keep attribute order. */
