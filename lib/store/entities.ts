@@ -279,7 +279,8 @@ export const stockDocumentEntity = /* @__PURE__ */ defineEntity<{ organizationId
 export const stockChangeEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'stock-change',
   schemaVersion: 1,
-  key: ({ organizationId, id }) => keys.stockChange(organizationId, id),
+  // Its key is here, not in keys.ts (which every function bundles): only the stock functions read or write changes.
+  key: ({ organizationId, id }) => ({ pk: `ORG#${organizationId}#${id}`, sk: 'CHANGE' }),
 });
 
 export const sweepPositionEntity = /* @__PURE__ */ defineEntity<{ sweep: string }>({

@@ -73,8 +73,6 @@ export const keys = {
   stockEntry: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#ENTRY#${key}`, sk: 'ENTRY' }),
   itemStock: (organizationId: string, itemId: string) => ({ pk: `ORG#${organizationId}#${itemId}`, sk: 'ONHAND' }),
   stockDocument: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#DOC#${key}`, sk: 'DOC' }),
-  /** A stock change made over JSON, by its id (`chg_…`). */
-  stockChange: (organizationId: string, changeId: string) => ({ pk: `ORG#${organizationId}#${changeId}`, sk: 'CHANGE' }),
 
   importJob: (organizationId: string, jobId: string) => ({ pk: `ORG#${organizationId}#IMPJOB#${jobId}`, sk: 'JOB' }),
   /** Row errors sort by row, then by their order within the row. */

@@ -35,6 +35,9 @@ beforeAll(async () => {
   }
   // The builds are traceable moments after their import commits (the index is eventually consistent).
   await eventuallyTraced(() => traced({ sku: 'FIN', lot: 'F2', direction: 'backward' }), (trace) => trace.nodeCount === 5);
+  // Each index entry arrives on its own: the forward chain from C1 is waited for too.
+  await eventuallyTraced(() => traced({ sku: 'COMP', lot: 'C1', direction: 'forward' }), (trace) => trace.nodeCount === 3);
+  await eventuallyTraced(() => traced({ sku: 'COMP', lot: 'C2', direction: 'forward' }), (trace) => trace.nodeCount === 2);
 }, 120_000);
 
 describe('GET /v1/lots/trace', () => {

@@ -39,6 +39,9 @@ beforeAll(async () => {
   // Another organization with the same skus and lots, and builds of its own.
   for (const { kind, file } of LOT_CHAIN_IMPORTS.slice(0, 4)) await runImportInProcess(otherOrganizationId, kind, file);
   await eventuallyTraced(() => trace({ sku: 'FIN', lot: 'F2', direction: 'backward' }), (found) => found.nodeCount === 5);
+  // Each index entry arrives on its own: the forward chains are waited for too.
+  await eventuallyTraced(() => trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }), (found) => found.nodeCount === 3);
+  await eventuallyTraced(() => trace({ sku: 'COMP', lot: 'C2', direction: 'forward' }), (found) => found.nodeCount === 2);
 }, 120_000);
 
 describe('a three-level build chain', () => {

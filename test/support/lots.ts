@@ -39,8 +39,19 @@ export const LOT_CHAIN_IMPORTS = [
 
 /** A trace reduced to its shape: `sku/lot` with its children, in order. */
 export type TraceShape = Array<Record<string, TraceShape>>;
-export function shapeOf(nodes: ReadonlyArray<{ sku: string | null; lot: string | null; children: ReadonlyArray<unknown> }>): TraceShape {
-  return nodes.map((node) => ({ [`${node.sku}/${node.lot}`]: shapeOf(node.children as typeof nodes) }));
+export function shapeOf(nodes: ReadonlyArray<{ sku: string | null; lot: string | null; builtAt?: string; buildId?: string; children: ReadonlyArray<unknown> }>): TraceShape {
+  // Siblings come in their builds' time order, a build's own nodes in its order; builds of the
+  // same instant (one import chunk) come in no particular order, so those are put in the order
+  // of their first node's sku/lot.
+  const keyOf = (node: (typeof nodes)[number]) => `${node.sku}/${node.lot}`;
+  const firstKeyOfBuild = new Map<string | undefined, string>();
+  for (const node of nodes) if (!firstKeyOfBuild.has(node.buildId)) firstKeyOfBuild.set(node.buildId, keyOf(node));
+  const timeRank = new Map<string | undefined, number>();
+  for (const node of nodes) if (!timeRank.has(node.builtAt)) timeRank.set(node.builtAt, timeRank.size);
+  const rankOf = (node: (typeof nodes)[number], index: number) => [timeRank.get(node.builtAt) ?? 0, firstKeyOfBuild.get(node.buildId) ?? '', index] as const;
+  const ordered = nodes.map((node, index) => ({ node, rank: rankOf(node, index) }));
+  ordered.sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1].localeCompare(b.rank[1]) || a.rank[2] - b.rank[2]);
+  return ordered.map(({ node }) => ({ [keyOf(node)]: shapeOf(node.children as typeof nodes) }));
 }
 
 /**
