@@ -10,6 +10,7 @@ import { log, logger } from '../../lib/log.ts';
 import { metrics, observeWebhookAttempt } from '../../lib/metrics.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
+import { FAIR_SHARES_IN_SERVICE } from '../../lib/domain/webhooks/fair-share.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
@@ -37,7 +38,7 @@ const worker = new DeliveryWorker({
   send: (input) => sender.send(input),
   attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
   // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
-  gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }),
+  ...(FAIR_SHARES_IN_SERVICE ? { gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }) } : {}),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
   observe: observeWebhookAttempt,
   log: (message, details) => log('warn', message, details),
