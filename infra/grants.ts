@@ -190,6 +190,9 @@ export const ROUTE_GRANTS = {
   traceLot: readRoute({ tables: { inventory: { calls: ['Query', 'BatchGetItem'], queryIndexes: ['lots'] } }, cursorSecret: true }),
   // Items, locations, claims, stock records and totals (BatchGetItem), lots of a place (Query); the change in one commit.
   adjustStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  transferStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  countStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  receiveStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   getStockChange: readRoute({ tables: { inventory: calls('GetItem') } }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.

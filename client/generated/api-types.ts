@@ -650,6 +650,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stock/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer stock between locations: 1 to 20 lines, all or none, each with compare-and-set on its source
+         * @description Transfer stock between locations: 1 to 20 lines, all or none, each with compare-and-set on its source.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["transferStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stock/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count stock at one location: 1 to 20 lines set on-hand, all or none, each with compare-and-set
+         * @description Count stock at one location: 1 to 20 lines set on-hand, all or none, each with compare-and-set.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["countStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stock/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive the goods of a purchase order: 1 to 20 lines, all or none
+         * @description Receive the goods of a purchase order: 1 to 20 lines, all or none.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["receiveStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stock/changes/{id}": {
         parameters: {
             query?: never;
@@ -4670,6 +4742,772 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
                         code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    transferStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference of the transfer: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The source location by code; or give `fromLocationId`. */
+                        fromLocationCode?: string;
+                        /** @description The source location by id; or give `fromLocationCode`. */
+                        fromLocationId?: string;
+                        /** @description The destination location by code; or give `toLocationId`. */
+                        toLocationCode?: string;
+                        /** @description The destination location by id; or give `toLocationCode`. */
+                        toLocationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity moved from the source to the destination, greater than 0. */
+                        quantity: number;
+                        /** @description The on-hand the client last read of the source record (0 when it does not exist yet); `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Your reference of the transfer: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The source location by code; or give `fromLocationId`. */
+                        fromLocationCode?: string;
+                        /** @description The source location by id; or give `fromLocationCode`. */
+                        fromLocationId?: string;
+                        /** @description The destination location by code; or give `toLocationId`. */
+                        toLocationCode?: string;
+                        /** @description The destination location by id; or give `toLocationCode`. */
+                        toLocationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity moved from the source to the destination, greater than 0. */
+                        quantity: number;
+                        /** @description The on-hand the client last read of the source record (0 when it does not exist yet); `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Your reference of the transfer: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    reference: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The source location by code; or give `fromLocationId`. */
+                        fromLocationCode?: string;
+                        /** @description The source location by id; or give `fromLocationCode`. */
+                        fromLocationId?: string;
+                        /** @description The destination location by code; or give `toLocationId`. */
+                        toLocationCode?: string;
+                        /** @description The destination location by id; or give `toLocationCode`. */
+                        toLocationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity moved from the source to the destination, greater than 0. */
+                        quantity: number;
+                        /** @description The on-hand the client last read of the source record (0 when it does not exist yet); `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stock change, line by line. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the stock change. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.stock.quantity-stale`
+             *     - `customer-api.stock.insufficient-stock`
+             *     - `customer-api.stock.already-applied`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    countStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference of the count: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    countReference: string;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description What was counted: the on-hand the record is set to; the variance becomes a `count` movement. */
+                        countedQuantity: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Your reference of the count: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    countReference: string;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description What was counted: the on-hand the record is set to; the variance becomes a `count` movement. */
+                        countedQuantity: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Your reference of the count: with each line’s sku and lot, it is applied at most once, by any request or import. */
+                    countReference: string;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description What was counted: the on-hand the record is set to; the variance becomes a `count` movement. */
+                        countedQuantity: number;
+                        /** @description The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check. */
+                        expectedQuantity: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stock change, line by line. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the stock change. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.stock.quantity-stale`
+             *     - `customer-api.stock.already-applied`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    receiveStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The purchase order received: with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    poNumber: string;
+                    receivedAt?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity received, greater than 0. */
+                        quantity: number;
+                        /** @description Optional here: the on-hand the client last read of the record (0 when it does not exist yet); absent or `null`: not checked. */
+                        expectedQuantity?: number | null;
+                    }[];
+                };
+                "text/json": {
+                    /** @description The purchase order received: with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    poNumber: string;
+                    receivedAt?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity received, greater than 0. */
+                        quantity: number;
+                        /** @description Optional here: the on-hand the client last read of the record (0 when it does not exist yet); absent or `null`: not checked. */
+                        expectedQuantity?: number | null;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description The purchase order received: with each line’s sku, location and lot, it is applied at most once, by any request or import. */
+                    poNumber: string;
+                    receivedAt?: string | null;
+                    /** @description 1 to 20 lines, applied in order, all or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity received, greater than 0. */
+                        quantity: number;
+                        /** @description Optional here: the on-hand the client last read of the record (0 when it does not exist yet); absent or `null`: not checked. */
+                        expectedQuantity?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The stock change, line by line. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the stock change. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque stock change id (prefix `chg_`). */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "adjustment" | "transfer" | "count" | "receipt";
+                        reference: string;
+                        reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the change committed.
+                         */
+                        occurredAt: string;
+                        lines: {
+                            /** @description The request line, 0-based. */
+                            line: number;
+                            movementId: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            /** @description Stock keeping unit of the item. */
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+                            lot: string | null;
+                            previousQuantity: number;
+                            quantity: number;
+                            delta: number;
+                            /** @description Held by reservations. */
+                            reserved: number;
+                            /** @description `quantity - reserved`. */
+                            available: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.stock.quantity-stale`
+             *     - `customer-api.stock.already-applied`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied";
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import type { StockRecord } from '../domain/inventory/stock.ts';
-import type { StockChangePorts } from '../domain/stock/changes/adjust.ts';
+import type { StockChangePorts } from '../domain/stock/changes/command.ts';
 import { recordsOf } from '../domain/stock/changes/references.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockChangesStore } from './stock-changes-store.ts';

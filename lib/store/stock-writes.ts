@@ -1,4 +1,4 @@
-import type { StockChangeWrite } from '../domain/stock/changes/adjust.ts';
+import type { StockChangeWrite } from '../domain/stock/changes/command.ts';
 import type { VersionedRecord } from '../domain/inventory/records.ts';
 import type { InventoryStore } from './inventory-store.ts';
 import type { StockStore } from './stock-store.ts';

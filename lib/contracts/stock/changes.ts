@@ -5,6 +5,7 @@ import { LOCATION_MAX_LENGTHS } from '../../domain/inventory/location.ts';
 import { QUANTITY_SCALE } from '../../domain/inventory/stock.ts';
 import { MAX_CHANGE_LINES, STOCK_CHANGE_KINDS } from '../../domain/stock/changes/change.ts';
 import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../../domain/stock/records.ts';
+import { receivedAtTime } from '../../domain/stock/receipts.ts';
 import { itemId, locationId, movementId, prefixedId, stockPlaceFields, utcTimestamp } from '../inventory/records.ts';
 
 /**
@@ -67,6 +68,74 @@ export const adjustStockBody = /* @__PURE__ */ (() =>
     reference: identifier(STOCK_MAX_LENGTHS.reference, 'Your reference of the adjustment (an order id, say): with each line’s sku, location and lot, it is applied at most once, by any request or import.'),
     reason: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(200), z.describe('Why; carried by `stock.changed`.')))),
     lines: z.array(adjustmentLineSchema).check(z.minLength(1), z.maxLength(MAX_CHANGE_LINES), z.describe(`1 to ${MAX_CHANGE_LINES} lines, applied in order, all or none.`)),
+  }))();
+
+const transferLocations = {
+  fromLocationCode: z.optional(identifier(LOCATION_MAX_LENGTHS.code, 'The source location by code; or give `fromLocationId`.')),
+  fromLocationId: z.optional(locationId.check(z.describe('The source location by id; or give `fromLocationCode`.'))),
+  toLocationCode: z.optional(identifier(LOCATION_MAX_LENGTHS.code, 'The destination location by code; or give `toLocationId`.')),
+  toLocationId: z.optional(locationId.check(z.describe('The destination location by id; or give `toLocationCode`.'))),
+};
+
+export const transferLineSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      ...itemReference,
+      ...transferLocations,
+      lot: lotField,
+      quantity: quantity('positive', 'Quantity moved from the source to the destination, greater than 0.'),
+      expectedQuantity: expectedQuantity.check(z.describe('The on-hand the client last read of the source record (0 when it does not exist yet); `null` opts the line out of the check.')),
+    })
+    .check(exactlyOne([['sku', 'itemId'], ['fromLocationCode', 'fromLocationId'], ['toLocationCode', 'toLocationId']])))();
+
+export const transferStockBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    reference: identifier(STOCK_MAX_LENGTHS.reference, 'Your reference of the transfer: with each line’s sku and lot, it is applied at most once, by any request or import.'),
+    lines: z.array(transferLineSchema).check(z.minLength(1), z.maxLength(MAX_CHANGE_LINES), z.describe(`1 to ${MAX_CHANGE_LINES} lines, applied in order, all or none.`)),
+  }))();
+
+export const countLineSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      ...itemReference,
+      lot: lotField,
+      countedQuantity: quantity('non-negative', 'What was counted: the on-hand the record is set to; the variance becomes a `count` movement.'),
+      expectedQuantity,
+    })
+    .check(exactlyOne([['sku', 'itemId']])))();
+
+export const countStockBody = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      countReference: identifier(STOCK_MAX_LENGTHS.reference, 'Your reference of the count: with each line’s sku and lot, it is applied at most once, by any request or import.'),
+      ...locationReference,
+      lines: z.array(countLineSchema).check(z.minLength(1), z.maxLength(MAX_CHANGE_LINES), z.describe(`1 to ${MAX_CHANGE_LINES} lines, applied in order, all or none.`)),
+    })
+    .check(exactlyOne([['locationCode', 'locationId']])))();
+
+export const receiptLineSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      ...itemReference,
+      ...locationReference,
+      lot: lotField,
+      quantity: quantity('positive', 'Quantity received, greater than 0.'),
+      expectedQuantity: z.optional(expectedQuantity.check(z.describe('Optional here: the on-hand the client last read of the record (0 when it does not exist yet); absent or `null`: not checked.'))),
+    })
+    .check(exactlyOne([['sku', 'itemId'], ['locationCode', 'locationId']])))();
+
+export const receiveStockBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    poNumber: identifier(STOCK_MAX_LENGTHS.reference, 'The purchase order received: with each line’s sku, location and lot, it is applied at most once, by any request or import.'),
+    receivedAt: z.optional(
+      z.nullable(
+        z.string().check(
+          z.refine((value) => receivedAtTime(value).ok, { message: 'Must be a date-time such as 2026-11-22T09:30:00Z (Z or an offset), from 1970 on, not in the future.' }),
+          z.describe('When the goods arrived: the movements’ occurredAt, in UTC to the millisecond. Default: when the change commits.'),
+        ),
+      ),
+    ),
+    lines: z.array(receiptLineSchema).check(z.minLength(1), z.maxLength(MAX_CHANGE_LINES), z.describe(`1 to ${MAX_CHANGE_LINES} lines, applied in order, all or none.`)),
   }))();
 
 const changeLineSchema = z.object({

@@ -2,11 +2,12 @@ import type { Item } from '../inventory/item.ts';
 import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
-import { decideReceiptLine, type ReceiptRow } from '../stock/receipts.ts';
+import { decideReceiptLine, receivedAtTime, type ReceiptRow } from '../stock/receipts.ts';
 import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
+import { receiptClaimKey } from '../stock/claims.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, claimed, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -18,35 +19,16 @@ import type { RawRow } from './types.ts';
  */
 
 const KIND = 'po-receipts';
-const keyOf = (row: ReceiptRow) => entryKey(KIND, row.poNumber, row.sku, row.locationCode, row.lot);
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-
-/** A date-time whose calendar day exists (`Date.parse` rolls February 30 over to March 2). */
-function parseDateTime(cell: string): number {
-  const match = DATE_TIME.exec(cell);
-  if (!match) return Number.NaN;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return Number.NaN;
-  return Date.parse(cell);
-}
-/** Clocks differ: a receipt may be dated this far ahead of the server's time. */
-const FUTURE_TOLERANCE_MS = 5 * 60_000;
-
+const keyOf = (row: ReceiptRow) => receiptClaimKey(row.poNumber, row.sku, row.locationCode, row.lot);
 function parseReceivedAt(cells: RowReader): string | null | undefined {
   const cell = cells.cell('receivedAt');
   if (cell === undefined || cell.trim() === '') return null;
-  const time = parseDateTime(cell);
-  if (Number.isNaN(time) || time > Date.now() + FUTURE_TOLERANCE_MS) {
-    cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must be a date-time such as 2026-11-22T09:30:00Z, not in the future.');
+  const time = receivedAtTime(cell);
+  if (!time.ok) {
+    cells.error('receivedAt', cell, 'invalid-value', `receivedAt ${time.message}`);
     return undefined;
   }
-  // A movement's id carries its time as a ULID, which starts in 1970 (docs/inventory.md "po-receipts").
-  if (time < 0) {
-    cells.error('receivedAt', cell, 'invalid-value', 'receivedAt must not be before 1970-01-01T00:00:00Z.');
-    return undefined;
-  }
-  return new Date(time).toISOString();
+  return time.value;
 }
 
 function parseReceipt(raw: RawRow, rowNumber: number) {

@@ -5,8 +5,9 @@ import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { decideCountLine, type CountRow } from '../stock/counts.ts';
 import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
+import { countClaimKey } from '../stock/claims.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, claimed, entryKey, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, claimed, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -20,7 +21,7 @@ import type { RawRow } from './types.ts';
  */
 
 const KIND = 'stock-counts';
-const keyOf = (row: CountRow) => entryKey(KIND, row.countReference, row.sku, row.lot);
+const keyOf = (row: CountRow) => countClaimKey(row.countReference, row.sku, row.lot);
 
 function parseCount(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);

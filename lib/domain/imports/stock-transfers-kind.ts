@@ -6,8 +6,9 @@ import { stockRecordKey } from '../inventory/stock.ts';
 import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { decideTransfer, type TransferRow } from '../stock/transfers.ts';
 import { RowReader } from './cells.ts';
+import { transferClaimKey } from '../stock/claims.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, claimed, entryKey, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
+import { alreadyApplied, claimed, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';
 
 /**
@@ -17,7 +18,7 @@ import type { RawRow } from './types.ts';
  */
 
 const KIND = 'stock-transfers';
-const keyOf = (row: TransferRow) => entryKey(KIND, row.reference, row.sku, row.lot);
+const keyOf = (row: TransferRow) => transferClaimKey(row.reference, row.sku, row.lot);
 
 function parseTransfer(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);

@@ -12,3 +12,18 @@ export function claimKey(kind: string, ...fields: Array<string | null>): string 
 export function adjustmentClaimKey(reference: string, sku: string, locationCode: string, lot: string | null): string {
   return claimKey('stock-adjustments', reference, sku, locationCode, lot);
 }
+
+/** `stock-transfers`: reference + sku + lot. */
+export function transferClaimKey(reference: string, sku: string, lot: string | null): string {
+  return claimKey('stock-transfers', reference, sku, lot);
+}
+
+/** `stock-counts`: countReference + sku + lot. */
+export function countClaimKey(countReference: string, sku: string, lot: string | null): string {
+  return claimKey('stock-counts', countReference, sku, lot);
+}
+
+/** `po-receipts`: poNumber + sku + locationCode + lot. */
+export function receiptClaimKey(poNumber: string, sku: string, locationCode: string, lot: string | null): string {
+  return claimKey('po-receipts', poNumber, sku, locationCode, lot);
+}

@@ -43,3 +43,29 @@ export function decideReceiptLine(row: ReceiptRow, place: { item: Item; location
   ledger.putDocument(withReceiptLine(receipt, line));
   return { ok: true, movementIds: [moved.movementId] };
 }
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** Clocks differ: a receipt may be dated this far ahead of the server's time. */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** A date-time whose calendar day exists (`Date.parse` rolls February 30 over to March 2). */
+function parseDateTime(text: string): number {
+  const match = DATE_TIME.exec(text);
+  if (!match) return Number.NaN;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return Number.NaN;
+  return Date.parse(text);
+}
+
+/**
+ * When goods arrived, as a receipt gives it (a `po-receipts` cell or a JSON receipt's
+ * `receivedAt`): ISO 8601 with Z or an offset, from 1970 on (a movement's id carries its time as a
+ * ULID, which starts then), not in the future; the movement's `occurredAt` in UTC to the millisecond.
+ */
+export function receivedAtTime(text: string, now = Date.now()): { ok: true; value: string } | { ok: false; message: string } {
+  const time = parseDateTime(text);
+  if (Number.isNaN(time) || time > now + FUTURE_TOLERANCE_MS) return { ok: false, message: 'must be a date-time such as 2026-11-22T09:30:00Z, not in the future.' };
+  if (time < 0) return { ok: false, message: 'must not be before 1970-01-01T00:00:00Z.' };
+  return { ok: true, value: new Date(time).toISOString() };
+}

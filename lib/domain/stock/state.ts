@@ -97,6 +97,11 @@ export class StockState implements StockBase {
     return lots;
   }
 
+  /** Documents known not to exist without a read: a new change's own, whose key holds its new id. */
+  assumeAbsent(wanted: { documents: string[] }): void {
+    for (const key of wanted.documents) if (!this.documents.has(key)) this.documents.set(key, null);
+  }
+
   /** Whether a lookup since the last read asked for something not read yet. */
   hasMisses(): boolean {
     const { places, stockRecords, totals, documents, items } = this.misses;

@@ -4,7 +4,8 @@ import type { Item } from '../../../lib/domain/inventory/item.ts';
 import type { Location } from '../../../lib/domain/inventory/location.ts';
 import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
 import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/stock.ts';
-import { AdjustStockCommand, RecordsFirstError, type AdjustmentInput, type AdjustmentLineInput, type StockChangeWrite } from '../../../lib/domain/stock/changes/adjust.ts';
+import { adjustmentSpec, type AdjustmentInput, type AdjustmentLineInput } from '../../../lib/domain/stock/changes/adjust.ts';
+import { RecordsFirstError, StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec, type StockChangeWrite } from '../../../lib/domain/stock/changes/command.ts';
 import type { StockChange } from '../../../lib/domain/stock/changes/change.ts';
 import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError } from '../../../lib/domain/stock/changes/errors.ts';
 import { adjustmentClaimKey } from '../../../lib/domain/stock/claims.ts';
@@ -34,10 +35,14 @@ class Stored {
     return record;
   }
 
-  command(maxWrites = 96): AdjustStockCommand<Write> {
+  command(maxWrites = 96): StockChangeCommand<AdjustmentInput, Write> {
+    return this.commandOf(adjustmentSpec, maxWrites);
+  }
+
+  commandOf<Input extends { lines: ChangeLineInput[] }>(spec: StockChangeKindSpec<Input>, maxWrites = 96): StockChangeCommand<Input, Write> {
     const byKey = <T>(list: T[], key: (record: T) => string, wanted: Iterable<string>) => new Map([...wanted].flatMap((value) => list.filter((record) => key(record) === value).map((record) => [value, record] as const)));
     const read = <T>(map: Map<string, T>, keys: Iterable<string>) => new Map([...keys].flatMap((key) => (map.has(key) ? [[key, map.get(key) as T] as const] : [])));
-    return new AdjustStockCommand<Write>({
+    return new StockChangeCommand<Input, Write>({
       stock: {
         getByNaturalKeys: async (_organizationId, entity, keys) => {
           if (entity === 'stock-record') return read(this.records, keys);
@@ -58,7 +63,9 @@ class Stored {
       changes: { createWrite: (_organizationId, change) => ({ op: 'create-change', change }) },
       maxWrites,
       clock: () => new Date(NOW),
-    });
+      },
+      spec,
+    );
   }
 }
 
@@ -74,7 +81,7 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.stock(GADGET, B1, 4);
 
     // Act
-    const plan = await stored.command().adjust(ORG, adjustment(line({ quantityDelta: -3, expectedQuantity: 10 }), line({ itemId: GADGET.id, sku: undefined, locationId: B1.id, locationCode: undefined, quantityDelta: 2, expectedQuantity: 4 })));
+    const plan = await stored.command().apply(ORG, adjustment(line({ quantityDelta: -3, expectedQuantity: 10 }), line({ itemId: GADGET.id, sku: undefined, locationId: B1.id, locationCode: undefined, quantityDelta: 2, expectedQuantity: 4 })));
 
     // Assess
     expect(plan.result.lines).toEqual([
@@ -101,7 +108,7 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     // Act
     const refused = await stored
       .command()
-      .adjust(ORG, adjustment(line({ expectedQuantity: 9 }), line({ locationCode: B1.code, quantityDelta: 5, expectedQuantity: 0 }), line({ sku: GADGET.sku, quantityDelta: 5, expectedQuantity: 2 }), line({ sku: RESIN.sku, lot: 'L1', quantityDelta: 1, expectedQuantity: null })))
+      .apply(ORG, adjustment(line({ expectedQuantity: 9 }), line({ locationCode: B1.code, quantityDelta: 5, expectedQuantity: 0 }), line({ sku: GADGET.sku, quantityDelta: 5, expectedQuantity: 2 }), line({ sku: RESIN.sku, lot: 'L1', quantityDelta: 1, expectedQuantity: null })))
       .catch((error: unknown) => error);
 
     // Assess
@@ -119,10 +126,10 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.stock(GADGET, A1, 1);
 
     // Act
-    const inOrder = await stored.command().adjust(ORG, adjustment(line({ quantityDelta: 5, expectedQuantity: 3 }), line({ quantityDelta: -7, expectedQuantity: 3 })));
+    const inOrder = await stored.command().apply(ORG, adjustment(line({ quantityDelta: 5, expectedQuantity: 3 }), line({ quantityDelta: -7, expectedQuantity: 3 })));
     const short = await stored
       .command()
-      .adjust(ORG, adjustment(line({ quantityDelta: -2 }), line({ quantityDelta: -2 }), line({ sku: GADGET.sku, quantityDelta: -4 })))
+      .apply(ORG, adjustment(line({ quantityDelta: -2 }), line({ quantityDelta: -2 }), line({ sku: GADGET.sku, quantityDelta: -4 })))
       .catch((error: unknown) => error);
 
     // Assess: 3 + 5 - 7 = 1, one claim for the two lines of one natural key
@@ -143,7 +150,7 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.claims.set(key, { record: { key, jobId: 'imp_earlier', movementIds: ['mov_1'], appliedAt: STORED_AT }, version: 1 });
 
     // Act
-    const refused = await stored.command().adjust(ORG, adjustment(line({ sku: GADGET.sku, quantityDelta: 1 }), line({}))).catch((error: unknown) => error);
+    const refused = await stored.command().apply(ORG, adjustment(line({ sku: GADGET.sku, quantityDelta: 1 }), line({}))).catch((error: unknown) => error);
 
     // Assess
     expect(refused).toBeInstanceOf(AlreadyAppliedError);
@@ -155,8 +162,8 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     const stored = new Stored();
 
     // Act
-    const unknown = await stored.command().adjust(ORG, adjustment(line({ sku: 'NOPE' }), line({ locationCode: undefined, locationId: 'loc_nope' }))).catch((error: unknown) => error);
-    const lots = await stored.command().adjust(ORG, adjustment(line({ lot: 'L1' }), line({ sku: RESIN.sku }))).catch((error: unknown) => error);
+    const unknown = await stored.command().apply(ORG, adjustment(line({ sku: 'NOPE' }), line({ locationCode: undefined, locationId: 'loc_nope' }))).catch((error: unknown) => error);
+    const lots = await stored.command().apply(ORG, adjustment(line({ lot: 'L1' }), line({ sku: RESIN.sku }))).catch((error: unknown) => error);
 
     // Assess
     expect(unknown).toBeInstanceOf(ValidationError);
@@ -166,7 +173,7 @@ describe('POST /v1/stock/adjustments: the decision', () => {
 
   it('creates the record of a place with no stock, expected at 0', async () => {
     // Act
-    const plan = await new Stored().command().adjust(ORG, adjustment(line({ sku: RESIN.sku, lot: 'L7', quantityDelta: 4, expectedQuantity: 0 })));
+    const plan = await new Stored().command().apply(ORG, adjustment(line({ sku: RESIN.sku, lot: 'L7', quantityDelta: 4, expectedQuantity: 0 })));
 
     // Assess
     expect(plan.result.lines[0]).toMatchObject({ previousQuantity: 0, quantity: 4, delta: 4, lot: 'L7', stockRecordId: expect.stringMatching(/^stk_/) });
@@ -179,10 +186,10 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     const lines = ['L1', 'L2', 'L3'].map((lot) => line({ sku: RESIN.sku, lot, quantityDelta: 2, expectedQuantity: 0 }));
 
     // Act
-    const refused = await stored.command(10).adjust(ORG, adjustment(...lines)).catch((error: unknown) => error);
+    const refused = await stored.command(10).apply(ORG, adjustment(...lines)).catch((error: unknown) => error);
     const records = (refused as RecordsFirstError).records;
     for (const record of records) stored.records.set(stockRecordKey(record.itemId, record.locationId, record.lot), { record, version: 1 });
-    const plan = await stored.command(10).adjust(ORG, adjustment(...lines), new Set(records.map((record) => record.id)));
+    const plan = await stored.command(10).apply(ORG, adjustment(...lines), new Set(records.map((record) => record.id)));
 
     // Assess
     expect(refused).toBeInstanceOf(RecordsFirstError);

@@ -1,6 +1,6 @@
 import { ApiError, UniqueKeyTakenError } from '../../errors.ts';
 import type { StockRecord } from '../../inventory/stock.ts';
-import { RecordsFirstError } from './adjust.ts';
+import { RecordsFirstError } from './command.ts';
 
 /**
  * A stock change is decided on stock as read and committed under version conditions

@@ -39,7 +39,8 @@ export async function resolveReferences(reads: ReferenceReads, organizationId: s
   const errors: FieldError[] = [];
   const check = (references: Reference[], byKey: Map<string, unknown>, byId: Map<string, unknown>, what: string) => {
     for (const reference of references) {
-      if ((reference.by === 'key' ? byKey : byId).has(reference.value)) continue;
+      // A count's one location is named once for all its lines: one error for it.
+      if ((reference.by === 'key' ? byKey : byId).has(reference.value) || errors.some((error) => error.pointer === reference.pointer)) continue;
       errors.push({ location: 'body', pointer: reference.pointer, code: `unknown-${what}`, message: `No ${what} '${reference.value}' in the organization.` });
     }
   };
