@@ -9,7 +9,7 @@ import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.t
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { LOTS_TRACE_USAGE, lotsTrace } from './commands/lots-trace.ts';
-import { STOCK_ADJUST_USAGE, stockAdjust } from './commands/stock-adjust.ts';
+import { STOCK_CHANGES_USAGE, stockChange } from './commands/stock-changes.ts';
 import { WEBHOOKS_USAGE, webhooksCreate, webhooksDeliveries, webhooksList, webhooksReplay } from './commands/webhooks.ts';
 import { UsageError, type CliContext } from './context.ts';
 
@@ -26,7 +26,10 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'stock list': stockList,
-  'stock adjust': stockAdjust,
+  'stock adjust': stockChange('adjust'),
+  'stock transfer': stockChange('transfer'),
+  'stock count': stockChange('count'),
+  'stock receive': stockChange('receive'),
   'lots trace': lotsTrace,
   'webhooks create': webhooksCreate,
   'webhooks list': webhooksList,
@@ -50,7 +53,7 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
 
   ${STOCK_LIST_USAGE}
 
-  ${STOCK_ADJUST_USAGE}
+  ${STOCK_CHANGES_USAGE}
 
   ${LOTS_TRACE_USAGE}
 

@@ -112,6 +112,29 @@ describe('npm run cli', () => {
     expect(usage.stderr).toContain('expected');
   });
 
+  it('stock transfer, count and receive apply their lines given as flags; a missing part is a usage error', async () => {
+    // Prepare: CLI-1 holds 6 at CLI-A1 (the test above); a second location
+    const locations = join(directory, 'cli-locations.csv');
+    writeFileSync(locations, 'code,name,type\nCLI-B1,Bin B1,bin\n');
+    expect((await cli('imports', 'submit', locations, '--kind', 'locations', '--wait')).code).toBe(0);
+
+    // Act
+    const transfer = await cli('stock', 'transfer', '--reference', 'CLI-TR-1', '--line', 'sku=CLI-1,from=CLI-A1,to=CLI-B1,quantity=2,expected=6');
+    const count = await cli('stock', 'count', '--count-reference', 'CLI-CNT-1', '--location', 'CLI-B1', '--line', 'sku=CLI-1,counted=5,expected=2');
+    const receive = await cli('stock', 'receive', '--po-number', 'CLI-PO-9', '--received-at', '2026-01-02T03:04:05Z', '--line', 'sku=CLI-1,location=CLI-A1,quantity=1');
+    const usage = await cli('stock', 'count', '--count-reference', 'CLI-CNT-2', '--line', 'sku=CLI-1,counted=1,expected=null');
+
+    // Assess
+    expect(transfer.code, transfer.stderr).toBe(0);
+    expect(JSON.parse(transfer.stdout)).toMatchObject({ kind: 'transfer', lines: [{ locationCode: 'CLI-A1', quantity: 4 }, { locationCode: 'CLI-B1', quantity: 2 }] });
+    expect(count.code, count.stderr).toBe(0);
+    expect(JSON.parse(count.stdout)).toMatchObject({ kind: 'count', reference: 'CLI-CNT-1', lines: [{ previousQuantity: 2, quantity: 5, delta: 3 }] });
+    expect(receive.code, receive.stderr).toBe(0);
+    expect(JSON.parse(receive.stdout)).toMatchObject({ kind: 'receipt', reference: 'CLI-PO-9', lines: [{ previousQuantity: 4, quantity: 5 }] });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--location');
+  });
+
   it('barcodes render --type qrcode writes a PNG, and an SVG for .svg', async () => {
     // Act
     const png = await cli('barcodes', 'render', '--type', 'qrcode', '--data', 'CLI-1', '--out', join(directory, 'label.png'));

@@ -87,6 +87,8 @@ export interface StockChangeKindSpec<Input extends { lines: ChangeLineInput[] }>
   /** The locations a line names, each with where in the body. */
   locations(input: Input, index: number): Reference[];
   plan(input: Input, line: Input['lines'][number], place: { item: Item; locations: Location[] }): PlannedLine;
+  /** A rule of the kind a line breaks once its item and locations are known (beside the lot rules). */
+  problem?(line: Input['lines'][number], place: { item: Item; locations: Location[] }, index: number): FieldError | undefined;
 }
 
 interface ResolvedLine {
@@ -157,10 +159,12 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
       const locations = (locationReferences[index] ?? []).map((location) => resolved.location(location));
       const lotProblem = lotError(item, line.lot, 'lot', index);
       if (lotProblem) errors.push({ location: 'body', pointer: `/lines/${index}/lot`, code: lotProblem.code, message: lotProblem.message });
+      const problem = this.spec.problem?.(line, { item, locations }, index);
+      if (problem) errors.push(problem);
       const planned = this.spec.plan(input, line, { item, locations });
       return { index, item, expectedQuantity: line.expectedQuantity ?? null, planned, recordKeys: planned.sides.map((side) => stockRecordKey(item.id, side.location.id, side.lot)) };
     });
-    if (errors.length > 0) throw new ValidationError(errors, 'Lines break the lot rules of their items; see `errors`.');
+    if (errors.length > 0) throw new ValidationError(errors, 'Lines break the lot rules of their items or the rules of the change; see `errors`.');
     return lines;
   }
 

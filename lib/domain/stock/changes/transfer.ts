@@ -40,6 +40,11 @@ export const transferSpec: StockChangeKindSpec<TransferInput> = {
       referenceOf(line.toLocationCode, line.toLocationId, `/lines/${index}/${line.toLocationCode === undefined ? 'toLocationId' : 'toLocationCode'}`),
     ];
   },
+  problem: (line, { locations: [from, to] }, index) => {
+    if (!from || from.id !== to?.id) return undefined;
+    const field = line.toLocationCode === undefined ? 'toLocationId' : 'toLocationCode';
+    return { location: 'body', pointer: `/lines/${index}/${field}`, code: 'invalid-value', message: 'The destination must differ from the source location.' };
+  },
   plan: (input, line, { item, locations: [from, to] }) => {
     if (!from || !to) throw new Error('A transfer line names two locations');
     return {
