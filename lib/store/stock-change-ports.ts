@@ -3,6 +3,7 @@ import type { StockChangePorts } from '../domain/stock/changes/command.ts';
 import { recordsOf } from '../domain/stock/changes/references.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockChangesStore } from './stock-changes-store.ts';
+import { StockChangeStoreReads } from './stock-change-reads.ts';
 import { StockStore } from './stock-store.ts';
 import { stockStateByKeys, stockWritesOf } from './stock-writes.ts';
 import { MAX_TRANSACTION_ITEMS } from './transaction-items.ts';
@@ -10,7 +11,7 @@ import type { StoreWrite } from './transaction-writer.ts';
 
 /**
  * What a stock change over JSON reads and writes through (docs/inventory.md "Writing stock over
- * JSON"): the stock reads and writes of the import pipeline (lib/store/stock-writes.ts: the same
+ * JSON"): its reads before the decision in two batches (lib/store/stock-change-reads.ts), the stock reads and writes of the import pipeline (lib/store/stock-writes.ts: the same
  * claims, records, totals and movements as an import row), items and locations by natural key or id, and the change itself.
  */
 export function stockChangePorts(inventoryTable: string): StockChangePorts<StoreWrite> & { createRecords(organizationId: string, records: StockRecord[]): Promise<void> } {
@@ -25,12 +26,7 @@ export function stockChangePorts(inventoryTable: string): StockChangePorts<Store
       stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
       writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
     },
-    references: {
-      itemsBySku: async (organizationId, skus) => recordsOf(await inventory.getByNaturalKeys(organizationId, 'item', skus)),
-      itemsById: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)),
-      locationsByCode: async (organizationId, codes) => recordsOf(await inventory.getByNaturalKeys(organizationId, 'location', codes)),
-      locationsById: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'location', ids)),
-    },
+    reads: new StockChangeStoreReads(inventoryTable, inventory),
     changes,
     // The writer adds the sequence counter, one event batch (a change's events are far under its
     // 350,000 bytes), the audit entry and the idempotency record.

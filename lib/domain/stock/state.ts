@@ -97,6 +97,12 @@ export class StockState implements StockBase {
     return lots;
   }
 
+  /** Stock records (by natural key) and item totals read elsewhere, in one batch with other reads: known, found or not. */
+  know(wanted: { stockRecords: string[]; itemIds: string[] }, found: { records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }): void {
+    fill(this.stockRecords, fresh(this.stockRecords, wanted.stockRecords), found.records);
+    fill(this.totals, fresh(this.totals, wanted.itemIds), found.totals);
+  }
+
   /** Documents known not to exist without a read: a new change's own, whose key holds its new id. */
   assumeAbsent(wanted: { documents: string[] }): void {
     for (const key of wanted.documents) if (!this.documents.has(key)) this.documents.set(key, null);

@@ -7,6 +7,7 @@ import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/
 import { adjustmentSpec, type AdjustmentInput, type AdjustmentLineInput } from '../../../lib/domain/stock/changes/adjust.ts';
 import { RecordsFirstError, StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec, type StockChangeWrite } from '../../../lib/domain/stock/changes/command.ts';
 import type { StockChange } from '../../../lib/domain/stock/changes/change.ts';
+import { recordsOf } from '../../../lib/domain/stock/changes/references.ts';
 import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError } from '../../../lib/domain/stock/changes/errors.ts';
 import { adjustmentClaimKey } from '../../../lib/domain/stock/claims.ts';
 import type { ItemStock, StockEntry } from '../../../lib/domain/stock/records.ts';
@@ -54,12 +55,17 @@ class Stored {
         stockRecordsAt: async () => [],
         writesOf: (_organizationId, write) => [write],
       },
-      references: {
-        itemsBySku: async (_organizationId, skus) => byKey(this.items, (item) => item.sku, skus),
-        itemsById: async (_organizationId, ids) => byKey(this.items, (item) => item.id, ids),
-        locationsByCode: async (_organizationId, codes) => byKey(this.locations, (location) => location.code, codes),
-        locationsById: async (_organizationId, ids) => byKey(this.locations, (location) => location.id, ids),
+      reads: {
+        references: async (_organizationId, wanted) => ({
+          itemsBySku: byKey(this.items, (item) => item.sku, wanted.skus),
+          itemsById: byKey(this.items, (item) => item.id, wanted.itemIds),
+          locationsByCode: byKey(this.locations, (location) => location.code, wanted.codes),
+          locationsById: byKey(this.locations, (location) => location.id, wanted.locationIds),
+          claims: recordsOf(read(this.claims, wanted.claimKeys)),
+        }),
+        stock: async (_organizationId, wanted) => ({ records: read(this.records, wanted.recordKeys), totals: read(this.totals, wanted.itemIds), claims: recordsOf(read(this.claims, wanted.claimKeys)) }),
       },
+
       changes: { createWrite: (_organizationId, change) => ({ op: 'create-change', change }) },
       maxWrites,
       clock: () => new Date(NOW),

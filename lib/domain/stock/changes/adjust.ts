@@ -34,11 +34,11 @@ export const adjustmentSpec: StockChangeKindSpec<AdjustmentInput> = {
     const line = input.lines[index] as AdjustmentLineInput;
     return [referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`)];
   },
+  claimKey: (input, line, { sku, locationCodes }) => adjustmentClaimKey(input.reference, sku, locationCodes[0] ?? '', line.lot),
   plan: (input, line, { item, locations: [location] }) => {
     if (!location) throw new Error('An adjustment line names one location');
     return {
       sides: [{ location, lot: line.lot }],
-      claimKey: adjustmentClaimKey(input.reference, item.sku, location.code, line.lot),
       requested: Math.abs(line.quantityDelta),
       decide: (ledger, at) =>
         decideAdjustment(

@@ -9,11 +9,11 @@ import type { EventDraft } from '../../events/types.ts';
 import type { CommandPlan } from '../../write/ports.ts';
 import { lotError, type StockDecision } from '../decision.ts';
 import { StockLedger, type StockSide, type StockWrite } from '../ledger.ts';
-import { documentKey, type StockEntry, type StockDocument } from '../records.ts';
+import { documentKey, type ItemStock, type StockEntry, type StockDocument } from '../records.ts';
 import { StockState, type StockReads } from '../state.ts';
 import type { StockChange, StockChangeKind, StockChangeLine } from './change.ts';
 import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError, type ShortLine, type StaleLine } from './errors.ts';
-import { resolveReferences, type Reference, type ReferenceReads } from './references.ts';
+import { resolveReferences, type Reference, type ResolvedReferences } from './references.ts';
 
 /**
  * A stock change over JSON (docs/inventory.md "Writing stock over JSON"): 1 to 20 lines of one
@@ -36,11 +36,37 @@ export interface StockChangePorts<Write> {
     getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document' | 'stock-entry', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
     writesOf(organizationId: string, write: StockChangeWrite): Write[];
   };
-  references: ReferenceReads;
+  reads: StockChangeReads;
   changes: { createWrite(organizationId: string, change: StockChange): Write };
   /** The writes a change's transaction may hold beside the writer's own (sequence counter, event batch, audit entry, idempotency record). */
   maxWrites: number;
   clock?: () => Date;
+}
+
+/** Items and locations by natural key or id, and claims of applied natural keys by key; unknown ones are absent. */
+export interface ReferencesRead {
+  itemsBySku: Map<string, Item>;
+  itemsById: Map<string, Item>;
+  locationsByCode: Map<string, Location>;
+  locationsById: Map<string, Location>;
+  claims: Map<string, StockEntry>;
+}
+
+/** Stock records by natural key, item totals by item id and claims by key, as stored; unknown ones are absent. */
+export interface StockRead {
+  records: Map<string, VersionedRecord<StockRecord>>;
+  totals: Map<string, VersionedRecord<ItemStock>>;
+  claims: Map<string, StockEntry>;
+}
+
+/**
+ * What a change reads before it is decided, in two batches (lib/store/stock-change-reads.ts): the
+ * items and locations its lines name, with the claims of the natural keys the body spells out;
+ * then the stock records the lines change, their items' totals and the other claims.
+ */
+export interface StockChangeReads {
+  references(organizationId: string, wanted: { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[]; claimKeys: string[] }): Promise<ReferencesRead>;
+  stock(organizationId: string, wanted: { recordKeys: string[]; itemIds: string[]; claimKeys: string[] }): Promise<StockRead>;
 }
 
 /**
@@ -67,8 +93,6 @@ export interface ChangeLineInput {
 export interface PlannedLine {
   /** The stock records it changes, in the order the change lists them: the first is the one `expectedQuantity` is compared with. */
   sides: StockSide[];
-  /** The natural key it is claimed under, shared with the import kind. */
-  claimKey: string;
   /** What an insufficient-stock refusal says was requested. */
   requested: number;
   decide(ledger: StockLedger, at: { rowNumber: number; now: string; jobId: string }): StockDecision;
@@ -86,6 +110,8 @@ export interface StockChangeKindSpec<Input extends { lines: ChangeLineInput[] }>
   reason(input: Input): string | null;
   /** The locations a line names, each with where in the body. */
   locations(input: Input, index: number): Reference[];
+  /** The natural key a line is claimed under, shared with the import kind, from its item's sku and its locations' codes. */
+  claimKey(input: Input, line: Input['lines'][number], names: { sku: string; locationCodes: string[] }): string;
   plan(input: Input, line: Input['lines'][number], place: { item: Item; locations: Location[] }): PlannedLine;
   /** A rule of the kind a line breaks once its item and locations are known (beside the lot rules). */
   problem?(line: Input['lines'][number], place: { item: Item; locations: Location[] }, index: number): FieldError | undefined;
@@ -94,6 +120,7 @@ export interface StockChangeKindSpec<Input extends { lines: ChangeLineInput[] }>
 interface ResolvedLine {
   index: number;
   item: Item;
+  claimKey: string;
   expectedQuantity: number | null;
   planned: PlannedLine;
   recordKeys: string[];
@@ -111,13 +138,34 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
     const now = (ports.clock?.() ?? new Date()).toISOString();
     const id = newId('chg');
     const reference = spec.reference(input);
-    const lines = await this.resolve(organizationId, input);
-    await this.refuseApplied(organizationId, lines);
+    const itemReferences = input.lines.map((line, index) => referenceOf(line.sku, line.itemId, `/lines/${index}/${line.sku === undefined ? 'itemId' : 'sku'}`));
+    const locationReferences = input.lines.map((_, index) => spec.locations(input, index));
+    // The claims of lines that name their item and locations by natural key are known from the body: read with the references.
+    const spelledClaims = new Map(
+      input.lines.flatMap((line, index) => {
+        const locations = locationReferences[index] ?? [];
+        if (line.sku === undefined || locations.some((location) => location.by !== 'key')) return [];
+        return [[index, spec.claimKey(input, line, { sku: line.sku, locationCodes: locations.map((location) => location.value) })] as const];
+      }),
+    );
+    const named = (references: Reference[], by: Reference['by']) => references.filter((candidate) => candidate.by === by).map((candidate) => candidate.value);
+    const found = await ports.reads.references(organizationId, {
+      skus: named(itemReferences, 'key'),
+      itemIds: named(itemReferences, 'id'),
+      codes: named(locationReferences.flat(), 'key'),
+      locationIds: named(locationReferences.flat(), 'id'),
+      claimKeys: [...spelledClaims.values()],
+    });
+    const lines = this.resolve(input, resolveReferences(found, itemReferences, locationReferences.flat()), itemReferences, locationReferences);
+    const recordKeys = lines.flatMap((line) => line.recordKeys);
+    const itemIds = spec.changesItemTotals ? lines.map((line) => line.item.id) : [];
+    const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: lines.filter((line) => !spelledClaims.has(line.index)).map((line) => line.claimKey) });
+    refuseApplied(lines, new Map([...found.claims, ...stock.claims]));
     const state = new StockState(ports.stock, organizationId, lines.map((line) => line.item), { totalsWithRecords: spec.changesItemTotals });
+    state.know({ stockRecords: recordKeys, itemIds }, stock);
     const document = spec.document && documentKey(id, spec.document, reference);
     // The change's own document: its key holds the change's new id, so nothing is stored under it.
     if (document) state.assumeAbsent({ documents: [document] });
-    await state.read({ stockRecords: lines.flatMap((line) => line.recordKeys) });
     refuseStale(lines, state);
 
     const decide = () => decideLines(state, lines, { id, now, document });
@@ -148,11 +196,8 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
     };
   }
 
-  /** The lines with their item, locations and keys; unknown references and lot-rule breaches are one 400. */
-  private async resolve(organizationId: string, input: Input): Promise<ResolvedLine[]> {
-    const itemReferences = input.lines.map((line, index) => referenceOf(line.sku, line.itemId, `/lines/${index}/${line.sku === undefined ? 'itemId' : 'sku'}`));
-    const locationReferences = input.lines.map((_, index) => this.spec.locations(input, index));
-    const resolved = await resolveReferences(this.ports.references, organizationId, itemReferences, locationReferences.flat());
+  /** The lines with their item, locations and keys; lot-rule and kind-rule breaches are one 400. */
+  private resolve(input: Input, resolved: ResolvedReferences, itemReferences: Reference[], locationReferences: Reference[][]): ResolvedLine[] {
     const errors: FieldError[] = [];
     const lines = input.lines.map((line, index): ResolvedLine => {
       const item = resolved.item(itemReferences[index] as Reference);
@@ -162,20 +207,27 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
       const problem = this.spec.problem?.(line, { item, locations }, index);
       if (problem) errors.push(problem);
       const planned = this.spec.plan(input, line, { item, locations });
-      return { index, item, expectedQuantity: line.expectedQuantity ?? null, planned, recordKeys: planned.sides.map((side) => stockRecordKey(item.id, side.location.id, side.lot)) };
+      return {
+        index,
+        item,
+        claimKey: this.spec.claimKey(input, line, { sku: item.sku, locationCodes: locations.map((location) => location.code) }),
+        expectedQuantity: line.expectedQuantity ?? null,
+        planned,
+        recordKeys: planned.sides.map((side) => stockRecordKey(item.id, side.location.id, side.lot)),
+      };
     });
     if (errors.length > 0) throw new ValidationError(errors, 'Lines break the lot rules of their items or the rules of the change; see `errors`.');
     return lines;
   }
+}
 
-  private async refuseApplied(organizationId: string, lines: ResolvedLine[]): Promise<void> {
-    const claims = await this.ports.stock.getByNaturalKeys(organizationId, 'stock-entry', new Set(lines.map((line) => line.planned.claimKey)));
-    const applied = lines.flatMap((line) => {
-      const claim = claims.get(line.planned.claimKey)?.record as StockEntry | undefined;
-      return claim ? [{ line: line.index, appliedBy: claim.jobId }] : [];
-    });
-    if (applied.length > 0) throw new AlreadyAppliedError(applied);
-  }
+/** Lines whose natural key a request or an import applied before: all named at once. */
+function refuseApplied(lines: ResolvedLine[], claims: Map<string, StockEntry>): void {
+  const applied = lines.flatMap((line) => {
+    const claim = claims.get(line.claimKey);
+    return claim ? [{ line: line.index, appliedBy: claim.jobId }] : [];
+  });
+  if (applied.length > 0) throw new AlreadyAppliedError(applied);
 }
 
 /** Each line on the ledger in request order: the records it changed, their events, the short lines and the movements per claim; then the change's document is closed. */
@@ -202,7 +254,7 @@ function decideLines(state: StockState, lines: ResolvedLine[], change: { id: str
     const unit = ledger.endUnit();
     unitWrites.push(...unit.writes);
     events.push(...unit.events);
-    movementIds.set(planned.claimKey, [...(movementIds.get(planned.claimKey) ?? []), ...decision.movementIds]);
+    movementIds.set(line.claimKey, [...(movementIds.get(line.claimKey) ?? []), ...decision.movementIds]);
     planned.sides.forEach((side, sideIndex) => {
       const after = ledger.recordAt(item, side);
       const previous = before[sideIndex] ?? 0;

@@ -32,11 +32,11 @@ export const countSpec: StockChangeKindSpec<CountInput> = {
   reference: (input) => input.countReference,
   reason: () => null,
   locations: (input) => [referenceOf(input.locationCode, input.locationId, input.locationCode === undefined ? '/locationId' : '/locationCode')],
+  claimKey: (input, line, { sku }) => countClaimKey(input.countReference, sku, line.lot),
   plan: (input, line, { item, locations: [location] }) => {
     if (!location) throw new Error('A count is of one location');
     return {
       sides: [{ location, lot: line.lot }],
-      claimKey: countClaimKey(input.countReference, item.sku, line.lot),
       requested: line.countedQuantity,
       decide: (ledger, at) =>
         decideCountLine(

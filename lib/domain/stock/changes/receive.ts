@@ -37,11 +37,11 @@ export const receiptSpec: StockChangeKindSpec<ReceiptInput> = {
     const line = input.lines[index] as ReceiptLineInput;
     return [referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`)];
   },
+  claimKey: (input, line, { sku, locationCodes }) => receiptClaimKey(input.poNumber, sku, locationCodes[0] ?? '', line.lot),
   plan: (input, line, { item, locations: [location] }) => {
     if (!location) throw new Error('A receipt line names one location');
     return {
       sides: [{ location, lot: line.lot }],
-      claimKey: receiptClaimKey(input.poNumber, item.sku, location.code, line.lot),
       requested: line.quantity,
       decide: (ledger, at) =>
         decideReceiptLine(

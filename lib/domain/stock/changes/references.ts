@@ -5,15 +5,15 @@ import type { VersionedRecord } from '../../inventory/records.ts';
 
 /**
  * The items and locations the lines of a stock change name, each by its natural key (`sku`,
- * `…Code`) or its id, exactly one of the two (the contract checks that): read in one batch per
- * kind of reference, and every unknown one answered at once, a pointer per field.
+ * `…Code`) or its id, exactly one of the two (the contract checks that), as one batch read them;
+ * every unknown one is answered at once, a pointer per field.
  */
 
-export interface ReferenceReads {
-  itemsBySku(organizationId: string, skus: Iterable<string>): Promise<Map<string, Item>>;
-  itemsById(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
-  locationsByCode(organizationId: string, codes: Iterable<string>): Promise<Map<string, Location>>;
-  locationsById(organizationId: string, ids: Iterable<string>): Promise<Map<string, Location>>;
+export interface ReferenceMaps {
+  itemsBySku: Map<string, Item>;
+  itemsById: Map<string, Item>;
+  locationsByCode: Map<string, Location>;
+  locationsById: Map<string, Location>;
 }
 
 /** An item or a location as a line names it: by natural key or by id, and where in the body. */
@@ -28,14 +28,8 @@ export interface ResolvedReferences {
   location(reference: Reference): Location;
 }
 
-export async function resolveReferences(reads: ReferenceReads, organizationId: string, items: Reference[], locations: Reference[]): Promise<ResolvedReferences> {
-  const values = (references: Reference[], by: Reference['by']) => new Set(references.filter((reference) => reference.by === by).map((reference) => reference.value));
-  const [bySku, byItemId, byCode, byLocationId] = await Promise.all([
-    reads.itemsBySku(organizationId, values(items, 'key')),
-    reads.itemsById(organizationId, values(items, 'id')),
-    reads.locationsByCode(organizationId, values(locations, 'key')),
-    reads.locationsById(organizationId, values(locations, 'id')),
-  ]);
+export function resolveReferences(read: ReferenceMaps, items: Reference[], locations: Reference[]): ResolvedReferences {
+  const { itemsBySku: bySku, itemsById: byItemId, locationsByCode: byCode, locationsById: byLocationId } = read;
   const errors: FieldError[] = [];
   const check = (references: Reference[], byKey: Map<string, unknown>, byId: Map<string, unknown>, what: string) => {
     for (const reference of references) {

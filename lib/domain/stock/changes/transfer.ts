@@ -45,6 +45,7 @@ export const transferSpec: StockChangeKindSpec<TransferInput> = {
     const field = line.toLocationCode === undefined ? 'toLocationId' : 'toLocationCode';
     return { location: 'body', pointer: `/lines/${index}/${field}`, code: 'invalid-value', message: 'The destination must differ from the source location.' };
   },
+  claimKey: (input, line, { sku }) => transferClaimKey(input.reference, sku, line.lot),
   plan: (input, line, { item, locations: [from, to] }) => {
     if (!from || !to) throw new Error('A transfer line names two locations');
     return {
@@ -52,7 +53,6 @@ export const transferSpec: StockChangeKindSpec<TransferInput> = {
         { location: from, lot: line.lot },
         { location: to, lot: line.lot },
       ],
-      claimKey: transferClaimKey(input.reference, item.sku, line.lot),
       requested: line.quantity,
       decide: (ledger, at) =>
         decideTransfer(
