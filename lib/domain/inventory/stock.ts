@@ -17,8 +17,23 @@ export interface StockRecord {
   locationCode: string;
   lot: string | null;
   onHand: number;
+  /**
+   * Held by active reservations (docs/inventory.md "Reservations and available stock"); absent on
+   * records written before reservations existed, read as 0. `available` = onHand − reserved.
+   */
+  reserved?: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a stock record holds for reservations: 0 on records written before they existed. */
+export function reservedOf(holder: { reserved?: number }): number {
+  return holder.reserved ?? 0;
+}
+
+/** On-hand less what reservations hold; negative only after a count set on-hand below it. */
+export function availableOf(holder: { onHand: number; reserved?: number }): number {
+  return sumQuantities([holder.onHand, -reservedOf(holder)]);
 }
 
 export const MOVEMENT_TYPES = ['receipt', 'adjustment', 'transfer', 'count', 'consumption', 'production'] as const;

@@ -12,6 +12,8 @@ import type { Location } from '../inventory/location.ts';
 export interface ItemStock {
   itemId: string;
   onHand: number;
+  /** Held by active reservations across the item's records; absent on totals written before reservations existed (0). */
+  reserved?: number;
   /**
    * The item's tracking mode when the total was last written (absent on totals written before it
    * was kept): a stock write conditions on it, so stock decided on the item's old mode never
