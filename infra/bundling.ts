@@ -76,20 +76,20 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
     why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations, +0.7 KB since a transaction’s events are stored as one batch item (lib/store/event-batches.ts)',
   },
   adjustStock: {
-    bytes: 340_000,
-    why: 'the write path and the stock domain an import row is decided by (StockState, StockLedger, the adjustment flow and the low-stock rule), with the stores of records, totals, movements and claims; +3.7 KB since the four stock-change kinds share one command layer and one contracts module (336.7 KB measured)',
+    bytes: 344_000,
+    why: 'the write path and the stock domain an import row is decided by (StockState, StockLedger, the adjustment flow and the low-stock rule), with the stores of records, totals, movements and claims; +3.7 KB since the four stock-change kinds share one command layer and one contracts module (336.7 KB measured), +4.4 KB since the ledger keeps reserved and available (341.1 KB)',
   },
   transferStock: {
-    bytes: 340_000,
-    why: 'as adjustStock: the write path, the stock domain, the shared stock-change command and contracts (337.1 KB measured)',
+    bytes: 344_000,
+    why: 'as adjustStock: the write path, the stock domain, the shared stock-change command and contracts (341.5 KB measured)',
   },
   countStock: {
-    bytes: 341_000,
-    why: 'as adjustStock, with the count documents and count.completed (337.8 KB measured)',
+    bytes: 345_000,
+    why: 'as adjustStock, with the count documents and count.completed (342.2 KB measured)',
   },
   receiveStock: {
-    bytes: 341_000,
-    why: 'as adjustStock, with the receipt documents, po.received and the receivedAt rule (337.5 KB measured)',
+    bytes: 345_000,
+    why: 'as adjustStock, with the receipt documents, po.received and the receivedAt rule (341.9 KB measured)',
   },
 
   updateBom: {

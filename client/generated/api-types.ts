@@ -1678,7 +1678,7 @@ export interface components {
         };
         /**
          * low-stock event
-         * @description An item's total on-hand quantity fell below its reorder point. Consumers must ignore unknown fields: compatible additions may add fields.
+         * @description An item's total available quantity (on-hand less reserved) fell below its reorder point. Consumers must ignore unknown fields: compatible additions may add fields.
          */
         LowStockEvent: {
             /** @description Stable id of the event; the de-duplication key. */
@@ -1707,7 +1707,11 @@ export interface components {
                 sku: string;
                 /** @description Total on-hand quantity of the item across all locations, after the change. */
                 onHand: number;
-                /** @description The reorder point the on-hand quantity fell below. */
+                /** @description Total held by reservations after the change. Absent from events committed before reservations existed. */
+                reserved?: number;
+                /** @description `onHand - reserved`: what crossed below the reorder point. Absent from events committed before reservations existed (then `onHand` crossed it). */
+                available?: number;
+                /** @description The reorder point the available quantity fell below. */
                 reorderPoint: number;
             } & {
                 [key: string]: unknown;
@@ -1720,7 +1724,7 @@ export interface components {
             /** @description Opaque movement id (prefix `mov_`). */
             id: string;
             /** @enum {string} */
-            type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production";
+            type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
             /** @description Opaque item id (prefix `itm_`). */
             itemId: string;
             /** @description Stock keeping unit of the item. */
@@ -1772,7 +1776,7 @@ export interface components {
                     /** @description Opaque movement id (prefix `mov_`). */
                     id: string;
                     /** @enum {string} */
-                    type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production";
+                    type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
                     /** @description Opaque item id (prefix `itm_`). */
                     itemId: string;
                     /** @description Stock keeping unit of the item. */
@@ -1880,7 +1884,7 @@ export interface components {
         };
         /**
          * stock.changed event
-         * @description The on-hand quantity of one stock record (item, location, lot) changed. Consumers must ignore unknown fields: compatible additions may add fields.
+         * @description The on-hand or reserved quantity of one stock record (item, location, lot) changed. Consumers must ignore unknown fields: compatible additions may add fields.
          */
         StockChangedEvent: {
             /** @description Stable id of the event; the de-duplication key. */
@@ -1919,10 +1923,20 @@ export interface components {
                 previousUpdatedAt?: string | null;
                 /** @description On-hand quantity of the stock record after the change. */
                 quantity: number;
-                /** @description `quantity - previousQuantity`; negative when stock went down. */
+                /** @description `quantity - previousQuantity`; negative when stock went down; 0 when only a reservation moved. */
                 delta: number;
-                /** @description The movement that changed the stock (see `movement.created`). */
-                movementId: string;
+                /** @description Held by reservations before the change. Absent from events committed before reservations existed. */
+                previousReserved?: number;
+                /** @description Held by reservations after the change. Absent from events committed before reservations existed. */
+                reserved?: number;
+                /** @description `previousQuantity - previousReserved`; negative only after a count set on-hand below what reservations hold. Absent from events committed before reservations existed. */
+                previousAvailable?: number;
+                /** @description `quantity - reserved`. Absent from events committed before reservations existed. */
+                available?: number;
+                /** @description The movement that changed the stock (see `movement.created`); null when a reservation was created, released or expired (on-hand did not move). */
+                movementId: string | null;
+                /** @description The reservation that held, released or shipped the stock; null otherwise. Absent from events committed before reservations existed. */
+                reservationId?: string | null;
                 /** @description Reason given with an adjustment; null when none was given. */
                 reason: string | null;
             } & {
@@ -4329,7 +4343,7 @@ export interface operations {
                 itemId?: string;
                 /** @description Movements from or to this location. */
                 locationId?: string;
-                type?: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production";
+                type?: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
                 /** @description Movements at or after this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description Movements before this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */

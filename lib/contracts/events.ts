@@ -84,8 +84,13 @@ export const stockChangedDataSchema = open(
       z.nullable(utcTimestamp('The stock record’s `updatedAt` before the change; null when this change created the record. Absent from events committed before the field was added.')),
     ),
     quantity: onHandQuantity('On-hand quantity of the stock record after the change.'),
-    delta: z.number().check(z.describe('`quantity - previousQuantity`; negative when stock went down.')),
-    movementId: movementId.check(z.describe('The movement that changed the stock (see `movement.created`).')),
+    delta: z.number().check(z.describe('`quantity - previousQuantity`; negative when stock went down; 0 when only a reservation moved.')),
+    previousReserved: z.optional(z.number().check(z.minimum(0), z.describe('Held by reservations before the change. Absent from events committed before reservations existed.'))),
+    reserved: z.optional(z.number().check(z.minimum(0), z.describe('Held by reservations after the change. Absent from events committed before reservations existed.'))),
+    previousAvailable: z.optional(z.number().check(z.describe('`previousQuantity - previousReserved`; negative only after a count set on-hand below what reservations hold. Absent from events committed before reservations existed.'))),
+    available: z.optional(z.number().check(z.describe('`quantity - reserved`. Absent from events committed before reservations existed.'))),
+    movementId: z.nullable(movementId).check(z.describe('The movement that changed the stock (see `movement.created`); null when a reservation was created, released or expired (on-hand did not move).')),
+    reservationId: z.optional(z.nullable(z.string().check(z.regex(/^res_[0-9A-Z]{26}$/)))).check(z.describe('The reservation that held, released or shipped the stock; null otherwise. Absent from events committed before reservations existed.')),
     reason: z.nullable(z.string()).check(z.describe('Reason given with an adjustment; null when none was given.')),
   }),
 );
@@ -144,10 +149,12 @@ export const lowStockDataSchema = open(
     itemId,
     sku,
     onHand: onHandQuantity('Total on-hand quantity of the item across all locations, after the change.'),
+    reserved: z.optional(z.number().check(z.minimum(0), z.describe('Total held by reservations after the change. Absent from events committed before reservations existed.'))),
+    available: z.optional(z.number().check(z.describe('`onHand - reserved`: what crossed below the reorder point. Absent from events committed before reservations existed (then `onHand` crossed it).'))),
     reorderPoint: z
       .number()
       .check(z.minimum(0))
-      .check(z.describe('The reorder point the on-hand quantity fell below.')),
+      .check(z.describe('The reorder point the available quantity fell below.')),
   }),
 );
 
@@ -213,13 +220,13 @@ export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
 
 /** One sentence per type: what happened. */
 export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
-  'stock.changed': 'The on-hand quantity of one stock record (item, location, lot) changed.',
+  'stock.changed': 'The on-hand or reserved quantity of one stock record (item, location, lot) changed.',
   'item.created': 'An item was created.',
   'item.updated': 'An item was changed.',
   'movement.created': 'A stock movement was recorded.',
   'po.received': 'Goods of a purchase order were received.',
   'count.completed': 'A stock count was completed.',
-  'low-stock': "An item's total on-hand quantity fell below its reorder point.",
+  'low-stock': "An item's total available quantity (on-hand less reserved) fell below its reorder point.",
   'export.completed': 'An export finished and can be downloaded.',
 };
 

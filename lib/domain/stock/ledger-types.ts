@@ -54,6 +54,8 @@ export interface MoveInput {
   reference: string | null;
   /** The adjustment's reason, carried by `stock.changed`. */
   reason?: string | null;
+  /** A shipment fulfilling this reservation: its `from` leg takes the quantity out of `reserved` too. */
+  reservationId?: string;
   /** ISO 8601 UTC in milliseconds, from 1970 on (`isMovementTime`): the movement's id carries it. */
   occurredAt: string;
 }

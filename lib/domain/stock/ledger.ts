@@ -3,7 +3,7 @@ import type { Item, TrackingMode } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import type { VersionedRecord } from '../inventory/records.ts';
 import { STORED_ENTRIES_PER_WRITE } from '../inventory/records.ts';
-import { isMovementTime, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type StockRecord } from '../inventory/stock.ts';
+import { availableOf, isMovementTime, reservedOf, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type StockRecord } from '../inventory/stock.ts';
 import { documentEvent } from './documents.ts';
 import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 import type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite } from './ledger-types.ts';
@@ -128,6 +128,11 @@ export class StockLedger {
     return this.recordAt(item, side).onHand;
   }
 
+  /** On-hand less what reservations hold (docs/inventory.md "Reservations and available stock"): what a movement out or a new reservation may take. */
+  available(item: Item, side: StockSide): number {
+    return availableOf(this.recordAt(item, side));
+  }
+
   /**
    * The item's on-hand across every location and lot, as it stands now. A decision that rests on
    * it (e.g. an item's tracking mode changes only while it holds nothing) holds only while it
@@ -167,12 +172,32 @@ export class StockLedger {
    * meanwhile without first changing the very records the transfer is conditioned on.
    */
   rewriteItemTotal(itemId: string, mode: { read: TrackingMode; after: TrackingMode }): void {
-    this.setItemOnHand(itemId, this.itemTotal(itemId), mode);
+    this.itemTotal(itemId);
+    this.setItemTotals(itemId, this.itemTotals(itemId), mode);
   }
 
   itemTotal(itemId: string): number {
     if (!this.totals.has(itemId) && !this.totalReads.has(itemId)) this.totalReads.set(itemId, this.base.itemStock(itemId)?.version);
-    return this.itemOnHand(itemId);
+    return this.itemTotals(itemId).onHand;
+  }
+
+  /**
+   * Holds (`quantity` > 0) or lets go of (`quantity` < 0) stock at a place for a reservation
+   * (docs/inventory.md "Reservations and available stock"): on-hand stays, `reserved` moves, and
+   * `stock.changed` says so with `delta` 0 and no movement; the item's total moves with it, and
+   * `low-stock` fires when its available crosses below the reorder point. A hold takes only what
+   * is available.
+   */
+  hold(input: { item: Item; side: StockSide; quantity: number; reservationId: string; occurredAt: string }): { ok: true; record: StockRecord } | { ok: false; reason: 'insufficient-stock'; available: number } {
+    const { item, side, quantity } = input;
+    if (quantity === 0) throw new Error('A hold moves a quantity other than 0');
+    const available = this.available(item, side);
+    if (quantity > 0 && available < quantity) return { ok: false, reason: 'insufficient-stock', available };
+    const released = Math.max(quantity, -reservedOf(this.recordAt(item, side)));
+    const record = this.applyLeg({ item, reason: null, reservationId: input.reservationId, occurredAt: input.occurredAt }, null, side, 0, released);
+    const before = this.itemTotals(item.id);
+    this.changeItemTotals(item, before, { onHand: before.onHand, reserved: Math.max(0, sumQuantities([before.reserved, released])) }, input.occurredAt);
+    return { ok: true, record };
   }
 
   /** Records a movement, or says how much stock the `from` side has when it has less than `quantity`. */
@@ -181,14 +206,16 @@ export class StockLedger {
     if (!isMovementTime(input.occurredAt)) throw new Error(`A movement occurs at an ISO 8601 UTC time in milliseconds from 1970 on, not '${input.occurredAt}'`);
     const { item, from, to } = input;
     if (from) {
-      const available = this.onHand(item, from);
+      // A count sets on-hand to what was counted, even below what reservations hold; a shipment
+      // takes what its reservation holds; everything else draws on what no reservation holds.
+      const available = input.type === 'count' || input.reservationId !== undefined ? this.onHand(item, from) : this.available(item, from);
       if (available < input.quantity) return { ok: false, reason: 'insufficient-stock', available };
     }
     // A transfer moves stock between locations and leaves the item's total as it is: it neither
     // writes nor checks the total (docs/inventory.md "Concurrency"), so concurrent transfers of
     // one item contend only on the stock records they move.
-    const totalBefore = !(from && to) ? this.itemOnHand(item.id) : undefined;
-    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (totalBefore !== undefined && sumQuantities([totalBefore, input.quantity]) > MAX_ON_HAND))) {
+    const totalBefore = !(from && to) ? this.itemTotals(item.id) : undefined;
+    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (totalBefore !== undefined && sumQuantities([totalBefore.onHand, input.quantity]) > MAX_ON_HAND))) {
       return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
     const movementId = this.ids.movement(input.occurredAt);
@@ -208,16 +235,14 @@ export class StockLedger {
     const sides: Array<[StockSide, number]> = [];
     if (from) sides.push([from, -input.quantity]);
     if (to) sides.push([to, input.quantity]);
-    const changed = sides.map(([side, delta]) => ({ record: this.applyLeg(input, movementId, side, delta), quantity: delta }));
+    // A shipment takes its quantity out of on-hand and reserved together: available stays.
+    const reservedDelta = (delta: number) => (input.reservationId !== undefined && delta < 0 ? delta : 0);
+    const changed = sides.map(([side, delta]) => ({ record: this.applyLeg(input, movementId, side, delta, reservedDelta(delta)), quantity: delta }));
     const legs = changed.map(({ record, quantity }): MovementLeg => ({ stockRecordId: record.id, quantity }));
     this.unitWrites.push({ op: 'record-movement', movement: { ...movement, occurredAt }, legs });
     if (totalBefore !== undefined) {
-      const totalAfter = sumQuantities([totalBefore, ...sides.map(([, delta]) => delta)]);
-      this.setItemOnHand(item.id, totalAfter, { read: item.trackingMode, after: item.trackingMode });
-      const reorderPoint = item.reorderPoint;
-      if (reorderPoint !== null && totalBefore >= reorderPoint && totalAfter < reorderPoint) {
-        this.unitEvents.push({ type: 'low-stock', occurredAt: input.occurredAt, data: { itemId: item.id, sku: item.sku, onHand: totalAfter, reorderPoint } });
-      }
+      const deltas = sides.map(([, delta]) => delta);
+      this.changeItemTotals(item, totalBefore, { onHand: sumQuantities([totalBefore.onHand, ...deltas]), reserved: sumQuantities([totalBefore.reserved, ...deltas.map(reservedDelta)]) }, input.occurredAt);
     }
     return { ok: true, movementId, ...(from ? { from: changed[0]?.record } : {}), ...(to ? { to: changed.at(-1)?.record } : {}) };
   }
@@ -285,15 +310,17 @@ export class StockLedger {
     };
   }
 
-  private applyLeg(input: MoveInput, movementId: string, side: StockSide, delta: number): StockRecord {
+  private applyLeg(input: Pick<MoveInput, 'item' | 'reason' | 'reservationId' | 'occurredAt'>, movementId: string | null, side: StockSide, delta: number, reservedDelta: number): StockRecord {
     const tracked = this.trackedRecord(input.item, side);
     const previous = tracked.value;
+    const reserved = sumQuantities([reservedOf(previous), reservedDelta]);
     const record: StockRecord = {
       ...previous,
       // Set on every write, so a record stored before it carried them gains them.
       sku: input.item.sku,
       locationCode: side.location.code,
       onHand: sumQuantities([previous.onHand, delta]),
+      ...(reserved !== 0 || previous.reserved !== undefined ? { reserved } : {}),
       createdAt: previous.createdAt === '' ? input.occurredAt : previous.createdAt,
       updatedAt: input.occurredAt,
     };
@@ -313,7 +340,12 @@ export class StockLedger {
         previousUpdatedAt: previous.updatedAt === '' ? null : previous.updatedAt,
         quantity: record.onHand,
         delta,
+        previousReserved: reservedOf(previous),
+        reserved,
+        previousAvailable: availableOf(previous),
+        available: availableOf(record),
         movementId,
+        reservationId: input.reservationId ?? null,
         reason: input.reason ?? null,
       },
     });
@@ -342,14 +374,27 @@ export class StockLedger {
     return read;
   }
 
-  private itemOnHand(itemId: string): number {
-    return (this.totals.get(itemId)?.value ?? this.base.itemStock(itemId)?.record)?.onHand ?? 0;
+  private itemTotals(itemId: string): { onHand: number; reserved: number } {
+    const total = this.totals.get(itemId)?.value ?? this.base.itemStock(itemId)?.record;
+    return { onHand: total?.onHand ?? 0, reserved: total ? reservedOf(total) : 0 };
   }
 
-  private setItemOnHand(itemId: string, onHand: number, mode: { read: TrackingMode; after: TrackingMode }): void {
+  /** The item's totals after a change, and `low-stock` when its available crossed from at least its reorder point to below it. */
+  private changeItemTotals(item: Item, before: { onHand: number; reserved: number }, after: { onHand: number; reserved: number }, occurredAt: string): void {
+    this.setItemTotals(item.id, after, { read: item.trackingMode, after: item.trackingMode });
+    const { reorderPoint } = item;
+    const [availableBefore, availableAfter] = [availableOf(before), availableOf(after)];
+    if (reorderPoint !== null && availableBefore >= reorderPoint && availableAfter < reorderPoint) {
+      this.unitEvents.push({ type: 'low-stock', occurredAt, data: { itemId: item.id, sku: item.sku, onHand: after.onHand, reserved: after.reserved, available: availableAfter, reorderPoint } });
+    }
+  }
+
+  private setItemTotals(itemId: string, totals: { onHand: number; reserved: number }, mode: { read: TrackingMode; after: TrackingMode }): void {
     const known = this.totals.get(itemId);
     const version = known ? known.version : this.base.itemStock(itemId)?.version;
-    this.totals.set(itemId, { value: { itemId, onHand, trackingMode: mode.after }, version, modeRead: known?.modeRead ?? mode.read });
+    const stored = known?.value ?? this.base.itemStock(itemId)?.record;
+    const reserved = totals.reserved !== 0 || stored?.reserved !== undefined ? { reserved: totals.reserved } : {};
+    this.totals.set(itemId, { value: { itemId, onHand: totals.onHand, ...reserved, trackingMode: mode.after }, version, modeRead: known?.modeRead ?? mode.read });
   }
 
   private loadDocument(key: string): Tracked<StockDocument> | undefined {

@@ -248,7 +248,12 @@ describe('StockLedger: moves', () => {
       previousUpdatedAt: STORED_AT,
       quantity: 40,
       delta: -10,
+      previousReserved: 0,
+      reserved: 0,
+      previousAvailable: 50,
+      available: 40,
       movementId: 'mov_1',
+      reservationId: null,
       reason: null,
     });
     // The destination record is created by this movement: no updatedAt before it.
@@ -436,7 +441,7 @@ describe('StockLedger: low-stock', () => {
     // Assess
     const { events } = ledger.peekUnit();
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed', 'low-stock']);
-    expect(events[2]).toEqual({ type: 'low-stock', occurredAt: NOW, data: { itemId: item.id, sku: 'WIDGET', onHand: 9.5, reorderPoint: 10 } });
+    expect(events[2]).toEqual({ type: 'low-stock', occurredAt: NOW, data: { itemId: item.id, sku: 'WIDGET', onHand: 9.5, reserved: 0, available: 9.5, reorderPoint: 10 } });
   });
 
   it("is decided on the item's total across locations, not on the location's stock", () => {
@@ -682,5 +687,104 @@ describe('StockLedger: receipts and counts', () => {
     expect(typesOf(ledger.peekUnit().events)).toEqual(['po.received']);
     expect(ledger.flush()).toEqual([{ op: 'put-document', document: { ...receipt, closed: true }, expectedVersion: 5 }]);
     expect(ledger.pendingActions()).toBe(1);
+  });
+});
+
+describe('StockLedger: reservations (docs/inventory.md "Reservations and available stock")', () => {
+  /** WIDGET at A1: 10 on hand, 6 of it reserved. */
+  function reservedBase(item: Item): { base: MemoryBase; record: StockRecord } {
+    const base = new MemoryBase();
+    const record = base.put(item, at(A1), 10, 1);
+    base.records.set(stockRecordKey(item.id, A1.id, null), { record: { ...record, reserved: 6 }, version: 1 });
+    base.totals.set(item.id, { record: { itemId: item.id, onHand: 10, reserved: 6 }, version: 1 });
+    return { base, record };
+  }
+
+  it('a hold moves reserved, not on-hand: stock.changed with delta 0, no movement, the reservation named; the total moves with it', () => {
+    // Prepare
+    const item = itemOf();
+    const base = new MemoryBase();
+    base.put(item, at(A1), 10, 1);
+    const ledger = ledgerOver(base);
+    ledger.begin();
+
+    // Act
+    const held = ledger.hold({ item, side: at(A1), quantity: 4, reservationId: 'res_1', occurredAt: NOW });
+
+    // Assess
+    expect(held).toMatchObject({ ok: true, record: { onHand: 10, reserved: 4 } });
+    const { writes, events } = ledger.peekUnit();
+    expect(writes).toEqual([]);
+    expect(events).toEqual([{ type: 'stock.changed', occurredAt: NOW, data: expect.objectContaining({ previousQuantity: 10, quantity: 10, delta: 0, previousReserved: 0, reserved: 4, previousAvailable: 10, available: 6, movementId: null, reservationId: 'res_1' }) }]);
+    expect(ledger.flush()).toEqual(expect.arrayContaining([{ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, reserved: 4, trackingMode: 'none' }, expectedVersion: 1, trackingModeRead: 'none' }]));
+  });
+
+  it('a hold takes only what is available, and a release never takes reserved below 0', () => {
+    // Prepare
+    const item = itemOf();
+    const { base } = reservedBase(item);
+    const ledger = ledgerOver(base);
+    ledger.begin();
+
+    // Act
+    const tooMuch = ledger.hold({ item, side: at(A1), quantity: 5, reservationId: 'res_2', occurredAt: NOW });
+    const released = ledger.hold({ item, side: at(A1), quantity: -9, reservationId: 'res_1', occurredAt: NOW });
+
+    // Assess
+    expect(tooMuch).toEqual({ ok: false, reason: 'insufficient-stock', available: 4 });
+    expect(released).toMatchObject({ ok: true, record: { onHand: 10, reserved: 0 } });
+  });
+
+  it('an adjustment or a transfer draws only on available; a count sets on-hand even below reserved', () => {
+    // Prepare
+    const item = itemOf();
+    const { base } = reservedBase(item);
+    const ledger = ledgerOver(base);
+    ledger.begin();
+
+    // Act
+    const adjusted = ledger.move(take(item, at(A1), 5));
+    const transferred = ledger.move({ type: 'transfer', item, quantity: 5, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW });
+    const counted = ledger.move({ type: 'count', item, quantity: 8, from: at(A1), reference: 'C-1', occurredAt: NOW });
+
+    // Assess
+    expect(adjusted).toEqual({ ok: false, reason: 'insufficient-stock', available: 4 });
+    expect(transferred).toEqual({ ok: false, reason: 'insufficient-stock', available: 4 });
+    expect(counted).toMatchObject({ ok: true, from: { onHand: 2, reserved: 6 } });
+    expect(ledger.available(item, at(A1))).toBe(-4);
+  });
+
+  it('a shipment takes on-hand and reserved together: available stays, and low-stock follows available', () => {
+    // Prepare
+    const item = itemOf({ reorderPoint: 5 });
+    const { base } = reservedBase(item);
+    const ledger = ledgerOver(base);
+    ledger.begin();
+
+    // Act: ship the 6 the reservation holds
+    const shipped = ledger.move({ type: 'shipment', item, quantity: 6, from: at(A1), reference: 'ORDER-9', reservationId: 'res_1', occurredAt: NOW });
+
+    // Assess
+    expect(shipped).toMatchObject({ ok: true, from: { onHand: 4, reserved: 0 } });
+    const { events } = ledger.peekUnit();
+    expect(events.map((event) => event.type)).toEqual(['movement.created', 'stock.changed']);
+    expect(events[1]?.data).toMatchObject({ previousQuantity: 10, quantity: 4, delta: -6, previousReserved: 6, reserved: 0, previousAvailable: 4, available: 4, reservationId: 'res_1' });
+  });
+
+  it('fires low-stock when a hold takes available below the reorder point, on-hand unchanged', () => {
+    // Prepare
+    const item = itemOf({ reorderPoint: 5 });
+    const base = new MemoryBase();
+    base.put(item, at(A1), 10, 1);
+    const ledger = ledgerOver(base);
+    ledger.begin();
+
+    // Act
+    ledger.hold({ item, side: at(A1), quantity: 6, reservationId: 'res_1', occurredAt: NOW });
+
+    // Assess
+    const { events } = ledger.peekUnit();
+    expect(events.map((event) => event.type)).toEqual(['stock.changed', 'low-stock']);
+    expect(events[1]?.data).toEqual({ itemId: item.id, sku: 'WIDGET', onHand: 10, reserved: 6, available: 4, reorderPoint: 5 });
   });
 });

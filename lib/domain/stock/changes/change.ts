@@ -24,7 +24,7 @@ export interface StockChangeLine {
   previousQuantity: number;
   quantity: number;
   delta: number;
-  /** Held by reservations (none yet: 0). */
+  /** Held by reservations after the change. */
   reserved: number;
   /** `quantity - reserved`. */
   available: number;

@@ -4,7 +4,7 @@ import type { AuditKind } from '../../audit/types.ts';
 import type { Item } from '../../inventory/item.ts';
 import type { Location } from '../../inventory/location.ts';
 import { newRecordId, type VersionedRecord } from '../../inventory/records.ts';
-import { newMovementId, stockRecordKey, type StockRecord } from '../../inventory/stock.ts';
+import { availableOf, newMovementId, reservedOf, stockRecordKey, type StockRecord } from '../../inventory/stock.ts';
 import type { EventDraft } from '../../events/types.ts';
 import type { CommandPlan } from '../../write/ports.ts';
 import { lotError, type StockDecision } from '../decision.ts';
@@ -243,12 +243,13 @@ function decideLines(state: StockState, lines: ResolvedLine[], change: { id: str
     const { item, planned, index } = line;
     ledger.begin();
     const before = planned.sides.map((side) => ledger.onHand(item, side));
+    const firstAvailable = planned.sides[0] ? ledger.available(item, planned.sides[0]) : 0;
     const decision = planned.decide(ledger, { rowNumber: index, now: change.now, jobId: change.id });
     if (!decision.ok) {
       ledger.rollback();
       const { refusal } = decision;
       if (refusal.code !== 'insufficient-stock') throw new ValidationError([{ location: 'body', pointer: `/lines/${index}/${refusal.column}`, code: refusal.code, message: refusal.message }], refusal.message);
-      short.push({ line: index, stockRecordId: state.stockRecord(line.recordKeys[0] ?? '')?.record.id ?? null, available: before[0] ?? 0, requested: planned.requested });
+      short.push({ line: index, stockRecordId: state.stockRecord(line.recordKeys[0] ?? '')?.record.id ?? null, available: firstAvailable, requested: planned.requested });
       continue;
     }
     const unit = ledger.endUnit();
@@ -270,8 +271,8 @@ function decideLines(state: StockState, lines: ResolvedLine[], change: { id: str
         previousQuantity: previous,
         quantity: after.onHand,
         delta: after.onHand - previous,
-        reserved: 0,
-        available: after.onHand,
+        reserved: reservedOf(after),
+        available: availableOf(after),
       });
     });
   }

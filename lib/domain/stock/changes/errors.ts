@@ -38,7 +38,7 @@ export class QuantityStaleError extends ApiError {
 export class InsufficientStockError extends ApiError {
   constructor(lines: ShortLine[]) {
     super(409, 'customer-api.stock.insufficient-stock', 'Insufficient stock', {
-      detail: `${lines.length === 1 ? 'A line would' : `${lines.length} lines would`} take on-hand below zero; see \`lines\`.`,
+      detail: `${lines.length === 1 ? 'A line would' : `${lines.length} lines would`} take more than is available (on-hand less what reservations hold); see \`lines\`.`,
       extensions: { lines },
     });
   }
