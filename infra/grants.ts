@@ -194,6 +194,13 @@ export const ROUTE_GRANTS = {
   countStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   receiveStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   getStockChange: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // The reference (GetItem), items, locations, stock records and totals (BatchGetItem), lots of a place (Query); the reservation in one commit.
+  createReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  listReservations: readRoute({ tables: { inventory: calls('Query', 'GetItem') }, cursorSecret: true }),
+  getReservation: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // The reservation (GetItem), its items, locations, records and totals (BatchGetItem); one commit.
+  releaseReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  fulfilReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
   createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),

@@ -744,6 +744,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reservations, oldest first
+         * @description List reservations, oldest first.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["listReservations"];
+        put?: never;
+        /**
+         * Reserve stock: 1 to 20 lines, all held or none, drawing only on available stock
+         * @description Reserve stock: 1 to 20 lines, all held or none, drawing only on available stock.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["createReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reservations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a reservation
+         * @description Read a reservation.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reservations/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release what a reservation holds, in part or whole
+         * @description Release what a reservation holds, in part or whole.
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["releaseReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reservations/{id}/fulfil": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship what a reservation holds, in part or whole (shipment movements)
+         * @description Ship what a reservation holds, in part or whole (shipment movements).
+         *
+         *     Requires scope `stock:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["fulfilReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports/kinds": {
         parameters: {
             query?: never;
@@ -1016,7 +1116,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received";
+            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired";
             /** Format: date-time */
             occurredAt: string;
             actor: {
@@ -1882,6 +1982,52 @@ export interface components {
                 appliedBy?: string;
             }[];
         };
+        ReservationsPage: {
+            data: {
+                /** @description Opaque reservation id (prefix `res_`). */
+                id: string;
+                reference: string;
+                /** @enum {string} */
+                status: "active" | "released" | "fulfilled" | "expired";
+                /**
+                 * Format: date-time
+                 * @description When what is left is released.
+                 */
+                expiresAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it was created.
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description When it last changed.
+                 */
+                updatedAt: string;
+                lines: {
+                    /** @description Opaque reservation line id (prefix `rsl_`). */
+                    lineId: string;
+                    /** @description Opaque item id (prefix `itm_`). */
+                    itemId: string;
+                    sku: string;
+                    /** @description Opaque location id (prefix `loc_`). */
+                    locationId: string;
+                    locationCode: string;
+                    lot: string | null;
+                    /** @description Opaque stock record id (prefix `stk_`). */
+                    stockRecordId: string;
+                    /** @description Held at creation. */
+                    quantity: number;
+                    /** @description Shipped so far. */
+                    fulfilledQuantity: number;
+                    /** @description Released so far (by a release or the expiry). */
+                    releasedQuantity: number;
+                }[];
+            }[];
+            page: {
+                nextCursor: string | null;
+            };
+        };
         /**
          * stock.changed event
          * @description The on-hand or reserved quantity of one stock record (item, location, lot) changed. Consumers must ignore unknown fields: compatible additions may add fields.
@@ -2240,7 +2386,7 @@ export interface operations {
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
-                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received";
+                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired";
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
@@ -5702,6 +5848,962 @@ export interface operations {
                 };
             };
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listReservations: {
+        parameters: {
+            query?: {
+                reference?: string;
+                status?: "active" | "released" | "fulfilled" | "expired";
+                /** @description Opaque item id (prefix `itm_`). */
+                itemId?: string;
+                /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reservations. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationsPage"];
+                    "text/json": components["schemas"]["ReservationsPage"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.pagination.invalid-cursor`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.pagination.invalid-cursor";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createReservation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference (an order id, say): unique among the organization’s reservations. */
+                    reference: string;
+                    expiresAt?: string | null;
+                    /** @description 1 to 20 lines, all held or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity to hold, greater than 0. */
+                        quantity: number;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Your reference (an order id, say): unique among the organization’s reservations. */
+                    reference: string;
+                    expiresAt?: string | null;
+                    /** @description 1 to 20 lines, all held or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity to hold, greater than 0. */
+                        quantity: number;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Your reference (an order id, say): unique among the organization’s reservations. */
+                    reference: string;
+                    expiresAt?: string | null;
+                    /** @description 1 to 20 lines, all held or none. */
+                    lines: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        /** @description The location by code; or give `locationId`. */
+                        locationCode?: string;
+                        /** @description The location by id; or give `locationCode`. */
+                        locationId?: string;
+                        lot?: string | null;
+                        /** @description Quantity to hold, greater than 0. */
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation, one line per stock record held. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the reservation. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.stock.insufficient-stock`
+             *     - `customer-api.reservations.reference-taken`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.reservations.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.reservations.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    releaseReservation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation after the release. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.reservations.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.reservations.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.reservations.not-active`
+             *     - `customer-api.reservations.over-quantity`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.reservations.not-active" | "customer-api.reservations.over-quantity";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    fulfilReservation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Lines and quantities; left out: everything every line has left. */
+                    lines?: {
+                        /** @description Opaque reservation line id (prefix `rsl_`). */
+                        lineId: string;
+                        /** @description How much of the line, at most what it has left. */
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation after the shipment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/json": {
+                        /** @description Opaque reservation id (prefix `res_`). */
+                        id: string;
+                        reference: string;
+                        /** @enum {string} */
+                        status: "active" | "released" | "fulfilled" | "expired";
+                        /**
+                         * Format: date-time
+                         * @description When what is left is released.
+                         */
+                        expiresAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was created.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it last changed.
+                         */
+                        updatedAt: string;
+                        lines: {
+                            /** @description Opaque reservation line id (prefix `rsl_`). */
+                            lineId: string;
+                            /** @description Opaque item id (prefix `itm_`). */
+                            itemId: string;
+                            sku: string;
+                            /** @description Opaque location id (prefix `loc_`). */
+                            locationId: string;
+                            locationCode: string;
+                            lot: string | null;
+                            /** @description Opaque stock record id (prefix `stk_`). */
+                            stockRecordId: string;
+                            /** @description Held at creation. */
+                            quantity: number;
+                            /** @description Shipped so far. */
+                            fulfilledQuantity: number;
+                            /** @description Released so far (by a release or the expiry). */
+                            releasedQuantity: number;
+                        }[];
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.reservations.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.reservations.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.reservations.not-active`
+             *     - `customer-api.reservations.over-quantity`
+             *     - `customer-api.stock.insufficient-stock`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.reservations.not-active" | "customer-api.reservations.over-quantity" | "customer-api.stock.insufficient-stock";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

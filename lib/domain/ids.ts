@@ -25,7 +25,7 @@ export function ulid(now: number = Date.now()): string {
   return timePart + randomPart;
 }
 
-export type IdPrefix = 'key' | 'bom' | 'imp' | 'att' | 'evt' | 'aud' | 'itm' | 'loc' | 'stk' | 'mov' | 'bld' | 'rev' | 'lin' | 'rcp' | 'cnt' | 'exp' | 'whe' | 'wha' | 'whr' | 'chg';
+export type IdPrefix = 'key' | 'bom' | 'imp' | 'att' | 'evt' | 'aud' | 'itm' | 'loc' | 'stk' | 'mov' | 'bld' | 'rev' | 'lin' | 'rcp' | 'cnt' | 'exp' | 'whe' | 'wha' | 'whr' | 'chg' | 'res' | 'rsl';
 
 export function newId(prefix: IdPrefix, now?: number): string {
   return `${prefix}_${ulid(now)}`;

@@ -6,6 +6,7 @@ import { EXPORT_ROUTES } from './exports.ts';
 import { IMPORT_ROUTES } from './imports.ts';
 import { INVENTORY_ROUTES } from './inventory.ts';
 import { LABEL_ROUTES } from './labels.ts';
+import { RESERVATION_ROUTES } from './reservations.ts';
 import { STOCK_ROUTES } from './stock.ts';
 import type { ResourceAccess, RouteDefinition } from './types.ts';
 import { WEBHOOK_ROUTES } from './webhooks.ts';
@@ -33,6 +34,7 @@ export const ROUTES = [
   ...BOM_ROUTES,
   ...INVENTORY_ROUTES,
   ...STOCK_ROUTES,
+  ...RESERVATION_ROUTES,
   ...EXPORT_ROUTES,
   ...WEBHOOK_ROUTES,
 ] as const satisfies readonly RouteDefinition[];

@@ -55,7 +55,8 @@ export interface MultipartLimits {
 }
 
 /** How a route's request body is sent; its schema is the contract's `request.body`. */
-export type RequestBodySpec = { mediaType: 'json' } | { mediaType: 'multipart'; limits: MultipartLimits };
+/** `optional`: a request may come without a body (none, or empty), validated as `undefined`. */
+export type RequestBodySpec = { mediaType: 'json'; optional?: boolean } | { mediaType: 'multipart'; limits: MultipartLimits };
 
 export interface RouteDefinition {
   operationId: string;

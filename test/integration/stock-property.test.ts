@@ -273,7 +273,6 @@ interface Expected {
 const placeKey = (of: string, loc: string, lot: string) => JSON.stringify([of, loc, lot]);
 const nullable = (lot: string) => (lot === '' ? null : lot);
 
-const T = (name: string) => { const g = globalThis as unknown as { tally?: Record<string, number> }; g.tally ??= {}; g.tally[name] = (g.tally[name] ?? 0) + 1; };
 class StockModel {
   readonly onHand = new Map<string, number>();
   /** Places some movement touched: exactly those have a stock record. */
@@ -430,18 +429,15 @@ class StockModel {
       if (!first) continue;
       const header = first.row;
       if (group.some(({ row }) => row.bomCode !== BOM_CODE || row.componentSku === 'GHOST')) {
-        T('build:unknown');
         failAll();
         continue;
       }
       if (group.some(({ row }) => row.quantity !== header.quantity || row.location !== header.location)) {
-        T('build:header');
         failAll();
         continue;
       }
       const claim = JSON.stringify(['builds', reference]);
       if (this.claims.has(claim)) {
-        T('build:claimed');
         for (const { rowNumber } of group) this.duplicate(expected, rowNumber, chosenStrategy);
         continue;
       }
@@ -453,7 +449,6 @@ class StockModel {
       for (const take of plan) this.move(expected.events, { type: 'consumption', sku: take.sku, quantity: take.quantity, reference, from: { loc: take.loc, lot: take.lot } });
       this.move(expected.events, { type: 'production', sku: TARGET, quantity: header.quantity, reference, to: { loc: header.location, lot: '' } });
       this.claims.add(claim);
-      T('build:ok');
       expected.counts.created += group.length;
     }
   }
@@ -464,11 +459,11 @@ class StockModel {
     const places = new Set<string>();
     for (const row of group) {
       if (row.componentSku === '') continue;
-      if (row.componentSku !== 'P1' && row.componentSku !== 'LOT') { T('build:notcomponent'); return undefined; }
-      if (this.lotProblem(row.componentSku, row.sourceLot)) { T('build:lot'); return undefined; }
+      if (row.componentSku !== 'P1' && row.componentSku !== 'LOT') return undefined;
+      if (this.lotProblem(row.componentSku, row.sourceLot)) return undefined;
       const loc = row.sourceLocation === '' ? header.location : row.sourceLocation;
       const place = placeKey(row.componentSku, loc, row.sourceLot);
-      if (places.has(place)) { T('build:twice'); return undefined; }
+      if (places.has(place)) return undefined;
       places.add(place);
       sources.set(row.componentSku, [...(sources.get(row.componentSku) ?? []), { loc, lot: row.sourceLot }]);
     }
@@ -476,7 +471,7 @@ class StockModel {
     for (const line of this.catalog.bom) {
       let drawn = sources.get(line.sku);
       if (!drawn) {
-        if (isLotTracked(line.sku)) { T('build:nolotsource'); return undefined; }
+        if (isLotTracked(line.sku)) return undefined;
         drawn = [{ loc: header.location, lot: '' }];
       }
       // Exact: quarters × (halves × 10^6 / 2) × (1000 + 10 × scrap) / 4000 is an integer of micro-units.
@@ -490,7 +485,7 @@ class StockModel {
         takes.push({ sku: line.sku, loc: source.loc, lot: source.lot, quantity: take });
         left -= take;
       }
-      if (left > 0) { T(`build:short:${line.sku}`); return undefined; }
+      if (left > 0) return undefined;
     }
     return takes;
   }
@@ -743,17 +738,10 @@ describe('stock flows under generated import sequences (property)', () => {
 
             // 6. GET /v1/stock-records, page by page, is the model the stock.changed events rebuild, record by record
             expect(await listedStockRecords(organizationId), `${label}: listed stock records`).toEqual(stockRecordsOfFeed(feed));
-            const tally = (globalThis as unknown as { tally?: Record<string, number> });
-            tally.tally ??= {};
-            const bump = (name: string, by = 1) => { (tally.tally as Record<string, number>)[name] = ((tally.tally as Record<string, number>)[name] ?? 0) + by; };
-            bump(`job:${chosen.kind}`); bump('created', counts.created); bump('skipped', counts.skipped); bump('failed', counts.failed);
-            for (const e of fresh) bump(`ev:${e.type === 'movement.created' ? `mov:${(e.data.movement as {type:string}).type}` : e.type}`);
-            for (const e of errors) bump(`err:${chosen.kind}:${e.code}`);
           }
         }),
         { numRuns: Number(process.env.RUNS ?? 12) },
       );
     },
   );
-  it('tally', () => { console.log(JSON.stringify((globalThis as unknown as { tally?: unknown }).tally, null, 1)); });
 });

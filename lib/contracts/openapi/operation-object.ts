@@ -42,7 +42,7 @@ export class OperationBuilder {
       const schema = body.mediaType === 'json' ? this.schemas.convert(bodySchema, 'input') : formSchema(bodySchema, route, this.schemas);
       const content: JsonObject = {};
       for (const mediaType of mediaTypes) content[mediaType] = { schema };
-      operation.requestBody = { required: true, content };
+      operation.requestBody = { required: !(body.mediaType === 'json' && body.optional), content };
     }
 
     operation.responses = this.responses(routeOperation, write);

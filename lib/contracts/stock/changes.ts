@@ -13,12 +13,12 @@ import { itemId, locationId, movementId, prefixedId, stockPlaceFields, utcTimest
  * stock change they answer with. Identifiers, lots and quantities follow the import kinds' rules.
  */
 
-const identifier = (maxLength: number, description: string) =>
+export const identifier = (maxLength: number, description: string) =>
   z.string().check(z.minLength(1), z.maxLength(maxLength), z.regex(IDENTIFIER_PATTERN, { message: IDENTIFIER_RULE }), z.describe(description));
 
 /** At most `QUANTITY_SCALE` decimals, as the import kinds' number cells. */
 const hasScale = (value: number) => Number(value.toFixed(QUANTITY_SCALE)) === value;
-const quantity = (rule: 'positive' | 'non-negative' | 'non-zero', description: string) =>
+export const quantity = (rule: 'positive' | 'non-negative' | 'non-zero', description: string) =>
   z
     .number()
     .check(
@@ -28,21 +28,21 @@ const quantity = (rule: 'positive' | 'non-negative' | 'non-zero', description: s
       z.describe(description),
     );
 
-const itemReference = {
+export const itemReference = {
   sku: z.optional(identifier(ITEM_MAX_LENGTHS.sku, 'The item by sku; or give `itemId`.')),
   itemId: z.optional(itemId.check(z.describe('The item by id; or give `sku`.'))),
 };
-const locationReference = {
+export const locationReference = {
   locationCode: z.optional(identifier(LOCATION_MAX_LENGTHS.code, 'The location by code; or give `locationId`.')),
   locationId: z.optional(locationId.check(z.describe('The location by id; or give `locationCode`.'))),
 };
-const lotField = z.optional(z.nullable(identifier(STOCK_MAX_LENGTHS.lot, 'Lot; required for items tracked by lot, refused for others.')));
+export const lotField = z.optional(z.nullable(identifier(STOCK_MAX_LENGTHS.lot, 'Lot; required for items tracked by lot, refused for others.')));
 const expectedQuantity = z
   .nullable(quantity('non-negative', ''))
   .check(z.describe('The on-hand the client last read of the line’s stock record (0 when it does not exist yet); the change commits only while the record holds exactly this. `null` opts the line out of the check.'));
 
 /** Exactly one of each pair the line names. */
-function exactlyOne(pairs: Array<[string, string]>) {
+export function exactlyOne(pairs: Array<[string, string]>) {
   return z.superRefine((line: Record<string, unknown>, context) => {
     for (const [first, second] of pairs) {
       const given = [first, second].filter((name) => line[name] !== undefined);

@@ -23,6 +23,10 @@ export const AUDIT_KINDS = [
   'stock.transferred',
   'stock.counted',
   'stock.received',
+  'reservation.created',
+  'reservation.released',
+  'reservation.fulfilled',
+  'reservation.expired',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

@@ -105,7 +105,7 @@ export function validateRequest({ route, contract }: RouteOperation, parseMultip
       const bodySchema = request.body;
       const bodySpec = route.requestBody;
       if (bodySchema && bodySpec?.mediaType === 'json') {
-        const json = parseJsonBody(event);
+        const json = bodySpec.optional && decodeBody(event).trim() === '' ? undefined : parseJsonBody(event);
         const parsedBody = z.safeParse(bodySchema, json);
         if (parsedBody.success) body = parsedBody.data;
         else errors.push(...toFieldErrors(parsedBody.error, 'body', json));

@@ -33,3 +33,11 @@ export async function commitStockChange<T>(commit: (precreated: ReadonlySet<stri
 function lostRace(error: unknown): boolean {
   return error instanceof UniqueKeyTakenError || (error instanceof ApiError && error.code === 'customer-api.request.conflict');
 }
+
+/** A command decided on what it read and committed under version conditions: decided again after a lost race, at most a few times (reservations). */
+export function decideAgainOnLostRace<T>(commit: () => Promise<T>): Promise<T> {
+  return commitStockChange(
+    () => commit(),
+    () => Promise.reject(new Error('This command creates no stock records first')),
+  );
+}

@@ -1,0 +1,163 @@
+import { ValidationError, type FieldError } from '../errors.ts';
+import type { EventDraft } from '../events/types.ts';
+import { newId } from '../ids.ts';
+import type { Item } from '../inventory/item.ts';
+import type { Location } from '../inventory/location.ts';
+import { newRecordId } from '../inventory/records.ts';
+import { newMovementId, stockRecordKey, sumQuantities } from '../inventory/stock.ts';
+import type { CommandPlan } from '../write/ports.ts';
+import { referenceOf } from '../stock/changes/command.ts';
+import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.ts';
+import { resolveReferences, type Reference } from '../stock/changes/references.ts';
+import { StockLedger, type StockSide } from '../stock/ledger.ts';
+import { StockState } from '../stock/state.ts';
+import type { ReservationPorts } from './ports.ts';
+import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
+
+/**
+ * `POST /v1/reservations` (docs/inventory.md "Reservations and available stock"): holds each
+ * line's quantity at its place, all lines or none, drawing only on what is available; a line
+ * without a lot on an item tracked by lot holds the oldest lots first (receipt order), split
+ * across lots. One transaction: the stock records and totals (reserved), the reservation, the
+ * claim of its reference, the events and the audit entry.
+ */
+
+export interface ReservationLineInput {
+  sku?: string;
+  itemId?: string;
+  locationCode?: string;
+  locationId?: string;
+  lot: string | null;
+  quantity: number;
+}
+
+export interface ReservationInput {
+  reference: string;
+  /** ISO 8601 UTC; null: 24 h after creation. */
+  expiresAt: string | null;
+  lines: ReservationLineInput[];
+}
+
+interface PlacedLine {
+  index: number;
+  input: ReservationLineInput;
+  item: Item;
+  location: Location;
+}
+
+export class ReserveCommand<Write> {
+  constructor(private readonly ports: ReservationPorts<Write>) {}
+
+  async create(organizationId: string, input: ReservationInput): Promise<CommandPlan<Reservation, Write>> {
+    const { ports } = this;
+    const now = ports.clock?.() ?? new Date();
+    const expiresAt = expiryOf(input.expiresAt, now);
+    const id = newId('res');
+    const taken = await ports.reservations.idOfReference(organizationId, input.reference);
+    if (taken !== undefined) throw new ReferenceTakenError(input.reference, taken);
+    const lines = await this.place(organizationId, input);
+
+    const explicit = lines.filter((line) => line.input.lot !== null || line.item.trackingMode !== 'lot');
+    const recordKeys = explicit.map((line) => stockRecordKey(line.item.id, line.location.id, line.input.lot));
+    const itemIds = lines.map((line) => line.item.id);
+    const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: [] });
+    const state = new StockState(ports.stock, organizationId, lines.map((line) => line.item));
+    state.know({ stockRecords: recordKeys, itemIds }, stock);
+
+    const at = now.toISOString();
+    let decided = hold(state, lines, id, at);
+    // Lots of a place not read yet (oldest-first holds) are read, and the holds decided again.
+    for (let round = 0; state.hasMisses() && round < 3; round += 1) {
+      await state.readMisses();
+      decided = hold(state, lines, id, at);
+    }
+    const { ledger, held, events, short } = decided;
+    if (short.length > 0) throw new InsufficientStockError(short);
+
+    const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held };
+    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation)];
+    return {
+      writes,
+      events,
+      audit: { kind: 'reservation.created', target: { kind: 'reservation', id }, summary: `Reservation created: ${input.reference} (${held.length} line${held.length === 1 ? '' : 's'})`, changes: [] },
+      result: reservation,
+    };
+  }
+
+  /** Each line with its item and location; unknown ones and lot-rule breaches are one 400. */
+  private async place(organizationId: string, input: ReservationInput): Promise<PlacedLine[]> {
+    const itemReferences = input.lines.map((line, index) => referenceOf(line.sku, line.itemId, `/lines/${index}/${line.sku === undefined ? 'itemId' : 'sku'}`));
+    const locationReferences = input.lines.map((line, index) => referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`));
+    const named = (references: Reference[], by: Reference['by']) => references.filter((candidate) => candidate.by === by).map((candidate) => candidate.value);
+    const found = await this.ports.reads.references(organizationId, { skus: named(itemReferences, 'key'), itemIds: named(itemReferences, 'id'), codes: named(locationReferences, 'key'), locationIds: named(locationReferences, 'id'), claimKeys: [] });
+    const resolved = resolveReferences(found, itemReferences, locationReferences);
+    const errors: FieldError[] = [];
+    const lines = input.lines.map((line, index) => {
+      const item = resolved.item(itemReferences[index] as Reference);
+      // A line may leave out the lot of an item tracked by lot (oldest lots first); an item not tracked by lot has none.
+      if (item.trackingMode !== 'lot' && line.lot !== null) errors.push({ location: 'body', pointer: `/lines/${index}/lot`, code: 'lot-not-allowed', message: `Item "${item.sku}" is not tracked by lot: leave lot out.` });
+      return { index, input: line, item, location: resolved.location(locationReferences[index] as Reference) };
+    });
+    if (errors.length > 0) throw new ValidationError(errors, 'Lines break the lot rules of their items; see `errors`.');
+    return lines;
+  }
+}
+
+/** The holds of every line in order on a new ledger: the reservation's lines, their events and the short lines. */
+function hold(state: StockState, lines: PlacedLine[], reservationId: string, at: string) {
+  const ledger = new StockLedger(state, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
+  const held: ReservationLine[] = [];
+  const events: EventDraft[] = [];
+  const short: ShortLine[] = [];
+  for (const line of lines) {
+    const { item, location, input } = line;
+    ledger.begin();
+    const sides: Array<[StockSide, number]> = input.lot !== null || item.trackingMode !== 'lot' ? [[{ location, lot: input.lot }, input.quantity]] : oldestFirst(ledger, item, location, input.quantity);
+    const wanted = sumQuantities(sides.map(([, quantity]) => quantity));
+    const placed: ReservationLine[] = [];
+    let available = 0;
+    for (const [side, quantity] of sides) {
+      const result = ledger.hold({ item, side, quantity, reservationId, occurredAt: at });
+      if (!result.ok) {
+        available = result.available;
+        break;
+      }
+      placed.push({ lineId: newId('rsl'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: side.lot, stockRecordId: result.record.id, quantity, fulfilledQuantity: 0, releasedQuantity: 0 });
+    }
+    if (placed.length < sides.length || wanted < input.quantity) {
+      ledger.rollback();
+      const first = sides[0]?.[0];
+      const record = first ? state.stockRecord(stockRecordKey(item.id, location.id, first.lot))?.record : undefined;
+      short.push({ line: line.index, stockRecordId: input.lot !== null || item.trackingMode !== 'lot' ? (record?.id ?? null) : null, available: wanted < input.quantity ? wanted : available, requested: input.quantity });
+      continue;
+    }
+    events.push(...ledger.endUnit().events);
+    held.push(...placed);
+  }
+  return { ledger, held, events, short };
+}
+
+/** The lots of the place to hold `quantity` from, oldest first, each for what it has available; less in total when the place has less. */
+function oldestFirst(ledger: StockLedger, item: Item, location: Location, quantity: number): Array<[StockSide, number]> {
+  const sides: Array<[StockSide, number]> = [];
+  let left = quantity;
+  for (const lot of ledger.lotsWithStockAt(item, location)) {
+    if (left <= 0) break;
+    const side = { location, lot };
+    const take = Math.min(left, ledger.available(item, side));
+    if (take <= 0) continue;
+    sides.push([side, take]);
+    left = sumQuantities([left, -take]);
+  }
+  return sides;
+}
+
+/** `expiresAt` as given (in the future, at most 30 days ahead), or 24 h after now. */
+function expiryOf(expiresAt: string | null, now: Date): string {
+  if (expiresAt === null) return new Date(now.getTime() + DEFAULT_RESERVATION_TTL_MS).toISOString();
+  const time = Date.parse(expiresAt);
+  const refuse = (message: string) => new ValidationError([{ location: 'body', pointer: '/expiresAt', code: 'invalid-value', message }], message);
+  if (!(time > now.getTime())) throw refuse('expiresAt must be in the future.');
+  if (time > now.getTime() + MAX_RESERVATION_TTL_MS) throw refuse('expiresAt must be at most 30 days after now.');
+  return new Date(time).toISOString();
+}
