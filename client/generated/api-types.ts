@@ -1973,7 +1973,9 @@ export interface components {
             }[];
             requiredScope?: string;
             lines?: {
-                line: number;
+                line?: number;
+                lineId?: string;
+                left?: number;
                 stockRecordId?: string | null;
                 expectedQuantity?: number;
                 currentQuantity?: number;
@@ -1981,6 +1983,8 @@ export interface components {
                 requested?: number;
                 appliedBy?: string;
             }[];
+            reservationId?: string | null;
+            reservationStatus?: string;
         };
         ReservationsPage: {
             data: {

@@ -9,9 +9,11 @@ export const fieldErrorSchema = z.object({
   message: z.string(),
 });
 
-/** A line a stock change's refusal names (docs/inventory.md "Writing stock over JSON"); the members present depend on the code. */
+/** A line a stock change's or a reservation's refusal names (docs/inventory.md "Writing stock over JSON", "Reservations and available stock"); the members present depend on the code. */
 export const stockProblemLineSchema = z.object({
-  line: z.number().check(z.int(), z.minimum(0)),
+  line: z.optional(z.number().check(z.int(), z.minimum(0))),
+  lineId: z.optional(z.string()),
+  left: z.optional(z.number()),
   stockRecordId: z.optional(z.nullable(z.string())),
   expectedQuantity: z.optional(z.number()),
   currentQuantity: z.optional(z.number()),
@@ -32,6 +34,8 @@ export const problemSchema = z
     errors: z.optional(z.array(fieldErrorSchema)),
     requiredScope: z.optional(z.string()),
     lines: z.optional(z.array(stockProblemLineSchema)),
+    reservationId: z.optional(z.nullable(z.string())),
+    reservationStatus: z.optional(z.string()),
   })
   .check(z.meta({ id: 'ProblemDetails' }));
 

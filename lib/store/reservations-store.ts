@@ -16,7 +16,7 @@ import type { StoreWrite } from './transaction-writer.ts';
  */
 
 const partitionOf = (organizationId: string) => `ORG#${organizationId}#RESERVATIONS`;
-const RESERVATION_PREFIX = 'RES#';
+const RESERVATION_PREFIX = 'RES';
 
 export const RESERVATION_EXPIRY_INDEX = 'gsi1';
 export const RESERVATION_EXPIRY_SHARDS = ACTIVE_JOB_SHARDS;
@@ -26,7 +26,7 @@ export const reservationExpiryShard = (shard: number) => `RESEXPIRY#${shard}`;
 const reservationEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
   type: 'reservation',
   schemaVersion: 1,
-  key: ({ organizationId, id }) => ({ pk: partitionOf(organizationId), sk: `${RESERVATION_PREFIX}${id}` }),
+  key: ({ organizationId, id }) => ({ pk: partitionOf(organizationId), sk: `${RESERVATION_PREFIX}#${id}` }),
 });
 
 const referenceClaimEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; reference: string }>({

@@ -74,7 +74,7 @@ export class NotActiveError extends ApiError {
   constructor(reservation: Reservation) {
     super(409, 'customer-api.reservations.not-active', 'Reservation not active', {
       detail: `The reservation is ${reservation.status}: nothing is left to release or fulfil.`,
-      extensions: { status: reservation.status },
+      extensions: { reservationStatus: reservation.status },
     });
   }
 }
