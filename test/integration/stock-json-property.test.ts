@@ -60,7 +60,7 @@ import { postStockChange, type HandlerAnswer, type StockChangeRoute } from '../s
  *
  * Quantities are quarters, so the model sums integers of 10^-6 units and never rounds.
  * STOCK_JSON_PROPERTY_RUNS (or RUNS, as test/integration/stock-property.test.ts reads) sets the
- * number of runs, STOCK_JSON_PROPERTY_SEED the seed.
+ * number of runs; STOCK_JSON_PROPERTY_SEED fixes the random start of fast-check.
  */
 
 // ---------------------------------------------------------------------------------------------
