@@ -292,6 +292,10 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     tables: { inventory: { calls: ['UpdateItem'], queryIndexes: ['gsi1'] } },
     queues: { webhooks: ['send'] },
   },
+  // The expiry index's shards (Query on gsi1); each due reservation (GetItem), its stock (BatchGetItem); one commit.
+  sweepReservationExpiries: {
+    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], queryIndexes: ['gsi1'] }, events: EVENT_APPEND, audit: calls('PutItem') },
+  },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {
     // GetItem/PutItem: the sweep position it continues from (lib/store/sweep-positions.ts).

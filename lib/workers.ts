@@ -145,6 +145,17 @@ export const WORKERS: readonly WorkerDefinition[] = [
     access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
   },
   {
+    id: 'sweepReservationExpiries',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-reservation-expiries.ts',
+    everySeconds: 60,
+    timeoutSeconds: 60,
+    // Reads the expiry index and each due reservation, its items, locations, records and totals;
+    // releases what is left in one transaction with its events and audit entry
+    // (docs/inventory.md "Reservations and available stock").
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' } },
+  },
+  {
     id: 'sweepAttachmentObjects',
     trigger: 'schedule',
     handler: 'functions/workers/sweep-attachment-objects.ts',
