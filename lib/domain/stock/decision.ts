@@ -51,6 +51,6 @@ export function insufficientStock(rowNumber: number, column: string, value: stri
     column,
     value,
     code: 'insufficient-stock',
-    message: `${what} has ${available} on hand; ${needed} would take it below zero.`,
+    message: `${what} has ${available} available (on hand less what reservations hold); ${needed} is more than that.`,
   };
 }

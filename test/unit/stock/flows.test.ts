@@ -99,7 +99,7 @@ describe('stock-adjustments: decideUnit', () => {
     // Assess
     expect(decision).toEqual({
       action: 'failed',
-      error: { rowNumber: 3, column: 'quantityDelta', value: '-6', code: 'insufficient-stock', message: expect.stringMatching(/has 5 on hand; 6 would take it below zero/) },
+      error: { rowNumber: 3, column: 'quantityDelta', value: '-6', code: 'insufficient-stock', message: expect.stringMatching(/has 5 available \(on hand less what reservations hold\); 6 is more than that/) },
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(5);
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
@@ -440,7 +440,7 @@ describe('builds: decideUnit', () => {
     // Assess: the error names the first source row of the component; the WIDGET consumed is rolled back with the rest
     expect(decision).toEqual({
       action: 'failed',
-      error: expect.objectContaining({ rowNumber: 8, column: 'quantity', code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 2 on hand; 3\.3 would take it below zero/) }),
+      error: expect.objectContaining({ rowNumber: 8, column: 'quantity', code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 2 available .*; 3\.3 is more than that/) }),
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(10);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(1.5);
@@ -528,7 +528,7 @@ describe('builds: decideUnit', () => {
       const { decision } = decide(buildsKind, world, [build({ quantity: '12' })]);
 
       // Assess
-      expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 6 on hand; 6\.6/) }) });
+      expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 6 available .*; 6\.6/) }) });
       expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW'))]).toEqual([1, 5]);
     });
 
