@@ -182,7 +182,8 @@ export const ROUTE_GRANTS = {
   // The page (Query); with parentId, the parent first (GetItem).
   listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listStockRecords: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // The entries (Query), then their records by id (BatchGetItem): docs/inventory.md "Reading inventory".
+  listStockRecords: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') }, cursorSecret: true }),
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
   listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),

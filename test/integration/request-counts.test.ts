@@ -11,6 +11,7 @@ import { createTestKey } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { itemsOf, rawMultipart } from '../support/imports.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
+import { ROUTE_GRANTS } from '../../infra/grants.ts';
 import { awaitWindowWithAtLeast } from '../support/rate-limit-window.ts';
 
 /**
@@ -65,7 +66,11 @@ async function requestsOf(operationId: RouteId, request: () => Omit<EventRequest
   counter.reset();
   const measured = await invoke(operationId, request());
   expect(measured.statusCode, String(measured.body)).toBe(expectedStatus);
-  return counter.operations();
+  const operations = counter.operations();
+  // Local runs do not enforce IAM: every call counted must be one its grant allows (infra/grants.ts), or AWS denies it.
+  const granted = new Set(Object.values(ROUTE_GRANTS[operationId].tables).flatMap((table) => table?.calls ?? []));
+  expect(operations.filter((operation) => operation !== 'TransactWriteItems' && !granted.has(operation as never)), `calls ${operationId}'s grant lacks`).toEqual([]);
+  return operations;
 }
 
 const bomBody = () =>
