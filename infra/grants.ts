@@ -177,8 +177,10 @@ export const ROUTE_GRANTS = {
   listBomRevisions: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   compareBomRevisions: readRoute({ tables: { inventory: calls('GetItem') } }),
   getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listItems: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
-  getItem: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // The page (Query), then the items' totals (BatchGetItem).
+  listItems: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') }, cursorSecret: true }),
+  // The item with its total (BatchGetItem).
+  getItem: readRoute({ tables: { inventory: calls('BatchGetItem') } }),
   // The page (Query); with parentId, the parent first (GetItem).
   listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),

@@ -524,8 +524,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List stock records (on-hand per item, location and lot)
-         * @description List stock records (on-hand per item, location and lot).
+         * List stock records (on-hand, reserved and available per item, location and lot)
+         * @description List stock records (on-hand, reserved and available per item, location and lot).
          *
          *     Requires scope `inventory:read`.
          */
@@ -1440,7 +1440,7 @@ export interface components {
             /** @description Row errors of the job beyond the 10,000 stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed. */
             notStoredCount: number;
         };
-        /** @description An item (full record). */
+        /** @description An item (full record) with its totals across all its stock records. */
         Item: {
             /** @description Opaque item id (prefix `itm_`). */
             id: string;
@@ -1466,6 +1466,12 @@ export interface components {
              * @description When the item was last changed.
              */
             updatedAt: string;
+            /** @description On-hand quantity of the item across all its locations. */
+            onHand: number;
+            /** @description Reserved quantity of the item across all its locations: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the item across all its locations: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
         } & {
             [key: string]: unknown;
         };
@@ -1931,7 +1937,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The on-hand quantity of one item at one location in one lot. */
+        /** @description The quantities of one item at one location in one lot. */
         StockRecord: {
             /** @description Opaque stock record id (prefix `stk_`). */
             id: string;
@@ -1944,13 +1950,19 @@ export interface components {
             locationCode: string;
             /** @description Lot number; null for items without lot tracking and for stock without a lot. */
             lot: string | null;
-            /** @description On-hand quantity of the stock record. */
+            /** @description On-hand quantity of the stock record: the same as `onHand`, kept as its alias. */
             quantity: number;
             /**
              * Format: date-time
              * @description When the quantity last changed.
              */
             updatedAt: string;
+            /** @description On-hand quantity of the stock record. */
+            onHand: number;
+            /** @description Reserved quantity of the stock record: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the stock record: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
         } & {
             [key: string]: unknown;
         };
@@ -3960,7 +3972,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of items by sku; a page filtered by `q` may hold fewer than `limit`. */
+            /** @description A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4011,7 +4023,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The item. */
+            /** @description The item, with its totals across all its locations (`onHand`, `reserved`, `available`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -11,7 +11,7 @@ export const listItemsRoute = {
   handler: 'functions/http/inventory/list-items.ts',
   summary: 'List items, by sku',
   tag: 'Inventory',
-  success: { status: 200, description: 'A page of items by sku; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
+  success: { status: 200, description: 'A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
   errorStatuses: [400],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;
@@ -25,7 +25,7 @@ export const getItemRoute = {
   handler: 'functions/http/inventory/get-item.ts',
   summary: 'Read an item',
   tag: 'Inventory',
-  success: { status: 200, description: 'The item.', mediaType: 'json' },
+  success: { status: 200, description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`).', mediaType: 'json' },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
@@ -65,7 +65,7 @@ export const listStockRecordsRoute = {
   scope: 'inventory:read',
   submission: false,
   handler: 'functions/http/inventory/list-stock-records.ts',
-  summary: 'List stock records (on-hand per item, location and lot)',
+  summary: 'List stock records (on-hand, reserved and available per item, location and lot)',
   tag: 'Inventory',
   success: { status: 200, description: 'A page of stock records; a page filtered by `lot` or `nonZero` may hold fewer than `limit`.', mediaType: 'json' },
   errorStatuses: [400],

@@ -170,7 +170,8 @@ describe('inventory reads through the client', () => {
     expect(item.sku).toBe('WIDGET');
     expect(location).toMatchObject({ code: 'A1', type: 'bin' });
     expect(stock.data).toEqual([record]);
-    expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5 });
+    expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5, onHand: 5, reserved: 0, available: 5 });
+    expect(item).toMatchObject({ onHand: 5, reserved: 0, available: 5 });
     expect(movement).toMatchObject({ type: 'adjustment', sku: 'WIDGET', quantity: 95, reference: 'ADJ-1' });
   });
 });

@@ -1,15 +1,35 @@
 import * as z from '../zod.ts';
-import { itemRecordSchema, locationRecordSchema, movementRecordSchema, stockRecordSchema } from './records.ts';
+import { itemRecordSchema, locationRecordSchema, movementRecordSchema, onHandQuantity, open, stockRecordSchema } from './records.ts';
 
 /**
  * The success bodies of the inventory reads, for OpenAPI and the tests
  * (lib/contracts/operations.ts); no function imports them. The records are the schemas the
- * events share (records.ts), published under their own names.
+ * events share (records.ts), published under their own names; the reads add the three quantity
+ * states to items (totals) and stock records (docs/inventory.md "Reading inventory"), which the
+ * events of those records do not carry.
  */
 
-export const itemSchema = itemRecordSchema.check(z.meta({ id: 'Item' }));
+/** `onHand`, `reserved` and `available` of a stock record, a location or an item (`what`). */
+const quantityStates = (what: string) => ({
+  onHand: onHandQuantity(`On-hand quantity ${what}.`),
+  reserved: z
+    .number()
+    .check(z.minimum(0))
+    .check(z.describe(`Reserved quantity ${what}: held by active reservations; 0 until reservations are written.`)),
+  available: z.number().check(z.describe(`\`onHand\` − \`reserved\` ${what}: what can still be promised. Negative only after a count set on-hand below what is reserved.`)),
+});
+
+export const itemSchema = open(z.object({ ...itemRecordSchema.shape, ...quantityStates('of the item across all its locations') })).check(
+  z.meta({ id: 'Item', description: 'An item (full record) with its totals across all its stock records.' }),
+);
 export const locationSchema = locationRecordSchema.check(z.meta({ id: 'Location' }));
-export const stockRecordResponseSchema = stockRecordSchema.check(z.meta({ id: 'StockRecord' }));
+export const stockRecordResponseSchema = open(
+  z.object({
+    ...stockRecordSchema.shape,
+    quantity: onHandQuantity('On-hand quantity of the stock record: the same as `onHand`, kept as its alias.'),
+    ...quantityStates('of the stock record'),
+  }),
+).check(z.meta({ id: 'StockRecord', description: 'The quantities of one item at one location in one lot.' }));
 export const movementResponseSchema = movementRecordSchema.check(z.meta({ id: 'Movement' }));
 
 const page = { page: z.object({ nextCursor: z.nullable(z.string()) }) };
