@@ -181,6 +181,8 @@ export const ROUTE_GRANTS = {
   listItems: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') }, cursorSecret: true }),
   // The item with its total (BatchGetItem).
   getItem: readRoute({ tables: { inventory: calls('BatchGetItem') } }),
+  // The item's stock-record entries (Query), then the item, its total and the records (BatchGetItem).
+  getItemAvailability: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') } }),
   // The page (Query); with parentId, the parent first (GetItem).
   listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),

@@ -30,6 +30,24 @@ export const getItemRoute = {
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
 
+export const getItemAvailabilityRoute = {
+  operationId: 'getItemAvailability',
+  method: 'GET',
+  path: '/v1/items/{id}/availability',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-item-availability.ts',
+  summary: "An item's on-hand, reserved and available quantities: its totals, and by location and lot",
+  tag: 'Inventory',
+  success: {
+    status: 200,
+    description: "The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on).",
+    mediaType: 'json',
+  },
+  errorStatuses: [400, 404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
 export const listLocationsRoute = {
   operationId: 'listLocations',
   method: 'GET',
@@ -131,6 +149,7 @@ export const traceLotRoute = {
 export const INVENTORY_ROUTES = [
   listItemsRoute,
   getItemRoute,
+  getItemAvailabilityRoute,
   listLocationsRoute,
   getLocationRoute,
   listStockRecordsRoute,

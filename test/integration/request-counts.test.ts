@@ -161,6 +161,15 @@ describe('DynamoDB requests per warm API call', () => {
     expect(await requestsOf('getItem', () => ({ path: `/v1/items/${inventoryIds.item}` }), 200)).toEqual(['BatchGetItem']);
   });
 
+  it('getItemAvailability within a leased block: the Query of the item\'s stock-record entries, then one BatchGetItem of the item, its total and its records, 2 requests', async () => {
+    expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.item}/availability` }), 200)).toEqual(['Query', 'BatchGetItem']);
+  });
+
+  it('getItemAvailability of an unknown item: the same 2 requests, nothing found; of an id of another type: none', async () => {
+    expect(await requestsOf('getItemAvailability', () => ({ path: '/v1/items/itm_0000000000000000000000/availability' }), 404)).toEqual(['Query', 'BatchGetItem']);
+    expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.location}/availability` }), 404)).toEqual([]);
+  });
+
   it('getMovement of an id of no movement: the key its time gives, then where older code stored movements, 2 requests', async () => {
     expect(await requestsOf('getMovement', () => ({ path: `/v1/movements/${newMovementId('2026-11-22T10:00:00.000Z')}` }), 404)).toEqual(['GetItem', 'GetItem']);
   });
