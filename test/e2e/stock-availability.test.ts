@@ -9,9 +9,9 @@ import { importAndWait } from '../support/imports.ts';
 /**
  * The three quantity states over HTTP (docs/inventory.md "Reading inventory"): `onHand`,
  * `reserved` and `available` on stock records and on items (totals), and
- * `GET /v1/items/{id}/availability`. No route writes `reserved` yet (reservations come with
- * their own routes), so the tests set it where it is stored, on a stock record and on its item's
- * total, as a reservation will. Every response is validated against docs/openapi.json.
+ * `GET /v1/items/{id}/availability`. The tests set `reserved` where it is stored, on a stock
+ * record and on its item's total, as a reservation does, so the reads are tested apart from the
+ * routes that write it. Every response is validated against docs/openapi.json.
  */
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
@@ -43,7 +43,7 @@ async function getJson<T>(key: string, path: string, status = 200): Promise<T> {
 
 const succeeded = async (key: string, kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file }, 60_000)).status).toBe('succeeded');
 
-/** What a reservation will write: the record's `reserved` and its item total's, where they are stored. */
+/** What a reservation writes: the record's `reserved` and its item total's, where they are stored. */
 async function storeReserved(organizationId: string, stockRecordId: string, itemId: string, reserved: number, itemReserved: number): Promise<void> {
   const update = (key: Record<string, string>, holder: string, value: number) =>
     documentClient.send(
