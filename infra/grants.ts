@@ -177,12 +177,17 @@ export const ROUTE_GRANTS = {
   listBomRevisions: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   compareBomRevisions: readRoute({ tables: { inventory: calls('GetItem') } }),
   getBomRevision: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listItems: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
-  getItem: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // The page (Query), then the items' totals (BatchGetItem).
+  listItems: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') }, cursorSecret: true }),
+  // The item with its total (BatchGetItem).
+  getItem: readRoute({ tables: { inventory: calls('BatchGetItem') } }),
+  // The item's stock-record entries (Query), then the item, its total and the records (BatchGetItem).
+  getItemAvailability: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') } }),
   // The page (Query); with parentId, the parent first (GetItem).
   listLocations: readRoute({ tables: { inventory: calls('GetItem', 'Query') }, cursorSecret: true }),
   getLocation: readRoute({ tables: { inventory: calls('GetItem') } }),
-  listStockRecords: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
+  // The entries (Query), then their records by id (BatchGetItem): docs/inventory.md "Reading inventory".
+  listStockRecords: readRoute({ tables: { inventory: calls('Query', 'BatchGetItem') }, cursorSecret: true }),
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
   listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),

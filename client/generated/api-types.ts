@@ -472,6 +472,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/items/{id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's on-hand, reserved and available quantities: its totals, and by location and lot
+         * @description An item's on-hand, reserved and available quantities: its totals, and by location and lot.
+         *
+         *     Requires scope `inventory:read`.
+         */
+        get: operations["getItemAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/locations": {
         parameters: {
             query?: never;
@@ -524,8 +546,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List stock records (on-hand per item, location and lot)
-         * @description List stock records (on-hand per item, location and lot).
+         * List stock records (on-hand, reserved and available per item, location and lot)
+         * @description List stock records (on-hand, reserved and available per item, location and lot).
          *
          *     Requires scope `inventory:read`.
          */
@@ -1540,7 +1562,7 @@ export interface components {
             /** @description Row errors of the job beyond the 10,000 stored per job: their rows are counted in the job's counts.failed, but these errors are not listed. 0 when every error is listed. */
             notStoredCount: number;
         };
-        /** @description An item (full record). */
+        /** @description An item (full record) with its totals across all its stock records. */
         Item: {
             /** @description Opaque item id (prefix `itm_`). */
             id: string;
@@ -1566,6 +1588,33 @@ export interface components {
              * @description When the item was last changed.
              */
             updatedAt: string;
+            /** @description On-hand quantity of the item across all its locations. */
+            onHand: number;
+            /** @description Reserved quantity of the item across all its locations: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the item across all its locations: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An item's quantities: its totals (always all of its stock, whatever `truncated` says), and by location and lot. At most 1000 stock records per response, whole locations only. */
+        ItemAvailability: {
+            /** @description Opaque item id (prefix `itm_`). */
+            itemId: string;
+            /** @description Stock keeping unit of the item. */
+            sku: string;
+            /** @description On-hand quantity of the item across all its locations. */
+            onHand: number;
+            /** @description Reserved quantity of the item across all its locations: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the item across all its locations: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
+            /** @description Each location where the item has a stock record (also at 0), by location id; each whole, with all its lots. */
+            locations: components["schemas"]["LocationAvailability"][];
+            /** @description The item has stock records in locations after the last one listed: ask again with `afterLocationId` set to `nextAfterLocationId`. */
+            truncated: boolean;
+            /** @description Where the next response starts when `truncated`; null otherwise. */
+            nextAfterLocationId: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1735,11 +1784,43 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        LocationAvailability: {
+            /** @description Opaque location id (prefix `loc_`). */
+            locationId: string;
+            locationCode: string;
+            /** @description On-hand quantity of the item at the location (the sums of its lots). */
+            onHand: number;
+            /** @description Reserved quantity of the item at the location (the sums of its lots): held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the item at the location (the sums of its lots): what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
+            /** @description True only for a location holding more stock records of the item than one response reads (1000): `lots` lists its first 1000 and the sums cover only those; read all of them with `GET /v1/stock-records?itemId=…&locationId=…`. */
+            lotsTruncated: boolean;
+            /** @description Every stock record of the item at the location, by lot (stock without a lot, null, first); an item not tracked by lot has one, with lot null. */
+            lots: components["schemas"]["LotAvailability"][];
+        } & {
+            [key: string]: unknown;
+        };
         LocationsPage: {
             data: components["schemas"]["Location"][];
             page: {
                 nextCursor: string | null;
             };
+        };
+        /** @description One stock record of the item at the location: its lot (null for stock without a lot) and its quantities. */
+        LotAvailability: {
+            /** @description Lot number; null for items without lot tracking and for stock without a lot. */
+            lot: string | null;
+            /** @description Opaque stock record id (prefix `stk_`). */
+            stockRecordId: string;
+            /** @description On-hand quantity of the stock record. */
+            onHand: number;
+            /** @description Reserved quantity of the stock record: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the stock record: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
+        } & {
+            [key: string]: unknown;
         };
         LotTrace: {
             sku: string;
@@ -2095,7 +2176,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The on-hand quantity of one item at one location in one lot. */
+        /** @description The quantities of one item at one location in one lot. */
         StockRecord: {
             /** @description Opaque stock record id (prefix `stk_`). */
             id: string;
@@ -2108,13 +2189,19 @@ export interface components {
             locationCode: string;
             /** @description Lot number; null for items without lot tracking and for stock without a lot. */
             lot: string | null;
-            /** @description On-hand quantity of the stock record. */
+            /** @description On-hand quantity of the stock record: the same as `onHand`, kept as its alias. */
             quantity: number;
             /**
              * Format: date-time
              * @description When the quantity last changed.
              */
             updatedAt: string;
+            /** @description On-hand quantity of the stock record. */
+            onHand: number;
+            /** @description Reserved quantity of the stock record: held by active reservations; 0 until reservations are written. */
+            reserved: number;
+            /** @description `onHand` − `reserved` of the stock record: what can still be promised. Negative only after a count set on-hand below what is reserved. */
+            available: number;
         } & {
             [key: string]: unknown;
         };
@@ -4124,7 +4211,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of items by sku; a page filtered by `q` may hold fewer than `limit`. */
+            /** @description A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4175,7 +4262,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The item. */
+            /** @description The item, with its totals across all its locations (`onHand`, `reserved`, `available`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4185,6 +4272,78 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Item"];
                     "text/json": components["schemas"]["Item"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getItemAvailability: {
+        parameters: {
+            query?: {
+                /** @description Only the locations after this one (by location id): the `nextAfterLocationId` of a truncated response. */
+                afterLocationId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemAvailability"];
+                    "text/json": components["schemas"]["ItemAvailability"];
                     "text/plain": string;
                 };
             };

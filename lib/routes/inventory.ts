@@ -11,7 +11,7 @@ export const listItemsRoute = {
   handler: 'functions/http/inventory/list-items.ts',
   summary: 'List items, by sku',
   tag: 'Inventory',
-  success: { status: 200, description: 'A page of items by sku; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
+  success: { status: 200, description: 'A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
   errorStatuses: [400],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;
@@ -25,8 +25,26 @@ export const getItemRoute = {
   handler: 'functions/http/inventory/get-item.ts',
   summary: 'Read an item',
   tag: 'Inventory',
-  success: { status: 200, description: 'The item.', mediaType: 'json' },
+  success: { status: 200, description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`).', mediaType: 'json' },
   errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const getItemAvailabilityRoute = {
+  operationId: 'getItemAvailability',
+  method: 'GET',
+  path: '/v1/items/{id}/availability',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-item-availability.ts',
+  summary: "An item's on-hand, reserved and available quantities: its totals, and by location and lot",
+  tag: 'Inventory',
+  success: {
+    status: 200,
+    description: "The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on).",
+    mediaType: 'json',
+  },
+  errorStatuses: [400, 404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
 
@@ -65,7 +83,7 @@ export const listStockRecordsRoute = {
   scope: 'inventory:read',
   submission: false,
   handler: 'functions/http/inventory/list-stock-records.ts',
-  summary: 'List stock records (on-hand per item, location and lot)',
+  summary: 'List stock records (on-hand, reserved and available per item, location and lot)',
   tag: 'Inventory',
   success: { status: 200, description: 'A page of stock records; a page filtered by `lot` or `nonZero` may hold fewer than `limit`.', mediaType: 'json' },
   errorStatuses: [400],
@@ -131,6 +149,7 @@ export const traceLotRoute = {
 export const INVENTORY_ROUTES = [
   listItemsRoute,
   getItemRoute,
+  getItemAvailabilityRoute,
   listLocationsRoute,
   getLocationRoute,
   listStockRecordsRoute,

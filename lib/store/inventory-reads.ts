@@ -17,7 +17,8 @@ import { movementById } from './movements-store.ts';
  * The inventory reads (docs/inventory.md "Reading inventory"): a record by id is one consistent
  * GetItem, a page of a list one consistent Query of the type's list partition
  * (lib/store/inventory-lists.ts), whose sort-key range the filters narrow where they can; a page
- * of stock records then reads its records by id (lib/store/stock-record-list.ts).
+ * of stock records then reads its records by id (lib/store/stock-record-list.ts). Items' totals
+ * are read beside (lib/store/item-stock-reads.ts).
  */
 
 /** Entries a filtered page examines at most (docs/inventory.md "Reading inventory"). */

@@ -158,7 +158,7 @@ describe('npm run cli', () => {
     expect(job).toMatchObject({ status: 'succeeded', filters: { nonZero: true } });
     const content = readFileSync(out, 'utf8');
     expect(Buffer.byteLength(content)).toBe(job.fileSizeBytes);
-    expect(content.startsWith('stockRecordId,itemId,sku,locationId,locationCode,lot,quantity,updatedAt\r\n')).toBe(true);
+    expect(content.startsWith('stockRecordId,itemId,sku,locationId,locationCode,lot,quantity,updatedAt,reserved,available\r\n')).toBe(true);
     expect(content.trimEnd().split('\r\n')).toHaveLength(job.rowCount + 1);
     expect(stderr).toMatch(new RegExp(`^${job.id} succeeded`, 'm'));
   });

@@ -162,6 +162,7 @@ describe('inventory reads through the client', () => {
     const location = await unwrap(client.api.GET('/v1/locations/{id}', { params: { path: { id: locations.data[0]?.id ?? '' } } }));
     const stock = await unwrap(client.api.GET('/v1/stock-records', { params: { query: { itemId: item.id, nonZero: true } } }));
     const record = await unwrap(client.api.GET('/v1/stock-records/{id}', { params: { path: { id: seeded.widgetStockRecordId } } }));
+    const availability = await unwrap(client.api.GET('/v1/items/{id}/availability', { params: { path: { id: item.id } } }));
     const movements = await unwrap(client.api.GET('/v1/movements', { params: { query: { itemId: item.id, limit: 1 } } }));
     const movement = await unwrap(client.api.GET('/v1/movements/{id}', { params: { path: { id: movements.data[0]?.id ?? '' } } }));
 
@@ -170,7 +171,9 @@ describe('inventory reads through the client', () => {
     expect(item.sku).toBe('WIDGET');
     expect(location).toMatchObject({ code: 'A1', type: 'bin' });
     expect(stock.data).toEqual([record]);
-    expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5 });
+    expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5, onHand: 5, reserved: 0, available: 5 });
+    expect(item).toMatchObject({ onHand: 5, reserved: 0, available: 5 });
+    expect(availability).toMatchObject({ itemId: item.id, onHand: 5, truncated: false, locations: [{ locationCode: 'A1', onHand: 5, lots: [{ lot: null, stockRecordId: record.id }] }] });
     expect(movement).toMatchObject({ type: 'adjustment', sku: 'WIDGET', quantity: 95, reference: 'ADJ-1' });
   });
 });

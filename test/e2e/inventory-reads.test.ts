@@ -79,6 +79,13 @@ describe('items', () => {
     expect(bySkuPart.data.map((item) => item.sku)).toEqual(['GADGET']);
     expect(unknown.data).toEqual([]);
     expect(one).toEqual(bySku.data[0]);
+    // Totals across locations: 100 received at A1, 40 moved to B1 and written off there.
+    expect(one).toMatchObject({ onHand: 60, reserved: 0, available: 60 });
+    expect(all.data.map((item) => [item.sku, item.onHand])).toEqual([
+      ['GADGET', 0],
+      ['RESIN', 10],
+      ['WIDGET', 60],
+    ]);
   });
 });
 
@@ -149,7 +156,8 @@ describe('stock records', () => {
     expect(lotL1.data).toEqual([expect.objectContaining({ sku: 'RESIN', lot: 'L1', quantity: 10 })]);
     expect(exact.data).toHaveLength(1);
     expect(one).toEqual(exact.data[0]);
-    expect(Object.keys(one).sort()).toEqual(['id', 'itemId', 'locationCode', 'locationId', 'lot', 'quantity', 'sku', 'updatedAt']);
+    expect(Object.keys(one).sort()).toEqual(['available', 'id', 'itemId', 'locationCode', 'locationId', 'lot', 'onHand', 'quantity', 'reserved', 'sku', 'updatedAt']);
+    expect(one).toMatchObject({ quantity: 10, onHand: 10, reserved: 0, available: 10 });
   });
 });
 

@@ -11,6 +11,7 @@ import { createTestKey } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { itemsOf, rawMultipart } from '../support/imports.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
+import { ROUTE_GRANTS } from '../../infra/grants.ts';
 import { awaitWindowWithAtLeast } from '../support/rate-limit-window.ts';
 
 /**
@@ -65,7 +66,11 @@ async function requestsOf(operationId: RouteId, request: () => Omit<EventRequest
   counter.reset();
   const measured = await invoke(operationId, request());
   expect(measured.statusCode, String(measured.body)).toBe(expectedStatus);
-  return counter.operations();
+  const operations = counter.operations();
+  // Local runs do not enforce IAM: every call counted must be one its grant allows (infra/grants.ts), or AWS denies it.
+  const granted = new Set(Object.values(ROUTE_GRANTS[operationId].tables).flatMap((table) => table?.calls ?? []));
+  expect(operations.filter((operation) => operation !== 'TransactWriteItems' && !granted.has(operation as never)), `calls ${operationId}'s grant lacks`).toEqual([]);
+  return operations;
 }
 
 const bomBody = () =>
@@ -125,9 +130,6 @@ describe('DynamoDB requests per warm API call', () => {
     ['listAuditEvents', () => ({ query: 'limit=50' }), ['Query']],
     ['getImportJob', () => ({ path: `/v1/imports/jobs/${jobId}` }), ['GetItem']],
     ['getBom', () => ({ path: `/v1/boms/${bomId}` }), ['GetItem']],
-    ['listItems', () => ({ query: 'limit=50' }), ['Query']],
-    ['listItems', () => ({ query: 'q=rc&limit=50' }), ['Query']],
-    ['getItem', () => ({ path: `/v1/items/${inventoryIds.item}` }), ['GetItem']],
     ['listLocations', () => ({ query: 'code=RC-L1' }), ['Query']],
     ['getLocation', () => ({ path: `/v1/locations/${inventoryIds.location}` }), ['GetItem']],
     ['getStockRecord', () => ({ path: `/v1/stock-records/${inventoryIds.stockRecord}` }), ['GetItem']],
@@ -145,6 +147,27 @@ describe('DynamoDB requests per warm API call', () => {
   ] as const)('listStockRecords (%s) within a leased block: the Query of the entries and one BatchGetItem of their records, 2 requests', async (_filter, request) => {
     // The entries hold keys only; a page reads its records by id (docs/inventory.md "Reading inventory").
     expect(await requestsOf('listStockRecords', request, 200)).toEqual(['Query', 'BatchGetItem']);
+  });
+
+  it.each([
+    ['all', () => ({ query: 'limit=50' })],
+    ['q', () => ({ query: 'q=rc&limit=50' })],
+  ] as const)('listItems (%s) within a leased block: the Query of the page and one BatchGetItem of its items\' totals, 2 requests', async (_filter, request) => {
+    // The entries hold the items, not their totals, which change with every stock write (docs/inventory.md "Reading inventory").
+    expect(await requestsOf('listItems', request, 200)).toEqual(['Query', 'BatchGetItem']);
+  });
+
+  it('getItem within a leased block: the item and its total in one BatchGetItem, 1 request', async () => {
+    expect(await requestsOf('getItem', () => ({ path: `/v1/items/${inventoryIds.item}` }), 200)).toEqual(['BatchGetItem']);
+  });
+
+  it('getItemAvailability within a leased block: the Query of the item\'s stock-record entries, then one BatchGetItem of the item, its total and its records, 2 requests', async () => {
+    expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.item}/availability` }), 200)).toEqual(['Query', 'BatchGetItem']);
+  });
+
+  it('getItemAvailability of an unknown item: the same 2 requests, nothing found; of an id of another type: none', async () => {
+    expect(await requestsOf('getItemAvailability', () => ({ path: '/v1/items/itm_0000000000000000000000/availability' }), 404)).toEqual(['Query', 'BatchGetItem']);
+    expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.location}/availability` }), 404)).toEqual([]);
   });
 
   it('getMovement of an id of no movement: the key its time gives, then where older code stored movements, 2 requests', async () => {

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import type { StockRecord } from '../../lib/domain/inventory/stock.ts';
 import { stockRecordKey, sumQuantities } from '../../lib/domain/inventory/stock.ts';
+import { quantityStates } from '../../lib/domain/inventory/availability.ts';
 import { InventoryReads, type StockRecordView } from '../../lib/domain/inventory/reads.ts';
 import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
 import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
@@ -65,8 +66,10 @@ export function stockRecordsOfFeed(feed: readonly EventEnvelope[]): StockRecordV
   const records = new Map<string, StockRecordView>();
   for (const event of feed) {
     if (event.type !== 'stock.changed') continue;
-    const data = event.data as { stockRecordId: string; itemId: string; sku: string; locationId: string; locationCode: string; lot: string | null; quantity: number };
-    records.set(data.stockRecordId, { id: data.stockRecordId, itemId: data.itemId, sku: data.sku, locationId: data.locationId, locationCode: data.locationCode, lot: data.lot, quantity: data.quantity, updatedAt: event.occurredAt });
+    const data = event.data as { stockRecordId: string; itemId: string; sku: string; locationId: string; locationCode: string; lot: string | null; quantity: number; reserved?: number };
+    // `reserved` once stock.changed carries it; 0 before, as the reads show it.
+    const states = quantityStates({ onHand: data.quantity, ...(data.reserved === undefined ? {} : { reserved: data.reserved }) });
+    records.set(data.stockRecordId, { id: data.stockRecordId, itemId: data.itemId, sku: data.sku, locationId: data.locationId, locationCode: data.locationCode, lot: data.lot, quantity: data.quantity, ...states, updatedAt: event.occurredAt });
   }
   return [...records.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -5,9 +5,9 @@ import { bindOperation } from '../../../lib/contracts/operation.ts';
 import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { listItemsRoute } from '../../../lib/routes/inventory.ts';
-import { inventoryReads } from './reads.ts';
+import { itemReads } from './reads.ts';
 
-const reads = inventoryReads(new CursorCodec(await cursorKeys()));
+const reads = itemReads(new CursorCodec(await cursorKeys()));
 
 export const handler = createOperationHandler(bindOperation(listItemsRoute, listItemsContract), chainDependencies, async ({ query, principal }) => {
   const { limit, cursor, ...filter } = query;

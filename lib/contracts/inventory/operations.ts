@@ -27,6 +27,20 @@ export const listItemsContract = defineOperation({
 
 export const getItemContract = defineOperation({ operationId: 'getItem', request: { path: recordPath } });
 
+/** Built in a `@__PURE__` call: the other inventory reads' functions leave it out. */
+export const getItemAvailabilityContract = /* @__PURE__ */ (() =>
+  defineOperation({
+    operationId: 'getItemAvailability',
+    request: {
+      path: recordPath,
+      query: z.strictObject({
+        afterLocationId: z
+          .optional(idParam)
+          .check(z.meta({ description: 'Only the locations after this one (by location id): the `nextAfterLocationId` of a truncated response.' })),
+      }),
+    },
+  }))();
+
 export const listLocationsContract = defineOperation({
   operationId: 'listLocations',
   request: {

@@ -98,7 +98,7 @@ export const EXPORT_KINDS = [
   {
     kind: 'stock-records',
     title: 'Stock records',
-    description: 'On-hand quantity per item × location × lot, exact as of `asOfEventId`.',
+    description: 'On-hand, reserved and available quantity per item × location × lot, exact as of `asOfEventId`.',
     columns: [
       text('stockRecordId', 'Stock record id.'),
       text('itemId', 'Item id.'),
@@ -108,6 +108,9 @@ export const EXPORT_KINDS = [
       text('lot', 'Lot; empty when the item is not lot-tracked.'),
       number('quantity', 'On-hand quantity as of `asOfEventId`.'),
       time('updatedAt', 'Last change up to `asOfEventId` (UTC).'),
+      // Added after the others, so files read by column position keep their columns.
+      number('reserved', 'Held by active reservations as of `asOfEventId`; 0 until reservations are written.'),
+      number('available', '`quantity` − `reserved` as of `asOfEventId`; negative only after a count set on-hand below what is reserved.'),
     ],
     filters: [SKU_FILTER, LOCATION_FILTER, optional('nonZero', 'boolean', 'Only records whose quantity is not zero.')],
     snapshot: 'exact',

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../events/read-feed.ts';
 import type { Item } from '../inventory/item.ts';
-import type { StockRecord } from '../inventory/stock.ts';
+import { reservedOf, type StockRecord } from '../inventory/stock.ts';
 
 /**
  * Exact snapshots (docs/exports.md "Snapshots", docs/architecture.md "Exports"). An export records
@@ -9,7 +9,10 @@ import type { StockRecord } from '../inventory/stock.ts';
  * is rolled back to its state at S with the before-images the events carry:
  *   - `stock.changed` after S: the first one's `previousQuantity` and `previousUpdatedAt` are the
  *     record's quantity and `updatedAt` at S; a `previousUpdatedAt` of null says the record did
- *     not exist at S (that change created it), and it is left out;
+ *     not exist at S (that change created it), and it is left out. Its `reserved` at S is the
+ *     `previousReserved` of the first one after S that carries it; an event without it (written
+ *     before reservations, or by a writer that never changes what is reserved) changed nothing
+ *     reserved, so a record none of whose changes after S carries it has the `reserved` it has now;
  *   - `item.created` after S: the item did not exist at S and is left out;
  *   - `item.updated` after S: each field takes the `previous` value of the first update after S
  *     that changed it.
@@ -37,6 +40,8 @@ export interface StockAtSnapshot {
   record: StockRecord;
   /** The on-hand quantity at S. */
   quantity: number;
+  /** What reservations held at S (0 for a record that has never held any). */
+  reserved: number;
   /** `updatedAt` at S; null only when an event older than its before-image changed the record after S. */
   updatedAt: string | null;
 }
@@ -56,6 +61,8 @@ export class SnapshotRollback {
   /** Every event up to this sequence has been read into the before-images. */
   private readUpTo: number;
   private readonly stockBefore = new Map<string, StockBefore>();
+  /** `reserved` at S of each record a change after S told it of (`previousReserved`). */
+  private readonly reservedBefore = new Map<string, number>();
   private readonly itemsCreatedAfter = new Set<string>();
   private readonly itemFieldsBefore = new Map<string, ItemFields>();
 
@@ -94,10 +101,12 @@ export class SnapshotRollback {
   private visit(event: StoredEvent): void {
     const { type } = event.envelope;
     if (type === 'stock.changed') {
-      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null };
-      if (data.stockRecordId !== undefined && !this.stockBefore.has(data.stockRecordId) && typeof data.previousQuantity === 'number') {
+      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null; previousReserved?: number };
+      if (data.stockRecordId === undefined) return;
+      if (!this.stockBefore.has(data.stockRecordId) && typeof data.previousQuantity === 'number') {
         this.stockBefore.set(data.stockRecordId, { quantity: data.previousQuantity, updatedAt: data.previousUpdatedAt });
       }
+      if (!this.reservedBefore.has(data.stockRecordId) && typeof data.previousReserved === 'number') this.reservedBefore.set(data.stockRecordId, data.previousReserved);
       return;
     }
     if (type !== 'item.created' && type !== 'item.updated') return;
@@ -114,18 +123,19 @@ export class SnapshotRollback {
   }
 
   /**
-   * The page's stock records as they were at S, each with its quantity and `updatedAt` then (a
-   * record at 0 at S included); a record created after S is left out. An event committed before
-   * `previousUpdatedAt` existed cannot tell a record at 0 from one created after S: such a record
-   * is left out, and a rolled-back one has no `updatedAt`.
+   * The page's stock records as they were at S, each with its quantity, `reserved` and
+   * `updatedAt` then (a record at 0 at S included); a record created after S is left out. An
+   * event committed before `previousUpdatedAt` existed cannot tell a record at 0 from one created
+   * after S: such a record is left out, and a rolled-back one has no `updatedAt`.
    */
   stock(records: readonly StockRecord[]): StockAtSnapshot[] {
     const result: StockAtSnapshot[] = [];
     for (const record of records) {
       const before = this.stockBefore.get(record.id);
-      if (before === undefined) result.push({ record, quantity: record.onHand, updatedAt: record.updatedAt });
-      else if (before.updatedAt !== undefined && before.updatedAt !== null) result.push({ record, quantity: before.quantity, updatedAt: before.updatedAt });
-      else if (before.updatedAt === undefined && before.quantity !== 0) result.push({ record, quantity: before.quantity, updatedAt: null });
+      const reserved = this.reservedBefore.get(record.id) ?? reservedOf(record);
+      if (before === undefined) result.push({ record, quantity: record.onHand, reserved, updatedAt: record.updatedAt });
+      else if (before.updatedAt !== undefined && before.updatedAt !== null) result.push({ record, quantity: before.quantity, reserved, updatedAt: before.updatedAt });
+      else if (before.updatedAt === undefined && before.quantity !== 0) result.push({ record, quantity: before.quantity, reserved, updatedAt: null });
     }
     return result;
   }

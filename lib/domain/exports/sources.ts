@@ -1,6 +1,7 @@
 import type { AuditLogStore } from '../audit/list-audit.ts';
 import type { AuditKind } from '../audit/types.ts';
 import type { InventoryReadStorage } from '../inventory/reads.ts';
+import { availableOf } from '../inventory/stock.ts';
 import type { ExportRow } from './format.ts';
 import type { ExportFilters, ExportJobState } from './job.ts';
 import type { ExportColumn } from './kinds.ts';
@@ -113,7 +114,7 @@ export class ExportSources {
             const atSnapshot = rollback.stock(page.items);
             const rows = atSnapshot
               .filter(({ quantity }) => !nonZero || quantity !== 0)
-              .map(({ record, quantity, updatedAt }) => ({
+              .map(({ record, quantity, reserved, updatedAt }) => ({
                 stockRecordId: record.id,
                 itemId: record.itemId,
                 sku: record.sku,
@@ -122,6 +123,8 @@ export class ExportSources {
                 lot: record.lot,
                 quantity,
                 updatedAt,
+                reserved,
+                available: availableOf({ onHand: quantity, reserved }),
               }));
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorBinding, CursorCodec } from '../pagination/cursor.ts';
 import { cursorPage, type ListPage, type PageOf } from '../pagination/page.ts';
+import { quantityStates } from './availability.ts';
 import type { Item } from './item.ts';
 import type { Location } from './location.ts';
 import type { InventoryRecordType, InventoryRecordTypes } from './records.ts';
@@ -10,7 +11,8 @@ import type { MovementRecord, MovementType, StockRecord } from './stock.ts';
  * Reads of inventory records by id and by filter (docs/inventory.md "Reading inventory"). Every
  * read sees every committed write; a page is one storage Query (a page of stock records adds the
  * reads of its records by id). An id of another organization, of another record type or of
- * nothing is the same 404.
+ * nothing is the same 404. Stock records show the three quantity states, `onHand`, `reserved`
+ * and `available` (./availability.ts). Items, which add their totals, are read by ./item-reads.ts.
  */
 
 export interface ItemFilter {
@@ -65,13 +67,12 @@ export interface StockRecordView {
   locationId: string;
   locationCode: string;
   lot: string | null;
+  /** On-hand: the alias `onHand` was added beside, kept for the clients that read it. */
   quantity: number;
+  onHand: number;
+  reserved: number;
+  available: number;
   updatedAt: string;
-}
-
-export function itemView(item: Item): Item {
-  const { id, sku, name, unit, description, category, barcode, reorderPoint, trackingMode, createdAt, updatedAt } = item;
-  return { id, sku, name, unit, description, category, barcode, reorderPoint, trackingMode, createdAt, updatedAt };
 }
 
 export function locationView(location: Location): Location {
@@ -80,7 +81,8 @@ export function locationView(location: Location): Location {
 }
 
 export function stockRecordView(stock: StockRecord): StockRecordView {
-  return { id: stock.id, itemId: stock.itemId, sku: stock.sku, locationId: stock.locationId, locationCode: stock.locationCode, lot: stock.lot, quantity: stock.onHand, updatedAt: stock.updatedAt };
+  const { id, itemId, sku, locationId, locationCode, lot, updatedAt } = stock;
+  return { id, itemId, sku, locationId, locationCode, lot, quantity: stock.onHand, ...quantityStates(stock), updatedAt };
 }
 
 export function movementView(movement: MovementRecord): MovementRecord {
@@ -108,10 +110,6 @@ export class InventoryReads {
     private readonly cursors?: CursorCodec,
   ) {}
 
-  async item(organizationId: string, id: string): Promise<Item> {
-    return itemView(this.found('item', await this.storage.record(organizationId, 'item', id)));
-  }
-
   async location(organizationId: string, id: string): Promise<Location> {
     return locationView(this.found('location', await this.storage.record(organizationId, 'location', id)));
   }
@@ -122,10 +120,6 @@ export class InventoryReads {
 
   async movement(organizationId: string, id: string): Promise<MovementRecord> {
     return movementView(this.found('movement', await this.storage.movement(organizationId, id)));
-  }
-
-  items(organizationId: string, filter: ItemFilter, query: ListQuery): Promise<ListPage<Item>> {
-    return this.paged({ organizationId, endpoint: 'GET /v1/items', filters: { ...filter } }, query, itemView, (after) => this.storage.items(organizationId, filter, after, query.limit));
   }
 
   /**

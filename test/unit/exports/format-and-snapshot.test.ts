@@ -95,6 +95,32 @@ describe('snapshot roll-back', () => {
     expect(rows.map(({ record: { id }, quantity, updatedAt }) => [id, quantity, updatedAt])).toEqual([['stk_a', 5, null]]);
   });
 
+  it('rolls reserved back to the previousReserved of the first change after S that carries it, and leaves it as it is without one', async () => {
+    // Prepare: S = 1. stk_a: reserved 2 at S, then a reservation (2→6) and a receipt (6 kept);
+    // stk_b: a change written before reservations (no previousReserved), then one that carries it (1 at S, 1→0);
+    // stk_c: only changes without previousReserved (reserved as it is now); stk_d: no change after S.
+    const reserved = (id: string, onHand: number, held: number | undefined) => ({ ...record(id, onHand), ...(held === undefined ? {} : { reserved: held }) });
+    const events = feed(
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 1, previousUpdatedAt: 'before-S', quantity: 1 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-at-S', quantity: 10, previousReserved: 2, reserved: 6 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 4, previousUpdatedAt: 'b-at-S', quantity: 5 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-later', quantity: 15, previousReserved: 6, reserved: 6 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 5, previousUpdatedAt: 'b-later', quantity: 5, previousReserved: 1, reserved: 0 } },
+      { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 3, previousUpdatedAt: 'c-at-S', quantity: 8 } },
+    );
+
+    // Act
+    const rows = await stockAtSnapshot(events, 'o', 1, [reserved('stk_a', 15, 6), reserved('stk_b', 5, 0), reserved('stk_c', 8, 3), reserved('stk_d', 4, undefined)]);
+
+    // Assess
+    expect(rows.map(({ record: { id }, quantity, reserved: held, updatedAt }) => [id, quantity, held, updatedAt])).toEqual([
+      ['stk_a', 10, 2, 'a-at-S'],
+      ['stk_b', 4, 1, 'b-at-S'],
+      ['stk_c', 3, 3, 'c-at-S'],
+      ['stk_d', 4, 0, 'now'],
+    ]);
+  });
+
   it('leaves out items created after S and restores each field from the first update that changed it', async () => {
     // Prepare
     const events = feed(

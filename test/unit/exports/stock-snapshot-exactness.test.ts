@@ -5,7 +5,7 @@ import { MemoryExportWorld, stockRecord } from '../../support/export-harness.ts'
  * A `stock-records` export is exactly the stock as of `asOfEventId` (docs/exports.md "Snapshots"),
  * on concrete sequences of writes that commit while it runs: a record at 0 at the snapshot is
  * listed with 0 (unless `nonZero`), a record created after it is not, and a rolled-back row
- * carries the `updatedAt` it had then.
+ * carries the `updatedAt` and the `reserved` it had then (`available` following from both).
  */
 
 const ORG = 'org_snapshot_unit';
@@ -67,5 +67,40 @@ describe('stock-records snapshot', () => {
 
     // Assess
     expect(rowsOf(world.file(job.id))).toEqual([`${id(1)} 5 2026-11-10T00:00:00.000Z`, `${id(3)} 7 2026-11-12T00:00:00.000Z`]);
+  });
+
+  it('gives each row its reserved and available at the snapshot: reserved rolled back from the previousReserved of stock.changed', async () => {
+    // Prepare: before S, 2 of record 1 reserved, and 1 of record 3 (by a writer that emitted no event
+    // with previousReserved); after S, 3 more of record 1 reserved.
+    const world = worldAtSnapshot();
+    const reserve = (n: number, reserved: number, at: string) => {
+      const before = world.stock.records.get(id(n))!;
+      world.stock.records.set(id(n), { ...before, reserved, updatedAt: at });
+      const { itemId, sku, locationId, locationCode, lot, onHand } = before;
+      const data = { stockRecordId: id(n), itemId, sku, locationId, locationCode, lot, previousQuantity: onHand, previousUpdatedAt: before.updatedAt, quantity: onHand, delta: 0, previousReserved: before.reserved ?? 0, reserved };
+      world.events.append(ORG, 'stock.changed', data, at);
+    };
+    reserve(1, 2, '2026-11-15T00:00:00.000Z');
+    world.stock.records.set(id(3), { ...world.stock.records.get(id(3))!, reserved: 1 });
+    const job = world.submit(ORG, 'stock-records');
+    world.stock.onPage = () => {
+      if (world.stock.records.get(id(1))?.reserved === 2) reserve(1, 5, LATER);
+    };
+
+    // Act
+    await world.processor({ pageSize: 2, partBytes: 1 << 20 }).process(ORG, job.id, () => 120_000);
+
+    // Assess: stockRecordId, quantity, updatedAt, reserved, available
+    const rows = world
+      .file(job.id)
+      .split('\r\n')
+      .slice(0, -1)
+      .map((line) => line.split(',').filter((_, column) => [0, 6, 7, 8, 9].includes(column)).join(' '));
+    expect(rows).toEqual([
+      'stockRecordId quantity updatedAt reserved available',
+      `${id(1)} 5 2026-11-15T00:00:00.000Z 2 3`,
+      `${id(2)} 0 ${AT_S} 0 0`,
+      `${id(3)} 7 2026-11-12T00:00:00.000Z 1 6`,
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { INVENTORY_ROUTES } from '../../../routes/inventory.ts';
 import {
+  getItemAvailabilityContract,
   getItemContract,
   getLocationContract,
   getMovementContract,
@@ -9,17 +10,18 @@ import {
   listMovementsContract,
   listStockRecordsContract,
 } from '../../inventory/operations.ts';
-import { itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from '../../inventory/responses.ts';
+import { itemAvailabilitySchema, itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from '../../inventory/responses.ts';
 import { lotTraceSchema } from '../../lots/responses.ts';
 import { traceLotContract } from '../../lots/trace-lot.ts';
 import type { OpenApiArea } from './types.ts';
 
 /** The inventory reads in the OpenAPI document (docs/inventory.md "Reading inventory"). */
 export const inventoryOpenApi = {
-  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter (docs/inventory.md "Reading inventory"); lot traces through builds (docs/inventory.md "Tracing a lot").' },
+  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter, the availability of an item by location and lot (docs/inventory.md "Reading inventory"); lot traces through builds (docs/inventory.md "Tracing a lot").' },
   operations: {
     listItems: { contract: listItemsContract, response: itemsPageSchema },
     getItem: { contract: getItemContract, response: itemSchema },
+    getItemAvailability: { contract: getItemAvailabilityContract, response: itemAvailabilitySchema },
     listLocations: { contract: listLocationsContract, response: locationsPageSchema },
     getLocation: { contract: getLocationContract, response: locationSchema },
     listStockRecords: { contract: listStockRecordsContract, response: stockRecordsPageSchema },
