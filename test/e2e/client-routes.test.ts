@@ -362,6 +362,39 @@ describe('stock writes through the client', () => {
   });
 });
 
+describe('transfers, counts, receipts and reservations through the client', () => {
+  it('receives, transfers and counts stock, then reserves, releases and fulfils it', async () => {
+    // Prepare
+    await importCsv(client, 'locations', ['code,name,type', 'CL-B1,Client bin,bin']);
+    const key = () => ({ header: { 'Idempotency-Key': randomUUID() } });
+
+    // Act
+    const receipt = await unwrap(client.api.POST('/v1/stock/receipts', { params: key(), body: { poNumber: 'CLIENT-PO-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 10 }] } }));
+    const transfer = await unwrap(client.api.POST('/v1/stock/transfers', { params: key(), body: { reference: 'CLIENT-TR-1', lines: [{ sku: 'WIDGET', fromLocationCode: 'CL-B1', toLocationCode: 'A1', quantity: 2, expectedQuantity: 10 }] } }));
+    const count = await unwrap(client.api.POST('/v1/stock/counts', { params: key(), body: { countReference: 'CLIENT-CNT-1', locationCode: 'CL-B1', lines: [{ sku: 'WIDGET', countedQuantity: 9, expectedQuantity: 8 }] } }));
+    const reserved = await unwrap(client.api.POST('/v1/reservations', { params: key(), body: { reference: 'CLIENT-RES-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 4 }] } }));
+    const line = reserved.lines[0];
+    if (!line) throw new Error('The reservation holds one line');
+    const released = await unwrap(client.api.POST('/v1/reservations/{id}/release', { params: { ...key(), path: { id: reserved.id } }, body: { lines: [{ lineId: line.lineId, quantity: 1 }] } }));
+    const fulfilled = await unwrap(client.api.POST('/v1/reservations/{id}/fulfil', { params: { ...key(), path: { id: reserved.id } } }));
+    const read = await unwrap(client.api.GET('/v1/reservations/{id}', { params: { path: { id: reserved.id } } }));
+    const listed = await unwrap(client.api.GET('/v1/reservations', { params: { query: { reference: 'CLIENT-RES-1' } } }));
+
+    // Assess
+    expect(receipt.lines[0]).toMatchObject({ quantity: 10 });
+    // A1 held 7 (the adjustments above).
+    expect(transfer.lines.map((leg) => [leg.locationCode, leg.quantity])).toEqual([
+      ['CL-B1', 8],
+      ['A1', 9],
+    ]);
+    expect(count.lines[0]).toMatchObject({ previousQuantity: 8, quantity: 9 });
+    expect(released).toMatchObject({ status: 'active', lines: [{ releasedQuantity: 1 }] });
+    expect(fulfilled).toMatchObject({ status: 'fulfilled', lines: [{ fulfilledQuantity: 3 }] });
+    expect(read).toEqual(fulfilled);
+    expect(listed.data.map((reservation) => reservation.id)).toEqual([reserved.id]);
+  });
+});
+
 describe('route coverage', () => {
   it('reached every route of lib/routes/index.ts through the client with a success', () => {
     expect([...routes.reached].sort()).toEqual([...ALL_ROUTE_LABELS].sort());
