@@ -12,6 +12,7 @@ import { importLimitsSuite, importsSuite } from './suites/imports.ts';
 import { lotTraceSuite } from './suites/lot-trace.ts';
 import { middlewareOverheadSuite } from './suites/middleware-overhead.ts';
 import { requestsSuite } from './suites/requests.ts';
+import { reservationsSuite } from './suites/reservations.ts';
 import { stockAdjustmentsSuite } from './suites/stock-adjustments.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
 import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
@@ -25,7 +26,7 @@ import { webhooksSuite } from './suites/webhooks.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, stockAdjustmentsSuite, tenantCeilingSuite, webhooksSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, stockAdjustmentsSuite, reservationsSuite, tenantCeilingSuite, webhooksSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

@@ -9,6 +9,7 @@ import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.t
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
 import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { LOTS_TRACE_USAGE, lotsTrace } from './commands/lots-trace.ts';
+import { RESERVATIONS_USAGE, reservationsCreate, reservationsGet, reservationsList, reservationsSettle } from './commands/reservations.ts';
 import { STOCK_CHANGES_USAGE, stockChange } from './commands/stock-changes.ts';
 import { WEBHOOKS_USAGE, webhooksCreate, webhooksDeliveries, webhooksList, webhooksReplay } from './commands/webhooks.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -30,6 +31,11 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'stock transfer': stockChange('transfer'),
   'stock count': stockChange('count'),
   'stock receive': stockChange('receive'),
+  'reservations create': reservationsCreate,
+  'reservations list': reservationsList,
+  'reservations get': reservationsGet,
+  'reservations release': reservationsSettle('release'),
+  'reservations fulfil': reservationsSettle('fulfil'),
   'lots trace': lotsTrace,
   'webhooks create': webhooksCreate,
   'webhooks list': webhooksList,
@@ -54,6 +60,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${STOCK_LIST_USAGE}
 
   ${STOCK_CHANGES_USAGE}
+
+  ${RESERVATIONS_USAGE}
 
   ${LOTS_TRACE_USAGE}
 

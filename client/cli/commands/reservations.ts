@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { InventoryClient } from '../../create-client.ts';
+import { ApiProblemError } from '../../errors/api-problem-error.ts';
+import type { operations } from '../../generated/api-types.ts';
+import { unwrap } from '../../unwrap.ts';
+import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError, type CliContext } from '../context.ts';
+
+/**
+ * `reservations create|list|get|release|fulfil` (docs/client.md#cli; docs/inventory.md
+ * "Reservations and available stock"): stock held for an order or a build until it is released,
+ * fulfilled or expires. A reservation's lines are given as `--line name=value,…` flags (as the
+ * `stock` commands take theirs) or the whole body as `--file BODY.json`; a reservation is printed
+ * as JSON, a list as JSON lines.
+ */
+
+type CreateBody = operations['createReservation']['requestBody']['content']['application/json'];
+type SettleBody = NonNullable<operations['releaseReservation']['requestBody']>['content']['application/json'];
+type Status = NonNullable<NonNullable<operations['listReservations']['parameters']['query']>['status']>;
+type Settle = 'release' | 'fulfil';
+
+const STATUSES: readonly Status[] = ['active', 'released', 'fulfilled', 'expired'];
+
+/** A `--line` part: the body field it fills and how its value is read. */
+interface LineField {
+  field: string;
+  value: 'text' | 'number';
+  required: boolean;
+}
+
+const CREATE_LINE: Record<string, LineField> = {
+  sku: { field: 'sku', value: 'text', required: true },
+  location: { field: 'locationCode', value: 'text', required: true },
+  quantity: { field: 'quantity', value: 'number', required: true },
+  lot: { field: 'lot', value: 'text', required: false },
+};
+
+const SETTLE_LINE: Record<string, LineField> = {
+  lineId: { field: 'lineId', value: 'text', required: true },
+  quantity: { field: 'quantity', value: 'number', required: true },
+};
+
+/** release and fulfil differ only in their route. */
+const SETTLE: Record<Settle, (client: InventoryClient, id: string, body: SettleBody | undefined, header: { 'Idempotency-Key': string }, signal: AbortSignal) => Promise<unknown>> = {
+  release: (client, id, body, header, signal) => unwrap(client.api.POST('/v1/reservations/{id}/release', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
+  fulfil: (client, id, body, header, signal) => unwrap(client.api.POST('/v1/reservations/{id}/fulfil', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
+};
+
+export const RESERVATIONS_USAGE = `reservations create --reference REF [--expires-at DATE-TIME] (--line sku=SKU,location=CODE,quantity=N[,lot=LOT]… | --file BODY.json) [--idempotency-key KEY]
+    Holds available stock: all lines (1 to 20) or none; an item tracked by lot without lot= is
+    held oldest lots first. Expires 24 h after creation unless --expires-at says otherwise (at most
+    30 days ahead). A file holds the request body as the API takes it (then no other flag but
+    --idempotency-key). Prints the reservation as JSON.
+
+  reservations list [--reference REF] [--status active|released|fulfilled|expired] [--item-id ID] [--limit N]
+    Prints the reservations, oldest first, one JSON object a line, all pages (--limit: page size, 200).
+
+  reservations get --id ID
+    Prints the reservation as JSON.
+
+  reservations release --id ID [--line lineId=rsl_…,quantity=N…] [--idempotency-key KEY]
+  reservations fulfil --id ID [--line lineId=rsl_…,quantity=N…] [--idempotency-key KEY]
+    Releases what the reservation holds back to available, or ships it (shipment movements out of
+    on-hand): the lines given, each at most what it has left, or without --line everything left.
+    Prints the reservation after it as JSON.
+
+    A refusal (409 insufficient-stock, reference-taken, not-active, over-quantity; 404 not-found)
+    is printed on stderr with the lines it names (what is available, what a line has left), exit 1.`;
+
+type Handler = (args: string[], context: CliContext) => Promise<number>;
+
+/**
+ * A refusal as the shared handling prints it (`409 code: detail (traceId …)`, exit 1), followed by
+ * what the detail points to: the problem's `lines` (what is available, what a line has left), its
+ * `errors` (a pointer each), then the reservation and the status it names, one a line, indented.
+ */
+function explainingRefusals(handler: Handler): Handler {
+  return async (args, context) => {
+    try {
+      return await handler(args, context);
+    } catch (error) {
+      if (!(error instanceof ApiProblemError) || typeof error.problem !== 'object' || context.signal.aborted) throw error;
+      const { lines = [], reservationId, reservationStatus } = error.problem;
+      context.stderr.write(`${error.message}\n`);
+      for (const { pointer, name, message } of error.errors) context.stderr.write(`  ${pointer ?? name ?? ''}: ${message}\n`);
+      for (const line of lines) context.stderr.write(`  ${JSON.stringify(line)}\n`);
+      const named = [reservationId && `reservation ${reservationId}`, reservationStatus && `status ${reservationStatus}`].filter(Boolean);
+      if (named.length > 0) context.stderr.write(`  ${named.join(', ')}\n`);
+      return 1;
+    }
+  };
+}
+
+/** `reservations create`. */
+export const reservationsCreate = explainingRefusals(async (args, context) => {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { ...GLOBAL_OPTIONS, reference: { type: 'string' }, 'expires-at': { type: 'string' }, line: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' } },
+  });
+  let body: CreateBody;
+  if (values.file !== undefined) {
+    const others = (['reference', 'expires-at', 'line'] as const).filter((flag) => values[flag] !== undefined);
+    if (others.length > 0) throw new UsageError(`reservations create takes either --file or --reference and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
+    body = await bodyOfFile<CreateBody>(values.file);
+  } else {
+    if (values.reference === undefined) throw new UsageError('reservations create needs --reference (or --file).');
+    if (!values.line || values.line.length === 0) throw new UsageError('reservations create needs at least one --line (or --file).');
+    // The server checks the values themselves (quantities, the date-time, the number of lines).
+    body = {
+      reference: values.reference,
+      ...(values['expires-at'] === undefined ? {} : { expiresAt: values['expires-at'] }),
+      lines: values.line.map((line) => lineOf(line, CREATE_LINE)) as CreateBody['lines'],
+    };
+  }
+  const client = clientFor(values, context);
+  // One key for the request's retries: a retried create is answered, never held twice.
+  const header = { 'Idempotency-Key': values['idempotency-key'] ?? crypto.randomUUID() };
+  const reservation = await unwrap(client.api.POST('/v1/reservations', { params: { header }, body, signal: context.signal }));
+  context.stdout.write(`${JSON.stringify(reservation, null, 2)}\n`);
+  return 0;
+});
+
+/** `reservations list`: every page, one JSON object a line. */
+export const reservationsList = explainingRefusals(async (args, context) => {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { ...GLOBAL_OPTIONS, reference: { type: 'string' }, status: { type: 'string' }, 'item-id': { type: 'string' }, limit: { type: 'string' } },
+  });
+  const status = values.status;
+  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status is ${STATUSES.join(', ')}, not '${status}'.`);
+  const limit = values.limit === undefined ? 200 : positiveInteger('--limit', values.limit);
+  const client = clientFor(values, context);
+  let cursor: string | undefined;
+  do {
+    const query = {
+      limit,
+      ...(values.reference === undefined ? {} : { reference: values.reference }),
+      ...(status === undefined ? {} : { status: status as Status }),
+      ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
+      ...(cursor === undefined ? {} : { cursor }),
+    };
+    const page = await unwrap(client.api.GET('/v1/reservations', { params: { query }, signal: context.signal }));
+    for (const reservation of page.data) context.stdout.write(`${JSON.stringify(reservation)}\n`);
+    cursor = page.page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return 0;
+});
+
+/** `reservations get`. */
+export const reservationsGet = explainingRefusals(async (args, context) => {
+  const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, id: { type: 'string' } } });
+  if (values.id === undefined) throw new UsageError('reservations get needs --id ID.');
+  const client = clientFor(values, context);
+  const reservation = await unwrap(client.api.GET('/v1/reservations/{id}', { params: { path: { id: values.id } }, signal: context.signal }));
+  context.stdout.write(`${JSON.stringify(reservation, null, 2)}\n`);
+  return 0;
+});
+
+/** The handler of `reservations release|fulfil`: the lines given, or with no --line no body (everything left). */
+export function reservationsSettle(command: Settle): Handler {
+  return explainingRefusals(async (args, context) => {
+    const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, id: { type: 'string' }, line: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' } } });
+    if (values.id === undefined) throw new UsageError(`reservations ${command} needs --id ID.`);
+    const body = values.line === undefined || values.line.length === 0 ? undefined : ({ lines: values.line.map((line) => lineOf(line, SETTLE_LINE)) } as SettleBody);
+    const client = clientFor(values, context);
+    const header = { 'Idempotency-Key': values['idempotency-key'] ?? crypto.randomUUID() };
+    const reservation = await SETTLE[command](client, values.id, body, header, context.signal);
+    context.stdout.write(`${JSON.stringify(reservation, null, 2)}\n`);
+    return 0;
+  });
+}
+
+async function bodyOfFile<Body>(file: string): Promise<Body> {
+  try {
+    // The server checks the body: the CLI sends it as written.
+    return JSON.parse(await readFile(file, 'utf8')) as Body;
+  } catch (error) {
+    throw new UsageError(`--file ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** `sku=WIDGET,location=A1,quantity=3[,lot=L1]` or `lineId=rsl_…,quantity=2`, as `fields` names the parts. */
+function lineOf(flag: string, fields: Record<string, LineField>): Record<string, unknown> {
+  const parts = new Map<string, string>();
+  for (const part of flag.split(',')) {
+    const separator = part.indexOf('=');
+    if (separator <= 0) throw new UsageError(`--line ${flag}: each part is name=value.`);
+    parts.set(part.slice(0, separator).trim(), part.slice(separator + 1).trim());
+  }
+  const names = Object.keys(fields);
+  const unknown = [...parts.keys()].filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new UsageError(`--line ${flag}: unknown ${unknown.join(', ')} (${names.join(', ')}).`);
+  const missing = names.filter((name) => fields[name]?.required && !parts.has(name));
+  if (missing.length > 0) throw new UsageError(`--line ${flag}: ${missing.join(', ')} required.`);
+  const line: Record<string, unknown> = {};
+  for (const [name, raw] of parts) {
+    const { field, value } = fields[name] as LineField;
+    if (value === 'number' && !/^-?[0-9]+(\.[0-9]+)?$/.test(raw)) throw new UsageError(`--line ${flag}: ${name} must be a number, not '${raw}'.`);
+    line[field] = value === 'number' ? Number(raw) : raw;
+  }
+  return line;
+}
