@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { InventoryClient } from '../../create-client.ts';
 import { ApiProblemError } from '../../errors/api-problem-error.ts';
 import type { operations } from '../../generated/api-types.ts';
 import { unwrap } from '../../unwrap.ts';
+import { bodyOfFile, lineOf, type LineField } from '../line-flags.ts';
 import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError, type CliContext } from '../context.ts';
 
 /**
@@ -22,12 +22,6 @@ type Settle = 'release' | 'fulfil';
 const STATUSES: readonly Status[] = ['active', 'released', 'fulfilled', 'expired'];
 
 /** A `--line` part: the body field it fills and how its value is read. */
-interface LineField {
-  field: string;
-  value: 'text' | 'number';
-  required: boolean;
-}
-
 const CREATE_LINE: Record<string, LineField> = {
   sku: { field: 'sku', value: 'text', required: true },
   location: { field: 'locationCode', value: 'text', required: true },
@@ -170,35 +164,4 @@ export function reservationsSettle(command: Settle): Handler {
     context.stdout.write(`${JSON.stringify(reservation, null, 2)}\n`);
     return 0;
   });
-}
-
-async function bodyOfFile<Body>(file: string): Promise<Body> {
-  try {
-    // The server checks the body: the CLI sends it as written.
-    return JSON.parse(await readFile(file, 'utf8')) as Body;
-  } catch (error) {
-    throw new UsageError(`--file ${file}: ${(error as Error).message}`);
-  }
-}
-
-/** `sku=WIDGET,location=A1,quantity=3[,lot=L1]` or `lineId=rsl_…,quantity=2`, as `fields` names the parts. */
-function lineOf(flag: string, fields: Record<string, LineField>): Record<string, unknown> {
-  const parts = new Map<string, string>();
-  for (const part of flag.split(',')) {
-    const separator = part.indexOf('=');
-    if (separator <= 0) throw new UsageError(`--line ${flag}: each part is name=value.`);
-    parts.set(part.slice(0, separator).trim(), part.slice(separator + 1).trim());
-  }
-  const names = Object.keys(fields);
-  const unknown = [...parts.keys()].filter((name) => !names.includes(name));
-  if (unknown.length > 0) throw new UsageError(`--line ${flag}: unknown ${unknown.join(', ')} (${names.join(', ')}).`);
-  const missing = names.filter((name) => fields[name]?.required && !parts.has(name));
-  if (missing.length > 0) throw new UsageError(`--line ${flag}: ${missing.join(', ')} required.`);
-  const line: Record<string, unknown> = {};
-  for (const [name, raw] of parts) {
-    const { field, value } = fields[name] as LineField;
-    if (value === 'number' && !/^-?[0-9]+(\.[0-9]+)?$/.test(raw)) throw new UsageError(`--line ${flag}: ${name} must be a number, not '${raw}'.`);
-    line[field] = value === 'number' ? Number(raw) : raw;
-  }
-  return line;
 }

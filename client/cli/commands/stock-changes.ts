@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { InventoryClient } from '../../create-client.ts';
 import type { operations } from '../../generated/api-types.ts';
 import { unwrap } from '../../unwrap.ts';
+import { bodyOfFile, lineOf, type LineField } from '../line-flags.ts';
 import { clientFor, GLOBAL_OPTIONS, UsageError, type CliContext } from '../context.ts';
 
 /**
@@ -14,13 +14,6 @@ import { clientFor, GLOBAL_OPTIONS, UsageError, type CliContext } from '../conte
 type BodyOf<Operation extends 'adjustStock' | 'transferStock' | 'countStock' | 'receiveStock'> = operations[Operation]['requestBody']['content']['application/json'];
 type Bodies = { adjust: BodyOf<'adjustStock'>; transfer: BodyOf<'transferStock'>; count: BodyOf<'countStock'>; receive: BodyOf<'receiveStock'> };
 type Command = keyof Bodies;
-
-/** A `--line` part: the body field it fills and how its value is read. */
-interface LineField {
-  field: string;
-  value: 'text' | 'number' | 'expected';
-  required: boolean;
-}
 
 /** A flag of the change itself (not of a line): the body field it fills. */
 interface ChangeFlag {
@@ -89,7 +82,7 @@ export function stockChange(command: Command) {
     const own = Object.fromEntries(flags.map(({ flag }) => [flag, { type: 'string' as const }]));
     const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, ...own, line: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' } } });
     const given = values as Record<string, string | string[] | boolean | undefined>;
-    const body = values.file === undefined ? bodyOfFlags(command, given) : await bodyOfFile(command, given);
+    const body = values.file === undefined ? bodyOfFlags(command, given) : await bodyOfFileFlag(command, given);
     const client = clientFor(values, context);
     // One key for the request's retries: a retried change is answered, never applied twice.
     const header = { 'Idempotency-Key': values['idempotency-key'] ?? crypto.randomUUID() };
@@ -99,16 +92,10 @@ export function stockChange(command: Command) {
   };
 }
 
-async function bodyOfFile(command: Command, given: Record<string, unknown>): Promise<Bodies[Command]> {
+async function bodyOfFileFlag(command: Command, given: Record<string, unknown>): Promise<Bodies[Command]> {
   const others = [...COMMANDS[command].flags.map(({ flag }) => flag), 'line'].filter((flag) => given[flag] !== undefined);
   if (others.length > 0) throw new UsageError(`stock ${command} takes either --file or the change's flags and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
-  const file = String(given.file);
-  try {
-    // The server checks the body: the CLI sends it as written.
-    return JSON.parse(await readFile(file, 'utf8')) as Bodies[Command];
-  } catch (error) {
-    throw new UsageError(`--file ${file}: ${(error as Error).message}`);
-  }
+  return bodyOfFile<Bodies[Command]>(String(given.file));
 }
 
 function bodyOfFlags(command: Command, given: Record<string, unknown>): Bodies[Command] {
@@ -121,34 +108,7 @@ function bodyOfFlags(command: Command, given: Record<string, unknown>): Bodies[C
   }
   const lines = given.line as string[] | undefined;
   if (!lines || lines.length === 0) throw new UsageError(`stock ${command} needs at least one --line (or --file).`);
-  body.lines = lines.map((line) => lineOf(command, line));
+  body.lines = lines.map((line) => lineOf(line, COMMANDS[command].line));
   // The server checks the values themselves.
   return body as Bodies[Command];
-}
-
-/** `sku=WIDGET,location=A1,delta=-3,expected=10[,lot=L1]` as the kind names its parts. */
-function lineOf(command: Command, flag: string): Record<string, unknown> {
-  const fields = COMMANDS[command].line;
-  const parts = new Map<string, string>();
-  for (const part of flag.split(',')) {
-    const separator = part.indexOf('=');
-    if (separator <= 0) throw new UsageError(`--line ${flag}: each part is name=value.`);
-    parts.set(part.slice(0, separator).trim(), part.slice(separator + 1).trim());
-  }
-  const names = Object.keys(fields);
-  const unknown = [...parts.keys()].filter((name) => !names.includes(name));
-  if (unknown.length > 0) throw new UsageError(`--line ${flag}: unknown ${unknown.join(', ')} (${names.join(', ')}).`);
-  const missing = names.filter((name) => fields[name]?.required && !parts.has(name));
-  if (missing.length > 0) throw new UsageError(`--line ${flag}: ${missing.join(', ')} required${missing.includes('expected') ? ' (expected=null opts out of the check)' : ''}.`);
-  const line: Record<string, unknown> = {};
-  for (const [name, raw] of parts) {
-    const { field, value } = fields[name] as LineField;
-    line[field] = value === 'text' ? raw : value === 'expected' && raw === 'null' ? null : numberOf(flag, name, raw);
-  }
-  return line;
-}
-
-function numberOf(flag: string, name: string, value: string): number {
-  if (!/^-?[0-9]+(\.[0-9]+)?$/.test(value)) throw new UsageError(`--line ${flag}: ${name} must be a number, not '${value}'.`);
-  return Number(value);
 }
