@@ -5,7 +5,7 @@ import { newRecordId } from '../inventory/records.ts';
 import { newMovementId, stockRecordKey, sumQuantities } from '../inventory/stock.ts';
 import type { CommandPlan } from '../write/ports.ts';
 import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.ts';
-import { StockLedger } from '../stock/ledger.ts';
+import { StockLedger, type StockWrite } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
 import type { ReservationPorts } from './ports.ts';
 import { leftOf, NotActiveError, OverQuantityError, reservationNotFound, statusAfter, type OverLine, type Reservation, type ReservationLine } from './reservation.ts';
@@ -51,6 +51,8 @@ export class SettleReservationCommand<Write> {
     const at = (ports.clock?.() ?? new Date()).toISOString();
     const ledger = new StockLedger(state, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
     const events: EventDraft[] = [];
+    /** What the lines wrote themselves (a shipment's movement); the ledger's flush adds the records and totals. */
+    const unitWrites: StockWrite[] = [];
     const short: ShortLine[] = [];
     const settled = reservation.lines.map((line, index): ReservationLine => {
       const quantity = amounts.get(line.lineId) ?? 0;
@@ -71,14 +73,16 @@ export class SettleReservationCommand<Write> {
       } else {
         ledger.hold({ item, side, quantity: -quantity, reservationId: id, occurredAt: at });
       }
-      events.push(...ledger.endUnit().events);
+      const unit = ledger.endUnit();
+      unitWrites.push(...unit.writes);
+      events.push(...unit.events);
       return action === 'fulfil' ? { ...line, fulfilledQuantity: sumQuantities([line.fulfilledQuantity, quantity]) } : { ...line, releasedQuantity: sumQuantities([line.releasedQuantity, quantity]) };
     });
     // A count set on-hand below what the reservation holds: it cannot ship more than is there.
     if (short.length > 0) throw new InsufficientStockError(short);
 
     const next: Reservation = { ...reservation, lines: settled, status: statusAfter(settled, action), updatedAt: at };
-    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ports.reservations.updateWrite(organizationId, next, version)];
+    const writes = [...[...unitWrites, ...ledger.flush()].flatMap((write) => ports.stock.writesOf(organizationId, write)), ports.reservations.updateWrite(organizationId, next, version)];
     return {
       writes,
       events,
