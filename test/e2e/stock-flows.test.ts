@@ -109,7 +109,7 @@ describe('stock flows through imports', () => {
       { movement: { type: 'production', itemId: org.gadget, quantity: 5, fromLocationId: null, toLocationId: org.a1 } },
     ]);
     expect(data(18)).toMatchObject({ stockRecordId: widgetB1.id, quantity: 0, delta: -40, reason: 'damaged' });
-    expect(data(21)).toEqual({ itemId: org.widget, sku: 'WIDGET', onHand: 28, reorderPoint: 30 });
+    expect(data(21)).toEqual({ itemId: org.widget, sku: 'WIDGET', onHand: 28, reserved: 0, available: 28, reorderPoint: 30 });
 
     // build provenance: which builds consumed the RESIN lot
     const boms = (await (await callApi('/v1/boms?q=GADGET', { key: org.key })).json()) as { data: Array<{ id: string }> };
