@@ -49,8 +49,12 @@ const BURST_WAIT_MS = 1000;
 const BURST_POLL_MS = 100;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
-/** An organization marked waiting stays so this long unless marked again. */
-const WAITING_MARK_MS = 3000;
+/**
+ * An organization marked waiting stays so this long unless marked again: long enough that a
+ * tenant trickling events behind another's backlog is still counted between its late attempts
+ * (on the local stack, 3 s let every other event of such a tenant queue behind the backlog again).
+ */
+const WAITING_MARK_MS = 10_000;
 /** A worker marks an organization waiting again at most this often. */
 const WAITING_REMARK_MS = 1000;
 

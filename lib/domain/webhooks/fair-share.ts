@@ -156,12 +156,14 @@ export const WAITED_FOR_WORKER_MS = 1000;
 
 /**
  * Whether an admitted attempt says its organization is waiting for the worker: it sat in the
- * queue past `WAITED_FOR_WORKER_MS` (the worker was full) and the organization's attempts end
- * (credit), so it would use more of the worker if others made room. An organization whose
- * attempts hang never counts as waiting: it could not use more than its base share.
+ * queue past `WAITED_FOR_WORKER_MS` (the worker was full), and the organization could use more of
+ * the worker if others made room — its attempts end (credit), or it is new to the gate. An
+ * organization whose attempts hang (an endpoint in a run of timeouts, nothing ended lately) never
+ * counts as waiting: it could not use more than its base share.
  */
 export function waitsForWorker(waitedMs: number | null, state: GateState): boolean {
-  return waitedMs !== null && waitedMs >= WAITED_FOR_WORKER_MS && state.organization.credit > 0;
+  if (waitedMs === null || waitedMs < WAITED_FOR_WORKER_MS) return false;
+  return state.organization.credit > 0 || Object.values(state.endpoints).every((endpoint) => endpoint.timeouts === 0);
 }
 
 /**

@@ -183,14 +183,17 @@ describe('contention: a second tenant arriving', () => {
     expect([0, 1, 3, 99].map((others) => fairSplit(others, limits))).toEqual([Number.POSITIVE_INFINITY, 100, 50, 6]);
   });
 
-  it('counts a tenant as waiting only if its attempt sat in the queue and its attempts end', () => {
+  it('counts a tenant as waiting if its attempt sat in the queue and its attempts end (or it is new), never one whose attempts hang', () => {
     const earned = endAll(fill(EMPTY_GATE, 'whe_a').state, 'whe_a', false);
     expect(waitsForWorker(WAITED_FOR_WORKER_MS, earned)).toBe(true);
     expect(waitsForWorker(WAITED_FOR_WORKER_MS - 1, earned)).toBe(false);
     expect(waitsForWorker(null, earned)).toBe(false);
+    expect(waitsForWorker(WAITED_FOR_WORKER_MS, EMPTY_GATE)).toBe(true);
     // A tenant whose attempts hang could use no more than its base share: it never holds others back.
     const hanging = endAll(fill(EMPTY_GATE, 'whe_a').state, 'whe_a', true);
     expect(waitsForWorker(60_000, hanging)).toBe(false);
+    // One hanging endpoint beside one that answers: the tenant still uses what it earns.
+    expect(waitsForWorker(60_000, release(endAll(earned, 'whe_a', false), 'whe_b', true))).toBe(true);
   });
 });
 
