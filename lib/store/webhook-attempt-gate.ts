@@ -24,14 +24,17 @@ import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
  * or the one slot of an endpoint that has a run of timeouts by now); its release subtracts it
  * again and records the outcome. So a delivery costs two write actions here (each also adds 1 to
  * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
- * the contention. A refusal mostly writes nothing: the item as last seen (kept 100 ms, refreshed
- * by every write's answer) and this worker's own attempts in flight show the share is full; only
- * when it looked free and another worker took it first does a conditional update fail (and
- * return the item, for the next decision).
+ * the contention. An admission that looks free on the item as last seen (every write's answer
+ * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
+ * the item as seen in the last 100 ms (read again if older) and this worker's own attempts in
+ * flight show the share is full; only when it looked free and the table found it taken does a
+ * conditional update fail (returning the item, for the next decision).
  *
  * A tenant whose attempts end, refused beyond its base share (`burst-share`), is not deferred at
  * once: the admission waits up to 1 s for one of its slots to free here (or, polling every
- * 100 ms, anywhere), since a deferral would bring it back no sooner.
+ * 100 ms, anywhere), since a deferral would bring it back no sooner. So does one refused at its
+ * base share while its attempts started here are less than 1 s old (a tenant just starting,
+ * about to earn credit); a hanging tenant's backlog is deferred at once after that first second.
  *
  * One more item, shared by all, lists the organizations waiting for the worker (attributes
  * `w_<organization>`, until when): marked at most once a second per worker and organization while
@@ -41,12 +44,19 @@ import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /** Updates tried for one admission when the share looked free but the update found it taken. */
 const ADMIT_TRIES = 3;
-/** How long the item as last read (or returned by a write) stands for this worker's next admissions. */
+/** How long the item as last read (or returned by a write) stands for this worker's refusals. */
 const STATE_FRESH_MS = 100;
 /** How long an admission beyond the base share of a tenant whose attempts end waits for a slot before it is refused. */
 const BURST_WAIT_MS = 1000;
 /** How often such an admission looks at the table again (releases by this worker wake it at once). */
 const BURST_POLL_MS = 100;
+/**
+ * At a base share with nothing earned, an admission waits (as beyond the earned share) only while
+ * an attempt of the same organization (or endpoint) started here less than this ago: a tenant
+ * just starting earns credit within a round trip; past this, its attempts are slow or hanging and
+ * the rest of its backlog is deferred at once.
+ */
+const YOUNG_ATTEMPT_MS = 1000;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
 /**
@@ -127,7 +137,7 @@ export class WebhookAttemptGate implements AttemptGate {
   ) {}
 
   /** Attempts this worker holds or is asking for, with the generation each was counted in. */
-  private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null }>();
+  private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
   /** Each organization's item as last read or written, and when. */
   private readonly items = new Map<string, { item: Item | undefined; at: number }>();
   private readonly reading = new Map<string, Promise<Item | undefined>>();
@@ -141,23 +151,34 @@ export class WebhookAttemptGate implements AttemptGate {
   async acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
     const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
     let waits = 0;
+    // An admission goes straight to the conditional update on the item as last seen, however old
+    // (the update's condition holds the shares; a refusal returns the item for the next try); a
+    // refusal is decided here only on an item seen a moment ago.
+    let fresh = false;
     for (let tries = 1; ; ) {
-      const item = await this.itemOf(request.organizationId);
+      const item = await this.itemOf(request.organizationId, fresh);
       const othersWaiting = await this.othersWaiting(request.organizationId, item);
       const generation = this.generation();
       const counters = countersOf(item, generation);
       // Checked and reserved in one synchronous step: this worker's own attempts count even before the table shows them.
       const admission = admit(this.withLocal(counters.state, request.organizationId, request.endpointId), request.endpointId, othersWaiting, limits);
+      if (!admission.admitted && !fresh && !this.seenLately(request.organizationId)) {
+        fresh = true;
+        continue;
+      }
       if (!admission.admitted) {
-        // A tenant whose attempts end, beyond its base share: a slot or more credit comes within a
-        // round trip, sooner than a deferral (1 s at least) would bring the attempt back.
-        if (admission.reason !== 'burst-share' || waits >= BURST_WAIT_MS / BURST_POLL_MS) return { admitted: false, reason: admission.reason };
+        // Beyond the base share of a tenant whose attempts end, or at the base share while its
+        // first attempts here are still young (they may yet end and earn it more): a slot or
+        // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
+        // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
+        if (waits >= BURST_WAIT_MS / BURST_POLL_MS || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
         waits += 1;
         await this.slotFreedOrPoll(request.organizationId);
+        fresh = true;
         continue;
       }
       const shares = sharesOf(counters.state, request.endpointId, othersWaiting, limits);
-      this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null });
+      this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
       let written: Item | undefined;
       try {
         written = await this.take(request, counters, shares.organization.value, shares.endpoint.value);
@@ -166,7 +187,7 @@ export class WebhookAttemptGate implements AttemptGate {
         throw error;
       }
       if (written) {
-        this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation });
+        this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation, startedAt: this.now() });
         if (waitsForWorker(request.waitedMs ?? null, countersOf(written, generation).state)) await this.markWaiting(request.organizationId);
         return { admitted: true };
       }
@@ -176,6 +197,16 @@ export class WebhookAttemptGate implements AttemptGate {
       if (tries >= ADMIT_TRIES) return { admitted: false, reason: 'organization-share' };
       tries += 1;
     }
+  }
+
+  /** Whether a refused admission may wait here for a slot rather than be deferred at once. */
+  private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
+    if (reason === 'burst-share') return true;
+    if ((reason !== 'organization-share' && reason !== 'endpoint-share') || endpointOf(state, request.endpointId).timeouts > 0) return false;
+    const now = this.now();
+    return [...this.local.values()].some(
+      (lease) => lease.organizationId === request.organizationId && (reason === 'organization-share' || lease.endpointId === request.endpointId) && now - lease.startedAt < YOUNG_ATTEMPT_MS,
+    );
   }
 
   /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
@@ -308,10 +339,15 @@ export class WebhookAttemptGate implements AttemptGate {
     this.items.set(organizationId, { item, at: this.now() });
   }
 
-  /** The organization's item as last seen if that was a moment ago, else read; one read at a time per organization. */
-  private async itemOf(organizationId: string): Promise<Item | undefined> {
+  private seenLately(organizationId: string): boolean {
     const known = this.items.get(organizationId);
-    if (known && this.now() - known.at <= STATE_FRESH_MS) return known.item;
+    return known !== undefined && this.now() - known.at <= STATE_FRESH_MS;
+  }
+
+  /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
+  private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
+    const known = this.items.get(organizationId);
+    if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
     let reading = this.reading.get(organizationId);
     if (!reading) {
       reading = documentClient

@@ -55,17 +55,17 @@ describe('WebhookAttemptGate', () => {
     expect(first).toHaveLength(4);
     await Promise.all(first.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));
 
-    // Four answered: the organization may have 4 + 4 in flight, each endpoint 2 + 2.
+    // Four answered, two to each endpoint: the organization may have 4 + 2 × 4 in flight, each endpoint 2 + 2 × 2.
     const second = await askAtOnce(workers(4), organizationId, endpoints, 10, 'second');
-    expect(second).toHaveLength(8);
+    expect(second).toHaveLength(12);
     const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
-    expect(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('n_')).reduce((sum, [, count]) => sum + Number(count), 0)).toBe(8);
+    expect(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('n_')).reduce((sum, [, count]) => sum + Number(count), 0)).toBe(12);
   });
 
   it("an organization waiting for the worker holds another's burst to the fair split", async () => {
     const small: FairShareLimits = { organizationShare: 2, endpointShare: 2, capacity: 8, openCircuitAfterTimeouts: 2, openCircuitShare: 1 };
     const [busy, waiting] = [uniqueOrganization(), uniqueOrganization()];
-    // The busy organization earns its way to the whole (small) worker: 2, 4, 8 in flight.
+    // The busy organization earns its way to the whole (small) worker: 2, then 6, then 8 in flight.
     for (let round = 0; round < 4; round += 1) {
       const admitted = await askAtOnce(workers(2, { limits: small }), busy, ['whe_a', 'whe_b', 'whe_c', 'whe_d'], 2, `round-${round}`);
       if (round < 3) await Promise.all(admitted.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));

@@ -4,11 +4,12 @@
  *
  * - **Base shares.** An organization may always have `organizationShare` attempts in flight
  *   (across every worker), an endpoint `endpointShare`, whatever anyone else does.
- * - **Earned burst.** Beyond its base share an organization (and each endpoint) may have one more
- *   attempt in flight for every attempt of its that ended without timing out lately (its
+ * - **Earned burst.** Beyond its base share an organization (and each endpoint) may have two more
+ *   attempts in flight for every attempt of its that ended without timing out lately (its
  *   *credit*), up to the whole worker: a tenant whose attempts end grows to use idle capacity
- *   within a few round trips (a slow start), while one whose attempts hang never earns a slot
- *   beyond its base share — what is unknown is not trusted with the worker.
+ *   within a few round trips (a slow start: its attempts in flight triple each round trip),
+ *   while one whose attempts hang never earns a slot beyond its base share — what is unknown is
+ *   not trusted with the worker.
  * - **Contention.** While other organizations are *waiting* (their attempts sat in the queue
  *   though they were within their shares: the worker is full), a burst is held to a fair split of
  *   the worker between them; base shares stay as they are.
@@ -96,8 +97,11 @@ export function fairSplit(othersWaiting: number, limits: FairShareLimits): numbe
   return othersWaiting > 0 ? Math.max(limits.organizationShare, Math.floor(limits.capacity / (othersWaiting + 1))) : Number.POSITIVE_INFINITY;
 }
 
+/** Attempts in flight beyond the base share that each attempt ended without a timeout earns: a burst triples each round trip. */
+export const BURST_PER_ANSWERED_ATTEMPT = 2;
+
 function burstCap(base: number, credit: number, othersWaiting: number, limits: FairShareLimits): Cap {
-  const earned = base + credit;
+  const earned = base + BURST_PER_ANSWERED_ATTEMPT * credit;
   if (earned <= base) return { value: base, boundBy: 'base' };
   const split = fairSplit(othersWaiting, limits);
   return earned <= split ? { value: earned, boundBy: 'credit' } : { value: Math.max(base, split), boundBy: 'fair-split' };
@@ -137,8 +141,8 @@ export function admit(state: GateState, endpointId: string, othersWaiting: numbe
 /**
  * The attempt's slot given back: `timedOut` true counts one more consecutive timeout for the
  * endpoint and takes its credit away; false (an attempt that ended otherwise: any answer, a
- * refused connection) closes its circuit and earns the organization and the endpoint one more
- * slot of credit; null (no attempt was made) changes neither.
+ * refused connection) closes its circuit and adds one to the organization's and the endpoint's
+ * credit; null (no attempt was made) changes neither.
  */
 export function release(state: GateState, endpointId: string, timedOut: boolean | null): GateState {
   const endpoint = endpointOf(state, endpointId);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   admit,
+  BURST_PER_ANSWERED_ATTEMPT,
   DEFAULT_FAIR_SHARE,
   deferralDelaySeconds,
   EMPTY_GATE,
@@ -95,9 +96,9 @@ describe('base shares: what a tenant gets before any of its attempts has ended',
               expect(endpoint.timeouts).toBe(0);
               expect(before.organization.inFlight).toBeLessThan(fairSplit(action.othersWaiting, limits));
             }
-            expect(before.organization.inFlight).toBeLessThan(limits.organizationShare + before.organization.credit);
+            expect(before.organization.inFlight).toBeLessThan(limits.organizationShare + BURST_PER_ANSWERED_ATTEMPT * before.organization.credit);
             if (endpoint.inFlight >= limits.endpointShare) expect(endpoint.credit).toBeGreaterThan(0);
-            expect(endpoint.inFlight).toBeLessThan(limits.endpointShare + endpoint.credit);
+            expect(endpoint.inFlight).toBeLessThan(limits.endpointShare + BURST_PER_ANSWERED_ATTEMPT * endpoint.credit);
             if (isCircuitOpen(before, endpointId, limits)) expect(endpoint.inFlight).toBeLessThan(limits.openCircuitShare);
           } else if (endpointOf(state, endpointId).inFlight > 0) {
             state = release(state, endpointId, action.timedOut);
@@ -126,11 +127,13 @@ describe('work-conserving: bursts beyond the base share', () => {
     expect(three.rounds).toBeLessThanOrEqual(7);
   });
 
-  it('a tenant beyond its base share is refused only until its next attempts end (burst-share), not held to the base share', () => {
+  it('each attempt that ends earns two more in flight: beyond the base share a tenant is refused only until its next attempts end (burst-share)', () => {
     let { state } = fill(EMPTY_GATE, 'whe_a');
     state = endAll(state, 'whe_a', false);
+    // 3 answered: the endpoint may have 3 + 2 × 3 in flight.
     const second = fill(state, 'whe_a');
-    expect([second.admitted, second.refused]).toEqual([6, 'burst-share']);
+    expect(BURST_PER_ANSWERED_ATTEMPT).toBe(2);
+    expect([second.admitted, second.refused]).toEqual([9, 'burst-share']);
   });
 
   it('keeps the idle capacity for a tenant whose neighbours are present but not waiting', () => {
@@ -242,7 +245,8 @@ describe('circuit breaker', () => {
     expect(isCircuitOpen(release(open, 'whe_a', null), 'whe_a', limits)).toBe(true);
     const closed = release(open, 'whe_a', false);
     expect(isCircuitOpen(closed, 'whe_a', limits)).toBe(false);
-    expect(fill(closed, 'whe_a').admitted).toBe(4);
+    // Its one answered attempt earned it two more than its base share.
+    expect(fill(closed, 'whe_a').admitted).toBe(5);
     // The count starts again: two more timeouts do not reopen it.
     expect(isCircuitOpen(timedOutTimes(2, closed), 'whe_a', limits)).toBe(false);
   });
