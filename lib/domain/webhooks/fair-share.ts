@@ -33,7 +33,7 @@ export interface FairShareLimits {
 }
 
 /** Whether the deployed delivery worker takes its attempts through the gate (docs/webhooks.md "Fairness"). */
-export const FAIR_SHARES_IN_SERVICE = false;
+export const FAIR_SHARES_IN_SERVICE = true;
 
 /**
  * The delivery worker runs 20 batches of 10 messages at once (lib/workers.ts): 200 attempts. An
