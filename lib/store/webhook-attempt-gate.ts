@@ -62,7 +62,7 @@ const WAITING_FRESH_MS = 500;
 /**
  * An organization marked waiting stays so this long unless marked again: long enough that a
  * tenant trickling events behind another's backlog is still counted between its late attempts
- * (on the local stack, 3 s let every other event of such a tenant queue behind the backlog again).
+ * (on the local stack, with 3 s marks such a tenant's third event queued behind the backlog again).
  */
 const WAITING_MARK_MS = 10_000;
 /** A worker marks an organization waiting again at most this often. */
