@@ -260,7 +260,8 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
   // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
   // on gsi2; a replay's end deletes its endpoint's active-replay item), the organization's
-  // fair-share gate (GetItem, conditional PutItem). Retries, deferrals and pages are new
+  // fair-share gate and the shared item of organizations waiting (GetItem, UpdateItem, the
+  // admissions conditional). Retries, deferrals and pages are new
   // messages; secrets opened with Decrypt.
   deliverWebhooks: {
     tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },

@@ -37,7 +37,7 @@ const worker = new DeliveryWorker({
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
   attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
-  // A lease outlives its attempt's deadline by the time settling may take: past it, its worker died.
+  // The gate's counters go by generations of the attempt deadline plus the time settling may take: a slot never given back (its worker died) stops counting two generations later.
   ...(FAIR_SHARES_IN_SERVICE ? { gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }) } : {}),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
   observe: observeWebhookAttempt,

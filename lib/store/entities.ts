@@ -1,6 +1,6 @@
 import { defineEntity } from './entity.ts';
 import { activeJobIndexKeys } from './active-jobs-index.ts';
-import { keys, lotKeys } from './keys.ts';
+import { keys, lotKeys, webhookGateWaitingKey } from './keys.ts';
 
 /**
  * Every entity the stores write, declared once: type tag, schema version, key and index keys
@@ -335,9 +335,20 @@ export const webhookActiveReplayEntity = defineEntity<{ organizationId: string; 
   key: ({ organizationId, endpointId }) => keys.webhookActiveReplay(organizationId, endpointId),
 });
 
-/** An organization's webhook attempts in flight and its endpoints' consecutive timeouts (docs/webhooks.md "Fairness"). */
-export const webhookGateEntity = defineEntity<{ organizationId: string }>({
+/**
+ * An organization's webhook attempts in flight, its credit and its endpoints' consecutive timeouts
+ * (docs/webhooks.md "Fairness"): counters per generation, changed by atomic updates
+ * (lib/store/webhook-attempt-gate.ts). Version 1 held a map of leases written over its version.
+ */
+export const webhookGateEntity = /* @__PURE__ */ defineEntity<{ organizationId: string }>({
   type: 'webhook-gate',
-  schemaVersion: 1,
+  schemaVersion: 2,
   key: ({ organizationId }) => keys.webhookGate(organizationId),
+});
+
+/** The organizations waiting for the webhook delivery worker, each until when (docs/webhooks.md "Fairness"): one item for all. */
+export const webhookGateWaitingEntity = /* @__PURE__ */ defineEntity<Record<string, never>>({
+  type: 'webhook-gate-waiting',
+  schemaVersion: 1,
+  key: () => webhookGateWaitingKey,
 });

@@ -185,3 +185,9 @@ export const lotKeys = {
    */
   lotPositionAfterBuild: (prefix: LotBuildsPrefix, builtAt: string, buildId: string) => `${prefix}#${builtAt}#${buildId}$`,
 };
+
+/**
+ * The organizations waiting for the webhook delivery worker (lib/domain/webhooks/fair-share.ts):
+ * one item for every organization, apart from `keys` so that only the delivery worker bundles it.
+ */
+export const webhookGateWaitingKey = { pk: 'WHGATE#WAITING', sk: 'WAITING' } as const;

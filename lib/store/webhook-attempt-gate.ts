@@ -1,24 +1,134 @@
-import { GetCommand, PutCommand, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, release, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/webhooks/fair-share.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/webhooks/fair-share.ts';
 import type { AttemptGate } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { entityItem } from './entity.ts';
-import { webhookGateEntity } from './entities.ts';
+import { envelopeAssignments } from './entity.ts';
+import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /**
- * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"): one item per
- * organization holding its leases and its endpoints' consecutive timeouts, each change written
- * over the version it read (optimistic), so workers on any container see the same count. A
- * refusal costs one read and no write, and is remembered for a moment by this container, so the
- * rest of a backlog waiting for the same share is deferred without reading again.
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness").
+ *
+ * One item per organization holds counters, each changed by an atomic UpdateItem (never read,
+ * changed and written back, so workers never conflict however many attempts run):
+ * - `n_<g>`, `e_<g>_<endpoint>`: attempts in flight that started in generation `g` (time cut into
+ *   generations of `leaseMs`), of the organization and of each endpoint. The counts in flight
+ *   are the last two generations' sums: an attempt whose worker died before giving its slot back
+ *   stops counting within two generations, without anyone having to notice.
+ * - `k_<g>`, `c_<g>_<endpoint>`: attempts that ended without timing out in generation `g` (the
+ *   credit of the organization and of each endpoint: the last two generations count).
+ * - `t_<endpoint>`: the endpoint's run of consecutive timeouts.
+ *
+ * An admission adds 1 to this generation's counts under the condition that they stay within
+ * the shares computed from the item as last seen (and, whatever was seen, within the base shares
+ * or the one slot of an endpoint that has a run of timeouts by now); its release subtracts it
+ * again and records the outcome. So a delivery costs two write actions here (each also adds 1 to
+ * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
+ * the contention. An admission that looks free on the item as last seen (every write's answer
+ * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
+ * the item as seen in the last 100 ms (read again if older) and this worker's own attempts in
+ * flight show the share is full; only when it looked free and the table found it taken does a
+ * conditional update fail (returning the item, for the next decision).
+ *
+ * A tenant whose attempts end, refused beyond its base share (`burst-share`), is not deferred at
+ * once: the admission waits up to 1 s for one of its slots to free here (or, polling every
+ * 100 ms, anywhere), since a deferral would bring it back no sooner. So does one refused at its
+ * base share while its attempts started here are less than 1 s old (a tenant just starting,
+ * about to earn credit); a hanging tenant's backlog is deferred at once after that first second.
+ *
+ * One more item, shared by all, lists the organizations waiting for the worker (attributes
+ * `w_<organization>`, until when): marked at most once a second per worker and organization while
+ * its attempts are late, and read at most every half second by a worker whose organizations
+ * burst beyond their base shares.
  */
 
-/** Attempts to write over a concurrent change before giving up (an admission then defers; a release leaves the lease to expire). */
-const WRITE_TRIES = 6;
-/** How long a refusal stands for this container's next messages of the same organization or endpoint. */
-const REFUSAL_MEMORY_MS = 500;
+/** Updates tried for one admission when the share looked free but the update found it taken. */
+const ADMIT_TRIES = 3;
+/** How long the item as last read (or returned by a write) stands for this worker's refusals. */
+const STATE_FRESH_MS = 100;
+/** How long an admission beyond the base share of a tenant whose attempts end waits for a slot before it is refused. */
+const BURST_WAIT_MS = 1000;
+/** How often such an admission looks at the table again (releases by this worker wake it at once). */
+const BURST_POLL_MS = 100;
+/**
+ * At a base share with nothing earned, an admission waits (as beyond the earned share) only while
+ * an attempt of the same organization (or endpoint) started here less than this ago: a tenant
+ * just starting earns credit within a round trip; past this, its attempts are slow or hanging and
+ * the rest of its backlog is deferred at once.
+ */
+const YOUNG_ATTEMPT_MS = 1000;
+/** How long a read of the waiting organizations stands. */
+const WAITING_FRESH_MS = 500;
+/**
+ * An organization marked waiting stays so this long unless marked again: long enough that a
+ * tenant trickling events behind another's backlog is still counted between its late attempts
+ * (on the local stack, with 3 s marks such a tenant's third event queued behind the backlog again).
+ */
+const WAITING_MARK_MS = 10_000;
+/** A worker marks an organization waiting again at most this often. */
+const WAITING_REMARK_MS = 1000;
+
+type Item = Record<string, unknown>;
+
+interface Counters {
+  generation: number;
+  /** What the gate knows, the live generations summed. */
+  state: GateState;
+  /** In flight per generation: the organization's and each endpoint's (a condition needs the rest of the sum). */
+  organizationByGeneration: Map<number, number>;
+  endpointByGeneration: Map<string, Map<number, number>>;
+  /** Attributes of generations no longer counted: removed by the next admission. */
+  stale: string[];
+}
+
+const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+))$/;
+
+function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  // An item returned with a refused update comes marshalled.
+  if (value && typeof value === 'object' && 'N' in value) return Number((value as { N: string }).N);
+  return 0;
+}
+
+/** The counters of the item at `generation` (live: it and the one before; a skewed clock's next counts too). */
+export function countersOf(item: Item | undefined, generation: number): Counters {
+  const counters: Counters = { generation, state: structuredClone(EMPTY_GATE), organizationByGeneration: new Map(), endpointByGeneration: new Map(), stale: [] };
+  const endpoint = (id: string) => (counters.state.endpoints[id] ??= { inFlight: 0, credit: 0, timeouts: 0 });
+  for (const [name, raw] of Object.entries(item ?? {})) {
+    const match = ATTRIBUTE.exec(name);
+    if (!match) continue;
+    const value = numberOf(raw);
+    if (match[6] !== undefined) {
+      endpoint(match[6]).timeouts = Math.max(0, value);
+      continue;
+    }
+    const of = Number(match[2] ?? match[4]);
+    if (of < generation - 1) {
+      counters.stale.push(name);
+      continue;
+    }
+    const endpointId = match[5];
+    if (match[1] === 'n') counters.organizationByGeneration.set(of, (counters.organizationByGeneration.get(of) ?? 0) + value);
+    else if (match[1] === 'k') counters.state.organization.credit += value;
+    else if (match[3] === 'e' && endpointId !== undefined) {
+      const byGeneration = counters.endpointByGeneration.get(endpointId) ?? new Map<number, number>();
+      byGeneration.set(of, (byGeneration.get(of) ?? 0) + value);
+      counters.endpointByGeneration.set(endpointId, byGeneration);
+    } else if (endpointId !== undefined) endpoint(endpointId).credit += value;
+  }
+  const sum = (counts: Map<number, number>) => Math.max(0, [...counts.values()].reduce((total, count) => total + count, 0));
+  counters.state.organization.inFlight = sum(counters.organizationByGeneration);
+  for (const [endpointId, counts] of counters.endpointByGeneration) endpoint(endpointId).inFlight = sum(counts);
+  counters.state.organization.credit = Math.max(0, counters.state.organization.credit);
+  return counters;
+}
+
+/** In flight in the live generations other than `generation`: what a count of `generation` must stay below its share less. */
+function otherGenerations(counts: Map<number, number> | undefined, generation: number): number {
+  let total = 0;
+  for (const [of, count] of counts ?? []) if (of !== generation) total += count;
+  return Math.max(0, total);
+}
 
 export class WebhookAttemptGate implements AttemptGate {
   constructor(
@@ -26,83 +136,277 @@ export class WebhookAttemptGate implements AttemptGate {
     private readonly options: { limits?: FairShareLimits; leaseMs: number; clock?: () => number; log?: (message: string, details: Record<string, unknown>) => void },
   ) {}
 
-  /** Leases this container holds or is asking for: past a share here, no read is needed to refuse. */
-  private readonly local = new Map<string, { organizationId: string; endpointId: string }>();
-  /** Refusals remembered: key (organization, or organization and endpoint) → until when, and why. */
-  private readonly refusals = new Map<string, { until: number; reason: ShareRefusal }>();
+  /** Attempts this worker holds or is asking for, with the generation each was counted in. */
+  private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
+  /** Each organization's item as last read or written, and when. */
+  private readonly items = new Map<string, { item: Item | undefined; at: number }>();
+  private readonly reading = new Map<string, Promise<Item | undefined>>();
+  private waiting: { item: Item | undefined; at: number } | undefined;
+  private waitingRead: Promise<Item | undefined> | undefined;
+  /** Organizations this worker marked waiting, and when. */
+  private readonly marked = new Map<string, number>();
+  /** Admissions waiting for a slot of the organization to free. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
-  async acquire(request: { organizationId: string; endpointId: string; leaseId: string }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
+  async acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
     const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
-    // Checked and reserved in one synchronous step, so a burst of one organization's messages asks the table at most its share of times.
-    const refusedHere = this.refusedLocally(request, limits);
-    if (refusedHere) return { admitted: false, reason: refusedHere };
-    this.local.set(request.leaseId, request);
-    let reason: ShareRefusal = 'organization-share';
-    const outcome = await this.change(request.organizationId, (state) => {
-      const admission = admit(state, { ...request, now: this.now(), leaseMs: this.options.leaseMs }, limits);
-      if (admission.admitted) return admission.next;
-      reason = admission.reason;
-      return undefined;
-    }).catch((error: unknown) => {
+    let waits = 0;
+    // An admission goes straight to the conditional update on the item as last seen, however old
+    // (the update's condition holds the shares; a refusal returns the item for the next try); a
+    // refusal is decided here only on an item seen a moment ago.
+    let fresh = false;
+    for (let tries = 1; ; ) {
+      const item = await this.itemOf(request.organizationId, fresh);
+      const othersWaiting = await this.othersWaiting(request.organizationId, item);
+      const generation = this.generation();
+      const counters = countersOf(item, generation);
+      // Checked and reserved in one synchronous step: this worker's own attempts count even before the table shows them.
+      const admission = admit(this.withLocal(counters.state, request.organizationId, request.endpointId), request.endpointId, othersWaiting, limits);
+      if (!admission.admitted && !fresh && !this.seenLately(request.organizationId)) {
+        fresh = true;
+        continue;
+      }
+      if (!admission.admitted) {
+        // Beyond the base share of a tenant whose attempts end, or at the base share while its
+        // first attempts here are still young (they may yet end and earn it more): a slot or
+        // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
+        // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
+        if (waits >= BURST_WAIT_MS / BURST_POLL_MS || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
+        waits += 1;
+        await this.slotFreedOrPoll(request.organizationId);
+        fresh = true;
+        continue;
+      }
+      const shares = sharesOf(counters.state, request.endpointId, othersWaiting, limits);
+      this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
+      let written: Item | undefined;
+      try {
+        written = await this.take(request, counters, shares.organization.value, shares.endpoint.value);
+      } catch (error) {
+        this.local.delete(request.leaseId);
+        throw error;
+      }
+      if (written) {
+        this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation, startedAt: this.now() });
+        if (waitsForWorker(request.waitedMs ?? null, countersOf(written, generation).state)) await this.markWaiting(request.organizationId);
+        return { admitted: true };
+      }
       this.local.delete(request.leaseId);
-      throw error;
-    });
-    if (outcome === 'written') return { admitted: true };
-    this.local.delete(request.leaseId);
-    if (outcome === 'refused') {
-      const key = reason === 'organization-share' ? request.organizationId : `${request.organizationId}#${request.endpointId}`;
-      this.refusals.set(key, { until: this.now() + REFUSAL_MEMORY_MS, reason });
+      // The share was taken meanwhile (by another worker): decided again on the item as the refusal returned it,
+      // and after a few such races, as good as a full share.
+      if (tries >= ADMIT_TRIES) return { admitted: false, reason: 'organization-share' };
+      tries += 1;
     }
-    // Still contended after every try: as good as a full share.
-    return { admitted: false, reason };
   }
 
-  private refusedLocally(request: { organizationId: string; endpointId: string }, limits: FairShareLimits): ShareRefusal | undefined {
+  /** Whether a refused admission may wait here for a slot rather than be deferred at once. */
+  private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
+    if (reason === 'burst-share') return true;
+    if ((reason !== 'organization-share' && reason !== 'endpoint-share') || endpointOf(state, request.endpointId).timeouts > 0) return false;
     const now = this.now();
-    for (const key of [request.organizationId, `${request.organizationId}#${request.endpointId}`]) {
-      const refusal = this.refusals.get(key);
-      if (refusal && refusal.until > now) return refusal.reason;
-      if (refusal) this.refusals.delete(key);
-    }
-    const held = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId);
-    if (held.length >= limits.organizationShare) return 'organization-share';
-    if (held.filter((lease) => lease.endpointId === request.endpointId).length >= limits.endpointShare) return 'endpoint-share';
-    return undefined;
+    return [...this.local.values()].some(
+      (lease) => lease.organizationId === request.organizationId && (reason === 'organization-share' || lease.endpointId === request.endpointId) && now - lease.startedAt < YOUNG_ATTEMPT_MS,
+    );
+  }
+
+  /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
+  private slotFreedOrPoll(organizationId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.waiters.get(organizationId) ?? new Set<() => void>();
+      this.waiters.set(organizationId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.waiters.delete(organizationId);
+        resolve();
+      };
+      const timer = setTimeout(done, BURST_POLL_MS);
+      waiters.add(done);
+    });
   }
 
   async release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void> {
+    const held = this.local.get(request.leaseId);
     this.local.delete(request.leaseId);
-    const outcome = await this.change(request.organizationId, (state) => release(state, request));
-    if (outcome === 'contended') this.options.log?.('webhook attempt lease not released: it expires on its own', { organizationId: request.organizationId, leaseId: request.leaseId });
-  }
-
-  /** Reads the gate, applies `next` and writes it over the version read; `next` returning undefined writes nothing. */
-  private async change(organizationId: string, next: (state: GateState) => GateState | undefined): Promise<'written' | 'refused' | 'contended'> {
-    for (let tries = 0; tries < WRITE_TRIES; tries += 1) {
-      const state = await this.read(organizationId);
-      const changed = next(state);
-      if (!changed) return 'refused';
-      const put: PutCommandInput = {
-        TableName: this.tableName,
-        Item: entityItem(webhookGateEntity, { organizationId }, { gate: changed }),
-        ConditionExpression: state.version === 0 ? 'attribute_not_exists(pk)' : '#gate.#version = :read',
-        ...(state.version === 0 ? {} : { ExpressionAttributeNames: { '#gate': 'gate', '#version': 'version' }, ExpressionAttributeValues: { ':read': state.version } }),
-      };
-      try {
-        await documentClient.send(new PutCommand(put));
-        return 'written';
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        // Another worker changed the gate since the read: read again, after a pause that spreads the retries.
-        await sleep(Math.round(Math.random() * 20 * (tries + 1)));
-      }
+    const generation = this.generation();
+    // The generation the attempt was counted in (another worker's: most likely this one).
+    const from = held?.generation ?? generation;
+    const names: Record<string, string> = { '#n': `n_${from}`, '#e': `e_${from}_${request.endpointId}` };
+    const adds = ['#n :less', '#e :less'];
+    const removes: string[] = [];
+    if (request.timedOut === true) {
+      // One more timeout in the endpoint's run, and its credit (every live generation's) gone.
+      Object.assign(names, { '#t': `t_${request.endpointId}`, '#c0': `c_${generation - 1}_${request.endpointId}`, '#c1': `c_${generation}_${request.endpointId}` });
+      adds.push('#t :one');
+      removes.push('#c0', '#c1');
+    } else if (request.timedOut === false) {
+      // The run of timeouts ends; the organization and the endpoint earn one more slot of credit.
+      Object.assign(names, { '#t': `t_${request.endpointId}`, '#k': `k_${generation}`, '#c': `c_${generation}_${request.endpointId}` });
+      adds.push('#k :one', '#c :one');
+      removes.push('#t');
     }
-    return 'contended';
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateEntity.key({ organizationId: request.organizationId }),
+          UpdateExpression: `ADD #v :one, ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ExpressionAttributeNames: { ...names, '#v': 'v' },
+          ExpressionAttributeValues: { ':less': -1, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      this.remember(request.organizationId, Attributes);
+      for (const waiter of [...(this.waiters.get(request.organizationId) ?? [])]) waiter();
+    } catch (error) {
+      // The slot stops counting with its generation; the attempt itself is done and settled.
+      this.options.log?.('webhook attempt slot not given back: it stops counting on its own', { organizationId: request.organizationId, leaseId: request.leaseId, error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
-  private async read(organizationId: string): Promise<GateState> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
-    return (Item?.gate as GateState | undefined) ?? EMPTY_GATE;
+  /**
+   * Counts this generation's attempt under the condition that the shares, computed from the item
+   * as last seen, have room; and, whatever was seen, that the endpoint's base shares (or its one
+   * slot) have room if it has a run of timeouts by now. The item written, or undefined when they
+   * had none.
+   */
+  private async take(request: { organizationId: string; endpointId: string }, counters: Counters, organizationCap: number, endpointCap: number): Promise<Item | undefined> {
+    const { generation } = counters;
+    const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
+    const envelope = envelopeAssignments(webhookGateEntity);
+    const organizationOthers = otherGenerations(counters.organizationByGeneration, generation);
+    const endpointOthers = otherGenerations(counters.endpointByGeneration.get(request.endpointId), generation);
+    const values: Record<string, number> = {
+      ':one': 1,
+      ':organizationRoom': organizationCap - organizationOthers,
+      ':endpointRoom': endpointCap - endpointOthers,
+      ':organizationBaseRoom': limits.organizationShare - organizationOthers,
+      ':endpointBaseRoom': limits.endpointShare - endpointOthers,
+      ':openRoom': limits.openCircuitShare - endpointOthers,
+      ':openAfter': limits.openCircuitAfterTimeouts,
+    };
+    // `#n < room`, also true when the count is absent (0) if the room is positive.
+    const below = (name: string, room: string) => ((values[room] ?? 0) > 0 ? `(attribute_not_exists(${name}) OR ${name} < ${room})` : `${name} < ${room}`);
+    const condition = [
+      below('#n', ':organizationRoom'),
+      below('#e', ':endpointRoom'),
+      // `t_<endpoint>` exists only during a run of timeouts (it is removed when one ends otherwise).
+      `(attribute_not_exists(#t) OR (${below('#n', ':organizationBaseRoom')} AND ${below('#e', ':endpointBaseRoom')} AND (#t < :openAfter OR ${below('#e', ':openRoom')})))`,
+    ].join(' AND ');
+    const staleNames = Object.fromEntries(counters.stale.map((name, index) => [`#s${index}`, name]));
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateEntity.key({ organizationId: request.organizationId }),
+          UpdateExpression: `SET ${envelope.assignments} ADD #v :one, #n :one, #e :one${counters.stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { ...envelope.names, '#v': 'v', '#n': `n_${generation}`, '#e': `e_${generation}_${request.endpointId}`, '#t': `t_${request.endpointId}`, ...staleNames },
+          ExpressionAttributeValues: { ...envelope.values, ...values },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      this.remember(request.organizationId, Attributes);
+      return Attributes ?? {};
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The item as the refusal found it stands for the next decision; without it, the next one reads.
+      if (error.Item) this.remember(request.organizationId, error.Item as Item);
+      else this.items.delete(request.organizationId);
+      return undefined;
+    }
+  }
+
+  /** The state as read, with this worker's own attempts where it knows more (those not yet counted in the table, or counted after the read). */
+  private withLocal(state: GateState, organizationId: string, endpointId: string): GateState {
+    const mine = [...this.local.values()].filter((lease) => lease.organizationId === organizationId);
+    const ofEndpoint = mine.filter((lease) => lease.endpointId === endpointId).length;
+    const endpoint = endpointOf(state, endpointId);
+    return {
+      organization: { ...state.organization, inFlight: Math.max(state.organization.inFlight, mine.length) },
+      endpoints: { ...state.endpoints, [endpointId]: { ...endpoint, inFlight: Math.max(endpoint.inFlight, ofEndpoint) } },
+    };
+  }
+
+  /** Keeps the item as seen, unless a later version was seen already (answers to concurrent writes arrive in any order). */
+  private remember(organizationId: string, item: Item | undefined): void {
+    const known = this.items.get(organizationId);
+    if (known?.item && numberOf(known.item.v) > numberOf(item?.v)) {
+      known.at = this.now();
+      return;
+    }
+    this.items.set(organizationId, { item, at: this.now() });
+  }
+
+  private seenLately(organizationId: string): boolean {
+    const known = this.items.get(organizationId);
+    return known !== undefined && this.now() - known.at <= STATE_FRESH_MS;
+  }
+
+  /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
+  private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
+    const known = this.items.get(organizationId);
+    if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
+    let reading = this.reading.get(organizationId);
+    if (!reading) {
+      reading = documentClient
+        .send(new GetCommand({ TableName: this.tableName, Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }))
+        .then(({ Item }) => {
+          this.remember(organizationId, Item);
+          return this.items.get(organizationId)?.item;
+        })
+        .finally(() => this.reading.delete(organizationId));
+      this.reading.set(organizationId, reading);
+    }
+    return reading;
+  }
+
+  /** Other organizations waiting for the worker now; read only when the organization has earned a burst (otherwise it changes nothing). */
+  private async othersWaiting(organizationId: string, item: Item | undefined): Promise<number> {
+    if (countersOf(item, this.generation()).state.organization.credit === 0) return 0;
+    const now = this.now();
+    if (!this.waiting || now - this.waiting.at > WAITING_FRESH_MS) {
+      this.waitingRead ??= documentClient
+        .send(new GetCommand({ TableName: this.tableName, Key: webhookGateWaitingEntity.key({}) }))
+        .then(({ Item }) => {
+          this.waiting = { item: Item, at: this.now() };
+          return Item;
+        })
+        .finally(() => (this.waitingRead = undefined));
+      await this.waitingRead;
+    }
+    return Object.entries(this.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
+  }
+
+  private async markWaiting(organizationId: string): Promise<void> {
+    const now = this.now();
+    if (now - (this.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
+    this.marked.set(organizationId, now);
+    const envelope = envelopeAssignments(webhookGateWaitingEntity);
+    // Marks that ran out, as last read, go with it: the item holds only the organizations waiting lately.
+    const expired = Object.entries(this.waiting?.item ?? {})
+      .filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) <= now)
+      .map(([name]) => name);
+    const expiredNames = Object.fromEntries(expired.map((name, index) => [`#x${index}`, name]));
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateWaitingEntity.key({}),
+          UpdateExpression: `SET ${envelope.assignments}, #w = :until${expired.length > 0 ? ` REMOVE ${Object.keys(expiredNames).join(', ')}` : ''}`,
+          ExpressionAttributeNames: { ...envelope.names, '#w': `w_${organizationId}`, ...expiredNames },
+          ExpressionAttributeValues: { ...envelope.values, ':until': now + WAITING_MARK_MS },
+        }),
+      );
+    } catch (error) {
+      // Only a signal: the next late attempt marks it again.
+      this.options.log?.('webhook organization not marked waiting', { organizationId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private generation(): number {
+    return Math.floor(this.now() / this.options.leaseMs);
   }
 
   private now(): number {

@@ -1,5 +1,8 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { FairShareLimits } from '../../lib/domain/webhooks/fair-share.ts';
+import { documentClient } from '../../lib/store/dynamodb-client.ts';
+import { webhookGateEntity } from '../../lib/store/entities.ts';
 import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
@@ -7,28 +10,77 @@ import { tableName } from '../support/events.ts';
 /**
  * The fair-share gate on DynamoDB Local (docs/webhooks.md "Fairness"): several workers (gate
  * instances, as separate containers would be) asking at once never hold more than the shares,
- * a freed slot is taken again, and the circuit breaker's count survives from worker to worker.
+ * a freed slot is taken again, attempts that end earn a burst beyond the base share, an
+ * organization waiting for the worker holds another's burst to the fair split, the circuit
+ * breaker's count survives from worker to worker, and a slot never given back stops counting.
  */
 
-const limits: FairShareLimits = { organizationShare: 4, endpointShare: 2, openCircuitAfterTimeouts: 2, openCircuitShare: 1 };
-const workers = (count: number) => Array.from({ length: count }, () => new WebhookAttemptGate(tableName('inventory'), { limits, leaseMs: 60_000 }));
+const limits: FairShareLimits = { organizationShare: 4, endpointShare: 2, capacity: 200, openCircuitAfterTimeouts: 2, openCircuitShare: 1 };
+const LEASE_MS = 60_000;
+const workers = (count: number, options: { limits?: FairShareLimits; clock?: () => number } = {}) =>
+  Array.from({ length: count }, () => new WebhookAttemptGate(tableName('inventory'), { limits: options.limits ?? limits, leaseMs: LEASE_MS, ...(options.clock ? { clock: options.clock } : {}) }));
+
+/** Asks for `count` slots to each endpoint at once, spread over the gates; the requests admitted. */
+async function askAtOnce(gates: WebhookAttemptGate[], organizationId: string, endpointIds: string[], count: number, prefix: string) {
+  const asks = Array.from({ length: count * endpointIds.length }, (_, index) => ({
+    gate: gates[index % gates.length] as WebhookAttemptGate,
+    request: { organizationId, endpointId: endpointIds[index % endpointIds.length] as string, leaseId: `${prefix}-${index}` },
+  }));
+  const answers = await Promise.all(asks.map(async ({ gate, request }) => ({ gate, request, admission: await gate.acquire(request) })));
+  return answers.filter(({ admission }) => admission.admitted);
+}
 
 describe('WebhookAttemptGate', () => {
-  it('four workers asking 40 times at once for 8 endpoints of one organization: at most 4 leases, at most 2 per endpoint', async () => {
+  it('four workers asking 40 times at once for 8 endpoints of one organization: at most 4 slots, at most 2 per endpoint', async () => {
     const organizationId = uniqueOrganization();
     const gates = workers(4);
 
-    const asks = Array.from({ length: 40 }, (_, index) => ({ gate: gates[index % 4] as WebhookAttemptGate, request: { organizationId, endpointId: `whe_${index % 8}`, leaseId: `lease-${index}` } }));
-    const answers = await Promise.all(asks.map(async ({ gate, request }) => ({ request, admission: await gate.acquire(request) })));
+    const admitted = (await askAtOnce(gates, organizationId, Array.from({ length: 8 }, (_, index) => `whe_${index}`), 5, 'lease')).map(({ request }) => request);
 
-    const admitted = answers.filter(({ admission }) => admission.admitted).map(({ request }) => request);
     expect(admitted.length).toBeGreaterThanOrEqual(1);
     expect(admitted.length).toBeLessThanOrEqual(4);
     for (const endpointId of new Set(admitted.map((request) => request.endpointId))) expect(admitted.filter((request) => request.endpointId === endpointId).length).toBeLessThanOrEqual(2);
-    // Every lease given back: a fresh worker is admitted again.
-    await Promise.all(admitted.map((request) => (gates[0] as WebhookAttemptGate).release({ ...request, timedOut: false })));
+    // Every slot given back (by any worker): a fresh worker is admitted again.
+    await Promise.all(admitted.map((request) => (gates[0] as WebhookAttemptGate).release({ ...request, timedOut: null })));
     const [fresh] = workers(1);
     expect(await fresh?.acquire({ organizationId, endpointId: 'whe_0', leaseId: 'after' })).toEqual({ admitted: true });
+  });
+
+  it('attempts that end earn a burst: the next round of the same organization goes beyond its share, still never beyond what it earned', async () => {
+    const organizationId = uniqueOrganization();
+    const gates = workers(4);
+    const endpoints = ['whe_a', 'whe_b'];
+
+    const first = await askAtOnce(gates, organizationId, endpoints, 10, 'first');
+    expect(first).toHaveLength(4);
+    await Promise.all(first.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));
+
+    // Four answered, two to each endpoint: the organization may have 4 + 2 × 4 in flight, each endpoint 2 + 2 × 2.
+    const second = await askAtOnce(workers(4), organizationId, endpoints, 10, 'second');
+    expect(second).toHaveLength(12);
+    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+    expect(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('n_')).reduce((sum, [, count]) => sum + Number(count), 0)).toBe(12);
+  });
+
+  it("an organization waiting for the worker holds another's burst to the fair split", async () => {
+    const small: FairShareLimits = { organizationShare: 2, endpointShare: 2, capacity: 8, openCircuitAfterTimeouts: 2, openCircuitShare: 1 };
+    const [busy, waiting] = [uniqueOrganization(), uniqueOrganization()];
+    // The busy organization earns its way to the whole (small) worker: 2, then 6, then 8 in flight.
+    for (let round = 0; round < 4; round += 1) {
+      const admitted = await askAtOnce(workers(2, { limits: small }), busy, ['whe_a', 'whe_b', 'whe_c', 'whe_d'], 2, `round-${round}`);
+      if (round < 3) await Promise.all(admitted.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));
+      else expect(admitted).toHaveLength(8);
+    }
+    // The other organization's attempts answer, then one sits in the queue 5 s: it is waiting.
+    const [other] = workers(1, { limits: small }) as [WebhookAttemptGate];
+    const earn = { organizationId: waiting, endpointId: 'whe_w', leaseId: 'earn' };
+    expect(await other.acquire(earn)).toEqual({ admitted: true });
+    await other.release({ ...earn, timedOut: false });
+    expect(await other.acquire({ organizationId: waiting, endpointId: 'whe_w', leaseId: 'late', waitedMs: 5000 })).toEqual({ admitted: true });
+
+    // The busy organization, 8 in flight, is now held to half of the worker: its attempts wait, within it they start.
+    const [later] = workers(1, { limits: small }) as [WebhookAttemptGate];
+    expect(await later.acquire({ organizationId: busy, endpointId: 'whe_a', leaseId: 'more' })).toEqual({ admitted: false, reason: 'others-waiting' });
   });
 
   it('opens the circuit after consecutive timeouts seen by different workers, and closes it after an answer', async () => {
@@ -41,11 +93,30 @@ describe('WebhookAttemptGate', () => {
     }
 
     expect(await third.acquire(lease('probe'))).toEqual({ admitted: true });
+    // The first worker last saw one timeout: the table's condition still holds it to the one slot.
     expect(await first.acquire(lease('second'))).toEqual({ admitted: false, reason: 'open-circuit' });
     await third.release({ ...lease('probe'), timedOut: false });
 
     const [fresh] = workers(1);
     expect(await fresh?.acquire(lease('a'))).toEqual({ admitted: true });
     expect(await fresh?.acquire(lease('b'))).toEqual({ admitted: true });
+  });
+
+  it('a slot never given back (its worker died) stops counting two generations later', async () => {
+    const organizationId = uniqueOrganization();
+    let now = Date.now();
+    const clock = () => now;
+    const admitted = await askAtOnce(workers(2, { clock }), organizationId, ['whe_a', 'whe_b'], 4, 'dies');
+    expect(admitted).toHaveLength(4);
+    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'blocked' })).toEqual({ admitted: false, reason: 'organization-share' });
+
+    now += LEASE_MS;
+    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'still' })).toEqual({ admitted: false, reason: 'organization-share' });
+    now += LEASE_MS;
+    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'after' })).toEqual({ admitted: true });
+    // The dead generation's counters went with that admission.
+    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+    expect(Object.keys(Item ?? {}).filter((name) => /^[nekc]_/.test(name))).toEqual(expect.arrayContaining([expect.stringMatching(/^n_/)]));
+    expect(Object.keys(Item ?? {}).filter((name) => name.startsWith('n_'))).toHaveLength(1);
   });
 });

@@ -66,8 +66,11 @@ export class DeliveryWorker {
     if (!gate || message.dueAt - this.now().getTime() > EARLY_TOLERANCE_MS) return this.handleWithinShare(message, redelivered, { timedOut: null });
     // The share is asked for first, before any read: a backlog waiting for a full share costs a
     // deferral each, not the reads of an attempt.
-    const lease = { organizationId: message.organizationId, endpointId: message.endpointId, leaseId: newId('wha', this.now().getTime()) };
-    const admission = await gate.acquire(lease);
+    const now = this.now().getTime();
+    const lease = { organizationId: message.organizationId, endpointId: message.endpointId, leaseId: newId('wha', now) };
+    // How long it sat in the queue past its due time: known for a message never deferred (a deferred one waited on purpose).
+    const waitedMs = (message.deferrals ?? 0) === 0 ? Math.max(0, now - message.dueAt) : null;
+    const admission = await gate.acquire({ ...lease, waitedMs });
     if (!admission.admitted) {
       // Its organization's or its endpoint's share is in use: the same attempt comes back later, not counted as failed.
       await this.deferAttempt(message, admission.reason);

@@ -146,8 +146,12 @@ export interface EventSource {
 
 /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"), across every worker. */
 export interface AttemptGate {
-  /** Takes a lease for one attempt to the endpoint; refused when its organization's or its own share is in use. */
-  acquire(request: { organizationId: string; endpointId: string; leaseId: string }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }>;
-  /** Gives the lease back; `timedOut` feeds the endpoint's circuit breaker (null: no attempt was made). */
+  /**
+   * Takes a slot for one attempt to the endpoint; refused when its organization's or its own share
+   * is in use. `waitedMs`: how long the attempt sat in the queue past its due time, when known (an
+   * organization whose attempts wait for the worker is waiting: others' bursts make room).
+   */
+  acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }>;
+  /** Gives the slot back; `timedOut` feeds the endpoint's circuit breaker and the credit (null: no attempt was made). */
   release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void>;
 }

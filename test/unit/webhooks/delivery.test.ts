@@ -269,6 +269,32 @@ describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
     expect(state).toMatchObject({ held: 0, releases: [true] });
   });
 
+  it('asks for its share saying how long the message sat in the queue past its due time; a deferred one says nothing (it waited on purpose)', async () => {
+    const asked: Array<number | null | undefined> = [];
+    const gate: AttemptGate = {
+      acquire: async (request) => {
+        asked.push(request.waitedMs);
+        return { admitted: false, reason: 'organization-share' };
+      },
+      release: async () => undefined,
+    };
+    const { worker, message } = setupWith({}, gate);
+    await worker.handle({ ...message, dueAt: Date.now() - 3000 }, false);
+    await worker.handle({ ...message, dueAt: Date.now() - 3000, deferrals: 1 }, false);
+    expect(asked[0]).toBeGreaterThanOrEqual(3000);
+    expect(asked[1]).toBeNull();
+  });
+
+  it('beyond what its attempts have earned, an attempt comes back after 1 s however often it was deferred; held for others, after at most 2 s', async () => {
+    const refusing = (reason: 'burst-share' | 'others-waiting'): AttemptGate => ({ acquire: async () => ({ admitted: false, reason }), release: async () => undefined });
+    const burst = setupWith({}, refusing('burst-share'));
+    await burst.worker.handle({ ...burst.message, deferrals: 6 }, false);
+    expect(burst.queue.sent[0]).toMatchObject({ message: { deferrals: 7 }, delaySeconds: 1 });
+    const held = setupWith({}, refusing('others-waiting'));
+    await held.worker.handle({ ...held.message, deferrals: 6 }, false);
+    expect(held.queue.sent[0]?.delaySeconds).toBe(2);
+  });
+
   it('an endpoint with an open circuit is deferred at least the attempt deadline', async () => {
     const gate: AttemptGate = { acquire: async () => ({ admitted: false, reason: 'open-circuit' }), release: async () => undefined };
     const { worker, queue, message } = setupWith({}, gate);
