@@ -7,7 +7,9 @@ import { envelopeAssignments } from './entity.ts';
 import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /**
- * The fair-share gate in the inventory table (docs/webhooks.md "Fairness").
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). One piece: the gate
+ * item's counters, their generations and the waiting marks are one storage format, read and
+ * written only here, so splitting the file would split that format.
  *
  * One item per organization holds counters, each changed by an atomic UpdateItem (never read,
  * changed and written back, so workers never conflict however many attempts run):

@@ -8,7 +8,7 @@ import { newMovementId, stockRecordKey, sumQuantities } from '../inventory/stock
 import type { CommandPlan } from '../write/ports.ts';
 import { referenceOf } from '../stock/changes/command.ts';
 import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.ts';
-import { resolveReferences, type Reference } from '../stock/changes/references.ts';
+import { resolveReferences, wantedReferences, type Reference } from '../stock/changes/references.ts';
 import { StockLedger, type StockSide } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
 import type { ReservationPorts } from './ports.ts';
@@ -88,8 +88,7 @@ export class ReserveCommand<Write> {
   private async place(organizationId: string, input: ReservationInput): Promise<PlacedLine[]> {
     const itemReferences = input.lines.map((line, index) => referenceOf(line.sku, line.itemId, `/lines/${index}/${line.sku === undefined ? 'itemId' : 'sku'}`));
     const locationReferences = input.lines.map((line, index) => referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`));
-    const named = (references: Reference[], by: Reference['by']) => references.filter((candidate) => candidate.by === by).map((candidate) => candidate.value);
-    const found = await this.ports.reads.references(organizationId, { skus: named(itemReferences, 'key'), itemIds: named(itemReferences, 'id'), codes: named(locationReferences, 'key'), locationIds: named(locationReferences, 'id'), claimKeys: [] });
+    const found = await this.ports.reads.references(organizationId, { ...wantedReferences(itemReferences, locationReferences), claimKeys: [] });
     const resolved = resolveReferences(found, itemReferences, locationReferences);
     const errors: FieldError[] = [];
     const lines = input.lines.map((line, index) => {

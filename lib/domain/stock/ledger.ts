@@ -11,7 +11,9 @@ import type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite
 export type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite } from './ledger-types.ts';
 
 /**
- * The stock a chunk of import rows works on (docs/inventory.md "The stock model"). Rows are
+ * The stock a chunk of import rows (or one JSON stock change, reservation or build) works on
+ * (docs/inventory.md "The stock model"). One piece: records, totals, documents and the reads a
+ * decision rests on are rolled back and flushed together, so they stay in one class. Rows are
  * decided one after the other against it, so a row sees what earlier rows of the chunk did; a
  * unit that fails or does not fit the transaction is rolled back. At the end the chunk writes
  * each record it changed ONCE, conditioned on the version it was read at: a transaction may name

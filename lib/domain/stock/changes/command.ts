@@ -13,7 +13,7 @@ import { documentKey, type ItemStock, type StockEntry, type StockDocument } from
 import { StockState, type StockReads } from '../state.ts';
 import type { StockChange, StockChangeKind, StockChangeLine } from './change.ts';
 import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError, type ShortLine, type StaleLine } from './errors.ts';
-import { resolveReferences, type Reference, type ResolvedReferences } from './references.ts';
+import { resolveReferences, wantedReferences, type Reference, type ResolvedReferences } from './references.ts';
 
 /**
  * A stock change over JSON (docs/inventory.md "Writing stock over JSON"): 1 to 20 lines of one
@@ -148,12 +148,8 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
         return [[index, spec.claimKey(input, line, { sku: line.sku, locationCodes: locations.map((location) => location.value) })] as const];
       }),
     );
-    const named = (references: Reference[], by: Reference['by']) => references.filter((candidate) => candidate.by === by).map((candidate) => candidate.value);
     const found = await ports.reads.references(organizationId, {
-      skus: named(itemReferences, 'key'),
-      itemIds: named(itemReferences, 'id'),
-      codes: named(locationReferences.flat(), 'key'),
-      locationIds: named(locationReferences.flat(), 'id'),
+      ...wantedReferences(itemReferences, locationReferences.flat()),
       claimKeys: [...spelledClaims.values()],
     });
     const lines = this.resolve(input, resolveReferences(found, itemReferences, locationReferences.flat()), itemReferences, locationReferences);

@@ -23,6 +23,12 @@ export interface Reference {
   pointer: string;
 }
 
+/** What a batch read needs for these references: natural keys and ids of items and locations. */
+export function wantedReferences(items: Reference[], locations: Reference[]): { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[] } {
+  const named = (references: Reference[], by: Reference['by']) => references.filter((candidate) => candidate.by === by).map((candidate) => candidate.value);
+  return { skus: named(items, 'key'), itemIds: named(items, 'id'), codes: named(locations, 'key'), locationIds: named(locations, 'id') };
+}
+
 export interface ResolvedReferences {
   item(reference: Reference): Item;
   location(reference: Reference): Location;
