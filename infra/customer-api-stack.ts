@@ -18,7 +18,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
 import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
-import { EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
+import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
 import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/store/tables.ts';
 import { WORKERS } from '../lib/workers.ts';
 import type { WorkerDefinition } from '../lib/workers.ts';
@@ -75,6 +75,7 @@ export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; de
   [IMPORT_QUEUE.id]: { constructPrefix: 'Import', deadLetterMeaning: 'Import jobs failed repeatedly' },
   [EXPORT_QUEUE.id]: { constructPrefix: 'Export', deadLetterMeaning: 'Export jobs failed repeatedly' },
   [WEBHOOK_QUEUE.id]: { constructPrefix: 'Webhook', deadLetterMeaning: 'Webhook delivery messages or dispatcher stream batches failed repeatedly' },
+  [BUILD_QUEUE.id]: { constructPrefix: 'Build', deadLetterMeaning: 'Build jobs failed repeatedly' },
 };
 
 /** Failed webhook attempts in 5 minutes above which the stage alarms (receivers down, or our sending broken). */

@@ -218,6 +218,10 @@ export const ROUTE_GRANTS = {
   // The endpoint (GetItem), the checkpoint event and the sequence (events: GetItem), the replay and
   // its endpoint's active-replay item (PutItem; a refused one read for the 409); its first page's message.
   replayWebhookEvents: writeRoute({ tables: { inventory: calls('GetItem', 'PutItem'), events: calls('GetItem') }, queues: { webhooks: ['send'] } }),
+  // The BOM (GetItem or its code's claim by Query), items, locations, the reference's claim and the
+  // target (BatchGetItem); the build and the claim (PutItem) in one commit; then its message.
+  submitBuild: writeRoute({ tables: { inventory: calls('GetItem', 'Query', 'BatchGetItem', 'PutItem') }, queues: { builds: ['send'] } }),
+  getBuild: readRoute({ tables: { inventory: calls('GetItem') } }),
   // Static: the kinds are the declaration bundled with the function; its cursors are signed.
   listExportKinds: readRoute({ cursorSecret: true }),
   // Commits the job (PutItem), queues it, then marks it dispatched (UpdateItem).
@@ -301,6 +305,20 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // The expiry index's shards (Query on gsi1); each due reservation (GetItem), its stock (BatchGetItem); one commit.
   sweepReservationExpiries: {
     tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], queryIndexes: ['gsi1'] }, events: EVENT_APPEND, audit: calls('PutItem') },
+  },
+  // The build (GetItem), its draw slices (Query), its revision, items and locations (GetItem,
+  // BatchGetItem), stock records, lots of a place and totals (BatchGetItem, Query); each step one
+  // commit: stock (PutItem, UpdateItem), movements, the slice, provenance and the build over its
+  // version, with its events and the final audit entry. A build out of time hands itself on.
+  processBuildJobs: {
+    tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'), events: EVENT_APPEND, audit: calls('PutItem') },
+    queues: { builds: ['consume', 'send'] },
+  },
+  // The builds' shards of the active-jobs index (Query), then the builds (BatchGetItem); a build
+  // whose last step is older than the stall limit gets its message again.
+  sweepBuildJobs: {
+    tables: { inventory: { calls: ['BatchGetItem'], queryIndexes: ['active-jobs', 'gsi1'] } },
+    queues: { builds: ['send'] },
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {

@@ -1,5 +1,5 @@
 import type { ResourceAccess } from './routes/types.ts';
-import { EXPORT_QUEUE, IMPORT_QUEUE, WEBHOOK_QUEUE } from './store/tables.ts';
+import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, WEBHOOK_QUEUE } from './store/tables.ts';
 import type { QueueId, TableId } from './store/tables.ts';
 
 /**
@@ -154,6 +154,29 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // releases what is left in one transaction with its events and audit entry
     // (docs/inventory.md "Reservations and available stock").
     access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' } },
+  },
+  {
+    id: 'processBuildJobs',
+    trigger: 'queue',
+    handler: 'functions/workers/process-build-jobs.ts',
+    queue: BUILD_QUEUE.id,
+    timeoutSeconds: BUILD_QUEUE.workerTimeoutSeconds,
+    // One build per invocation: a build's steps fill the invocation by themselves.
+    batchSize: 1,
+    maxConcurrency: 4,
+    // Each step reads the build, its BOM revision, items, locations and stock, and commits stock,
+    // movements, its draw slice or provenance and the build's checkpoint with its events and, at
+    // the end, its audit entry (docs/boms.md "Builds"); a build out of time hands itself on.
+    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, queues: { builds: 'send' } },
+  },
+  {
+    id: 'sweepBuildJobs',
+    trigger: 'schedule',
+    handler: 'functions/workers/sweep-build-jobs.ts',
+    everySeconds: 60,
+    timeoutSeconds: 30,
+    // Reads the builds' shards of the active-jobs index and the builds; sends a stalled build's message again.
+    access: { tables: { inventory: 'read' }, queues: { builds: 'send' } },
   },
   {
     id: 'sweepAttachmentObjects',

@@ -1,6 +1,7 @@
 import { ATTACHMENT_ROUTES } from './attachments.ts';
 import { AUDIT_ROUTES } from './audit.ts';
 import { BOM_ROUTES } from './boms.ts';
+import { BUILD_ROUTES } from './builds.ts';
 import { EVENT_ROUTES } from './events.ts';
 import { EXPORT_ROUTES } from './exports.ts';
 import { IMPORT_ROUTES } from './imports.ts';
@@ -32,6 +33,7 @@ export const ROUTES = [
   ...IMPORT_ROUTES,
   ...ATTACHMENT_ROUTES,
   ...BOM_ROUTES,
+  ...BUILD_ROUTES,
   ...INVENTORY_ROUTES,
   ...STOCK_ROUTES,
   ...RESERVATION_ROUTES,

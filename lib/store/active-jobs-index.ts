@@ -32,9 +32,9 @@ export function activeJobIndexKeys(shardKey: ShardKey, organizationId: string, j
 /**
  * The items of every job in a flow's active-jobs entries: every shard, page by page, then the
  * items themselves (BatchGetItem; the index holds keys only). Also reads gsi1's `legacyPartition`,
- * where jobs dispatched before the index was sharded still sit until they end.
+ * where jobs dispatched before the index was sharded still sit until they end (when the flow has one).
  */
-export async function activeJobItems(tableName: string, shardKey: ShardKey, legacyPartition: string): ReturnType<typeof batchGet> {
+export async function activeJobItems(tableName: string, shardKey: ShardKey, legacyPartition?: string): ReturnType<typeof batchGet> {
   const shards = Array.from({ length: ACTIVE_JOB_SHARDS }, (_, shard) =>
     queryAll({
       TableName: tableName,
@@ -45,7 +45,8 @@ export async function activeJobItems(tableName: string, shardKey: ShardKey, lega
       Limit: SWEEP_PAGE_SIZE,
     }),
   );
-  const legacy = queryAll({
+  // A flow born after the index was sharded has no legacy partition.
+  const legacy = legacyPartition === undefined ? Promise.resolve([]) : queryAll({
     TableName: tableName,
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',

@@ -219,8 +219,27 @@ export const WEBHOOK_QUEUE = {
   deadLetterEnvVar: WEBHOOK_DLQ_ENV_VAR,
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
+export const BUILD_QUEUE_ENV_VAR = 'BUILD_QUEUE_URL';
+export const BUILD_DLQ_ENV_VAR = 'BUILD_DLQ_URL';
+
+/**
+ * The build queue (docs/boms.md "Builds"): one message per build to run (or go on running). A
+ * build continues across invocations from its checkpoint, so a long one needs no longer timeout.
+ */
+export const BUILD_QUEUE = {
+  id: 'builds',
+  deadLetterId: 'builds-dlq',
+  maxReceiveCount: 5,
+  workerTimeoutSeconds: 120,
+  visibilityTimeoutSeconds: 720,
+  messageRetentionDays: 4,
+  deadLetterRetentionDays: 14,
+  envVar: BUILD_QUEUE_ENV_VAR,
+  deadLetterEnvVar: BUILD_DLQ_ENV_VAR,
+} as const satisfies QueueSpec & { workerTimeoutSeconds: number };
+
 /** Every queue of the service, by id: a new background flow adds its queue here. */
-export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [EXPORT_QUEUE.id]: EXPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE } as const satisfies Record<string, QueueSpec>;
+export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [EXPORT_QUEUE.id]: EXPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE, [BUILD_QUEUE.id]: BUILD_QUEUE } as const satisfies Record<string, QueueSpec>;
 export type QueueId = keyof typeof QUEUES;
 export const QUEUE_IDS = Object.keys(QUEUES) as QueueId[];
 

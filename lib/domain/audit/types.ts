@@ -27,6 +27,9 @@ export const AUDIT_KINDS = [
   'reservation.released',
   'reservation.fulfilled',
   'reservation.expired',
+  'build.submitted',
+  'build.succeeded',
+  'build.failed',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

@@ -8,7 +8,8 @@ import { decideBuild, MAX_BUILD_SOURCES, type BuildRow } from '../stock/builds.t
 import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
 import type { DecideContext, ImportKindDefinition, ImportUnit, UnitDecision } from './kind-definition.ts';
-import { alreadyApplied, claimed, entryKey, failed, optionalKey, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
+import { buildClaimKey } from '../stock/claims.ts';
+import { alreadyApplied, claimed, failed, optionalKey, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 
 /**
@@ -73,7 +74,7 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
     location: (code: string) => context.resolve('location', code)?.record as Location,
     itemById,
   };
-  return claimed(decideBuild(header, lines, bom, lookup, ledger, { rowNumber, now: context.now }), entryKey(KIND, header.buildReference), jobId, context.now);
+  return claimed(decideBuild(header, lines, bom, lookup, ledger, { rowNumber, now: context.now }), buildClaimKey(header.buildReference), jobId, context.now);
 }
 
 export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
@@ -93,7 +94,7 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
   ],
   naturalKey: ['buildReference'],
   parseRow: parseBuild,
-  naturalKeyOf: (row) => entryKey(KIND, row.buildReference),
+  naturalKeyOf: (row) => buildClaimKey(row.buildReference),
   groupKeyOf: (raw) => (raw.buildreference ?? '').trim(),
   references: (row) => [
     { entity: 'bom', key: row.bomCode, column: 'bomCode', code: 'unknown-bom' },

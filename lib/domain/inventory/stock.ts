@@ -36,7 +36,7 @@ export function availableOf(holder: { onHand: number; reserved?: number }): numb
   return sumQuantities([holder.onHand, -reservedOf(holder)]);
 }
 
-export const MOVEMENT_TYPES = ['receipt', 'adjustment', 'transfer', 'count', 'consumption', 'production', 'shipment'] as const;
+export const MOVEMENT_TYPES = ['receipt', 'adjustment', 'transfer', 'count', 'consumption', 'production', 'shipment', 'consumption-reversal'] as const;
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
 /**

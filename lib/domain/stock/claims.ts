@@ -27,3 +27,8 @@ export function countClaimKey(countReference: string, sku: string, lot: string |
 export function receiptClaimKey(poNumber: string, sku: string, locationCode: string, lot: string | null): string {
   return claimKey('po-receipts', poNumber, sku, locationCode, lot);
 }
+
+/** `builds`: buildReference. A build over JSON claims the same key, so a reference builds once through either door. */
+export function buildClaimKey(buildReference: string): string {
+  return claimKey('builds', buildReference);
+}

@@ -7,6 +7,7 @@ import { importsOpenApi } from './imports.ts';
 import { inventoryOpenApi } from './inventory.ts';
 import { labelsOpenApi } from './labels.ts';
 import { reservationsOpenApi } from './reservations.ts';
+import { buildsOpenApi } from './builds.ts';
 import { stockOpenApi } from './stock.ts';
 import { webhooksOpenApi } from './webhooks.ts';
 
@@ -17,4 +18,4 @@ import { webhooksOpenApi } from './webhooks.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, inventoryOpenApi, stockOpenApi, reservationsOpenApi, exportsOpenApi, webhooksOpenApi] as const;
+export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, buildsOpenApi, inventoryOpenApi, stockOpenApi, reservationsOpenApi, exportsOpenApi, webhooksOpenApi] as const;

@@ -1,0 +1,37 @@
+import { writeChainDependencies } from '../../../lib/composition-writes.ts';
+import { requiredEnv } from '../../../lib/config/env.ts';
+import { submitBuildContract } from '../../../lib/contracts/builds/operations.ts';
+import { bindOperation } from '../../../lib/contracts/operation.ts';
+import { publicBuild } from '../../../lib/domain/builds/build.ts';
+import { SubmitBuildCommand } from '../../../lib/domain/builds/submit.ts';
+import { createOperationHandler } from '../../../lib/http/chain.ts';
+import { describeError, log } from '../../../lib/log.ts';
+import { submitBuildRoute } from '../../../lib/routes/builds.ts';
+import { BomsStore } from '../../../lib/store/boms-store.ts';
+import { BuildsStore } from '../../../lib/store/builds-store.ts';
+import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { JobQueue } from '../../../lib/store/job-queue.ts';
+import { StockChangeStoreReads } from '../../../lib/store/stock-change-reads.ts';
+import { StockStore } from '../../../lib/store/stock-store.ts';
+import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
+
+const table = requiredEnv(TABLES.inventory.envVar);
+const reads = new StockChangeStoreReads(table, new InventoryStore(table));
+const command = new SubmitBuildCommand({ builds: new BuildsStore(table, new StockStore(table)), boms: new BomsStore(table), references: (organizationId, wanted) => reads.references(organizationId, wanted) });
+const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
+
+export const handler = createOperationHandler(bindOperation(submitBuildRoute, submitBuildContract), writeChainDependencies, async ({ body, principal, commit }) => {
+  const response = await commit(
+    () =>
+      command.submit(
+        principal.organizationId,
+        { ...body, outputLot: body.outputLot ?? null, sources: (body.sources ?? []).map((source) => ({ ...source, lot: source.lot ?? null })) },
+        { type: 'api-key', id: principal.keyId },
+      ),
+    (build) => ({ status: 202, json: publicBuild(build), headers: { Location: `/v1/builds/${build.id}` } }),
+  );
+  const build = 'json' in response ? (response.json as { id?: string } | undefined) : undefined;
+  // A send that fails leaves the build queued; the build sweep sends it within minutes.
+  if (build?.id) await queue.send({ organizationId: principal.organizationId, jobId: build.id }).catch((error: unknown) => log('warn', 'build message not sent; the sweep sends it', { buildId: build.id, error: describeError(error) }));
+  return response;
+});

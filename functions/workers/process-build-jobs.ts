@@ -1,0 +1,33 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { requiredEnv } from '../../lib/config/env.ts';
+import { BuildProcessor } from '../../lib/domain/builds/process.ts';
+import { createJobBatchHandler } from '../../lib/job-batch.ts';
+import { logger } from '../../lib/log.ts';
+import { metrics } from '../../lib/metrics.ts';
+import { buildPorts } from '../../lib/store/build-ports.ts';
+import { JobQueue } from '../../lib/store/job-queue.ts';
+import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+
+/** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/job-batch.ts). */
+
+const ports = buildPorts({ inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
+const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
+const processor = new BuildProcessor(ports, (message) => queue.send(message));
+
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(logMetrics(metrics))
+  .handler(
+    createJobBatchHandler({
+      processor,
+      jobs: { get: async (organizationId, id) => (await ports.builds.get(organizationId, id))?.build },
+      resend: (message) => queue.send(message),
+      maxReceiveCount: BUILD_QUEUE.maxReceiveCount,
+      flow: 'build',
+      lastReceiveFailure: { code: 'processing-error', message: 'The build could not go on after several attempts; what it held or consumed was given back. Submit it again with a new buildReference, or contact support with the build id.', lines: [] },
+      countMessages: () => undefined,
+    }),
+  );

@@ -1,0 +1,45 @@
+import type { BuildPorts } from '../domain/builds/ports.ts';
+import { recordsOf } from '../domain/stock/changes/references.ts';
+import type { Item } from '../domain/inventory/item.ts';
+import type { Location } from '../domain/inventory/location.ts';
+import { BomsStore } from './boms-store.ts';
+import { BuildsStore } from './builds-store.ts';
+import { InventoryStore } from './inventory-store.ts';
+import { StockChangeStoreReads } from './stock-change-reads.ts';
+import { StockStore } from './stock-store.ts';
+import { stockStateByKeys, stockWritesOf } from './stock-writes.ts';
+import { TransactionWriter, type StoreWrite } from './transaction-writer.ts';
+
+/**
+ * What build jobs read and write through (docs/boms.md "Builds"): BOMs and their revisions, items
+ * and locations by id, the stock state and writes the import pipeline and the JSON stock changes
+ * use, the builds themselves, and the writer every command commits through.
+ */
+export function buildPorts(tables: { inventory: string; events: string; audit: string }): BuildPorts<StoreWrite> & { store: BuildsStore } {
+  const inventory = new InventoryStore(tables.inventory);
+  const stock = new StockStore(tables.inventory);
+  const boms = new BomsStore(tables.inventory);
+  const store = new BuildsStore(tables.inventory, stock);
+  const reads = new StockChangeStoreReads(tables.inventory, inventory);
+  return {
+    store,
+    builds: store,
+    boms,
+    references: (organizationId, wanted) => reads.references(organizationId, wanted),
+    items: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
+    locations: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'location', ids)) as Map<string, Location>,
+    stock: {
+      getByNaturalKeys: (organizationId, entity, naturalKeys) => stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
+      getItemsByIds: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
+      stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
+      writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
+    },
+    provenanceGroups: (organizationId, provenance, maxActions) => {
+      const writes = boms.buildWrites(organizationId, provenance);
+      const groups: StoreWrite[][] = [];
+      for (let start = 0; start < writes.length; start += maxActions) groups.push(writes.slice(start, start + maxActions));
+      return groups;
+    },
+    writer: new TransactionWriter({ events: tables.events, audit: tables.audit }),
+  };
+}
