@@ -191,8 +191,8 @@ export function addStreamWorker(
   const streamArn = source.table.tableStreamArn;
   if (!streamArn) throw new Error(`Worker ${worker.id}: table '${worker.table}' has no stream (set 'stream' in its spec).`);
   // What the mapping calls with the function's role: the stream, and the on-failure queue.
-  fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], resources: [streamArn] }));
-  fn.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: [`${source.table.tableArn}/stream/*`] }));
+  fn.allow(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], resources: [streamArn] }));
+  fn.allow(new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: [`${source.table.tableArn}/stream/*`] }));
   // SqsDlq grants the role sqs:SendMessage, GetQueueAttributes and GetQueueUrl on the on-failure queue itself.
   const mapping = fn.function.addEventSourceMapping(`${worker.id}StreamSource`, {
     eventSourceArn: streamArn,

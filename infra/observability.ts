@@ -67,7 +67,8 @@ export interface ObservedResources {
 export interface StageAlarms {
   api5xxRate: Alarm;
   apiThrottled: Alarm;
-  workerErrors: Alarm;
+  /** One per group of at most 10 workers, in WORKERS order (`worker-errors`, `worker-errors-2`, …). */
+  workerErrors: readonly Alarm[];
   /** One per queue (its `WorkerQueue.deadLetterAlarm`), by queue id. */
   deadLetters: Readonly<Record<string, Alarm>>;
   /** The flows' own alarms (`ObservedResources.flowAlarms`). */
@@ -76,7 +77,7 @@ export interface StageAlarms {
 
 /** Every alarm of the stage, in a stable order. */
 export function allAlarms(alarms: StageAlarms): Alarm[] {
-  return [alarms.api5xxRate, alarms.apiThrottled, ...Object.values(alarms.deadLetters), alarms.workerErrors, ...alarms.flows];
+  return [alarms.api5xxRate, alarms.apiThrottled, ...Object.values(alarms.deadLetters), ...alarms.workerErrors, ...alarms.flows];
 }
 
 /** The stage's alarms (with each queue's dead-letter alarm); each notifies the stage's SNS topic (ALARM and OK) when one is configured. */
@@ -105,16 +106,21 @@ export function createAlarms(scope: Construct, resources: ObservedResources): St
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
 
-  const workerErrors = new Alarm(scope, 'WorkerErrorsAlarm', {
-    alarmName: name('worker-errors'),
-    alarmDescription: 'Worker invocations failed (an unhandled error or a timeout) in 2 of the last 3 five-minute periods.',
-    metric: workerErrorSum(resources.workerFunctions),
-    threshold: ALARM_THRESHOLDS.workerErrorsPerFiveMinutes,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  // A metric-math alarm watches at most MAX_ALARM_METRICS metrics: the workers are watched in groups, in order.
+  const workerGroups = groupsOf([...resources.workerFunctions.entries()], MAX_ALARM_METRICS);
+  const workerErrors = workerGroups.map(
+    (group, index) =>
+      new Alarm(scope, index === 0 ? 'WorkerErrorsAlarm' : `WorkerErrorsAlarm${index + 1}`, {
+        alarmName: name(index === 0 ? 'worker-errors' : `worker-errors-${index + 1}`),
+        alarmDescription: `Worker invocations failed (an unhandled error or a timeout) in 2 of the last 3 five-minute periods: ${group.map(([id]) => id).join(', ')}.`,
+        metric: workerErrorSum(group),
+        threshold: ALARM_THRESHOLDS.workerErrorsPerFiveMinutes,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+  );
 
   const deadLetters = Object.fromEntries(resources.workerQueues.map((flow) => [flow.spec.id, flow.deadLetterAlarm]));
   const alarms: StageAlarms = { api5xxRate, apiThrottled, workerErrors, deadLetters, flows: resources.flowAlarms ?? [] };
@@ -159,9 +165,13 @@ function throttledRequests(resources: ObservedResources): Metric {
 /** CloudWatch alarms on metric math take at most 10 metrics. */
 const MAX_ALARM_METRICS = 10;
 
-function workerErrorSum(workers: ReadonlyMap<string, ApiFunction>): IMetric {
-  const entries = [...workers.entries()];
-  if (entries.length > MAX_ALARM_METRICS) throw new Error(`The worker-errors alarm can watch at most ${MAX_ALARM_METRICS} workers, there are ${entries.length}.`);
+function groupsOf<T>(list: readonly T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let start = 0; start < list.length; start += size) groups.push(list.slice(start, start + size));
+  return groups;
+}
+
+function workerErrorSum(entries: ReadonlyArray<readonly [string, ApiFunction]>): IMetric {
   const usingMetrics = Object.fromEntries(
     entries.map(([, fn], index) => [`w${index}`, fn.function.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES })]),
   );

@@ -90,7 +90,7 @@ export const stockChangedDataSchema = open(
     previousAvailable: z.optional(z.number().check(z.describe('`previousQuantity - previousReserved`; negative only after a count set on-hand below what reservations hold. Absent from events committed before reservations existed.'))),
     available: z.optional(z.number().check(z.describe('`quantity - reserved`. Absent from events committed before reservations existed.'))),
     movementId: z.nullable(movementId).check(z.describe('The movement that changed the stock (see `movement.created`); null when a reservation was created, released or expired (on-hand did not move).')),
-    reservationId: z.optional(z.nullable(z.string().check(z.regex(/^res_[0-9A-Z]{26}$/)))).check(z.describe('The reservation that held, released or shipped the stock; null otherwise. Absent from events committed before reservations existed.')),
+    reservationId: z.optional(z.nullable(z.string().check(z.regex(/^(res|bld)_[0-9A-Z]{26}$/)))).check(z.describe('The reservation (`res_…`) that held, released or shipped the stock, or the build (`bld_…`) that held, released or consumed it; null otherwise. Absent from events committed before reservations existed.')),
     reason: z.nullable(z.string()).check(z.describe('Reason given with an adjustment; null when none was given.')),
   }),
 );

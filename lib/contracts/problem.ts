@@ -36,6 +36,8 @@ export const problemSchema = z
     lines: z.optional(z.array(stockProblemLineSchema)),
     reservationId: z.optional(z.nullable(z.string())),
     reservationStatus: z.optional(z.string()),
+    buildReference: z.optional(z.string()),
+    buildId: z.optional(z.nullable(z.string())),
   })
   .check(z.meta({ id: 'ProblemDetails' }));
 

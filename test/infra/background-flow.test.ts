@@ -15,8 +15,7 @@ import { FALLBACK_HANDLER } from '../../infra/customer-api-stack.ts';
 import { IMPORT_QUEUE, TABLE_IDS } from '../../lib/store/tables.ts';
 import type { QueueSpec, TableId } from '../../lib/store/tables.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
-import { CDK_JSON_CONTEXT, asArray, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
-import type { PolicyStatement } from './template-helpers.ts';
+import { CDK_JSON_CONTEXT, asArray, resourceById, resourcesOfType, singleReference, statementsOfRole } from './template-helpers.ts';
 
 // The background-flow construct on its own (infra/background-flow.ts), in a bare stack with a
 // made-up second flow: what a new flow (exports, webhook deliveries) gets by using it. The real
@@ -172,9 +171,7 @@ describe('WorkerQueue + addQueueWorker + addScheduledWorker (a made-up exports f
     const roleId = singleReference(stack.resolve(worker.role.roleName));
 
     // Act
-    const statements = resourcesOfType(template, 'AWS::IAM::Policy')
-      .filter(([, policy]) => (policy.Properties.Roles as unknown[]).some((role) => singleReference(role) === roleId))
-      .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: PolicyStatement[] }).Statement)
+    const statements = statementsOfRole(template, roleId)
       .filter((statement) => JSON.stringify(statement.Action).includes('sqs:'))
       .map((statement) => ({ ...statement, Action: asArray(statement.Action).sort() }));
 

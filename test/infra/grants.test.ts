@@ -227,13 +227,13 @@ describe('synthesized roles (stage "grants")', () => {
     }
   });
 
-  it.each(CASES)('$name: its role has no managed or inline policies', ({ constructId }) => {
+  it.each(CASES)('$name: its role has no managed policy, and its grant as its one inline policy', ({ constructId }) => {
     // Act
     const role = resourceById(template, singleReference(resourceById(template, fnLogicalId(constructId)).Properties.Role));
 
-    // Assess
+    // Assess: the statements themselves are checked above (statementsOfFunction reads them)
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-    expect(role.Properties.Policies).toBeUndefined();
+    expect((role.Properties.Policies as Array<{ PolicyName: string }>).map((policy) => policy.PolicyName)).toEqual(['access']);
   });
 
   it.each(CASES)('$name: the environment names exactly the resources of its grant', ({ constructId, grant }) => {

@@ -70,10 +70,16 @@ export function logicalIdOfType(template: Template, type: string, predicate: (re
 
 /** Every IAM statement attached to a function's execution role. */
 export function statementsOfFunction(template: Template, fnLogicalId: string): PolicyStatement[] {
-  const roleId = singleReference(resourceById(template, fnLogicalId).Properties.Role);
-  return resourcesOfType(template, 'AWS::IAM::Policy')
+  return statementsOfRole(template, singleReference(resourceById(template, fnLogicalId).Properties.Role));
+}
+
+/** Every IAM statement of a role: its inline policies and the AWS::IAM::Policy resources attached to it. */
+export function statementsOfRole(template: Template, roleId: string): PolicyStatement[] {
+  const inline = ((resourceById(template, roleId).Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: PolicyStatement[] } }>).flatMap((policy) => policy.PolicyDocument.Statement);
+  const attached = resourcesOfType(template, 'AWS::IAM::Policy')
     .filter(([, policy]) => referencedLogicalIds(policy.Properties.Roles).has(roleId))
     .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: PolicyStatement[] }).Statement);
+  return [...inline, ...attached];
 }
 
 export function environmentOf(template: Template, fnLogicalId: string): Record<string, unknown> {

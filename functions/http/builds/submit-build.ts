@@ -21,6 +21,8 @@ const command = new SubmitBuildCommand({ builds: new BuildsStore(table, new Stoc
 const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
 
 export const handler = createOperationHandler(bindOperation(submitBuildRoute, submitBuildContract), writeChainDependencies, async ({ body, principal, commit }) => {
+  // Set when this request committed the build (not on a replay of a stored response: the first one sent it).
+  let committed: string | undefined;
   const response = await commit(
     () =>
       command.submit(
@@ -28,10 +30,12 @@ export const handler = createOperationHandler(bindOperation(submitBuildRoute, su
         { ...body, outputLot: body.outputLot ?? null, sources: (body.sources ?? []).map((source) => ({ ...source, lot: source.lot ?? null })) },
         { type: 'api-key', id: principal.keyId },
       ),
-    (build) => ({ status: 202, json: publicBuild(build), headers: { Location: `/v1/builds/${build.id}` } }),
+    (build) => {
+      committed = build.id;
+      return { status: 202, json: publicBuild(build), headers: { Location: `/v1/builds/${build.id}` } };
+    },
   );
-  const build = 'json' in response ? (response.json as { id?: string } | undefined) : undefined;
   // A send that fails leaves the build queued; the build sweep sends it within minutes.
-  if (build?.id) await queue.send({ organizationId: principal.organizationId, jobId: build.id }).catch((error: unknown) => log('warn', 'build message not sent; the sweep sends it', { buildId: build.id, error: describeError(error) }));
+  if (committed) await queue.send({ organizationId: principal.organizationId, jobId: committed }).catch((error: unknown) => log('warn', 'build message not sent; the sweep sends it', { buildId: committed, error: describeError(error) }));
   return response;
 });
