@@ -1,32 +1,26 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { BomRevision, BomListFilter, Bom, BomRevisionListing, BomStorage, BomSummary, BuildProvenance, PageOf } from '../domain/boms/records.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { batchGet, entityItem, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
-import {
-  BOM_LIST_PREFIX,
-  BUILD_PREFIX,
-  REVISION_NUMBER_PREFIX,
-  bomEntity,
-  bomRevisionEntity,
-  buildPointerEntity,
-  buildProvenanceEntity,
-  naturalKeyClaimEntity,
-} from './entities.ts';
+import { batchGet, readFilteredPage, readPage, sortKeyRange } from './entity.ts';
+import { BOM_LIST_PREFIX, REVISION_NUMBER_PREFIX, bomEntity, bomRevisionEntity, naturalKeyClaimEntity } from './entities.ts';
 import { BOM_CODE_CLAIM, BomWritesStore, searchable } from './bom-writes-store.ts';
+import { BuildProvenanceStore } from './build-provenance-store.ts';
 import { keys } from './keys.ts';
 import type { StoreWrite } from './transaction-writer.ts';
 
 /**
- * BOMs, their revisions and build provenance in the inventory table (docs/boms.md "Model"). A BOM
- * is two items: the detail by id, and a small entry in its organization's list (ordered by id,
- * so by creation: a page never skips or repeats a BOM created meanwhile). Lists filter the
- * entries with a bounded read per page (docs/boms.md "Listing").
+ * BOMs, their revisions and (through BuildProvenanceStore) build provenance in the inventory
+ * table (docs/boms.md "Model"). A BOM is two items: the detail by id, and a small entry in its
+ * organization's list (ordered by id, so by creation: a page never skips or repeats a BOM
+ * created meanwhile). Lists filter the entries with a bounded read per page (docs/boms.md "Listing").
  */
 
 /** List entries examined per page at most, whatever the filters keep. */
 export const BOM_LIST_READ_BUDGET = 1000;
 
 export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> {
+  private readonly provenance = new BuildProvenanceStore(this.tableName);
+
   /** By code (two batched reads: the code claims, then the BOMs they name); unknown codes are absent. */
   async getByCodes(organizationId: string, codes: Iterable<string>): Promise<Map<string, { record: Bom; version: number }>> {
     const claims = await batchGet(
@@ -96,38 +90,14 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
     return Item?.revision as BomRevision | undefined;
   }
 
-  async builds(organizationId: string, bomId: string, sourceStockRecordId: string, after: string | undefined, limit: number): Promise<PageOf<BuildProvenance>> {
-    const page = await readPage({
-      tableName: this.tableName,
-      partition: { name: 'pk', value: keys.buildsOfSource(organizationId, bomId, sourceStockRecordId) },
-      sortKey: { name: 'sk', ...sortKeyRange(BUILD_PREFIX) },
-      after,
-      limit,
-    });
-    return { items: page.items.map((item) => item.build as BuildProvenance), last: page.last, more: page.more };
+  /** The builds of a BOM that consumed one stock record (lib/store/build-provenance-store.ts). */
+  builds(organizationId: string, bomId: string, sourceStockRecordId: string, after: string | undefined, limit: number): Promise<PageOf<BuildProvenance>> {
+    return this.provenance.builds(organizationId, bomId, sourceStockRecordId, after, limit);
   }
 
-  /**
-   * One entry per stock record the build consumed, so each source lists the build; and its
-   * pointer. Both carry the build's keys in the lot-trace index (docs/inventory.md "Tracing a
-   * lot"): the entries under the lot consumed, the pointer, which holds the provenance for the
-   * index to project, under the lot produced. So tracing costs a build no transaction action.
-   */
+  /** A build's provenance, written in the transaction that records the build (lib/store/build-provenance-store.ts). */
   buildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {
-    const sources = new Map(build.consumed.map((line) => [line.sourceStockRecordId, line]));
-    const pointer = entityItem(buildPointerEntity, { organizationId, id: build.id, produced: { itemId: build.outputItemId, lot: build.outputLot ?? null, builtAt: build.builtAt } }, { bomId: build.bomId, build });
-    return [
-      { item: { Put: { TableName: this.tableName, Item: pointer, ConditionExpression: 'attribute_not_exists(pk)' } } },
-      ...[...sources].map(([stockRecordId, line]) => ({
-        item: {
-          Put: {
-            TableName: this.tableName,
-            Item: entityItem(buildProvenanceEntity, { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id, consumed: { itemId: line.itemId, lot: line.lot, builtAt: build.builtAt } }, { build }),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      })),
-    ];
+    return this.provenance.buildWrites(organizationId, build);
   }
 
   /** The BOM still at `expectedVersion` (its revision and archived flag as read), checked in the transaction without a write. */

@@ -3,6 +3,7 @@ import { recordsOf } from '../domain/stock/changes/references.ts';
 import type { Item } from '../domain/inventory/item.ts';
 import type { Location } from '../domain/inventory/location.ts';
 import { BomsStore } from './boms-store.ts';
+import { BuildProvenanceStore } from './build-provenance-store.ts';
 import { BuildsStore } from './builds-store.ts';
 import { InventoryStore } from './inventory-store.ts';
 import { StockChangeStoreReads } from './stock-change-reads.ts';
@@ -19,6 +20,7 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
   const inventory = new InventoryStore(tables.inventory);
   const stock = new StockStore(tables.inventory);
   const boms = new BomsStore(tables.inventory);
+  const provenanceStore = new BuildProvenanceStore(tables.inventory);
   const store = new BuildsStore(tables.inventory, stock);
   const reads = new StockChangeStoreReads(tables.inventory, inventory);
   return {
@@ -34,12 +36,7 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
       stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
       writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
     },
-    provenanceGroups: (organizationId, provenance, maxActions) => {
-      const writes = boms.buildWrites(organizationId, provenance);
-      const groups: StoreWrite[][] = [];
-      for (let start = 0; start < writes.length; start += maxActions) groups.push(writes.slice(start, start + maxActions));
-      return groups;
-    },
+    provenanceGroups: (organizationId, provenance, maxActions) => provenanceStore.provenanceWriteGroups(organizationId, provenance, maxActions),
     writer: new TransactionWriter({ events: tables.events, audit: tables.audit }),
   };
 }

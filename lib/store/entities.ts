@@ -200,14 +200,16 @@ export interface BuildLot {
 
 /**
  * A build's provenance entry under one stock record it drew from; it also lists the build under
- * the lot it consumed in the lot-trace index (docs/inventory.md "Tracing a lot").
+ * the lot it consumed in the lot-trace index (docs/inventory.md "Tracing a lot"). 2: the build's
+ * header and this record's own consumed lines (lib/store/build-provenance-items.ts). 1: the whole
+ * provenance (`build`), still read.
  */
 export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<
   { organizationId: string; bomId: string; stockRecordId: string; buildId: string; consumed: BuildLot },
   { organizationId: string; bomId: string; stockRecordId: string; buildId: string }
 >({
   type: 'build-provenance',
-  schemaVersion: 1,
+  schemaVersion: 2,
   key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
   indexKeys: ({ organizationId, stockRecordId, buildId, consumed }): Record<string, string> =>
     consumed.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot), lotSk: lotKeys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId) },
@@ -227,14 +229,27 @@ export const recordPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId
 
 /**
  * A build's pointer: the same stored entity as `recordPointerEntity`, which also lists the build
- * under the lot it produced in the lot-trace index (docs/inventory.md "Tracing a lot").
+ * under the lot it produced in the lot-trace index (docs/inventory.md "Tracing a lot"). 2: the
+ * build's header, and its consumed lines themselves or how many slices hold them
+ * (lib/store/build-provenance-items.ts). 1: the whole provenance (`build`), still read.
  */
 export const buildPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; produced: BuildLot }, { organizationId: string; id: string }>({
   type: 'record-pointer',
-  schemaVersion: 1,
+  schemaVersion: 2,
   key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
   indexKeys: ({ organizationId, id, produced }): Record<string, string> =>
     produced.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: lotKeys.lotProducedBySortKey(produced.builtAt, id) },
+});
+
+/**
+ * One slice of the lines a large build consumed, in order, numbered from 0 in its pointer's
+ * partition: their keys follow from the build id and how many there are. Not in any index. Its
+ * key is here, not in keys.ts (which every function bundles): only provenance reads and writes use it.
+ */
+export const buildConsumedSliceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; buildId: string; index: number }>({
+  type: 'build-consumed-slice',
+  schemaVersion: 1,
+  key: ({ organizationId, buildId, index }) => ({ pk: keys.recordPointer(organizationId, buildId).pk, sk: `CONSUMED#${String(index).padStart(5, '0')}` }),
 });
 
 export const attachmentEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; attachmentId: string }>({

@@ -1,5 +1,4 @@
 import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { BuildProvenance } from '../domain/boms/records.ts';
 import type { Item } from '../domain/inventory/item.ts';
 import type { LotTraceStorage } from '../domain/lots/trace-lot.ts';
 import type { BuildPage, LotRef, TraceDirection } from '../domain/lots/trace-tree.ts';
@@ -10,12 +9,14 @@ import { InventoryReadStore } from './inventory-reads.ts';
 import { listSortKeys } from './inventory-lists.ts';
 import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from './keys.ts';
 import { LOTS_INDEX } from './tables.ts';
-import { MAX_BUILD_SOURCES } from '../domain/boms/bom.ts';
+import { storedBuildOf, type StoredBuild } from './build-provenance-items.ts';
+import { BuildProvenanceStore } from './build-provenance-store.ts';
 
 /**
- * The reads of a lot trace (docs/inventory.md "Tracing a lot"): the builds of a lot are one
- * Query of its partition in the lot-trace index (lib/store/tables.ts `LOTS_INDEX`), which is
- * eventually consistent; items are read by sku (a Query of the item list) and by id (BatchGetItem).
+ * The reads of a lot trace (docs/inventory.md "Tracing a lot"): the builds of a lot are a Query
+ * of its partition in the lot-trace index (lib/store/tables.ts `LOTS_INDEX`), which is
+ * eventually consistent, and backward the consumed lines of large builds (BatchGetItem of their
+ * slices); items are read by sku (a Query of the item list) and by id (BatchGetItem).
  */
 
 type StoredItem = Record<string, NativeAttributeValue>;
@@ -25,9 +26,11 @@ const PREFIX: Record<TraceDirection, LotBuildsPrefix> = { forward: LOT_CONSUMED_
 
 export class LotTraceStore implements LotTraceStorage {
   private readonly items: InventoryReadStore;
+  private readonly provenance: BuildProvenanceStore;
 
   constructor(private readonly tableName: string) {
     this.items = new InventoryReadStore(tableName);
+    this.provenance = new BuildProvenanceStore(tableName);
   }
 
   async itemBySku(organizationId: string, sku: string): Promise<Item | undefined> {
@@ -66,14 +69,18 @@ export class LotTraceStore implements LotTraceStorage {
   }
 
   /**
-   * Up to `limit` whole builds after `after`. A build that drew a lot from several stock records
-   * has an entry per record, side by side; a page that ends inside one drops it and reads on.
+   * Up to `limit` whole builds after `after`, from the lot's partition of the index: a build that
+   * drew the lot from several stock records has an entry per record, side by side, so entries are
+   * read on (from where the last Query stopped, never twice) until `limit` builds are complete.
+   * Forward needs only each build's header, which every entry holds; backward needs every line
+   * the build consumed: its pointer holds them, or says which slices do, read for the whole page
+   * in one BatchGetItem (per 100 slices, 8 at once).
    */
   async buildsFrom(organizationId: string, lot: LotRef, direction: TraceDirection, after: string | undefined, limit: number): Promise<BuildPage> {
     const prefix = PREFIX[direction];
-    const builds: BuildPage['builds'] = [];
-    let lower = after ?? `${prefix}#`;
-    let entries = limit + 1;
+    const entries: StoredItem[] = [];
+    let startKey: StoredItem | undefined;
+    let complete: StoredBuild[] = [];
     for (;;) {
       const page = await documentClient.send(
         new QueryCommand({
@@ -81,31 +88,31 @@ export class LotTraceStore implements LotTraceStorage {
           IndexName: LOTS_INDEX.indexName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
           ExpressionAttributeNames: { '#pk': LOTS_INDEX.partitionKey.name, '#sk': LOTS_INDEX.sortKey.name },
-          ExpressionAttributeValues: { ':pk': lotKeys.lotBuildsOf(organizationId, lot.itemId, lot.lot), ':lower': lower, ':upper': `${prefix}$` },
-          Limit: entries,
+          ExpressionAttributeValues: { ':pk': lotKeys.lotBuildsOf(organizationId, lot.itemId, lot.lot), ':lower': after ?? `${prefix}#`, ':upper': `${prefix}$` },
+          ExclusiveStartKey: startKey,
+          // The builds still missing and one more; then, while one build's entries run long, twice what was read.
+          Limit: Math.max(limit + 1 - complete.length, entries.length),
         }),
       );
-      const groups = groupByBuild(page.Items ?? []);
-      const complete = page.LastEvaluatedKey ? groups.slice(0, -1) : groups;
-      for (const build of complete) {
-        if (builds.length === limit) return { builds, more: true };
-        builds.push({ build, after: lotKeys.lotPositionAfterBuild(prefix, build.builtAt, build.id) });
-      }
-      if (!page.LastEvaluatedKey) return { builds, more: false };
-      if (builds.length === limit) return { builds, more: true };
-      // One build's entries filled the page: read enough for the most a build can have.
-      if (complete.length === 0) entries += MAX_BUILD_SOURCES;
-      else lower = builds.at(-1)?.after ?? lower;
+      entries.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+      const builds = buildsOf(entries);
+      // Unless the partition ended, the last build may go on in the entries not read yet.
+      complete = startKey ? builds.slice(0, -1) : builds;
+      if (startKey && complete.length < limit) continue;
+      const served = complete.slice(0, limit);
+      const traced = direction === 'forward' ? served.map((build) => build.header) : await this.provenance.whole(organizationId, served);
+      return { builds: traced.map((build) => ({ build, after: lotKeys.lotPositionAfterBuild(prefix, build.builtAt, build.id) })), more: startKey !== undefined || complete.length > limit };
     }
   }
 }
 
-/** The builds of a page of index entries, in order, each once. */
-function groupByBuild(entries: readonly StoredItem[]): BuildProvenance[] {
-  const builds: BuildProvenance[] = [];
+/** The builds of a run of index entries, in order, each once (as its first entry holds it). */
+function buildsOf(entries: readonly StoredItem[]): StoredBuild[] {
+  const builds: StoredBuild[] = [];
   for (const entry of entries) {
-    const build = entry.build as BuildProvenance;
-    if (builds.at(-1)?.id !== build.id) builds.push(build);
+    const build = storedBuildOf(entry);
+    if (builds.at(-1)?.header.id !== build.header.id) builds.push(build);
   }
   return builds;
 }

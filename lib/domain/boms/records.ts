@@ -55,9 +55,20 @@ export interface BuildProvenance {
    */
   outputLot?: string | null;
   locationId: string;
-  consumed: Array<{ sourceStockRecordId: string; itemId: string; quantity: number; lot: string | null }>;
+  consumed: ConsumedLine[];
   builtAt: string;
 }
+
+/** One stock record (lot) a build drew from, and how much. */
+export interface ConsumedLine {
+  sourceStockRecordId: string;
+  itemId: string;
+  quantity: number;
+  lot: string | null;
+}
+
+/** A build's provenance without its consumed lines: what every stored piece of it repeats (docs/boms.md "Build provenance"). */
+export type BuildHeader = Omit<BuildProvenance, 'consumed'>;
 
 export function summaryOf(bom: Bom): BomSummary {
   return {

@@ -1,4 +1,4 @@
-import type { BuildProvenance } from '../boms/records.ts';
+import type { BuildHeader, ConsumedLine } from '../boms/records.ts';
 import { sumQuantities } from '../inventory/stock.ts';
 
 /**
@@ -15,10 +15,16 @@ export interface LotRef {
   lot: string;
 }
 
+/**
+ * A build as a trace reads it: forward, what it produced is in its header; backward, every line
+ * it consumed is needed too, so a backward page's builds always have `consumed`.
+ */
+export type TracedBuild = BuildHeader & { consumed?: readonly ConsumedLine[] };
+
 /** One page of the builds that consumed (forward) or produced (backward) a lot, oldest first. */
 export interface BuildPage {
   /** Each build with the position after it, to read on from. */
-  builds: Array<{ build: BuildProvenance; after: string }>;
+  builds: Array<{ build: TracedBuild; after: string }>;
   more: boolean;
 }
 
@@ -69,9 +75,10 @@ const READ_CONCURRENCY = 8;
 const MAX_BUILDS_PER_READ = 200;
 
 /** What one build adds under the lot it was reached from, in the trace's direction. */
-export function nodesOfBuild(build: BuildProvenance, direction: TraceDirection): TraceNode[] {
+export function nodesOfBuild(build: TracedBuild, direction: TraceDirection): TraceNode[] {
   const base = { buildId: build.id, bomId: build.bomId, builtAt: build.builtAt, children: [], truncated: false, continuation: null };
   if (direction === 'forward') return [{ ...base, itemId: build.outputItemId, lot: build.outputLot ?? null, quantity: build.quantity }];
+  if (!build.consumed) throw new Error(`A backward trace needs every line build ${build.id} consumed`);
   // A lot drawn from several stock records (locations) is one node: the quantities add up.
   const byLot = new Map<string, TraceNode>();
   for (const line of build.consumed) {
