@@ -1484,6 +1484,8 @@ export interface components {
                 type: "string" | "boolean" | "date-time";
                 required: boolean;
                 description: string;
+                /** @description The only values the filter takes; absent when any string is accepted. */
+                values?: string[];
             }[];
         };
         ExportKindsPage: {
