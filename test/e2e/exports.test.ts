@@ -206,7 +206,7 @@ describe('Documented errors', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'boms', 'stock-records', 'movements', 'audit-events', 'import-row-errors']);
+    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'boms', 'stock-records', 'reservations', 'movements', 'audit-events', 'import-row-errors']);
     expect(body.data.find((kind) => kind.kind === 'import-row-errors')?.filters).toEqual([expect.objectContaining({ name: 'importJobId', required: true })]);
     expect(body.page.nextCursor).toBeNull();
   });
