@@ -2068,6 +2068,10 @@ export interface components {
             }[];
             reservationId?: string | null;
             reservationStatus?: string;
+            /** @description `customer-api.reservations.too-many-lots`: the lots (stored lines) the reservation would hold. */
+            storedLines?: number;
+            /** @description `customer-api.reservations.too-many-lots`: the most lots a reservation may hold. */
+            maxStoredLines?: number;
         };
         ReservationsPage: {
             data: {
@@ -6275,6 +6279,7 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.reservations.reference-taken`
+             *     - `customer-api.reservations.too-many-lots`
              */
             409: {
                 headers: {
@@ -6285,7 +6290,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-many-lots";
                     };
                 };
             };
