@@ -428,6 +428,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a build of a BOM: it reserves every component, then consumes and produces
+         * @description Submit a build of a BOM: it reserves every component, then consumes and produces.
+         *
+         *     Requires scope `boms:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         *
+         *     Counts against the submission rate limit as well as the general one.
+         */
+        post: operations["submitBuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/builds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a build: its status, the step it runs next, and why it failed
+         * @description Read a build: its status, the step it runs next, and why it failed.
+         *
+         *     Requires scope `boms:read`.
+         */
+        get: operations["getBuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/items": {
         parameters: {
             query?: never;
@@ -1138,7 +1186,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired";
+            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed";
             /** Format: date-time */
             occurredAt: string;
             actor: {
@@ -1907,7 +1955,7 @@ export interface components {
             /** @description Opaque movement id (prefix `mov_`). */
             id: string;
             /** @enum {string} */
-            type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
+            type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment" | "consumption-reversal";
             /** @description Opaque item id (prefix `itm_`). */
             itemId: string;
             /** @description Stock keeping unit of the item. */
@@ -1959,7 +2007,7 @@ export interface components {
                     /** @description Opaque movement id (prefix `mov_`). */
                     id: string;
                     /** @enum {string} */
-                    type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
+                    type: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment" | "consumption-reversal";
                     /** @description Opaque item id (prefix `itm_`). */
                     itemId: string;
                     /** @description Stock keeping unit of the item. */
@@ -2483,7 +2531,7 @@ export interface operations {
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
-                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired";
+                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed";
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
@@ -4200,6 +4248,449 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    submitBuild: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your reference of the build: a reference builds once, over JSON or by a `builds` import. */
+                    buildReference: string;
+                    /** @description The BOM by id; or give `bomCode`. Its current revision is built. */
+                    bomId?: string;
+                    /** @description The BOM by code; or give `bomId`. */
+                    bomCode?: string;
+                    /** @description Quantity of the BOM’s target produced, greater than 0. */
+                    quantity: number;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    outputLot?: string | null;
+                    /** @description Where components are drawn from, in order (at most 1000); a component not named here is drawn at the build’s location: without a lot, or its oldest lots first. */
+                    sources?: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description Where the component is drawn from. Default: the build’s location. */
+                        locationCode?: string;
+                    }[];
+                };
+                "text/json": {
+                    /** @description Your reference of the build: a reference builds once, over JSON or by a `builds` import. */
+                    buildReference: string;
+                    /** @description The BOM by id; or give `bomCode`. Its current revision is built. */
+                    bomId?: string;
+                    /** @description The BOM by code; or give `bomId`. */
+                    bomCode?: string;
+                    /** @description Quantity of the BOM’s target produced, greater than 0. */
+                    quantity: number;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    outputLot?: string | null;
+                    /** @description Where components are drawn from, in order (at most 1000); a component not named here is drawn at the build’s location: without a lot, or its oldest lots first. */
+                    sources?: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description Where the component is drawn from. Default: the build’s location. */
+                        locationCode?: string;
+                    }[];
+                };
+                "application/*+json": {
+                    /** @description Your reference of the build: a reference builds once, over JSON or by a `builds` import. */
+                    buildReference: string;
+                    /** @description The BOM by id; or give `bomCode`. Its current revision is built. */
+                    bomId?: string;
+                    /** @description The BOM by code; or give `bomId`. */
+                    bomCode?: string;
+                    /** @description Quantity of the BOM’s target produced, greater than 0. */
+                    quantity: number;
+                    /** @description The location by code; or give `locationId`. */
+                    locationCode?: string;
+                    /** @description The location by id; or give `locationCode`. */
+                    locationId?: string;
+                    outputLot?: string | null;
+                    /** @description Where components are drawn from, in order (at most 1000); a component not named here is drawn at the build’s location: without a lot, or its oldest lots first. */
+                    sources?: {
+                        /** @description The item by sku; or give `itemId`. */
+                        sku?: string;
+                        /** @description The item by id; or give `sku`. */
+                        itemId?: string;
+                        lot?: string | null;
+                        /** @description Where the component is drawn from. Default: the build’s location. */
+                        locationCode?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The queued build; poll the URL in `Location`. */
+            202: {
+                headers: {
+                    /** @description Relative URL of the build, e.g. /v1/builds/bld_01J… */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque build id (prefix `bld_`). */
+                        id: string;
+                        buildReference: string;
+                        /** @description Opaque BOM id (prefix `bom_`). */
+                        bomId: string;
+                        revision: {
+                            id: string;
+                            number: number;
+                        };
+                        quantity: number;
+                        /** @description Opaque location id (prefix `loc_`). */
+                        locationId: string;
+                        outputLot: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /**
+                         * @description The step the build runs next (`done` once it ended).
+                         * @enum {string}
+                         */
+                        phase: "reserve" | "consume" | "produce" | "record" | "unwind" | "done";
+                        failure: {
+                            code: string;
+                            message: string;
+                            lines: {
+                                /** @description Index of the BOM line in the revision’s lines. */
+                                line: number;
+                                /** @description Opaque item id (prefix `itm_`). */
+                                itemId: string;
+                                sku: string;
+                                needed: number;
+                                available: number;
+                            }[];
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was submitted.
+                         */
+                        submittedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When its last step committed.
+                         */
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                    "text/json": {
+                        /** @description Opaque build id (prefix `bld_`). */
+                        id: string;
+                        buildReference: string;
+                        /** @description Opaque BOM id (prefix `bom_`). */
+                        bomId: string;
+                        revision: {
+                            id: string;
+                            number: number;
+                        };
+                        quantity: number;
+                        /** @description Opaque location id (prefix `loc_`). */
+                        locationId: string;
+                        outputLot: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /**
+                         * @description The step the build runs next (`done` once it ended).
+                         * @enum {string}
+                         */
+                        phase: "reserve" | "consume" | "produce" | "record" | "unwind" | "done";
+                        failure: {
+                            code: string;
+                            message: string;
+                            lines: {
+                                /** @description Index of the BOM line in the revision’s lines. */
+                                line: number;
+                                /** @description Opaque item id (prefix `itm_`). */
+                                itemId: string;
+                                sku: string;
+                                needed: number;
+                                available: number;
+                            }[];
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was submitted.
+                         */
+                        submittedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When its last step committed.
+                         */
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.builds.reference-taken`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.builds.reference-taken";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The build. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque build id (prefix `bld_`). */
+                        id: string;
+                        buildReference: string;
+                        /** @description Opaque BOM id (prefix `bom_`). */
+                        bomId: string;
+                        revision: {
+                            id: string;
+                            number: number;
+                        };
+                        quantity: number;
+                        /** @description Opaque location id (prefix `loc_`). */
+                        locationId: string;
+                        outputLot: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /**
+                         * @description The step the build runs next (`done` once it ended).
+                         * @enum {string}
+                         */
+                        phase: "reserve" | "consume" | "produce" | "record" | "unwind" | "done";
+                        failure: {
+                            code: string;
+                            message: string;
+                            lines: {
+                                /** @description Index of the BOM line in the revision’s lines. */
+                                line: number;
+                                /** @description Opaque item id (prefix `itm_`). */
+                                itemId: string;
+                                sku: string;
+                                needed: number;
+                                available: number;
+                            }[];
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was submitted.
+                         */
+                        submittedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When its last step committed.
+                         */
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                    "text/json": {
+                        /** @description Opaque build id (prefix `bld_`). */
+                        id: string;
+                        buildReference: string;
+                        /** @description Opaque BOM id (prefix `bom_`). */
+                        bomId: string;
+                        revision: {
+                            id: string;
+                            number: number;
+                        };
+                        quantity: number;
+                        /** @description Opaque location id (prefix `loc_`). */
+                        locationId: string;
+                        outputLot: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /**
+                         * @description The step the build runs next (`done` once it ended).
+                         * @enum {string}
+                         */
+                        phase: "reserve" | "consume" | "produce" | "record" | "unwind" | "done";
+                        failure: {
+                            code: string;
+                            message: string;
+                            lines: {
+                                /** @description Index of the BOM line in the revision’s lines. */
+                                line: number;
+                                /** @description Opaque item id (prefix `itm_`). */
+                                itemId: string;
+                                sku: string;
+                                needed: number;
+                                available: number;
+                            }[];
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was submitted.
+                         */
+                        submittedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When its last step committed.
+                         */
+                        updatedAt: string;
+                        completedAt: string | null;
+                    };
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.builds.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.builds.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listItems: {
         parameters: {
             query?: {
@@ -4658,7 +5149,7 @@ export interface operations {
                 itemId?: string;
                 /** @description Movements from or to this location. */
                 locationId?: string;
-                type?: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment";
+                type?: "receipt" | "adjustment" | "transfer" | "count" | "consumption" | "production" | "shipment" | "consumption-reversal";
                 /** @description Movements at or after this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description Movements before this time. ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
