@@ -273,7 +273,7 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     webhookSecrets: ['Decrypt'],
   },
   // Job: GetItem, start/checkpoint/finish (UpdateItem). Sources: list Queries (records, BOMs, row
-  // errors, audit) and the items a BOM names (BatchGetItem); events: the sequence and the events
+  // errors, reservations, audit), the items a BOM names and reservations' before-images (BatchGetItem); events: the sequence and the events
   // after it (GetItem, Query) for the snapshot's roll-back, plus the completion's event append.
   // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
   // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage, and

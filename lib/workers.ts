@@ -115,9 +115,10 @@ export const WORKERS: readonly WorkerDefinition[] = [
     // One export per invocation: an export fills its invocation's time by itself.
     batchSize: 1,
     maxConcurrency: 2,
-    // Reads every table it exports (inventory: records, BOMs, import jobs and row errors; events:
-    // the snapshot's roll-back; audit: the audit-events kind), writes its job, its events and
-    // audit entry; import files (import-row-errors), its own files; hands the rest on.
+    // Reads every table it exports (inventory: records, BOMs, import jobs and row errors,
+    // reservations and their before-images; events: the snapshot's roll-back; audit: the
+    // audit-events kind), writes its job, its events and audit entry; import files
+    // (import-row-errors), its own files; hands the rest on.
     access: {
       tables: { inventory: 'read-write', events: 'read-write', audit: 'read-write' },
       bucket: 'read',

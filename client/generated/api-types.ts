@@ -1532,6 +1532,8 @@ export interface components {
                 type: "string" | "boolean" | "date-time";
                 required: boolean;
                 description: string;
+                /** @description The only values the filter takes; absent when any string is accepted. */
+                values?: string[];
             }[];
         };
         ExportKindsPage: {
@@ -2116,6 +2118,10 @@ export interface components {
             reservationStatus?: string;
             buildReference?: string;
             buildId?: string | null;
+            /** @description `customer-api.reservations.too-many-lots`: the lots (stored lines) the reservation would hold. */
+            storedLines?: number;
+            /** @description `customer-api.reservations.too-many-lots`: the most lots a reservation may hold. */
+            maxStoredLines?: number;
         };
         ReservationsPage: {
             data: {
@@ -6766,6 +6772,7 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.reservations.reference-taken`
+             *     - `customer-api.reservations.too-many-lots`
              */
             409: {
                 headers: {
@@ -6776,7 +6783,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-many-lots";
                     };
                 };
             };

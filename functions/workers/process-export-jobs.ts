@@ -23,6 +23,8 @@ import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
 import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
+import { ReservationBeforeImagesStore } from '../../lib/store/reservation-before-images.ts';
+import { ReservationsStore } from '../../lib/store/reservations-store.ts';
 import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
 
@@ -36,6 +38,8 @@ const inventory = new InventoryStore(inventoryTable);
 const importJobs = new ImportJobsStore(inventoryTable);
 const importFiles = new FilesStore(bucket);
 const kindSummaries = KIND_SUMMARIES as readonly ImportKindSummary[];
+const reservations = new ReservationsStore(inventoryTable);
+const reservationBeforeImages = new ReservationBeforeImagesStore(inventoryTable);
 
 const sources = new ExportSources({
   inventory: new InventoryReadStore(inventoryTable),
@@ -53,6 +57,10 @@ const sources = new ExportSources({
     openFile: (fileKey) => importFiles.open(fileKey),
     kindColumns: (kind) => kindSummaries.find((summary) => summary.kind === kind)?.columns,
   }),
+  reservations: {
+    page: (organizationId, after, limit) => reservations.page(organizationId, {}, after, limit),
+    before: (organizationId, changes) => reservationBeforeImages.read(organizationId, changes),
+  },
 });
 
 /** The worker's ports, exported for the integration tests that run the processor with faults injected. */

@@ -1,6 +1,7 @@
 import type { ReservationPorts } from '../domain/reservations/ports.ts';
 import { recordsOf } from '../domain/stock/changes/references.ts';
 import { InventoryStore } from './inventory-store.ts';
+import { ReservationBeforeImagesStore } from './reservation-before-images.ts';
 import { ReservationsStore } from './reservations-store.ts';
 import { StockChangeStoreReads } from './stock-change-reads.ts';
 import { StockStore } from './stock-store.ts';
@@ -10,7 +11,7 @@ import type { StoreWrite } from './transaction-writer.ts';
 /**
  * What the reservation commands read and write through (docs/inventory.md "Reservations and
  * available stock"): the JSON stock changes' two-batch reads, the import pipeline's stock writes,
- * and the reservations themselves.
+ * the reservations themselves and their before-images.
  */
 export function reservationPorts(inventoryTable: string): ReservationPorts<StoreWrite> & { store: ReservationsStore } {
   const inventory = new InventoryStore(inventoryTable);
@@ -26,5 +27,6 @@ export function reservationPorts(inventoryTable: string): ReservationPorts<Store
       writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
     },
     reservations: store,
+    beforeImages: new ReservationBeforeImagesStore(inventoryTable),
   };
 }

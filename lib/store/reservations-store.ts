@@ -15,7 +15,9 @@ import type { StoreWrite } from './transaction-writer.ts';
  * expiry sweep's bounded Query; it leaves the index once nothing is left.
  */
 
-const partitionOf = (organizationId: string) => `ORG#${organizationId}#RESERVATIONS`;
+/** The organization's reservations partition (their before-images sit in it too: lib/store/reservation-before-images.ts). */
+export const reservationsPartitionOf = (organizationId: string) => `ORG#${organizationId}#RESERVATIONS`;
+const partitionOf = reservationsPartitionOf;
 const RESERVATION_PREFIX = 'RES';
 
 export const RESERVATION_EXPIRY_INDEX = 'gsi1';

@@ -109,9 +109,10 @@ export const TABLES: Record<TableId, TableSpec> = {
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [gsi1, ACTIVE_JOBS_INDEX, gsi2, LOTS_INDEX],
-    // Only import jobs and their row errors carry it (docs/imports.md "Retention").
+    // Import jobs and their row errors (docs/imports.md "Retention"), export jobs and reservations'
+    // before-images (docs/exports.md "Snapshots") carry it.
     ttlAttribute: 'ttl',
-    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), attachments.',
+    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), reservations and their before-images (expiring), attachments.',
   },
   events: {
     id: 'events',

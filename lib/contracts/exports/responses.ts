@@ -31,7 +31,15 @@ export const exportKindSchema = z
     title: z.string(),
     description: z.string(),
     columns: z.array(z.object({ name: z.string(), type: z.enum(['string', 'number', 'boolean', 'date-time']), description: z.string() })),
-    filters: z.array(z.object({ name: z.string(), type: z.enum(['string', 'boolean', 'date-time']), required: z.boolean(), description: z.string() })),
+    filters: z.array(
+      z.object({
+        name: z.string(),
+        type: z.enum(['string', 'boolean', 'date-time']),
+        required: z.boolean(),
+        description: z.string(),
+        values: z.optional(z.array(z.string()).check(z.describe('The only values the filter takes; absent when any string is accepted.'))),
+      }),
+    ),
   })
   .check(z.meta({ id: 'ExportKind' }));
 

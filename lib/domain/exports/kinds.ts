@@ -1,3 +1,5 @@
+import { RESERVATION_STATUSES } from '../reservations/statuses.ts';
+
 /**
  * The export kinds (docs/exports.md "Kinds"), each declared ONCE: its columns (the file's header,
  * in order, with the type each cell is written as) and its filters. `GET /v1/exports/kinds`, the
@@ -19,6 +21,8 @@ export interface ExportFilter {
   type: ExportFilterType;
   required: boolean;
   description: string;
+  /** The only values a `string` filter takes, when it names one of a fixed set (anything else is a 400, not an empty file). */
+  values?: readonly string[];
 }
 
 /**
@@ -113,6 +117,37 @@ export const EXPORT_KINDS = [
       number('available', '`quantity` − `reserved` as of `asOfEventId`; negative only after a count set on-hand below what is reserved.'),
     ],
     filters: [SKU_FILTER, LOCATION_FILTER, optional('nonZero', 'boolean', 'Only records whose quantity is not zero.')],
+    snapshot: 'exact',
+  },
+  {
+    kind: 'reservations',
+    title: 'Reservations',
+    description: 'One row per reservation line, oldest reservation first, exact as of `asOfEventId`.',
+    columns: [
+      text('reservationId', 'Reservation id (`res_…`).'),
+      text('reference', 'Reference of the reservation.'),
+      text('status', '`active`, `released`, `fulfilled` or `expired`, as of `asOfEventId`.'),
+      time('expiresAt', 'When what is left is released (UTC).'),
+      time('createdAt', 'When the reservation was created (UTC).'),
+      time('updatedAt', 'Last change of the reservation up to `asOfEventId` (UTC).'),
+      text('lineId', 'Reservation line id (`rsl_…`).'),
+      text('itemId', 'Item id.'),
+      text('sku', 'Item SKU.'),
+      text('locationId', 'Location id.'),
+      text('locationCode', 'Location code.'),
+      text('lot', 'Lot; empty when the item is not lot-tracked.'),
+      text('stockRecordId', 'The stock record the line holds.'),
+      number('quantity', 'Held at creation.'),
+      number('fulfilledQuantity', 'Shipped up to `asOfEventId`.'),
+      number('releasedQuantity', 'Released (by a release or the expiry) up to `asOfEventId`.'),
+      number('left', '`quantity` − `fulfilledQuantity` − `releasedQuantity`: still held as of `asOfEventId`.'),
+    ],
+    filters: [
+      { ...optional('status', 'string', 'Only reservations with this status as of `asOfEventId`.'), values: RESERVATION_STATUSES },
+      optional('reference', 'string', 'Only the reservation with this reference.'),
+      { ...SKU_FILTER, description: 'Only lines of the item with this SKU.' },
+      { ...LOCATION_FILTER, description: 'Only lines at the location with this code.' },
+    ],
     snapshot: 'exact',
   },
   {

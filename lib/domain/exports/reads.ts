@@ -36,7 +36,7 @@ const KIND_SUMMARIES: readonly ExportKindSummary[] = EXPORT_KINDS.map(({ kind, t
   title,
   description,
   columns: columns.map(({ name, type, description: text }) => ({ name, type, description: text })),
-  filters: filters.map(({ name, type, required, description: text }) => ({ name, type, required, description: text })),
+  filters: filters.map((filter: ExportFilter) => ({ name: filter.name, type: filter.type, required: filter.required, description: filter.description, ...(filter.values === undefined ? {} : { values: [...filter.values] }) })),
 }));
 
 /** What `GET /v1/exports/kinds` answers: the kinds, paged like every list (the declaration is static, so by offset). */

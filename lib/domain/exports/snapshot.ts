@@ -15,7 +15,13 @@ import { reservedOf, type StockRecord } from '../inventory/stock.ts';
  *     reserved, so a record none of whose changes after S carries it has the `reserved` it has now;
  *   - `item.created` after S: the item did not exist at S and is left out;
  *   - `item.updated` after S: each field takes the `previous` value of the first update after S
- *     that changed it.
+ *     that changed it;
+ *   - a reservation changed after S: every transaction that writes a reservation moves stock and
+ *     emits `stock.changed` with its `reservationId`, at the `occurredAt` that is the new
+ *     version's `updatedAt` (its own for each version of one reservation). The first such event
+ *     after S names the first change after S: the creation when it is the reservation's
+ *     `createdAt` (left out), otherwise a change whose stored before-image is the reservation at S
+ *     (lib/domain/exports/reservation-rows.ts).
  * A page is rolled back against the events S+1..T, where T is read AFTER the page: every change
  * the page reflects committed with its event in one transaction, so its event is at most T.
  *
@@ -64,6 +70,8 @@ export class SnapshotRollback {
   /** `reserved` at S of each record a change after S told it of (`previousReserved`). */
   private readonly reservedBefore = new Map<string, number>();
   private readonly itemsCreatedAfter = new Set<string>();
+  /** The `occurredAt` of the first `stock.changed` after S of each reservation that changed since. */
+  private readonly reservationsChangedAt = new Map<string, string>();
   private readonly itemFieldsBefore = new Map<string, ItemFields>();
 
   constructor(
@@ -101,7 +109,8 @@ export class SnapshotRollback {
   private visit(event: StoredEvent): void {
     const { type } = event.envelope;
     if (type === 'stock.changed') {
-      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null; previousReserved?: number };
+      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null; previousReserved?: number; reservationId?: string | null };
+      if (typeof data.reservationId === 'string' && !this.reservationsChangedAt.has(data.reservationId)) this.reservationsChangedAt.set(data.reservationId, event.envelope.occurredAt);
       if (data.stockRecordId === undefined) return;
       if (!this.stockBefore.has(data.stockRecordId) && typeof data.previousQuantity === 'number') {
         this.stockBefore.set(data.stockRecordId, { quantity: data.previousQuantity, updatedAt: data.previousUpdatedAt });
@@ -138,6 +147,11 @@ export class SnapshotRollback {
       else if (before.updatedAt === undefined && before.quantity !== 0) result.push({ record, quantity: before.quantity, reserved, updatedAt: null });
     }
     return result;
+  }
+
+  /** When the reservation first changed after S (the new version's `updatedAt`); undefined when it has not changed since. */
+  reservationChangedAt(reservationId: string): string | undefined {
+    return this.reservationsChangedAt.get(reservationId);
   }
 
   /** The page's items as they were at S; items created after S are left out. */

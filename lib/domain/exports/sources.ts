@@ -5,6 +5,7 @@ import { availableOf } from '../inventory/stock.ts';
 import type { ExportRow } from './format.ts';
 import type { ExportFilters, ExportJobState } from './job.ts';
 import type { ExportColumn } from './kinds.ts';
+import { filteredReservationRows, reservationsAtSnapshot, type ReservationExports } from './reservation-rows.ts';
 import { SnapshotRollback, type SnapshotEvents } from './snapshot.ts';
 
 /**
@@ -42,6 +43,7 @@ export interface ExportSourcePorts {
   events: SnapshotEvents;
   boms: BomExportLines;
   importRowErrors: ImportRowErrorExports;
+  reservations: ReservationExports;
 }
 
 const EMPTY: ExportSource = { page: async () => ({ rows: [], more: false }) };
@@ -126,6 +128,21 @@ export class ExportSources {
                 reserved,
                 available: availableOf({ onHand: quantity, reserved }),
               }));
+            return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
+          },
+        };
+      }
+      case 'reservations': {
+        const ids = await this.resolve(organizationId, filters);
+        if (ids === null) return EMPTY;
+        const filter = { ...ids, status: text(filters, 'status'), reference: text(filters, 'reference') };
+        const rollback = new SnapshotRollback(events, organizationId, asOfSequence);
+        return {
+          page: async (after, limit) => {
+            // The filters apply to each reservation as it was at S, after the roll-back, not to the live one.
+            const page = await this.ports.reservations.page(organizationId, after, limit);
+            await rollback.catchUp();
+            const rows = filteredReservationRows(await reservationsAtSnapshot(this.ports.reservations, organizationId, rollback, page.items), filter);
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },
         };

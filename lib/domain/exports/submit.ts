@@ -57,6 +57,10 @@ export function validateFilters(declaration: ExportKindDeclaration, filters: Rec
       errors.push({ location: 'body', pointer, code: 'invalid-date-time', message: 'Must be a UTC date-time such as 2026-01-31T00:00:00Z.' });
       continue;
     }
+    if (filter.values !== undefined && !filter.values.includes(value)) {
+      errors.push({ location: 'body', pointer, code: 'invalid-value', message: `Must be one of: ${filter.values.join(', ')}.` });
+      continue;
+    }
     valid[filter.name] = value;
   }
   if (errors.length > 0) throw new ValidationError(errors);

@@ -8,6 +8,7 @@ export interface ReservationPorts<Write> {
   reads: StockChangeReads;
   stock: StockReads & { writesOf(organizationId: string, write: StockChangeWrite): Write[] };
   reservations: ReservationStorage<Write>;
+  beforeImages: ReservationBeforeImages<Write>;
   clock?: () => Date;
 }
 
@@ -24,4 +25,14 @@ export interface ReservationStorage<Write> {
   createWrites(organizationId: string, reservation: Reservation): Write[];
   /** The reservation over the version read. */
   updateWrite(organizationId: string, reservation: Reservation, expectedVersion: number): Write;
+}
+
+/** Where a change stores the reservation as it was (lib/store/reservation-before-images.ts). */
+export interface ReservationBeforeImages<Write> {
+  /**
+   * The reservation as it was before the change at `changedAt` (the new version's `updatedAt`),
+   * kept as long as events are: what an exact export rolls a reservation changed after its
+   * snapshot back to (docs/exports.md "Snapshots").
+   */
+  write(organizationId: string, before: Reservation, changedAt: string): Write;
 }

@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError } from '../errors.ts';
 import { sumQuantities } from '../inventory/stock.ts';
+import type { ReservationStatus } from './statuses.ts';
 
 /**
  * A reservation (docs/inventory.md "Reservations and available stock"): stock held at places for
@@ -8,8 +9,7 @@ import { sumQuantities } from '../inventory/stock.ts';
  * lot holds the oldest lots first, one line per lot.
  */
 
-export const RESERVATION_STATUSES = ['active', 'released', 'fulfilled', 'expired'] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+export { RESERVATION_STATUSES, type ReservationStatus } from './statuses.ts';
 
 /** Lines a request may hold (a line split across lots counts once). */
 export const MAX_RESERVATION_LINES = 20;

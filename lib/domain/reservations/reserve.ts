@@ -11,6 +11,7 @@ import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.
 import { resolveReferences, wantedReferences, type Reference } from '../stock/changes/references.ts';
 import { StockLedger, type StockSide } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
+import { MAX_RESERVATION_STORED_LINES, RESERVATION_COMMAND_WRITES, TooManyLotsError } from './limits.ts';
 import type { ReservationPorts } from './ports.ts';
 import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
 
@@ -18,8 +19,9 @@ import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError
  * `POST /v1/reservations` (docs/inventory.md "Reservations and available stock"): holds each
  * line's quantity at its place, all lines or none, drawing only on what is available; a line
  * without a lot on an item tracked by lot holds the oldest lots first (receipt order), split
- * across lots. One transaction: the stock records and totals (reserved), the reservation, the
- * claim of its reference, the events and the audit entry.
+ * across lots, at most MAX_RESERVATION_STORED_LINES lots in all (lib/domain/reservations/limits.ts).
+ * One transaction: the stock records and totals (reserved), the reservation, the claim of its
+ * reference, the events and the audit entry.
  */
 
 export interface ReservationLineInput {
@@ -76,6 +78,8 @@ export class ReserveCommand<Write> {
 
     const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held };
     const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation)];
+    // Never a transaction over DynamoDB's limit: neither this one nor the one that settles it (lib/domain/reservations/limits.ts).
+    if (held.length > MAX_RESERVATION_STORED_LINES || writes.length > RESERVATION_COMMAND_WRITES) throw new TooManyLotsError(held.length);
     return {
       writes,
       events,

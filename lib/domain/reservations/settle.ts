@@ -15,7 +15,7 @@ import { leftOf, NotActiveError, OverQuantityError, reservationNotFound, statusA
  * and its expiry: each named line (or every line, for what it has left) lets go of its quantity
  * (`reserved` down, on-hand as it is) or ships it (a `shipment` movement out of on-hand and
  * reserved together), all lines or none, in one transaction with the reservation written over the
- * version read.
+ * version read and its before-image.
  */
 
 export type SettleAction = 'release' | 'fulfil' | 'expire';
@@ -48,7 +48,7 @@ export class SettleReservationCommand<Write> {
     const state = new StockState(ports.stock, organizationId, found.itemsById.values());
     state.know({ stockRecords: recordKeys, itemIds }, stock);
 
-    const at = (ports.clock?.() ?? new Date()).toISOString();
+    const at = changeTime(reservation, ports.clock?.() ?? new Date());
     const ledger = new StockLedger(state, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
     const events: EventDraft[] = [];
     /** What the lines wrote themselves (a shipment's movement); the ledger's flush adds the records and totals. */
@@ -82,7 +82,11 @@ export class SettleReservationCommand<Write> {
     if (short.length > 0) throw new InsufficientStockError(short);
 
     const next: Reservation = { ...reservation, lines: settled, status: statusAfter(settled, action), updatedAt: at };
-    const writes = [...[...unitWrites, ...ledger.flush()].flatMap((write) => ports.stock.writesOf(organizationId, write)), ports.reservations.updateWrite(organizationId, next, version)];
+    const writes = [
+      ...[...unitWrites, ...ledger.flush()].flatMap((write) => ports.stock.writesOf(organizationId, write)),
+      ports.reservations.updateWrite(organizationId, next, version),
+      ports.beforeImages.write(organizationId, reservation, at),
+    ];
     return {
       writes,
       events,
@@ -90,6 +94,16 @@ export class SettleReservationCommand<Write> {
       result: next,
     };
   }
+}
+
+/**
+ * When a change of the reservation happens: now, but always after its last change, so each
+ * version of a reservation has its own `updatedAt` (its events' `occurredAt`, and the key of the
+ * before-image an exact export reads: docs/exports.md "Snapshots"), whatever the clocks of the
+ * writers.
+ */
+export function changeTime(reservation: Pick<Reservation, 'updatedAt'>, now: Date): string {
+  return new Date(Math.max(now.getTime(), Date.parse(reservation.updatedAt) + 1)).toISOString();
 }
 
 /** How much of each line to settle: as asked, or all that is left; unknown lines are a 400, more than is left a 409. */
