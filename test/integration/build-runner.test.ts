@@ -138,6 +138,44 @@ describe('build runner', () => {
     expect(consumptions).toHaveLength(30);
   }, 120_000);
 
+  it('a count below what a build holds makes it put back what it consumed, let go of the rest, and fail', async () => {
+    const { organizationId, components } = await world({ components: 30, stockPerRecord: 3 });
+    const build = await submit(organizationId, { quantity: 2 });
+    const ports = buildPorts(tables());
+    let counted = false;
+    // After the first slice (lines 0..24) is consumed, C27 (held in the second slice) is counted at 1.
+    const countAfterFirstConsumption = async (phase: BuildPhase, progress: { consumed: number }) => {
+      if (counted || phase !== 'consume' || progress.consumed !== 1) return;
+      counted = true;
+      const key = stockRecordKey('itm_c27', A1.id, null);
+      const stored = (await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [key])).get(key);
+      if (!stored) throw new Error('no C27');
+      await commit(organizationId, inventoryRecords().updateWrites(organizationId, 'stock-record', { ...(stored.record as StockRecord), onHand: 1 }, stored.version));
+    };
+    await new BuildProcessor(ports, async () => undefined, countAfterFirstConsumption).process(organizationId, build.id, forever);
+    const ended = (await ports.builds.get(organizationId, build.id))?.build;
+    expect(ended).toMatchObject({ status: 'failed', failure: { code: 'insufficient-stock', lines: [{ line: 27, sku: 'C27', needed: 2, available: 1 }] } });
+    const stock = await stockState(organizationId, components);
+    for (const item of components) expect(stock[`${item.sku}/`], item.sku).toEqual([item.sku === 'C27' ? 1 : 3, 0]);
+    expect(stock['TARGET/']).toBeUndefined();
+    const movements = (await feedShape(organizationId)).filter((entry) => entry.startsWith('movement.created'));
+    expect(movements.filter((entry) => entry.includes(':consumption:'))).toHaveLength(25);
+    expect(movements.filter((entry) => entry.includes(':consumption-reversal:'))).toHaveLength(25);
+  }, 60_000);
+
+  it('two builds racing for the same components: one succeeds, the other fails with nothing drawn', async () => {
+    const { organizationId, components } = await world({ components: 30, stockPerRecord: 2 });
+    const [first, second] = [await submit(organizationId, { quantity: 2 }), await submit(organizationId, { quantity: 2 })];
+    const processor = () => new BuildProcessor(buildPorts(tables()), async () => undefined);
+    await Promise.all([processor().process(organizationId, first.id, forever), processor().process(organizationId, second.id, forever)]);
+    const ports = buildPorts(tables());
+    const statuses = await Promise.all([first, second].map(async (build) => (await ports.builds.get(organizationId, build.id))?.build.status));
+    expect([...statuses].sort()).toEqual(['failed', 'succeeded']);
+    const stock = await stockState(organizationId, components);
+    expect(stock['TARGET/']).toEqual([2, 0]);
+    for (const item of components) expect(stock[`${item.sku}/`], item.sku).toEqual([0, 0]);
+  }, 60_000);
+
   it('fails a build short at its last line with nothing held or consumed', async () => {
     const { organizationId, components } = await world({ components: 40, stockPerRecord: 2 });
     const before = await stockState(organizationId, components);

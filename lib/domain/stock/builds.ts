@@ -99,7 +99,7 @@ export function decideBuild(
     }
   }
   if (consumed.length > MAX_BUILD_SOURCES) {
-    return invalid(rowNumber, 'buildReference', header.buildReference, `A build draws from at most ${MAX_BUILD_SOURCES} stock records (one transaction); this one would draw from ${consumed.length}. Build fewer at a time, or name source lines.`);
+    return invalid(rowNumber, 'buildReference', header.buildReference, `A build draws from at most ${MAX_BUILD_SOURCES} stock records (one transaction); this one would draw from ${consumed.length}. Submit it over POST /v1/builds, which builds any size in as many transactions as it needs.`);
   }
   const produced = ledger.move({ type: 'production', item: target, quantity: header.quantity, to: { location, lot: header.outputLot }, reference: header.buildReference, occurredAt: at.now });
   if (!produced.ok) return refused(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
