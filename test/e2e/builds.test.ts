@@ -142,6 +142,36 @@ describe('POST /v1/builds', () => {
     expect(changes.data.filter((event) => event.data.reservationId === build.id && event.data.delta === 0)).toHaveLength(15);
   });
 
+  it('builds a BOM of 500 lines: exact on-hand afterwards, nothing left reserved, every source traced', async () => {
+    const skus = Array.from({ length: 500 }, (_, index) => `P500-${String(index).padStart(3, '0')}`);
+    const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file }, 120_000)).status).toBe('succeeded');
+    await succeeded('items', csv('sku,name,trackingMode', 'P500-OUT,Big assembly,none', ...skus.map((sku) => `${sku},Part ${sku},none`)));
+    await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity', ...skus.map((sku, index) => `PO-500,${sku},A1,${10 + (index % 7)}`)));
+    const ids = new Map<string, string>();
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = (await (await callApi(`/v1/items?limit=200${cursor ? `&cursor=${cursor}` : ''}`, { key })).json()) as { data: Array<{ id: string; sku: string }>; page: { nextCursor: string | null } };
+      for (const item of page.data) ids.set(item.sku, item.id);
+      cursor = page.page.nextCursor;
+    }
+    const code = `BOM500-${randomUUID().slice(0, 8)}`;
+    const created = await post('/v1/boms', { code, name: 'Big', targetItemId: ids.get('P500-OUT'), status: 'active', components: skus.map((sku, index) => ({ itemId: ids.get(sku), quantity: 1 + (index % 3) })) });
+    expect(created.status, await created.clone().text()).toBe(201);
+
+    const build = await submitted({ buildReference: `B500-${randomUUID()}`, bomCode: code, quantity: 2, locationCode: 'A1' });
+    expect(await finished(build.id, 120_000)).toMatchObject({ status: 'succeeded', failure: null });
+    const records = new Map<string, StockRecord>();
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = (await (await callApi(`/v1/stock-records?limit=200${cursor ? `&cursor=${cursor}` : ''}`, { key })).json()) as { data: StockRecord[]; page: { nextCursor: string | null } };
+      for (const record of page.data) records.set(record.sku, record);
+      cursor = page.page.nextCursor;
+    }
+    skus.forEach((sku, index) => expect(records.get(sku), sku).toMatchObject({ onHand: 10 + (index % 7) - 2 * (1 + (index % 3)), reserved: 0 }));
+    expect(records.get('P500-OUT')).toMatchObject({ onHand: 2, reserved: 0 });
+    const last = records.get(skus[499] ?? '');
+    const traced = (await (await callApi(`/v1/boms/${((await created.json()) as { id: string }).id}/builds?sourceStockRecordId=${last?.id}`, { key })).json()) as { data: Array<{ id: string; consumed: unknown[] }> };
+    expect(traced.data.map((entry) => [entry.id, entry.consumed.length])).toEqual([[build.id, 500]]);
+  }, 240_000);
+
   it('fails a build short anywhere with insufficient-stock naming each short line, nothing consumed or held', async () => {
     const bom = await bomOf('ASSY', [
       { sku: 'BOLT', quantity: 1 },

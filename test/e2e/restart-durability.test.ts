@@ -7,6 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { EventEnvelope } from '../../lib/domain/events/types.ts';
 import type { ImportJob } from '../../lib/domain/imports/job.ts';
 import { importForm, itemsCsv } from '../support/imports.ts';
+import { killGroup } from '../support/private-server.ts';
 
 /**
  * Local queues keep SQS's promise (docs/operations.md "Local runtime"): `npm start` on its OWN
@@ -64,17 +65,6 @@ async function startServer(run: string, extra: Record<string, string> = {}): Pro
     }
     await sleep(100);
   }
-}
-
-async function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    return;
-  }
-  await Promise.race([exited, sleep(15_000)]);
 }
 
 async function getJob(server: Running, jobId: string): Promise<ImportJob> {

@@ -30,7 +30,8 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, PORT: '0', LOG_LEVEL: 'silent', LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', ...extra };
 }
 
-async function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+/** Signals the child's whole process group (DynamoDB Local and the rest with it) and waits for it to exit, at most 15 s. */
+export async function killGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
   try {
