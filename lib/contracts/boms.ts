@@ -46,7 +46,7 @@ const contentFields = /* @__PURE__ */ (() => ({
   outputQuantity: z.optional(quantity),
   unit,
   notes: z.optional(z.nullable(text(BOM_LIMITS.notes))),
-  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components)),
+  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components, { message: `A BOM has at most ${BOM_LIMITS.components} component lines.` })),
 }))();
 
 /**
