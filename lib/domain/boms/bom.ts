@@ -92,6 +92,14 @@ export const MAX_BUILD_SOURCES = Math.floor((BUILD_TRANSACTION_ACTIONS - BUILD_A
  */
 export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: 500, quantityDecimals: 6 } as const;
 
+/**
+ * The largest JSON body `POST /v1/boms` and `PUT /v1/boms/{id}` take: 1 MiB, four times the
+ * default. A body of 500 lines with every text at its longest, written as compact JSON in which
+ * every character of the notes is a 6-byte escape (`\u0001`), is about 710 KB: any client's
+ * encoding of any valid BOM fits, short of padding it with whitespace.
+ */
+export const BOM_JSON_BODY_MAX_BYTES = 1024 * 1024;
+
 export const BOM_HEADER_FIELDS = ['name', 'targetItemId', 'status', 'outputQuantity', 'unit', 'notes'] as const;
 export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];
 
