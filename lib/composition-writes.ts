@@ -25,12 +25,19 @@ export const writeChainDependencies: ChainDependencies = {
 };
 
 /**
+ * The same over another idempotency store: one that seals responses (below), or one that keeps
+ * responses too large for one item in parts (lib/composition-large-responses.ts).
+ */
+export function writeChainDependenciesOver(store: IdempotencyStore): ChainDependencies {
+  const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, store);
+  return { ...chainDependencies, writes: writeDependencies(store, writer) };
+}
+
+/**
  * The same for the routes whose response shows a webhook signing secret (create, rotate): their
  * idempotency records keep such a response sealed with `box` (docs/webhooks.md "Secrets"). Only
  * those functions bundle and call the box.
  */
 export function secretSealingWriteChainDependencies(box: SecretBox): ChainDependencies {
-  const sealingStore = new IdempotencyStore(requiredEnv(TABLES.idempotency.envVar), idempotencyLeaseSeconds(), () => box);
-  const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, sealingStore);
-  return { ...chainDependencies, writes: writeDependencies(sealingStore, writer) };
+  return writeChainDependenciesOver(new IdempotencyStore(requiredEnv(TABLES.idempotency.envVar), idempotencyLeaseSeconds(), () => box));
 }

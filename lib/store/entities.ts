@@ -91,6 +91,13 @@ export const idempotencyEntity = /* @__PURE__ */ defineEntity<{ organizationId: 
   key: ({ organizationId, keyHash }) => keys.idempotency(organizationId, keyHash),
 });
 
+/** One part of an idempotency record's stored response that is too large for the record's item. */
+export const idempotencyResponsePartEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; keyHash: string; index: number }>({
+  type: 'idempotency-response-part',
+  schemaVersion: 1,
+  key: ({ organizationId, keyHash, index }) => keys.idempotencyResponsePart(organizationId, keyHash, index),
+});
+
 export const rateLimitCounterEntity = /* @__PURE__ */ defineEntity<{ keyId: string; windowSeconds: number; windowStartEpochSeconds: number }>({
   type: 'rate-limit-counter',
   schemaVersion: 2,
