@@ -25,8 +25,8 @@ export const writeChainDependencies: ChainDependencies = {
 };
 
 /**
- * The same over another idempotency store: one that seals responses (below), or one that keeps
- * responses too large for one item in parts (lib/composition-large-responses.ts).
+ * The same over another idempotency store, e.g. one that keeps responses too large for one item
+ * in parts (lib/composition-large-responses.ts).
  */
 export function writeChainDependenciesOver(store: IdempotencyStore): ChainDependencies {
   const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, store);
@@ -39,5 +39,7 @@ export function writeChainDependenciesOver(store: IdempotencyStore): ChainDepend
  * those functions bundle and call the box.
  */
 export function secretSealingWriteChainDependencies(box: SecretBox): ChainDependencies {
-  return writeChainDependenciesOver(new IdempotencyStore(requiredEnv(TABLES.idempotency.envVar), idempotencyLeaseSeconds(), () => box));
+  const sealingStore = new IdempotencyStore(requiredEnv(TABLES.idempotency.envVar), idempotencyLeaseSeconds(), () => box);
+  const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, sealingStore);
+  return { ...chainDependencies, writes: writeDependencies(sealingStore, writer) };
 }

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyRecord, type StoredResponse } from '../domain/idempotency/idempotency.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
-import { idempotencyResponsePartEntity } from './entities.ts';
+import { idempotencyEntity, idempotencyResponsePartEntity } from './entities.ts';
 import { IdempotencyStore, type Claim } from './idempotency-store.ts';
 import type { TransactItem } from './transaction-items.ts';
 
@@ -28,8 +28,19 @@ export class PartedResponseIdempotencyStore extends IdempotencyStore {
     if (!parts) return super.completionItems(claim, response, now);
     // Kept as long as the record: its TTL counts from the claim, a little earlier than now.
     const ttl = epochSeconds(now) + IDEMPOTENCY_RETENTION_SECONDS + 3600;
+    const record = idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash });
     return [
-      this.completionUpdate(claim, { name: 'responseParts', value: parts.length }, now),
+      {
+        // IdempotencyStore's completion, with the number of parts in place of the response.
+        Update: {
+          TableName: this.tableName,
+          Key: record,
+          UpdateExpression: 'SET #status = :completed, responseParts = :parts, completedAt = :now REMOVE leaseExpiresAt',
+          ConditionExpression: '#token = :token AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status', '#token': 'token' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':parts': parts.length, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+        },
+      },
       // Unconditional: a part left by an expired record of the same key is overwritten.
       ...parts.map((part, index) => ({
         Put: {

@@ -105,21 +105,18 @@ export class IdempotencyStore implements IdempotencyRecords {
     // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
     const text = JSON.stringify(stored);
     const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) } : { name: 'response', value: text };
-    return [this.completionUpdate(claim, attribute, now)];
-  }
-
-  /** The record's update that completes a claim with `attribute`: the response, or what says where it is. */
-  protected completionUpdate(claim: Claim, attribute: { name: string; value: string | number }, now: Date): TransactItem {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
-        UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
-        ConditionExpression: '#token = :token AND #status = :inProgress',
-        ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+    return [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
+          UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
+          ConditionExpression: '#token = :token AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+        },
       },
-    };
+    ];
   }
 
   /** Stores the outcome of a request that failed without writing (e.g. a 404 from the command). */

@@ -56,7 +56,7 @@ function parseJsonBody(event: HttpEvent, maxBytes: number): unknown {
   const text = decodeBody(event);
   if (Buffer.byteLength(text, 'utf8') > maxBytes) {
     throw new ApiError(413, 'customer-api.request.too-large', 'Request too large', {
-      detail: `This endpoint takes JSON bodies of at most ${maxBytes} bytes.`,
+      detail: `JSON bodies are limited to ${maxBytes} bytes.`,
     });
   }
   try {
