@@ -60,8 +60,8 @@ export const WORKER_BUDGET_BYTES = 450_000;
  */
 export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: string }>> = {
   uploadAttachment: {
-    bytes: 400_600,
-    why: 'the content sniffer (file-type with its tokenizers and zip reader, ~66 KB) and the multipart parser (~25 KB) the route exists for, on top of the write path (docs/performance.md "Bundles"); +0.2 KB since the stock writes’ scope and audit kinds joined the shared declarations (400.2 KB); +0.03 KB since a JSON route may set its own body limit and an idempotency completion may be several items (BOMs of 500 lines; 400.5 KB)',
+    bytes: 400_500,
+    why: 'the content sniffer (file-type with its tokenizers and zip reader, ~66 KB) and the multipart parser (~25 KB) the route exists for, on top of the write path (docs/performance.md "Bundles"); +0.2 KB since the stock writes’ scope and audit kinds joined the shared declarations (400.2 KB)',
   },
   listWebhookDeliveries: {
     bytes: 300_500,
@@ -125,7 +125,7 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   createWebhookEndpoint: { bytes: 325_500, why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.1 KB since the build audit kinds joined the shared declarations (325.1 KB measured)' },
   replaceWebhookEndpoint: { bytes: 325_000, why: 'the write path and the webhook commands (URL vetting, the version condition), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index' },
   deleteWebhookEndpoint: { bytes: 320_000, why: 'the write path and the webhook commands, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index' },
-  rotateWebhookSecret: { bytes: 320_100, why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.05 KB since a JSON route may set its own body limit and an idempotency completion may be several items (BOMs of 500 lines; 320.0 KB)' },
+  rotateWebhookSecret: { bytes: 320_100, why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.03 KB since a JSON route may set its own body limit and an idempotency completion may be several items (BOMs of 500 lines; 320.01 KB)' },
   replayWebhookEvents: { bytes: 328_000, why: 'the write path, the webhook commands and the replay page reader (its first page is queued with one signed SendMessageBatch), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index' },
 };
 

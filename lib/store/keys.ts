@@ -42,8 +42,6 @@ export const keys = {
 
   /** `keyHash` is the SHA-256 of the client's Idempotency-Key, so any key length fits. */
   idempotency: (organizationId: string, keyHash: string) => ({ pk: `IDEM#${organizationId}#${keyHash}` }),
-  /** Part `index` of a response too large for the record's own item (lib/store/idempotency-response-parts.ts). */
-  idempotencyResponsePart: (organizationId: string, keyHash: string, index: number) => ({ pk: `IDEM#${organizationId}#${keyHash}#PART#${index}` }),
 
   /** One counter item per API key and fixed window, holding a count per policy of that window's length. */
   rateLimitCounter: (keyId: string, windowSeconds: number, windowStartEpochSeconds: number) => ({ pk: `RL#${keyId}#${windowSeconds}s#${windowStartEpochSeconds}` }),
