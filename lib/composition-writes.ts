@@ -25,6 +25,15 @@ export const writeChainDependencies: ChainDependencies = {
 };
 
 /**
+ * The same over another idempotency store, e.g. one that keeps responses too large for one item
+ * in parts (lib/composition-large-responses.ts).
+ */
+export function writeChainDependenciesOver(store: IdempotencyStore): ChainDependencies {
+  const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }, store);
+  return { ...chainDependencies, writes: writeDependencies(store, writer) };
+}
+
+/**
  * The same for the routes whose response shows a webhook signing secret (create, rotate): their
  * idempotency records keep such a response sealed with `box` (docs/webhooks.md "Secrets"). Only
  * those functions bundle and call the box.

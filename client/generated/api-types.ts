@@ -302,6 +302,8 @@ export interface paths {
          *     Requires scope `boms:write`.
          *
          *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         *
+         *     Takes a JSON body of up to 1,048,576 bytes; a larger one is a 413.
          */
         post: operations["createBom"];
         delete?: never;
@@ -331,6 +333,8 @@ export interface paths {
          *     Requires scope `boms:write`.
          *
          *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         *
+         *     Takes a JSON body of up to 1,048,576 bytes; a larger one is a 413.
          */
         put: operations["updateBom"];
         post?: never;

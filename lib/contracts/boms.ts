@@ -35,7 +35,16 @@ const component = /* @__PURE__ */ (() =>
     itemId: idParam,
     quantity,
     unit,
-    scrapPercent: z.optional(z.number().check(z.minimum(0, { message: 'Must be between 0 and 100.' }), z.maximum(100, { message: 'Must be between 0 and 100.' }))),
+    // Decimals bounded as a quantity's: a number as small as 1e-131 is one DynamoDB cannot store.
+    scrapPercent: z.optional(
+      z
+        .number()
+        .check(
+          z.minimum(0, { message: 'Must be between 0 and 100.' }),
+          z.maximum(100, { message: 'Must be between 0 and 100.' }),
+          z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
+        ),
+    ),
     notes: z.optional(z.nullable(text(BOM_LIMITS.lineNotes))),
   }))();
 
@@ -46,7 +55,7 @@ const contentFields = /* @__PURE__ */ (() => ({
   outputQuantity: z.optional(quantity),
   unit,
   notes: z.optional(z.nullable(text(BOM_LIMITS.notes))),
-  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components)),
+  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components, { message: `A BOM has at most ${BOM_LIMITS.components} component lines.` })),
 }))();
 
 /**

@@ -1,3 +1,4 @@
+import { BOM_JSON_BODY_MAX_BYTES } from '../domain/boms/bom.ts';
 import type { RouteDefinition } from './types.ts';
 
 /**
@@ -28,7 +29,7 @@ export const createBomRoute = {
   handler: 'functions/http/boms/create-bom.ts',
   summary: 'Create a BOM (revision 1)',
   tag: 'Boms',
-  requestBody: { mediaType: 'json' },
+  requestBody: { mediaType: 'json', maxBytes: BOM_JSON_BODY_MAX_BYTES },
   success: { status: 201, description: 'The BOM.', mediaType: 'json', headers: { Location: 'Relative URL of the BOM.', ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' } },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' } },
@@ -57,7 +58,7 @@ export const updateBomRoute = {
   handler: 'functions/http/boms/update-bom.ts',
   summary: 'Update or archive a BOM (a new revision when the content changes)',
   tag: 'Boms',
-  requestBody: { mediaType: 'json' },
+  requestBody: { mediaType: 'json', maxBytes: BOM_JSON_BODY_MAX_BYTES },
   success: { status: 200, description: 'The BOM as updated.', mediaType: 'json', headers: { ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' } },
   errorStatuses: [400, 404, 409],
   access: { tables: { inventory: 'read-write' } },

@@ -56,7 +56,11 @@ export interface MultipartLimits {
 
 /** How a route's request body is sent; its schema is the contract's `request.body`. */
 /** `optional`: a request may come without a body (none, or empty), validated as `undefined`. */
-export type RequestBodySpec = { mediaType: 'json'; optional?: boolean } | { mediaType: 'multipart'; limits: MultipartLimits };
+/**
+ * `maxBytes`: the largest JSON body the route takes, when its content may need more than the
+ * default (`JSON_BODY_MAX_BYTES`, lib/http/middleware/validate-request.ts); one more is a 413.
+ */
+export type RequestBodySpec = { mediaType: 'json'; optional?: boolean; maxBytes?: number } | { mediaType: 'multipart'; limits: MultipartLimits };
 
 export interface RouteDefinition {
   operationId: string;

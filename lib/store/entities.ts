@@ -91,6 +91,17 @@ export const idempotencyEntity = /* @__PURE__ */ defineEntity<{ organizationId: 
   key: ({ organizationId, keyHash }) => keys.idempotency(organizationId, keyHash),
 });
 
+/**
+ * One part of an idempotency record's stored response that is too large for the record's item
+ * (lib/store/idempotency-response-parts.ts), keyed `<record's key>#PART#<index>`: derived here, not
+ * in `keys`, whose every key every function bundles, since only the BOM writes store parts.
+ */
+export const idempotencyResponsePartEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; keyHash: string; index: number }>({
+  type: 'idempotency-response-part',
+  schemaVersion: 1,
+  key: ({ organizationId, keyHash, index }) => ({ pk: `${keys.idempotency(organizationId, keyHash).pk}#PART#${index}` }),
+});
+
 export const rateLimitCounterEntity = /* @__PURE__ */ defineEntity<{ keyId: string; windowSeconds: number; windowStartEpochSeconds: number }>({
   type: 'rate-limit-counter',
   schemaVersion: 2,

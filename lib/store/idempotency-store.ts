@@ -35,7 +35,7 @@ const MAX_CLAIM_ATTEMPTS = 3;
 
 export class IdempotencyStore implements IdempotencyRecords {
   constructor(
-    private readonly tableName: string,
+    protected readonly tableName: string,
     private readonly leaseSeconds: number,
     /** Seals confidential responses: given only to the functions that answer with a secret (lib/composition-writes.ts). */
     private readonly responseBox?: () => SecretBox,
@@ -96,27 +96,32 @@ export class IdempotencyStore implements IdempotencyRecords {
     return item as IdempotencyRecord;
   }
 
-  /** The transaction item that completes a claim; fails if the claim was lost. */
-  async completionItem(claim: Claim, response: StoredResponse, now: Date): Promise<TransactItem> {
+  /**
+   * The transaction items that complete a claim: the record's update, which fails if the claim
+   * was lost (and, in a store that keeps large responses in parts, the parts).
+   */
+  async completionItems(claim: Claim, response: StoredResponse, now: Date): Promise<TransactItem[]> {
     const { confidential, ...stored } = response;
     // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
     const text = JSON.stringify(stored);
     const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) } : { name: 'response', value: text };
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
-        UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
-        ConditionExpression: '#token = :token AND #status = :inProgress',
-        ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+    return [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: idempotencyEntity.key({ organizationId: claim.organizationId, keyHash: claim.keyHash }),
+          UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
+          ConditionExpression: '#token = :token AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+        },
       },
-    };
+    ];
   }
 
   /** Stores the outcome of a request that failed without writing (e.g. a 404 from the command). */
   async complete(claim: Claim, response: StoredResponse, now: Date): Promise<void> {
-    const { Update } = await this.completionItem(claim, response, now);
+    const [{ Update } = {}] = await this.completionItems(claim, response, now);
     if (!Update) return;
     await documentClient.send(new UpdateCommand(Update)).catch((error: unknown) => {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

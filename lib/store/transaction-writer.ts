@@ -111,7 +111,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       if (audit) items.push(auditPut(this.tables.audit, context.organizationId, audit));
       const idempotencyIndex = items.length;
       if (context.idempotency && response && this.idempotency) {
-        items.push(await this.idempotency.completionItem(context.idempotency.claim, response, now));
+        items.push(...(await this.idempotency.completionItems(context.idempotency.claim, response, now)));
       }
       if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A command may write at most ${MAX_TRANSACTION_ITEMS} items, this one has ${items.length}`);
 

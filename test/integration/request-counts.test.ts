@@ -13,6 +13,7 @@ import { itemsOf, rawMultipart } from '../support/imports.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
 import { ROUTE_GRANTS } from '../../infra/grants.ts';
 import { awaitWindowWithAtLeast } from '../support/rate-limit-window.ts';
+import { worstCaseBomBody, worstCaseUnit } from '../support/bom-worst-case.ts';
 
 /**
  * DynamoDB requests per API call (docs/performance.md "Requests per call"), counted at the SDK
@@ -28,7 +29,7 @@ import { awaitWindowWithAtLeast } from '../support/rate-limit-window.ts';
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 let counter: RequestCounter;
-let tenant: { key: string; keyId: string; itemIds: string[] };
+let tenant: { key: string; keyId: string; organizationId: string; itemIds: string[] };
 let exportId = '';
 let bomId = '';
 let jobId = '';
@@ -106,7 +107,7 @@ async function firstIdOf(operationId: RouteId): Promise<string> {
 
 beforeAll(async () => {
   const created = await createTestKey();
-  tenant = { key: created.key, keyId: created.record.keyId, itemIds: [] };
+  tenant = { key: created.key, keyId: created.record.keyId, organizationId: created.record.organizationId, itemIds: [] };
   // Two items to name in BOMs, a location and a receipt of stock for the inventory reads.
   jobId = await importAndWait(importBody('RC-A,Frame\nRC-B,Bolt\n'));
   await importAndWait(importBody('RC-L1,Bin\n', 'locations', 'code,name'));
@@ -206,5 +207,62 @@ describe('DynamoDB requests per warm API call', () => {
     const operations = await requestsOf('submitImportJob', () => importBody(`RC-${randomUUID().slice(0, 6)},One\n`), 202);
     // The general token comes from the block; the submission limit leases its one token.
     expect(operations).toEqual(['UpdateItem', 'PutItem', 'TransactWriteItems', 'UpdateItem']);
+  });
+});
+
+describe('DynamoDB requests per warm call on a BOM of 500 lines, every text at its longest (docs/boms.md "Model")', () => {
+  const LINES = 500;
+  let components: string[] = [];
+  let large = { id: '', firstRevision: '', lastRevision: '' };
+  let sequence = 0;
+  /** A create body of 500 lines (each call its own code), or, with `quantity`, the content a PUT sends. */
+  const largeBody = (quantity?: number) => {
+    const { code, ...content } = worstCaseBomBody({ itemIds: components, targetItemId: tenant.itemIds[0] ?? '', text: 'wide' });
+    if (quantity === undefined) return JSON.stringify({ ...content, code: `${code.slice(0, 50)}-${(sequence += 1)}` });
+    return JSON.stringify({ ...content, components: content.components.map((line, index) => (index === 0 ? { ...line, quantity } : line)) });
+  };
+
+  beforeAll(async () => {
+    // 500 items kept in the longest unit, so every line may name it; the BOM, then a second revision
+    const skus = Array.from({ length: LINES }, (_, index) => `RC-L${index}`);
+    await importAndWait(importBody(skus.map((sku) => `${sku},Part,${worstCaseUnit('wide')}`).join('\n'), 'items', 'sku,name,unit'));
+    const stored = await itemsOf(tenant.organizationId, skus);
+    components = skus.map((sku) => stored.get(sku)?.record.id ?? '');
+    const created = await invoke('createBom', { body: largeBody(), headers: writeHeaders() });
+    expect(created.statusCode, String(created.body).slice(0, 300)).toBe(201);
+    large.id = (JSON.parse(String(created.body)) as { id: string }).id;
+    const updated = await invoke('updateBom', { path: `/v1/boms/${large.id}`, body: largeBody(2), headers: writeHeaders() });
+    expect(updated.statusCode).toBe(200);
+    const revisions = JSON.parse(String((await invoke('listBomRevisions', { path: `/v1/boms/${large.id}/revisions` })).body)) as { data: Array<{ id: string }> };
+    large = { ...large, firstRevision: revisions.data[0]?.id ?? '', lastRevision: revisions.data.at(-1)?.id ?? '' };
+  }, 120_000);
+
+  it.each([
+    ['getBom', () => ({ path: `/v1/boms/${large.id}` }), ['GetItem']],
+    ['getBomRevision', () => ({ path: `/v1/boms/${large.id}/revisions/${large.firstRevision}` }), ['GetItem', 'GetItem']],
+    ['listBomRevisions', () => ({ path: `/v1/boms/${large.id}/revisions`, query: 'limit=50' }), ['GetItem', 'Query']],
+    ['compareBomRevisions', () => ({ path: `/v1/boms/${large.id}/revisions/compare`, query: `fromRevisionId=${large.firstRevision}&toRevisionId=${large.lastRevision}` }), ['GetItem', 'GetItem', 'GetItem', 'GetItem']],
+    ['listBoms', () => ({ query: 'limit=50' }), ['Query']],
+  ] as const)('%s within a leased block: as for any BOM, whatever its lines', async (operationId, request, expected) => {
+    // The BOM and each revision are one item each: a read of either is one request (compare reads the BOM and a revision twice).
+    expect(await requestsOf(operationId, request, 200)).toEqual(expected);
+  });
+
+  it('createBom within a leased block: the claim, one batch read of the 501 items (6 pages of 100) and the transaction', async () => {
+    const operations = await requestsOf('createBom', () => ({ body: largeBody(), headers: writeHeaders() }), 201);
+    // More items than a transaction has room to check: one batch lookup says they exist, before the write.
+    expect(operations).toEqual(['PutItem', ...Array<string>(6).fill('BatchGetItem'), 'TransactWriteItems']);
+  });
+
+  it('updateBom within a leased block: the claim, the BOM, the batch read of its items and the transaction', async () => {
+    const operations = await requestsOf('updateBom', () => ({ path: `/v1/boms/${large.id}`, body: largeBody((sequence += 1)), headers: writeHeaders() }), 200);
+    expect(operations).toEqual(['PutItem', 'GetItem', ...Array<string>(6).fill('BatchGetItem'), 'TransactWriteItems']);
+  });
+
+  it('createBom replayed (its response is kept in 2 parts): the claim refused, the record and its parts read at once', async () => {
+    const replayed = { body: largeBody(), headers: writeHeaders() };
+    expect((await invoke('createBom', replayed)).statusCode).toBe(201);
+    const operations = await requestsOf('createBom', () => replayed, 201);
+    expect(operations).toEqual(['PutItem', 'GetItem', 'GetItem', 'GetItem']);
   });
 });

@@ -1,4 +1,4 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
+import { largeResponseWriteChainDependencies } from '../../../lib/composition-large-responses.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
 import { createBomContract } from '../../../lib/contracts/boms/create-bom.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
@@ -13,7 +13,7 @@ import { TABLES } from '../../../lib/store/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new CreateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });
 
-export const handler = createOperationHandler(bindOperation(createBomRoute, createBomContract), writeChainDependencies, async ({ body, principal, commit }) =>
+export const handler = createOperationHandler(bindOperation(createBomRoute, createBomContract), largeResponseWriteChainDependencies, async ({ body, principal, commit }) =>
   commit(
     () => commands.create(principal.organizationId, principal.keyId, body),
     ({ bom, version }) => ({ status: 201, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }),

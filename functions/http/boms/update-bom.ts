@@ -1,4 +1,4 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
+import { largeResponseWriteChainDependencies } from '../../../lib/composition-large-responses.ts';
 import { requiredEnv } from '../../../lib/config/env.ts';
 import { updateBomContract } from '../../../lib/contracts/boms/update-bom.ts';
 import { bindOperation } from '../../../lib/contracts/operation.ts';
@@ -13,7 +13,7 @@ import { TABLES } from '../../../lib/store/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new UpdateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });
 
-export const handler = createOperationHandler(bindOperation(updateBomRoute, updateBomContract), writeChainDependencies, async ({ path, headers, body, principal, commit }) =>
+export const handler = createOperationHandler(bindOperation(updateBomRoute, updateBomContract), largeResponseWriteChainDependencies, async ({ path, headers, body, principal, commit }) =>
   commit(
     () => commands.update(principal.organizationId, principal.keyId, path.id, body, headers['If-Match']),
     ({ bom, version }) => ({ status: 200, json: publicBom(bom), headers: { ETag: bomETag(bom, version) } }),

@@ -58,6 +58,9 @@ export class OperationBuilder {
     if (route.submission) {
       lines.push('', 'Counts against the submission rate limit as well as the general one.');
     }
+    if (route.requestBody?.mediaType === 'json' && route.requestBody.maxBytes !== undefined) {
+      lines.push('', `Takes a JSON body of up to ${route.requestBody.maxBytes.toLocaleString('en-US')} bytes; a larger one is a 413.`);
+    }
     return lines.join('\n');
   }
 

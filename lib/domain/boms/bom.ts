@@ -83,12 +83,22 @@ const BUILD_ACTIONS_ONCE = 3;
 export const MAX_BUILD_SOURCES = Math.floor((BUILD_TRANSACTION_ACTIONS - BUILD_ACTIONS_ONCE - BUILD_ACTIONS_FOR_OUTPUT) / BUILD_ACTIONS_PER_SOURCE);
 
 /**
- * Limits enforced by the request schemas and the `boms` import. A BOM has at most as many lines
- * as a build can draw stock records from, so every BOM the API accepts can be built (each
- * component from one stock record). A revision stores the whole content in one item, which
- * DynamoDB caps at 400 KB: far above what these lines take.
+ * Limits enforced by the request schemas and the `boms` import (docs/boms.md "Model"). The number
+ * of lines is the product's: what a bill of materials needs, not what one build transaction can
+ * draw (`MAX_BUILD_SOURCES`); a build of a larger BOM is the builds' to split. A BOM and each of
+ * its revisions store the whole content in one item, which DynamoDB caps at 400 KB (409,600
+ * bytes): 500 lines whose every text is at its longest, in characters of 3 UTF-8 bytes, take
+ * about 401,300 (test/unit/boms/bom-worst-case-size.test.ts measures every item a write stores).
  */
-export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: MAX_BUILD_SOURCES, quantityDecimals: 6 } as const;
+export const BOM_LIMITS = { code: 64, name: 200, unit: 16, notes: 2000, lineNotes: 200, components: 500, quantityDecimals: 6 } as const;
+
+/**
+ * The largest JSON body `POST /v1/boms` and `PUT /v1/boms/{id}` take: 1 MiB, four times the
+ * default. A body of 500 lines with every text at its longest, written as compact JSON in which
+ * every character of the notes is a 6-byte escape (`\u0001`), is about 700 KB: any client's
+ * encoding of any valid BOM fits, short of padding it with whitespace.
+ */
+export const BOM_JSON_BODY_MAX_BYTES = 1024 * 1024;
 
 export const BOM_HEADER_FIELDS = ['name', 'targetItemId', 'status', 'outputQuantity', 'unit', 'notes'] as const;
 export type BomHeaderField = (typeof BOM_HEADER_FIELDS)[number];

@@ -45,7 +45,9 @@ function parseBomRow(raw: RawRow, rowNumber: number) {
   }
   const unit = cells.optionalIdentifier('unit', BOM_LIMITS.unit);
   const scrapPercent = cells.optionalNumber('scrapPercent', { min: 0 });
-  if (typeof scrapPercent === 'number' && scrapPercent > 100) cells.error('scrapPercent', cells.cell('scrapPercent') ?? '', 'invalid-number', 'scrapPercent must be between 0 and 100.');
+  if (typeof scrapPercent === 'number' && (scrapPercent > 100 || !hasAllowedDecimals(cells.cell('scrapPercent') ?? ''))) {
+    cells.error('scrapPercent', cells.cell('scrapPercent') ?? '', 'invalid-number', `scrapPercent must be between 0 and 100, with at most ${BOM_LIMITS.quantityDecimals} decimals.`);
+  }
   const notes = cells.optionalText('notes', BOM_LIMITS.lineNotes);
   return cells.result<BomRow>(() =>
     bomCode === undefined || targetSku === undefined || componentSku === undefined || typeof quantity !== 'number'
@@ -133,7 +135,7 @@ export const bomsKind: ImportKindDefinition<BomRow, Bom> = {
     { name: 'componentSku', required: true, type: 'string', description: 'sku of the component item of this line; an item of the organization, once per BOM.' },
     { name: 'quantity', required: true, type: 'number', description: `Quantity of the component, greater than 0, at most ${BOM_LIMITS.quantityDecimals} decimals.` },
     { name: 'unit', required: false, type: 'string', description: `Unit of the quantity: empty or the component item's own unit (units are not converted), at most ${BOM_LIMITS.unit} characters.` },
-    { name: 'scrapPercent', required: false, type: 'number', description: 'Expected scrap of the component, 0 to 100. Default 0.' },
+    { name: 'scrapPercent', required: false, type: 'number', description: `Expected scrap of the component, 0 to 100, at most ${BOM_LIMITS.quantityDecimals} decimals. Default 0.` },
     { name: 'notes', required: false, type: 'string', description: `Notes on the line, at most ${BOM_LIMITS.lineNotes} characters.` },
   ],
   naturalKey: ['bomCode'],

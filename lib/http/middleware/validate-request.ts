@@ -8,7 +8,7 @@ import type { MultipartParser } from '../multipart.ts';
 import { stateOf, type HttpEvent, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 import { toFieldErrors } from '../zod-issues.ts';
 
-/** Largest JSON body accepted; multipart routes set their own limits. */
+/** Largest JSON body accepted unless the route sets its own (`requestBody.maxBytes`); multipart routes set their own limits. */
 export const JSON_BODY_MAX_BYTES = 256 * 1024;
 
 const NO_PARAMETERS = z.strictObject({});
@@ -47,16 +47,16 @@ function decodeBody(event: HttpEvent): string {
   return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
 }
 
-function parseJsonBody(event: HttpEvent): unknown {
+function parseJsonBody(event: HttpEvent, maxBytes: number): unknown {
   if (!isJsonRequestMediaType(header(event, 'content-type'))) {
     throw new ApiError(415, 'customer-api.request.unsupported-media-type', 'Unsupported media type', {
       detail: 'Send the body as application/json, text/json or application/*+json.',
     });
   }
   const text = decodeBody(event);
-  if (Buffer.byteLength(text, 'utf8') > JSON_BODY_MAX_BYTES) {
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
     throw new ApiError(413, 'customer-api.request.too-large', 'Request too large', {
-      detail: `JSON bodies are limited to ${JSON_BODY_MAX_BYTES} bytes.`,
+      detail: `JSON bodies are limited to ${maxBytes} bytes.`,
     });
   }
   try {
@@ -105,7 +105,7 @@ export function validateRequest({ route, contract }: RouteOperation, parseMultip
       const bodySchema = request.body;
       const bodySpec = route.requestBody;
       if (bodySchema && bodySpec?.mediaType === 'json') {
-        const json = bodySpec.optional && decodeBody(event).trim() === '' ? undefined : parseJsonBody(event);
+        const json = bodySpec.optional && decodeBody(event).trim() === '' ? undefined : parseJsonBody(event, bodySpec.maxBytes ?? JSON_BODY_MAX_BYTES);
         const parsedBody = z.safeParse(bodySchema, json);
         if (parsedBody.success) body = parsedBody.data;
         else errors.push(...toFieldErrors(parsedBody.error, 'body', json));

@@ -26,6 +26,7 @@ describe('boms kind: parseRow', () => {
     { label: 'a word as quantity', cells: { quantity: 'two' }, column: 'quantity', code: 'invalid-number' },
     { label: 'scrapPercent above 100', cells: { scrappercent: '101' }, column: 'scrapPercent', code: 'invalid-number' },
     { label: 'a negative scrapPercent', cells: { scrappercent: '-1' }, column: 'scrapPercent', code: 'invalid-number' },
+    { label: 'a scrapPercent with 7 decimals', cells: { scrappercent: '0.0000001' }, column: 'scrapPercent', code: 'invalid-number' },
     { label: 'a bomCode with a trailing space', cells: { bomcode: 'B-1 ' }, column: 'bomCode', code: 'invalid-value' },
     { label: 'no componentSku', cells: { componentsku: '' }, column: 'componentSku', code: 'required' },
   ])('reports $label on its column', ({ cells, column, code }) => {
