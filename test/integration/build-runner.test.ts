@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Bom, BomRevision } from '../../lib/domain/boms/records.ts';
 import type { Build, BuildPhase } from '../../lib/domain/builds/build.ts';
 import { BuildProcessor } from '../../lib/domain/builds/process.ts';
+import { sweepStalledBuilds } from '../../lib/domain/builds/sweep.ts';
+import { activeJobItems } from '../../lib/store/active-jobs-index.ts';
+import { buildActiveShard } from '../../lib/store/builds-store.ts';
 import { SubmitBuildCommand, type BuildInput } from '../../lib/domain/builds/submit.ts';
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
@@ -185,5 +188,24 @@ describe('build runner', () => {
     expect(run.build.failure?.code).toBe('insufficient-stock');
     expect(run.build.failure?.lines).toHaveLength(40);
     expect(await stockState(organizationId, components)).toEqual(before);
+  }, 60_000);
+
+  it('the sweep sends again a build whose message was lost, and leaves builds in progress or done alone', async () => {
+    const { organizationId } = await world({ components: 2, stockPerRecord: 5 });
+    const lost = await submit(organizationId, { quantity: 1 });
+    const running = await submit(organizationId, { quantity: 1 });
+    const done = await submit(organizationId, { quantity: 1 });
+    await runToEnd(organizationId, done.id);
+    const active = (await activeJobItems(tableName('inventory'), buildActiveShard)).map((item) => item.build as Build).filter((build) => build.organizationId === organizationId);
+    // Done builds leave the active-jobs index.
+    expect(active.map((build) => build.id).sort()).toEqual([lost.id, running.id].sort());
+    const sent: string[] = [];
+    const now = Date.parse(lost.updatedAt) + 3 * 60 * 1000;
+    const asIfRunningRecently = active.map((build) => (build.id === running.id ? { ...build, updatedAt: new Date(now - 10_000).toISOString() } : build));
+    const swept = await sweepStalledBuilds({ builds: asIfRunningRecently, now, stalledAfterMs: 2 * 60 * 1000, send: async (message) => void sent.push(message.jobId), onError: (_build, error) => { throw error; } });
+    expect(swept.resent).toBe(1);
+    expect(sent).toEqual([lost.id]);
+    // Its message runs it from where it stands.
+    expect((await runToEnd(organizationId, lost.id)).build.status).toBe('succeeded');
   }, 60_000);
 });

@@ -71,16 +71,16 @@ export class BuildRunner<Write> {
         conflicts = 0;
         await this.afterStep?.(stored.build.progress.phase, stored.build.progress);
       } catch (error) {
-        if (error instanceof StepTakenError) {
-          // Another runner committed this step: go on from where the build stands now.
-          stored = await this.ports.builds.get(organizationId, buildId);
-          if (!stored) return 'missing';
-          session.slices = undefined;
-          session.state.forget();
-          continue;
-        }
-        if (!isStockConflict(error) || ++conflicts > MAX_STEP_CONFLICTS) throw error;
+        if (!(error instanceof StepTakenError) && !isStockConflict(error)) throw error;
+        // Another runner committed this step (its stock writes may be what failed first), or
+        // another writer changed stock the step read: read both again and go on from there.
+        const latest = await this.ports.builds.get(organizationId, buildId);
+        if (!latest) return 'missing';
+        session.slices = undefined;
         session.state.forget();
+        if (latest.version !== stored.version) conflicts = 0;
+        else if (++conflicts > MAX_STEP_CONFLICTS) throw error;
+        stored = latest;
       }
     }
     return 'done';
