@@ -4,8 +4,8 @@ import { inProcessImports } from './in-process-import.ts';
  * What the `builds` suite builds from (docs/performance.md "Builds"): one organization with a
  * target item, `components` component items and `onHand` of each at bin A1 (made by real imports,
  * in process), and an active BOM of 1 of the first N components per unit for each N of `bomSizes`.
- * The BOMs are written straight through the store, as one transaction each: the BOM routes and
- * imports have a line limit of their own, and how a BOM came to be does not change its builds.
+ * The BOMs are written straight through the store, as one transaction each: how a BOM came to be
+ * does not change its builds, and the `bom creates` suite measures the BOM routes.
  * Store code is imported on first call, after the bench has set the stack's env.
  */
 
