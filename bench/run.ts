@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack } from './local-stack.ts';
 import { barcodesSuite } from './suites/barcodes.ts';
 import { bomCreatesSuite } from './suites/bom-creates.ts';
+import { buildsSuite } from './suites/builds.ts';
 import { bundlesSuite } from './suites/bundles.ts';
 import { coldStartSuite } from './suites/cold-start.ts';
 import { exportsSuite } from './suites/exports.ts';
@@ -27,7 +28,7 @@ import { webhooksSuite } from './suites/webhooks.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, stockAdjustmentsSuite, reservationsSuite, bomCreatesSuite, tenantCeilingSuite, webhooksSuite];
+const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, stockAdjustmentsSuite, reservationsSuite, bomCreatesSuite, buildsSuite, tenantCeilingSuite, webhooksSuite];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);

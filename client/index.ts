@@ -15,6 +15,7 @@ export { submitImport, type ImportSubmission } from './imports/submit-import.ts'
 export { isFinished, waitForImport, type ImportProgress, type WaitOptions } from './imports/wait-for-import.ts';
 export { rowErrorsOf } from './imports/row-errors.ts';
 export { importFile, type ImportResult } from './imports/import-file.ts';
+export { isBuildFinished, submitBuild, waitForBuild, type BuildSubmitOptions, type BuildWaitOptions } from './builds/submit-build.ts';
 export { exportDownloadUrl, submitExport, waitForExport, type ExportRequest, type ExportWaitOptions } from './exports/submit-export.ts';
 export { MemoryCheckpointStore, type CheckpointStore } from './feed/checkpoint-store.ts';
 export { feedPages, type FeedOptions, type FeedPage } from './feed/feed-pages.ts';

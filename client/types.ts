@@ -44,6 +44,11 @@ export type BarcodeFormat = NonNullable<paths['/v1/barcodes']['get']['parameters
 export type BomDetail = Schemas['BomDetail'];
 export type Attachment = Schemas['Attachment'];
 export type AuditEvent = Schemas['AuditEvent'];
+/** A build job of a BOM (docs/boms.md "Builds"): queued, running, then succeeded or failed. */
+export type Build = paths['/v1/builds/{id}']['get']['responses'][200]['content']['application/json'];
+export type BuildStatus = Build['status'];
+export type BuildPhase = Build['phase'];
+export type BuildSubmission = paths['/v1/builds']['post']['requestBody']['content']['application/json'];
 
 /** What the client needs of `fetch`: openapi-fetch always calls it with a Request. */
 export type FetchLike = (request: Request) => Promise<Response>;

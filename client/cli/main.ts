@@ -3,6 +3,7 @@ import { createInventoryClient } from '../create-client.ts';
 import { ApiNetworkError } from '../errors/network-error.ts';
 import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
+import { BUILDS_USAGE, buildsGet, buildsSubmit } from './commands/builds.ts';
 import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
@@ -36,6 +37,8 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'reservations get': reservationsGet,
   'reservations release': reservationsSettle('release'),
   'reservations fulfil': reservationsSettle('fulfil'),
+  'builds submit': buildsSubmit,
+  'builds get': buildsGet,
   'lots trace': lotsTrace,
   'webhooks create': webhooksCreate,
   'webhooks list': webhooksList,
@@ -62,6 +65,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${STOCK_CHANGES_USAGE}
 
   ${RESERVATIONS_USAGE}
+
+  ${BUILDS_USAGE}
 
   ${LOTS_TRACE_USAGE}
 

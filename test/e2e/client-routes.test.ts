@@ -10,9 +10,11 @@ import {
   MemoryCheckpointStore,
   paginate,
   renderBarcode,
+  submitBuild,
   submitExport,
   traceLot,
   unwrap,
+  waitForBuild,
   waitForExport,
   exportDownloadUrl,
   unwrapResponse,
@@ -242,6 +244,24 @@ describe('BOMs through the client', () => {
     expect(taken).toBeInstanceOf(ApiProblemError);
     expect(taken).toMatchObject({ status: 409, code: 'customer-api.boms.code-taken', traceId: expect.any(String) });
     expect(stale).toMatchObject({ status: 409, code: 'customer-api.boms.revision-conflict' });
+  });
+});
+
+describe('builds through the client', () => {
+  it('submits a build of the BOM above, follows it to succeeded, reads it back; a build short of springs fails with its short line', async () => {
+    // Prepare: GADGET-BOM takes 3 SPRING a gadget; A1 holds 31 (40 received, 9 built above)
+    const phases: string[] = [];
+    // Act
+    const queued = await submitBuild(client, { buildReference: 'CLIENT-BLD-1', bomCode: 'GADGET-BOM', quantity: 2, locationCode: 'A1' });
+    const done = await waitForBuild(client, queued.id, { initialDelayMs: 50, onProgress: (build) => phases.push(build.phase) });
+    const read = await unwrap(client.api.GET('/v1/builds/{id}', { params: { path: { id: queued.id } } }));
+    const short = await waitForBuild(client, (await submitBuild(client, { buildReference: 'CLIENT-BLD-2', bomCode: 'GADGET-BOM', quantity: 100, locationCode: 'A1' })).id, { initialDelayMs: 50 });
+    // Assess
+    expect(queued).toMatchObject({ id: expect.stringMatching(/^bld_/), status: 'queued', phase: 'reserve', revision: { number: 2 } });
+    expect(done).toMatchObject({ status: 'succeeded', phase: 'done', failure: null, completedAt: expect.any(String) });
+    expect(phases.at(-1)).toBe('done');
+    expect(read).toEqual(done);
+    expect(short).toMatchObject({ status: 'failed', failure: { code: 'insufficient-stock', lines: [{ line: 0, sku: 'SPRING', needed: 300, available: 25 }] } });
   });
 });
 

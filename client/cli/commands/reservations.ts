@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { InventoryClient } from '../../create-client.ts';
-import { ApiProblemError } from '../../errors/api-problem-error.ts';
 import type { operations } from '../../generated/api-types.ts';
 import { unwrap } from '../../unwrap.ts';
 import { bodyOfFile, lineOf, type LineField } from '../line-flags.ts';
-import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError, type CliContext } from '../context.ts';
+import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError } from '../context.ts';
+import { explainingRefusals, type CommandHandler } from '../refusals.ts';
 
 /**
  * `reservations create|list|get|release|fulfil` (docs/client.md#cli; docs/inventory.md
@@ -61,32 +61,12 @@ export const RESERVATIONS_USAGE = `reservations create --reference REF [--expire
     A refusal (409 insufficient-stock, reference-taken, not-active, over-quantity; 404 not-found)
     is printed on stderr with the lines it names (what is available, what a line has left), exit 1.`;
 
-type Handler = (args: string[], context: CliContext) => Promise<number>;
-
-/**
- * A refusal as the shared handling prints it (`409 code: detail (traceId …)`, exit 1), followed by
- * what the detail points to: the problem's `lines` (what is available, what a line has left), its
- * `errors` (a pointer each), then the reservation and the status it names, one a line, indented.
- */
-function explainingRefusals(handler: Handler): Handler {
-  return async (args, context) => {
-    try {
-      return await handler(args, context);
-    } catch (error) {
-      if (!(error instanceof ApiProblemError) || typeof error.problem !== 'object' || context.signal.aborted) throw error;
-      const { lines = [], reservationId, reservationStatus } = error.problem;
-      context.stderr.write(`${error.message}\n`);
-      for (const { pointer, name, message } of error.errors) context.stderr.write(`  ${pointer ?? name ?? ''}: ${message}\n`);
-      for (const line of lines) context.stderr.write(`  ${JSON.stringify(line)}\n`);
-      const named = [reservationId && `reservation ${reservationId}`, reservationStatus && `status ${reservationStatus}`].filter(Boolean);
-      if (named.length > 0) context.stderr.write(`  ${named.join(', ')}\n`);
-      return 1;
-    }
-  };
-}
+/** A refusal names the reservation it is about (reference-taken) and its status (not-active). */
+const explainingReservationRefusals = (handler: CommandHandler) =>
+  explainingRefusals(handler, ({ reservationId, reservationStatus }) => [reservationId && `reservation ${reservationId}`, reservationStatus && `status ${reservationStatus}`]);
 
 /** `reservations create`. */
-export const reservationsCreate = explainingRefusals(async (args, context) => {
+export const reservationsCreate = explainingReservationRefusals(async (args, context) => {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -116,7 +96,7 @@ export const reservationsCreate = explainingRefusals(async (args, context) => {
 });
 
 /** `reservations list`: every page, one JSON object a line. */
-export const reservationsList = explainingRefusals(async (args, context) => {
+export const reservationsList = explainingReservationRefusals(async (args, context) => {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -143,7 +123,7 @@ export const reservationsList = explainingRefusals(async (args, context) => {
 });
 
 /** `reservations get`. */
-export const reservationsGet = explainingRefusals(async (args, context) => {
+export const reservationsGet = explainingReservationRefusals(async (args, context) => {
   const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, id: { type: 'string' } } });
   if (values.id === undefined) throw new UsageError('reservations get needs --id ID.');
   const client = clientFor(values, context);
@@ -153,8 +133,8 @@ export const reservationsGet = explainingRefusals(async (args, context) => {
 });
 
 /** The handler of `reservations release|fulfil`: the lines given, or with no --line no body (everything left). */
-export function reservationsSettle(command: Settle): Handler {
-  return explainingRefusals(async (args, context) => {
+export function reservationsSettle(command: Settle): CommandHandler {
+  return explainingReservationRefusals(async (args, context) => {
     const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, id: { type: 'string' }, line: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' } } });
     if (values.id === undefined) throw new UsageError(`reservations ${command} needs --id ID.`);
     const body = values.line === undefined || values.line.length === 0 ? undefined : ({ lines: values.line.map((line) => lineOf(line, SETTLE_LINE)) } as SettleBody);
