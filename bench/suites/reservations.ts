@@ -5,6 +5,7 @@ import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-even
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { inProcessImports } from '../in-process-import.ts';
+import { measureExpirySweep } from '../reservation-expiry.ts';
 import { usualBreakdown } from './stock-adjustments.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 
@@ -18,12 +19,15 @@ import { median, percentile, type Measure, type Suite } from './suite.ts';
  * their stock records are made first by real imports; every create has a fresh `reference` and
  * `Idempotency-Key` and is released right after, so the stock it drew on is available again and
  * no create runs short. The two sizes alternate call by call, so both see the same machine load.
+ * Last, the expiry sweep's cost per expired reservation (bench/reservation-expiry.ts).
  * No target yet.
  */
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const MANY_LINES = 20;
+/** Reservations the expiry sweep measure lets expire. */
+const EXPIRED_RESERVATIONS = (quick: boolean) => (quick ? 5 : 100);
 /** What every record holds; a create holds 1 of it and its release gives it back. */
 const STARTING_QUANTITY = 1000;
 
@@ -94,6 +98,7 @@ export const reservationsSuite: Suite = {
       return { create: created, release: released };
     };
 
+    let expiry: Awaited<ReturnType<typeof measureExpirySweep>> | undefined;
     const samples = { create: { one: [] as number[], many: [] as number[] }, release: { one: [] as number[], many: [] as number[] } };
     const requests = { create: { one: [] as CallRequests[], many: [] as CallRequests[] }, release: { one: [] as CallRequests[], many: [] as CallRequests[] } };
     try {
@@ -112,6 +117,7 @@ export const reservationsSuite: Suite = {
           }
         }
       }
+      expiry = await measureExpirySweep({ organizationId, sku: skus[0] ?? '', locationCode: 'A1', count: EXPIRED_RESERVATIONS(context.quick), counter });
     } finally {
       counter.stop();
     }
@@ -154,6 +160,13 @@ export const reservationsSuite: Suite = {
         note: `whole (no body), 1 line; ${MANY_LINES} lines ${round(median(samples.release.many))} ms; requests ${median(requests.release.one.map((call) => call.total))} and ${median(requests.release.many.map((call) => call.total))}; ${note}`,
       },
     );
+    if (expiry) {
+      const expiryNote = `one sweep over ${expiry.expired} due reservations of 1 line, as the scheduled worker runs it (the expiry index, then one transaction each)`;
+      measures.push(
+        { name: 'reservation expiry: ms per expired reservation', value: round(expiry.msPerReservation), unit: 'ms', note: expiryNote },
+        { name: 'reservation expiry: requests per expired reservation', value: round(expiry.requestsPerReservation), unit: 'requests', note: expiryNote },
+      );
+    }
     return measures;
   },
 };
