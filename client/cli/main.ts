@@ -8,7 +8,7 @@ import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
 import { IMPORTS_SUBMIT_USAGE, importsSubmit } from './commands/imports-submit.ts';
-import { ITEMS_GET_USAGE, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
+import { ITEMS_AVAILABILITY_USAGE, ITEMS_GET_USAGE, itemsAvailability, itemsGet, STOCK_LIST_USAGE, stockList } from './commands/inventory.ts';
 import { LOTS_TRACE_USAGE, lotsTrace } from './commands/lots-trace.ts';
 import { RESERVATIONS_USAGE, reservationsCreate, reservationsGet, reservationsList, reservationsSettle } from './commands/reservations.ts';
 import { STOCK_CHANGES_USAGE, stockChange } from './commands/stock-changes.ts';
@@ -27,6 +27,7 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'exports create': exportsCreate,
   'barcodes render': barcodesRender,
   'items get': itemsGet,
+  'items availability': itemsAvailability,
   'stock list': stockList,
   'stock adjust': stockChange('adjust'),
   'stock transfer': stockChange('transfer'),
@@ -59,6 +60,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${BARCODES_RENDER_USAGE}
 
   ${ITEMS_GET_USAGE}
+
+  ${ITEMS_AVAILABILITY_USAGE}
 
   ${STOCK_LIST_USAGE}
 

@@ -68,7 +68,7 @@ describe('npm run cli', () => {
     expect([second.code, second.stdout, second.stderr]).toEqual([0, '', '0 events\n']);
   });
 
-  it('items get --sku prints the item; stock list --location prints its stock records', async () => {
+  it('items get --sku prints the item; items availability its quantity states; stock list --location prints its stock records', async () => {
     // Prepare: CLI-1 (imported by the first test) received into bin CLI-A1
     const locations = join(directory, 'locations.csv');
     const receipt = join(directory, 'receipt.csv');
@@ -81,6 +81,8 @@ describe('npm run cli', () => {
     const item = await cli('items', 'get', '--sku', 'CLI-1');
     const stock = await cli('stock', 'list', '--location', 'CLI-A1');
     const unknown = await cli('stock', 'list', '--location', 'NOWHERE');
+    const availability = await cli('items', 'availability', '--sku', 'CLI-1');
+    const noSuchItem = await cli('items', 'availability', '--sku', 'NO-SUCH-SKU');
 
     // Assess
     expect(item.code).toBe(0);
@@ -88,6 +90,9 @@ describe('npm run cli', () => {
     expect(stock.code).toBe(0);
     expect(stock.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ sku: 'CLI-1', locationCode: 'CLI-A1', quantity: 7 })]);
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([1, "No location with code 'NOWHERE'."]);
+    expect(availability.code, availability.stderr).toBe(0);
+    expect(JSON.parse(availability.stdout)).toMatchObject({ onHand: 7, reserved: 0, available: 7, truncated: false, locations: [expect.objectContaining({ locationCode: 'CLI-A1', onHand: 7, available: 7 })] });
+    expect([noSuchItem.code, noSuchItem.stderr.split('\n')[0]]).toEqual([1, "No item with sku 'NO-SUCH-SKU'."]);
   });
 
   it('stock adjust applies lines given as flags or as a JSON file, and prints a stale line on 409', async () => {
