@@ -157,10 +157,11 @@ describe('docs/openapi.json documents what the shared chain answers (checked by 
     await expectProblem(await callApi('/v1/attachments/att_01J000000000000000000000', { method: 'DELETE', key }), 400, 'customer-api.idempotency.key-missing');
   });
 
-  it.each(jsonBodyRoutes.map((route) => [routeLabel(route), route] as const))('%s: 415 for XML, 413 for a body over 256 KiB', async (_label, route) => {
+  it.each(jsonBodyRoutes.map((route) => [routeLabel(route), route] as const))('%s: 415 for XML, 413 for a body over its limit (256 KiB unless the route sets its own)', async (_label, route) => {
     const call = (contentType: string, body: string) => callApi(concretePath(route), { method: route.method, key, headers: { 'idempotency-key': randomUUID(), 'content-type': contentType }, body });
+    const limit = route.requestBody && 'maxBytes' in route.requestBody && route.requestBody.maxBytes !== undefined ? route.requestBody.maxBytes : 256 * 1024;
     await expectProblem(await call('application/xml', '<bom/>'), 415, 'customer-api.request.unsupported-media-type');
-    await expectProblem(await call('application/json', `"${'x'.repeat(300 * 1024)}"`), 413, 'customer-api.request.too-large');
+    await expectProblem(await call('application/json', `"${'x'.repeat(limit + 44 * 1024)}"`), 413, 'customer-api.request.too-large');
   });
 
   it('answers JSON as text/plain when asked, and 406 for a media type no route offers', async () => {
