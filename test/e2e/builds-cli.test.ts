@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, createTestKey } from '../support/api.ts';
 import { importAndWait } from '../support/imports.ts';
+import { runCli } from '../support/cli.ts';
 
 /**
  * `npm run cli -- builds …` against `npm start` (docs/client.md#cli, docs/boms.md "Builds"), run
@@ -15,8 +14,6 @@ import { importAndWait } from '../support/imports.ts';
  * one organization and run in order.
  */
 
-const CLI = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
-const run = promisify(execFile);
 const csv = (...lines: string[]) => `${lines.join('\n')}\n`;
 
 interface Build {
@@ -39,15 +36,7 @@ interface StockRecord {
 let directory: string;
 let env: Record<string, string | undefined>;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env, encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(env, args);
 
 const jsonLines = <Value>(stdout: string): Value[] =>
   stdout

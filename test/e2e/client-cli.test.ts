@@ -1,32 +1,21 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, createTestKey } from '../support/api.ts';
 import { csv } from '../unit/client/support/e2e-inventory.ts';
+import { runCli } from '../support/cli.ts';
 
 /**
  * `npm run cli` against `npm start` (docs/client.md#cli), run as a child process the way a user
  * runs it: output is a pipe, so progress comes as plain lines.
  */
 
-const CLI = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
-const run = promisify(execFile);
 
 let directory: string;
 let env: Record<string, string | undefined>;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env, encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(env, args);
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'client-cli-'));

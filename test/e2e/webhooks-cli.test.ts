@@ -1,29 +1,17 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft } from '../support/events.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { runCli } from '../support/cli.ts';
 
 /** `npm run cli -- webhooks …` against `npm start` (docs/webhooks.md), as a child process. */
 
-const CLI = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
-const run = promisify(execFile);
 
 let env: Record<string, string | undefined>;
 let organizationId: string;
 let receiver: Receiver;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env, encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(env, args);
 
 beforeAll(async () => {
   receiver = await startReceiver();
