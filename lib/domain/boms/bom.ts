@@ -1,3 +1,4 @@
+import { scaleQuantity } from '../inventory/stock.ts';
 /**
  * Bills of materials: the components that `outputQuantity` of a target item is built from (docs/boms.md "Model").
  * A BOM's content is snapshotted in numbered revisions; these types are that content, free of
@@ -123,4 +124,9 @@ export function hasAllowedDecimals(written: string): boolean {
   if (/e/i.test(written)) return false;
   const [, fraction = ''] = written.split('.');
   return fraction.length <= BOM_LIMITS.quantityDecimals;
+}
+
+/** The quantity of a BOM line one build of `quantity` needs: line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100). */
+export function lineNeed(line: Pick<BomLine, 'quantity' | 'scrapPercent'>, content: Pick<BomContent, 'outputQuantity'>, quantity: number): number {
+  return scaleQuantity(line.quantity, (quantity / content.outputQuantity) * (1 + line.scrapPercent / 100));
 }

@@ -1,7 +1,7 @@
-import type { BomContent } from '../boms/bom.ts';
+import { lineNeed, type BomContent } from '../boms/bom.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
-import { scaleQuantity, stockRecordKey, sumQuantities } from '../inventory/stock.ts';
+import { stockRecordKey, sumQuantities } from '../inventory/stock.ts';
 import type { StockLedger, StockSide } from '../stock/ledger.ts';
 import type { StockPlace } from '../stock/state.ts';
 import type { Build, BuildDraw, ShortBuildLine } from './build.ts';
@@ -19,11 +19,6 @@ export interface BuildNeed {
   quantity: number;
   /** The places named or the default place, in order; or the lots at a location, oldest first. */
   from: StockSide[] | { lotsAt: Location };
-}
-
-/** The quantity of a BOM line one build of `quantity` needs. */
-export function lineNeed(line: BomContent['lines'][number], content: BomContent, quantity: number): number {
-  return scaleQuantity(line.quantity, (quantity / content.outputQuantity) * (1 + line.scrapPercent / 100));
 }
 
 export function needsOf(build: Build, content: BomContent, items: ReadonlyMap<string, Item>, locations: ReadonlyMap<string, Location>): BuildNeed[] {
@@ -79,11 +74,4 @@ export function holdNeeds(needs: readonly BuildNeed[], held: ReadonlyMap<number,
     if (left > 0) short.push({ line: need.line, itemId: need.item.id, sku: need.item.sku, needed: need.quantity, available: sumQuantities([need.quantity, -left]) });
   }
   return { draws, short };
-}
-
-/** Draws packed into slices of at most `size` each, in order: a line's draws may span slices. */
-export function slicesOf(draws: readonly BuildDraw[], size: number): BuildDraw[][] {
-  const slices: BuildDraw[][] = [];
-  for (let start = 0; start < draws.length; start += size) slices.push(draws.slice(start, start + size));
-  return slices;
 }

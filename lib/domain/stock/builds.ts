@@ -1,9 +1,9 @@
-import { MAX_BUILD_SOURCES } from '../boms/bom.ts';
+import { lineNeed, MAX_BUILD_SOURCES } from '../boms/bom.ts';
 import type { Bom, BuildProvenance } from '../boms/records.ts';
 import { newId } from '../ids.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
-import { scaleQuantity, stockRecordKey, sumQuantities } from '../inventory/stock.ts';
+import { stockRecordKey, sumQuantities } from '../inventory/stock.ts';
 import { insufficientStock, lotError, refusal, refused, type StockDecision } from './decision.ts';
 import type { StockLedger, StockSide } from './ledger.ts';
 
@@ -77,7 +77,7 @@ export function decideBuild(
   const consumed: BuildProvenance['consumed'] = [];
   const movementIds: string[] = [];
   for (const line of bom.lines) {
-    const need = scaleQuantity(line.quantity, (header.quantity / bom.outputQuantity) * (1 + line.scrapPercent / 100));
+    const need = lineNeed(line, bom, header.quantity);
     let left = need;
     const planned = sources.get(line.itemId) ?? [];
     const drawn = Array.isArray(planned) ? planned : lotSources(planned.item, planned.lotsAt, ledger, rowNumber);
