@@ -10,19 +10,23 @@ import { countImportRows, metrics } from '../../lib/metrics.ts';
 import { DryRunOverlaysStore } from '../../lib/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
+import { buildPorts } from '../../lib/store/build-ports.ts';
+import { importBuilds } from '../../lib/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
 import { JobQueue } from '../../lib/store/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
 import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/store/transaction-writer.ts';
 
-const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
+const tables = { inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) };
+const jobs = new ImportJobsStore(tables.inventory);
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));
 const processor = new ImportJobProcessor({
   jobs,
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),
-  records: new ImportRecordsStore(requiredEnv(TABLES.inventory.envVar)),
+  records: new ImportRecordsStore(tables.inventory),
   dryRunOverlays: new DryRunOverlaysStore(requiredEnv(BUCKET_ENV_VAR)),
-  writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
+  writer: new TransactionWriter(tables),
+  builds: importBuilds(buildPorts(tables)),
   continueLater: (message) => queue.send(message),
   chunkActions: bulkChunkActions(),
   chunkBytes: BULK_CHUNK_BYTES,

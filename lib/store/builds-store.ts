@@ -53,12 +53,16 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
   }
 
   createWrites(organizationId: string, build: Build): StoreWrite[] {
-    const claim = this.stock.entryWrite(organizationId, { key: buildClaimKey(build.buildReference), jobId: build.id, movementIds: [], buildId: build.id, appliedAt: build.submittedAt });
+    const claim = this.stock.entryWrite(organizationId, { key: buildClaimKey(build.buildReference), jobId: build.importJobId ?? build.id, movementIds: [], buildId: build.id, appliedAt: build.submittedAt });
     return [
       { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, build, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
       // Another request or an import took the reference meanwhile.
       { ...claim, onConditionFailed: async () => new BuildReferenceTakenError(build.buildReference, (await this.idOfReference(organizationId, build.buildReference)) ?? null) },
     ];
+  }
+
+  releaseClaimWrite(organizationId: string, build: Build): StoreWrite {
+    return this.stock.entryReleaseWrite(organizationId, buildClaimKey(build.buildReference), build.id);
   }
 
   checkpointWrite(organizationId: string, build: Build, expectedVersion: number): StoreWrite {

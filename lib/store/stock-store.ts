@@ -34,6 +34,20 @@ export class StockStore {
     return this.put(entityItem(stockEntryEntity, { organizationId, key: entry.key }, { entry, version: 1 }), null);
   }
 
+  /** Deletes the claim `key` while it is still the build `buildId`'s (or already gone): a failed build's reference may be built again. */
+  entryReleaseWrite(organizationId: string, key: string, buildId: string): StoreWrite {
+    return {
+      item: {
+        Delete: {
+          TableName: this.tableName,
+          Key: stockEntryEntity.key({ organizationId, key }),
+          ConditionExpression: 'attribute_not_exists(pk) OR entry.buildId = :build',
+          ExpressionAttributeValues: { ':build': buildId },
+        },
+      },
+    };
+  }
+
   /**
    * The total over `expectedVersion`, and only while the stored tracking mode is still the one the
    * write was decided on (or not kept yet): docs/inventory.md "The stock model".

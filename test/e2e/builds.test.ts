@@ -35,12 +35,15 @@ interface StockRecord {
 }
 
 let key: string;
+let organizationId: string;
 const itemIds = new Map<string, string>();
 /** Lots of RESIN received at A1, oldest first: 30 lots of 2 each. */
 const RESIN_LOTS = 30;
 
 beforeAll(async () => {
-  ({ key } = await createTestKey());
+  const created = await createTestKey();
+  ({ key } = created);
+  organizationId = created.record.organizationId;
   const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode,reorderPoint', 'ASSY,Assembly,none,', 'ASSYLOT,Assembly by lot,lot,', 'BOLT,Bolt,none,', 'NUT,Nut,none,', 'RESIN,Resin,lot,', 'RARE,Rare part,none,'));
   await succeeded('locations', csv('code,name,type', 'A1,Bin A1,bin', 'B1,Bin B1,bin'));
@@ -179,13 +182,21 @@ describe('POST /v1/builds', () => {
       { sku: 'NUT', quantity: 1 },
     ]);
     const [bolts, rare] = [await onHandOf('BOLT'), await onHandOf('RARE')];
-    const done = await finished((await submitted({ buildReference: `B-${randomUUID()}`, bomId: bom.id, quantity: 3, locationCode: 'A1' })).id);
+    const buildReference = `B-${randomUUID()}`;
+    const done = await finished((await submitted({ buildReference, bomId: bom.id, quantity: 3, locationCode: 'A1' })).id);
     expect(done.status).toBe('failed');
     expect(done.failure?.code).toBe('insufficient-stock');
     expect(done.failure?.lines).toEqual([{ line: 1, itemId: id('RARE'), sku: 'RARE', needed: 3, available: 1 }]);
     expect(await onHandOf('BOLT')).toBe(bolts);
     expect(await onHandOf('RARE')).toBe(rare);
     for (const record of [...(await stockOf('BOLT')), ...(await stockOf('RARE'))]) expect(record.reserved).toBe(0);
+    // A failed build built nothing: its reference may be submitted again, as a new build (with a
+    // second key of the organization: this file's submissions would pass one key's rate limit).
+    const { key: second } = await createTestKey({ organizationId });
+    const again = (await post('/v1/builds', { buildReference, bomId: bom.id, quantity: 1, locationCode: 'A1' }, { key: second }).then((response) => response.json())) as Build;
+    expect(again).toMatchObject({ buildReference, status: 'queued' });
+    expect(again.id).not.toBe(done.id);
+    expect((await finished(again.id)).status).toBe('succeeded');
   });
 
   it('builds a reference once: a second submission is 409 reference-taken, and an import of it is already applied', async () => {

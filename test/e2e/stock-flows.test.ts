@@ -81,7 +81,8 @@ describe('stock flows through imports', () => {
       'movement.created', 'stock.changed', 'stock.changed',
       // C-1: the WIDGET variance, then the count (RESIN matched)
       'movement.created', 'stock.changed', 'count.completed',
-      // B-1: WIDGET and RESIN consumed, GADGET produced
+      // B-1, a build job (docs/boms.md "Builds"): WIDGET and RESIN held, then consumed, GADGET produced
+      'stock.changed', 'stock.changed',
       'movement.created', 'stock.changed', 'movement.created', 'stock.changed', 'movement.created', 'stock.changed',
       // ADJ-1 (B1 to 0: WIDGET total 88 → 48), ADJ-2 (A1: total 48 → 28, below 30)
       'movement.created', 'stock.changed', 'movement.created', 'stock.changed', 'low-stock',
@@ -103,13 +104,22 @@ describe('stock flows through imports', () => {
         { itemId: org.resin, lot: 'L1', expected: 10, counted: 10, delta: 0 },
       ],
     });
-    expect([data(11), data(13), data(15)]).toMatchObject([
+    const buildId = expect.stringMatching(/^bld_/);
+    expect([data(11), data(12)]).toMatchObject([
+      { stockRecordId: widgetA1.id, delta: 0, previousReserved: 0, reserved: 10, movementId: null, reservationId: buildId },
+      { stockRecordId: resinL1.id, delta: 0, previousReserved: 0, reserved: 2.5, movementId: null, reservationId: buildId },
+    ]);
+    expect([data(14), data(16)]).toMatchObject([
+      { stockRecordId: widgetA1.id, delta: -10, previousReserved: 10, reserved: 0, reservationId: buildId },
+      { stockRecordId: resinL1.id, delta: -2.5, previousReserved: 2.5, reserved: 0, reservationId: buildId },
+    ]);
+    expect([data(13), data(15), data(17)]).toMatchObject([
       { movement: { type: 'consumption', itemId: org.widget, quantity: 10, fromLocationId: org.a1, toLocationId: null, reference: 'B-1' } },
       { movement: { type: 'consumption', itemId: org.resin, quantity: 2.5, lot: 'L1' } },
       { movement: { type: 'production', itemId: org.gadget, quantity: 5, fromLocationId: null, toLocationId: org.a1 } },
     ]);
-    expect(data(18)).toMatchObject({ stockRecordId: widgetB1.id, quantity: 0, delta: -40, reason: 'damaged' });
-    expect(data(21)).toEqual({ itemId: org.widget, sku: 'WIDGET', onHand: 28, reserved: 0, available: 28, reorderPoint: 30 });
+    expect(data(20)).toMatchObject({ stockRecordId: widgetB1.id, quantity: 0, delta: -40, reason: 'damaged' });
+    expect(data(23)).toEqual({ itemId: org.widget, sku: 'WIDGET', onHand: 28, reserved: 0, available: 28, reorderPoint: 30 });
 
     // build provenance: which builds consumed the RESIN lot
     const boms = (await (await callApi('/v1/boms?q=GADGET', { key: org.key })).json()) as { data: Array<{ id: string }> };

@@ -25,13 +25,17 @@ const component = (bom: number, line: number) => `C-${bom}-${line}`;
 let meter: TransactionMeter;
 const organizationId = uniqueOrganization();
 
-/** Runs a whole job in process; returns the committed transactions that carried its rows (those that wrote events: not the submission's nor the end's). */
-async function run(kind: string, header: string[], rows: string[][]) {
+/**
+ * Runs a whole job in process; returns the committed transactions that carried its rows: those
+ * that wrote events (not the submission's nor the end's), or, with `all`, every one (a build's
+ * steps that record provenance or submit it write no events).
+ */
+async function run(kind: string, header: string[], rows: string[][], all = false) {
   meter.clear();
   const stored = await runImportInProcess(organizationId, kind, csvOf(header, rows));
   expect(stored.counts.failed, JSON.stringify(stored.counts)).toBe(0);
   const events = tableName('events');
-  return meter.committed.filter((transaction) => (transaction.tables[events] ?? 0) > 0);
+  return all ? meter.committed : meter.committed.filter((transaction) => (transaction.tables[events] ?? 0) > 0);
 }
 
 const actionsOf = (transactions: ReadonlyArray<{ actions: number }>) => transactions.reduce((sum, { actions }) => sum + actions, 0);
@@ -75,11 +79,15 @@ describe('transaction actions per stock unit, rows on distinct items', () => {
     expect(await actionsPerRow('po-receipts', ['poNumber', 'sku', 'locationCode', 'quantity'], items.map((code) => ['PO-3', code, 'C', '5']))).toBeLessThanOrEqual(6.29);
   });
 
-  it('a build of 7 lines costs at most 5.1 actions per source it draws from', async () => {
-    const chunks = await run('builds', ['buildReference', 'bomCode', 'quantity', 'locationCode'], Array.from({ length: BOMS }, (_, bom) => [`BLD-${bom}`, `BOM-${bom}`, '1', 'A']));
+  // A build runs as a job (docs/boms.md "Builds"): per source it holds (record, item total), then
+  // consumes (record, movement, item total) and records provenance; its submission, each of its
+  // steps and the import's verdict also write checkpoints, which a 7-line build shares among few
+  // sources. Every transaction of the job counts here, the import's own submission and end too.
+  it('a build of 7 lines, run as a job, costs at most 9.2 actions per source it draws from, everything counted', async () => {
+    const chunks = await run('builds', ['buildReference', 'bomCode', 'quantity', 'locationCode'], Array.from({ length: BOMS }, (_, bom) => [`BLD-${bom}`, `BOM-${bom}`, '1', 'A']), true);
     const perSource = actionsOf(chunks) / (BOMS * BOM_LINES);
     console.info(`actions per build source: ${perSource.toFixed(2)} (${chunks.length} chunks)`);
-    expect(perSource).toBeLessThanOrEqual(5.1);
+    expect(perSource).toBeLessThanOrEqual(9.2);
   });
 });
 

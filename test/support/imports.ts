@@ -1,6 +1,7 @@
 import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
 import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
 import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
+import type { ImportBuilds } from '../../lib/domain/imports/pipeline/job-units.ts';
 import type { CommandWriter } from '../../lib/domain/write/ports.ts';
 import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { createHash, randomUUID } from 'node:crypto';
@@ -15,6 +16,8 @@ import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types
 import { DryRunOverlaysStore } from '../../lib/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/store/files-store.ts';
 import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
+import { buildPorts } from '../../lib/store/build-ports.ts';
+import { importBuilds } from '../../lib/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/store/import-records.ts';
 import { InventoryStore } from '../../lib/store/inventory-store.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/store/tables.ts';
@@ -262,23 +265,38 @@ export async function runImportInProcess(
   organizationId: string,
   kind: string,
   file: string,
-  options: { duplicateStrategy?: DuplicateStrategy; dryRun?: boolean; records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {},
+  options: InProcessOptions & { duplicateStrategy?: DuplicateStrategy; dryRun?: boolean } = {},
 ): Promise<ImportJobState> {
   const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: options.duplicateStrategy ?? 'fail', dryRun: options.dryRun ?? false });
-  const processor = new ImportJobProcessor({
+  expect(await inProcessProcessor(options).process(organizationId, job.id, () => 600_000)).toBe('finished');
+  return storedJob(organizationId, job.id);
+}
+
+export interface InProcessOptions {
+  records?: ImportRecords<StoreWrite>;
+  writer?: CommandWriter<StoreWrite>;
+  /** How builds are submitted and run (default: the real stores and runner). */
+  builds?: ImportBuilds;
+}
+
+/** The import worker's processor with the real stores (or those given), in transactions of the production worker's size (actions and bytes). */
+export function inProcessProcessor(options: InProcessOptions = {}): ImportJobProcessor<StoreWrite> {
+  return new ImportJobProcessor({
     jobs: importJobsStore(),
     files: filesStore(),
     dryRunOverlays: dryRunOverlaysStore(),
     records: options.records ?? importRecords(),
     writer: options.writer ?? transactionWriter(),
+    builds: options.builds ?? importBuilds(buildPorts(storeTables())),
     continueLater: () => Promise.reject(new Error('a job was handed on')),
     chunkActions: bulkChunkActions(),
     chunkBytes: BULK_CHUNK_BYTES,
     writeBytes: storeWriteBytes,
   });
-  expect(await processor.process(organizationId, job.id, () => 600_000)).toBe('finished');
-  return storedJob(organizationId, job.id);
 }
+
+/** The three tables a command writes to, by their names in the local stack. */
+export const storeTables = () => ({ inventory: tableName('inventory'), events: tableName('events'), audit: tableName('audit') });
 
 /**
  * The real import records, watched: `beforeRead` is told when a read by natural key starts;

@@ -60,33 +60,9 @@ export interface BomContentInput {
 }
 
 /**
- * What one build may apply (docs/inventory.md "builds", docs/boms.md "Model"). A build applies
- * whole or not at all, so it is ONE transaction of the import worker: DynamoDB's 100 actions less
- * the 2 the worker keeps for the job's checkpoint and the event counter, and 1 for the item that
- * holds the transaction's events (docs/events.md "How events are stored"). Counted in the worst
- * case, a build takes:
- * - per stock record it draws from: the movement (1: one item, its ledger entries included), the
- *   stock record (1: a record drawn from exists, and an update leaves its keys-only list entries
- *   as they are), the item's total (1) and the provenance entry of that source (1): 4;
- * - for its output: the movement, the item's total, and a stock record that may be new (the
- *   record and its two list entries, the by-item one claiming its natural key: 3): 5;
- * - once: the row claim, the provenance pointer and the check of the BOM it was decided on: 3.
- * Its events (`movement.created`, `stock.changed`, `low-stock`) share the transaction's event
- * item; a build's take a few hundred bytes each, far from the size at which it splits.
- * test/e2e/stock-rules.test.ts builds a BOM of this many lines, each drawn from its own record.
- */
-const BUILD_TRANSACTION_ACTIONS = 100 - 2 - 1;
-const BUILD_ACTIONS_PER_SOURCE = 4;
-const BUILD_ACTIONS_FOR_OUTPUT = 5;
-const BUILD_ACTIONS_ONCE = 3;
-
-/** Stock records one build may draw from: 22. */
-export const MAX_BUILD_SOURCES = Math.floor((BUILD_TRANSACTION_ACTIONS - BUILD_ACTIONS_ONCE - BUILD_ACTIONS_FOR_OUTPUT) / BUILD_ACTIONS_PER_SOURCE);
-
-/**
  * Limits enforced by the request schemas and the `boms` import (docs/boms.md "Model"). The number
- * of lines is the product's: what a bill of materials needs, not what one build transaction can
- * draw (`MAX_BUILD_SOURCES`); a build of a larger BOM is the builds' to split. A BOM and each of
+ * of lines is the product's: what a bill of materials needs; a build of any of them runs as a job
+ * of as many transactions as it needs (docs/boms.md "Builds"). A BOM and each of
  * its revisions store the whole content in one item, which DynamoDB caps at 400 KB (409,600
  * bytes): 500 lines whose every text is at its longest, in characters of 3 UTF-8 bytes, take
  * about 401,300 (test/unit/boms/bom-worst-case-size.test.ts measures every item a write stores).

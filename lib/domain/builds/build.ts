@@ -86,6 +86,8 @@ export interface Build {
   progress: BuildProgress;
   /** Who submitted it: the audit entries of its steps name them. Not shown. */
   submittedBy: AuditActor;
+  /** The import that submitted it, from a row of the `builds` kind; its claim names that job, which runs it to its end. Not shown. */
+  importJobId?: string;
   submittedAt: string;
   updatedAt: string;
   completedAt: string | null;
@@ -93,7 +95,7 @@ export interface Build {
 
 /** What the API shows of a build (docs/boms.md "Builds"). */
 export function publicBuild(build: Build) {
-  const { submittedBy: _submittedBy, organizationId: _organizationId, sources: _sources, progress, ...shown } = build;
+  const { submittedBy: _submittedBy, importJobId: _importJobId, organizationId: _organizationId, sources: _sources, progress, ...shown } = build;
   return { ...shown, phase: progress.phase };
 }
 

@@ -14,6 +14,8 @@ export interface BuildStorage<Write> {
   idOfReference(organizationId: string, buildReference: string): Promise<string | null | undefined>;
   /** The build, queued, and the claim of its reference (shared with the `builds` import), put only where absent. */
   createWrites(organizationId: string, build: Build): Write[];
+  /** Lets go of the build's reference claim (a failed build built nothing: its reference may be built again). */
+  releaseClaimWrite(organizationId: string, build: Build): Write;
   /** The build over the version read: every step's transaction holds it, so a step applies once. */
   checkpointWrite(organizationId: string, build: Build, expectedVersion: number): Write;
   /** Draw slice `index`, put only where absent. */
@@ -28,6 +30,8 @@ export interface BuildPorts<Write> {
     get(organizationId: string, bomId: string): Promise<{ bom: Bom; version: number } | undefined>;
     getByCodes(organizationId: string, codes: Iterable<string>): Promise<Map<string, { record: Bom; version: number }>>;
     revision(organizationId: string, bomId: string, revisionId: string): Promise<BomRevision | undefined>;
+    /** The BOM still at `expectedVersion` (an import's build is submitted only on the BOM it was planned on). */
+    unchangedCheck(organizationId: string, bomId: string, expectedVersion: number): Write;
   };
   /** Items, locations and claims in one batch, as the JSON stock changes read them (the submission). */
   references: StockChangeReads['references'];

@@ -25,7 +25,8 @@ import type { BuildPorts } from './ports.ts';
  * the output; record provenance, group by group. A build short of stock at the start fails at
  * once with nothing held; one that cannot go on later (stock taken by a race while reserving, a
  * count below what it holds, an output over the limit) unwinds: slices consumed are put back,
- * slices held are let go, then it fails.
+ * slices held are let go, then it fails. A failed build lets go of its reference's claim with
+ * its last step: it built nothing, so the reference may be built again.
  */
 
 /** Draws per slice: a consumption writes 3 actions per draw (record, movement, item total), so 25 leave room for the checkpoint, the counter, the events and the audit entry in 100. */
@@ -128,7 +129,7 @@ export class BuildRunner<Write> {
     const planned = holdNeeds(session.needs, held, this.ledger(session), build, at);
     if (planned.short.length > 0) {
       const failure = shortFailure(planned.short);
-      if (slices.length === 0) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', failure, at), []);
+      if (slices.length === 0) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', failure, at), [this.ports.builds.releaseClaimWrite(organizationId, build)]);
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const slice = planned.draws.slice(0, DRAWS_PER_SLICE);
@@ -202,7 +203,7 @@ export class BuildRunner<Write> {
     const slices = session.slices ?? [];
     const index = build.progress.unwound;
     const at = this.now();
-    if (index >= slices.length) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', build.progress.failure, at), []);
+    if (index >= slices.length) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', build.progress.failure, at), [this.ports.builds.releaseClaimWrite(organizationId, build)]);
     const slice = slices[index] ?? [];
     await session.state.read({ stockRecords: slice.map((draw) => stockRecordKey(draw.itemId, draw.locationId, draw.lot)), itemIds: slice.map((draw) => draw.itemId) });
     const ledger = this.ledger(session);

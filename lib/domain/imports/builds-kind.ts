@@ -4,20 +4,25 @@ import { ITEM_MAX_LENGTHS } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
-import { decideBuild, MAX_BUILD_SOURCES, type BuildRow } from '../stock/builds.ts';
+import { checkBuild, decideBuild, shortLinesMessage, type BuildRow } from '../stock/builds.ts';
+import { newId } from '../ids.ts';
+import { newProgress, type Build, type BuildFailure } from '../builds/build.ts';
+import type { StockEntry } from '../stock/records.ts';
 import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
-import type { DecideContext, ImportKindDefinition, ImportUnit, UnitDecision } from './kind-definition.ts';
+import type { BuildJobContext, BuildJobHooks, DecideContext, ImportKindDefinition, ImportUnit, UnitDecision } from './kind-definition.ts';
+import type { VersionedRecord } from '../inventory/records.ts';
+import { SYSTEM_ACTOR } from './pipeline/ports.ts';
 import { buildClaimKey } from '../stock/claims.ts';
 import { alreadyApplied, claimed, failed, optionalKey, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 
 /**
  * Import kind `builds` (docs/inventory.md "builds"): the rows of one buildReference are one
- * build, decided by lib/domain/stock/builds.ts: it consumes the BOM's components from the source
- * lines the rows name or at the build's location (a component tracked by lot: its lots there,
- * oldest first), produces the BOM's target and records build provenance. A build applies whole
- * or not at all.
+ * build. Outside dry runs each build is submitted as a build job (lib/domain/builds/) and run to
+ * its end by the import worker, in as many transactions as it needs, like `POST /v1/builds`; the
+ * row's verdict is the build's outcome. A dry run decides it in the chunk (lib/domain/stock/builds.ts).
+ * A build applies whole or not at all.
  */
 
 const KIND = 'builds';
@@ -68,20 +73,76 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
   const { ledger, jobId, item: itemById } = stockOf(context);
   // The build (or its refusal) rests on this revision: the commit checks the BOM still at it.
   ledger.readBom(bom.id, stored.version);
-  const lines = unit.rows.map((row, index) => ({ rowNumber: unit.rowNumbers[index] ?? rowNumber, row }));
-  const lookup = {
-    item: (sku: string) => context.resolve('item', sku)?.record as Item,
-    location: (code: string) => context.resolve('location', code)?.record as Location,
+  return claimed(decideBuild(header, linesOf(unit, rowNumber), bom, lookupOf(context.resolve, itemById), ledger, { rowNumber, now: context.now }), buildClaimKey(header.buildReference), jobId, context.now);
+}
+
+/** The unit's lines with their row numbers, and the rows' BOM and location, as resolved. */
+function linesOf(unit: ImportUnit<BuildRow>, rowNumber: number) {
+  return unit.rows.map((row, index) => ({ rowNumber: unit.rowNumbers[index] ?? rowNumber, row }));
+}
+
+function planBuildJob(unit: ImportUnit<BuildRow>, existing: VersionedRecord<unknown> | undefined, strategy: DuplicateStrategy, context: BuildJobContext) {
+  const header = headerOf(unit);
+  if ('error' in header) return { verdict: header.error };
+  const { rowNumber } = context;
+  const claim = existing?.record as StockEntry | undefined;
+  // This import submitted it before (a redelivery): run it on to its end.
+  if (claim?.jobId === context.jobId && claim.buildId) return { resume: claim.buildId };
+  if (claim) return { verdict: alreadyApplied(strategy, rowNumber, 'buildReference', header.buildReference, `Build "${header.buildReference}"`) };
+  const stored = context.resolve('bom', header.bomCode);
+  if (!stored) throw new Error('A build is planned only once its bomCode resolved');
+  const bom = stored.record;
+  const lookup = lookupOf(context.resolve, context.itemById);
+  const checked = checkBuild(header, linesOf(unit, rowNumber), bom, lookup, rowNumber);
+  if ('error' in checked) return { verdict: claimed(checked.error, buildClaimKey(header.buildReference), context.jobId, context.now) };
+  const sources = unit.rows.flatMap((row) => {
+    if (row.componentSku === null) return [];
+    return [{ itemId: lookup.item(row.componentSku).id, locationId: lookup.location(row.sourceLocationCode ?? header.locationCode).id, lot: row.sourceLot }];
+  });
+  const build: Build = {
+    id: newId('bld'),
+    organizationId: context.organizationId,
+    buildReference: header.buildReference,
+    bomId: bom.id,
+    revision: { id: bom.revision.id, number: bom.revision.number },
+    quantity: header.quantity,
+    locationId: checked.location.id,
+    outputLot: header.outputLot,
+    sources,
+    status: 'queued',
+    failure: null,
+    progress: newProgress(),
+    submittedBy: SYSTEM_ACTOR,
+    importJobId: context.jobId,
+    submittedAt: context.now,
+    updatedAt: context.now,
+    completedAt: null,
+  };
+  return { submit: build, bomVersion: stored.version };
+}
+
+function buildVerdict(build: Build, unit: ImportUnit<BuildRow>): UnitDecision {
+  if (build.status === 'succeeded') return { action: 'created', writes: [], events: [] };
+  const failure: BuildFailure = build.failure ?? { code: 'processing-error', message: 'The build failed.', lines: [] };
+  const message = failure.lines.length === 0 ? failure.message : shortLinesMessage(failure.lines);
+  return failed({ rowNumber: unit.rowNumbers[0] ?? 0, column: 'quantity', value: String(build.quantity), code: failure.code, message });
+}
+
+const buildJob: BuildJobHooks<BuildRow> = { plan: planBuildJob, verdict: buildVerdict };
+
+function lookupOf(resolve: DecideContext['resolve'], itemById: (id: string) => Item | undefined) {
+  return {
+    item: (sku: string) => resolve('item', sku)?.record as Item,
+    location: (code: string) => resolve('location', code)?.record as Location,
     itemById,
   };
-  return claimed(decideBuild(header, lines, bom, lookup, ledger, { rowNumber, now: context.now }), buildClaimKey(header.buildReference), jobId, context.now);
 }
 
 export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
   ...stockKindBasics,
   kind: KIND,
   title: 'Builds',
-  description: `Records production: the rows of one buildReference are one build of quantity units of a BOM's target at locationCode (in outputLot, for items tracked by lot). It consumes every component of the BOM's current revision (line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100)) from the source lines its rows name (componentSku with sourceLot and/or sourceLocationCode), drawn in file order; a component without source lines is drawn at locationCode: without a lot, or, tracked by lot, oldest lot first (the stock record that first received stock), split across lots as needed. An imported build is decided and applied in one transaction, so it draws from at most ${MAX_BUILD_SOURCES} stock records (lots); a larger build (a BOM may hold 500 lines) is refused with a row error: submit it over POST /v1/builds, which runs it as a job of as many transactions as it needs. A build with too little stock fails whole with insufficient-stock. Records build provenance (GET /v1/boms/{id}/builds). Re-importing a build moves nothing (natural key buildReference). Emits movement.created, stock.changed and low-stock.`,
+  description: `Records production: the rows of one buildReference are one build of quantity units of a BOM's target at locationCode (in outputLot, for items tracked by lot). It consumes every component of the BOM's current revision (line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100)) from the source lines its rows name (componentSku with sourceLot and/or sourceLocationCode), drawn in file order; a component without source lines is drawn at locationCode: without a lot, or, tracked by lot, oldest lot first (the stock record that first received stock), split across lots as needed. Each build runs as a build job, like POST /v1/builds, in as many transactions as it needs (a BOM may hold 500 lines): it first holds every component, then consumes and produces; the import goes on once it ended. A build with too little available stock fails whole with insufficient-stock, naming each short component, nothing consumed; its buildReference may then be imported again. Records build provenance (GET /v1/boms/{id}/builds). Re-importing a build moves nothing (natural key buildReference). Emits movement.created, stock.changed and low-stock.`,
   columns: [
     { name: 'buildReference', required: true, type: 'string', description: `Your reference of the build, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one are one build.` },
     { name: 'bomCode', required: true, type: 'string', description: 'code of a draft or active BOM of the organization; its current revision is built.' },
@@ -122,4 +183,5 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
     },
   },
   decideUnit: decideBuildUnit,
+  buildJob,
 };

@@ -1,4 +1,5 @@
 import type { Bom, BomRevision, BuildProvenance } from '../boms/records.ts';
+import type { Build } from '../builds/build.ts';
 import type { EventDraft } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../inventory/records.ts';
@@ -147,6 +148,33 @@ export interface ImportKindDefinition<Row = unknown, Rec = unknown> extends Impo
   parentColumn?: string;
   /** For kinds that move stock: their units are decided against the chunk's ledger (`context.stock`). */
   stock?: StockKindHooks<Row>;
+  /**
+   * For kinds whose units run as build jobs (`builds`): outside dry runs, each unit is submitted
+   * as a build and run to its end by the import worker, in transactions of its own, before its
+   * verdict is committed with the job's checkpoint (lib/domain/imports/pipeline/job-units.ts).
+   * Dry runs decide it in the chunk with `decideUnit`, their writes going to the overlay.
+   */
+  buildJob?: BuildJobHooks<Row>;
+}
+
+/** What a unit's build job starts from: its verdict at once, the build this import already submitted for it, or a new build (submitted only while its BOM is still at `bomVersion`). */
+export type BuildJobPlan = { verdict: UnitDecision } | { resume: string } | { submit: Build; bomVersion: number };
+
+export interface BuildJobContext {
+  organizationId: string;
+  /** The import job: a build it submitted is named by its claim, so a redelivery resumes it. */
+  jobId: string;
+  now: string;
+  rowNumber: number;
+  resolve: DecideContext['resolve'];
+  /** An item by id (a BOM's components and target); undefined when the organization has none. */
+  itemById(id: string): Item | undefined;
+}
+
+export interface BuildJobHooks<Row> {
+  plan(unit: ImportUnit<Row>, existing: VersionedRecord<unknown> | undefined, strategy: DuplicateStrategy, context: BuildJobContext): BuildJobPlan;
+  /** The unit's verdict once its build ended. */
+  verdict(build: Build, unit: ImportUnit<Row>): UnitDecision;
 }
 
 /** What the pipeline asks a kind that moves stock, to read its state in batches ahead of deciding. */

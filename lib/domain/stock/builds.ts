@@ -1,10 +1,10 @@
-import { lineNeed, MAX_BUILD_SOURCES } from '../boms/bom.ts';
+import { lineNeed } from '../boms/bom.ts';
 import type { Bom, BuildProvenance } from '../boms/records.ts';
 import { newId } from '../ids.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { stockRecordKey, sumQuantities } from '../inventory/stock.ts';
-import { insufficientStock, lotError, refusal, refused, type StockDecision } from './decision.ts';
+import { lotError, refusal, refused, type StockDecision } from './decision.ts';
 import type { StockLedger, StockSide } from './ledger.ts';
 
 /**
@@ -14,7 +14,9 @@ import type { StockLedger, StockSide } from './ledger.ts';
  * is drawn at the build's location: without a lot, or, tracked by lot, oldest lot first (the
  * stock record that first received stock), split across lots as needed. It produces the BOM's
  * target item at the build's location, and records build provenance naming every stock record
- * (lot) drawn. A build applies whole or not at all.
+ * (lot) drawn. A build applies whole or not at all. An import runs each build as a build job
+ * (lib/domain/builds/); `decideBuild` is the same build decided in one chunk, for dry runs, whose
+ * writes go to the overlay rather than a transaction.
  */
 
 /** One line of a build: its header fields (the same on every line) and, optionally, a source. */
@@ -29,9 +31,6 @@ export interface BuildRow {
   sourceLocationCode: string | null;
 }
 
-/** Stock records one build may consume from: its movements, events and provenance must fit one transaction (the arithmetic: lib/domain/boms/bom.ts). */
-export { MAX_BUILD_SOURCES };
-
 /** How a build finds what its lines name: items by sku, locations by code (all known), items by id (undefined when gone). */
 export interface BuildLookup {
   item(sku: string): Item;
@@ -39,17 +38,43 @@ export interface BuildLookup {
   itemById(id: string): Item | undefined;
 }
 
-interface Source {
+export interface Source {
   item: Item;
   side: StockSide;
   rowNumber: number;
 }
 
 /** Where a component is drawn from: the places named, in order, or its lots at the build's location, oldest first. */
-type Sources = Source[] | { item: Item; lotsAt: Location };
+export type Sources = Source[] | { item: Item; lotsAt: Location };
 
 function invalid(rowNumber: number, column: string, value: string | null, message: string): StockDecision {
   return refused({ rowNumber, column, value, code: 'invalid-value', message });
+}
+
+/** What a build draws from and makes, once its header and source lines are found usable. */
+export interface CheckedBuild {
+  target: Item;
+  location: Location;
+  /** Per component (item id): the places named, in file order, or its lots at the build's location. */
+  sources: Map<string, Sources>;
+}
+
+/**
+ * The checks a build passes before any stock is looked at: its BOM buildable, its target still an
+ * item, its output lot as the target's tracking asks, and its source lines usable (components of
+ * the BOM, lots as their tracking asks, each place once). Shared by the in-chunk decision (dry runs)
+ * and the build job an import submits (lib/domain/imports/builds-kind.ts).
+ */
+export function checkBuild(header: BuildRow, lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, bom: Bom, lookup: BuildLookup, rowNumber: number): CheckedBuild | { error: StockDecision } {
+  if (bom.archived || bom.status === 'obsolete') return { error: invalid(rowNumber, 'bomCode', header.bomCode, `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`) };
+  const target = lookup.itemById(bom.targetItemId);
+  if (!target) return { error: invalid(rowNumber, 'bomCode', bom.code, `The target item of BOM "${bom.code}" is no longer an item of the organization.`) };
+  const outputLotProblem = lotError(target, header.outputLot, 'outputLot', rowNumber);
+  if (outputLotProblem) return { error: refused(outputLotProblem) };
+  const location = lookup.location(header.locationCode);
+  const sources = sourcesOf(lines, bom, location, lookup, rowNumber);
+  if ('error' in sources) return sources;
+  return { target, location, sources };
 }
 
 /**
@@ -65,17 +90,13 @@ export function decideBuild(
   at: { rowNumber: number; now: string },
 ): StockDecision {
   const { rowNumber } = at;
-  if (bom.archived || bom.status === 'obsolete') return invalid(rowNumber, 'bomCode', header.bomCode, `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`);
-  const target = lookup.itemById(bom.targetItemId);
-  if (!target) return invalid(rowNumber, 'bomCode', bom.code, `The target item of BOM "${bom.code}" is no longer an item of the organization.`);
-  const outputLotProblem = lotError(target, header.outputLot, 'outputLot', rowNumber);
-  if (outputLotProblem) return refused(outputLotProblem);
-  const location = lookup.location(header.locationCode);
-  const sources = sourcesOf(lines, bom, location, lookup, rowNumber);
-  if ('error' in sources) return sources.error;
+  const checked = checkBuild(header, lines, bom, lookup, rowNumber);
+  if ('error' in checked) return checked.error;
+  const { target, location, sources } = checked;
 
   const consumed: BuildProvenance['consumed'] = [];
   const movementIds: string[] = [];
+  const short: ShortLine[] = [];
   for (const line of bom.lines) {
     const need = lineNeed(line, bom, header.quantity);
     let left = need;
@@ -83,7 +104,7 @@ export function decideBuild(
     const drawn = Array.isArray(planned) ? planned : lotSources(planned.item, planned.lotsAt, ledger, rowNumber);
     for (const source of drawn) {
       if (left <= 0) break;
-      const take = Math.min(left, ledger.onHand(source.item, source.side));
+      const take = Math.min(left, ledger.available(source.item, source.side));
       if (take <= 0) continue;
       const moved = ledger.move({ type: 'consumption', item: source.item, quantity: take, from: source.side, reference: header.buildReference, occurredAt: at.now });
       if (!moved.ok || !moved.from) throw new Error('A source never gives more than it has');
@@ -91,16 +112,9 @@ export function decideBuild(
       consumed.push({ sourceStockRecordId: moved.from.id, itemId: source.item.id, quantity: take, lot: source.side.lot });
       left = sumQuantities([left, -take]);
     }
-    if (left > 0) {
-      const first = Array.isArray(planned) ? planned[0] : undefined;
-      const sku = Array.isArray(planned) ? first?.item.sku : planned.item.sku;
-      const where = Array.isArray(planned) ? 'at its sources' : `in its lots at ${header.locationCode}`;
-      return refused(insufficientStock(first?.rowNumber ?? rowNumber, 'quantity', String(header.quantity), `Component "${sku ?? line.itemId}" ${where}`, sumQuantities([need, -left]), need));
-    }
+    if (left > 0) short.push({ sku: (Array.isArray(planned) ? planned[0]?.item.sku : planned.item.sku) ?? line.itemId, needed: need, available: sumQuantities([need, -left]) });
   }
-  if (consumed.length > MAX_BUILD_SOURCES) {
-    return invalid(rowNumber, 'buildReference', header.buildReference, `A build draws from at most ${MAX_BUILD_SOURCES} stock records (one transaction); this one would draw from ${consumed.length}. Submit it over POST /v1/builds, which builds any size in as many transactions as it needs.`);
-  }
+  if (short.length > 0) return refused({ rowNumber, column: 'quantity', value: String(header.quantity), code: 'insufficient-stock', message: shortLinesMessage(short) });
   const produced = ledger.move({ type: 'production', item: target, quantity: header.quantity, to: { location, lot: header.outputLot }, reference: header.buildReference, occurredAt: at.now });
   if (!produced.ok) return refused(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
   if (!produced.to) throw new Error('Production adds stock at its location');
@@ -119,6 +133,23 @@ export function decideBuild(
     builtAt: at.now,
   };
   return { ok: true, movementIds, build };
+}
+
+/** A component a build lacks available stock of. */
+export interface ShortLine {
+  sku: string;
+  needed: number;
+  available: number;
+}
+
+/** Short lines named in one row error, at most this many; the others are counted. */
+const SHORT_LINES_NAMED = 10;
+
+/** The message of a build's `insufficient-stock` row error: each short component (the first 10), the same in a dry run and a real run. */
+export function shortLinesMessage(lines: readonly ShortLine[]): string {
+  const named = lines.slice(0, SHORT_LINES_NAMED).map((line) => `Component "${line.sku}" has ${line.available} available (on hand less what reservations and other builds hold); ${line.needed} is more than that.`);
+  const more = lines.length - named.length;
+  return [...named, ...(more > 0 ? [`${more} more component lines are short.`] : []), 'Nothing was consumed.'].join(' ');
 }
 
 /** The item's lots at `location` that hold stock, oldest first, as sources. */

@@ -3,8 +3,7 @@ import { createBomBody, updateBomBody } from '../../../lib/contracts/boms.ts';
 import { BOM_LIMITS } from '../../../lib/domain/boms/bom.ts';
 
 /**
- * The BOM bodies' sizes and numbers (docs/boms.md "Model"): 1 to 500 component lines, whatever
- * MAX_BUILD_SOURCES is; a scrap percentage, like a quantity, has at most 6 decimals, so that no
+ * The BOM bodies' sizes and numbers (docs/boms.md "Model"): 1 to 500 component lines; a scrap percentage, like a quantity, has at most 6 decimals, so that no
  * value reaches storage that DynamoDB cannot hold (a number as small as 1e-131 is one).
  */
 

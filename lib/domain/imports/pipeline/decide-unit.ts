@@ -56,7 +56,8 @@ function decide<Write>(run: RunState<Write>, unit: ImportUnit<unknown>, errorRoo
   const { kind, job, existing, references, hierarchy } = run;
   const rowNumber = unit.rowNumbers[0] ?? 0;
   const naturalKey = kind.naturalKeyOf(unit.rows[0]);
-  const decision = kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
+  // A unit whose build ran to its end (job-units.ts) has its verdict already.
+  const decision = run.jobVerdicts.get(rowNumber) ?? kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
     now: run.now(),
     newId: () => newKindRecordId(kind.entity),
     rowNumber,

@@ -3,6 +3,7 @@ import type { EventDraft } from '../../events/types.ts';
 import type { StockLedger } from '../../stock/ledger.ts';
 import { MAX_STORED_ROW_ERRORS } from '../job.ts';
 import { decideEntry } from './decide-unit.ts';
+import { isJobUnit, runJobUnit } from './job-units.ts';
 import { loadAhead, readStockAhead } from './read-ahead.ts';
 import type { Pending, RunState, Unit } from './run-state.ts';
 
@@ -41,6 +42,12 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
       if (!run.hasTime()) break;
       await readStockAhead(run, index);
     }
+    if (isJobUnit(run, entry) && !run.jobVerdicts.has(entry.position)) {
+      // Its build runs in transactions of its own: after the units before it committed.
+      if (units.length > 0 || !run.hasTime()) break;
+      if (!(await runJobUnit(run, entry))) break;
+      if (run.stock && index >= run.stockReadThrough) await readStockAhead(run, index);
+    }
     const room = Math.max(0, MAX_STORED_ROW_ERRORS - stored);
     // Coalesced stock writes the chunk already has; a unit adds to them only what it changes first.
     const stockBefore = ledger?.pendingActions() ?? 0;
@@ -55,6 +62,12 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
     const sizeOf = (candidate: Unit<Write>) => writeActionsOf(candidate) + eventItems(sizesOf(candidate.events));
     const aloneBytes = (candidate: Unit<Write>) => bytesOf(candidate) + (units.length === 0 ? (ledger?.pendingBytes() ?? 0) : 0);
     if (sizeOf(unit) > chunkActions || (chunkBytes !== undefined && aloneBytes(unit) > chunkBytes)) {
+      if (overlaidBuild(run) && units.length === 0) {
+        // A dry run's build: its writes go to the overlay, not the transaction, whatever its size (docs/imports.md "Dry runs").
+        ledger?.endUnit();
+        units.push(unit);
+        break;
+      }
       // Too large for any transaction, even alone: a row error, never a stuck job.
       const needed = sizeOf(unit);
       ledger?.rollback();
@@ -85,4 +98,9 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
     stored += unit.storedErrors;
   }
   return units;
+}
+
+/** Whether the run is a dry run of builds, whose writes the overlay takes, not the transaction. */
+function overlaidBuild<Write>(run: RunState<Write>): boolean {
+  return run.dryRun !== undefined && run.kind.buildJob !== undefined;
 }

@@ -3,6 +3,7 @@ import type { ChunkProgress, ColumnWarning, DryRunOverlayPointer, ImportJobState
 import type { AnyImportKind, ImportRecords } from '../kind-definition.ts';
 import type { DryRunOverlayObjects } from './dry-run.ts';
 import type { RowError } from '../types.ts';
+import type { ImportBuilds } from './job-units.ts';
 
 /**
  * What the import pipeline (docs/architecture.md "The import pipeline") needs from the world:
@@ -25,6 +26,8 @@ export interface ProcessPorts<Write = unknown> {
   /** Where dry runs keep their overlay between invocations; a dry run fails without it. */
   dryRunOverlays?: DryRunOverlayObjects;
   writer: CommandWriter<Write>;
+  /** Submits and runs the builds of the `builds` kind (docs/boms.md "Builds"); without it they are decided in the chunk, as in dry runs. */
+  builds?: ImportBuilds;
   /** Hands the rest of a job to a new message. */
   continueLater(message: JobHandoff): Promise<void>;
   /** Actions one chunk's rows may use: the store's transaction limit less what the writer and the checkpoint take. */

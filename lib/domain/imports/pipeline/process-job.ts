@@ -93,6 +93,8 @@ export class ImportJobProcessor<Write = unknown> {
       checkpoint: job.checkpoint,
       storedErrors: job.storedErrors ?? 0,
       hasTime,
+      jobVerdicts: new Map(),
+      jobProgressed: false,
       ...(dryRun ? { dryRun } : {}),
     };
 
@@ -100,11 +102,11 @@ export class ImportJobProcessor<Write = unknown> {
     const context = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
     let progressed = false;
     for (let index = 0; index < run.pending.length || windows.length > 0; ) {
-      if (!hasTime()) return progressed ? this.handOff(run.job, 0) : stalled(run.job);
+      if (!hasTime()) return progressed || run.jobProgressed ? this.handOff(run.job, 0) : stalled(run.job);
       if (index >= run.pending.length) {
         // The window is done: the next one's references, and its entries after the checkpoint.
         const next = await nextWindow(run.checkpoint);
-        if (!next) return progressed ? this.handOff(run.job, 0) : stalled(run.job);
+        if (!next) return progressed || run.jobProgressed ? this.handOff(run.job, 0) : stalled(run.job);
         run.pending = next;
         run.stockReadThrough = 0;
         run.stock?.remember(itemsOf(references));

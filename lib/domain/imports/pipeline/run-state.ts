@@ -3,7 +3,7 @@ import type { Hierarchy } from '../../inventory/hierarchy.ts';
 import type { VersionedRecord } from '../../inventory/records.ts';
 import type { StockState } from '../../stock/state.ts';
 import type { ImportJobState } from '../job.ts';
-import type { AnyImportKind, ImportUnit, RecordWrite, ReferenceEntity } from '../kind-definition.ts';
+import type { AnyImportKind, ImportUnit, RecordWrite, ReferenceEntity, UnitDecision } from '../kind-definition.ts';
 import type { RowAction, RowError } from '../types.ts';
 import type { DryRunSession } from './dry-run.ts';
 import type { ProcessPorts } from './ports.ts';
@@ -52,6 +52,10 @@ export interface RunState<Write> {
   checkpoint: number;
   storedErrors: number;
   hasTime: () => boolean;
+  /** Verdicts of units whose build ran to its end (lib/domain/imports/pipeline/job-units.ts), by position. */
+  jobVerdicts: Map<number, UnitDecision>;
+  /** Whether a build advanced in this run, though no chunk committed yet. */
+  jobProgressed: boolean;
   /** For a dry run: its overlay, which record writes go to instead of the transaction. */
   // Write is an object in every port (store actions, the harness's writes): the overlay tags them by identity.
   dryRun?: DryRunSession<Write & object>;
