@@ -21,6 +21,8 @@ export async function inProcessImports() {
     { ImportRecordsStore },
     { BUCKET_ENV_VAR, TABLES },
     { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter },
+    { buildPorts },
+    { importBuilds },
   ] = await Promise.all([
     import('../lib/domain/imports/pipeline/process-job.ts'),
     import('../lib/domain/imports/submit-job.ts'),
@@ -29,6 +31,8 @@ export async function inProcessImports() {
     import('../lib/store/import-records.ts'),
     import('../lib/store/tables.ts'),
     import('../lib/store/transaction-writer.ts'),
+    import('../lib/store/build-ports.ts'),
+    import('../lib/store/import-builds.ts'),
   ]);
   const tables = { inventory: env(TABLES.inventory.envVar), events: env(TABLES.events.envVar), audit: env(TABLES.audit.envVar) };
   const writer = new TransactionWriter({ events: tables.events, audit: tables.audit });
@@ -55,6 +59,8 @@ export async function inProcessImports() {
       files,
       records: new ImportRecordsStore(tables.inventory),
       writer,
+      // As the worker runs them: each imported build a build job (docs/boms.md "Builds").
+      builds: importBuilds(buildPorts(tables)),
       continueLater: async (message) => void (handoffs = message.handoffsWithoutProgress ?? 0),
       chunkActions: bulkChunkActions(),
       chunkBytes: BULK_CHUNK_BYTES,
