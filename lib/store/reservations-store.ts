@@ -106,6 +106,10 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
     };
   }
 
+  unchangedWrite(organizationId: string, id: string, expectedVersion: number): StoreWrite {
+    return { item: { ConditionCheck: { TableName: this.tableName, Key: reservationEntity.key({ organizationId, id }), ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': expectedVersion } } } };
+  }
+
   deleteWrites(organizationId: string, reservation: Reservation, expectedVersion: number): StoreWrite[] {
     return [
       {

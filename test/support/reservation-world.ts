@@ -96,6 +96,7 @@ export class ReservationWorld {
         idOfReference: async () => undefined,
         createWrites: (organizationId, reservation, progress) => reservations.createWrites(organizationId, reservation, progress),
         updateWrite: (organizationId, reservation, version, progress) => reservations.updateWrite(organizationId, reservation, version, progress),
+        unchangedWrite: (organizationId, id, version) => reservations.unchangedWrite(organizationId, id, version),
         deleteWrites: (organizationId, reservation, version) => reservations.deleteWrites(organizationId, reservation, version),
       },
       beforeImages: new ReservationBeforeImagesStore(TABLE),

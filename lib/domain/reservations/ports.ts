@@ -34,6 +34,8 @@ export interface ReservationStorage<Write> {
   createWrites(organizationId: string, reservation: Reservation, progress: ReservationProgress): Write[];
   /** The reservation over the version read. */
   updateWrite(organizationId: string, reservation: Reservation, expectedVersion: number, progress: ReservationProgress): Write;
+  /** A check that the reservation is still at the version read: what a request answers with, when another finished its operation. */
+  unchangedWrite(organizationId: string, id: string, expectedVersion: number): Write;
   /** The reservation (over the version read) and the claim of its reference: a create unwound leaves nothing. */
   deleteWrites(organizationId: string, reservation: Reservation, expectedVersion: number): Write[];
 }

@@ -75,7 +75,7 @@ export class ReserveCommand<Write> {
     if (taken) {
       // This request's create, left half way by a crash (finished here) or finished by another writer since.
       if (requestKey !== null && taken.pending?.requestKey === requestKey) return this.slices.toLast(organizationId, taken, taken.pending, run);
-      if (requestKey !== null && !taken.pending && taken.requests.includes(requestKey)) return { writes: [], events: [], result: taken.reservation };
+      if (requestKey !== null && !taken.pending && taken.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
       throw new ReferenceTakenError(input.reference, taken.reservation.id);
     }
     const lines = await this.place(organizationId, input);

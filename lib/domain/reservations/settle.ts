@@ -75,14 +75,18 @@ export class SettleReservationCommand<Write> {
     }
     const { reservation, version } = stored;
     // This request's operation was finished by another writer after it crashed: answer with it, apply nothing.
-    if (requestKey !== null && stored.requests.includes(requestKey)) return { writes: [], events: [], result: reservation };
+    if (requestKey !== null && stored.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
     if (reservation.status !== 'active') throw new NotActiveError(reservation);
     const amounts = amountsOf(reservation, lines);
 
     const at = changeTime(reservation, ports.clock?.() ?? new Date());
     const applied = await settleLines(ports, organizationId, reservation, reservation.lines, amounts, action, at);
-    // A count set on-hand below what the reservation holds: it cannot ship more than is there.
-    if (applied.short.length > 0) throw new InsufficientStockError(applied.short);
+    if (applied.short.length > 0) {
+      // Another request shipped these lines after this one read the reservation: decide again on it.
+      if ((await ports.reservations.get(organizationId, reservation.id))?.version !== version) throw new OperationMovedOnError('The reservation changed while it was decided');
+      // A count set on-hand below what the reservation holds: it cannot ship more than is there.
+      throw new InsufficientStockError(applied.short);
+    }
     const next: Reservation = { ...reservation, lines: applied.lines, status: statusAfter(applied.lines, action), updatedAt: at };
     const writes = [
       ...applied.writes.flatMap((write) => ports.stock.writesOf(organizationId, write)),
