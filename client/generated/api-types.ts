@@ -2122,10 +2122,6 @@ export interface components {
             reservationStatus?: string;
             buildReference?: string;
             buildId?: string | null;
-            /** @description `customer-api.reservations.too-many-lots`: the lots (stored lines) the reservation would hold. */
-            storedLines?: number;
-            /** @description `customer-api.reservations.too-many-lots`: the most lots a reservation may hold. */
-            maxStoredLines?: number;
         };
         ReservationsPage: {
             data: {
@@ -6776,7 +6772,6 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.reservations.reference-taken`
-             *     - `customer-api.reservations.too-many-lots`
              */
             409: {
                 headers: {
@@ -6787,7 +6782,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-many-lots";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken";
                     };
                 };
             };

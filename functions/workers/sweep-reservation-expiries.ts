@@ -11,7 +11,8 @@ import { TABLES } from '../../lib/store/tables.ts';
 
 /**
  * The reservation expiry sweep, every minute (docs/inventory.md "Reservations and available
- * stock"): what an expired reservation has left goes back to available.
+ * stock"): what an expired reservation has left goes back to available, and an operation a
+ * request left half way is finished.
  */
 
 const table = requiredEnv(TABLES.inventory.envVar);
@@ -24,14 +25,16 @@ const SAFETY_MS = 5_000;
 export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
   startInvocation(context);
   const remaining = context?.getRemainingTimeInMillis?.();
+  const runOf = (organizationId: string) => ({ writer: transactionWriter, context: { organizationId, actor: ACTOR, traceId: null }, requestKey: null });
   const swept = await sweepExpiredReservations({
     due: (now, limit) => expiries.due(now, limit),
     expire: ({ organizationId, id }) =>
       decideAgainOnLostRace(async () => {
-        await transactionWriter.run({ organizationId, actor: ACTOR, traceId: null }, () => command.settle(organizationId, id, 'expire', undefined));
+        await transactionWriter.run({ organizationId, actor: ACTOR, traceId: null }, () => command.settle(organizationId, id, 'expire', undefined, runOf(organizationId)));
       }),
+    finishPending: ({ organizationId, id }) => command.finishPending(organizationId, id, runOf(organizationId)),
     onError: (reservation, error) => log('warn', 'reservation not expired this time', { ...reservation, error: describeError(error) }),
     ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - SAFETY_MS }),
   });
-  if (swept.expired > 0 || swept.errors > 0) log('info', 'reservations expired', { ...swept });
+  if (swept.expired > 0 || swept.finished > 0 || swept.errors > 0) log('info', 'reservations expired', { ...swept });
 };

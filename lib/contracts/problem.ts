@@ -38,8 +38,6 @@ export const problemSchema = z
     reservationStatus: z.optional(z.string()),
     buildReference: z.optional(z.string()),
     buildId: z.optional(z.nullable(z.string())),
-    storedLines: z.optional(z.number().check(z.int(), z.minimum(0), z.describe('`customer-api.reservations.too-many-lots`: the lots (stored lines) the reservation would hold.'))),
-    maxStoredLines: z.optional(z.number().check(z.int(), z.minimum(1), z.describe('`customer-api.reservations.too-many-lots`: the most lots a reservation may hold.'))),
   })
   .check(z.meta({ id: 'ProblemDetails' }));
 

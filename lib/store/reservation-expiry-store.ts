@@ -8,7 +8,9 @@ import { RESERVATION_EXPIRY_INDEX, RESERVATION_EXPIRY_SHARDS, reservationExpiryS
  * The expiry sweep's read (docs/inventory.md "Reservations and available stock"): one Query per
  * shard of the expiry index (gsi1), `gsi1sk < now`, a bounded page each, never a Scan. The index
  * is eventually consistent: a reservation settled a moment ago may still be listed, and the sweep's
- * transaction, over the version it reads itself, finds it no longer active.
+ * transaction, over the version it reads itself, finds it no longer active. A reservation with an
+ * operation in progress is listed from a while after it began (lib/domain/reservations/pending.ts),
+ * with its `expiresAt`, so the sweep tells the two apart.
  */
 export class ReservationExpiryStore {
   constructor(private readonly tableName: string) {}
@@ -32,6 +34,6 @@ export class ReservationExpiryStore {
       .flatMap((page) => page.Items ?? [])
       .sort((a, b) => String(a.gsi1sk).localeCompare(String(b.gsi1sk)))
       .slice(0, limit)
-      .map((item) => ({ organizationId: item.organizationId as string, id: (item.reservation as Reservation).id }));
+      .map((item) => ({ organizationId: item.organizationId as string, id: (item.reservation as Reservation).id, expiresAt: (item.reservation as Reservation).expiresAt }));
   }
 }

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { sweepDueAt, type PendingOperation } from '../domain/reservations/pending.ts';
 import type { PageOf } from '../domain/pagination/page.ts';
-import type { ReservationStorage, StoredReservation } from '../domain/reservations/ports.ts';
+import type { ReservationProgress, ReservationStorage, StoredReservation } from '../domain/reservations/ports.ts';
 import { ReferenceTakenError, type Reservation, type ReservationStatus } from '../domain/reservations/reservation.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { defineEntity, entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from './entity.ts';
@@ -11,8 +12,10 @@ import type { StoreWrite } from './transaction-writer.ts';
  * Reservations in the inventory table (docs/inventory.md "Reservations and available stock"): one
  * item per reservation in its organization's reservations partition (listed by id, so oldest
  * first), beside one claim per reference, put only where absent in the reservation's own
- * transaction. An active reservation also sits in gsi1 under a shard, sorted by `expiresAt`: the
- * expiry sweep's bounded Query; it leaves the index once nothing is left.
+ * transaction. An active reservation also sits in gsi1 under a shard, sorted by `expiresAt` (or
+ * sooner while an operation is in progress on it): the expiry sweep's bounded Query; it leaves
+ * the index once nothing is left. Beside the reservation: the operation in progress (`pending`)
+ * and the requests it remembers having finished (`requests`), never part of the answers.
  */
 
 /** The organization's reservations partition (their before-images sit in it too: lib/store/reservation-before-images.ts). */
@@ -37,15 +40,25 @@ const referenceClaimEntity = /* @__PURE__ */ defineEntity<{ organizationId: stri
   key: ({ organizationId, reference }) => ({ pk: partitionOf(organizationId), sk: `REF#${reference}` }),
 });
 
-/** The expiry index keys of an active reservation: its shard, and its expiry then identity. */
-function expiryKeys(organizationId: string, reservation: Reservation): { gsi1pk: string; gsi1sk: string } | Record<string, never> {
+/**
+ * The expiry index keys of an active reservation: its shard, and when the sweep should look at
+ * it (its expiry, or sooner while an operation is in progress: lib/domain/reservations/pending.ts)
+ * then its identity.
+ */
+function expiryKeys(organizationId: string, reservation: Reservation, pending: PendingOperation | undefined): { gsi1pk: string; gsi1sk: string } | Record<string, never> {
   if (reservation.status !== 'active') return {};
   const identity = `${organizationId}#${reservation.id}`;
-  return { gsi1pk: reservationExpiryShard(activeJobShardOf(identity)), gsi1sk: `${reservation.expiresAt}#${identity}` };
+  return { gsi1pk: reservationExpiryShard(activeJobShardOf(identity)), gsi1sk: `${sweepDueAt(reservation.expiresAt, pending)}#${identity}` };
 }
 
 type Stored = Record<string, unknown>;
-const toStored = (item: Stored): StoredReservation => ({ reservation: item.reservation as Reservation, version: item.version as number });
+/** Reservations stored before operations ran in slices have neither `pending` nor `requests`. */
+const toStored = (item: Stored): StoredReservation => ({
+  reservation: item.reservation as Reservation,
+  version: item.version as number,
+  requests: (item.requests as string[] | undefined) ?? [],
+  ...(item.pending ? { pending: item.pending as PendingOperation } : {}),
+});
 
 /** How many reservations a filtered list page examines at most (a page may then hold fewer than asked, with `more`). */
 const FILTERED_PAGE_BUDGET = 500;
@@ -63,9 +76,9 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
     return Item?.reservationId as string | undefined;
   }
 
-  createWrites(organizationId: string, reservation: Reservation): StoreWrite[] {
+  createWrites(organizationId: string, reservation: Reservation, progress: ReservationProgress): StoreWrite[] {
     return [
-      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, reservation, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, reservation, 1, progress), ConditionExpression: 'attribute_not_exists(pk)' } } },
       {
         item: {
           Put: {
@@ -80,17 +93,37 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
     ];
   }
 
-  updateWrite(organizationId: string, reservation: Reservation, expectedVersion: number): StoreWrite {
+  updateWrite(organizationId: string, reservation: Reservation, expectedVersion: number, progress: ReservationProgress): StoreWrite {
     return {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: this.item(organizationId, reservation, expectedVersion + 1),
+          Item: this.item(organizationId, reservation, expectedVersion + 1, progress),
           ConditionExpression: 'version = :read',
           ExpressionAttributeValues: { ':read': expectedVersion },
         },
       },
     };
+  }
+
+  unchangedWrite(organizationId: string, id: string, expectedVersion: number): StoreWrite {
+    return { item: { ConditionCheck: { TableName: this.tableName, Key: reservationEntity.key({ organizationId, id }), ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': expectedVersion } } } };
+  }
+
+  deleteWrites(organizationId: string, reservation: Reservation, expectedVersion: number): StoreWrite[] {
+    return [
+      {
+        item: {
+          Delete: {
+            TableName: this.tableName,
+            Key: reservationEntity.key({ organizationId, id: reservation.id }),
+            ConditionExpression: 'version = :read',
+            ExpressionAttributeValues: { ':read': expectedVersion },
+          },
+        },
+      },
+      { item: { Delete: { TableName: this.tableName, Key: referenceClaimEntity.key({ organizationId, reference: reservation.reference }) } } },
+    ];
   }
 
   /** A page of the organization's reservations, oldest first; `status`, `itemId` and `reference` filter. */
@@ -124,8 +157,12 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
     return { items: page.items.map((item) => toStored(item).reservation), last: page.last, more: page.more };
   }
 
-  private item(organizationId: string, reservation: Reservation, version: number): Stored {
+  private item(organizationId: string, reservation: Reservation, version: number, { pending, requests }: ReservationProgress): Stored {
     const itemIds = [...new Set(reservation.lines.map((line) => line.itemId))];
-    return entityItem(reservationEntity, { organizationId, id: reservation.id }, { organizationId, reservation, itemIds, version, ...expiryKeys(organizationId, reservation) });
+    return entityItem(
+      reservationEntity,
+      { organizationId, id: reservation.id },
+      { organizationId, reservation, itemIds, version, requests, ...(pending ? { pending } : {}), ...expiryKeys(organizationId, reservation, pending) },
+    );
   }
 }

@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RESERVATION_STORED_LINES } from '../../lib/domain/reservations/limits.ts';
+import { LINES_PER_SLICE } from '../../lib/domain/reservations/limits.ts';
 import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { csvOf, importAndWait } from '../support/imports.ts';
-import { expectProblem } from '../support/problem.ts';
+import { sweepOrganization } from '../support/reservations.ts';
 
 /**
- * A reservation split across many lots never answers a 5xx (docs/inventory.md "Reservations and
- * available stock"): every reservation is created, released, fulfilled and expired in one
- * transaction, so a create that would hold more lots than one transaction can settle (37), or
- * pass over more lots held in full than its own transaction can check, is refused with 409
- * `customer-api.reservations.too-many-lots`, nothing held; 37 lots are held and fulfilled whole.
+ * A reservation holds as many lots as its lines need (docs/inventory.md "Reservations and
+ * available stock"): one of 60 or 120 lots is created, fulfilled in part and whole, released
+ * and expired, in slices of LINES_PER_SLICE lots when one transaction does not hold it all, each
+ * answer as for a small one, and on-hand and reserved exact afterwards; a create that passes over
+ * 93 lots other reservations hold in full holds the free one.
  */
 
 let key: string;
+let organizationId: string;
 const lotsOf = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`);
 
 async function post(path: string, body?: unknown): Promise<Response> {
@@ -35,64 +36,106 @@ async function availabilityOf(sku: string): Promise<{ onHand: number; reserved: 
   return (await (await callApi(`/v1/items/${await itemIdOf(sku)}/availability`, { key })).json()) as { onHand: number; reserved: number; available: number };
 }
 
+async function reservationOf(response: Response, status: number): Promise<Reservation> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as Reservation;
+}
+
+const SKUS = ['SIXTY', 'FULFIL120', 'RELEASE120', 'EXPIRE120'] as const;
+
 beforeAll(async () => {
-  ({ key } = await createTestKey());
+  const created = await createTestKey();
+  key = created.key;
+  organizationId = created.record.organizationId;
   const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
-  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [['SIXTY', 'Sixty lots', 'lot'], ['MAXIMAL', 'Maximal', 'lot'], ['CROWDED', 'Crowded', 'lot']]));
+  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [...SKUS.map((sku) => [sku, sku, 'lot']), ['CROWDED', 'Crowded', 'lot']]));
   await succeeded('locations', csvOf(['code', 'name', 'type'], [['BIN-1', 'Bin one', 'bin']]));
   const receipt = (sku: string, lots: string[]) => lots.map((lot) => ['PO-1', sku, 'BIN-1', '2', lot]);
-  await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [...receipt('SIXTY', lotsOf('S', 60)), ...receipt('MAXIMAL', lotsOf('M', 37)), ...receipt('CROWDED', lotsOf('HELD', 93))]));
+  await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [...receipt('SIXTY', lotsOf('S', 60)), ...receipt('CROWDED', lotsOf('HELD', 93))]));
+  for (const sku of ['FULFIL120', 'RELEASE120', 'EXPIRE120']) await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt(sku, lotsOf(sku.slice(0, 1), 120))));
   // Received later: the newest lot, after every held one.
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt('CROWDED', ['FREE'])));
-});
+}, 120_000);
 
 describe('A reservation split across many lots', () => {
-  it('60 lots: the create is refused with 409 too-many-lots, nothing held, and nothing answers a 5xx', { timeout: 30_000 }, async () => {
-    // Act: a quantity needing every lot, then (had it been held) a fulfilment of all of it
-    const create = await post('/v1/reservations', { reference: 'SIXTY-ALL', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 120 }] });
-    const fulfil = create.status === 201 ? await post(`/v1/reservations/${((await create.clone().json()) as Reservation).id}/fulfil`) : undefined;
-
-    // Assess
-    expect(create.status).toBeLessThan(500);
-    if (fulfil) expect(fulfil.status, await fulfil.text()).toBeLessThan(500);
-    const problem = await expectProblem(create, 409, 'customer-api.reservations.too-many-lots');
-    expect(problem).toMatchObject({ storedLines: 60, maxStoredLines: MAX_RESERVATION_STORED_LINES, detail: expect.stringMatching(/Name the lots to hold \(`lot`\) or reserve less at a time/) });
-    expect(await availabilityOf('SIXTY')).toMatchObject({ onHand: 120, reserved: 0, available: 120 });
-  });
-
-  it('60 lots reserved in parts of at most 37: each held, released and fulfilled whole', { timeout: 30_000 }, async () => {
+  it('60 lots: held, fulfilled in part (50 lots, two slices), then released whole; on-hand and reserved exact', { timeout: 60_000 }, async () => {
     // Act
-    const first = await post('/v1/reservations', { reference: 'SIXTY-1', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 74 }] });
-    const second = await post('/v1/reservations', { reference: 'SIXTY-2', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 46 }] });
-    const [held1, held2] = [(await first.json()) as Reservation, (await second.json()) as Reservation];
-    const fulfilled = await post(`/v1/reservations/${held1.id}/fulfil`);
-    const released = await post(`/v1/reservations/${held2.id}/release`);
+    const held = await reservationOf(await post('/v1/reservations', { reference: 'SIXTY-ALL', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 120 }] }), 201);
+    const afterHold = await availabilityOf('SIXTY');
+    const part = await reservationOf(await post(`/v1/reservations/${held.id}/fulfil`, { lines: held.lines.slice(0, 50).map((line) => ({ lineId: line.lineId, quantity: 1 })) }), 200);
+    const afterPart = await availabilityOf('SIXTY');
+    const released = await reservationOf(await post(`/v1/reservations/${held.id}/release`), 200);
 
     // Assess
-    expect([first.status, second.status, fulfilled.status, released.status]).toEqual([201, 201, 200, 200]);
-    expect([held1.lines.length, held2.lines.length]).toEqual([37, 23]);
-    expect(((await fulfilled.json()) as Reservation).status).toBe('fulfilled');
-    expect(((await released.json()) as Reservation).status).toBe('released');
-    expect(await availabilityOf('SIXTY')).toMatchObject({ onHand: 46, reserved: 0, available: 46 });
+    expect(held.lines).toHaveLength(60);
+    expect(held.lines.map((line) => line.lot).sort()).toEqual(lotsOf('S', 60));
+    expect(afterHold).toMatchObject({ onHand: 120, reserved: 120, available: 0 });
+    expect(part.status).toBe('active');
+    expect(part.lines.map((line) => line.fulfilledQuantity)).toEqual([...Array<number>(50).fill(1), ...Array<number>(10).fill(0)]);
+    expect(afterPart).toMatchObject({ onHand: 70, reserved: 70, available: 0 });
+    expect(released.status).toBe('fulfilled');
+    expect(released.lines.map((line) => line.releasedQuantity)).toEqual([...Array<number>(50).fill(1), ...Array<number>(10).fill(2)]);
+    expect(await availabilityOf('SIXTY')).toMatchObject({ onHand: 70, reserved: 0, available: 70 });
+    expect(((await (await callApi(`/v1/reservations/${held.id}`, { key })).json()) as Reservation).status).toBe('fulfilled');
   });
 
-  it(`${MAX_RESERVATION_STORED_LINES} lots: held and fulfilled whole in one transaction each, one shipment a lot`, { timeout: 30_000 }, async () => {
+  it('120 lots: held and fulfilled whole, one shipment a lot', { timeout: 60_000 }, async () => {
     // Act
-    const create = await post('/v1/reservations', { reference: 'MAXIMAL-ALL', lines: [{ sku: 'MAXIMAL', locationCode: 'BIN-1', quantity: 74 }] });
-    const reservation = (await create.json()) as Reservation;
-    const fulfil = await post(`/v1/reservations/${reservation.id}/fulfil`);
-    const movements = (await (await callApi(`/v1/movements?itemId=${await itemIdOf('MAXIMAL')}&type=shipment&limit=100`, { key })).json()) as { data: Array<{ type: string; reference: string | null }> };
+    const held = await reservationOf(await post('/v1/reservations', { reference: 'FULFIL-ALL', lines: [{ sku: 'FULFIL120', locationCode: 'BIN-1', quantity: 240 }] }), 201);
+    const fulfilled = await reservationOf(await post(`/v1/reservations/${held.id}/fulfil`), 200);
+    const shipped: string[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const page = (await (await callApi(`/v1/movements?itemId=${await itemIdOf('FULFIL120')}&type=shipment&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key })).json()) as { data: Array<{ reference: string | null }>; page: { nextCursor: string | null } };
+      shipped.push(...page.data.map((movement) => movement.reference ?? ''));
+      cursor = page.page.nextCursor;
+      if (cursor === null) break;
+    }
 
-    // Assess
-    expect(create.status).toBe(201);
-    expect(reservation.lines).toHaveLength(MAX_RESERVATION_STORED_LINES);
-    expect(fulfil.status).toBe(200);
-    expect(((await fulfil.json()) as Reservation).status).toBe('fulfilled');
-    expect(movements.data.map((movement) => movement.reference)).toEqual(Array.from({ length: MAX_RESERVATION_STORED_LINES }, () => 'MAXIMAL-ALL'));
-    expect(await availabilityOf('MAXIMAL')).toMatchObject({ onHand: 0, reserved: 0, available: 0 });
+    // Assess: more lots than one slice holds
+    expect(held.lines.length).toBeGreaterThan(3 * LINES_PER_SLICE);
+    expect(held.lines).toHaveLength(120);
+    expect(fulfilled.status).toBe('fulfilled');
+    expect(fulfilled.lines.every((line) => line.fulfilledQuantity === 2 && line.releasedQuantity === 0)).toBe(true);
+    expect(shipped).toEqual(Array.from({ length: 120 }, () => 'FULFIL-ALL'));
+    expect(await availabilityOf('FULFIL120')).toMatchObject({ onHand: 0, reserved: 0, available: 0 });
   });
 
-  it('passing over 93 lots other reservations hold in full: refused with 409 too-many-lots, nothing held; naming the lot holds it', { timeout: 30_000 }, async () => {
+  it('120 lots: released in part (100 lots) then whole', { timeout: 60_000 }, async () => {
+    // Act
+    const held = await reservationOf(await post('/v1/reservations', { reference: 'RELEASE-ALL', lines: [{ sku: 'RELEASE120', locationCode: 'BIN-1', quantity: 240 }] }), 201);
+    const part = await reservationOf(await post(`/v1/reservations/${held.id}/release`, { lines: held.lines.slice(20).map((line) => ({ lineId: line.lineId, quantity: 1 })) }), 200);
+    const afterPart = await availabilityOf('RELEASE120');
+    const released = await reservationOf(await post(`/v1/reservations/${held.id}/release`), 200);
+
+    // Assess
+    expect(part.status).toBe('active');
+    expect(afterPart).toMatchObject({ onHand: 240, reserved: 140, available: 100 });
+    expect(released.status).toBe('released');
+    expect(released.lines.every((line) => line.releasedQuantity === 2)).toBe(true);
+    expect(await availabilityOf('RELEASE120')).toMatchObject({ onHand: 240, reserved: 0, available: 240 });
+  });
+
+  it('120 lots: expired by the sweep in slices', { timeout: 60_000 }, async () => {
+    // Prepare
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    const held = await reservationOf(await post('/v1/reservations', { reference: 'EXPIRE-ALL', expiresAt, lines: [{ sku: 'EXPIRE120', locationCode: 'BIN-1', quantity: 239 }] }), 201);
+    const afterHold = await availabilityOf('EXPIRE120');
+
+    // Act: the sweep as of after its expiry
+    const swept = await sweepOrganization(organizationId, new Date(Date.parse(expiresAt) + 1_000));
+
+    // Assess
+    expect(held.lines).toHaveLength(120);
+    expect(afterHold).toMatchObject({ onHand: 240, reserved: 239, available: 1 });
+    expect(swept).toMatchObject({ expired: 1, errors: 0 });
+    const after = (await (await callApi(`/v1/reservations/${held.id}`, { key })).json()) as Reservation;
+    expect(after.status).toBe('expired');
+    expect(after.lines.reduce((sum, line) => sum + line.releasedQuantity, 0)).toBe(239);
+    expect(await availabilityOf('EXPIRE120')).toMatchObject({ onHand: 240, reserved: 0, available: 240 });
+  });
+
+  it('passing over 93 lots other reservations hold in full: the free lot is held', { timeout: 60_000 }, async () => {
     // Prepare: every HELD lot held in full by reservations naming their lots (20 lines at most each)
     const held = lotsOf('HELD', 93);
     for (let start = 0; start < held.length; start += 20) {
@@ -101,13 +144,10 @@ describe('A reservation split across many lots', () => {
     }
 
     // Act
-    const oldestFirst = await post('/v1/reservations', { reference: 'CROWDED-ANY', lines: [{ sku: 'CROWDED', locationCode: 'BIN-1', quantity: 1 }] });
-    const named = await post('/v1/reservations', { reference: 'CROWDED-FREE', lines: [{ sku: 'CROWDED', locationCode: 'BIN-1', lot: 'FREE', quantity: 1 }] });
+    const oldestFirst = await reservationOf(await post('/v1/reservations', { reference: 'CROWDED-ANY', lines: [{ sku: 'CROWDED', locationCode: 'BIN-1', quantity: 1 }] }), 201);
 
     // Assess
-    const problem = await expectProblem(oldestFirst, 409, 'customer-api.reservations.too-many-lots');
-    expect(problem).toMatchObject({ storedLines: 1, maxStoredLines: MAX_RESERVATION_STORED_LINES, detail: expect.stringMatching(/passes over more lots other reservations hold in full.*Name the lots to hold/) });
-    expect(named.status).toBe(201);
+    expect(oldestFirst.lines.map((line) => line.lot)).toEqual(['FREE']);
     expect(await availabilityOf('CROWDED')).toMatchObject({ onHand: 188, reserved: 187, available: 1 });
   });
 });

@@ -125,7 +125,7 @@ describe('the reservation expiry sweep', () => {
 
     // Assess
     expect(listed.map((entry) => entry.id)).toEqual([due.id]);
-    expect(counts).toEqual({ expired: 0, skipped: 1, errors: 0 });
+    expect(counts).toEqual({ expired: 0, finished: 0, skipped: 1, errors: 0 });
     expect((await ports().reservations.get(organizationId, due.id))?.reservation).toMatchObject({ status: 'released', lines: [{ releasedQuantity: 4 }, { releasedQuantity: 2 }] });
     const releases = (await feedOf(organizationId)).filter((event) => event.type === 'stock.changed' && event.data.reservationId === due.id && (event.data.reserved as number) < (event.data.previousReserved as number));
     expect(releases).toHaveLength(2);

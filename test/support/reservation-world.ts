@@ -56,7 +56,7 @@ export class ReservationWorld {
 
   /** Stores a created reservation as its commit would: the reservation, and what its lines hold on their records and totals. */
   store(reservation: Reservation): void {
-    this.reservations.set(reservation.id, { reservation, version: 1 });
+    this.reservations.set(reservation.id, { reservation, version: 1, requests: [] });
     for (const line of reservation.lines) {
       const key = stockRecordKey(line.itemId, line.locationId, line.lot);
       const stored = this.records.get(key)!;
@@ -94,8 +94,10 @@ export class ReservationWorld {
       reservations: {
         get: async (_organizationId, id) => this.reservations.get(id),
         idOfReference: async () => undefined,
-        createWrites: (organizationId, reservation) => reservations.createWrites(organizationId, reservation),
-        updateWrite: (organizationId, reservation, version) => reservations.updateWrite(organizationId, reservation, version),
+        createWrites: (organizationId, reservation, progress) => reservations.createWrites(organizationId, reservation, progress),
+        updateWrite: (organizationId, reservation, version, progress) => reservations.updateWrite(organizationId, reservation, version, progress),
+        unchangedWrite: (organizationId, id, version) => reservations.unchangedWrite(organizationId, id, version),
+        deleteWrites: (organizationId, reservation, version) => reservations.deleteWrites(organizationId, reservation, version),
       },
       beforeImages: new ReservationBeforeImagesStore(TABLE),
       clock: () => now,

@@ -67,15 +67,17 @@ export async function reserveAsOf(organizationId: string, input: ReservationInpu
  * limited to `organizationId`: the real expiry index read (a page large enough that other
  * organizations' due reservations cannot crowd this one's out) and the real expiry command.
  */
-export async function sweepOrganization(organizationId: string, now: Date): Promise<{ expired: number; skipped: number; errors: number; failures: unknown[] }> {
+export async function sweepOrganization(organizationId: string, now: Date): Promise<{ expired: number; finished: number; skipped: number; errors: number; failures: unknown[] }> {
   const expiries = new ReservationExpiryStore(tableName('inventory'));
   const command = new SettleReservationCommand(reservationPorts(tableName('inventory')));
   const failures: unknown[] = [];
+  const run = { writer: transactionWriter(), context: { organizationId, actor: ACTOR, traceId: null }, requestKey: null };
   const counts = await sweepExpiredReservations({
     due: async (at, limit) => (await expiries.due(at, 2_000)).filter((entry) => entry.organizationId === organizationId).slice(0, limit),
     expire: async (entry: DueReservation) => {
-      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () => command.settle(entry.organizationId, entry.id, 'expire', undefined));
+      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () => command.settle(entry.organizationId, entry.id, 'expire', undefined, run));
     },
+    finishPending: (entry) => command.finishPending(entry.organizationId, entry.id, run),
     onError: (_entry, error) => failures.push(error),
     clock: () => now,
   });

@@ -4,14 +4,18 @@ import { ApiError } from '../errors.ts';
  * The reservation expiry sweep, every minute (docs/inventory.md "Reservations and available
  * stock"): each active reservation whose `expiresAt` has passed releases what it has left and
  * becomes `expired`, one transaction each (the release, the reservation over the version read,
- * `stock.changed`, the audit entry). A sweep that dies half way leaves the rest due for the next
- * one; one that finds a reservation already settled (by a release, a fulfilment or another sweep)
- * leaves it: nothing is released twice.
+ * `stock.changed`, the audit entry), or in slices when it holds more than one transaction
+ * settles. It also finishes an operation a request left in progress on a reservation (its
+ * process died) a while after it began. A sweep that dies half way leaves the rest due for the
+ * next one; one that finds a reservation already settled (by a release, a fulfilment or another
+ * sweep) leaves it: nothing is released twice.
  */
 
 export interface DueReservation {
   organizationId: string;
   id: string;
+  /** Absent: the entry is due for its expiry (callers from before operations in slices). */
+  expiresAt?: string;
 }
 
 export interface ExpirySweepPorts {
@@ -19,6 +23,8 @@ export interface ExpirySweepPorts {
   due(now: Date, limit: number): Promise<DueReservation[]>;
   /** Releases what the reservation has left and marks it expired; refuses (not-active) one settled meanwhile. */
   expire(reservation: DueReservation): Promise<void>;
+  /** Finishes the operation in progress on a reservation listed before its expiry for that. */
+  finishPending?(reservation: DueReservation): Promise<void>;
   onError(reservation: DueReservation, error: unknown): void;
   clock?: () => Date;
   /** Stop taking new pages past this time (the invocation's budget). */
@@ -28,8 +34,8 @@ export interface ExpirySweepPorts {
 /** Reservations a page of the sweep takes. */
 export const EXPIRY_PAGE = 100;
 
-export async function sweepExpiredReservations(ports: ExpirySweepPorts): Promise<{ expired: number; skipped: number; errors: number }> {
-  const counts = { expired: 0, skipped: 0, errors: 0 };
+export async function sweepExpiredReservations(ports: ExpirySweepPorts): Promise<{ expired: number; finished: number; skipped: number; errors: number }> {
+  const counts = { expired: 0, finished: 0, skipped: 0, errors: 0 };
   const seen = new Set<string>();
   for (;;) {
     const now = ports.clock?.() ?? new Date();
@@ -40,6 +46,11 @@ export async function sweepExpiredReservations(ports: ExpirySweepPorts): Promise
     for (const entry of page) {
       seen.add(`${entry.organizationId}#${entry.id}`);
       try {
+        if (entry.expiresAt !== undefined && entry.expiresAt > now.toISOString()) {
+          await ports.finishPending?.(entry);
+          counts.finished += 1;
+          continue;
+        }
         await ports.expire(entry);
         counts.expired += 1;
       } catch (error) {

@@ -1,6 +1,5 @@
-import { ValidationError, type FieldError } from '../errors.ts';
+import { ApiError, ValidationError, type FieldError } from '../errors.ts';
 import type { EventDraft } from '../events/types.ts';
-import { newId } from '../ids.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
 import { newRecordId } from '../inventory/records.ts';
@@ -11,17 +10,22 @@ import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.
 import { resolveReferences, wantedReferences, type Reference } from '../stock/changes/references.ts';
 import { StockLedger, type StockSide } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
-import { MAX_RESERVATION_STORED_LINES, RESERVATION_COMMAND_WRITES, TooManyLotsError } from './limits.ts';
-import type { ReservationPorts } from './ports.ts';
+import { newId, ulid } from '../ids.ts';
+import { RESERVATION_COMMAND_WRITES } from './limits.ts';
+import { rememberRequest, type PendingHold, type PendingOperation } from './pending.ts';
+import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
+import { ReservationSlices } from './slices.ts';
 import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
 
 /**
  * `POST /v1/reservations` (docs/inventory.md "Reservations and available stock"): holds each
  * line's quantity at its place, all lines or none, drawing only on what is available; a line
  * without a lot on an item tracked by lot holds the oldest lots first (receipt order), split
- * across lots, at most MAX_RESERVATION_STORED_LINES lots in all (lib/domain/reservations/limits.ts).
- * One transaction: the stock records and totals (reserved), the reservation, the claim of its
- * reference, the events and the audit entry.
+ * across lots, as many as it takes. One transaction when its writes fit one (the stock records
+ * and totals, the reservation, the claim of its reference, the events and the audit entry), else
+ * in slices (lib/domain/reservations/slices.ts): the first creates the reservation, each holds
+ * the next lots, the last writes the audit entry; a race that leaves a lot short half way unwinds
+ * it all and answers 409 insufficient-stock, nothing held.
  */
 
 export interface ReservationLineInput {
@@ -40,6 +44,9 @@ export interface ReservationInput {
   lines: ReservationLineInput[];
 }
 
+/** Operations of others on the reservation holding the reference finished before a create gives up with 409 conflict. */
+const MAX_FINISHES = 8;
+
 interface PlacedLine {
   index: number;
   input: ReservationLineInput;
@@ -48,15 +55,29 @@ interface PlacedLine {
 }
 
 export class ReserveCommand<Write> {
-  constructor(private readonly ports: ReservationPorts<Write>) {}
+  private readonly slices: ReservationSlices<Write>;
 
-  async create(organizationId: string, input: ReservationInput): Promise<CommandPlan<Reservation, Write>> {
+  constructor(private readonly ports: ReservationPorts<Write>) {
+    this.slices = new ReservationSlices(ports);
+  }
+
+  /**
+   * The plan of the (last) transaction of the create. `run` commits the slices before the last of
+   * a larger one (without it, only creates of one transaction are possible).
+   */
+  async create(organizationId: string, input: ReservationInput, run?: SliceRun<Write>): Promise<CommandPlan<Reservation, Write>> {
     const { ports } = this;
     const now = ports.clock?.() ?? new Date();
     const expiresAt = expiryOf(input.expiresAt, now);
     const id = newId('res');
-    const taken = await ports.reservations.idOfReference(organizationId, input.reference);
-    if (taken !== undefined) throw new ReferenceTakenError(input.reference, taken);
+    const requestKey = run?.requestKey ?? null;
+    const taken = await this.holderOf(organizationId, input.reference, run);
+    if (taken) {
+      // This request's create, left half way by a crash (finished here) or finished by another writer since.
+      if (requestKey !== null && taken.pending?.requestKey === requestKey) return this.slices.toLast(organizationId, taken, taken.pending, run);
+      if (requestKey !== null && !taken.pending && taken.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
+      throw new ReferenceTakenError(input.reference, taken.reservation.id);
+    }
     const lines = await this.place(organizationId, input);
 
     const explicit = lines.filter((line) => line.input.lot !== null || line.item.trackingMode !== 'lot');
@@ -76,16 +97,31 @@ export class ReserveCommand<Write> {
     const { ledger, held, events, short } = decided;
     if (short.length > 0) throw new InsufficientStockError(short);
 
-    const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held };
-    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation)];
-    // Never a transaction over DynamoDB's limit: neither this one nor the one that settles it (lib/domain/reservations/limits.ts).
-    if (held.length > MAX_RESERVATION_STORED_LINES || writes.length > RESERVATION_COMMAND_WRITES) throw new TooManyLotsError(held.length);
-    return {
-      writes,
-      events,
-      audit: { kind: 'reservation.created', target: { kind: 'reservation', id }, summary: `Reservation created: ${input.reference} (${held.length} line${held.length === 1 ? '' : 's'})`, changes: [] },
-      result: reservation,
-    };
+    const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held.map((entry) => entry.line) };
+    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey) })];
+    if (writes.length <= RESERVATION_COMMAND_WRITES) {
+      return {
+        writes,
+        events,
+        audit: { kind: 'reservation.created', target: { kind: 'reservation', id }, summary: `Reservation created: ${input.reference} (${held.length} line${held.length === 1 ? '' : 's'})`, changes: [] },
+        result: reservation,
+      };
+    }
+    // More than one transaction holds (many lots, or lots held in full passed over, each checked
+    // unchanged in one transaction): the lots as decided, held in slices, each on what it reads.
+    const pending: PendingOperation = { kind: 'create', id: ulid(), requestKey, startedAt: at, slicesDone: 0, holds: held };
+    return this.slices.toLast(organizationId, { reservation: { ...reservation, lines: [] }, version: 0, requests: [] }, pending, run);
+  }
+
+  /** The reservation holding `reference`, once any operation another request left in progress on it is finished. */
+  private async holderOf(organizationId: string, reference: string, run: SliceRun<Write> | undefined): Promise<StoredReservation | undefined> {
+    for (let finished = 0; ; finished += 1) {
+      const id = await this.ports.reservations.idOfReference(organizationId, reference);
+      const stored = id === undefined ? undefined : await this.ports.reservations.get(organizationId, id);
+      if (!stored?.pending || (run && stored.pending.requestKey === run.requestKey && run.requestKey !== null)) return stored;
+      if (finished >= MAX_FINISHES) throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The reservation holding this reference kept changing while it was read; retry the request.' });
+      await this.slices.finish(organizationId, stored, run);
+    }
   }
 
   /** Each line with its item and location; unknown ones and lot-rule breaches are one 400. */
@@ -109,7 +145,7 @@ export class ReserveCommand<Write> {
 /** The holds of every line in order on a new ledger: the reservation's lines, their events and the short lines. */
 function hold(state: StockState, lines: PlacedLine[], reservationId: string, at: string) {
   const ledger = new StockLedger(state, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
-  const held: ReservationLine[] = [];
+  const held: PendingHold[] = [];
   const events: EventDraft[] = [];
   const short: ShortLine[] = [];
   for (const line of lines) {
@@ -135,7 +171,7 @@ function hold(state: StockState, lines: PlacedLine[], reservationId: string, at:
       continue;
     }
     events.push(...ledger.endUnit().events);
-    held.push(...placed);
+    held.push(...placed.map((placedLine) => ({ line: placedLine, requestLine: line.index, requested: input.quantity })));
   }
   return { ledger, held, events, short };
 }

@@ -1,109 +1,112 @@
 import { ValidationError, type FieldError } from '../errors.ts';
-import type { EventDraft } from '../events/types.ts';
-import type { AuditKind } from '../audit/types.ts';
-import { newRecordId } from '../inventory/records.ts';
-import { newMovementId, stockRecordKey, sumQuantities } from '../inventory/stock.ts';
+import { ulid } from '../ids.ts';
+import { sumQuantities } from '../inventory/stock.ts';
+import { InsufficientStockError } from '../stock/changes/errors.ts';
 import type { CommandPlan } from '../write/ports.ts';
-import { InsufficientStockError, type ShortLine } from '../stock/changes/errors.ts';
-import { StockLedger, type StockWrite } from '../stock/ledger.ts';
-import { StockState } from '../stock/state.ts';
-import type { ReservationPorts } from './ports.ts';
-import { leftOf, NotActiveError, OverQuantityError, reservationNotFound, statusAfter, type OverLine, type Reservation, type ReservationLine } from './reservation.ts';
+import { settleLines, type SettleAction } from './apply.ts';
+import { RESERVATION_COMMAND_WRITES } from './limits.ts';
+import { rememberRequest, type PendingOperation } from './pending.ts';
+import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
+import { leftOf, NotActiveError, OverQuantityError, statusAfter, type OverLine, type Reservation } from './reservation.ts';
+import { changeTime, OperationMovedOnError, ReservationSlices, storedOrNotFound } from './slices.ts';
 
 /**
  * Releasing and fulfilling a reservation (docs/inventory.md "Reservations and available stock"),
  * and its expiry: each named line (or every line, for what it has left) lets go of its quantity
  * (`reserved` down, on-hand as it is) or ships it (a `shipment` movement out of on-hand and
- * reserved together), all lines or none, in one transaction with the reservation written over the
- * version read and its before-image.
+ * reserved together), all lines or none, with the reservation written over the version read and
+ * its before-image: in one transaction when its writes fit one, else in slices
+ * (lib/domain/reservations/slices.ts). An operation another request left in progress is finished
+ * first; a request that finds its own (a retry after a crash) finishes it and answers with it.
  */
 
-export type SettleAction = 'release' | 'fulfil' | 'expire';
+export type { SettleAction } from './apply.ts';
+export { changeTime } from './slices.ts';
 
 export interface SettleLineInput {
   lineId: string;
   quantity: number;
 }
 
-const AUDIT: Record<SettleAction, AuditKind> = { release: 'reservation.released', fulfil: 'reservation.fulfilled', expire: 'reservation.expired' };
+const AUDIT = { release: 'reservation.released', fulfil: 'reservation.fulfilled', expire: 'reservation.expired' } as const;
 const PAST: Record<SettleAction, string> = { release: 'released', fulfil: 'fulfilled', expire: 'expired' };
+/** Operations of others finished (or lost races to them) before a request gives up with 409 conflict. */
+const MAX_DECISIONS = 8;
 
 export class SettleReservationCommand<Write> {
-  constructor(private readonly ports: ReservationPorts<Write>) {}
+  private readonly slices: ReservationSlices<Write>;
 
-  /** `lines` undefined: everything every line has left. */
-  async settle(organizationId: string, id: string, action: SettleAction, lines: SettleLineInput[] | undefined): Promise<CommandPlan<Reservation, Write>> {
+  constructor(private readonly ports: ReservationPorts<Write>) {
+    this.slices = new ReservationSlices(ports);
+  }
+
+  /**
+   * The plan of the (last) transaction of the settle; `lines` undefined: everything every line
+   * has left. `run` commits the slices before the last of a larger one (without it, only
+   * operations of one transaction are possible).
+   */
+  async settle(organizationId: string, id: string, action: SettleAction, lines: SettleLineInput[] | undefined, run?: SliceRun<Write>): Promise<CommandPlan<Reservation, Write>> {
+    for (let decision = 1; ; decision += 1) {
+      const stored = await storedOrNotFound(this.ports, organizationId, id);
+      try {
+        return await this.decide(organizationId, stored, action, lines, run);
+      } catch (error) {
+        if (!(error instanceof OperationMovedOnError) || decision >= MAX_DECISIONS) throw error;
+      }
+    }
+  }
+
+  /** Finishes the operation in progress on the reservation, if any (the expiry sweep's errand for a request that did not). */
+  async finishPending(organizationId: string, id: string, run: SliceRun<Write>): Promise<void> {
+    for (let decision = 1; decision <= MAX_DECISIONS; decision += 1) {
+      const stored = await this.ports.reservations.get(organizationId, id);
+      if (!stored?.pending) return;
+      await this.slices.finish(organizationId, stored, run);
+    }
+  }
+
+  private async decide(organizationId: string, stored: StoredReservation, action: SettleAction, lines: SettleLineInput[] | undefined, run: SliceRun<Write> | undefined): Promise<CommandPlan<Reservation, Write>> {
     const { ports } = this;
-    const stored = await ports.reservations.get(organizationId, id);
-    if (!stored) throw reservationNotFound();
+    const requestKey = run?.requestKey ?? null;
+    if (stored.pending) {
+      if (requestKey !== null && stored.pending.requestKey === requestKey) return this.slices.toLast(organizationId, stored, stored.pending, run);
+      await this.slices.finish(organizationId, stored, run);
+      throw new OperationMovedOnError('Finished the operation in progress first');
+    }
     const { reservation, version } = stored;
+    // This request's operation was finished by another writer after it crashed: answer with it, apply nothing.
+    if (requestKey !== null && stored.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
     if (reservation.status !== 'active') throw new NotActiveError(reservation);
     const amounts = amountsOf(reservation, lines);
 
-    const touched = reservation.lines.filter((line) => (amounts.get(line.lineId) ?? 0) > 0);
-    const found = await ports.reads.references(organizationId, { skus: [], itemIds: touched.map((line) => line.itemId), codes: [], locationIds: touched.map((line) => line.locationId), claimKeys: [] });
-    const recordKeys = touched.map((line) => stockRecordKey(line.itemId, line.locationId, line.lot));
-    const itemIds = touched.map((line) => line.itemId);
-    const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: [] });
-    const state = new StockState(ports.stock, organizationId, found.itemsById.values());
-    state.know({ stockRecords: recordKeys, itemIds }, stock);
-
     const at = changeTime(reservation, ports.clock?.() ?? new Date());
-    const ledger = new StockLedger(state, { stockRecord: () => newRecordId('stock-record'), movement: newMovementId });
-    const events: EventDraft[] = [];
-    /** What the lines wrote themselves (a shipment's movement); the ledger's flush adds the records and totals. */
-    const unitWrites: StockWrite[] = [];
-    const short: ShortLine[] = [];
-    const settled = reservation.lines.map((line, index): ReservationLine => {
-      const quantity = amounts.get(line.lineId) ?? 0;
-      if (quantity <= 0) return line;
-      const item = found.itemsById.get(line.itemId);
-      const location = found.locationsById.get(line.locationId);
-      // Items and locations are never deleted: a reservation's always exist.
-      if (!item || !location) throw new Error(`Reservation ${id} names an item or a location that does not exist`);
-      const side = { location, lot: line.lot };
-      ledger.begin();
-      if (action === 'fulfil') {
-        const moved = ledger.move({ type: 'shipment', item, quantity, from: side, reference: reservation.reference, reservationId: id, occurredAt: at });
-        if (!moved.ok) {
-          ledger.rollback();
-          if (moved.reason === 'insufficient-stock') short.push({ line: index, stockRecordId: line.stockRecordId, available: moved.available, requested: quantity });
-          return line;
-        }
-      } else {
-        ledger.hold({ item, side, quantity: -quantity, reservationId: id, occurredAt: at });
-      }
-      const unit = ledger.endUnit();
-      unitWrites.push(...unit.writes);
-      events.push(...unit.events);
-      return action === 'fulfil' ? { ...line, fulfilledQuantity: sumQuantities([line.fulfilledQuantity, quantity]) } : { ...line, releasedQuantity: sumQuantities([line.releasedQuantity, quantity]) };
-    });
-    // A count set on-hand below what the reservation holds: it cannot ship more than is there.
-    if (short.length > 0) throw new InsufficientStockError(short);
-
-    const next: Reservation = { ...reservation, lines: settled, status: statusAfter(settled, action), updatedAt: at };
+    const applied = await settleLines(ports, organizationId, reservation, reservation.lines, amounts, action, at);
+    if (applied.short.length > 0) {
+      // Another request shipped these lines after this one read the reservation: decide again on it.
+      if ((await ports.reservations.get(organizationId, reservation.id))?.version !== version) throw new OperationMovedOnError('The reservation changed while it was decided');
+      // A count set on-hand below what the reservation holds: it cannot ship more than is there.
+      throw new InsufficientStockError(applied.short);
+    }
+    const next: Reservation = { ...reservation, lines: applied.lines, status: statusAfter(applied.lines, action), updatedAt: at };
     const writes = [
-      ...[...unitWrites, ...ledger.flush()].flatMap((write) => ports.stock.writesOf(organizationId, write)),
-      ports.reservations.updateWrite(organizationId, next, version),
+      ...applied.writes.flatMap((write) => ports.stock.writesOf(organizationId, write)),
+      ports.reservations.updateWrite(organizationId, next, version, { requests: rememberRequest(stored.requests, requestKey) }),
       ports.beforeImages.write(organizationId, reservation, at),
     ];
-    return {
-      writes,
-      events,
-      audit: { kind: AUDIT[action], target: { kind: 'reservation', id }, summary: `Reservation ${PAST[action]}: ${reservation.reference}`, changes: [] },
-      result: next,
+    if (writes.length <= RESERVATION_COMMAND_WRITES) {
+      return { writes, events: applied.events, audit: { kind: AUDIT[action], target: { kind: 'reservation', id: reservation.id }, summary: `Reservation ${PAST[action]}: ${reservation.reference}`, changes: [] }, result: next };
+    }
+    // More than one transaction holds: in slices, the lines in the reservation's order.
+    const pending: PendingOperation = {
+      kind: action,
+      id: ulid(),
+      requestKey,
+      startedAt: at,
+      slicesDone: 0,
+      amounts: reservation.lines.flatMap((line) => ((amounts.get(line.lineId) ?? 0) > 0 ? [{ lineId: line.lineId, quantity: amounts.get(line.lineId) ?? 0 }] : [])),
     };
+    return this.slices.toLast(organizationId, stored, pending, run);
   }
-}
-
-/**
- * When a change of the reservation happens: now, but always after its last change, so each
- * version of a reservation has its own `updatedAt` (its events' `occurredAt`, and the key of the
- * before-image an exact export reads: docs/exports.md "Snapshots"), whatever the clocks of the
- * writers.
- */
-export function changeTime(reservation: Pick<Reservation, 'updatedAt'>, now: Date): string {
-  return new Date(Math.max(now.getTime(), Date.parse(reservation.updatedAt) + 1)).toISOString();
 }
 
 /** How much of each line to settle: as asked, or all that is left; unknown lines are a 400, more than is left a 409. */
