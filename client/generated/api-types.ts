@@ -2122,6 +2122,8 @@ export interface components {
             reservationStatus?: string;
             buildReference?: string;
             buildId?: string | null;
+            /** @description `customer-api.reservations.too-large`: the lots (stored lines) the reservation would hold. */
+            storedLines?: number;
         };
         ReservationsPage: {
             data: {
@@ -6772,6 +6774,7 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.reservations.reference-taken`
+             *     - `customer-api.reservations.too-large`
              */
             409: {
                 headers: {
@@ -6782,7 +6785,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-large";
                     };
                 };
             };

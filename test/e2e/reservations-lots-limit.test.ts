@@ -43,17 +43,20 @@ async function reservationOf(response: Response, status: number): Promise<Reserv
 }
 
 const SKUS = ['SIXTY', 'FULFIL120', 'RELEASE120', 'EXPIRE120'] as const;
+/** Lots whose names are at their longest (64 characters of 3 UTF-8 bytes): 400 of them pass what one stored reservation takes. */
+const LONG_LOTS = Array.from({ length: 400 }, (_, index) => `${'€'.repeat(60)}${String(index).padStart(4, '0')}`);
 
 beforeAll(async () => {
   const created = await createTestKey();
   key = created.key;
   organizationId = created.record.organizationId;
   const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
-  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [...SKUS.map((sku) => [sku, sku, 'lot']), ['CROWDED', 'Crowded', 'lot']]));
+  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [...SKUS.map((sku) => [sku, sku, 'lot']), ['CROWDED', 'Crowded', 'lot'], ['LONGLOTS', 'Long lots', 'lot']]));
   await succeeded('locations', csvOf(['code', 'name', 'type'], [['BIN-1', 'Bin one', 'bin']]));
   const receipt = (sku: string, lots: string[]) => lots.map((lot) => ['PO-1', sku, 'BIN-1', '2', lot]);
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [...receipt('SIXTY', lotsOf('S', 60)), ...receipt('CROWDED', lotsOf('HELD', 93))]));
   for (const sku of ['FULFIL120', 'RELEASE120', 'EXPIRE120']) await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt(sku, lotsOf(sku.slice(0, 1), 120))));
+  await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt('LONGLOTS', LONG_LOTS)));
   // Received later: the newest lot, after every held one.
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt('CROWDED', ['FREE'])));
 }, 120_000);
@@ -149,5 +152,16 @@ describe('A reservation split across many lots', () => {
     // Assess
     expect(oldestFirst.lines.map((line) => line.lot)).toEqual(['FREE']);
     expect(await availabilityOf('CROWDED')).toMatchObject({ onHand: 188, reserved: 187, available: 1 });
+  });
+
+  it('400 lots of the longest names: 409 too-large naming the lots, nothing held', { timeout: 60_000 }, async () => {
+    // Act
+    const response = await post('/v1/reservations', { reference: 'LONG-ALL', lines: [{ sku: 'LONGLOTS', locationCode: 'BIN-1', quantity: 800 }] });
+    const text = await response.text();
+
+    // Assess
+    expect(response.status, text).toBe(409);
+    expect(JSON.parse(text)).toMatchObject({ code: 'customer-api.reservations.too-large', storedLines: 400 });
+    expect(await availabilityOf('LONGLOTS')).toMatchObject({ onHand: 800, reserved: 0, available: 800 });
   });
 });

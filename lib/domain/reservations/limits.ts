@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.ts';
 import { MAX_RESERVATION_LINES } from './reservation.ts';
 
 /**
@@ -24,3 +25,33 @@ const SLICE_WRITES_ONCE = 2;
 
 /** Lots one slice settles: 37. */
 export const LINES_PER_SLICE = Math.floor((RESERVATION_COMMAND_WRITES - SLICE_WRITES_ONCE - MAX_RESERVATION_LINES) / SLICE_WRITES_PER_LOT);
+
+/**
+ * A reservation is one item of the inventory table, which DynamoDB caps at 400 KB (409,600 bytes).
+ * While a create runs in slices, the item holds the lots held so far and the operation's plan of
+ * every lot, so its lines are stored about twice; a release, a fulfilment or an expiry stores a
+ * line id and a quantity per lot. A create is refused when its lines and its plan, as JSON (which
+ * counts every attribute name and more than DynamoDB stores for a number), pass this bound: the
+ * rest of the 400 KB is the keys, the status fields and the last requests' hashes. Lots of short
+ * skus, codes and lots take about 300 bytes each, so roughly 500 lots fit; lots whose every text is
+ * at its longest, about 1,000 bytes each, about 150 (test/unit/reservations/slices.test.ts).
+ */
+export const MAX_RESERVATION_PLAN_BYTES = 340_000;
+
+/** The bytes a create's reservation and its plan take as JSON: what MAX_RESERVATION_PLAN_BYTES bounds. */
+export function reservationPlanBytes(reservation: unknown, holds: unknown): number {
+  return Buffer.byteLength(JSON.stringify({ reservation, holds }));
+}
+
+/**
+ * A create that would hold more lots than one stored reservation records (each lot is a line of
+ * it): nothing is held. Split across several reservations, or name the lots to hold.
+ */
+export class ReservationTooLargeError extends ApiError {
+  constructor(storedLines: number, bytes: number) {
+    super(409, 'customer-api.reservations.too-large', 'Reservation too large', {
+      detail: `These lines would hold ${storedLines} lots, whose record (${bytes} bytes with the plan of its holds) passes the ${MAX_RESERVATION_PLAN_BYTES} bytes one stored reservation may take. Reserve the quantity across several reservations, or name larger lots to hold (\`lot\`).`,
+      extensions: { storedLines },
+    });
+  }
+}

@@ -11,7 +11,7 @@ import { resolveReferences, wantedReferences, type Reference } from '../stock/ch
 import { StockLedger, type StockSide } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
 import { newId, ulid } from '../ids.ts';
-import { RESERVATION_COMMAND_WRITES } from './limits.ts';
+import { MAX_RESERVATION_PLAN_BYTES, RESERVATION_COMMAND_WRITES, ReservationTooLargeError, reservationPlanBytes } from './limits.ts';
 import { rememberRequest, type PendingHold, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
 import { ReservationSlices } from './slices.ts';
@@ -98,6 +98,8 @@ export class ReserveCommand<Write> {
     if (short.length > 0) throw new InsufficientStockError(short);
 
     const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held.map((entry) => entry.line) };
+    const bytes = reservationPlanBytes(reservation, held);
+    if (bytes > MAX_RESERVATION_PLAN_BYTES) throw new ReservationTooLargeError(held.length, bytes);
     const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey) })];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {
       return {

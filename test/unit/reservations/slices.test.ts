@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINES_PER_SLICE } from '../../../lib/domain/reservations/limits.ts';
+import { LINES_PER_SLICE, MAX_RESERVATION_PLAN_BYTES, reservationPlanBytes } from '../../../lib/domain/reservations/limits.ts';
 import type { SliceRun } from '../../../lib/domain/reservations/ports.ts';
 import { ReserveCommand, type ReservationInput } from '../../../lib/domain/reservations/reserve.ts';
 import { MAX_RESERVATION_LINES, type Reservation } from '../../../lib/domain/reservations/reservation.ts';
@@ -133,5 +133,23 @@ describe('LINES_PER_SLICE', () => {
     expect(run.plans).toHaveLength(0);
     expect(sliced.result.lines.map((line) => line.lot)).toEqual(['FREE']);
     expect(transactionActions(ORG, sliced)).toBeLessThanOrEqual(10);
+  });
+
+  it('a create whose lots and plan would pass what one stored reservation takes is a 409 too-large, nothing held; one just within is planned', async () => {
+    // Prepare: one item of 300 lots, every text at its longest (about 1,650 bytes a lot, lines and plan)
+    const { world, items } = worldOf(1, () => 300);
+    const [item] = items;
+    const lots = (count: number) => ({ reference: longest('R'), expiresAt: null, lines: [{ sku: item!.sku, locationCode: PLACE.code, lot: null, quantity: count * 1000 }] });
+
+    // Act
+    const within = await created(world, lots(150), recordingRun());
+    const refusedRun = recordingRun();
+    const tooLarge = created(world, lots(300), refusedRun);
+
+    // Assess
+    expect(reservationPlanBytes(within.result, within.result.lines)).toBeLessThan(MAX_RESERVATION_PLAN_BYTES);
+    await expect(tooLarge).rejects.toMatchObject({ status: 409, code: 'customer-api.reservations.too-large', extensions: { storedLines: 300 } });
+    // Refused before its first slice: no transaction was planned.
+    expect(refusedRun.plans).toHaveLength(0);
   });
 });

@@ -14,7 +14,7 @@ export const reservationsOpenApi = {
     fulfilReservation: { contract: fulfilReservationContract, response: reservationSchema },
   },
   problemCodes: {
-    createReservation: { 409: ['customer-api.stock.insufficient-stock', 'customer-api.reservations.reference-taken', 'customer-api.request.conflict'] },
+    createReservation: { 409: ['customer-api.stock.insufficient-stock', 'customer-api.reservations.reference-taken', 'customer-api.reservations.too-large', 'customer-api.request.conflict'] },
     releaseReservation: { 404: ['customer-api.reservations.not-found'], 409: ['customer-api.reservations.not-active', 'customer-api.reservations.over-quantity', 'customer-api.request.conflict'] },
     fulfilReservation: { 404: ['customer-api.reservations.not-found'], 409: ['customer-api.reservations.not-active', 'customer-api.reservations.over-quantity', 'customer-api.stock.insufficient-stock', 'customer-api.request.conflict'] },
     getReservation: { 404: ['customer-api.reservations.not-found'] },
