@@ -106,8 +106,8 @@ async function feedShape(organizationId: string): Promise<string[]> {
 }
 
 describe('build runner', () => {
-  it('builds 60 lines in several transactions of at most 100 actions, and a crash after any step kind or a redelivery ends the same', async () => {
-    const reference = await world({ components: 60, lots: 8, stockPerRecord: 5 });
+  it('builds 100 lines (provenance of two groups) in several transactions of at most 100 actions, and a crash after any step kind or a redelivery ends the same', async () => {
+    const reference = await world({ components: 100, lots: 8, stockPerRecord: 5 });
     const first = await submit(reference.organizationId, { quantity: 4 });
     const plain = await runToEnd(reference.organizationId, first.id);
     expect(plain.build).toMatchObject({ status: 'succeeded', failure: null });
@@ -119,7 +119,7 @@ describe('build runner', () => {
     const expectedFeed = await feedShape(reference.organizationId);
 
     for (const phase of ['reserve', 'consume', 'produce', 'record', 'done'] as const) {
-      const crashed = await world({ components: 60, lots: 8, stockPerRecord: 5 });
+      const crashed = await world({ components: 100, lots: 8, stockPerRecord: 5 });
       const build = await submit(crashed.organizationId, { quantity: 4 });
       const run = await runToEnd(crashed.organizationId, build.id, phase);
       expect(run.crashes, phase).toBe(1);

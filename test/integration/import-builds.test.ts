@@ -9,7 +9,8 @@ import { stockAt } from '../support/stock.ts';
 /**
  * The `builds` import kind through the build runner (docs/boms.md "Builds"): each build is
  * submitted as a build job and run to its end by the import worker; a crash after any step kind
- * ends, on the next delivery, with the same stock, feed and row counts as an uninterrupted run; a
+ * it takes (test/integration/build-runner.test.ts crashes a build whose provenance takes a step
+ * of its own) ends, on the next delivery, with the same stock, feed and row counts as an uninterrupted run; a
  * short build fails whole naming each short line, and its reference can be imported again; a dry
  * run decides a build of any size in its chunk and moves nothing.
  */
@@ -24,11 +25,12 @@ async function world(stock: (sku: string) => number = () => 10): Promise<string>
   await runImportInProcess(organizationId, 'locations', csvOf(['code', 'name'], [['A1', 'Bin A1']]));
   const received = componentSkus.filter((sku) => stock(sku) > 0);
   if (received.length > 0) await runImportInProcess(organizationId, 'po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity'], received.map((sku) => ['PO-1', sku, 'A1', String(stock(sku))])));
-  await runImportInProcess(organizationId, 'boms', csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], componentSkus.map((sku) => ['KIT-BOM', 'KIT', sku, '1'])));
+  await runImportInProcess(organizationId, 'boms', csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [...componentSkus.map((sku) => ['KIT-BOM', 'KIT', sku, '1']), ...componentSkus.slice(0, 3).map((sku) => ['SMALL-BOM', 'KIT', sku, '1'])]));
   return organizationId;
 }
 
 const buildsFile = (...rows: Array<[reference: string, quantity: string]>) => csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], rows.map(([reference, quantity]) => [reference, 'KIT-BOM', quantity, 'A1']));
+const smallBuildsFile = (count: number) => csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], Array.from({ length: count }, (_, index) => [`S-${index}`, 'SMALL-BOM', '1', 'A1']));
 
 async function onHandBySku(organizationId: string): Promise<Record<string, number>> {
   const items = await itemsOf(organizationId, ['KIT', ...componentSkus]);
@@ -80,7 +82,8 @@ describe('builds imported through the build runner', () => {
     const expectedFeed = await feedShape(reference, feedFrom);
     expect(expectedFeed.filter((entry) => entry.startsWith('movement.created:consumption'))).toHaveLength(2 * COMPONENTS);
 
-    for (const phase of ['reserve', 'consume', 'produce', 'record', 'done'] as const) {
+    // A build of 40 draws: two slices held, then consumed; its provenance (one group) is recorded with its output.
+    for (const phase of ['reserve', 'consume', 'produce', 'done'] as const) {
       const organizationId = await world();
       const from = (await feedOf(organizationId)).length;
       const run = await importBuildsFile(organizationId, file, phase);
@@ -90,6 +93,26 @@ describe('builds imported through the build runner', () => {
       expect(await feedShape(organizationId, from), phase).toEqual(expectedFeed);
     }
   }, 240_000);
+
+  it('small builds take one transaction to hold and consume and one to produce and record; a crash after either ends the same', async () => {
+    const reference = await world();
+    const feedFrom = (await feedOf(reference)).length;
+    const plain = await importBuildsFile(reference, smallBuildsFile(4));
+    expect(plain.job).toMatchObject({ status: 'succeeded', counts: { created: 4, failed: 0 } });
+    const expectedStock = await onHandBySku(reference);
+    expect([expectedStock.KIT, expectedStock['C-00'], expectedStock['C-03']]).toEqual([4, 6, 10]);
+    const expectedFeed = await feedShape(reference, feedFrom);
+
+    for (const phase of ['produce', 'done'] as const) {
+      const organizationId = await world();
+      const from = (await feedOf(organizationId)).length;
+      const run = await importBuildsFile(organizationId, smallBuildsFile(4), phase);
+      expect(run.crashes, phase).toBe(1);
+      expect(run.job, phase).toMatchObject({ status: 'succeeded', counts: { totalRows: 4, processedRows: 4, created: 4, failed: 0 } });
+      expect(await onHandBySku(organizationId), phase).toEqual(expectedStock);
+      expect(await feedShape(organizationId, from), phase).toEqual(expectedFeed);
+    }
+  }, 120_000);
 
   it('a short build fails whole, naming each short line, nothing consumed; once stock arrives its reference imports again', async () => {
     const organizationId = await world((sku) => (sku === 'C-07' || sku === 'C-31' ? 1 : 10));

@@ -22,7 +22,9 @@ import type { BuildPorts } from './ports.ts';
  *
  * Steps: reserve (a slice of draws held, stored with the slice) until every line holds all it
  * needs; consume (a slice's draws leave on-hand and reserved together) slice by slice; produce
- * the output; record provenance, group by group. A build short of stock at the start fails at
+ * the output; record provenance, group by group. A build whose draws fit one slice is held and
+ * consumed in one transaction, and one whose provenance is one small group records it with its
+ * output: a small build takes 3 transactions with its submission. A build short of stock at the start fails at
  * once with nothing held; one that cannot go on later (stock taken by a race while reserving, a
  * count below what it holds, an output over the limit) unwinds: slices consumed are put back,
  * slices held are let go, then it fails. A failed build lets go of its reference's claim with
@@ -33,6 +35,8 @@ import type { BuildPorts } from './ports.ts';
 export const DRAWS_PER_SLICE = 25;
 /** Actions a provenance group may take: the rest of the 100 holds the checkpoint, the counter and the audit entry. */
 export const PROVENANCE_ACTIONS_PER_GROUP = 90;
+/** Provenance actions the output's transaction may also take (its movement, record, total and the checkpoint take at most 6, the writer 3). */
+const PROVENANCE_ACTIONS_WITH_OUTPUT = 80;
 /** A step that keeps losing races on stock records is left to the next delivery after this many tries. */
 const MAX_STEP_CONFLICTS = 8;
 /** A step is not started with less time than this left in the invocation. */
@@ -134,7 +138,11 @@ export class BuildRunner<Write> {
     }
     const slice = planned.draws.slice(0, DRAWS_PER_SLICE);
     const last = planned.draws.length <= DRAWS_PER_SLICE;
-    const next: Build = { ...build, status: 'running', progress: { ...build.progress, slices: build.progress.slices + (slice.length > 0 ? 1 : 0), phase: last ? 'consume' : 'reserve' } };
+    // Every draw fits this one slice: held and consumed in one transaction, all or nothing by itself.
+    const whole = last && slices.length === 0 && slice.length > 0;
+    const slicesAfter = build.progress.slices + (slice.length > 0 ? 1 : 0);
+    const progress: BuildProgress = whole ? { ...build.progress, slices: slicesAfter, consumed: slicesAfter, phase: 'produce' } : { ...build.progress, slices: slicesAfter, phase: last ? 'consume' : 'reserve' };
+    const next: Build = { ...build, status: 'running', progress };
     if (slice.length === 0) return this.commit(organizationId, stored, session, undefined, next, []);
     const ledger = this.ledger(session);
     ledger.begin();
@@ -142,10 +150,19 @@ export class BuildRunner<Write> {
       const hold = ledger.hold({ item: this.item(session, draw.itemId), side: this.side(session, draw), quantity: draw.quantity, reservationId: build.id, occurredAt: at });
       if (!hold.ok) throw new Error('A slice holds what its plan found available');
     }
+    if (whole) this.consumeDraws(ledger, session, build, slice, at);
     const extra = [this.ports.builds.sliceWrite(organizationId, build.id, build.progress.slices, slice)];
     const result = await this.commit(organizationId, stored, session, ledger, next, extra);
     session.slices = [...slices, slice];
     return result;
+  }
+
+  /** The draws leave on-hand and reserved together, as `consumption` movements, right after this transaction held them. */
+  private consumeDraws(ledger: StockLedger, session: Session, build: Build, draws: readonly BuildDraw[], at: string): void {
+    for (const draw of draws) {
+      const moved = ledger.move({ type: 'consumption', item: this.item(session, draw.itemId), quantity: draw.quantity, from: this.side(session, draw), reference: build.buildReference, reservationId: build.id, occurredAt: at });
+      if (!moved.ok) throw new Error('A draw held in this transaction is there to consume');
+    }
   }
 
   /** Consumes the next slice: its draws leave on-hand and reserved together, as `consumption` movements. */
@@ -184,6 +201,12 @@ export class BuildRunner<Write> {
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const progress: BuildProgress = { ...build.progress, phase: 'record', outputStockRecordId: produced.to.id, producedAt: this.now() };
+    // A provenance of one small group is recorded in this transaction, which then ends the build.
+    const groups = this.ports.provenanceGroups(organizationId, provenanceOf({ ...build, progress }, session), PROVENANCE_ACTIONS_PER_GROUP);
+    const [only] = groups;
+    if (groups.length === 1 && only && only.length <= PROVENANCE_ACTIONS_WITH_OUTPUT) {
+      return this.commit(organizationId, stored, session, ledger, finished({ ...build, progress: { ...progress, recorded: 1 } }, 'succeeded', null, this.now()), only);
+    }
     return this.commit(organizationId, stored, session, ledger, { ...build, progress }, []);
   }
 

@@ -8,8 +8,8 @@ import type { Pending, RunState } from './run-state.ts';
  * Units that run as build jobs (docs/boms.md "Builds"): outside dry runs, a unit of a kind
  * with `buildJob` (the `builds` kind) is planned, submitted as a build whose claim names this
  * import, and run to its end here, in the build's own transactions, before the chunk that holds
- * its verdict is planned. The unit then starts a chunk of its own, after every unit before it
- * committed. A crash or a redelivery finds the build by its claim and runs it on from the step it
+ * its verdict is planned, after any stock change the chunk held so far committed; the verdicts of
+ * builds that ended share a chunk. A crash or a redelivery finds the build by its claim and runs it on from the step it
  * reached, so the build applies once and the row is counted once, with the build's outcome.
  */
 

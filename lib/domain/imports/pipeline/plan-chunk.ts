@@ -43,8 +43,9 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
       await readStockAhead(run, index);
     }
     if (isJobUnit(run, entry) && !run.jobVerdicts.has(entry.position)) {
-      // Its build runs in transactions of its own: after the units before it committed.
-      if (units.length > 0 || !run.hasTime()) break;
+      // Its build runs in transactions of its own, on stock as committed: after any stock change
+      // the chunk holds so far. Verdicts of builds that ended share one chunk.
+      if ((units.length > 0 && (ledger?.pendingActions() ?? 0) > 0) || !run.hasTime()) break;
       if (!(await runJobUnit(run, entry))) break;
       if (run.stock && index >= run.stockReadThrough) await readStockAhead(run, index);
     }
