@@ -69,6 +69,19 @@ async function importBuildsFile(organizationId: string, file: string, crashAfter
   return { job: await storedJob(organizationId, job.id), crashes };
 }
 
+/** Imports `file` into a fresh world once per phase, crashing after that phase once: each ends with every row created, `expectedStock` and `expectedFeed`. */
+async function expectCrashesEndTheSame(file: string, phases: readonly BuildPhase[], rows: number, expectedStock: Record<string, number>, expectedFeed: string[]): Promise<void> {
+  for (const phase of phases) {
+    const organizationId = await world();
+    const from = (await feedOf(organizationId)).length;
+    const run = await importBuildsFile(organizationId, file, phase);
+    expect(run.crashes, phase).toBe(1);
+    expect(run.job, phase).toMatchObject({ status: 'succeeded', counts: { totalRows: rows, processedRows: rows, created: rows, failed: 0 } });
+    expect(await onHandBySku(organizationId), phase).toEqual(expectedStock);
+    expect(await feedShape(organizationId, from), phase).toEqual(expectedFeed);
+  }
+}
+
 describe('builds imported through the build runner', () => {
   it('builds 40 lines in several steps; a crash after any step kind ends, on redelivery, in the same stock, feed and counts', async () => {
     const file = buildsFile(['B-1', '3'], ['B-2', '2']);
@@ -83,15 +96,7 @@ describe('builds imported through the build runner', () => {
     expect(expectedFeed.filter((entry) => entry.startsWith('movement.created:consumption'))).toHaveLength(2 * COMPONENTS);
 
     // A build of 40 draws: two slices held, then consumed; its provenance (one group) is recorded with its output.
-    for (const phase of ['reserve', 'consume', 'produce', 'done'] as const) {
-      const organizationId = await world();
-      const from = (await feedOf(organizationId)).length;
-      const run = await importBuildsFile(organizationId, file, phase);
-      expect(run.crashes, phase).toBe(1);
-      expect(run.job, phase).toMatchObject({ status: 'succeeded', counts: { totalRows: 2, processedRows: 2, created: 2, failed: 0 } });
-      expect(await onHandBySku(organizationId), phase).toEqual(expectedStock);
-      expect(await feedShape(organizationId, from), phase).toEqual(expectedFeed);
-    }
+    await expectCrashesEndTheSame(file, ['reserve', 'consume', 'produce', 'done'], 2, expectedStock, expectedFeed);
   }, 240_000);
 
   it('small builds take one transaction to hold and consume and one to produce and record; a crash after either ends the same', async () => {
@@ -103,15 +108,7 @@ describe('builds imported through the build runner', () => {
     expect([expectedStock.KIT, expectedStock['C-00'], expectedStock['C-03']]).toEqual([4, 6, 10]);
     const expectedFeed = await feedShape(reference, feedFrom);
 
-    for (const phase of ['produce', 'done'] as const) {
-      const organizationId = await world();
-      const from = (await feedOf(organizationId)).length;
-      const run = await importBuildsFile(organizationId, smallBuildsFile(4), phase);
-      expect(run.crashes, phase).toBe(1);
-      expect(run.job, phase).toMatchObject({ status: 'succeeded', counts: { totalRows: 4, processedRows: 4, created: 4, failed: 0 } });
-      expect(await onHandBySku(organizationId), phase).toEqual(expectedStock);
-      expect(await feedShape(organizationId, from), phase).toEqual(expectedFeed);
-    }
+    await expectCrashesEndTheSame(smallBuildsFile(4), ['produce', 'done'], 4, expectedStock, expectedFeed);
   }, 120_000);
 
   it('a short build fails whole, naming each short line, nothing consumed; once stock arrives its reference imports again', async () => {

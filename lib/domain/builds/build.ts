@@ -1,4 +1,5 @@
 import { ApiError, NotFoundError } from '../errors.ts';
+import { newId } from '../ids.ts';
 import type { AuditActor } from '../audit/types.ts';
 import type { BomRevisionRef } from '../boms/bom.ts';
 
@@ -102,6 +103,12 @@ export function publicBuild(build: Build) {
 export interface StoredBuild {
   build: Build;
   version: number;
+}
+
+/** A build as submitted, over JSON or by an import: queued, at the reserve step, with a new id. */
+export function queuedBuild(fields: Pick<Build, 'organizationId' | 'buildReference' | 'bomId' | 'revision' | 'quantity' | 'locationId' | 'outputLot' | 'sources' | 'submittedBy' | 'importJobId'>, at: string): Build {
+  const { importJobId, ...rest } = fields;
+  return { id: newId('bld'), ...rest, status: 'queued', failure: null, progress: newProgress(), ...(importJobId === undefined ? {} : { importJobId }), submittedAt: at, updatedAt: at, completedAt: null };
 }
 
 export function newProgress(): BuildProgress {

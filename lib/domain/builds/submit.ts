@@ -1,11 +1,10 @@
 import type { AuditActor } from '../audit/types.ts';
 import type { Bom } from '../boms/records.ts';
 import { ValidationError, type FieldError } from '../errors.ts';
-import { newId } from '../ids.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
 import { buildClaimKey } from '../stock/claims.ts';
 import type { CommandPlan } from '../write/ports.ts';
-import { BuildReferenceTakenError, newProgress, type Build, type BuildSource } from './build.ts';
+import { BuildReferenceTakenError, queuedBuild, type Build, type BuildSource } from './build.ts';
 import type { BuildPorts } from './ports.ts';
 
 /**
@@ -82,24 +81,7 @@ export class SubmitBuildCommand<Write> {
     if (errors.length > 0 || !bom || !location) throw new ValidationError(errors, 'The build names what it cannot use; see `errors`.');
 
     const at = (ports.clock?.() ?? new Date()).toISOString();
-    const build: Build = {
-      id: newId('bld'),
-      organizationId,
-      buildReference: input.buildReference,
-      bomId: bom.id,
-      revision: { id: bom.revision.id, number: bom.revision.number },
-      quantity: input.quantity,
-      locationId: location.id,
-      outputLot: input.outputLot,
-      sources,
-      status: 'queued',
-      failure: null,
-      progress: newProgress(),
-      submittedBy,
-      submittedAt: at,
-      updatedAt: at,
-      completedAt: null,
-    };
+    const build = queuedBuild({ organizationId, buildReference: input.buildReference, bomId: bom.id, revision: { id: bom.revision.id, number: bom.revision.number }, quantity: input.quantity, locationId: location.id, outputLot: input.outputLot, sources, submittedBy }, at);
     return {
       writes: ports.builds.createWrites(organizationId, build),
       events: [],

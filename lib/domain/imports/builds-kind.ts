@@ -5,8 +5,7 @@ import type { Location } from '../inventory/location.ts';
 import { LOCATION_MAX_LENGTHS } from '../inventory/location.ts';
 import { stockRecordKey } from '../inventory/stock.ts';
 import { checkBuild, decideBuild, shortLinesMessage, type BuildRow } from '../stock/builds.ts';
-import { newId } from '../ids.ts';
-import { newProgress, type Build, type BuildFailure } from '../builds/build.ts';
+import { queuedBuild, type Build, type BuildFailure } from '../builds/build.ts';
 import type { StockEntry } from '../stock/records.ts';
 import { STOCK_MAX_LENGTHS } from '../stock/records.ts';
 import { RowReader } from './cells.ts';
@@ -76,7 +75,7 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
   return claimed(decideBuild(header, linesOf(unit, rowNumber), bom, lookupOf(context.resolve, itemById), ledger, { rowNumber, now: context.now }), buildClaimKey(header.buildReference), jobId, context.now);
 }
 
-/** The unit's lines with their row numbers, and the rows' BOM and location, as resolved. */
+/** The unit's rows, each with its row number. */
 function linesOf(unit: ImportUnit<BuildRow>, rowNumber: number) {
   return unit.rows.map((row, index) => ({ rowNumber: unit.rowNumbers[index] ?? rowNumber, row }));
 }
@@ -99,25 +98,10 @@ function planBuildJob(unit: ImportUnit<BuildRow>, existing: VersionedRecord<unkn
     if (row.componentSku === null) return [];
     return [{ itemId: lookup.item(row.componentSku).id, locationId: lookup.location(row.sourceLocationCode ?? header.locationCode).id, lot: row.sourceLot }];
   });
-  const build: Build = {
-    id: newId('bld'),
-    organizationId: context.organizationId,
-    buildReference: header.buildReference,
-    bomId: bom.id,
-    revision: { id: bom.revision.id, number: bom.revision.number },
-    quantity: header.quantity,
-    locationId: checked.location.id,
-    outputLot: header.outputLot,
-    sources,
-    status: 'queued',
-    failure: null,
-    progress: newProgress(),
-    submittedBy: SYSTEM_ACTOR,
-    importJobId: context.jobId,
-    submittedAt: context.now,
-    updatedAt: context.now,
-    completedAt: null,
-  };
+  const build = queuedBuild(
+    { organizationId: context.organizationId, buildReference: header.buildReference, bomId: bom.id, revision: { id: bom.revision.id, number: bom.revision.number }, quantity: header.quantity, locationId: checked.location.id, outputLot: header.outputLot, sources, submittedBy: SYSTEM_ACTOR, importJobId: context.jobId },
+    context.now,
+  );
   return { submit: build, bomVersion: stored.version };
 }
 

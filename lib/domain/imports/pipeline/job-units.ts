@@ -34,10 +34,10 @@ export function isJobUnit<Write>(run: RunState<Write>, entry: Pending): boolean 
 }
 
 /**
- * Runs the entry's build to its end and keeps its verdict for the planning of its chunk (`run.jobVerdicts`);
+ * Runs the entry's build (at `index` of the pending entries) to its end and keeps its verdict for the planning of its chunk (`run.jobVerdicts`);
  * false when the time ran short first (the build is then run on by the next delivery).
  */
-export async function runJobUnit<Write>(run: RunState<Write>, entry: Pending): Promise<boolean> {
+export async function runJobUnit<Write>(run: RunState<Write>, entry: Pending, index: number): Promise<boolean> {
   const { kind, job, ports, existing, references } = run;
   const hooks = kind.buildJob;
   const builds = ports.builds;
@@ -80,7 +80,7 @@ export async function runJobUnit<Write>(run: RunState<Write>, entry: Pending): P
     if (!ended) return false;
     // The build changed stock this run had read: the units after it read it again.
     run.stock?.forget();
-    run.stockReadThrough = run.pending.indexOf(entry);
+    run.stockReadThrough = index;
     run.jobVerdicts.set(entry.position, hooks.verdict(ended, unit));
     return true;
   }

@@ -38,16 +38,17 @@ export async function planChunk<Write>(run: RunState<Write>, from: number, ledge
       if (!run.hasTime()) break;
       await loadAhead(run, index);
     }
-    if (run.stock && index >= run.stockReadThrough) {
+    // A build job reads its own stock: its verdict reads none.
+    const jobUnit = isJobUnit(run, entry);
+    if (run.stock && index >= run.stockReadThrough && !jobUnit) {
       if (!run.hasTime()) break;
       await readStockAhead(run, index);
     }
-    if (isJobUnit(run, entry) && !run.jobVerdicts.has(entry.position)) {
+    if (jobUnit && !run.jobVerdicts.has(entry.position)) {
       // Its build runs in transactions of its own, on stock as committed: after any stock change
       // the chunk holds so far. Verdicts of builds that ended share one chunk.
       if ((units.length > 0 && (ledger?.pendingActions() ?? 0) > 0) || !run.hasTime()) break;
-      if (!(await runJobUnit(run, entry))) break;
-      if (run.stock && index >= run.stockReadThrough) await readStockAhead(run, index);
+      if (!(await runJobUnit(run, entry, index))) break;
     }
     const room = Math.max(0, MAX_STORED_ROW_ERRORS - stored);
     // Coalesced stock writes the chunk already has; a unit adds to them only what it changes first.
