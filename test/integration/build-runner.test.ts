@@ -141,6 +141,32 @@ describe('build runner', () => {
     expect(consumptions).toHaveLength(30);
   }, 120_000);
 
+  it('a runner that read the output absent while another produced it reads again and ends the build once', async () => {
+    const { organizationId, components } = await world({ components: 3, stockPerRecord: 3 });
+    const build = await submit(organizationId, { quantity: 2 });
+    const targetKey = stockRecordKey('itm_target', A1.id, null);
+    const ports = buildPorts(tables());
+    let overtaken = false;
+    // Runner A's read of the output record returns absent; before A commits, runner B runs the whole build.
+    const stock = {
+      ...ports.stock,
+      getByNaturalKeys: async (...args: Parameters<typeof ports.stock.getByNaturalKeys>) => {
+        const found = await ports.stock.getByNaturalKeys(...args);
+        if (!overtaken && args[1] === 'stock-record' && [...args[2]].includes(targetKey) && !found.has(targetKey)) {
+          overtaken = true;
+          expect((await runToEnd(organizationId, build.id)).build.status).toBe('succeeded');
+        }
+        return found;
+      },
+    };
+    await new BuildProcessor({ ...ports, stock }, async () => undefined).process(organizationId, build.id, forever);
+    expect(overtaken).toBe(true);
+    const state = await stockState(organizationId, components);
+    expect(state['TARGET/']).toEqual([2, 0]);
+    for (const item of components) expect(state[`${item.sku}/`]).toEqual([1, 0]);
+    expect((await feedShape(organizationId)).filter((entry) => entry.startsWith('movement.created:production'))).toHaveLength(1);
+  }, 60_000);
+
   it('a count below what a build holds makes it put back what it consumed, let go of the rest, and fail', async () => {
     const { organizationId, components } = await world({ components: 30, stockPerRecord: 3 });
     const build = await submit(organizationId, { quantity: 2 });

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import type { EventDraft } from '../events/types.ts';
 import type { Item } from '../inventory/item.ts';
 import type { Location } from '../inventory/location.ts';
-import { newRecordId } from '../inventory/records.ts';
+import { NaturalKeyTakenError, newRecordId } from '../inventory/records.ts';
 import { newMovementId, stockRecordKey } from '../inventory/stock.ts';
 import type { StockChangeWrite } from '../stock/changes/command.ts';
 import { StockLedger, type StockSide } from '../stock/ledger.ts';
@@ -318,6 +318,8 @@ export function provenanceOf(build: Build, session: Pick<Session, 'slices' | 'co
 }
 
 /** Another writer changed a stock record or total the step read: read again and decide the step again. */
+/** Another writer changed a stock record the step read, or created one the step would create (a second runner producing the same output). */
 function isStockConflict(error: unknown): boolean {
+  if (error instanceof NaturalKeyTakenError) return error.recordType === 'stock-record';
   return error instanceof ApiError && error.status === 409 && error.code === 'customer-api.request.conflict';
 }
