@@ -4,6 +4,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/config/env.ts';
 import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../lib/config/webhooks.ts';
+import { ATTEMPT_READS_IN_SERVICE } from '../../lib/domain/webhooks/attempt-reads.ts';
 import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
 import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
 import { log, logger } from '../../lib/log.ts';
@@ -37,6 +38,7 @@ const worker = new DeliveryWorker({
   secrets: webhookSecretBox(),
   send: (input) => sender.send(input),
   attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
+  readLimits: ATTEMPT_READS_IN_SERVICE,
   // The gate's counters go by generations of the attempt deadline plus the time settling may take: a slot never given back (its worker died) stops counting two generations later.
   ...(FAIR_SHARES_IN_SERVICE ? { gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, log: (message, details) => log('warn', message, details) }) } : {}),
   ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),

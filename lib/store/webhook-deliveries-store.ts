@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
-import type { AttemptOutcome, DeliveryAttempt, DeliveryStorage, DeliveryTask, TaskIdentity, TaskStatus } from '../domain/webhooks/ports.ts';
+import type { AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryStorage, DeliveryTask, TaskIdentity, TaskNext } from '../domain/webhooks/ports.ts';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from './entity.ts';
 import { WEBHOOK_ATTEMPT_PREFIX, webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
@@ -12,10 +13,14 @@ import { FINISHED_TASK_REMOVALS, replayTaskKeys, taskDueKeys } from './webhook-t
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). A
- * task is put once per (endpoint, event, origin) with `attribute_not_exists`; an attempt is
- * claimed (task + `pending` log entry) and settled (log entry + task) in a transaction each, with
- * conditions on the task's attempt count and the attempt under way, so two workers holding the
- * same message never both send, and the log always says what the task says. Each of these writes
+ * task is put once per (endpoint, event, origin) with `attribute_not_exists`. An attempt is
+ * claimed by one conditional update of the task (its attempt count), so two workers holding the
+ * same message never both send; its `pending` log entry follows. It is settled by its log entry
+ * (written only over `pending`), then the task (only while that attempt is in flight). Each is
+ * one single-item write, not a transaction (a transaction costs DynamoDB Local about four single
+ * writes, docs/performance.md "Webhooks"); a worker that dies between the two leaves a task in
+ * flight whose log entry holds the outcome, which the interrupted settle applies (lib/domain/
+ * webhooks/deliver.ts). Each task write
  * also files the task in the due index under the time its next message counts as lost, or takes
  * it out once it ends (lib/store/webhook-task-index.ts), for the due-task sweep.
  */
@@ -45,89 +50,70 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     return Item?.task as DeliveryTask | undefined;
   }
 
-  async claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }): Promise<boolean> {
-    const entry: DeliveryAttempt = {
-      id: attempt.attemptId,
-      eventId: task.eventId,
-      eventType: task.eventType,
-      attempt: attempt.number,
-      status: 'pending',
-      responseStatus: null,
-      durationMs: null,
-      error: null,
-      attemptedAt: attempt.startedAt,
-      nextAttemptAt: null,
-    };
+  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookTaskEntity.key(identity),
+          UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight, gsi1pk = :duePartition, gsi1sk = :dueSortKey',
+          ConditionExpression: '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none',
+          ExpressionAttributeNames: { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' },
+          ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null, ...dueValues(identity, taskSweepAt({ status: 'pending', inFlight: attempt, nextAttemptAt: null }, Date.now())) },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { claimed: true, task: Attributes?.task as DeliveryTask };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The item comes back marshalled with a refused update.
+      return { claimed: false, task: error.Item ? (unmarshall(error.Item).task as DeliveryTask) : undefined };
+    }
+  }
+
+  async recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void> {
+    const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null };
+    // Only where absent: an entry already settled (by an interrupted settle elsewhere) is never undone.
+    await documentClient.send(new PutCommand({ TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk)' })).catch(ignoreConditionFailed);
+  }
+
+  async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext): Promise<boolean> {
+    const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome };
+    try {
+      // The outcome first, only over a `pending` entry (or none, when the claim's worker died before writing it): of two
+      // settles of one attempt (its worker's, and the interrupted settle of a worker that found it stale) one wins.
+      await documentClient.send(new PutCommand({ TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk) OR #status = :pending', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } }));
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+    return this.finishTask(task, attempt.attemptId, next);
+  }
+
+  async attemptOf(task: Pick<DeliveryTask, 'organizationId' | 'endpointId'>, attemptId: string): Promise<DeliveryAttempt | undefined> {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId }), ConsistentRead: true }));
+    return Item ? toAttempt(Item) : undefined;
+  }
+
+  async finishTask(task: DeliveryTask, attemptId: string, next: TaskNext): Promise<boolean> {
+    const sweepAt = taskSweepAt({ status: next.status, inFlight: null, nextAttemptAt: next.nextAttemptAt }, Date.now());
     try {
       await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: webhookTaskEntity.key(task),
-                UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight, gsi1pk = :duePartition, gsi1sk = :dueSortKey',
-                ConditionExpression: '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none',
-                ExpressionAttributeNames: { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' },
-                ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null, ...dueValues(task, taskSweepAt({ status: 'pending', inFlight: attempt, nextAttemptAt: null }, Date.now())) },
-              },
-            },
-            { Put: { TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookTaskEntity.key(task),
+          UpdateExpression: `SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none${sweepAt === null ? ` REMOVE ${FINISHED_TASK_REMOVALS}` : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
+          ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
+          ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
+          ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
         }),
       );
       return true;
     } catch (error) {
-      if (error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+      if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
-  }
-
-  async settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: TaskStatus; nextAttemptAt: string | null }): Promise<void> {
-    const sweepAt = taskSweepAt({ status: next.status, inFlight: null, nextAttemptAt: next.nextAttemptAt }, Date.now());
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId }),
-              UpdateExpression: 'SET #status = :status, #responseStatus = :responseStatus, #durationMs = :durationMs, #error = :error, #nextAttemptAt = :nextAttemptAt',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#status': 'status', '#responseStatus': 'responseStatus', '#durationMs': 'durationMs', '#error': 'error', '#nextAttemptAt': 'nextAttemptAt' },
-              ExpressionAttributeValues: { ':status': outcome.status, ':responseStatus': outcome.responseStatus, ':durationMs': outcome.durationMs, ':error': outcome.error, ':nextAttemptAt': outcome.nextAttemptAt, ':pending': 'pending' },
-            },
-          },
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: webhookTaskEntity.key(task),
-              UpdateExpression: `SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none${sweepAt === null ? ` REMOVE ${FINISHED_TASK_REMOVALS}` : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
-              ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
-              ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
-              ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
-            },
-          },
-        ],
-      }),
-    );
-  }
-
-  async cancelTask(task: DeliveryTask): Promise<void> {
-    await documentClient
-      .send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookTaskEntity.key(task),
-          UpdateExpression: `SET #task.#status = :cancelled, #task.#nextAttemptAt = :none REMOVE ${FINISHED_TASK_REMOVALS}`,
-          ConditionExpression: '#task.#status = :pending AND #task.#inFlight = :none',
-          ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight' },
-          ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':none': null },
-        }),
-      )
-      .catch((error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      });
   }
 
   async attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
@@ -166,8 +152,12 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 }
 
+function ignoreConditionFailed(error: unknown): void {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+}
+
 /** The due index's keys as update values (`:duePartition`, `:dueSortKey`). */
-function dueValues(task: DeliveryTask, sweepAt: number | null): Record<string, string> {
+function dueValues(task: TaskIdentity, sweepAt: number | null): Record<string, string> {
   if (sweepAt === null) return {};
   const { gsi1pk, gsi1sk } = taskDueKeys(task, sweepAt);
   return { ':duePartition': gsi1pk, ':dueSortKey': gsi1sk };

@@ -147,3 +147,73 @@ describe('delivery worker crash', () => {
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 2, inFlight: null });
   });
 });
+
+/** The real store, dying once right before the task's next state is written (after the log entry got the outcome). */
+class DiesBeforeTaskSettles extends WebhookDeliveriesStore {
+  dies = true;
+  override async finishTask(...args: Parameters<WebhookDeliveriesStore['finishTask']>): Promise<boolean> {
+    if (this.dies) {
+      this.dies = false;
+      throw new Error('injected crash: the worker died between the outcome and the task');
+    }
+    return super.finishTask(...args);
+  }
+}
+
+describe('delivery worker crash between the outcome and the task', () => {
+  async function taskOfOneEvent(prefix: string, answer?: number) {
+    const organizationId = uniqueOrganization();
+    const { key } = await createTestKey({ organizationId, scopes: ['all'] });
+    const { events: committed } = await commit(organizationId, [eventDraft('item.created')]);
+    const path = `/${prefix}/${randomUUID()}`;
+    const endpoint = await register(key, path);
+    if (answer !== undefined) receiver.answer(path, { status: answer });
+    const event = committed[0];
+    const stored = await events().find(organizationId, 1);
+    if (!event || !stored) throw new Error('no event');
+    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored.committedAt }, endpoint.id, 'fault-test');
+    expect((await deliveries().createTask(task)).created).toBe(true);
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'fault-test', attempt: 1, dueAt: Date.now() };
+    return { organizationId, endpoint, path, task, message };
+  }
+
+  function workerWith(store: WebhookDeliveriesStore, queue: CollectingQueue, clock: () => Date) {
+    return new DeliveryWorker({ endpoints: endpoints(), deliveries: store, events: events(), queue, secrets: webhookSecretBox(), send: createWebhookSender({ allowLoopback: true }).send, firstRetrySeconds: 0, clock });
+  }
+
+  it('a success recorded in the log: the next delivery of the message ends the task as succeeded, sends nothing more', async () => {
+    const { organizationId, endpoint, path, task, message } = await taskOfOneEvent('dies-after-success');
+    let now = Date.now();
+    const queue = new CollectingQueue();
+    const crashing = new DiesBeforeTaskSettles(tableName('inventory'));
+    await expect(workerWith(crashing, queue, () => new Date(now)).handle(message, false)).rejects.toThrow('injected crash');
+    expect((await deliveries().getTask(task))?.inFlight?.number).toBe(1);
+    now += STALE_ATTEMPT_MS + 1000;
+    expect(await workerWith(deliveries(), queue, () => new Date(now)).handle(message, true)).toBe('settled-interrupted');
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
+    expect(queue.sent).toEqual([]);
+    expect(receiver.deliveries(path)).toHaveLength(1);
+    const log = await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10);
+    expect(log.items.map((entry) => [entry.attempt, entry.status, entry.responseStatus])).toEqual([[1, 'succeeded', 200]]);
+  });
+
+  it('a failure recorded in the log: the next delivery schedules the retry the log names, once', async () => {
+    const { organizationId, endpoint, task, message } = await taskOfOneEvent('dies-after-failure', 500);
+    let now = Date.now();
+    const queue = new CollectingQueue();
+    const crashing = new DiesBeforeTaskSettles(tableName('inventory'));
+    await expect(workerWith(crashing, queue, () => new Date(now)).handle(message, false)).rejects.toThrow('injected crash');
+    const [recorded] = (await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10)).items;
+    expect(recorded).toMatchObject({ attempt: 1, status: 'failed', responseStatus: 500 });
+    now += STALE_ATTEMPT_MS + 1000;
+    const worker = workerWith(deliveries(), queue, () => new Date(now));
+    expect(await worker.handle(message, true)).toBe('settled-interrupted');
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null, nextAttemptAt: recorded?.nextAttemptAt });
+    expect(queue.sent).toEqual([expect.objectContaining({ kind: 'attempt', attempt: 2, dueAt: Date.parse(recorded?.nextAttemptAt ?? '') })]);
+    // A duplicate of the message changes nothing more.
+    expect(await worker.handle(message, false)).toBe('dropped');
+    expect(queue.sent).toHaveLength(1);
+    const log = await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10);
+    expect(log.items.map((entry) => [entry.attempt, entry.status])).toEqual([[1, 'failed']]);
+  });
+});

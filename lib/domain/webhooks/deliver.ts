@@ -3,16 +3,18 @@ import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
-import type { AttemptGate, AttemptOutcome, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource } from './ports.ts';
+import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, TaskIdentity, TaskNext } from './ports.ts';
+import { AttemptReads, type AttemptReadLimits } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
 /**
  * The delivery worker's decision for one queue message (docs/webhooks.md "Delivery" and "Retry
- * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned, with a
- * `pending` log entry in the same transaction) and settled after (the log entry's outcome and the
- * task's next state, in one transaction), so a duplicate message never sends twice and a worker
- * that dies mid-attempt leaves a claim the next delivery of the message settles as failed.
+ * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned, then a
+ * `pending` log entry) and settled after (the log entry's outcome, then the task's next state),
+ * so a duplicate message never sends twice and a worker that dies mid-attempt leaves a claim the
+ * next delivery of the message settles: as failed, or as its log entry says when the worker died
+ * between the outcome and the task's next state.
  *
  * SQS delays a message at most 15 minutes: a wait longer than that is a chain of messages, each
  * carrying the due time; one that arrives early is sent on again with the rest of the wait.
@@ -43,6 +45,8 @@ export interface DeliveryPorts {
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
   /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"); without it attempts are not limited (tests of other concerns). */
   gate?: AttemptGate;
+  /** How long a worker keeps endpoints and envelopes it read (lib/domain/webhooks/attempt-reads.ts); without it every attempt reads both. */
+  readLimits?: AttemptReadLimits;
   /** The sender's deadline: a deferred attempt to an endpoint whose circuit is open waits at least this long. */
   attemptDeadlineMs?: number;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
@@ -57,7 +61,11 @@ export interface DeliveryPorts {
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
 export class DeliveryWorker {
-  constructor(private readonly ports: DeliveryPorts) {}
+  private readonly reads: AttemptReads;
+
+  constructor(private readonly ports: DeliveryPorts) {
+    this.reads = new AttemptReads(ports, ports.readLimits ?? { endpointMs: 0, eventBytes: 0 });
+  }
 
   /** Handles one `attempt` message; `redelivered` when the queue gave it out before (its receive count > 1). */
   async handle(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean): Promise<DeliveryVerdict> {
@@ -87,9 +95,37 @@ export class DeliveryWorker {
   /** The message once it holds a share (or needs none): `attempted.timedOut` says how its attempt ended, if one was made. */
   private async handleWithinShare(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean, attempted: { timedOut: boolean | null }): Promise<DeliveryVerdict> {
     const { deliveries } = this.ports;
-    const task = await deliveries.getTask(message);
-    if (!task || task.status !== 'pending') return 'dropped';
     const now = this.now();
+    if (message.dueAt - now.getTime() > EARLY_TOLERANCE_MS) {
+      await this.queueAttempt(message, message.attempt, message.dueAt, now);
+      return 'delayed';
+    }
+    // Claimed first, without reading the task: the claim's condition is the common case, and a
+    // refused claim returns the task as it stands for the cases below.
+    const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
+    const claim = await deliveries.claimAttempt(message, attempt);
+    if (!claim.claimed) return this.notClaimed(message, claim.task, redelivered, now);
+    const { task } = claim;
+    const [stored, event] = await Promise.all([this.reads.endpoint(task.organizationId, task.endpointId), this.reads.event(task.organizationId, task.sequence)]);
+    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
+      // Deleted or disabled endpoint, or an event past retention: no attempt, and none after.
+      await deliveries.finishTask(task, attempt.attemptId, { status: 'cancelled', nextAttemptAt: null });
+      return 'cancelled';
+    }
+    // The log's `pending` entry is written while the request goes out; the settle waits for it.
+    const pending = deliveries.recordPending(task, attempt);
+    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
+    const [result] = await Promise.all([this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers }), pending]);
+    attempted.timedOut = result.timedOut === true;
+    this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
+    await this.settle(task, attempt, stored, result);
+    return 'sent';
+  }
+
+  /** A claim refused: the task (as it stands) ended, is under way elsewhere, or is at another attempt. */
+  private async notClaimed(message: Extract<DeliveryMessage, { kind: 'attempt' }>, task: DeliveryTask | undefined, redelivered: boolean, now: Date): Promise<DeliveryVerdict> {
+    if (!task || task.status !== 'pending') return 'dropped';
     if (task.inFlight) {
       const staleAt = Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS;
       if (now.getTime() < staleAt) {
@@ -106,54 +142,39 @@ export class DeliveryWorker {
       await this.queueAttempt(task, task.attempts + 1, Date.parse(task.nextAttemptAt), now);
       return 'delayed';
     }
-    if (message.attempt !== task.attempts + 1) return 'dropped';
-    if (message.dueAt - now.getTime() > EARLY_TOLERANCE_MS) {
-      await this.queueAttempt(task, message.attempt, message.dueAt, now);
-      return 'delayed';
-    }
-    // Read together: one round trip of latency instead of two on every attempt.
-    const [stored, event] = await Promise.all([this.ports.endpoints.get(task.organizationId, task.endpointId), this.ports.events.find(task.organizationId, task.sequence)]);
-    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
-      // Deleted or disabled endpoint, or an event past retention: no further attempt.
-      await deliveries.cancelTask(task);
-      return 'cancelled';
-    }
-    const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
-    if (!(await deliveries.claimAttempt(task, attempt))) return 'dropped';
-    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
-    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
-    const result = await this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers });
-    attempted.timedOut = result.timedOut === true;
-    this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
-    await this.settle({ ...task, attempts: attempt.number, inFlight: attempt }, stored, result);
-    return 'sent';
+    return 'dropped';
   }
 
-  private async settle(task: DeliveryTask & { inFlight: NonNullable<DeliveryTask['inFlight']> }, stored: StoredEndpoint, result: SendResult): Promise<void> {
+  private async settle(task: DeliveryTask, attempt: AttemptUnderWay, stored: StoredEndpoint, result: SendResult): Promise<void> {
     const { deliveries, endpoints } = this.ports;
     const now = this.now();
     const base = { responseStatus: result.responseStatus, durationMs: result.durationMs, error: result.error };
     if (result.outcome === 'succeeded') {
-      await deliveries.settleAttempt(task, task.inFlight.attemptId, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
-      if (stored.failingSince !== null) await endpoints.clearFailing(task.organizationId, task.endpointId);
+      await deliveries.settleAttempt(task, attempt, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
+      if (stored.failingSince !== null) {
+        await endpoints.clearFailing(task.organizationId, task.endpointId);
+        this.reads.forgetEndpoint(task.organizationId, task.endpointId);
+      }
       return;
     }
     if (result.outcome === 'gone') {
-      await deliveries.settleAttempt(task, task.inFlight.attemptId, { status: 'failed', ...base, nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null });
+      await deliveries.settleAttempt(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null });
       await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
       return;
     }
-    await this.failed(task, task.inFlight.attemptId, { status: 'failed', ...base, nextAttemptAt: null }, result.retryAfterSeconds, now, stored);
+    await this.failed(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, result.retryAfterSeconds, now, stored);
   }
 
   /** A failed attempt: the next one scheduled, or none (schedule exhausted, or the endpoint failing too long). */
-  private async failed(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, stored?: StoredEndpoint): Promise<void> {
-    const number = task.inFlight?.number ?? task.attempts;
+  private async failed(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, stored?: StoredEndpoint): Promise<void> {
+    const { number } = attempt;
     const failingSince = await this.ports.endpoints.markFailing(task.organizationId, task.endpointId, now);
+    this.reads.forgetEndpoint(task.organizationId, task.endpointId);
     const failingTooLong = now.getTime() - Date.parse(failingSince) >= FAILING_DISABLE_AFTER_DAYS * 86_400_000;
     const scheduled = number === 1 && this.ports.firstRetrySeconds !== undefined ? this.ports.firstRetrySeconds : nextAttemptDelaySeconds(number, retryAfterSeconds, this.ports.random ?? Math.random);
     const nextAttemptAt = failingTooLong || scheduled === null ? null : new Date(now.getTime() + scheduled * 1000).toISOString();
-    await this.ports.deliveries.settleAttempt(task, attemptId, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt });
+    // Settled by another worker first (this one's attempt was taken for interrupted): that one queued what follows.
+    if (!(await this.ports.deliveries.settleAttempt(task, attempt, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt }))) return;
     if (nextAttemptAt) await this.queueAttempt(task, number + 1, Date.parse(nextAttemptAt), now);
     if (failingTooLong) {
       const endpoint = stored ?? (await this.ports.endpoints.get(task.organizationId, task.endpointId));
@@ -164,9 +185,16 @@ export class DeliveryWorker {
   private async settleInterrupted(task: DeliveryTask, now: Date): Promise<void> {
     const inFlight = task.inFlight;
     if (!inFlight) return;
+    const recorded = await this.ports.deliveries.attemptOf(task, inFlight.attemptId);
+    if (recorded && recorded.status !== 'pending') {
+      // Its worker recorded the outcome and died before the task's next state: that state follows from the entry.
+      const next: TaskNext = recorded.status === 'succeeded' ? { status: 'succeeded', nextAttemptAt: null } : { status: recorded.nextAttemptAt ? 'pending' : 'failed', nextAttemptAt: recorded.nextAttemptAt };
+      if ((await this.ports.deliveries.finishTask(task, inFlight.attemptId, next)) && next.nextAttemptAt) await this.queueAttempt(task, inFlight.number + 1, Date.parse(next.nextAttemptAt), now);
+      return;
+    }
     const outcome: AttemptOutcome = { status: 'failed', responseStatus: null, durationMs: null, error: 'The attempt was interrupted before its outcome was recorded.', nextAttemptAt: null };
     this.ports.log?.('webhook attempt interrupted', { eventId: task.eventId, endpointId: task.endpointId, attempt: inFlight.number });
-    await this.failed({ ...task, attempts: inFlight.number }, inFlight.attemptId, outcome, null, now);
+    await this.failed({ ...task, attempts: inFlight.number }, inFlight, outcome, null, now);
   }
 
   private async disable(stored: StoredEndpoint, reason: DisabledReason, why: string, now: Date): Promise<void> {
@@ -186,6 +214,7 @@ export class DeliveryWorker {
       idempotencyKey: null,
     };
     const disabled = await this.ports.endpoints.disable(stored.organizationId, endpoint.id, reason, audit, now);
+    this.reads.forgetEndpoint(stored.organizationId, endpoint.id);
     if (disabled) this.ports.log?.('webhook endpoint disabled', { endpointId: endpoint.id, reason });
   }
 
@@ -195,7 +224,7 @@ export class DeliveryWorker {
     await this.ports.queue.send([{ message: { ...message, deferrals: deferrals + 1 }, delaySeconds }]);
   }
 
-  private async queueAttempt(task: DeliveryTask, attempt: number, dueAt: number, now: Date): Promise<void> {
+  private async queueAttempt(task: TaskIdentity, attempt: number, dueAt: number, now: Date): Promise<void> {
     const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now.getTime()) / 1000)));
     const message: DeliveryMessage = { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt, dueAt };
     await this.ports.queue.send([{ message, delaySeconds }]);

@@ -46,27 +46,46 @@ export function newTask(event: CommittedEvent, endpointId: string, origin: strin
   };
 }
 
-/** Creates (once) the task of each (endpoint, event) and queues what was not attempted yet. */
 /** Delivery-task puts one dispatcher call has in flight at most. */
 const CONCURRENT_TASK_PUTS = 50;
 
+/**
+ * Creates (once) the task of each (endpoint, event) and queues what was not attempted yet. A
+ * stream record holds a whole transaction's events (an import chunk's can be hundreds), so the
+ * puts go a bounded number at a time; each task's message is sent as soon as ten are ready (one
+ * SendMessageBatch), while the next puts run, so the first attempts start before the last tasks
+ * are written.
+ */
 export async function createTasks(planner: TaskPlanner, pairs: readonly { event: CommittedEvent; endpointId: string; origin: string }[], now: () => number = Date.now): Promise<number> {
-  const messages: DeliveryMessage[] = [];
-  // A stream record holds a whole transaction's events (an import chunk's can be hundreds), so the
-  // puts go a bounded number at a time rather than all at once.
-  for (let start = 0; start < pairs.length; start += CONCURRENT_TASK_PUTS) {
-    await Promise.all(
-      pairs.slice(start, start + CONCURRENT_TASK_PUTS).map(async ({ event, endpointId, origin }) => {
-        const task = newTask(event, endpointId, origin);
-        const put = await planner.deliveries.createTask(task);
-        if (put.created || (put.existing.status === 'pending' && put.existing.attempts === 0)) messages.push(attemptMessage(task, now()));
-      }),
-    );
-  }
-  for (let start = 0; start < messages.length; start += SQS_BATCH) {
-    await planner.queue.send(messages.slice(start, start + SQS_BATCH).map((message) => ({ message, delaySeconds: 0 })));
-  }
-  return messages.length;
+  const ready: DeliveryMessage[] = [];
+  const sends: Promise<void>[] = [];
+  let queued = 0;
+  const flush = () => {
+    const batch = ready.splice(0, SQS_BATCH);
+    queued += batch.length;
+    sends.push(planner.queue.send(batch.map((message) => ({ message, delaySeconds: 0 }))));
+  };
+  let next = 0;
+  const putNext = async (): Promise<void> => {
+    while (next < pairs.length) {
+      const pair = pairs[next];
+      next += 1;
+      if (!pair) break;
+      const task = newTask(pair.event, pair.endpointId, pair.origin);
+      const put = await planner.deliveries.createTask(task);
+      if (put.created || (put.existing.status === 'pending' && put.existing.attempts === 0)) {
+        ready.push(attemptMessage(task, now()));
+        if (ready.length >= SQS_BATCH) flush();
+      }
+    }
+  };
+  // Every send is awaited, also when a put fails: the batch fails only once nothing is left running.
+  const puts = await Promise.allSettled(Array.from({ length: Math.min(CONCURRENT_TASK_PUTS, pairs.length) }, putNext));
+  while (ready.length > 0) flush();
+  const sent = await Promise.allSettled(sends);
+  const failure = [...puts, ...sent].find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  return queued;
 }
 
 /** The endpoints an event goes to, live: enabled, subscribed, and created before the event committed. */

@@ -49,7 +49,13 @@ export interface DeliveryTask {
   status: TaskStatus;
   nextAttemptAt: string | null;
   /** The attempt under way (its log entry is `pending`), if any. */
-  inFlight: { attemptId: string; number: number; startedAt: string } | null;
+  inFlight: AttemptUnderWay | null;
+}
+
+export interface AttemptUnderWay {
+  attemptId: string;
+  number: number;
+  startedAt: string;
 }
 
 export type TaskIdentity = Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>;
@@ -68,6 +74,12 @@ export interface DeliveryAttempt {
   nextAttemptAt: string | null;
 }
 
+/** A task's state after an attempt: retried (`pending` with the time), or ended. */
+export interface TaskNext {
+  status: TaskStatus;
+  nextAttemptAt: string | null;
+}
+
 export interface AttemptOutcome {
   status: 'succeeded' | 'failed';
   responseStatus: number | null;
@@ -80,12 +92,16 @@ export interface DeliveryStorage {
   /** Conditional put: `created`, or the task that already exists. */
   createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }>;
   getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined>;
-  /** Starts attempt `number` (task and pending log entry in one transaction); false when another worker did. */
-  claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }): Promise<boolean>;
-  /** Ends the attempt under way: its log entry and the task's next state, in one transaction. */
-  settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: TaskStatus; nextAttemptAt: string | null }): Promise<void>;
-  /** No further attempt (endpoint disabled or deleted, event expired). */
-  cancelTask(task: DeliveryTask): Promise<void>;
+  /** Starts attempt `number`: the task's count, conditioned on the one before, with no attempt under way; the task after, or (refused) as it stands. */
+  claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
+  /** The claimed attempt's `pending` log entry, where no entry is yet. */
+  recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void>;
+  /** Ends the attempt under way: its log entry (only while `pending`), then the task's next state; false when another worker settled it first. */
+  settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext): Promise<boolean>;
+  /** The log entry of one attempt, if written. */
+  attemptOf(task: Pick<DeliveryTask, 'organizationId' | 'endpointId'>, attemptId: string): Promise<DeliveryAttempt | undefined>;
+  /** The task's next state after attempt `attemptId`, whose log entry already holds its outcome; false when the attempt is no longer the task's in flight. */
+  finishTask(task: DeliveryTask, attemptId: string, next: TaskNext): Promise<boolean>;
   attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>>;
 }
 

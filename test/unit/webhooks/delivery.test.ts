@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/domain/webhooks/deliver.ts';
 import { dispatchEvents, liveRecipients, newTask, type CommittedEvent } from '../../../lib/domain/webhooks/dispatch.ts';
 import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { AttemptGate, AttemptOutcome, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage } from '../../../lib/domain/webhooks/ports.ts';
+import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage, TaskIdentity, TaskNext } from '../../../lib/domain/webhooks/ports.ts';
 
 /**
  * The webhook flows' decisions on in-memory ports (docs/webhooks.md "Delivery", "Retry waits",
@@ -39,24 +39,31 @@ class Memory implements DeliveryStorage {
     const task = this.tasks.get(this.key(identity));
     return task ? structuredClone(task) : undefined;
   }
-  async claimAttempt(task: DeliveryTask, attempt: { attemptId: string; number: number; startedAt: string }) {
-    const current = this.tasks.get(this.key(task));
-    if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending') return false;
+  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay) {
+    const current = this.tasks.get(this.key(identity));
+    if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending') return { claimed: false as const, task: current && structuredClone(current) };
     current.attempts = attempt.number;
     current.inFlight = attempt;
-    this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null });
-    return true;
+    return { claimed: true as const, task: structuredClone(current) };
   }
-  async settleAttempt(task: DeliveryTask, attemptId: string, outcome: AttemptOutcome, next: { status: DeliveryTask['status']; nextAttemptAt: string | null }) {
-    const current = this.tasks.get(this.key(task));
+  async recordPending(task: DeliveryTask, attempt: AttemptUnderWay) {
+    if (!this.log.has(attempt.attemptId)) this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null });
+  }
+  async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext) {
+    const entry = this.log.get(attempt.attemptId);
+    if (entry && entry.status !== 'pending') return false;
+    this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome });
+    return this.finishTask(task, attempt.attemptId, next);
+  }
+  async attemptOf(_task: DeliveryTask, attemptId: string) {
     const entry = this.log.get(attemptId);
-    if (!current || !entry || current.inFlight?.attemptId !== attemptId) throw new Error('settle without its claim');
-    Object.assign(entry, outcome);
-    Object.assign(current, next, { inFlight: null });
+    return entry ? structuredClone(entry) : undefined;
   }
-  async cancelTask(task: DeliveryTask) {
+  async finishTask(task: DeliveryTask, attemptId: string, next: TaskNext) {
     const current = this.tasks.get(this.key(task));
-    if (current) current.status = 'cancelled';
+    if (!current || current.inFlight?.attemptId !== attemptId) return false;
+    Object.assign(current, next, { inFlight: null });
+    return true;
   }
   async attemptsPage() {
     return { items: [...this.log.values()], more: false };

@@ -1,0 +1,61 @@
+import { LRUCache } from 'lru-cache';
+import type { StoredEndpoint } from './endpoint.ts';
+import type { EndpointStorage, EventSource, StoredEventText } from './ports.ts';
+
+/**
+ * What an attempt reads before it sends: the endpoint and the event's envelope (docs/webhooks.md
+ * "Delivery"). A worker container keeps both for a while, so attempts of one event to several
+ * endpoints, or of many events to one endpoint, do not each read them:
+ * - an envelope never changes once committed: kept up to `eventBytes` of envelopes, for a minute
+ *   (an event past retention is then still sent once more at most a minute later);
+ * - an endpoint is kept `endpointMs` (a second in service): a change made elsewhere (a PUT, a
+ *   rotation, a disable, a delete) reaches this container's attempts within that time. A change
+ *   this container makes (marking the endpoint failing, disabling it) drops its entry at once.
+ * With `endpointMs` 0 and `eventBytes` 0 every attempt reads both (tests of other concerns).
+ */
+
+export interface AttemptReadLimits {
+  endpointMs: number;
+  eventBytes: number;
+}
+
+export const ATTEMPT_READS_IN_SERVICE: AttemptReadLimits = { endpointMs: 1000, eventBytes: 16 * 1024 * 1024 };
+const EVENT_KEEP_MS = 60_000;
+const MAX_ENDPOINTS = 2000;
+
+export class AttemptReads {
+  private readonly endpoints: LRUCache<string, StoredEndpoint> | undefined;
+  private readonly events: LRUCache<string, StoredEventText> | undefined;
+
+  constructor(
+    private readonly sources: { endpoints: Pick<EndpointStorage, 'get'>; events: Pick<EventSource, 'find'> },
+    limits: AttemptReadLimits,
+  ) {
+    if (limits.endpointMs > 0) this.endpoints = new LRUCache({ max: MAX_ENDPOINTS, ttl: limits.endpointMs });
+    if (limits.eventBytes > 0) this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
+  }
+
+  async endpoint(organizationId: string, endpointId: string): Promise<StoredEndpoint | undefined> {
+    const key = `${organizationId}#${endpointId}`;
+    const kept = this.endpoints?.get(key);
+    if (kept) return kept;
+    const stored = await this.sources.endpoints.get(organizationId, endpointId);
+    if (stored) this.endpoints?.set(key, stored);
+    return stored;
+  }
+
+  async event(organizationId: string, sequence: number): Promise<StoredEventText | undefined> {
+    const key = `${organizationId}#${sequence}`;
+    const kept = this.events?.get(key);
+    if (kept) return kept;
+    const event = await this.sources.events.find(organizationId, sequence);
+    // One larger than the whole budget is not kept (LRUCache refuses it).
+    if (event && this.events && event.envelopeJson.length <= this.events.maxSize) this.events.set(key, event);
+    return event;
+  }
+
+  /** This container changed the endpoint: its next attempt reads it again. */
+  forgetEndpoint(organizationId: string, endpointId: string): void {
+    this.endpoints?.delete(`${organizationId}#${endpointId}`);
+  }
+}

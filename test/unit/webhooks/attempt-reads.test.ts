@@ -1,0 +1,81 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { AttemptReads } from '../../../lib/domain/webhooks/attempt-reads.ts';
+import type { StoredEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
+import type { StoredEventText } from '../../../lib/domain/webhooks/ports.ts';
+
+/** The delivery worker's kept reads (lib/domain/webhooks/attempt-reads.ts): what is read again, and when. */
+
+function sources(envelopeBytes = 10) {
+  const reads = { endpoints: [] as string[], events: [] as string[] };
+  let version = 1;
+  return {
+    reads,
+    bump: () => (version += 1),
+    endpoints: {
+      get: async (organizationId: string, endpointId: string) => {
+        reads.endpoints.push(`${organizationId}/${endpointId}`);
+        return { organizationId, endpoint: { id: endpointId }, version } as unknown as StoredEndpoint;
+      },
+    },
+    events: {
+      find: async (organizationId: string, sequence: number): Promise<StoredEventText> => {
+        reads.events.push(`${organizationId}/${sequence}`);
+        return { sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: 'x'.repeat(envelopeBytes) };
+      },
+    },
+  };
+}
+
+describe('attempt reads', () => {
+  it('keeps an endpoint for its time, then reads it again and sees the change', async () => {
+    const source = sources();
+    const reads = new AttemptReads(source, { endpointMs: 40, eventBytes: 0 });
+    expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(1);
+    source.bump();
+    expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(1);
+    expect(source.reads.endpoints).toEqual(['org_a/whe_1']);
+    await sleep(60);
+    expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(2);
+    expect(source.reads.endpoints).toHaveLength(2);
+  });
+
+  it('reads an endpoint this container changed again at once', async () => {
+    const source = sources();
+    const reads = new AttemptReads(source, { endpointMs: 60_000, eventBytes: 0 });
+    await reads.endpoint('org_a', 'whe_1');
+    source.bump();
+    reads.forgetEndpoint('org_a', 'whe_1');
+    expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(2);
+  });
+
+  it('keeps endpoints and events apart by organization', async () => {
+    const source = sources();
+    const reads = new AttemptReads(source, { endpointMs: 60_000, eventBytes: 1000 });
+    await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 7)]);
+    await Promise.all([reads.endpoint('org_b', 'whe_1'), reads.event('org_b', 7)]);
+    await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 7), reads.event('org_b', 7)]);
+    expect(source.reads).toEqual({ endpoints: ['org_a/whe_1', 'org_b/whe_1'], events: ['org_a/7', 'org_b/7'] });
+  });
+
+  it('keeps envelopes up to its byte budget, least recently used out first, and never one larger than it', async () => {
+    const source = sources(400);
+    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1000 });
+    for (const sequence of [1, 2, 1, 3, 1, 2]) await reads.event('org_a', sequence);
+    // 1 and 2 fit (800 bytes); 3 pushes out 2 (used longest ago), which is read again.
+    expect(source.reads.events).toEqual(['org_a/1', 'org_a/2', 'org_a/3', 'org_a/2']);
+    const huge = sources(5000);
+    const small = new AttemptReads(huge, { endpointMs: 0, eventBytes: 1000 });
+    await small.event('org_a', 1);
+    await small.event('org_a', 1);
+    expect(huge.reads.events).toHaveLength(2);
+  });
+
+  it('reads every time without limits', async () => {
+    const source = sources();
+    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 0 });
+    for (let round = 0; round < 3; round += 1) await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 1)]);
+    expect(source.reads.endpoints).toHaveLength(3);
+    expect(source.reads.events).toHaveLength(3);
+  });
+});
