@@ -1,7 +1,6 @@
 import type { BuildPorts } from '../domain/builds/ports.ts';
 import { recordsOf } from '../domain/stock/changes/references.ts';
 import type { Item } from '../domain/inventory/item.ts';
-import type { Location } from '../domain/inventory/location.ts';
 import { BomsStore } from './boms-store.ts';
 import { BuildProvenanceStore } from './build-provenance-store.ts';
 import { BuildsStore } from './builds-store.ts';
@@ -28,8 +27,6 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
     builds: store,
     boms,
     references: (organizationId, wanted) => reads.references(organizationId, wanted),
-    items: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
-    locations: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'location', ids)) as Map<string, Location>,
     stock: {
       getByNaturalKeys: (organizationId, entity, naturalKeys) => stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
       getItemsByIds: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,

@@ -30,6 +30,9 @@ const drawSliceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; b
   key: ({ organizationId, buildId, index }) => ({ pk: `ORG#${organizationId}#BUILD#${buildId}`, sk: `SLICE#${String(index).padStart(6, '0')}` }),
 });
 
+/** The version a build is submitted at (its first step's checkpoint is written over it). */
+export const SUBMITTED_BUILD_VERSION = 1;
+
 /** The builds' shard partitions of the active-jobs index. */
 export const buildActiveShard = (shard: number) => `ACTIVEBUILDS#${shard}`;
 
@@ -55,7 +58,7 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
   createWrites(organizationId: string, build: Build): StoreWrite[] {
     const claim = this.stock.entryWrite(organizationId, { key: buildClaimKey(build.buildReference), jobId: build.importJobId ?? build.id, movementIds: [], buildId: build.id, appliedAt: build.submittedAt });
     return [
-      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, build, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, build, SUBMITTED_BUILD_VERSION), ConditionExpression: 'attribute_not_exists(pk)' } } },
       // Another request or an import took the reference meanwhile.
       { ...claim, onConditionFailed: async () => new BuildReferenceTakenError(build.buildReference, (await this.idOfReference(organizationId, build.buildReference)) ?? null) },
     ];

@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors.ts';
 import type { BuildPorts } from '../domain/builds/ports.ts';
 import { BuildRunner, type StepHook } from '../domain/builds/runner.ts';
 import type { ImportBuilds } from '../domain/imports/pipeline/job-units.ts';
+import { SUBMITTED_BUILD_VERSION } from './builds-store.ts';
 
 /**
  * The builds of the `builds` import kind (docs/boms.md "Builds"): submitted as `POST /v1/builds`
@@ -28,11 +29,10 @@ export function importBuilds<Write>(ports: BuildPorts<Write>, afterStep?: StepHo
         throw error;
       }
     },
-    async runToEnd(organizationId: string, buildId: string, remainingMs: () => number): Promise<Build | undefined> {
-      const outcome = await runner.run(organizationId, buildId, remainingMs);
+    async runToEnd(organizationId: string, buildId: string, remainingMs: () => number, submitted?: Build): Promise<Build | undefined> {
+      const { outcome, build } = await runner.run(organizationId, buildId, remainingMs, submitted && { build: submitted, version: SUBMITTED_BUILD_VERSION });
       if (outcome === 'missing') throw new Error(`Build ${buildId} of an import does not exist`);
-      if (outcome === 'handed-on') return undefined;
-      return (await ports.builds.get(organizationId, buildId))?.build;
+      return outcome === 'handed-on' ? undefined : build;
     },
   };
 }

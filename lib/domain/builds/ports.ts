@@ -1,6 +1,4 @@
 import type { Bom, BomRevision, BuildProvenance } from '../boms/records.ts';
-import type { Item } from '../inventory/item.ts';
-import type { Location } from '../inventory/location.ts';
 import type { StockChangeReads, StockChangeWrite } from '../stock/changes/command.ts';
 import type { StockReads } from '../stock/state.ts';
 import type { CommandWriter } from '../write/ports.ts';
@@ -33,10 +31,8 @@ export interface BuildPorts<Write> {
     /** The BOM still at `expectedVersion` (an import's build is submitted only on the BOM it was planned on). */
     unchangedCheck(organizationId: string, bomId: string, expectedVersion: number): Write;
   };
-  /** Items, locations and claims in one batch, as the JSON stock changes read them (the submission). */
+  /** Items, locations and claims in one batch, as the JSON stock changes read them (the submission, and a run's items and locations by id). */
   references: StockChangeReads['references'];
-  items(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
-  locations(organizationId: string, ids: Iterable<string>): Promise<Map<string, Location>>;
   stock: StockReads & { writesOf(organizationId: string, write: StockChangeWrite): Write[] };
   /** The provenance's writes in groups of at most `maxActions`, each committed in its own transaction, in order. */
   provenanceGroups(organizationId: string, provenance: BuildProvenance, maxActions: number): Write[][];

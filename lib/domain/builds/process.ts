@@ -20,7 +20,7 @@ export class BuildProcessor<Write> {
   }
 
   async process(organizationId: string, buildId: string, remainingMs: () => number): Promise<RunOutcome> {
-    const outcome = await this.runner.run(organizationId, buildId, remainingMs);
+    const { outcome } = await this.runner.run(organizationId, buildId, remainingMs);
     if (outcome === 'handed-on') await this.continueLater({ organizationId, jobId: buildId });
     return outcome;
   }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AuditDraft } from '../audit/types.ts';
 import type { BomContent } from '../boms/bom.ts';
 import type { BuildProvenance } from '../boms/records.ts';
@@ -44,6 +45,15 @@ export const STEP_TIME_MARGIN_MS = 5_000;
 
 export type RunOutcome = 'done' | 'handed-on' | 'missing';
 
+/** How a run ended, with the build as it then stands (undefined when missing). */
+export interface RunResult {
+  outcome: RunOutcome;
+  build: Build | undefined;
+}
+
+/** Revisions a runner keeps: a revision never changes, and builds of one BOM come in runs (an import's rows). */
+const KEPT_REVISIONS = 50;
+
 /** A runner's fault hook (integration tests): called after each step commits, with the phase it committed. */
 export type StepHook = (phase: BuildProgress['phase'], progress: BuildProgress) => void | Promise<void>;
 
@@ -62,14 +72,21 @@ export class BuildRunner<Write> {
     private readonly afterStep?: StepHook,
   ) {}
 
-  /** Runs the build until it is done or the time left is too short for another step. */
-  async run(organizationId: string, buildId: string, remainingMs: () => number): Promise<RunOutcome> {
-    let stored = await this.ports.builds.get(organizationId, buildId);
-    if (!stored) return 'missing';
+  /** Revisions read, by organization, BOM and revision id. */
+  private readonly revisions = new LRUCache<string, BomContent>({ max: KEPT_REVISIONS });
+
+  /**
+   * Runs the build until it is done or the time left is too short for another step. `known`: the
+   * build as its caller just wrote it (a submission), so it is not read first; if another runner
+   * moved it meanwhile, the first step's checkpoint says so and the build is read then.
+   */
+  async run(organizationId: string, buildId: string, remainingMs: () => number, known?: StoredBuild): Promise<RunResult> {
+    let stored = known ?? (await this.ports.builds.get(organizationId, buildId));
+    if (!stored) return { outcome: 'missing', build: undefined };
     let session: Session | undefined;
     let conflicts = 0;
     while (stored.build.progress.phase !== 'done') {
-      if (remainingMs() < STEP_TIME_MARGIN_MS) return 'handed-on';
+      if (remainingMs() < STEP_TIME_MARGIN_MS) return { outcome: 'handed-on', build: stored.build };
       session ??= await this.open(organizationId, stored.build);
       try {
         stored = await this.step(organizationId, stored, session);
@@ -80,7 +97,7 @@ export class BuildRunner<Write> {
         // Another runner committed this step (its stock writes may be what failed first), or
         // another writer changed stock the step read: read both again and go on from there.
         const latest = await this.ports.builds.get(organizationId, buildId);
-        if (!latest) return 'missing';
+        if (!latest) return { outcome: 'missing', build: undefined };
         session.slices = undefined;
         session.state.forget();
         if (latest.version !== stored.version) conflicts = 0;
@@ -88,19 +105,28 @@ export class BuildRunner<Write> {
         stored = latest;
       }
     }
-    return 'done';
+    return { outcome: 'done', build: stored.build };
   }
 
   private async open(organizationId: string, build: Build): Promise<Session> {
     const { ports } = this;
-    const revision = await ports.boms.revision(organizationId, build.bomId, build.revision.id);
-    if (!revision) throw new Error(`Build ${build.id} names a revision that does not exist`);
-    const content = revision.content;
-    const itemIds = new Set([content.targetItemId, ...content.lines.map((line) => line.itemId), ...build.sources.map((source) => source.itemId)]);
-    const locationIds = new Set([build.locationId, ...build.sources.map((source) => source.locationId)]);
-    const [items, locations] = await Promise.all([ports.items(organizationId, itemIds), ports.locations(organizationId, locationIds)]);
+    const content = await this.revision(organizationId, build);
+    const itemIds = [...new Set([content.targetItemId, ...content.lines.map((line) => line.itemId), ...build.sources.map((source) => source.itemId)])];
+    const locationIds = [...new Set([build.locationId, ...build.sources.map((source) => source.locationId)])];
+    // Items and locations in one batch.
+    const { itemsById: items, locationsById: locations } = await ports.references(organizationId, { skus: [], itemIds, codes: [], locationIds, claimKeys: [] });
     const state = new StockState(ports.stock, organizationId, items.values());
     return { content, items, locations, needs: needsOf(build, content, items, locations), state, slices: undefined };
+  }
+
+  private async revision(organizationId: string, build: Build): Promise<BomContent> {
+    const key = `${organizationId}#${build.bomId}#${build.revision.id}`;
+    const kept = this.revisions.get(key);
+    if (kept) return kept;
+    const revision = await this.ports.boms.revision(organizationId, build.bomId, build.revision.id);
+    if (!revision) throw new Error(`Build ${build.id} names a revision that does not exist`);
+    this.revisions.set(key, revision.content);
+    return revision.content;
   }
 
   private async step(organizationId: string, stored: StoredBuild, session: Session): Promise<StoredBuild> {

@@ -24,8 +24,8 @@ export interface ImportBuilds {
    * revised or archived since the import read it.
    */
   submit(build: Build, bomVersion: number): Promise<'submitted' | 'taken' | 'bom-changed'>;
-  /** Runs the build on until it ended (its final state), or undefined when the time left ran short first. */
-  runToEnd(organizationId: string, buildId: string, remainingMs: () => number): Promise<Build | undefined>;
+  /** Runs the build on until it ended (its final state), or undefined when the time left ran short first; `submitted`: the build this run just submitted (not read again). */
+  runToEnd(organizationId: string, buildId: string, remainingMs: () => number, submitted?: Build): Promise<Build | undefined>;
 }
 
 /** Whether the entry is a unit that runs as a build job in this run. */
@@ -75,7 +75,7 @@ export async function runJobUnit<Write>(run: RunState<Write>, entry: Pending, in
       continue;
     }
     const buildId = 'resume' in plan ? plan.resume : plan.submit.id;
-    const ended = await builds.runToEnd(organizationId, buildId, remainingMs);
+    const ended = await builds.runToEnd(organizationId, buildId, remainingMs, 'submit' in plan ? plan.submit : undefined);
     run.jobProgressed = true;
     if (!ended) return false;
     // The build changed stock this run had read: the units after it read it again.
