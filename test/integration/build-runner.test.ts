@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Bom, BomRevision } from '../../lib/domain/boms/records.ts';
 import type { Build, BuildPhase } from '../../lib/domain/builds/build.ts';
 import { BuildProcessor } from '../../lib/domain/builds/process.ts';
+import { BuildRunner } from '../../lib/domain/builds/runner.ts';
 import { sweepStalledBuilds } from '../../lib/domain/builds/sweep.ts';
 import { activeJobItems } from '../../lib/store/active-jobs-index.ts';
-import { buildActiveShard } from '../../lib/store/builds-store.ts';
+import { buildActiveShard, SUBMITTED_BUILD_VERSION } from '../../lib/store/builds-store.ts';
 import { SubmitBuildCommand, type BuildInput } from '../../lib/domain/builds/submit.ts';
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
@@ -165,6 +166,25 @@ describe('build runner', () => {
     expect(state['TARGET/']).toEqual([2, 0]);
     for (const item of components) expect(state[`${item.sku}/`]).toEqual([1, 0]);
     expect((await feedShape(organizationId)).filter((entry) => entry.startsWith('movement.created:production'))).toHaveLength(1);
+  }, 60_000);
+
+  it('reads a BOM revision once for the builds of one runner, and a build it was handed not at all first', async () => {
+    const { organizationId } = await world({ components: 2, stockPerRecord: 10 });
+    const ports = buildPorts(tables());
+    const reads = { revisions: 0, builds: 0 };
+    const counted = {
+      ...ports,
+      // The stores are class instances: their other methods stay on the prototype.
+      boms: Object.assign(Object.create(ports.boms) as typeof ports.boms, { revision: (...args: Parameters<typeof ports.boms.revision>) => ((reads.revisions += 1), ports.boms.revision(...args)) }),
+      builds: Object.assign(Object.create(ports.builds) as typeof ports.builds, { get: (...args: Parameters<typeof ports.builds.get>) => ((reads.builds += 1), ports.builds.get(...args)) }),
+    };
+    const runner = new BuildRunner(counted);
+    const first = await submit(organizationId, { quantity: 1 });
+    const second = await submit(organizationId, { quantity: 2 });
+    expect(await runner.run(organizationId, first.id, forever)).toMatchObject({ outcome: 'done', build: { status: 'succeeded' } });
+    expect(await runner.run(organizationId, second.id, forever, { build: second, version: SUBMITTED_BUILD_VERSION })).toMatchObject({ outcome: 'done', build: { status: 'succeeded', quantity: 2 } });
+    expect(reads).toEqual({ revisions: 1, builds: 1 });
+    expect((await ports.builds.get(organizationId, second.id))?.build).toMatchObject({ status: 'succeeded' });
   }, 60_000);
 
   it('a count below what a build holds makes it put back what it consumed, let go of the rest, and fail', async () => {
