@@ -28,7 +28,9 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
     boms,
     references: (organizationId, wanted) => reads.references(organizationId, wanted),
     stock: {
-      getByNaturalKeys: (organizationId, entity, naturalKeys) => stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
+      // Stock records through the reads that remember each key's record id (a stock record is never deleted): a record read before takes one round trip, not two.
+      getByNaturalKeys: async (organizationId, entity, naturalKeys) =>
+        entity === 'stock-record' ? (await reads.stock(organizationId, { recordKeys: [...naturalKeys], itemIds: [], claimKeys: [] })).records : stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
       getItemsByIds: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
       stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
       writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
