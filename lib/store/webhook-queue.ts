@@ -9,7 +9,8 @@ export class WebhookDeliveryQueue implements DeliveryQueue {
   async send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void> {
     for (let start = 0; start < messages.length; start += 10) {
       const chunk = messages.slice(start, start + 10);
-      const entries = chunk.map(({ message, delaySeconds }, index) => ({ Id: `m${index}`, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));
+      // The organization is the message's tenant for SQS fair queues: a tenant's backlog does not hold up the others' first attempts (docs/webhooks.md "Fairness").
+      const entries = chunk.map(({ message, delaySeconds }, index) => ({ Id: `m${index}`, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds, MessageGroupId: message.organizationId }));
       const { Successful = [], Failed } = await sqsRequest<{ Successful?: { Id: string; MD5OfMessageBody?: unknown }[]; Failed?: { Code?: string }[] }>(this.queueUrl, 'SendMessageBatch', { Entries: entries });
       for (const sent of Successful) checkStoredBody(entries.find((entry) => entry.Id === sent.Id)?.MessageBody ?? '', sent.MD5OfMessageBody);
       if (Failed && Failed.length > 0) throw new Error(`The delivery queue refused ${Failed.length} messages: ${Failed.map((failure) => failure.Code).join(', ')}`);

@@ -45,7 +45,7 @@ async function clientRequest(endpoint: string | undefined): Promise<Sent> {
       },
     },
   });
-  await client.send(new SendMessageCommand({ QueueUrl: QUEUE_URL, MessageBody: JSON.stringify(MESSAGE) }));
+  await client.send(new SendMessageCommand({ QueueUrl: QUEUE_URL, MessageBody: JSON.stringify(MESSAGE), MessageGroupId: MESSAGE.organizationId }));
   if (!sent) throw new Error('the client sent nothing');
   return sent;
 }
