@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
@@ -68,7 +69,10 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The item comes back marshalled with a refused update.
-      return { claimed: false, task: error.Item ? (unmarshall(error.Item).task as DeliveryTask) : undefined };
+      const current = error.Item ? (unmarshall(error.Item).task as DeliveryTask) : undefined;
+      // The SDK's retry of a claim that landed (its answer was lost) finds the claim its own.
+      if (current?.inFlight?.attemptId === attempt.attemptId) return { claimed: true, task: current };
+      return { claimed: false, task: current };
     }
   }
 
@@ -80,13 +84,24 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
 
   async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext): Promise<boolean> {
     const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome };
+    // Names this settle, so the SDK's retry of a write that landed (its answer lost) knows it for its own.
+    const settleId = randomUUID();
     try {
       // The outcome first, only over a `pending` entry (or none, when the claim's worker died before writing it): of two
       // settles of one attempt (its worker's, and the interrupted settle of a worker that found it stale) one wins.
-      await documentClient.send(new PutCommand({ TableName: this.tableName, Item: this.attemptItem(task, entry), ConditionExpression: 'attribute_not_exists(pk) OR #status = :pending', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } }));
+      await documentClient.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...this.attemptItem(task, entry), settleId },
+          ConditionExpression: 'attribute_not_exists(pk) OR #status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (error.Item?.settleId?.S !== settleId) return false;
     }
     return this.finishTask(task, attempt.attemptId, next);
   }
@@ -107,12 +122,16 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
           ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
           ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
           ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Already in that state with nothing in flight: the SDK's retry of an update that landed (or an
+      // interrupted settle that applied the same recorded outcome); either way what follows is due.
+      const current = error.Item ? (unmarshall(error.Item).task as DeliveryTask) : undefined;
+      return current !== undefined && current.inFlight === null && current.status === next.status && current.nextAttemptAt === next.nextAttemptAt;
     }
   }
 

@@ -197,6 +197,19 @@ describe('delivery worker crash between the outcome and the task', () => {
     expect(log.items.map((entry) => [entry.attempt, entry.status, entry.responseStatus])).toEqual([[1, 'succeeded', 200]]);
   });
 
+  it('a 410 recorded in the log: the next delivery ends the task and disables the endpoint, as its worker would have', async () => {
+    const { organizationId, endpoint, task, message } = await taskOfOneEvent('dies-after-gone', 410);
+    let now = Date.now();
+    const queue = new CollectingQueue();
+    await expect(workerWith(new DiesBeforeTaskSettles(tableName('inventory')), queue, () => new Date(now)).handle(message, false)).rejects.toThrow('injected crash');
+    expect((await endpoints().get(organizationId, endpoint.id))?.endpoint.status).toBe('enabled');
+    now += STALE_ATTEMPT_MS + 1000;
+    expect(await workerWith(deliveries(), queue, () => new Date(now)).handle(message, true)).toBe('settled-interrupted');
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'failed', inFlight: null, nextAttemptAt: null });
+    expect((await endpoints().get(organizationId, endpoint.id))?.endpoint).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
+    expect(queue.sent).toEqual([]);
+  });
+
   it('a failure recorded in the log: the next delivery schedules the retry the log names, once', async () => {
     const { organizationId, endpoint, task, message } = await taskOfOneEvent('dies-after-failure', 500);
     let now = Date.now();

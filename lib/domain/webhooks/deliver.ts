@@ -100,21 +100,27 @@ export class DeliveryWorker {
       await this.queueAttempt(message, message.attempt, message.dueAt, now);
       return 'delayed';
     }
-    // Claimed first, without reading the task: the claim's condition is the common case, and a
-    // refused claim returns the task as it stands for the cases below.
+    // What the attempt needs is read first (mostly kept by the container): a read or a secret
+    // that fails leaves the attempt unclaimed, and the message simply comes back.
+    const [stored, event] = await Promise.all([this.reads.endpoint(message.organizationId, message.endpointId), this.reads.event(message.organizationId, message.sequence)]);
+    const sendable = stored !== undefined && stored.endpoint.status === 'enabled' && event !== undefined;
+    const secrets = sendable ? await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id)))) : [];
+    // Claimed without reading the task: the claim's condition is the common case, and a refused
+    // claim returns the task as it stands for the cases below.
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
     const claim = await deliveries.claimAttempt(message, attempt);
     if (!claim.claimed) return this.notClaimed(message, claim.task, redelivered, now);
     const { task } = claim;
-    const [stored, event] = await Promise.all([this.reads.endpoint(task.organizationId, task.endpointId), this.reads.event(task.organizationId, task.sequence)]);
-    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
+    if (!sendable) {
       // Deleted or disabled endpoint, or an event past retention: no attempt, and none after.
       await deliveries.finishTask(task, attempt.attemptId, { status: 'cancelled', nextAttemptAt: null });
       return 'cancelled';
     }
-    // The log's `pending` entry is written while the request goes out; the settle waits for it.
-    const pending = deliveries.recordPending(task, attempt);
-    const secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+    // The log's `pending` entry is written while the request goes out. One that fails is left to
+    // the settle, which writes the whole entry: the request is never abandoned half sent.
+    const pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
+      this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
+    });
     const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
     const [result] = await Promise.all([this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers }), pending]);
     attempted.timedOut = result.timedOut === true;
@@ -189,7 +195,16 @@ export class DeliveryWorker {
     if (recorded && recorded.status !== 'pending') {
       // Its worker recorded the outcome and died before the task's next state: that state follows from the entry.
       const next: TaskNext = recorded.status === 'succeeded' ? { status: 'succeeded', nextAttemptAt: null } : { status: recorded.nextAttemptAt ? 'pending' : 'failed', nextAttemptAt: recorded.nextAttemptAt };
-      if ((await this.ports.deliveries.finishTask(task, inFlight.attemptId, next)) && next.nextAttemptAt) await this.queueAttempt(task, inFlight.number + 1, Date.parse(next.nextAttemptAt), now);
+      if (!(await this.ports.deliveries.finishTask(task, inFlight.attemptId, next))) return;
+      if (next.nextAttemptAt) await this.queueAttempt(task, inFlight.number + 1, Date.parse(next.nextAttemptAt), now);
+      // And what the dead worker would have done to the endpoint after that outcome.
+      const stored = await this.reads.endpoint(task.organizationId, task.endpointId);
+      if (!stored) return;
+      if (recorded.status === 'succeeded' && stored.failingSince !== null) {
+        await this.ports.endpoints.clearFailing(task.organizationId, task.endpointId);
+        this.reads.forgetEndpoint(task.organizationId, task.endpointId);
+      }
+      if (recorded.responseStatus === 410 && stored.endpoint.status === 'enabled') await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
       return;
     }
     const outcome: AttemptOutcome = { status: 'failed', responseStatus: null, durationMs: null, error: 'The attempt was interrupted before its outcome was recorded.', nextAttemptAt: null };

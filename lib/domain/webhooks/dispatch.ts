@@ -63,7 +63,10 @@ export async function createTasks(planner: TaskPlanner, pairs: readonly { event:
   const flush = () => {
     const batch = ready.splice(0, SQS_BATCH);
     queued += batch.length;
-    sends.push(planner.queue.send(batch.map((message) => ({ message, delaySeconds: 0 }))));
+    const send = planner.queue.send(batch.map((message) => ({ message, delaySeconds: 0 })));
+    // Handled at the end (allSettled); until then a rejection must not count as unhandled.
+    send.catch(() => undefined);
+    sends.push(send);
   };
   let next = 0;
   const putNext = async (): Promise<void> => {

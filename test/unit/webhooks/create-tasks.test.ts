@@ -63,3 +63,21 @@ describe('createTasks', () => {
     expect(log.filter((line) => line.startsWith('send')).length).toBe(sent.length);
   });
 });
+
+describe('createTasks when every send fails', () => {
+  it('fails with the send error once every put ended, leaving no rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { plan } = planner();
+      plan.queue = { send: async () => Promise.reject(new Error('queue down')) };
+      await expect(createTasks(plan, pairs(200))).rejects.toThrow('queue down');
+      // Give a stray rejection the turns it needs to be reported.
+      await sleep(20);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -123,7 +123,7 @@ describe('dispatching', () => {
 });
 
 describe('delivering', () => {
-  const setup = (result: Partial<SendResult>, options: { failingSince?: string | null; firstRetrySeconds?: number } = {}) => {
+  const setup = (result: Partial<SendResult>, options: { failingSince?: string | null; firstRetrySeconds?: number; openSecret?: (sealed: string) => Promise<string> } = {}) => {
     const memory = new Memory();
     const queue = new Queue();
     const { storage, disabled } = endpointsOf([stored(endpointOf('whe_a'), 0, options.failingSince ?? null)]);
@@ -134,7 +134,7 @@ describe('delivering', () => {
       deliveries: memory,
       events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
       queue,
-      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      secrets: { seal: async (secret) => secret, open: options.openSecret ?? (async (sealed) => sealed) },
       send: async (input) => {
         sent.push(input.headers);
         return { outcome: 'failed', responseStatus: 500, durationMs: 3, error: 'HTTP 500', retryAfterSeconds: null, ...result };
@@ -174,6 +174,23 @@ describe('delivering', () => {
     expect(await worker.handle(message(1), false)).toBe('sent');
     expect([...memory.tasks.values()][0]).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null });
     expect(sent[0]?.['webhook-id']).toBe('evt_1');
+  });
+
+  it('a pending log entry that cannot be written does not abandon the request: it is sent, and the settle writes the whole entry', async () => {
+    const { worker, memory, message, sent } = setup({ outcome: 'succeeded', responseStatus: 200, error: null });
+    memory.recordPending = async () => Promise.reject(new Error('throttled'));
+    expect(await worker.handle(message(1), false)).toBe('sent');
+    expect(sent).toHaveLength(1);
+    expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', responseStatus: 200 })]);
+    expect([...memory.tasks.values()][0]).toMatchObject({ status: 'succeeded', inFlight: null });
+  });
+
+  it('a secret that cannot be opened leaves the attempt unclaimed: the message comes back, nothing is sent or logged', async () => {
+    const { worker, memory, message, sent } = setup({}, { openSecret: async () => Promise.reject(new Error('KMS unavailable')) });
+    await expect(worker.handle(message(1), false)).rejects.toThrow('KMS unavailable');
+    expect(sent).toHaveLength(0);
+    expect(memory.log.size).toBe(0);
+    expect([...memory.tasks.values()][0]).toMatchObject({ status: 'pending', attempts: 0, inFlight: null });
   });
 
   it('a 410 disables the endpoint at once (gone) and schedules nothing', async () => {

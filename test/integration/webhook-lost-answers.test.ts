@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTask } from '../../lib/domain/webhooks/dispatch.ts';
+import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
+import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { uniqueOrganization } from '../support/api.ts';
+import { tableName } from '../support/events.ts';
+
+/**
+ * The delivery store's single-item writes when DynamoDB applies a write but its answer is lost and
+ * the SDK sends it again (docs/webhooks.md "Guarantees"): the retry fails its condition against
+ * the write that landed, and the store knows that write for its own. A middleware inside the
+ * SDK's retry loses the answer of the first matching request once, with a transient error.
+ */
+
+const MIDDLEWARE = 'loseOneAnswer';
+const deliveries = () => new WebhookDeliveriesStore(tableName('inventory'));
+
+function loseAnswerOnce(matches: (input: Record<string, unknown>) => boolean): { lost: () => boolean } {
+  let lost = false;
+  dynamoClient.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      if (!lost && matches(args.input as Record<string, unknown>)) {
+        lost = true;
+        throw Object.assign(new Error('socket hang up after the write was applied'), { name: 'TimeoutError', $metadata: {} });
+      }
+      return result;
+    },
+    // Inside the retry middleware (same step, higher priority): the SDK sends the request again.
+    { step: 'finalizeRequest', name: MIDDLEWARE },
+  );
+  return { lost: () => lost };
+}
+
+afterEach(() => {
+  dynamoClient.middlewareStack.remove(MIDDLEWARE);
+});
+
+const updateStarting = (prefix: string) => (input: Record<string, unknown>) => typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
+const outcomePut = (input: Record<string, unknown>) => typeof input.Item === 'object' && input.Item !== null && 'settleId' in input.Item;
+
+async function pendingTask() {
+  const organizationId = uniqueOrganization();
+  const task = newTask({ organizationId, sequence: 1, eventId: 'evt_lost1', type: 'item.created', committedAt: new Date().toISOString() }, 'whe_lost', 'live');
+  expect((await deliveries().createTask(task)).created).toBe(true);
+  return task;
+}
+
+const attemptOne = () => ({ attemptId: `wha_lost${Date.now()}${Math.random().toString(36).slice(2, 8)}`, number: 1, startedAt: new Date().toISOString() });
+
+describe('delivery store, an answer lost after the write landed', () => {
+  it('a claim whose retry finds it already made is the claim', async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const loss = loseAnswerOnce(updateStarting('SET #task.#attempts'));
+    const claim = await deliveries().claimAttempt(task, attempt);
+    expect(loss.lost()).toBe(true);
+    expect(claim).toMatchObject({ claimed: true, task: { attempts: 1, inFlight: { attemptId: attempt.attemptId } } });
+    // Another worker's claim of the same attempt is still refused.
+    expect((await deliveries().claimAttempt(task, attemptOne())).claimed).toBe(false);
+  });
+
+  it('a settle whose outcome write is retried goes on to the task', async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+    await deliveries().recordPending(claim.task, attempt);
+    const loss = loseAnswerOnce(outcomePut);
+    const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
+    expect(loss.lost()).toBe(true);
+    expect(settled).toBe(true);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', inFlight: null });
+    expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
+    // A second settle of the attempt (an interrupted settle elsewhere) changes nothing.
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null })).toBe(false);
+    expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it("a settle whose task write is retried reports the task settled, so the failed attempt's retry is queued", async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+    const nextAttemptAt = new Date(Date.now() + 5000).toISOString();
+    const loss = loseAnswerOnce(updateStarting('SET #task.#status'));
+    const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: 500, durationMs: 5, error: 'HTTP 500', nextAttemptAt }, { status: 'pending', nextAttemptAt });
+    expect(loss.lost()).toBe(true);
+    expect(settled).toBe(true);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null, nextAttemptAt });
+  });
+});
