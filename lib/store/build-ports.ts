@@ -33,6 +33,10 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
         entity === 'stock-record' ? (await reads.stock(organizationId, { recordKeys: [...naturalKeys], itemIds: [], claimKeys: [] })).records : stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
       getItemsByIds: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
       stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
+      recordsAndTotals: async (organizationId, recordKeys, itemIds) => {
+        const { records, totals } = await reads.stock(organizationId, { recordKeys, itemIds, claimKeys: [] });
+        return { records, totals };
+      },
       writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
     },
     provenanceGroups: (organizationId, provenance, maxActions) => provenanceStore.provenanceWriteGroups(organizationId, provenance, maxActions),

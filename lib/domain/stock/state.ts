@@ -12,6 +12,8 @@ export interface StockReads {
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
   /** Every stock record of each item at each location (its places), in any order. */
   stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
+  /** Stock records by natural key and item totals by item id in one batch, when the store can (else two reads). */
+  recordsAndTotals?(organizationId: string, recordKeys: string[], itemIds: string[]): Promise<{ records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }>;
 }
 
 /** One item at one location, whatever the lot. */
@@ -130,18 +132,24 @@ export class StockState implements StockBase {
     const recordKeys = fresh(this.stockRecords, wanted.stockRecords);
     const itemKeys = fresh(this.items, wanted.items);
     const documentKeys = fresh(this.documents, wanted.documents);
+    // The totals the records' items need are known from their keys: read with them where the store can.
+    const earlyTotals = records.recordsAndTotals && recordKeys.length ? fresh(this.totals, [...(wanted.itemIds ?? []), ...(this.options.totalsWithRecords ? recordKeys.map(itemOfKey) : [])]) : [];
     const [stock, items, documents] = await Promise.all([
-      recordKeys.length ? records.getByNaturalKeys(organizationId, 'stock-record', recordKeys) : new Map(),
+      earlyTotals.length && records.recordsAndTotals ? records.recordsAndTotals(organizationId, recordKeys, earlyTotals) : recordKeys.length ? records.getByNaturalKeys(organizationId, 'stock-record', recordKeys) : new Map(),
       itemKeys.length ? records.getItemsByIds(organizationId, itemKeys) : new Map<string, Item>(),
       documentKeys.length ? records.getByNaturalKeys(organizationId, 'stock-document', documentKeys) : new Map(),
     ]);
-    fill(this.stockRecords, recordKeys, stock as Map<string, VersionedRecord<StockRecord>>);
+    if (stock instanceof Map) fill(this.stockRecords, recordKeys, stock as Map<string, VersionedRecord<StockRecord>>);
+    else {
+      fill(this.stockRecords, recordKeys, stock.records);
+      fill(this.totals, earlyTotals, stock.totals);
+    }
     fill(this.items, itemKeys, items);
     fill(this.documents, documentKeys, documents as Map<string, VersionedRecord<StockDocument>>);
     const listedKeys = await this.readPlaces(wanted.places ?? []);
     // Each item whose stock may move needs its total (the low-stock rule is decided on it), unless
     // its movements never change the total; a stock record's natural key starts with its item's id.
-    const movedItems = this.options.totalsWithRecords ? [...recordKeys, ...listedKeys].map((key) => key.slice(0, key.indexOf('#'))) : [];
+    const movedItems = this.options.totalsWithRecords ? [...recordKeys, ...listedKeys].map(itemOfKey) : [];
     const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...movedItems]);
     if (totalKeys.length) fill(this.totals, totalKeys, (await records.getByNaturalKeys(organizationId, 'item-stock', totalKeys)) as Map<string, VersionedRecord<ItemStock>>);
   }
@@ -196,6 +204,11 @@ export class StockState implements StockBase {
 }
 
 /** Of `keys`, those not read yet, once each. */
+/** A stock record's natural key starts with its item's id. */
+function itemOfKey(naturalKey: string): string {
+  return naturalKey.slice(0, naturalKey.indexOf('#'));
+}
+
 function fresh(slot: Map<string, unknown>, keys: Iterable<string> = []): string[] {
   return [...new Set(keys)].filter((key) => !slot.has(key));
 }
