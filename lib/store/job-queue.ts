@@ -21,7 +21,7 @@ export class JobQueue {
   /** Sends the message, visible after `delaySeconds` when given. */
   async send(message: ImportJobMessage, delaySeconds?: number): Promise<void> {
     const body = JSON.stringify(message);
-    // The organization is the message's tenant for SQS fair queues: one tenant's backlog does not hold up the others' jobs (docs/operations.md "Queues").
+    // The organization is the message's tenant for SQS fair queues: one tenant's backlog does not hold up the others' jobs (docs/operations.md "Throttling and concurrency").
     const request = { MessageBody: body, MessageGroupId: message.organizationId, ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }) };
     const { MD5OfMessageBody: md5 } = await sqsRequest<{ MD5OfMessageBody?: unknown }>(this.queueUrl, 'SendMessage', request);
     checkStoredBody(body, md5);

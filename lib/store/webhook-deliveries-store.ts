@@ -113,25 +113,25 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
 
   async finishTask(task: DeliveryTask, attemptId: string, next: TaskNext): Promise<boolean> {
     const sweepAt = taskSweepAt({ status: next.status, inFlight: null, nextAttemptAt: next.nextAttemptAt }, Date.now());
+    // Names this write, so the SDK's retry of an update that landed (its answer lost) knows it for its own.
+    const finishId = randomUUID();
     try {
       await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookTaskEntity.key(task),
-          UpdateExpression: `SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none${sweepAt === null ? ` REMOVE ${FINISHED_TASK_REMOVALS}` : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
+          UpdateExpression: `SET #task.#status = :status, #task.#nextAttemptAt = :nextAttemptAt, #task.#inFlight = :none, finishId = :finishId${sweepAt === null ? ` REMOVE ${FINISHED_TASK_REMOVALS}` : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
           ConditionExpression: '#task.#inFlight.#attemptId = :attemptId',
           ExpressionAttributeNames: { '#task': 'task', '#status': 'status', '#nextAttemptAt': 'nextAttemptAt', '#inFlight': 'inFlight', '#attemptId': 'attemptId' },
-          ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
+          ExpressionAttributeValues: { ':status': next.status, ':nextAttemptAt': next.nextAttemptAt, ':none': null, ':attemptId': attemptId, ':finishId': finishId, ...(sweepAt === null ? {} : dueValues(task, sweepAt)) },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return true;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // Already in that state with nothing in flight: the SDK's retry of an update that landed (or an
-      // interrupted settle that applied the same recorded outcome); either way what follows is due.
-      const current = error.Item ? (unmarshall(error.Item).task as DeliveryTask) : undefined;
-      return current !== undefined && current.inFlight === null && current.status === next.status && current.nextAttemptAt === next.nextAttemptAt;
+      // Refused because this very write landed before (the SDK's retry): it is this worker's.
+      return error.Item?.finishId?.S === finishId;
     }
   }
 

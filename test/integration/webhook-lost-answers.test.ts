@@ -88,5 +88,7 @@ describe('delivery store, an answer lost after the write landed', () => {
     expect(loss.lost()).toBe(true);
     expect(settled).toBe(true);
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null, nextAttemptAt });
+    // Another settler asking for the same state afterwards (an interrupted settle applying the recorded outcome) is not told it wrote it: one of them queues the retry.
+    expect(await deliveries().finishTask(claim.task, attempt.attemptId, { status: 'pending', nextAttemptAt })).toBe(false);
   });
 });

@@ -100,18 +100,16 @@ export class DeliveryWorker {
       await this.queueAttempt(message, message.attempt, message.dueAt, now);
       return 'delayed';
     }
-    // What the attempt needs is read first (mostly kept by the container): a read or a secret
-    // that fails leaves the attempt unclaimed, and the message simply comes back.
+    // What the attempt needs is read first (mostly kept by the container): a read that fails leaves
+    // the attempt unclaimed, and the message simply comes back.
     const [stored, event] = await Promise.all([this.reads.endpoint(message.organizationId, message.endpointId), this.reads.event(message.organizationId, message.sequence)]);
-    const sendable = stored !== undefined && stored.endpoint.status === 'enabled' && event !== undefined;
-    const secrets = sendable ? await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id)))) : [];
     // Claimed without reading the task: the claim's condition is the common case, and a refused
     // claim returns the task as it stands for the cases below.
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
     const claim = await deliveries.claimAttempt(message, attempt);
     if (!claim.claimed) return this.notClaimed(message, claim.task, redelivered, now);
     const { task } = claim;
-    if (!sendable) {
+    if (!stored || stored.endpoint.status !== 'enabled' || !event) {
       // Deleted or disabled endpoint, or an event past retention: no attempt, and none after.
       await deliveries.finishTask(task, attempt.attemptId, { status: 'cancelled', nextAttemptAt: null });
       return 'cancelled';
@@ -121,12 +119,29 @@ export class DeliveryWorker {
     const pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
       this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
     });
-    const headers = signatureHeaders({ eventId: task.eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body: event.envelopeJson, secrets });
-    const [result] = await Promise.all([this.ports.send({ url: stored.endpoint.url, body: event.envelopeJson, headers }), pending]);
+    const result = await this.signAndSend(stored, event.envelopeJson, task.eventId, now);
+    await pending;
     attempted.timedOut = result.timedOut === true;
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
     await this.settle(task, attempt, stored, result);
     return 'sent';
+  }
+
+  /**
+   * The attempt itself. A signing secret that cannot be opened (a KMS failure, a key withdrawn)
+   * fails this attempt like an unreachable endpoint: it is logged and retried on the schedule, so
+   * a lasting failure ends the task and disables the endpoint as failing, never loops unseen.
+   */
+  private async signAndSend(stored: StoredEndpoint, body: string, eventId: string, now: Date): Promise<SendResult> {
+    let secrets: string[];
+    try {
+      secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+    } catch (error) {
+      this.ports.log?.('webhook signing secret not opened', { endpointId: stored.endpoint.id, error: error instanceof Error ? error.message : String(error) });
+      return { outcome: 'failed', responseStatus: null, durationMs: 0, error: 'The signing secret could not be opened; the attempt was not sent.', retryAfterSeconds: null };
+    }
+    const headers = signatureHeaders({ eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body, secrets });
+    return this.ports.send({ url: stored.endpoint.url, body, headers });
   }
 
   /** A claim refused: the task (as it stands) ended, is under way elsewhere, or is at another attempt. */
@@ -200,7 +215,8 @@ export class DeliveryWorker {
       // And what the dead worker would have done to the endpoint after that outcome.
       const stored = await this.reads.endpoint(task.organizationId, task.endpointId);
       if (!stored) return;
-      if (recorded.status === 'succeeded' && stored.failingSince !== null) {
+      // Only a failing run that began before this success ends with it (newer failures started another).
+      if (recorded.status === 'succeeded' && stored.failingSince !== null && Date.parse(stored.failingSince) <= Date.parse(recorded.attemptedAt)) {
         await this.ports.endpoints.clearFailing(task.organizationId, task.endpointId);
         this.reads.forgetEndpoint(task.organizationId, task.endpointId);
       }

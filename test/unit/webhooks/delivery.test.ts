@@ -185,12 +185,13 @@ describe('delivering', () => {
     expect([...memory.tasks.values()][0]).toMatchObject({ status: 'succeeded', inFlight: null });
   });
 
-  it('a secret that cannot be opened leaves the attempt unclaimed: the message comes back, nothing is sent or logged', async () => {
-    const { worker, memory, message, sent } = setup({}, { openSecret: async () => Promise.reject(new Error('KMS unavailable')) });
-    await expect(worker.handle(message(1), false)).rejects.toThrow('KMS unavailable');
+  it('a secret that cannot be opened fails the attempt unsent: logged with why, retried on the schedule', async () => {
+    const { worker, memory, queue, message, sent } = setup({}, { openSecret: async () => Promise.reject(new Error('KMS unavailable')) });
+    expect(await worker.handle(message(1), false)).toBe('sent');
     expect(sent).toHaveLength(0);
-    expect(memory.log.size).toBe(0);
-    expect([...memory.tasks.values()][0]).toMatchObject({ status: 'pending', attempts: 0, inFlight: null });
+    expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', responseStatus: null, error: expect.stringMatching(/signing secret could not be opened/) })]);
+    expect([...memory.tasks.values()][0]).toMatchObject({ status: 'pending', attempts: 1, inFlight: null });
+    expect(queue.sent.at(-1)).toMatchObject({ message: { attempt: 2 } });
   });
 
   it('a 410 disables the endpoint at once (gone) and schedules nothing', async () => {
