@@ -4,6 +4,7 @@ import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWo
 import type { AttemptGate } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { envelopeAssignments } from './entity.ts';
+import { GroupCommit } from './group-commit.ts';
 import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /**
@@ -72,6 +73,21 @@ const WAITING_REMARK_MS = 1000;
 
 type Item = Record<string, unknown>;
 
+/** One admission to count: its endpoint, the counters it was decided on, and the shares it saw. */
+interface TakeAsk {
+  endpointId: string;
+  counters: Counters;
+  organizationCap: number;
+  endpointCap: number;
+}
+
+/** One slot to give back: the generation it was counted in, and how its attempt ended. */
+interface GivenBack {
+  endpointId: string;
+  from: number;
+  timedOut: boolean | null;
+}
+
 interface Counters {
   generation: number;
   /** What the gate knows, the live generations summed. */
@@ -138,6 +154,10 @@ export class WebhookAttemptGate implements AttemptGate {
     private readonly options: { limits?: FairShareLimits; leaseMs: number; clock?: () => number; log?: (message: string, details: Record<string, unknown>) => void },
   ) {}
 
+  /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
+  private readonly takes = new GroupCommit<TakeAsk, Item | undefined>((organizationId, asks) => this.takeAll(organizationId, asks));
+  private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
+
   /** Attempts this worker holds or is asking for, with the generation each was counted in. */
   private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
   /** Each organization's item as last read or written, and when. */
@@ -183,7 +203,7 @@ export class WebhookAttemptGate implements AttemptGate {
       this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
       let written: Item | undefined;
       try {
-        written = await this.take(request, counters, shares.organization.value, shares.endpoint.value);
+        written = await this.takes.submit(request.organizationId, { endpointId: request.endpointId, counters, organizationCap: shares.organization.value, endpointCap: shares.endpoint.value });
       } catch (error) {
         this.local.delete(request.leaseId);
         throw error;
@@ -230,93 +250,143 @@ export class WebhookAttemptGate implements AttemptGate {
   async release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void> {
     const held = this.local.get(request.leaseId);
     this.local.delete(request.leaseId);
-    const generation = this.generation();
     // The generation the attempt was counted in (another worker's: most likely this one).
-    const from = held?.generation ?? generation;
-    const names: Record<string, string> = { '#n': `n_${from}`, '#e': `e_${from}_${request.endpointId}` };
-    const adds = ['#n :less', '#e :less'];
-    const removes: string[] = [];
-    if (request.timedOut === true) {
-      // One more timeout in the endpoint's run, and its credit (every live generation's) gone.
-      Object.assign(names, { '#t': `t_${request.endpointId}`, '#c0': `c_${generation - 1}_${request.endpointId}`, '#c1': `c_${generation}_${request.endpointId}` });
-      adds.push('#t :one');
-      removes.push('#c0', '#c1');
-    } else if (request.timedOut === false) {
-      // The run of timeouts ends; the organization and the endpoint earn one more slot of credit.
-      Object.assign(names, { '#t': `t_${request.endpointId}`, '#k': `k_${generation}`, '#c': `c_${generation}_${request.endpointId}` });
-      adds.push('#k :one', '#c :one');
-      removes.push('#t');
-    }
-    try {
-      const { Attributes } = await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookGateEntity.key({ organizationId: request.organizationId }),
-          UpdateExpression: `ADD #v :one, ${adds.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ExpressionAttributeNames: { ...names, '#v': 'v' },
-          ExpressionAttributeValues: { ':less': -1, ':one': 1 },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      this.remember(request.organizationId, Attributes);
-      for (const waiter of [...(this.waiters.get(request.organizationId) ?? [])]) waiter();
-    } catch (error) {
-      // The slot stops counting with its generation; the attempt itself is done and settled.
-      this.options.log?.('webhook attempt slot not given back: it stops counting on its own', { organizationId: request.organizationId, leaseId: request.leaseId, error: error instanceof Error ? error.message : String(error) });
-    }
+    await this.givenBack.submit(request.organizationId, { endpointId: request.endpointId, from: held?.generation ?? this.generation(), timedOut: request.timedOut });
   }
 
   /**
-   * Counts this generation's attempt under the condition that the shares, computed from the item
-   * as last seen, have room; and, whatever was seen, that the endpoint's base shares (or its one
-   * slot) have room if it has a run of timeouts by now. The item written, or undefined when they
-   * had none.
+   * Counts this generation's attempts under the condition that the shares, computed from the item
+   * as last seen, have room for all of them; and, whatever was seen, that each endpoint's base
+   * shares (or its one slot) have room if it has a run of timeouts by now. Asks of one
+   * organization that meet here go in one update (the tightest room each asker saw binds them
+   * all); refused together, each is tried alone, so the table still admits those that fit. The
+   * item written for each, or undefined for one that had no room.
    */
-  private async take(request: { organizationId: string; endpointId: string }, counters: Counters, organizationCap: number, endpointCap: number): Promise<Item | undefined> {
-    const { generation } = counters;
+  private async takeAll(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined)[]> {
+    const generation = asks[0]?.counters.generation;
+    if (asks.length > 1 && asks.some((ask) => ask.counters.generation !== generation)) return Promise.all(asks.map((ask) => this.takeAll(organizationId, [ask]).then(([item]) => item)));
     const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
     const envelope = envelopeAssignments(webhookGateEntity);
-    const organizationOthers = otherGenerations(counters.organizationByGeneration, generation);
-    const endpointOthers = otherGenerations(counters.endpointByGeneration.get(request.endpointId), generation);
-    const values: Record<string, number> = {
-      ':one': 1,
-      ':organizationRoom': organizationCap - organizationOthers,
-      ':endpointRoom': endpointCap - endpointOthers,
-      ':organizationBaseRoom': limits.organizationShare - organizationOthers,
-      ':endpointBaseRoom': limits.endpointShare - endpointOthers,
-      ':openRoom': limits.openCircuitShare - endpointOthers,
-      ':openAfter': limits.openCircuitAfterTimeouts,
+    const names: Record<string, string> = { ...envelope.names, '#v': 'v', '#n': `n_${generation}` };
+    const values: Record<string, unknown> = { ...envelope.values, ':one': 1, ':openAfter': limits.openCircuitAfterTimeouts };
+    // `#n + k <= room`, written `#n < room - k + 1`: also true when the count is absent (0) if that is positive.
+    const below = (name: string, room: number, count: number) => {
+      const bound = room - count + 1;
+      const placeholder = `:r${Object.keys(values).length}`;
+      values[placeholder] = bound;
+      return bound > 0 ? `(attribute_not_exists(${name}) OR ${name} < ${placeholder})` : `${name} < ${placeholder}`;
     };
-    // `#n < room`, also true when the count is absent (0) if the room is positive.
-    const below = (name: string, room: string) => ((values[room] ?? 0) > 0 ? `(attribute_not_exists(${name}) OR ${name} < ${room})` : `${name} < ${room}`);
-    const condition = [
-      below('#n', ':organizationRoom'),
-      below('#e', ':endpointRoom'),
-      // `t_<endpoint>` exists only during a run of timeouts (it is removed when one ends otherwise).
-      `(attribute_not_exists(#t) OR (${below('#n', ':organizationBaseRoom')} AND ${below('#e', ':endpointBaseRoom')} AND (#t < :openAfter OR ${below('#e', ':openRoom')})))`,
-    ].join(' AND ');
-    const staleNames = Object.fromEntries(counters.stale.map((name, index) => [`#s${index}`, name]));
+    const smallest = (of: (ask: TakeAsk) => number, among: readonly TakeAsk[]) => Math.min(...among.map(of));
+    const organizationOthers = (ask: TakeAsk) => otherGenerations(ask.counters.organizationByGeneration, ask.counters.generation);
+    const organizationRoom = smallest((ask) => ask.organizationCap - organizationOthers(ask), asks);
+    const organizationBaseRoom = smallest((ask) => limits.organizationShare - organizationOthers(ask), asks);
+    const conditions = [below('#n', organizationRoom, asks.length)];
+    const adds = ['#v :one', `#n :k`];
+    values[':k'] = asks.length;
+    const byEndpoint = new Map<string, TakeAsk[]>();
+    for (const ask of asks) byEndpoint.set(ask.endpointId, [...(byEndpoint.get(ask.endpointId) ?? []), ask]);
+    [...byEndpoint].forEach(([endpointId, ofEndpoint], index) => {
+      const endpointOthers = (ask: TakeAsk) => otherGenerations(ask.counters.endpointByGeneration.get(endpointId), ask.counters.generation);
+      const [e, t] = [`#e${index}`, `#t${index}`];
+      names[e] = `e_${generation}_${endpointId}`;
+      names[t] = `t_${endpointId}`;
+      values[`:k${index}`] = ofEndpoint.length;
+      adds.push(`${e} :k${index}`);
+      const count = ofEndpoint.length;
+      conditions.push(
+        below(e, smallest((ask) => ask.endpointCap - endpointOthers(ask), ofEndpoint), count),
+        // `t_<endpoint>` exists only during a run of timeouts (it is removed when one ends otherwise).
+        `(attribute_not_exists(${t}) OR (${below('#n', organizationBaseRoom, asks.length)} AND ${below(e, smallest((ask) => limits.endpointShare - endpointOthers(ask), ofEndpoint), count)} AND (${t} < :openAfter OR ${below(e, smallest((ask) => limits.openCircuitShare - endpointOthers(ask), ofEndpoint), count)})))`,
+      );
+    });
+    const stale = [...new Set(asks.flatMap((ask) => ask.counters.stale))];
+    const staleNames = Object.fromEntries(stale.map((name, index) => [`#s${index}`, name]));
     try {
       const { Attributes } = await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: webhookGateEntity.key({ organizationId: request.organizationId }),
-          UpdateExpression: `SET ${envelope.assignments} ADD #v :one, #n :one, #e :one${counters.stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { ...envelope.names, '#v': 'v', '#n': `n_${generation}`, '#e': `e_${generation}_${request.endpointId}`, '#t': `t_${request.endpointId}`, ...staleNames },
-          ExpressionAttributeValues: { ...envelope.values, ...values },
+          Key: webhookGateEntity.key({ organizationId }),
+          UpdateExpression: `SET ${envelope.assignments} ADD ${adds.join(', ')}${stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: { ...names, ...staleNames },
+          ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      this.remember(request.organizationId, Attributes);
-      return Attributes ?? {};
+      this.remember(organizationId, Attributes);
+      return asks.map(() => Attributes ?? {});
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The item as the refusal found it stands for the next decision; without it, the next one reads.
-      if (error.Item) this.remember(request.organizationId, error.Item as Item);
-      else this.items.delete(request.organizationId);
-      return undefined;
+      if (error.Item) this.remember(organizationId, error.Item as Item);
+      else this.items.delete(organizationId);
+      if (asks.length === 1) return [undefined];
+      return Promise.all(asks.map((ask) => this.takeAll(organizationId, [ask]).then(([item]) => item)));
+    }
+  }
+
+  /**
+   * Gives slots of one organization back in one update: each from the generation it was counted
+   * in, with what its attempt's end says (see `release`). A timed-out attempt's entries
+   * (its endpoint's run of timeouts, its credit taken) go alone, so one update never both adds to
+   * and removes an endpoint's counters.
+   */
+  private async giveBackAll(organizationId: string, slots: readonly GivenBack[]): Promise<void[]> {
+    const timedOut = slots.filter((slot) => slot.timedOut === true);
+    const rest = slots.filter((slot) => slot.timedOut !== true);
+    await Promise.all([...(rest.length > 0 ? [rest] : []), ...timedOut.map((slot) => [slot])].map((together) => this.giveBack(organizationId, together)));
+    // Admissions waiting here for a slot of this organization look again.
+    for (const waiter of [...(this.waiters.get(organizationId) ?? [])]) waiter();
+    return slots.map(() => undefined);
+  }
+
+  private async giveBack(organizationId: string, slots: readonly GivenBack[]): Promise<void> {
+    const generation = this.generation();
+    const deltas = new Map<string, number>();
+    const add = (name: string, delta: number) => deltas.set(name, (deltas.get(name) ?? 0) + delta);
+    const removes = new Set<string>();
+    for (const slot of slots) {
+      add(`n_${slot.from}`, -1);
+      add(`e_${slot.from}_${slot.endpointId}`, -1);
+      if (slot.timedOut === true) {
+        // One more timeout in the endpoint's run, and its credit (every live generation's) gone.
+        add(`t_${slot.endpointId}`, 1);
+        removes.add(`c_${generation - 1}_${slot.endpointId}`).add(`c_${generation}_${slot.endpointId}`);
+      } else if (slot.timedOut === false) {
+        // The run of timeouts ends; the organization and the endpoint earn one more slot of credit.
+        add(`k_${generation}`, 1);
+        add(`c_${generation}_${slot.endpointId}`, 1);
+        removes.add(`t_${slot.endpointId}`);
+      }
+    }
+    const names: Record<string, string> = { '#v': 'v' };
+    const values: Record<string, number> = { ':one': 1 };
+    const adds = ['#v :one'];
+    [...deltas].forEach(([name, delta], index) => {
+      names[`#a${index}`] = name;
+      values[`:a${index}`] = delta;
+      adds.push(`#a${index} :a${index}`);
+    });
+    const removed = [...removes].map((name, index) => {
+      names[`#x${index}`] = name;
+      return `#x${index}`;
+    });
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateEntity.key({ organizationId }),
+          UpdateExpression: `ADD ${adds.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      this.remember(organizationId, Attributes);
+    } catch (error) {
+      // The slots stop counting with their generation; the attempts themselves are done and settled.
+      this.options.log?.('webhook attempt slots not given back: they stop counting on their own', { organizationId, slots: slots.length, error: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { describe, expect, it } from 'vitest';
 import type { FairShareLimits } from '../../lib/domain/webhooks/fair-share.ts';
-import { documentClient } from '../../lib/store/dynamodb-client.ts';
+import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
 import { webhookGateEntity } from '../../lib/store/entities.ts';
 import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -118,5 +119,36 @@ describe('WebhookAttemptGate', () => {
     const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
     expect(Object.keys(Item ?? {}).filter((name) => /^[nekc]_/.test(name))).toEqual(expect.arrayContaining([expect.stringMatching(/^n_/)]));
     expect(Object.keys(Item ?? {}).filter((name) => name.startsWith('n_'))).toHaveLength(1);
+  });
+
+  it('admissions and releases of one organization asked at once go to the table together: one write each way, the shares still held', async () => {
+    const organizationId = uniqueOrganization();
+    const [gate] = workers(1, { limits: { ...limits, organizationShare: 8, endpointShare: 3 } }) as [WebhookAttemptGate];
+    // Warm: the item as seen, so the asks below decide without a read.
+    const warm = { organizationId, endpointId: 'whe_w', leaseId: 'warm' };
+    await gate.acquire(warm);
+    await gate.release({ ...warm, timedOut: null });
+    const counter = countDynamoDbRequests(dynamoClient);
+    try {
+      const asks = Array.from({ length: 10 }, (_, index) => ({ organizationId, endpointId: `whe_${index % 3}`, leaseId: `together-${index}` }));
+      const answers = await Promise.all(asks.map((request) => gate.acquire(request)));
+      const admitted = asks.filter((_, index) => answers[index]?.admitted);
+      // The organization's 8 fill first (no endpoint beyond its 3): the ninth and tenth are refused.
+      expect(admitted).toHaveLength(8);
+      const writesToAdmit = counter.operations().filter((operation) => operation === 'UpdateItem').length;
+      counter.reset();
+      await Promise.all(admitted.map((request) => gate.release({ ...request, timedOut: false })));
+      expect(counter.operations()).toEqual(['UpdateItem']);
+      // Eight answered: each endpoint's credit and the organization's counted from the one write.
+      const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+      const sum = (prefix: RegExp) => Object.entries(Item ?? {}).reduce((total, [name, value]) => total + (prefix.test(name) ? Number(value) : 0), 0);
+      expect(sum(/^n_/)).toBe(0);
+      expect(sum(/^k_/)).toBe(8);
+      expect(sum(/^c_\d+_whe_0$/)).toBe(3);
+      // The eight admitted went in one update (the refused two were decided here, with no write, or refused by the table).
+      expect(writesToAdmit).toBeLessThanOrEqual(3);
+    } finally {
+      counter.stop();
+    }
   });
 });
