@@ -40,6 +40,8 @@ export interface LocalStack {
   env: Record<string, string>;
   /** The DynamoDB write actions the stack's process committed so far (local/write-actions-file.ts), read after its next flush. */
   writeActions(): Promise<number>;
+  /** The DynamoDB requests it made so far, by operation (reads included), read after its next flush. */
+  requestCounts(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -49,7 +51,9 @@ export async function startStack(): Promise<LocalStack> {
   const readyFile = join(stateDir, 'ready.json');
   const writeActionsFile = join(stateDir, 'write-actions.json');
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+  // BENCH_STACK_NODE_ARGS: Node options for the stack's process only (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses).
+  const nodeArgs = (process.env.BENCH_STACK_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'local/start.ts'], {
     env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOCAL_WRITE_ACTIONS_FILE: writeActionsFile, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,7 +78,11 @@ export async function startStack(): Promise<LocalStack> {
           await sleep(500);
           return (JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { writeActions: number }).writeActions;
         };
-        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, writeActions, stop };
+        const requestCounts = async () => {
+          await sleep(500);
+          return (JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { requests: Record<string, number> }).requests;
+        };
+        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, writeActions, requestCounts, stop };
       } catch {
         // Seen before it was fully written: read again.
       }

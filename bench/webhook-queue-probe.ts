@@ -11,6 +11,9 @@ import { startStack } from './local-stack.ts';
  * that fills points at the delivery worker.
  *
  *   N=3000 npx tsx bench/webhook-queue-probe.ts
+ *
+ * With `BENCH_STACK_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>"` the stack's process leaves a CPU
+ * profile of the run in `<dir>` when it stops.
  */
 
 const stack = await startStack();
@@ -49,6 +52,7 @@ try {
   }
   const sqs = new SQSClient({});
   const queueUrl = process.env[WEBHOOK_QUEUE.envVar] ?? '';
+  const requestsBefore = await stack.requestCounts();
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
   const sampler = setInterval(() => {
@@ -70,6 +74,9 @@ try {
   while (delivered < events * 3) await new Promise((resolve) => setTimeout(resolve, 100));
   clearInterval(sampler);
   console.log(`${seconds()} s: all ${delivered} deliveries, ${(delivered / ((performance.now() - started) / 1000)).toFixed(0)}/s`);
+  const requests = await stack.requestCounts();
+  const perDelivery = Object.entries(requests).map(([operation, count]) => `${operation} ${((count - (requestsBefore[operation] ?? 0)) / delivered).toFixed(3)}`);
+  console.log(`DynamoDB requests per delivery: ${perDelivery.join(', ')}`);
 } finally {
   receiver.close();
   await stack.stop();

@@ -22,7 +22,8 @@ import type { QueueId, TableId } from '../lib/store/tables.ts';
  */
 
 /** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
-export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+/** `PartiQLInsert`, `PartiQLUpdate`: the single-item writes sent many to a request (lib/store/statement-batches.ts). */
+export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate';
 
 export interface TableGrant {
   /** Calls on the table's items (Query: on the table itself). Empty: the code only needs the name. */
@@ -254,21 +255,22 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
   },
-  // The tenant's endpoints (Query), the delivery tasks' conditional puts (PutItem) and, for an
-  // existing one, its read (GetItem); a message per task. Reading the stream is the mapping's.
+  // The tenant's endpoints (Query), the delivery tasks' inserts (PartiQLInsert, batched) and, for
+  // an existing one, its read (GetItem); a message per task. Reading the stream is the mapping's.
   dispatchWebhookEvents: {
-    tables: { inventory: calls('Query', 'PutItem', 'GetItem') },
+    tables: { inventory: calls('Query', 'PartiQLInsert', 'GetItem') },
     queues: { webhooks: ['send'] },
   },
-  // Tasks and endpoints (GetItem), claim and settle (UpdateItem + PutItem of the log entry in
-  // transactions), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
+  // Tasks and endpoints (GetItem), the claim (UpdateItem), the `pending` log entry (PartiQLInsert)
+  // and the settle (PartiQLUpdate of the log entry and the task, batched; PutItem of an outcome
+  // whose `pending` entry is missing), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
   // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
   // on gsi2; a replay's end deletes its endpoint's active-replay item), the organization's
   // fair-share gate and the shared item of organizations waiting (GetItem, UpdateItem, the
   // admissions conditional). Retries, deferrals and pages are new
   // messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -350,8 +352,8 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
 /** Calls a table access level of lib/routes/types.ts allows. */
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
-  write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
-  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']),
+  write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate']),
+  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate']),
 };
 
 /**

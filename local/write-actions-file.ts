@@ -6,18 +6,23 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  * actions this process commits and keeps the running total in a JSON file, so a benchmark in
  * another process can read what the pipeline wrote between two moments. A write action is one
  * item written or checked, as DynamoDB bills it: 1 per PutItem, UpdateItem and DeleteItem, one
- * per request of a BatchWriteItem and one per action of a TransactWriteItems (a condition
- * check included). Only requests that succeeded count; a cancelled transaction wrote nothing.
+ * per request of a BatchWriteItem, one per action of a TransactWriteItems (a condition
+ * check included) and one per statement of a BatchExecuteStatement that was not refused. Only
+ * requests that succeeded count; a cancelled transaction wrote nothing.
  */
 
 export interface WriteActionTotals {
   writeActions: number;
   byOperation: Record<string, number>;
+  /** Every request that succeeded, reads included, by operation: where a pipeline's round trips go. */
+  requests: Record<string, number>;
 }
 
 type Input = { RequestItems?: Record<string, unknown[]>; TransactItems?: unknown[] };
+type Output = { Responses?: { Error?: unknown }[] };
 
-function actionsOf(operation: string, input: Input): number {
+function actionsOf(operation: string, input: Input, output: Output): number {
+  if (operation === 'BatchExecuteStatement') return (output.Responses ?? []).filter((response) => !response.Error).length;
   if (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem') return 1;
   if (operation === 'BatchWriteItem') return Object.values(input.RequestItems ?? {}).reduce((sum, requests) => sum + requests.length, 0);
   if (operation === 'TransactWriteItems') return input.TransactItems?.length ?? 0;
@@ -25,13 +30,15 @@ function actionsOf(operation: string, input: Input): number {
 }
 
 export function countWriteActionsToFile(client: DynamoDBClient, path: string): void {
-  const totals: WriteActionTotals = { writeActions: 0, byOperation: {} };
+  const totals: WriteActionTotals = { writeActions: 0, byOperation: {}, requests: {} };
   let dirty = true;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
       const operation = String(context.commandName ?? '').replace(/Command$/, '');
-      const actions = actionsOf(operation, args.input as Input);
+      const actions = actionsOf(operation, args.input as Input, (result.output ?? {}) as Output);
+      totals.requests[operation] = (totals.requests[operation] ?? 0) + 1;
+      dirty = true;
       if (actions > 0) {
         totals.writeActions += actions;
         totals.byOperation[operation] = (totals.byOperation[operation] ?? 0) + actions;

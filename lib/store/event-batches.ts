@@ -142,6 +142,14 @@ export async function findEvent(tableName: string, organizationId: string, seque
   return Items[0] ? eventsOfItem(Items[0]).find((event) => event.sequence === sequence) : undefined;
 }
 
+/** Every event of the batch that holds `sequence` (the same one read as `findEvent`); none when that event is not stored. */
+export async function findEventBatch(tableName: string, organizationId: string, sequence: number): Promise<StoredEventRecord[]> {
+  if (sequence < 0 || sequence > MAX_SEQUENCE) return [];
+  const { Items = [] } = await queryEventItems(tableName, organizationId, sequence, 1, undefined);
+  const events = Items[0] ? eventsOfItem(Items[0]) : [];
+  return events.some((event) => event.sequence === sequence) ? events : [];
+}
+
 /** The organization's sequence counter: every event up to it has committed. */
 export async function readLastSequence(tableName: string, organizationId: string): Promise<number> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: eventSequenceEntity.key({ organizationId }), ConsistentRead: true }));

@@ -1,44 +1,43 @@
 /**
- * Group commit: requests for one key that arrive while that key's write is on its way (or in the
- * same turn of the event loop) go out together in the next write. Idle, a request waits for
- * nothing but the end of the current turn; busy, the requests that pile up behind a write cost
- * one write between them (docs/performance.md "Webhooks"). Each request learns its own result,
- * or the write's error.
+ * Group commit: requests for one key that arrive while that key's writes are on their way (or in
+ * the same turn of the event loop) go out together in the next write. Idle, a request waits for
+ * nothing but the end of the current turn; busy, the requests that pile up behind the writes in
+ * flight cost one write between them (docs/performance.md "Webhooks"). Each request learns its
+ * own result, or the write's error.
  */
 export class GroupCommit<Entry, Result> {
-  private readonly queued = new Map<string, { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]>();
-  private readonly busy = new Set<string>();
+  private readonly keys = new Map<string, { queue: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]; inFlight: number; scheduled: boolean }>();
 
   /**
    * `write` gets the entries of one key in the order they came and answers each one, in that
-   * order; at most `maxEntries` go together.
+   * order; at most `maxEntries` go together, and at most `maxInFlight` writes of a key at once.
    */
   constructor(
     private readonly write: (key: string, entries: Entry[]) => Promise<Result[]>,
-    private readonly maxEntries = Number.POSITIVE_INFINITY,
+    private readonly options: { maxEntries?: number; maxInFlight?: number } = {},
   ) {}
 
   submit(key: string, entry: Entry): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      const queue = this.queued.get(key);
-      if (queue) {
-        queue.push({ entry, resolve, reject });
-        return;
-      }
-      this.queued.set(key, [{ entry, resolve, reject }]);
-      if (!this.busy.has(key)) this.schedule(key);
+      const state = this.keys.get(key) ?? { queue: [], inFlight: 0, scheduled: false };
+      this.keys.set(key, state);
+      state.queue.push({ entry, resolve, reject });
+      this.schedule(key);
     });
   }
 
   private schedule(key: string): void {
-    this.busy.add(key);
-    setImmediate(() => void this.flush(key));
+    const state = this.keys.get(key);
+    if (!state || state.scheduled || state.queue.length === 0 || state.inFlight >= (this.options.maxInFlight ?? 1)) return;
+    state.scheduled = true;
+    setImmediate(() => {
+      state.scheduled = false;
+      while (state.queue.length > 0 && state.inFlight < (this.options.maxInFlight ?? 1)) void this.flush(key, state, state.queue.splice(0, this.options.maxEntries ?? Number.POSITIVE_INFINITY));
+    });
   }
 
-  private async flush(key: string): Promise<void> {
-    const queue = this.queued.get(key) ?? [];
-    const taken = queue.splice(0, this.maxEntries);
-    if (queue.length === 0) this.queued.delete(key);
+  private async flush(key: string, state: { inFlight: number; queue: unknown[] }, taken: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]): Promise<void> {
+    state.inFlight += 1;
     try {
       const results = await this.write(
         key,
@@ -48,8 +47,9 @@ export class GroupCommit<Entry, Result> {
     } catch (error) {
       for (const { reject } of taken) reject(error);
     } finally {
-      if (this.queued.has(key)) this.schedule(key);
-      else this.busy.delete(key);
+      state.inFlight -= 1;
+      if (state.queue.length === 0 && state.inFlight === 0) this.keys.delete(key);
+      else this.schedule(key);
     }
   }
 }

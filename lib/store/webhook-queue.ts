@@ -1,5 +1,5 @@
 import type { DeliveryMessage, DeliveryQueue, EventSource, StoredEventText } from '../domain/webhooks/ports.ts';
-import { findEvent, readEventPage, readEventsFrom, readLastSequence, type StoredEventRecord } from './event-batches.ts';
+import { findEvent, findEventBatch, readEventPage, readEventsFrom, readLastSequence, type StoredEventRecord } from './event-batches.ts';
 import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
 /** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10 as signed requests (lib/store/signed-sqs.ts). */
@@ -43,6 +43,10 @@ export class WebhookEventSource implements EventSource {
   async find(organizationId: string, sequence: number): Promise<StoredEventText | undefined> {
     const event = await findEvent(this.tableName, organizationId, sequence);
     return event && toText(event);
+  }
+
+  async findWithBatch(organizationId: string, sequence: number): Promise<StoredEventText[]> {
+    return (await findEventBatch(this.tableName, organizationId, sequence)).map(toText);
   }
 
   async readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]> {

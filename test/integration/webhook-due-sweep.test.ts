@@ -134,6 +134,27 @@ describe('due-task sweep', () => {
     ]);
   });
 
+  it('the sweep finds a task whose attempt is under way (the claim leaves its sweep-at): its message is refused by the claim, nothing is sent twice', async () => {
+    const { organizationId, committed, path, endpoint } = await tenantWithEvents(1, 'swept-in-flight');
+    const event = committed[0];
+    if (!event) throw new Error('no event');
+    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }, endpoint.id, 'live');
+    expect((await deliveries().createTask(task)).created).toBe(true);
+    // A worker claims the attempt and is still sending it when the sweep runs.
+    const attempt = { attemptId: `wha_swept${Date.now()}`, number: 1, startedAt: new Date().toISOString() };
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+
+    expect((await sweepOf(organizationId)()).tasks).toBe(1);
+    await settle();
+    // The server's worker got the re-sent message, and its claim refused it: nothing sent.
+    expect(receiver.deliveries(path)).toHaveLength(0);
+    expect(await deliveries().getTask(task)).toMatchObject({ attempts: 1, inFlight: { attemptId: attempt.attemptId } });
+    // The first worker settles its attempt; the task leaves the due index.
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null })).toBe(true);
+    expect((await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS)()).tasks).toBe(0);
+  });
+
   it('a replay committed, then its first page\'s send failed: the sweep sends it and the replayed events arrive once', async () => {
     const { organizationId, committed, path, endpoint } = await tenantWithEvents(4, 'lost-replay');
     const commands = new WebhookCommands<StoreWrite>({ endpoints: endpoints(), replays: new WebhookReplaysStore(tableName('inventory')), events: events(), secrets: webhookSecretBox(), allowLoopback: true });

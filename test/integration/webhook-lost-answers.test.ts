@@ -37,7 +37,8 @@ afterEach(() => {
 });
 
 const updateStarting = (prefix: string) => (input: Record<string, unknown>) => typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
-const outcomePut = (input: Record<string, unknown>) => typeof input.Item === 'object' && input.Item !== null && 'settleId' in input.Item;
+/** A batched statement (lib/store/statement-batches.ts) that sets `attribute`. */
+const batchedSetting = (attribute: string) => (input: Record<string, unknown>) => Array.isArray(input.Statements) && (input.Statements as { Statement: string }[]).some(({ Statement }) => Statement.includes(`SET "${attribute}" = ?`));
 
 async function pendingTask() {
   const organizationId = uniqueOrganization();
@@ -66,7 +67,7 @@ describe('delivery store, an answer lost after the write landed', () => {
     const claim = await deliveries().claimAttempt(task, attempt);
     if (!claim.claimed) throw new Error('not claimed');
     await deliveries().recordPending(claim.task, attempt);
-    const loss = loseAnswerOnce(outcomePut);
+    const loss = loseAnswerOnce(batchedSetting('settleId'));
     const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
     expect(loss.lost()).toBe(true);
     expect(settled).toBe(true);
@@ -83,7 +84,7 @@ describe('delivery store, an answer lost after the write landed', () => {
     const claim = await deliveries().claimAttempt(task, attempt);
     if (!claim.claimed) throw new Error('not claimed');
     const nextAttemptAt = new Date(Date.now() + 5000).toISOString();
-    const loss = loseAnswerOnce(updateStarting('SET #task.#status'));
+    const loss = loseAnswerOnce(batchedSetting('finishId'));
     const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: 500, durationMs: 5, error: 'HTTP 500', nextAttemptAt }, { status: 'pending', nextAttemptAt });
     expect(loss.lost()).toBe(true);
     expect(settled).toBe(true);

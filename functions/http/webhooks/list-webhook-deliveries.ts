@@ -8,11 +8,11 @@ import { WebhookReads } from '../../../lib/domain/webhooks/reads.ts';
 import { createOperationHandler } from '../../../lib/http/chain.ts';
 import { listWebhookDeliveriesRoute } from '../../../lib/routes/webhooks.ts';
 import { TABLES } from '../../../lib/store/tables.ts';
-import { WebhookDeliveriesStore } from '../../../lib/store/webhook-deliveries-store.ts';
+import { WebhookDeliveryLog } from '../../../lib/store/webhook-delivery-log.ts';
 import { WebhookEndpointsStore } from '../../../lib/store/webhook-endpoints-store.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
-const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(table), deliveries: new WebhookDeliveriesStore(table) }, new CursorCodec(await cursorKeys()));
+const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(table), deliveries: new WebhookDeliveryLog(table) }, new CursorCodec(await cursorKeys()));
 
 export const handler = createOperationHandler(bindOperation(listWebhookDeliveriesRoute, listWebhookDeliveriesContract), chainDependencies, async ({ path, query, principal }) => {
   const { limit, cursor, eventId, status } = query;

@@ -7,7 +7,11 @@ import type { EndpointStorage, EventSource, StoredEventText } from './ports.ts';
  * "Delivery"). A worker container keeps both for a while, so attempts of one event to several
  * endpoints, or of many events to one endpoint, do not each read them:
  * - an envelope never changes once committed: kept up to `eventBytes` of envelopes, for a minute
- *   (an event past retention is then still sent once more at most a minute later);
+ *   (an event past retention is then still sent once more at most a minute later). A read
+ *   brings the whole stored batch the event was committed in (up to 90 events, one item) and
+ *   keeps every event of it, and an attempt whose event is not kept waits for a read of its
+ *   organization's events already on its way before it reads: the attempts of a burst of
+ *   events read each batch about once, not once per event and endpoint;
  * - an endpoint is kept `endpointMs` (a second in service): a change made elsewhere (a PUT, a
  *   rotation, a disable, a delete) reaches this container's attempts within that time. A change
  *   this container makes (marking the endpoint failing, disabling it) drops its entry at once.
@@ -26,9 +30,11 @@ const MAX_ENDPOINTS = 2000;
 export class AttemptReads {
   private readonly endpoints: LRUCache<string, StoredEndpoint> | undefined;
   private readonly events: LRUCache<string, StoredEventText> | undefined;
+  /** Per organization, the read of its events on its way. */
+  private readonly reading = new Map<string, Promise<StoredEventText[]>>();
 
   constructor(
-    private readonly sources: { endpoints: Pick<EndpointStorage, 'get'>; events: Pick<EventSource, 'find'> },
+    private readonly sources: { endpoints: Pick<EndpointStorage, 'get'>; events: Pick<EventSource, 'find' | 'findWithBatch'> },
     limits: AttemptReadLimits,
   ) {
     if (limits.endpointMs > 0) this.endpoints = new LRUCache({ max: MAX_ENDPOINTS, ttl: limits.endpointMs });
@@ -46,12 +52,33 @@ export class AttemptReads {
 
   async event(organizationId: string, sequence: number): Promise<StoredEventText | undefined> {
     const key = `${organizationId}#${sequence}`;
-    const kept = this.events?.get(key);
+    const events = this.events;
+    if (!events) return this.sources.events.find(organizationId, sequence);
+    const kept = events.get(key);
     if (kept) return kept;
-    const event = await this.sources.events.find(organizationId, sequence);
-    // One larger than the whole budget is not kept (LRUCache refuses it).
-    if (event && this.events && event.envelopeJson.length <= this.events.maxSize) this.events.set(key, event);
-    return event;
+    // A read on its way may bring this event's batch (its failure is its own attempt's: this one then reads).
+    for (let inFlight = this.reading.get(organizationId); inFlight; inFlight = this.reading.get(organizationId)) {
+      await inFlight.catch(() => undefined);
+      const brought = events.get(key);
+      if (brought) return brought;
+    }
+    const read = this.readBatch(organizationId, sequence);
+    this.reading.set(organizationId, read);
+    try {
+      return (await read).find((event) => event.sequence === sequence);
+    } finally {
+      if (this.reading.get(organizationId) === read) this.reading.delete(organizationId);
+    }
+  }
+
+  private async readBatch(organizationId: string, sequence: number): Promise<StoredEventText[]> {
+    const { events: source } = this.sources;
+    const read = source.findWithBatch ? await source.findWithBatch(organizationId, sequence) : [await source.find(organizationId, sequence)].filter((event) => event !== undefined);
+    for (const event of read) {
+      // One larger than the whole budget is not kept (LRUCache refuses it).
+      if (this.events && event.envelopeJson.length <= this.events.maxSize) this.events.set(`${organizationId}#${event.sequence}`, event);
+    }
+    return read;
   }
 
   /** This container changed the endpoint: its next attempt reads it again. */

@@ -39,7 +39,7 @@ export interface SendResult {
 export interface DeliveryPorts {
   endpoints: EndpointStorage;
   deliveries: DeliveryStorage;
-  events: Pick<EventSource, 'find'>;
+  events: Pick<EventSource, 'find' | 'findWithBatch'>;
   queue: DeliveryQueue;
   secrets: SecretBox;
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;

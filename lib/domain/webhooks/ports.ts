@@ -151,6 +151,8 @@ export interface StoredEventText {
 
 export interface EventSource {
   find(organizationId: string, sequence: number): Promise<StoredEventText | undefined>;
+  /** The event at `sequence` with the others committed with it (one stored batch, one read); none if it is not stored. */
+  findWithBatch?(organizationId: string, sequence: number): Promise<StoredEventText[]>;
   readFrom(organizationId: string, fromSequence: number, maxItems: number): Promise<StoredEventText[]>;
   /**
    * One page from a position: at most `maxEvents` events, possibly fewer though more follow (a

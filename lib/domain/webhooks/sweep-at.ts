@@ -1,4 +1,3 @@
-import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import type { DeliveryTask } from './ports.ts';
 
 /**
@@ -14,11 +13,14 @@ import type { DeliveryTask } from './ports.ts';
  */
 export const MESSAGE_LOST_AFTER_MS = 360_000;
 
-/** When a task counts as having lost its message, or null when no message is owed (finished). */
-export function taskSweepAt(task: Pick<DeliveryTask, 'status' | 'inFlight' | 'nextAttemptAt'>, nowMs: number): number | null {
+/**
+ * When a task counts as having lost its message, or null when no message is owed (finished). The
+ * claim of an attempt leaves it as it is (one index write less an attempt): a sweep that finds the
+ * attempt under way sends a message the claim refuses, which comes back once the attempt must
+ * have ended (`STALE_ATTEMPT_MS`) and settles it as interrupted if its worker died.
+ */
+export function taskSweepAt(task: Pick<DeliveryTask, 'status' | 'nextAttemptAt'>, nowMs: number): number | null {
   if (task.status !== 'pending') return null;
-  // A claimed attempt: its worker's message settles it once it must have ended.
-  if (task.inFlight) return Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS + MESSAGE_LOST_AFTER_MS;
   if (task.nextAttemptAt !== null) return Date.parse(task.nextAttemptAt) + MESSAGE_LOST_AFTER_MS;
   return nowMs + MESSAGE_LOST_AFTER_MS;
 }

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../lib/store/group-commit.ts';
 
 /** Group commit (lib/store/group-commit.ts): what meets in a turn, or behind a write, goes out together. */
-function recorder(options: { failKey?: string; maxEntries?: number } = {}) {
+function recorder(options: { failKey?: string; maxEntries?: number; maxInFlight?: number } = {}) {
   const writes: { key: string; entries: number[] }[] = [];
-  let release: (() => void) | undefined;
+  const held: (() => void)[] = [];
   const gate = { held: false };
   const commit = new GroupCommit<number, string>(async (key, entries) => {
     writes.push({ key, entries });
-    if (gate.held) await new Promise<void>((resolve) => (release = resolve));
+    if (gate.held) await new Promise<void>((resolve) => held.push(resolve));
     if (key === options.failKey) throw new Error(`write of ${key} failed`);
     return entries.map((entry) => `${key}:${entry}`);
-  }, options.maxEntries);
-  return { commit, writes, gate, open: () => release?.() };
+  }, options);
+  return { commit, writes, gate, open: () => held.splice(0).forEach((resolve) => resolve()) };
 }
 
 describe('GroupCommit', () => {
@@ -53,6 +53,22 @@ describe('GroupCommit', () => {
   it('at most maxEntries go in one write; the rest follow in the next', async () => {
     const { commit, writes } = recorder({ maxEntries: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((entry) => commit.submit('a', entry)));
+    expect(writes.map((write) => write.entries)).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('up to maxInFlight writes of one key go at once, each with what was queued when it left', async () => {
+    const { commit, writes, gate, open } = recorder({ maxEntries: 2, maxInFlight: 2 });
+    gate.held = true;
+    const all = [1, 2, 3, 4, 5].map((entry) => commit.submit('a', entry));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Two writes out, the fifth entry waiting for one of them.
+    expect(writes.map((write) => write.entries)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    gate.held = false;
+    open();
+    expect(await Promise.all(all)).toEqual(['a:1', 'a:2', 'a:3', 'a:4', 'a:5']);
     expect(writes.map((write) => write.entries)).toEqual([[1, 2], [3, 4], [5]]);
   });
 });

@@ -79,3 +79,43 @@ describe('attempt reads', () => {
     expect(source.reads.events).toHaveLength(3);
   });
 });
+
+describe('attempt reads of a stored batch', () => {
+  /** A source whose events are stored 10 to a batch (1–10, 11–20, …), each read slowed down a little. */
+  function batchedSource() {
+    const reads: number[] = [];
+    const text = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: `{"n":${sequence}}` });
+    return {
+      reads,
+      endpoints: { get: async () => undefined },
+      events: {
+        find: async (_organizationId: string, sequence: number) => text(sequence),
+        findWithBatch: async (_organizationId: string, sequence: number) => {
+          reads.push(sequence);
+          await sleep(10);
+          const first = Math.floor((sequence - 1) / 10) * 10 + 1;
+          return Array.from({ length: 10 }, (_, index) => text(first + index));
+        },
+      },
+    };
+  }
+
+  it("one read keeps every event of the batch: the batch's other events are not read again", async () => {
+    const source = batchedSource();
+    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 });
+    expect((await reads.event('org_a', 3))?.eventId).toBe('evt_3');
+    for (const sequence of [1, 2, 4, 10]) expect((await reads.event('org_a', sequence))?.envelopeJson).toBe(`{"n":${sequence}}`);
+    expect(source.reads).toEqual([3]);
+    expect((await reads.event('org_a', 11))?.eventId).toBe('evt_11');
+    expect(source.reads).toEqual([3, 11]);
+  });
+
+  it("attempts of one organization's burst wait for the read on its way: 30 events to 3 endpoints at once, 3 reads", async () => {
+    const source = batchedSource();
+    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 * 1024 });
+    const asks = Array.from({ length: 30 }, (_, index) => index + 1).flatMap((sequence) => [sequence, sequence, sequence]);
+    const found = await Promise.all(asks.map((sequence) => reads.event('org_a', sequence)));
+    expect(found.map((event) => event?.sequence)).toEqual(asks);
+    expect(source.reads).toHaveLength(3);
+  });
+});
