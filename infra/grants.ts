@@ -15,15 +15,16 @@ import type { QueueId, TableId } from '../lib/store/tables.ts';
  *
  * Calls inside `TransactWriteItems` are authorized per item: Put → PutItem, Update → UpdateItem,
  * Delete → DeleteItem, ConditionCheck → ConditionCheckItem; there is no action of its own.
- * Nothing calls Scan, DescribeTable or BatchWriteItem.
+ * Nothing calls Scan or DescribeTable; BatchWriteItem and the PartiQL writes only the webhook
+ * delivery path (its unconditional puts and batched conditional writes).
  *
  * Local runs and tests do not enforce IAM: a change that makes a function call something new
  * must add the call to its entry here, or the call is denied on AWS.
  */
 
 /** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
-/** `PartiQLInsert`, `PartiQLUpdate`: the single-item writes sent many to a request (lib/store/statement-batches.ts). */
-export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate';
+/** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/store/statement-batches.ts, lib/store/put-batches.ts). */
+export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate' | 'BatchWriteItem';
 
 export interface TableGrant {
   /** Calls on the table's items (Query: on the table itself). Empty: the code only needs the name. */
@@ -261,16 +262,17 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     tables: { inventory: calls('Query', 'PartiQLInsert', 'GetItem') },
     queues: { webhooks: ['send'] },
   },
-  // Tasks and endpoints (GetItem), the claim (UpdateItem), the `pending` log entry (PartiQLInsert)
-  // and the settle (PartiQLUpdate of the log entry and the task, batched; PutItem of an outcome
-  // whose `pending` entry is missing), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
+  // Tasks and endpoints (GetItem), the claim (UpdateItem), the `pending` log entry and the
+  // claimant's outcome (BatchWriteItem), the task's settle and a successor's outcome (PartiQLUpdate,
+  // batched; PutItem of one whose `pending` entry is missing), replay pages' task inserts
+  // (PartiQLInsert), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
   // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
   // on gsi2; a replay's end deletes its endpoint's active-replay item), the organization's
   // fair-share gate and the shared item of organizations waiting (GetItem, UpdateItem, the
   // admissions conditional). Retries, deferrals and pages are new
   // messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -352,8 +354,8 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
 /** Calls a table access level of lib/routes/types.ts allows. */
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
-  write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate']),
-  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate']),
+  write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),
+  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),
 };
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageOf } from '../domain/pagination/page.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
-import type { AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryStorage, DeliveryTask, TaskIdentity, TaskNext } from '../domain/webhooks/ports.ts';
+import type { AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryStorage, DeliveryTask, Settler, TaskIdentity, TaskNext } from '../domain/webhooks/ports.ts';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from './dynamodb-client.ts';
 import { entityItem } from './entity.ts';
@@ -12,6 +12,7 @@ import { webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { taskSweepAt } from '../domain/webhooks/sweep-at.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 import { insertStatement, StatementBatches, updateStatement } from './statement-batches.ts';
+import { PutBatches } from './put-batches.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). A
@@ -29,6 +30,7 @@ import { insertStatement, StatementBatches, updateStatement } from './statement-
 
 /** One process's batched writes (lib/store/statement-batches.ts): the dispatcher's and the worker's go together. */
 const SHARED_BATCHES = new StatementBatches();
+const SHARED_PUTS = new PutBatches();
 
 const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
 
@@ -36,6 +38,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   constructor(
     private readonly tableName: string,
     private readonly batches: StatementBatches = SHARED_BATCHES,
+    private readonly puts: PutBatches = SHARED_PUTS,
   ) {}
 
   async createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }> {
@@ -79,16 +82,24 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
 
   async recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void> {
     const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null };
-    // Only where absent: an entry already settled (by an interrupted settle elsewhere) is never undone.
-    await this.batches.write(insertStatement(this.tableName, this.attemptItem(task, entry)));
+    // With no condition: the claimant writes it before its outcome (it waits for this put), and a
+    // successor settles the attempt only once it must have ended (STALE_ATTEMPT_MS after the claim).
+    await this.puts.put(this.tableName, this.attemptItem(task, entry));
   }
 
-  async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext): Promise<boolean> {
+  async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext, settler: Settler = 'successor'): Promise<boolean> {
     const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome };
+    if (settler === 'claimant') {
+      // What the claimant sent is the truth of the attempt: its entry is put with no condition (a
+      // successor that took the attempt for interrupted meanwhile is overwritten by what happened,
+      // and moved the task on itself, so the task write below is refused and its retry stands).
+      await this.puts.put(this.tableName, this.attemptItem(task, entry));
+      return this.finishTask(task, attempt.attemptId, next);
+    }
     // Names this settle, so the SDK's retry of a write that landed (its answer lost) knows it for its own.
     const settleId = randomUUID();
-    // The outcome first, only over a `pending` entry (or none, when the claim's worker died before writing it): of two
-    // settles of one attempt (its worker's, and the interrupted settle of a worker that found it stale) one wins.
+    // A successor's outcome only over a `pending` entry (or none, when the claim's worker died before writing it):
+    // never over one the claimant settled.
     const key = webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id });
     const { status, responseStatus, durationMs, error, nextAttemptAt } = entry;
     const written = await this.batches.write(updateStatement(this.tableName, key, { set: { status, responseStatus, durationMs, error, nextAttemptAt, settleId }, conditions: { status: 'pending' }, returnOldItem: true }));

@@ -40,4 +40,3 @@ export function replayTaskKeys(task: Pick<DeliveryTask, 'organizationId' | 'endp
 
 /** The index attributes a task gives up when it ends. */
 export const FINISHED_TASK_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
-export const FINISHED_TASK_REMOVALS = FINISHED_TASK_ATTRIBUTES.join(', ');

@@ -93,3 +93,31 @@ describe('delivery store, an answer lost after the write landed', () => {
     expect(await deliveries().finishTask(claim.task, attempt.attemptId, { status: 'pending', nextAttemptAt })).toBe(false);
   });
 });
+
+describe('delivery store, who settles an attempt', () => {
+  it("the claimant's outcome stands over a successor's 'interrupted' entry; its task write is refused, so the successor's retry stands", async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+    await deliveries().recordPending(claim.task, attempt);
+    // Another worker took the attempt for interrupted and scheduled the next one.
+    const retryAt = new Date(Date.now() + 60_000).toISOString();
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt }, { status: 'pending', nextAttemptAt: retryAt }, 'successor')).toBe(true);
+    // The claimant was only slow: what it sent is the truth of the attempt.
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 95_000, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(false);
+    expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', inFlight: null, nextAttemptAt: retryAt });
+  });
+
+  it("a successor never overwrites the claimant's outcome", async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null }, 'successor')).toBe(false);
+    expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded' });
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded' });
+  });
+});

@@ -3,7 +3,7 @@ import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
-import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, TaskIdentity, TaskNext } from './ports.ts';
+import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, TaskIdentity, TaskNext } from './ports.ts';
 import { AttemptReads, type AttemptReadLimits } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
@@ -171,7 +171,7 @@ export class DeliveryWorker {
     const now = this.now();
     const base = { responseStatus: result.responseStatus, durationMs: result.durationMs, error: result.error };
     if (result.outcome === 'succeeded') {
-      await deliveries.settleAttempt(task, attempt, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
+      await deliveries.settleAttempt(task, attempt, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant');
       if (stored.failingSince !== null) {
         await endpoints.clearFailing(task.organizationId, task.endpointId);
         this.reads.forgetEndpoint(task.organizationId, task.endpointId);
@@ -179,15 +179,15 @@ export class DeliveryWorker {
       return;
     }
     if (result.outcome === 'gone') {
-      await deliveries.settleAttempt(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null });
+      await deliveries.settleAttempt(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null }, 'claimant');
       await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
       return;
     }
-    await this.failed(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, result.retryAfterSeconds, now, stored);
+    await this.failed(task, attempt, { status: 'failed', ...base, nextAttemptAt: null }, result.retryAfterSeconds, now, 'claimant', stored);
   }
 
   /** A failed attempt: the next one scheduled, or none (schedule exhausted, or the endpoint failing too long). */
-  private async failed(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, stored?: StoredEndpoint): Promise<void> {
+  private async failed(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, settler: Settler, stored?: StoredEndpoint): Promise<void> {
     const { number } = attempt;
     const failingSince = await this.ports.endpoints.markFailing(task.organizationId, task.endpointId, now);
     this.reads.forgetEndpoint(task.organizationId, task.endpointId);
@@ -195,7 +195,7 @@ export class DeliveryWorker {
     const scheduled = number === 1 && this.ports.firstRetrySeconds !== undefined ? this.ports.firstRetrySeconds : nextAttemptDelaySeconds(number, retryAfterSeconds, this.ports.random ?? Math.random);
     const nextAttemptAt = failingTooLong || scheduled === null ? null : new Date(now.getTime() + scheduled * 1000).toISOString();
     // Settled by another worker first (this one's attempt was taken for interrupted): that one queued what follows.
-    if (!(await this.ports.deliveries.settleAttempt(task, attempt, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt }))) return;
+    if (!(await this.ports.deliveries.settleAttempt(task, attempt, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt }, settler))) return;
     if (nextAttemptAt) await this.queueAttempt(task, number + 1, Date.parse(nextAttemptAt), now);
     if (failingTooLong) {
       const endpoint = stored ?? (await this.ports.endpoints.get(task.organizationId, task.endpointId));
@@ -225,7 +225,7 @@ export class DeliveryWorker {
     }
     const outcome: AttemptOutcome = { status: 'failed', responseStatus: null, durationMs: null, error: 'The attempt was interrupted before its outcome was recorded.', nextAttemptAt: null };
     this.ports.log?.('webhook attempt interrupted', { eventId: task.eventId, endpointId: task.endpointId, attempt: inFlight.number });
-    await this.failed({ ...task, attempts: inFlight.number }, inFlight, outcome, null, now);
+    await this.failed({ ...task, attempts: inFlight.number }, inFlight, outcome, null, now, 'successor');
   }
 
   private async disable(stored: StoredEndpoint, reason: DisabledReason, why: string, now: Date): Promise<void> {

@@ -74,6 +74,9 @@ export interface DeliveryAttempt {
   nextAttemptAt: string | null;
 }
 
+/** Who settles an attempt: the worker that claimed and sent it, or one that took it over as interrupted. */
+export type Settler = 'claimant' | 'successor';
+
 /** A task's state after an attempt: retried (`pending` with the time), or ended. */
 export interface TaskNext {
   status: TaskStatus;
@@ -96,8 +99,13 @@ export interface DeliveryStorage {
   claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
   /** The claimed attempt's `pending` log entry, where no entry is yet. */
   recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void>;
-  /** Ends the attempt under way: its log entry (only while `pending`), then the task's next state; false when another worker settled it first. */
-  settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext): Promise<boolean>;
+  /**
+   * Ends the attempt under way: its log entry, then the task's next state (only while that attempt
+   * is in flight); false when another worker settled the task first. The `claimant` (the worker
+   * that sent it) writes the entry whatever it holds; a `successor` (settling it as interrupted)
+   * only over a `pending` entry or none.
+   */
+  settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext, settler?: Settler): Promise<boolean>;
   /** The log entry of one attempt, if written. */
   attemptOf(task: Pick<DeliveryTask, 'organizationId' | 'endpointId'>, attemptId: string): Promise<DeliveryAttempt | undefined>;
   /** The task's next state after attempt `attemptId`, whose log entry already holds its outcome; false when the attempt is no longer the task's in flight. */
