@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
+import { PutBatches } from '../../lib/store/put-batches.ts';
 import { insertStatement, StatementBatches, updateStatement } from '../../lib/store/statement-batches.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -55,5 +56,22 @@ describe('statement batches', () => {
     expect([inserted, updated]).toEqual([{ written: true }, { written: true }]);
     const { Item } = await documentClient.send(new GetCommand({ TableName: table(), Key: keyOf(pk, 'entry'), ConsistentRead: true }));
     expect(Item?.status).toBe('succeeded');
+  });
+});
+
+describe('put batches', () => {
+  it('thirty puts asked at once go in two BatchWriteItems; two puts of one item go in turn, the later one standing', async () => {
+    const pk = `TEST#PUTS#${uniqueOrganization()}`;
+    const puts = new PutBatches();
+    const counter = countDynamoDbRequests(dynamoClient);
+    try {
+      await Promise.all([...Array.from({ length: 28 }, (_, index) => puts.put(table(), { pk, sk: `item${index}`, n: index })), puts.put(table(), { pk, sk: 'twice', n: 1 }), puts.put(table(), { pk, sk: 'twice', n: 2 })]);
+      expect(counter.operations().every((operation) => operation === 'BatchWriteItem')).toBe(true);
+      expect(counter.operations().length).toBeLessThanOrEqual(3);
+    } finally {
+      counter.stop();
+    }
+    const { Item } = await documentClient.send(new GetCommand({ TableName: table(), Key: keyOf(pk, 'twice'), ConsistentRead: true }));
+    expect(Item?.n).toBe(2);
   });
 });
