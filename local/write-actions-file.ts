@@ -6,8 +6,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  * actions this process commits and keeps the running total in a JSON file, so a benchmark in
  * another process can read what the pipeline wrote between two moments. A write action is one
  * item written or checked, as DynamoDB bills it: 1 per PutItem, UpdateItem and DeleteItem, one
- * per request of a BatchWriteItem, one per action of a TransactWriteItems (a condition
- * check included) and one per statement of a BatchExecuteStatement that was not refused. Only
+ * per request of a BatchWriteItem that was processed, one per action of a TransactWriteItems (a
+ * condition check included) and one per statement of a BatchExecuteStatement not refused. Only
  * requests that succeeded count; a cancelled transaction wrote nothing.
  */
 
@@ -19,12 +19,14 @@ export interface WriteActionTotals {
 }
 
 type Input = { RequestItems?: Record<string, unknown[]>; TransactItems?: unknown[] };
-type Output = { Responses?: { Error?: unknown }[] };
+type Output = { Responses?: { Error?: unknown }[]; UnprocessedItems?: Record<string, unknown[]> };
 
 function actionsOf(operation: string, input: Input, output: Output): number {
   if (operation === 'BatchExecuteStatement') return (output.Responses ?? []).filter((response) => !response.Error).length;
   if (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem') return 1;
-  if (operation === 'BatchWriteItem') return Object.values(input.RequestItems ?? {}).reduce((sum, requests) => sum + requests.length, 0);
+  const count = (byTable: Record<string, unknown[]> | undefined) => Object.values(byTable ?? {}).reduce((sum, requests) => sum + requests.length, 0);
+  // Items DynamoDB left unprocessed were not written (they come back in a later request).
+  if (operation === 'BatchWriteItem') return count(input.RequestItems) - count(output.UnprocessedItems);
   if (operation === 'TransactWriteItems') return input.TransactItems?.length ?? 0;
   return 0;
 }

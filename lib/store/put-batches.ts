@@ -16,31 +16,48 @@ const MAX_IN_FLIGHT = 8;
 const MAX_TRIES = 6;
 
 export class PutBatches {
-  private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, void>((tableName, puts) => this.send(tableName, puts), { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT });
+  private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>((tableName, puts) => this.send(tableName, puts), { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT });
 
-  put(tableName: string, item: Record<string, unknown>): Promise<void> {
-    return this.commit.submit(tableName, { tableName, item });
+  async put(tableName: string, item: Record<string, unknown>): Promise<void> {
+    const failure = await this.commit.submit(tableName, { tableName, item });
+    if (failure) throw failure;
   }
 
-  private async send(tableName: string, puts: readonly { item: Record<string, unknown> }[]): Promise<void[]> {
+  /** Each put's failure, or undefined once it landed: a failed round fails its puts and those after it, never one an earlier round wrote. */
+  private async send(tableName: string, puts: readonly { item: Record<string, unknown> }[]): Promise<(Error | undefined)[]> {
     // One put per item in a request (DynamoDB refuses a batch naming an item twice): a second put of an item goes in the next round, so the last stands.
     const rounds: Record<string, unknown>[][] = [];
     const seen = new Map<string, number>();
     for (const { item } of puts) {
-      const key = `${String(item.pk)}\n${String(item.sk)}`;
+      const key = keyOf(item);
       const occurrence = seen.get(key) ?? 0;
       seen.set(key, occurrence + 1);
       (rounds[occurrence] ??= []).push(item);
     }
+    const failed = new Map<Record<string, unknown>, Error>();
+    let failure: Error | undefined;
     for (const round of rounds) {
+      if (failure) {
+        for (const item of round) failed.set(item, failure);
+        continue;
+      }
       let requests = round.map((item) => ({ PutRequest: { Item: item } }));
-      for (let tries = 1; requests.length > 0; tries += 1) {
-        if (tries > MAX_TRIES) throw new Error(`BatchWriteItem left ${requests.length} puts unprocessed ${MAX_TRIES} times`);
-        if (tries > 1) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** tries * Math.random()));
-        const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-        requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      try {
+        for (let tries = 1; requests.length > 0; tries += 1) {
+          if (tries > MAX_TRIES) throw new Error(`BatchWriteItem left ${requests.length} puts unprocessed ${MAX_TRIES} times`);
+          if (tries > 1) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** tries * Math.random()));
+          const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+          requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+        }
+      } catch (error) {
+        failure = error instanceof Error ? error : new Error(String(error));
+        // The puts of this round still unprocessed (all of them, if the request itself failed) fail; those written stand.
+        const unwritten = new Set(requests.map((request) => keyOf(request.PutRequest.Item)));
+        for (const item of round) if (unwritten.has(keyOf(item))) failed.set(item, failure);
       }
     }
-    return puts.map(() => undefined);
+    return puts.map(({ item }) => failed.get(item));
   }
 }
+
+const keyOf = (item: Record<string, unknown>) => `${String(item.pk)}\n${String(item.sk)}`;

@@ -47,14 +47,14 @@ export class StatementBatches {
       const seen = new Set<string>();
       const now = waiting.filter((index) => !seen.has(writes[index]!.itemKey) && seen.add(writes[index]!.itemKey));
       const later = waiting.filter((index) => !now.includes(index));
-      const { Responses = [] } = await documentClient.send(
-        new BatchExecuteStatementCommand({
-          Statements: now.map((index) => {
-            const write = writes[index]!;
-            return { Statement: write.statement, Parameters: write.parameters, ...(write.returnOldItem ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}) };
-          }),
-        }),
-      );
+      let Responses: NonNullable<Awaited<ReturnType<typeof sendStatements>>['Responses']>;
+      try {
+        Responses = (await sendStatements(now.map((index) => writes[index]!))).Responses ?? [];
+      } catch (error) {
+        // The request failed: the writes not answered yet fail with it, those an earlier request answered keep their outcome.
+        for (const index of waiting) outcomes[index] = error instanceof Error ? error : new Error(String(error));
+        break;
+      }
       const retry: number[] = [];
       now.forEach((index, position) => {
         const error = Responses[position]?.Error;
@@ -69,6 +69,14 @@ export class StatementBatches {
     }
     return outcomes as (BatchedWriteOutcome | Error)[];
   }
+}
+
+function sendStatements(writes: readonly BatchedWrite[]) {
+  return documentClient.send(
+    new BatchExecuteStatementCommand({
+      Statements: writes.map((write) => ({ Statement: write.statement, Parameters: write.parameters, ...(write.returnOldItem ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}) })),
+    }),
+  );
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;

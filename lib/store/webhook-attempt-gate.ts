@@ -155,7 +155,8 @@ export class WebhookAttemptGate implements AttemptGate {
   ) {}
 
   /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
-  private readonly takes = new GroupCommit<TakeAsk, Item | undefined>((organizationId, asks) => this.takeAll(organizationId, asks));
+  // At most 8 together: each endpoint adds to the condition, which DynamoDB caps at 4 KB.
+  private readonly takes = new GroupCommit<TakeAsk, Item | undefined | Error>((organizationId, asks) => this.takeAll(organizationId, asks), { maxEntries: 8 });
   private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
 
   /** Attempts this worker holds or is asking for, with the generation each was counted in. */
@@ -203,7 +204,9 @@ export class WebhookAttemptGate implements AttemptGate {
       this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
       let written: Item | undefined;
       try {
-        written = await this.takes.submit(request.organizationId, { endpointId: request.endpointId, counters, organizationCap: shares.organization.value, endpointCap: shares.endpoint.value });
+        const taken = await this.takes.submit(request.organizationId, { endpointId: request.endpointId, counters, organizationCap: shares.organization.value, endpointCap: shares.endpoint.value });
+        if (taken instanceof Error) throw taken;
+        written = taken;
       } catch (error) {
         this.local.delete(request.leaseId);
         throw error;
@@ -262,9 +265,9 @@ export class WebhookAttemptGate implements AttemptGate {
    * all); refused together, each is tried alone, so the table still admits those that fit. The
    * item written for each, or undefined for one that had no room.
    */
-  private async takeAll(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined)[]> {
+  private async takeAll(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined | Error)[]> {
     const generation = asks[0]?.counters.generation;
-    if (asks.length > 1 && asks.some((ask) => ask.counters.generation !== generation)) return Promise.all(asks.map((ask) => this.takeAll(organizationId, [ask]).then(([item]) => item)));
+    if (asks.length > 1 && asks.some((ask) => ask.counters.generation !== generation)) return this.eachAlone(organizationId, asks);
     const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
     const envelope = envelopeAssignments(webhookGateEntity);
     const names: Record<string, string> = { ...envelope.names, '#v': 'v', '#n': `n_${generation}` };
@@ -322,8 +325,14 @@ export class WebhookAttemptGate implements AttemptGate {
       if (error.Item) this.remember(organizationId, error.Item as Item);
       else this.items.delete(organizationId);
       if (asks.length === 1) return [undefined];
-      return Promise.all(asks.map((ask) => this.takeAll(organizationId, [ask]).then(([item]) => item)));
+      return this.eachAlone(organizationId, asks);
     }
+  }
+
+  /** Each ask in its own update; one that fails is answered with its error, the others as the table answered them (an admitted slot is never left unreported). */
+  private async eachAlone(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined | Error)[]> {
+    const settled = await Promise.allSettled(asks.map((ask) => this.takeAll(organizationId, [ask])));
+    return settled.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value[0] as Item | undefined | Error) : outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason))));
   }
 
   /**

@@ -59,6 +59,35 @@ describe('statement batches', () => {
   });
 });
 
+describe('a request of a later round that fails', () => {
+  it('fails only the writes it carried: those an earlier request wrote keep their outcome', async () => {
+    const pk = `TEST#BATCHES#${uniqueOrganization()}`;
+    const batches = new StatementBatches();
+    const name = 'failSecondRound';
+    let requests = 0;
+    dynamoClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'BatchExecuteStatementCommand' && (requests += 1) === 2) throw new Error('injected: the second request failed');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      // The update names the same item as the insert: it goes in a second request, which fails.
+      const [inserted, other, updated] = await Promise.allSettled([
+        batches.write(insertStatement(table(), { pk, sk: 'entry', status: 'pending' })),
+        batches.write(insertStatement(table(), { pk, sk: 'other', status: 'pending' })),
+        batches.write(updateStatement(table(), keyOf(pk, 'entry'), { set: { status: 'succeeded' }, conditions: { status: 'pending' } })),
+      ]);
+      expect(inserted).toEqual({ status: 'fulfilled', value: { written: true } });
+      expect(other).toEqual({ status: 'fulfilled', value: { written: true } });
+      expect(updated.status).toBe('rejected');
+    } finally {
+      dynamoClient.middlewareStack.remove(name);
+    }
+  });
+});
+
 describe('put batches', () => {
   it('thirty puts asked at once go in two BatchWriteItems; two puts of one item go in turn, the later one standing', async () => {
     const pk = `TEST#PUTS#${uniqueOrganization()}`;

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { describe, expect, it } from 'vitest';
@@ -150,5 +151,36 @@ describe('WebhookAttemptGate', () => {
     } finally {
       counter.stop();
     }
+  });
+
+  it('asks refused together and tried alone: one whose write fails gets its error, the others their slots', async () => {
+    const organizationId = uniqueOrganization();
+    const [gate] = workers(1) as [WebhookAttemptGate];
+    const warm = { organizationId, endpointId: 'whe_w', leaseId: 'warm-alone' };
+    await gate.acquire(warm);
+    await gate.release({ ...warm, timedOut: null });
+    const name = 'failOneAlone';
+    const endpointsIn = (input: { ExpressionAttributeNames?: Record<string, string> }) => Object.values(input.ExpressionAttributeNames ?? {}).filter((value) => /^e_\d+_whe_/.test(value));
+    dynamoClient.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: { pk?: unknown }; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string> };
+        const named = endpointsIn(input);
+        if (input.ConditionExpression && named.length > 1) throw new ConditionalCheckFailedException({ message: 'injected: refused together', $metadata: {} });
+        if (input.ConditionExpression && named.some((value) => value.endsWith('_whe_bad'))) throw new Error('injected: the write of one ask failed');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const [good, bad] = await Promise.allSettled([gate.acquire({ organizationId, endpointId: 'whe_good', leaseId: 'good' }), gate.acquire({ organizationId, endpointId: 'whe_bad', leaseId: 'bad' })]);
+      expect(good).toEqual({ status: 'fulfilled', value: { admitted: true } });
+      expect(bad.status).toBe('rejected');
+    } finally {
+      dynamoClient.middlewareStack.remove(name);
+    }
+    // The admitted slot is this worker's to give back: released, the table counts nothing in flight.
+    await gate.release({ organizationId, endpointId: 'whe_good', leaseId: 'good', timedOut: null });
+    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+    expect(Object.entries(Item ?? {}).filter(([attribute]) => attribute.startsWith('n_')).reduce((total, [, value]) => total + Number(value), 0)).toBe(0);
   });
 });

@@ -9,9 +9,10 @@ import type { EndpointStorage, EventSource, StoredEventText } from './ports.ts';
  * - an envelope never changes once committed: kept up to `eventBytes` of envelopes, for a minute
  *   (an event past retention is then still sent once more at most a minute later). A read
  *   brings the whole stored batch the event was committed in (up to 90 events, one item) and
- *   keeps every event of it, and an attempt whose event is not kept waits for a read of its
- *   organization's events already on its way before it reads: the attempts of a burst of
- *   events read each batch about once, not once per event and endpoint;
+ *   keeps every event of it, and an attempt whose event is not kept first waits (two round trips
+ *   at most) for its organization's reads on their way from sequences near enough to share its
+ *   batch: the attempts of a burst of events read each batch about once, not once per event and
+ *   endpoint;
  * - an endpoint is kept `endpointMs` (a second in service): a change made elsewhere (a PUT, a
  *   rotation, a disable, a delete) reaches this container's attempts within that time. A change
  *   this container makes (marking the endpoint failing, disabling it) drops its entry at once.
@@ -25,13 +26,15 @@ export interface AttemptReadLimits {
 
 export const ATTEMPT_READS_IN_SERVICE: AttemptReadLimits = { endpointMs: 1000, eventBytes: 16 * 1024 * 1024 };
 const EVENT_KEEP_MS = 60_000;
+/** A stored batch holds at most this many events (docs/events.md "How events are stored"): reads farther apart never share one. */
+const MAX_EVENTS_PER_BATCH = 90;
 const MAX_ENDPOINTS = 2000;
 
 export class AttemptReads {
   private readonly endpoints: LRUCache<string, StoredEndpoint> | undefined;
   private readonly events: LRUCache<string, StoredEventText> | undefined;
-  /** Per organization, the read of its events on its way. */
-  private readonly reading = new Map<string, Promise<StoredEventText[]>>();
+  /** Per organization, its reads of events on their way, by the sequence each asked for. */
+  private readonly reading = new Map<string, Map<number, Promise<StoredEventText[]>>>();
 
   constructor(
     private readonly sources: { endpoints: Pick<EndpointStorage, 'get'>; events: Pick<EventSource, 'find' | 'findWithBatch'> },
@@ -56,18 +59,27 @@ export class AttemptReads {
     if (!events) return this.sources.events.find(organizationId, sequence);
     const kept = events.get(key);
     if (kept) return kept;
-    // A read on its way may bring this event's batch (its failure is its own attempt's: this one then reads).
-    for (let inFlight = this.reading.get(organizationId); inFlight; inFlight = this.reading.get(organizationId)) {
-      await inFlight.catch(() => undefined);
+    // A read on its way from a sequence close enough to share this event's stored batch may bring
+    // it: waited for (twice at most, for the reads begun while waiting), then this one reads. A
+    // failed read is its own attempt's.
+    const waited = new Set<Promise<StoredEventText[]>>();
+    for (let round = 0; round < 2; round += 1) {
+      const near = [...(this.reading.get(organizationId) ?? [])].filter(([from, read]) => Math.abs(from - sequence) < MAX_EVENTS_PER_BATCH && !waited.has(read)).map(([, read]) => read);
+      if (near.length === 0) break;
+      for (const read of near) waited.add(read);
+      await Promise.allSettled(near);
       const brought = events.get(key);
       if (brought) return brought;
     }
+    const reads = this.reading.get(organizationId) ?? new Map<number, Promise<StoredEventText[]>>();
+    this.reading.set(organizationId, reads);
     const read = this.readBatch(organizationId, sequence);
-    this.reading.set(organizationId, read);
+    reads.set(sequence, read);
     try {
       return (await read).find((event) => event.sequence === sequence);
     } finally {
-      if (this.reading.get(organizationId) === read) this.reading.delete(organizationId);
+      if (reads.get(sequence) === read) reads.delete(sequence);
+      if (reads.size === 0 && this.reading.get(organizationId) === reads) this.reading.delete(organizationId);
     }
   }
 

@@ -5,7 +5,7 @@ import type { DeliveryMessage, DeliveryQueue, DeliveryTask, Replay } from './por
 /**
  * The due-task sweep (docs/webhooks.md "The due-task sweep"): every pending task and every
  * running replay carries the time by which its queue message must have moved it on (its
- * "sweep-at"); every step that moves it (a claim, a settlement, a replay page) sets a new one. A
+ * "sweep-at"); every step that moves it on (a settlement, a replay page; a claim leaves it) sets a new one. A
  * task or replay still there after that time has lost its message (a send that failed after a
  * commit, a message in the dead-letter queue), and the sweep sends it again.
  *

@@ -92,12 +92,12 @@ export interface AttemptOutcome {
 }
 
 export interface DeliveryStorage {
-  /** Conditional put: `created`, or the task that already exists. */
+  /** Created where none exists: `created`, or the task that already exists. */
   createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }>;
   getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined>;
   /** Starts attempt `number`: the task's count, conditioned on the one before, with no attempt under way; the task after, or (refused) as it stands. */
   claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
-  /** The claimed attempt's `pending` log entry, where no entry is yet. */
+  /** The claimed attempt's `pending` log entry, put by its claimant before its outcome. */
   recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void>;
   /**
    * Ends the attempt under way: its log entry, then the task's next state (only while that attempt

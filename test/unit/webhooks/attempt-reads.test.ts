@@ -81,20 +81,25 @@ describe('attempt reads', () => {
 });
 
 describe('attempt reads of a stored batch', () => {
-  /** A source whose events are stored 10 to a batch (1–10, 11–20, …), each read slowed down a little. */
-  function batchedSource() {
+  /** A source whose events are stored `perBatch` to a batch (1–10, 11–20, … for 10), each read slowed down a little. */
+  function batchedSource(perBatch = 10) {
     const reads: number[] = [];
+    const concurrency = { now: 0, most: 0 };
     const text = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: `{"n":${sequence}}` });
     return {
       reads,
+      concurrency,
       endpoints: { get: async () => undefined },
       events: {
         find: async (_organizationId: string, sequence: number) => text(sequence),
         findWithBatch: async (_organizationId: string, sequence: number) => {
           reads.push(sequence);
+          concurrency.now += 1;
+          concurrency.most = Math.max(concurrency.most, concurrency.now);
           await sleep(10);
-          const first = Math.floor((sequence - 1) / 10) * 10 + 1;
-          return Array.from({ length: 10 }, (_, index) => text(first + index));
+          concurrency.now -= 1;
+          const first = Math.floor((sequence - 1) / perBatch) * perBatch + 1;
+          return Array.from({ length: perBatch }, (_, index) => text(first + index));
         },
       },
     };
@@ -110,12 +115,22 @@ describe('attempt reads of a stored batch', () => {
     expect(source.reads).toEqual([3, 11]);
   });
 
-  it("attempts of one organization's burst wait for the read on its way: 30 events to 3 endpoints at once, 3 reads", async () => {
-    const source = batchedSource();
+  it("attempts of one organization's burst wait for the reads on their way: two stored batches of 90 events to 3 endpoints at once, 2 reads", async () => {
+    const source = batchedSource(90);
     const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 * 1024 });
-    const asks = Array.from({ length: 30 }, (_, index) => index + 1).flatMap((sequence) => [sequence, sequence, sequence]);
+    const asks = Array.from({ length: 180 }, (_, index) => index + 1).flatMap((sequence) => [sequence, sequence, sequence]);
     const found = await Promise.all(asks.map((sequence) => reads.event('org_a', sequence)));
     expect(found.map((event) => event?.sequence)).toEqual(asks);
-    expect(source.reads).toHaveLength(3);
+    expect(source.reads).toEqual([1, 91]);
+  });
+
+  it('events stored one to a batch: an attempt waits two reads at most, then reads its own', async () => {
+    const source = batchedSource(1);
+    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 * 1024 });
+    const found = await Promise.all(Array.from({ length: 20 }, (_, index) => reads.event('org_a', index + 1)));
+    expect(found.map((event) => event?.sequence)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(source.reads).toHaveLength(20);
+    // After two reads waited for, the rest go at once (not twenty in a row).
+    expect(source.concurrency.most).toBeGreaterThanOrEqual(10);
   });
 });
