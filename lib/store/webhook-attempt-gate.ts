@@ -151,7 +151,14 @@ function otherGenerations(counts: Map<number, number> | undefined, generation: n
 export class WebhookAttemptGate implements AttemptGate {
   constructor(
     private readonly tableName: string,
-    private readonly options: { limits?: FairShareLimits; leaseMs: number; clock?: () => number; log?: (message: string, details: Record<string, unknown>) => void },
+    private readonly options: {
+      limits?: FairShareLimits;
+      leaseMs: number;
+      clock?: () => number;
+      log?: (message: string, details: Record<string, unknown>) => void;
+      /** The item listing the organizations waiting: the one every worker shares, unless a test keeps its gates apart from the suites running beside it. */
+      waitingKey?: { pk: string; sk: string };
+    },
   ) {}
 
   /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
@@ -449,7 +456,7 @@ export class WebhookAttemptGate implements AttemptGate {
     const now = this.now();
     if (!this.waiting || now - this.waiting.at > WAITING_FRESH_MS) {
       this.waitingRead ??= documentClient
-        .send(new GetCommand({ TableName: this.tableName, Key: webhookGateWaitingEntity.key({}) }))
+        .send(new GetCommand({ TableName: this.tableName, Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}) }))
         .then(({ Item }) => {
           this.waiting = { item: Item, at: this.now() };
           return Item;
@@ -474,7 +481,7 @@ export class WebhookAttemptGate implements AttemptGate {
       await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: webhookGateWaitingEntity.key({}),
+          Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}),
           UpdateExpression: `SET ${envelope.assignments}, #w = :until${expired.length > 0 ? ` REMOVE ${Object.keys(expiredNames).join(', ')}` : ''}`,
           ExpressionAttributeNames: { ...envelope.names, '#w': `w_${organizationId}`, ...expiredNames },
           ExpressionAttributeValues: { ...envelope.values, ':until': now + WAITING_MARK_MS },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
@@ -19,8 +20,10 @@ import { tableName } from '../support/events.ts';
 
 const limits: FairShareLimits = { organizationShare: 4, endpointShare: 2, capacity: 200, openCircuitAfterTimeouts: 2, openCircuitShare: 1 };
 const LEASE_MS = 60_000;
+/** This file's own list of organizations waiting: the suites running beside it (the fairness tests through the server) mark theirs in the shared one. */
+const waitingKey = { pk: `WHGATE#WAITING#TEST#${randomUUID()}`, sk: 'WAITING' };
 const workers = (count: number, options: { limits?: FairShareLimits; clock?: () => number } = {}) =>
-  Array.from({ length: count }, () => new WebhookAttemptGate(tableName('inventory'), { limits: options.limits ?? limits, leaseMs: LEASE_MS, ...(options.clock ? { clock: options.clock } : {}) }));
+  Array.from({ length: count }, () => new WebhookAttemptGate(tableName('inventory'), { limits: options.limits ?? limits, leaseMs: LEASE_MS, waitingKey, ...(options.clock ? { clock: options.clock } : {}) }));
 
 /** Asks for `count` slots to each endpoint at once, spread over the gates; the requests admitted. */
 async function askAtOnce(gates: WebhookAttemptGate[], organizationId: string, endpointIds: string[], count: number, prefix: string) {
