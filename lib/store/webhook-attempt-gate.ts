@@ -8,7 +8,7 @@ import { GroupCommit } from './group-commit.ts';
 import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /**
- * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). One piece: the gate
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). This file is one piece: the gate
  * item's counters, their generations and the waiting marks are one storage format, read and
  * written only here, so splitting the file would split that format.
  *

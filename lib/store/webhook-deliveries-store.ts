@@ -40,7 +40,11 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     private readonly tableName: string,
     private readonly batches: StatementBatches = SHARED_BATCHES,
     private readonly puts: PutBatches = SHARED_PUTS,
-  ) {}
+  ) {
+    this.log = new WebhookDeliveryLog(tableName);
+  }
+
+  private readonly log: WebhookDeliveryLog;
 
   async createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }> {
     const outcome = await this.batches.write(insertStatement(this.tableName, this.taskItem(task)));
@@ -155,7 +159,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
-    return new WebhookDeliveryLog(this.tableName).attemptsPage(organizationId, endpointId, filter, after, limit);
+    return this.log.attemptsPage(organizationId, endpointId, filter, after, limit);
   }
 
   private taskItem(task: DeliveryTask): Record<string, unknown> {
