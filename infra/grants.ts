@@ -256,14 +256,14 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
   },
-  // The tenant's endpoints (Query), the delivery tasks' inserts (PartiQLInsert, batched) and, for
-  // an existing one, its read (GetItem); a message per task. Reading the stream is the mapping's.
+  // The tenant's endpoints (Query), the outbox items (BatchWriteItem: puts with no condition); a
+  // message per delivery. Reading the stream is the mapping's.
   dispatchWebhookEvents: {
-    tables: { inventory: calls('Query', 'PartiQLInsert', 'GetItem') },
+    tables: { inventory: calls('Query', 'BatchWriteItem') },
     queues: { webhooks: ['send'] },
   },
-  // Tasks and endpoints (GetItem), the claim (UpdateItem), the `pending` log entry and the
-  // claimant's outcome (BatchWriteItem), the task's settle and a successor's outcome (PartiQLUpdate,
+  // Tasks and endpoints (GetItem), the claim (UpdateItem; a first claim creates a live task), the
+  // `pending` log entry, the claimant's outcome and a task's end (BatchWriteItem), the task's settle and a successor's outcome (PartiQLUpdate,
   // batched; PutItem of one whose `pending` entry is missing), replay pages' task inserts
   // (PartiQLInsert), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
   // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
@@ -301,9 +301,10 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
   },
-  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message again.
+  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message
+  // again. An outbox item's tasks (BatchGetItem), its delete once none is missing (DeleteItem).
   sweepWebhookDeliveries: {
-    tables: { inventory: { calls: ['UpdateItem'], queryIndexes: ['gsi1'] } },
+    tables: { inventory: { calls: ['UpdateItem', 'BatchGetItem', 'DeleteItem'], queryIndexes: ['gsi1'] } },
     queues: { webhooks: ['send'] },
   },
   // The expiry index's shards (Query on gsi1); each due reservation (GetItem), its stock (BatchGetItem); one commit.

@@ -5,20 +5,21 @@ import { requiredEnv } from '../../lib/config/env.ts';
 import { dispatchEvents } from '../../lib/domain/webhooks/dispatch.ts';
 import { log, logger } from '../../lib/log.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
-import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore } from '../../lib/store/webhook-endpoints-store.ts';
+import { WebhookOutboxStore } from '../../lib/store/webhook-outbox-store.ts';
 import { WebhookDeliveryQueue } from '../../lib/store/webhook-queue.ts';
 import { committedEventsOf } from '../../lib/store/webhook-stream.ts';
 
 /**
  * The webhook dispatcher (docs/webhooks.md "Delivery"): a batch of the events table's stream →
- * one delivery task per (endpoint, event), queued. Any failure fails the batch, which the event
- * source mapping retries (bisecting it): tasks are conditional puts, so a retry never doubles one.
+ * one message per (endpoint, event), after the batch's deliveries are in the outbox. Any failure
+ * fails the batch, which the event source mapping retries (bisecting it): a delivery's first
+ * claim creates its task, so a message sent twice never delivers twice.
  */
 const table = requiredEnv(TABLES.inventory.envVar);
 const planner = {
   endpoints: new WebhookEndpointsStore(table),
-  deliveries: new WebhookDeliveriesStore(table),
+  outbox: new WebhookOutboxStore(table),
   queue: new WebhookDeliveryQueue(requiredEnv(WEBHOOK_QUEUE.envVar)),
 };
 

@@ -331,11 +331,18 @@ export const webhookEndpointCountEntity = defineEntity<{ organizationId: string 
   key: ({ organizationId }) => keys.webhookEndpointCount(organizationId),
 });
 
-/** One event to send to one endpoint, created once by a conditional put (docs/webhooks.md "Delivery"). */
+/** One event to send to one endpoint, created once: by its first claim, or a replay's conditional put (docs/webhooks.md "Delivery"). */
 export const webhookTaskEntity = defineEntity<{ organizationId: string; endpointId: string; sequence: number; origin: string }>({
   type: 'webhook-task',
   schemaVersion: 1,
   key: ({ organizationId, endpointId, sequence, origin }) => keys.webhookTask(organizationId, endpointId, sequence, origin),
+});
+
+/** The deliveries the dispatcher queued for a run of an organization's events, until each has its task. */
+export const webhookOutboxEntity = defineEntity<{ organizationId: string; firstSequence: number; lastSequence: number }>({
+  type: 'webhook-outbox',
+  schemaVersion: 1,
+  key: ({ organizationId, firstSequence, lastSequence }) => keys.webhookOutbox(organizationId, firstSequence, lastSequence),
 });
 
 /** One attempt in an endpoint's delivery log (30 days). */

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageOf } from '../domain/pagination/page.ts';
@@ -59,21 +59,37 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     return Item?.task as DeliveryTask | undefined;
   }
 
-  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
+  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
+    const names = { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' };
+    const values = { ':previous': attempt.number - 1, ':pending': 'pending', ':none': null };
+    const unclaimed = '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none';
+    if (attempt.number === 1 && created) {
+      // The whole task, where none is stored (a live delivery) or over one never attempted (a replay's): one write creates and claims it.
+      const { pk: _pk, sk: _sk, ...attributes } = this.taskItem({ ...created, attempts: 1, inFlight: attempt });
+      const assignments = Object.entries(attributes).map(([name, value], index) => ({ name, value, placeholder: `a${index}` }));
+      return this.claim({
+        UpdateExpression: `SET ${assignments.map(({ placeholder }) => `#${placeholder} = :${placeholder}`).join(', ')}`,
+        ConditionExpression: `attribute_not_exists(pk) OR (${unclaimed})`,
+        ExpressionAttributeNames: { ...names, ...Object.fromEntries(assignments.map(({ name, placeholder }) => [`#${placeholder}`, name])) },
+        ExpressionAttributeValues: { ...values, ...Object.fromEntries(assignments.map(({ value, placeholder }) => [`:${placeholder}`, value])) },
+      }, identity, attempt);
+    }
+    return this.claim({
+      // The due index is left as it is: a sweep that finds the task while its attempt is under way sends a message the claim refuses (lib/domain/webhooks/sweep-at.ts).
+      UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
+      ConditionExpression: unclaimed,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':number': attempt.number, ':inFlight': attempt },
+    }, identity, attempt);
+  }
+
+  private async claim(
+    update: Required<Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>>,
+    identity: TaskIdentity,
+    attempt: AttemptUnderWay,
+  ): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
     try {
-      const { Attributes } = await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookTaskEntity.key(identity),
-          // The due index is left as it is: a sweep that finds the task while its attempt is under way sends a message the claim refuses (lib/domain/webhooks/sweep-at.ts).
-          UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
-          ConditionExpression: '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none',
-          ExpressionAttributeNames: { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' },
-          ExpressionAttributeValues: { ':number': attempt.number, ':previous': attempt.number - 1, ':inFlight': attempt, ':pending': 'pending', ':none': null },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+      const { Attributes } = await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: webhookTaskEntity.key(identity), ...update, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
       return { claimed: true, task: Attributes?.task as DeliveryTask };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -99,7 +115,9 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
       // successor that took the attempt for interrupted meanwhile is overwritten by what happened,
       // and moved the task on itself, so the task write below is refused and its retry stands).
       await this.puts.put(this.tableName, this.attemptItem(task, entry));
-      return this.finishTask(task, attempt.attemptId, next);
+      if (next.status === 'pending') return this.finishTask(task, attempt.attemptId, next);
+      await this.endTask(task, attempt, next.status);
+      return true;
     }
     // Names this settle, so the SDK's retry of a write that landed (its answer lost) knows it for its own.
     const settleId = randomUUID();
@@ -158,13 +176,23 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     return outcome.written || outcome.item?.finishId === finishId;
   }
 
+  /**
+   * The claimant's end of the task (no attempt follows), after its log entry: the truth of the
+   * attempt too, so it is put with no condition, many to a request. Who queues a next attempt is
+   * decided by `finishTask`'s conditional write instead.
+   */
+  protected async endTask(task: DeliveryTask, attempt: AttemptUnderWay, status: Exclude<TaskNext['status'], 'pending'>): Promise<void> {
+    await this.puts.put(this.tableName, this.taskItem({ ...task, attempts: attempt.number, status, nextAttemptAt: null, inFlight: null }));
+  }
+
   attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
     return this.log.attemptsPage(organizationId, endpointId, filter, after, limit);
   }
 
   private taskItem(task: DeliveryTask): Record<string, unknown> {
     const sweepAt = taskSweepAt(task, Date.now());
-    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt), ...(sweepAt === null ? {} : taskDueKeys(task, sweepAt)), ...replayTaskKeys(task) });
+    const pending = task.status === 'pending';
+    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt), ...(sweepAt === null ? {} : taskDueKeys(task, sweepAt)), ...(pending ? replayTaskKeys(task) : {}) });
   }
 
   private attemptItem(task: DeliveryTask, entry: DeliveryAttempt): Record<string, unknown> {

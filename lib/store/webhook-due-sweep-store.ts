@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DueSweepPorts, SweptEntry } from '../domain/webhooks/due-sweep.ts';
+import type { DueSweepPorts, OutboxRun, SweptEntry } from '../domain/webhooks/due-sweep.ts';
 import type { DeliveryTask, Replay } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { webhookReplayEntity, webhookTaskEntity } from './entities.ts';
+import { webhookOutboxEntity, webhookReplayEntity, webhookTaskEntity } from './entities.ts';
 import { keys } from './keys.ts';
-import { DUE_INDEX, DUE_SHARDS, replayDueKeys, taskDueKeys } from './webhook-task-index.ts';
+import { DUE_INDEX, DUE_SHARDS, outboxDueKeys, replayDueKeys, taskDueKeys } from './webhook-task-index.ts';
+import { outboxRunOf, WebhookOutboxStore, type StoredOutbox } from './webhook-outbox-store.ts';
 
 /**
  * The due-task sweep's reads and leases (docs/webhooks.md "The due-task sweep"): one Query per
@@ -16,7 +17,7 @@ import { DUE_INDEX, DUE_SHARDS, replayDueKeys, taskDueKeys } from './webhook-tas
 
 type Item = Record<string, unknown>;
 
-export class WebhookDueSweepStore implements Omit<DueSweepPorts, 'queue' | 'onError'> {
+export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'leaseTask' | 'stalledReplays' | 'leaseReplay' | 'dueOutbox' | 'leaseOutbox'> {
   constructor(private readonly tableName: string) {}
 
   async dueTasks(now: Date, limit: number): Promise<SweptEntry<DeliveryTask>[]> {
@@ -27,6 +28,15 @@ export class WebhookDueSweepStore implements Omit<DueSweepPorts, 'queue' | 'onEr
   async stalledReplays(now: Date, limit: number): Promise<SweptEntry<Replay>[]> {
     const items = await this.dueEntries(keys.webhookRunningReplaysShard, now, limit);
     return items.filter((item) => item.replay !== undefined).map((item) => ({ item: item.replay as Replay, sweepKey: item.gsi1sk as string }));
+  }
+
+  async dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]> {
+    const items = await this.dueEntries(keys.webhookDueOutboxShard, now, limit);
+    return items.filter((item) => item.outbox !== undefined).map((item) => ({ item: outboxRunOf(item.outbox as StoredOutbox), sweepKey: item.gsi1sk as string }));
+  }
+
+  leaseOutbox(entry: SweptEntry<OutboxRun>, nextSweepAt: Date): Promise<boolean> {
+    return this.lease(webhookOutboxEntity.key(entry.item), entry.sweepKey, outboxDueKeys(entry.item, nextSweepAt.getTime()).gsi1sk);
   }
 
   leaseTask(entry: SweptEntry<DeliveryTask>, nextSweepAt: Date): Promise<boolean> {
@@ -58,16 +68,17 @@ export class WebhookDueSweepStore implements Omit<DueSweepPorts, 'queue' | 'onEr
     return pages.flatMap((page) => page.Items ?? []).slice(0, limit);
   }
 
-  private async lease(key: Record<string, string>, read: string, next: string, state: { attribute: string; status: string }): Promise<boolean> {
+  /** `state`: the status the item must still have (an outbox item has none: it is deleted once done). */
+  private async lease(key: Record<string, string>, read: string, next: string, state?: { attribute: string; status: string }): Promise<boolean> {
     try {
       await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
           UpdateExpression: 'SET gsi1sk = :next',
-          ConditionExpression: 'gsi1sk = :read AND #state.#status = :status',
-          ExpressionAttributeNames: { '#state': state.attribute, '#status': 'status' },
-          ExpressionAttributeValues: { ':next': next, ':read': read, ':status': state.status },
+          ...(state
+            ? { ConditionExpression: 'gsi1sk = :read AND #state.#status = :status', ExpressionAttributeNames: { '#state': state.attribute, '#status': 'status' }, ExpressionAttributeValues: { ':next': next, ':read': read, ':status': state.status } }
+            : { ConditionExpression: 'gsi1sk = :read', ExpressionAttributeValues: { ':next': next, ':read': read } }),
         }),
       );
       return true;
@@ -76,4 +87,22 @@ export class WebhookDueSweepStore implements Omit<DueSweepPorts, 'queue' | 'onEr
       throw error;
     }
   }
+}
+
+/** The sweep's ports on the inventory table and the delivery queue, as the scheduled function runs it. */
+export function dueSweepPortsOf(tableName: string, queue: DueSweepPorts['queue'], onError?: DueSweepPorts['onError']): DueSweepPorts {
+  const store = new WebhookDueSweepStore(tableName);
+  const outbox = new WebhookOutboxStore(tableName);
+  return {
+    dueTasks: (now, limit) => store.dueTasks(now, limit),
+    leaseTask: (entry, next) => store.leaseTask(entry, next),
+    stalledReplays: (now, limit) => store.stalledReplays(now, limit),
+    leaseReplay: (entry, next) => store.leaseReplay(entry, next),
+    dueOutbox: (now, limit) => store.dueOutbox(now, limit),
+    leaseOutbox: (entry, next) => store.leaseOutbox(entry, next),
+    unclaimed: (run) => outbox.unclaimed(run),
+    closeOutbox: (run, leasedUntil) => outbox.close(run, leasedUntil),
+    queue,
+    ...(onError ? { onError } : {}),
+  };
 }

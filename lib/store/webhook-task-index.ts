@@ -4,9 +4,10 @@ import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys, padSequence } from './keys.t
 /**
  * Where delivery tasks and replays sit in the inventory table's indexes (docs/webhooks.md "The
  * due-task sweep" and "Replaying"):
- * - gsi1, the due index: a pending task (and a running replay) under a shard of its own, sorted
- *   by the time its message counts as lost, so the sweep's read is a bounded Query per shard
- *   (`gsi1sk < now`), never a Scan; a finished one leaves it (REMOVE of both keys);
+ * - gsi1, the due index: a pending task, a running replay and an outbox item of the dispatcher,
+ *   each kind under shards of its own, sorted by the time its message counts as lost, so the
+ *   sweep's read is a bounded Query per shard (`gsi1sk < now`), never a Scan; a finished one
+ *   leaves it (REMOVE of both keys, or the outbox item's delete);
  * - gsi2, a replay task not finished yet under its organization's partition: what the replay cap
  *   counts.
  */
@@ -25,6 +26,11 @@ const taskIdentity = (task: Pick<DeliveryTask, 'organizationId' | 'endpointId' |
 export function taskDueKeys(task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
   const identity = taskIdentity(task);
   return { gsi1pk: keys.webhookDueTasksShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
+}
+
+export function outboxDueKeys(outbox: { organizationId: string; firstSequence: number; lastSequence: number }, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
+  const identity = `${outbox.organizationId}#${padSequence(outbox.firstSequence)}#${padSequence(outbox.lastSequence)}`;
+  return { gsi1pk: keys.webhookDueOutboxShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
 
 export function replayDueKeys(replay: Pick<Replay, 'organizationId' | 'id'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {

@@ -89,11 +89,11 @@ describe('the grant map', () => {
     expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue, consumedQueue)).not.toThrow();
   });
 
-  it.each(CASES)('$name: only GetItem on the keys table; no Scan or DescribeTable anywhere, BatchWriteItem (puts with no condition) only for the delivery log', ({ name, grant }) => {
+  it.each(CASES)('$name: only GetItem on the keys table; no Scan or DescribeTable anywhere, BatchWriteItem (puts with no condition) only for the delivery log and the dispatch outbox', ({ name, grant }) => {
     // Assess
     for (const [table, tableGrant] of tableGrants(grant)) {
       expect(tableGrant.calls, table).not.toContain('Scan');
-      if (name !== 'deliverWebhooks' || table !== 'inventory') expect(tableGrant.calls, table).not.toContain('BatchWriteItem');
+      if (!['deliverWebhooks', 'dispatchWebhookEvents'].includes(name) || table !== 'inventory') expect(tableGrant.calls, table).not.toContain('BatchWriteItem');
       expect(tableGrant.calls, table).not.toContain('DescribeTable');
     }
     for (const call of grant.tables.keys?.calls ?? []) expect(call).toBe('GetItem');

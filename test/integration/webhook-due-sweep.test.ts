@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
-import { dispatchEvents, newTask, type CommittedEvent, type TaskPlanner } from '../../lib/domain/webhooks/dispatch.ts';
+import { dispatchEvents, newTask, type CommittedEvent, type LiveDispatcher } from '../../lib/domain/webhooks/dispatch.ts';
 import { sweepDueDeliveries, type DueSweepPorts, type DueSweepResult } from '../../lib/domain/webhooks/due-sweep.ts';
 import { MESSAGE_LOST_AFTER_MS } from '../../lib/domain/webhooks/sweep-at.ts';
 import { WebhookCommands } from '../../lib/domain/webhooks/commands.ts';
@@ -10,7 +10,8 @@ import { commitReplayRequest } from '../../lib/domain/webhooks/replay-request.ts
 import { WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
-import { WebhookDueSweepStore } from '../../lib/store/webhook-due-sweep-store.ts';
+import { dueSweepPortsOf } from '../../lib/store/webhook-due-sweep-store.ts';
+import { WebhookOutboxStore } from '../../lib/store/webhook-outbox-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
@@ -21,7 +22,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /**
  * The due-task sweep on the local stack (docs/webhooks.md "The due-task sweep"): a queue send
- * that fails after its task or replay committed leaves it with no message; the sweep, once the
+ * that fails after its outbox item, task or replay committed leaves it with no message; the sweep, once the
  * message counts as lost, sends it again, and the running server's delivery worker delivers each
  * event exactly once. The sweep runs here with its clock moved past the grace, so the test does
  * not wait six minutes; it is restricted to this test's tenant, so other suites' tasks are left
@@ -57,15 +58,15 @@ async function register(key: string, path: string): Promise<{ id: string; secret
 
 /** The sweep as the scheduled function runs it, on this tenant's entries, `aheadMs` in the future. */
 function sweepOf(organizationId: string, aheadMs = MESSAGE_LOST_AFTER_MS + 5000): () => Promise<DueSweepResult> {
-  const store = new WebhookDueSweepStore(tableName('inventory'));
-  const ports: DueSweepPorts = {
-    dueTasks: async (now) => (await store.dueTasks(now, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
-    leaseTask: (entry, next) => store.leaseTask(entry, next),
-    stalledReplays: async (now) => (await store.stalledReplays(now, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
-    leaseReplay: (entry, next) => store.leaseReplay(entry, next),
-    queue: realQueue(),
+  const ports = dueSweepPortsOf(tableName('inventory'), realQueue());
+  const ofTenant = <T extends { item: { organizationId: string } }>(entries: T[]) => entries.filter((entry) => entry.item.organizationId === organizationId);
+  const filtered: DueSweepPorts = {
+    ...ports,
+    dueTasks: async (now) => ofTenant(await ports.dueTasks(now, 16_000)),
+    stalledReplays: async (now) => ofTenant(await ports.stalledReplays(now, 16_000)),
+    dueOutbox: async (now) => ofTenant(await ports.dueOutbox(now, 16_000)),
   };
-  return () => sweepDueDeliveries(ports, new Date(Date.now() + aheadMs));
+  return () => sweepDueDeliveries(filtered, new Date(Date.now() + aheadMs));
 }
 
 const settle = (ms = 2500) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,29 +82,53 @@ async function tenantWithEvents(count: number, name: string) {
 }
 
 describe('due-task sweep', () => {
-  it('the dispatcher wrote its tasks, then its send failed: the sweep sends them and each event arrives once', async () => {
+  it('the dispatcher wrote its outbox, then its send failed: the sweep queues each delivery from the outbox, each event arrives once, and the item goes', async () => {
     const { organizationId, committed, path } = await tenantWithEvents(3, 'lost-dispatch');
     const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
-    const planner: TaskPlanner = {
+    const dispatcher: LiveDispatcher = {
       // As if the endpoint had been registered before the events: the dispatcher's own code path.
       endpoints: { all: async (org) => (await endpoints().all(org)).map((stored) => ({ ...stored, createdAfterSequence: 0 })) },
-      deliveries: deliveries(),
+      outbox: new WebhookOutboxStore(tableName('inventory')),
       queue: failingQueue,
     };
-    await expect(dispatchEvents(planner, batch)).rejects.toThrow('injected');
+    await expect(dispatchEvents(dispatcher, batch)).rejects.toThrow('injected');
     await settle(1500);
     expect(receiver.deliveries(path)).toHaveLength(0);
 
     const sweep = sweepOf(organizationId);
-    expect((await sweep()).tasks).toBe(3);
-    // A second sweep (another run, or one racing it) finds the entries leased: nothing sent twice.
-    expect((await sweep()).tasks).toBe(0);
+    expect((await sweep()).outbox).toBe(3);
+    // A second sweep (another run, or one racing it) finds the item leased: nothing sent twice.
+    expect((await sweep()).outbox).toBe(0);
     await receiver.waitFor(path, 3);
     await settle();
     const ids = receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']));
     expect(ids.sort()).toEqual(committed.map((event) => event.id).sort());
-    // Delivered tasks leave the due index: a later sweep finds nothing of them.
-    expect((await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS)()).tasks).toBe(0);
+    // Past the lease, the sweep finds every delivery's task: nothing queued, and the item is deleted.
+    expect(await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS + 10_000)()).toMatchObject({ tasks: 0, outbox: 0, errors: 0 });
+    const later = new Date(Date.now() + 4 * MESSAGE_LOST_AFTER_MS);
+    expect((await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId)).toEqual([]);
+    expect(receiver.deliveries(path)).toHaveLength(3);
+  });
+
+  it('a message lost after the dispatch (a dead letter): the sweep queues only the delivery that has no task', async () => {
+    const { organizationId, committed, path } = await tenantWithEvents(2, 'lost-message');
+    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    // The first event's message reaches the worker; the second's is lost.
+    const queue = realQueue();
+    const losingSecond: DeliveryQueue = { send: (messages) => queue.send(messages.filter(({ message }) => message.kind !== 'attempt' || message.sequence !== 2)) };
+    const dispatcher: LiveDispatcher = {
+      endpoints: { all: async (org) => (await endpoints().all(org)).map((stored) => ({ ...stored, createdAfterSequence: 0 })) },
+      outbox: new WebhookOutboxStore(tableName('inventory')),
+      queue: losingSecond,
+    };
+    expect(await dispatchEvents(dispatcher, batch)).toBe(2);
+    await receiver.waitFor(path, 1);
+    await settle(1500);
+
+    expect((await sweepOf(organizationId)()).outbox).toBe(1);
+    await receiver.waitFor(path, 2);
+    await settle();
+    expect(receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']))).toEqual(committed.map((event) => event.id));
   });
 
   it('an attempt failed and settled, then the next attempt\'s send failed: the sweep sends it and the event arrives once', async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryWorker, STALE_ATTEMPT_MS, type SendResult } from '../../lib/domain/webhooks/deliver.ts';
-import { dispatchEvents, newTask, type CommittedEvent, type TaskPlanner } from '../../lib/domain/webhooks/dispatch.ts';
+import { dispatchEvents, newTask, type CommittedEvent, type LiveDispatcher } from '../../lib/domain/webhooks/dispatch.ts';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/webhooks/ports.ts';
 import { WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore } from '../../lib/store/webhook-endpoints-store.ts';
+import { WebhookOutboxStore } from '../../lib/store/webhook-outbox-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
 import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
@@ -53,7 +54,7 @@ class CollectingQueue implements DeliveryQueue {
 }
 
 describe('dispatcher crash', () => {
-  it('a batch that dies after creating some tasks, then is retried: every (endpoint, event) attempted once', async () => {
+  it('a batch that dies after sending some of its messages, then is retried twice: every (endpoint, event) attempted once', async () => {
     const organizationId = uniqueOrganization();
     const { key } = await createTestKey({ organizationId, scopes: ['all'] });
     const paths = [0, 1, 2].map((index) => `/dispatch-crash/${index}/${randomUUID()}`);
@@ -61,15 +62,15 @@ describe('dispatcher crash', () => {
     const { events: committed } = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.updated'), eventDraft('stock.changed'), eventDraft('low-stock')]);
     const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
     const queue = new WebhookDeliveryQueue(process.env[WEBHOOK_QUEUE.envVar] as string);
-    const real: TaskPlanner = { endpoints: endpoints(), deliveries: deliveries(), queue };
-    let creates = 0;
-    const crashing: TaskPlanner = {
+    const real: LiveDispatcher = { endpoints: endpoints(), outbox: new WebhookOutboxStore(tableName('inventory')), queue };
+    let sends = 0;
+    const crashing: LiveDispatcher = {
       ...real,
-      deliveries: {
-        async createTask(task) {
-          creates += 1;
-          if (creates > 5) throw new Error('injected crash: the dispatcher died mid-batch');
-          return real.deliveries.createTask(task);
+      queue: {
+        async send(messages) {
+          sends += 1;
+          if (sends > 1) throw new Error('injected crash: the dispatcher died mid-batch');
+          return queue.send(messages);
         },
       },
     };
@@ -148,15 +149,21 @@ describe('delivery worker crash', () => {
   });
 });
 
-/** The real store, dying once right before the task's next state is written (after the log entry got the outcome). */
+/** The real store, dying once right before the task's next state is written (after the log entry got the outcome): a retry's conditional write or an end's put. */
 class DiesBeforeTaskSettles extends WebhookDeliveriesStore {
   dies = true;
   override async finishTask(...args: Parameters<WebhookDeliveriesStore['finishTask']>): Promise<boolean> {
-    if (this.dies) {
-      this.dies = false;
-      throw new Error('injected crash: the worker died between the outcome and the task');
-    }
+    this.dieOnce();
     return super.finishTask(...args);
+  }
+  protected override async endTask(...args: Parameters<WebhookDeliveriesStore['endTask']>): Promise<void> {
+    this.dieOnce();
+    return super.endTask(...args);
+  }
+  private dieOnce(): void {
+    if (!this.dies) return;
+    this.dies = false;
+    throw new Error('injected crash: the worker died between the outcome and the task');
   }
 }
 

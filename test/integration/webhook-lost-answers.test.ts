@@ -95,7 +95,7 @@ describe('delivery store, an answer lost after the write landed', () => {
 });
 
 describe('delivery store, who settles an attempt', () => {
-  it("the claimant's outcome stands over a successor's 'interrupted' entry; its task write is refused, so the successor's retry stands", async () => {
+  it("the claimant's success stands over a successor's 'interrupted' settle, in the log and on the task: the successor's retry finds the task ended", async () => {
     const task = await pendingTask();
     const attempt = attemptOne();
     const claim = await deliveries().claimAttempt(task, attempt);
@@ -105,9 +105,39 @@ describe('delivery store, who settles an attempt', () => {
     const retryAt = new Date(Date.now() + 60_000).toISOString();
     expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt }, { status: 'pending', nextAttemptAt: retryAt }, 'successor')).toBe(true);
     // The claimant was only slow: what it sent is the truth of the attempt.
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 95_000, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(false);
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 95_000, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
+    // The successor's retry message: its claim is refused, nothing is sent again.
+    expect((await deliveries().claimAttempt(task, { attemptId: `${attempt.attemptId}_2`, number: 2, startedAt: new Date().toISOString() })).claimed).toBe(false);
+  });
+
+  it("the claimant's failure that schedules a retry does not overwrite a successor's settle: its task write is refused, so one retry is queued", async () => {
+    const task = await pendingTask();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt);
+    if (!claim.claimed) throw new Error('not claimed');
+    const retryAt = new Date(Date.now() + 60_000).toISOString();
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt }, { status: 'pending', nextAttemptAt: retryAt }, 'successor')).toBe(true);
+    const laterRetry = new Date(Date.now() + 90_000).toISOString();
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: 500, durationMs: 95_000, error: 'HTTP 500', nextAttemptAt: laterRetry }, { status: 'pending', nextAttemptAt: laterRetry }, 'claimant')).toBe(false);
+    expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'failed', responseStatus: 500 });
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', inFlight: null, nextAttemptAt: retryAt });
+  });
+
+  it('a live delivery has no task before its first claim: the claim creates it from the event the message names, and a copy of the claim is refused', async () => {
+    const task = newTask({ organizationId: uniqueOrganization(), sequence: 9, eventId: 'evt_live', type: 'item.created', committedAt: new Date().toISOString() }, 'whe_live', 'live');
+    expect(await deliveries().getTask(task)).toBeUndefined();
+    const attempt = attemptOne();
+    const claim = await deliveries().claimAttempt(task, attempt, task);
+    expect(claim).toMatchObject({ claimed: true, task: { eventId: 'evt_live', attempts: 1, status: 'pending', inFlight: { attemptId: attempt.attemptId } } });
+    if (!claim.claimed) throw new Error('not claimed');
+    // The SDK's re-send of that very claim finds it its own; another worker's copy is refused.
+    expect((await deliveries().claimAttempt(task, attempt, task)).claimed).toBe(true);
+    expect(await deliveries().claimAttempt(task, { ...attempt, attemptId: `${attempt.attemptId}_copy` }, task)).toMatchObject({ claimed: false, task: { inFlight: { attemptId: attempt.attemptId } } });
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect((await deliveries().claimAttempt(task, { ...attempt, attemptId: `${attempt.attemptId}_late` }, task)).claimed).toBe(false);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
   it("a successor never overwrites the claimant's outcome", async () => {

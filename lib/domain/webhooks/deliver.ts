@@ -3,15 +3,17 @@ import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import { newId } from '../ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
-import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, TaskIdentity, TaskNext } from './ports.ts';
+import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, StoredEventText, TaskIdentity, TaskNext } from './ports.ts';
+import { newTask } from './dispatch.ts';
 import { AttemptReads, type AttemptReadLimits } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
 /**
  * The delivery worker's decision for one queue message (docs/webhooks.md "Delivery" and "Retry
- * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned, then a
- * `pending` log entry) and settled after (the log entry's outcome, then the task's next state),
+ * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned; a live
+ * delivery's first claim creates the task; then a `pending` log entry) and settled after (the log
+ * entry's outcome, then the task's next state),
  * so a duplicate message never sends twice and a worker that dies mid-attempt leaves a claim the
  * next delivery of the message settles: as failed, or as its log entry says when the worker died
  * between the outcome and the task's next state.
@@ -56,6 +58,16 @@ export interface DeliveryPorts {
   /** Metrics and logs: an attempt's outcome, and for a first attempt its delay since the commit. */
   observe?: (attempt: { outcome: SendResult['outcome']; number: number; commitToAttemptMs: number | null }) => void;
   log?: (message: string, details: Record<string, unknown>) => void;
+}
+
+/**
+ * The task a first attempt's claim creates where none is stored (a live delivery): its event as
+ * the message names it, or as read; none when neither is known (the claim then needs a stored task).
+ */
+function firstTask(message: Extract<DeliveryMessage, { kind: 'attempt' }>, read: StoredEventText | undefined): DeliveryTask | undefined {
+  const named = message.event ?? (read ? { eventId: read.eventId, type: read.type, committedAt: read.committedAt } : undefined);
+  if (!named) return undefined;
+  return newTask({ organizationId: message.organizationId, sequence: message.sequence, ...named }, message.endpointId, message.origin);
 }
 
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
@@ -106,7 +118,7 @@ export class DeliveryWorker {
     // Claimed without reading the task: the claim's condition is the common case, and a refused
     // claim returns the task as it stands for the cases below.
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
-    const claim = await deliveries.claimAttempt(message, attempt);
+    const claim = await deliveries.claimAttempt(message, attempt, message.attempt === 1 ? firstTask(message, event) : undefined);
     if (!claim.claimed) return this.notClaimed(message, claim.task, redelivered, now);
     const { task } = claim;
     if (!stored || stored.endpoint.status !== 'enabled' || !event) {

@@ -2,12 +2,13 @@ import { subscribes, type StoredEndpoint } from './endpoint.ts';
 import type { DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage } from './ports.ts';
 
 /**
- * From committed events to delivery tasks (docs/webhooks.md "Delivery"): per event, the tenant's
- * enabled endpoints that subscribe to its type and were created before it get one task each, by
- * a conditional put, so a retried batch (the dispatcher's stream batch, a replay's page) never
- * doubles a delivery. Every task that has not been attempted yet gets a queue message, also when
- * it existed already: a run that died between the put and the send is repaired by its retry, and
- * the worker's conditional claim of each attempt drops the duplicate message.
+ * From committed events to queued deliveries (docs/webhooks.md "Delivery"). Live: per event, the
+ * tenant's enabled endpoints that subscribe to its type and were created before it get one
+ * message each, after the stream batch's deliveries are in the dispatch outbox; the first
+ * attempt's claim creates the task, so a retried batch (or a duplicate message) never doubles a
+ * delivery, and the due-task sweep queues again, from the outbox, any delivery whose message was
+ * lost before its claim. Replays create their tasks first (a conditional put each, which the
+ * replay cap counts), then queue those not attempted yet.
  */
 
 export interface CommittedEvent {
@@ -18,16 +19,55 @@ export interface CommittedEvent {
   committedAt: string;
 }
 
-export interface TaskPlanner {
+/** One delivery the dispatcher queues: an event to one endpoint. */
+export interface QueuedDelivery {
+  event: CommittedEvent;
+  endpointId: string;
+}
+
+/**
+ * The live deliveries the dispatcher queued, kept until each has its task (its first claim
+ * creates it): what the due-task sweep queues again when a message was lost before its claim.
+ */
+export interface DispatchOutbox {
+  record(organizationId: string, deliveries: readonly QueuedDelivery[]): Promise<void>;
+}
+
+export interface LiveDispatcher {
   endpoints: Pick<EndpointStorage, 'all'>;
+  outbox: DispatchOutbox;
+  queue: DeliveryQueue;
+}
+
+/** What a replay page needs: its tasks are created before they are queued (the replay cap counts them). */
+export interface TaskPlanner {
   deliveries: Pick<DeliveryStorage, 'createTask'>;
   queue: DeliveryQueue;
 }
 
 const SQS_BATCH = 10;
+/** SendMessageBatch requests one dispatch has in flight at most. */
+const CONCURRENT_SENDS = 16;
 
-function attemptMessage(task: DeliveryTask, now: number): DeliveryMessage {
-  return { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt: 1, dueAt: now };
+/** A first attempt's message: it names its event, so the claim can create the task. */
+export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, dueAt: number): Extract<DeliveryMessage, { kind: 'attempt' }> {
+  const { event, endpointId } = delivery;
+  return { kind: 'attempt', organizationId: event.organizationId, endpointId, sequence: event.sequence, origin, attempt: 1, dueAt, event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt } };
+}
+
+/** Sends the messages ten to a request, a bounded number at a time; every send is awaited before the first failure is thrown. */
+export async function sendAll(queue: DeliveryQueue, messages: readonly DeliveryMessage[]): Promise<void> {
+  let next = 0;
+  const sendNext = async (): Promise<void> => {
+    while (next < messages.length) {
+      const batch = messages.slice(next, next + SQS_BATCH);
+      next += SQS_BATCH;
+      await queue.send(batch.map((message) => ({ message, delaySeconds: 0 })));
+    }
+  };
+  const sent = await Promise.allSettled(Array.from({ length: Math.min(CONCURRENT_SENDS, Math.ceil(messages.length / SQS_BATCH)) }, sendNext));
+  const failure = sent.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 export function newTask(event: CommittedEvent, endpointId: string, origin: string): DeliveryTask {
@@ -50,11 +90,9 @@ export function newTask(event: CommittedEvent, endpointId: string, origin: strin
 const CONCURRENT_TASK_PUTS = 50;
 
 /**
- * Creates (once) the task of each (endpoint, event) and queues what was not attempted yet. A
- * stream record holds a whole transaction's events (an import chunk's can be hundreds), so the
- * puts go a bounded number at a time; each task's message is sent as soon as ten are ready (one
- * SendMessageBatch), while the next puts run, so the first attempts start before the last tasks
- * are written.
+ * Creates (once) the task of each (endpoint, event) of a replay page and queues what was not
+ * attempted yet. The puts go a bounded number at a time; each task's message is sent as soon as
+ * ten are ready (one SendMessageBatch), while the next puts run.
  */
 export async function createTasks(planner: TaskPlanner, pairs: readonly { event: CommittedEvent; endpointId: string; origin: string }[], now: () => number = Date.now): Promise<number> {
   const ready: DeliveryMessage[] = [];
@@ -77,7 +115,7 @@ export async function createTasks(planner: TaskPlanner, pairs: readonly { event:
       const task = newTask(pair.event, pair.endpointId, pair.origin);
       const put = await planner.deliveries.createTask(task);
       if (put.created || (put.existing.status === 'pending' && put.existing.attempts === 0)) {
-        ready.push(attemptMessage(task, now()));
+        ready.push(firstAttemptMessage(pair, pair.origin, now()));
         if (ready.length >= SQS_BATCH) flush();
       }
     }
@@ -96,8 +134,11 @@ export function liveRecipients(endpoints: readonly StoredEndpoint[], event: Comm
   return endpoints.filter(({ endpoint, createdAfterSequence }) => endpoint.status === 'enabled' && createdAfterSequence < event.sequence && subscribes(endpoint, event.type));
 }
 
-/** The dispatcher's work for one stream batch: events grouped by tenant, each tenant's endpoints read once. */
-export async function dispatchEvents(planner: TaskPlanner, events: readonly CommittedEvent[], now: () => number = Date.now): Promise<number> {
+/**
+ * The dispatcher's work for one stream batch: events grouped by tenant, each tenant's endpoints
+ * read once; its deliveries go to the outbox, then to the queue.
+ */
+export async function dispatchEvents(dispatcher: LiveDispatcher, events: readonly CommittedEvent[], now: () => number = Date.now): Promise<number> {
   const byTenant = new Map<string, CommittedEvent[]>();
   for (const event of events) {
     const ofTenant = byTenant.get(event.organizationId);
@@ -107,10 +148,15 @@ export async function dispatchEvents(planner: TaskPlanner, events: readonly Comm
   let queued = 0;
   await Promise.all(
     [...byTenant].map(async ([organizationId, tenantEvents]) => {
-      const endpoints = await planner.endpoints.all(organizationId);
+      const endpoints = await dispatcher.endpoints.all(organizationId);
       if (endpoints.length === 0) return;
-      const pairs = tenantEvents.flatMap((event) => liveRecipients(endpoints, event).map(({ endpoint }) => ({ event, endpointId: endpoint.id, origin: 'live' })));
-      queued += await createTasks(planner, pairs, now);
+      const deliveries = tenantEvents.flatMap((event) => liveRecipients(endpoints, event).map(({ endpoint }) => ({ event, endpointId: endpoint.id })));
+      if (deliveries.length === 0) return;
+      // In the outbox before any message goes: a message lost later is queued again from there.
+      await dispatcher.outbox.record(organizationId, deliveries);
+      const dueAt = now();
+      await sendAll(dispatcher.queue, deliveries.map((delivery) => firstAttemptMessage(delivery, 'live', dueAt)));
+      queued += deliveries.length;
     }),
   );
   return queued;

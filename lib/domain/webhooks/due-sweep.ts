@@ -1,13 +1,16 @@
 import { MAX_QUEUE_DELAY_SECONDS } from './deliver.ts';
 import { MESSAGE_LOST_AFTER_MS } from './sweep-at.ts';
 import type { DeliveryMessage, DeliveryQueue, DeliveryTask, Replay } from './ports.ts';
+import { firstAttemptMessage, sendAll, type QueuedDelivery } from './dispatch.ts';
 
 /**
  * The due-task sweep (docs/webhooks.md "The due-task sweep"): every pending task and every
  * running replay carries the time by which its queue message must have moved it on (its
  * "sweep-at"); every step that moves it on (a settlement, a replay page; a claim leaves it) sets a new one. A
  * task or replay still there after that time has lost its message (a send that failed after a
- * commit, a message in the dead-letter queue), and the sweep sends it again.
+ * commit, a message in the dead-letter queue), and the sweep sends it again. A live delivery has
+ * no task before its first claim: the dispatcher's outbox item stands for it until then, and the
+ * sweep queues again each delivery of a due item that still has no task, or deletes the item.
  *
  * The sweep first moves the sweep-at on, conditioned on the one it read, and only then sends:
  * of two sweeps (or a sweep and a worker) that read the same entry, one wins, so a sweep never
@@ -28,6 +31,14 @@ export function resendMessage(task: DeliveryTask, nowMs: number): { message: Del
   return { message: { kind: 'attempt', ...identity, attempt: task.attempts + 1, dueAt }, delaySeconds };
 }
 
+/** An outbox item of the dispatcher: the deliveries it queued for a run of one organization's events. */
+export interface OutboxRun {
+  organizationId: string;
+  firstSequence: number;
+  lastSequence: number;
+  deliveries: QueuedDelivery[];
+}
+
 /** An index entry the sweep read: the item and the sweep-at it was filed under (what its lease is conditioned on). */
 export interface SweptEntry<T> {
   item: T;
@@ -42,6 +53,13 @@ export interface DueSweepPorts {
   /** Running replays whose sweep-at has passed, at most `limit`. */
   stalledReplays(now: Date, limit: number): Promise<SweptEntry<Replay>[]>;
   leaseReplay(entry: SweptEntry<Replay>, nextSweepAt: Date): Promise<boolean>;
+  /** Outbox items whose sweep-at has passed, at most `limit`. */
+  dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]>;
+  leaseOutbox(entry: SweptEntry<OutboxRun>, nextSweepAt: Date): Promise<boolean>;
+  /** The item's deliveries that have no task yet. */
+  unclaimed(run: OutboxRun): Promise<QueuedDelivery[]>;
+  /** Deletes the item, if it is still filed under the sweep's lease until `leasedUntil`. */
+  closeOutbox(run: OutboxRun, leasedUntil: Date): Promise<void>;
   queue: DeliveryQueue;
   /** Told about an entry the sweep could not handle; the sweep goes on with the others. */
   onError?(what: { organizationId: string; id: string }, error: unknown): void;
@@ -50,6 +68,8 @@ export interface DueSweepPorts {
 export interface DueSweepResult {
   tasks: number;
   replays: number;
+  /** Live deliveries queued again from the outbox. */
+  outbox: number;
   errors: number;
 }
 
@@ -57,7 +77,7 @@ export interface DueSweepResult {
 const SWEEP_BATCH = 10;
 
 export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date()): Promise<DueSweepResult> {
-  const result: DueSweepResult = { tasks: 0, replays: 0, errors: 0 };
+  const result: DueSweepResult = { tasks: 0, replays: 0, outbox: 0, errors: 0 };
   const nextSweepAt = new Date(now.getTime() + MESSAGE_LOST_AFTER_MS);
   const tasks = await ports.dueTasks(now, MAX_SWEPT_PER_RUN);
   for (let start = 0; start < tasks.length; start += SWEEP_BATCH) {
@@ -86,7 +106,32 @@ export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date())
       ports.onError?.({ organizationId: leased[0]?.item.organizationId ?? '', id: 'replay batch' }, error);
     }
   }
+  await sweepOutbox(ports, now, nextSweepAt, result);
   return result;
+}
+
+/** Due outbox items: leased, then each delivery with no task queued again, or the item deleted when none is missing. */
+async function sweepOutbox(ports: DueSweepPorts, now: Date, nextSweepAt: Date, result: DueSweepResult): Promise<void> {
+  const runs = await ports.dueOutbox(now, MAX_SWEPT_PER_RUN);
+  for (let start = 0; start < runs.length; start += SWEEP_BATCH) {
+    const batch = runs.slice(start, start + SWEEP_BATCH);
+    const describe = (entry: SweptEntry<OutboxRun>) => ({ organizationId: entry.item.organizationId, id: `outbox ${entry.item.firstSequence}-${entry.item.lastSequence}` });
+    const leased = await leaseAll(batch, (entry) => ports.leaseOutbox(entry, nextSweepAt), describe, ports, result);
+    await Promise.all(
+      leased.map(async (entry) => {
+        try {
+          const missing = await ports.unclaimed(entry.item);
+          if (missing.length === 0) return await ports.closeOutbox(entry.item, nextSweepAt);
+          // Due when the event committed, as the dispatcher's message was; the item stays, leased, until the next look.
+          await sendAll(ports.queue, missing.map((delivery) => firstAttemptMessage(delivery, 'live', Date.parse(delivery.event.committedAt))));
+          result.outbox += missing.length;
+        } catch (error) {
+          result.errors += 1;
+          ports.onError?.(describe(entry), error);
+        }
+      }),
+    );
+  }
 }
 
 async function leaseAll<T>(

@@ -95,15 +95,19 @@ export interface DeliveryStorage {
   /** Created where none exists: `created`, or the task that already exists. */
   createTask(task: DeliveryTask): Promise<{ created: true } | { created: false; existing: DeliveryTask }>;
   getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined>;
-  /** Starts attempt `number`: the task's count, conditioned on the one before, with no attempt under way; the task after, or (refused) as it stands. */
-  claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
+  /**
+   * Starts attempt `number`: the task's count, conditioned on the one before, with no attempt under
+   * way; the task after, or (refused) as it stands. A first attempt given `created` creates the task
+   * as that where none is stored (a live delivery: the dispatcher queues it without a task).
+   */
+  claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
   /** The claimed attempt's `pending` log entry, put by its claimant before its outcome. */
   recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void>;
   /**
    * Ends the attempt under way: its log entry, then the task's next state (only while that attempt
    * is in flight); false when another worker settled the task first. The `claimant` (the worker
-   * that sent it) writes the entry whatever it holds; a `successor` (settling it as interrupted)
-   * only over a `pending` entry or none.
+   * that sent it) writes the entry whatever it holds, and an end (no next attempt) to the task
+   * too; a `successor` (settling it as interrupted) writes only over a `pending` entry or none.
    */
   settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext, settler?: Settler): Promise<boolean>;
   /** The log entry of one attempt, if written. */
@@ -113,9 +117,16 @@ export interface DeliveryStorage {
   attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>>;
 }
 
+/** The event a first attempt's message names, so that its claim can create the task. */
+export interface NamedEvent {
+  eventId: string;
+  type: string;
+  committedAt: string;
+}
+
 /** The delivery queue's messages (docs/webhooks.md "Retry waits"); `deferrals`: how often the attempt waited for its share ("Fairness"). */
 export type DeliveryMessage =
-  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number; deferrals?: number }
+  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number; deferrals?: number; event?: NamedEvent }
   | { kind: 'replay'; organizationId: string; replayId: string; sentAt: number };
 
 export interface DeliveryQueue {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createTasks, type CommittedEvent, type TaskPlanner } from '../../../lib/domain/webhooks/dispatch.ts';
 import type { DeliveryMessage, DeliveryTask } from '../../../lib/domain/webhooks/ports.ts';
 
-/** The dispatcher's task puts and sends (lib/domain/webhooks/dispatch.ts `createTasks`): messages go out while later puts run; a failed put fails the call only after every send ended. */
+/** A replay page's task puts and sends (lib/domain/webhooks/dispatch.ts `createTasks`): messages go out while later puts run; a failed put fails the call only after every send ended. */
 
 const event = (sequence: number): CommittedEvent => ({ organizationId: 'org_a', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' });
 const pairs = (count: number) => Array.from({ length: count }, (_, index) => ({ event: event(index + 1), endpointId: 'whe_1', origin: 'live' }));
@@ -12,7 +12,6 @@ function planner(options: { failOn?: number; existing?: Map<number, Partial<Deli
   const log: string[] = [];
   const sent: DeliveryMessage[][] = [];
   const plan: TaskPlanner = {
-    endpoints: { all: async () => [] },
     deliveries: {
       createTask: async (task) => {
         await sleep(1 + (task.sequence % 3));

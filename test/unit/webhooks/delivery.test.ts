@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/domain/webhooks/deliver.ts';
-import { dispatchEvents, liveRecipients, newTask, type CommittedEvent } from '../../../lib/domain/webhooks/dispatch.ts';
+import { dispatchEvents, liveRecipients, newTask, type CommittedEvent, type DispatchOutbox } from '../../../lib/domain/webhooks/dispatch.ts';
 import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
 import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage, TaskIdentity, TaskNext } from '../../../lib/domain/webhooks/ports.ts';
 
@@ -39,7 +39,8 @@ class Memory implements DeliveryStorage {
     const task = this.tasks.get(this.key(identity));
     return task ? structuredClone(task) : undefined;
   }
-  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay) {
+  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask) {
+    if (!this.tasks.has(this.key(identity)) && attempt.number === 1 && created) this.tasks.set(this.key(identity), structuredClone(created));
     const current = this.tasks.get(this.key(identity));
     if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending') return { claimed: false as const, task: current && structuredClone(current) };
     current.attempts = attempt.number;
@@ -106,19 +107,84 @@ describe('dispatching', () => {
     expect(liveRecipients(endpoints, event(6, 'stock.changed')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all', 'whe_stock', 'whe_later']);
   });
 
-  it('creates one task per (endpoint, event) however often a batch is retried, and queues only unattempted ones', async () => {
+  it('puts a batch\'s deliveries in the outbox before its messages, each naming its event; a retried batch queues them again', async () => {
+    const queue = new Queue();
+    const recorded: Array<{ organizationId: string; deliveries: string[]; queuedBefore: number }> = [];
+    const outbox: DispatchOutbox = {
+      record: async (organizationId, deliveries) => {
+        recorded.push({ organizationId, deliveries: deliveries.map(({ event, endpointId }) => `${endpointId}/${event.sequence}`), queuedBefore: queue.sent.length });
+      },
+    };
+    const { storage } = endpointsOf([stored(endpointOf('whe_a')), stored(endpointOf('whe_b'))]);
+    const dispatcher = { endpoints: storage, outbox, queue };
+
+    expect(await dispatchEvents(dispatcher, [event(1), event(2)])).toBe(4);
+    expect(await dispatchEvents(dispatcher, [event(1), event(2)])).toBe(4);
+
+    expect(recorded).toEqual([
+      { organizationId: ORG, deliveries: ['whe_a/1', 'whe_b/1', 'whe_a/2', 'whe_b/2'], queuedBefore: 0 },
+      { organizationId: ORG, deliveries: ['whe_a/1', 'whe_b/1', 'whe_a/2', 'whe_b/2'], queuedBefore: 4 },
+    ]);
+    expect(queue.sent).toHaveLength(8);
+    expect(queue.sent[0]?.message).toMatchObject({ kind: 'attempt', endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' } });
+  });
+
+  it('a batch whose outbox write fails queues nothing (the stream retries the batch)', async () => {
+    const queue = new Queue();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const outbox: DispatchOutbox = { record: () => Promise.reject(new Error('throttled')) };
+    await expect(dispatchEvents({ endpoints: storage, outbox, queue }, [event(1)])).rejects.toThrow('throttled');
+    expect(queue.sent).toHaveLength(0);
+  });
+
+  it('the first claim of a live delivery creates its task, once: the retried batch\'s copies of its message are dropped', async () => {
     const memory = new Memory();
     const queue = new Queue();
     const { storage } = endpointsOf([stored(endpointOf('whe_a')), stored(endpointOf('whe_b'))]);
-    const planner = { endpoints: storage, deliveries: memory, queue };
-    await dispatchEvents(planner, [event(1), event(2)]);
-    await dispatchEvents(planner, [event(1), event(2)]);
-    expect(memory.tasks.size).toBe(4);
-    expect(queue.sent).toHaveLength(8);
-    const task = [...memory.tasks.values()][0] as DeliveryTask;
-    task.attempts = 1;
-    await dispatchEvents(planner, [event(1), event(2)]);
-    expect(queue.sent).toHaveLength(11);
+    const outbox: DispatchOutbox = { record: async () => undefined };
+    await dispatchEvents({ endpoints: storage, outbox, queue }, [event(1), event(2)]);
+    await dispatchEvents({ endpoints: storage, outbox, queue }, [event(1), event(2)]);
+    let sends = 0;
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async (_org, sequence) => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: `{"id":"evt_${sequence}"}` }) },
+      queue: new Queue(),
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      send: async () => {
+        sends += 1;
+        return { outcome: 'succeeded', responseStatus: 204, durationMs: 3, error: null, retryAfterSeconds: null };
+      },
+    });
+
+    const verdicts = [];
+    for (const { message } of queue.sent) verdicts.push(await worker.handle(message as Extract<DeliveryMessage, { kind: 'attempt' }>, false));
+
+    expect(verdicts).toEqual(['sent', 'sent', 'sent', 'sent', 'dropped', 'dropped', 'dropped', 'dropped']);
+    expect(sends).toBe(4);
+    expect([...memory.tasks.values()].map((task) => [task.endpointId, task.sequence, task.eventId, task.status, task.attempts])).toEqual([
+      ['whe_a', 1, 'evt_1', 'succeeded', 1],
+      ['whe_b', 1, 'evt_1', 'succeeded', 1],
+      ['whe_a', 2, 'evt_2', 'succeeded', 1],
+      ['whe_b', 2, 'evt_2', 'succeeded', 1],
+    ]);
+  });
+
+  it('a first attempt whose event is past retention is cancelled: its message named the event, so the claim still records the end', async () => {
+    const memory = new Memory();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async () => undefined },
+      queue: new Queue(),
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      send: async () => Promise.reject(new Error('nothing is sent')),
+    });
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now(), event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' } };
+    expect(await worker.handle(message, false)).toBe('cancelled');
+    expect(await worker.handle(message, false)).toBe('dropped');
+    expect([...memory.tasks.values()]).toEqual([expect.objectContaining({ status: 'cancelled', attempts: 1, inFlight: null })]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
 import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/domain/webhooks/ports.ts';
+import type { OutboxRun } from '../../../lib/domain/webhooks/due-sweep.ts';
 import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/domain/webhooks/sweep-at.ts';
 
 /**
@@ -59,6 +60,10 @@ function ports(entries: SweptEntry<DeliveryTask>[], lease: (entry: SweptEntry<De
     leaseTask: lease,
     stalledReplays: async (): Promise<SweptEntry<Replay>[]> => [],
     leaseReplay: async () => true,
+    dueOutbox: async () => [],
+    leaseOutbox: async () => true,
+    unclaimed: async () => [],
+    closeOutbox: async () => undefined,
     queue: {
       send: async (messages) => {
         await send(messages.map(({ message }) => message));
@@ -75,7 +80,7 @@ describe('sweepDueDeliveries', () => {
 
   it('sends only what it leased: an entry moved on meanwhile (lease lost) is left alone', async () => {
     const { sweepPorts, sent } = ports(entries, async (entry) => entry.sweepKey !== 'k2');
-    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, errors: 0 });
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, outbox: 0, errors: 0 });
     expect(sent.map((message) => (message.kind === 'attempt' ? message.sequence : 0))).toEqual([1, 3]);
   });
 
@@ -95,10 +100,49 @@ describe('sweepDueDeliveries', () => {
       if (entry.sweepKey === 'k1') throw new Error('throttled');
       return true;
     });
-    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, errors: 1 });
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, outbox: 0, errors: 1 });
     expect(sent).toHaveLength(2);
     expect(errors).toHaveLength(1);
     const failing = ports(entries, async () => true, async () => Promise.reject(new Error('SQS down')));
-    expect(await sweepDueDeliveries(failing.sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, errors: 3 });
+    expect(await sweepDueDeliveries(failing.sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 0, errors: 3 });
+  });
+});
+
+describe('sweeping the dispatch outbox', () => {
+  const delivery = (sequence: number, endpointId: string) => ({ event: { organizationId: 'org_1', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' }, endpointId });
+  const run = (first: number, deliveries = [delivery(first, 'whe_1'), delivery(first, 'whe_2')]): SweptEntry<OutboxRun> => ({ item: { organizationId: 'org_1', firstSequence: first, lastSequence: first, deliveries }, sweepKey: `o${first}` });
+
+  it('queues again each delivery of a due item that has no task (due when its event committed), and keeps the item; deletes an item with none missing', async () => {
+    const { sweepPorts, sent } = ports([], async () => true);
+    const closed: number[] = [];
+    sweepPorts.dueOutbox = async () => [run(1), run(2)];
+    sweepPorts.unclaimed = async (item) => (item.firstSequence === 1 ? [delivery(1, 'whe_2')] : []);
+    sweepPorts.closeOutbox = async (item, leasedUntil) => {
+      expect(leasedUntil.getTime()).toBe(NOW + MESSAGE_LOST_AFTER_MS);
+      closed.push(item.firstSequence);
+    };
+
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 1, errors: 0 });
+
+    expect(sent).toEqual([{ kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_2', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z'), event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' } }]);
+    expect(closed).toEqual([2]);
+  });
+
+  it('an item whose lease another sweep won is neither read nor sent; a failed read is counted and the others go on', async () => {
+    const { sweepPorts, sent, errors } = ports([], async () => true);
+    const read: number[] = [];
+    sweepPorts.dueOutbox = async () => [run(1), run(2), run(3)];
+    sweepPorts.leaseOutbox = async (entry) => entry.sweepKey !== 'o2';
+    sweepPorts.unclaimed = async (item) => {
+      read.push(item.firstSequence);
+      if (item.firstSequence === 1) throw new Error('throttled');
+      return item.deliveries;
+    };
+
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 2, errors: 1 });
+
+    expect(read.sort()).toEqual([1, 3]);
+    expect(sent.map((message) => (message.kind === 'attempt' ? `${message.endpointId}/${message.sequence}` : ''))).toEqual(['whe_1/3', 'whe_2/3']);
+    expect(errors).toHaveLength(1);
   });
 });

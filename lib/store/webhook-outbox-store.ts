@@ -1,0 +1,120 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DispatchOutbox, QueuedDelivery } from '../domain/webhooks/dispatch.ts';
+import type { OutboxRun } from '../domain/webhooks/due-sweep.ts';
+import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
+import { MESSAGE_LOST_AFTER_MS } from '../domain/webhooks/sweep-at.ts';
+import { documentClient } from './dynamodb-client.ts';
+import { batchGet, entityItem } from './entity.ts';
+import { webhookOutboxEntity, webhookTaskEntity } from './entities.ts';
+import { PutBatches } from './put-batches.ts';
+import { outboxDueKeys } from './webhook-task-index.ts';
+
+/**
+ * The dispatch outbox (docs/webhooks.md "The due-task sweep"): before the dispatcher queues a
+ * stream batch's deliveries, it puts them here, one item per run of at most EVENTS_PER_ITEM of an
+ * organization's events, filed in the due index under the time their messages count as lost. A
+ * delivery is done with the outbox once its task exists (its first claim creates it); the sweep
+ * reads those tasks, queues again the deliveries that have none and deletes the item once none is
+ * missing. A retried stream batch puts the same items again (same keys), so nothing doubles.
+ */
+
+/** Events one item holds at most: with every endpoint of an organization on each, far under DynamoDB's 400 KB. */
+const EVENTS_PER_ITEM = 250;
+
+/** One event of an outbox item and the endpoints (by their place in `endpoints`) it was queued to. */
+interface StoredOutboxEvent {
+  sequence: number;
+  eventId: string;
+  type: string;
+  committedAt: string;
+  to: number[];
+}
+
+interface StoredOutbox {
+  organizationId: string;
+  firstSequence: number;
+  lastSequence: number;
+  endpoints: string[];
+  events: StoredOutboxEvent[];
+}
+
+const SHARED_PUTS = new PutBatches();
+
+export class WebhookOutboxStore implements DispatchOutbox {
+  constructor(
+    private readonly tableName: string,
+    private readonly puts: PutBatches = SHARED_PUTS,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async record(organizationId: string, deliveries: readonly QueuedDelivery[]): Promise<void> {
+    const sweepAt = this.clock() + MESSAGE_LOST_AFTER_MS;
+    const ttl = Math.floor(this.clock() / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
+    await Promise.all(runsOf(organizationId, deliveries).map((run) => this.puts.put(this.tableName, entityItem(webhookOutboxEntity, run, { outbox: run, ttl, ...outboxDueKeys(run, sweepAt) }))));
+  }
+
+  /** The run's deliveries with no task yet: their first claim never came. */
+  async unclaimed(run: OutboxRun): Promise<QueuedDelivery[]> {
+    const keyOf = (delivery: QueuedDelivery) => webhookTaskEntity.key({ organizationId: run.organizationId, endpointId: delivery.endpointId, sequence: delivery.event.sequence, origin: 'live' });
+    const found = new Set((await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => `${String(item.pk)}|${String(item.sk)}`));
+    return run.deliveries.filter((delivery) => {
+      const { pk, sk } = keyOf(delivery);
+      return !found.has(`${pk}|${String(sk)}`);
+    });
+  }
+
+  /** Deletes the item if it is still filed under the sweep's lease until `leasedUntil` (nothing moved it meanwhile). */
+  async close(run: OutboxRun, leasedUntil: Date): Promise<void> {
+    try {
+      await documentClient.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: webhookOutboxEntity.key(run),
+          ConditionExpression: 'gsi1sk = :leased',
+          ExpressionAttributeValues: { ':leased': outboxDueKeys(run, leasedUntil.getTime()).gsi1sk },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
+
+/** The stored item's deliveries, as the sweep reads them. */
+export function outboxRunOf(stored: StoredOutbox): OutboxRun {
+  const deliveries = stored.events.flatMap(({ to, ...event }) =>
+    to.flatMap((place) => {
+      const endpointId = stored.endpoints[place];
+      return endpointId === undefined ? [] : [{ event: { organizationId: stored.organizationId, ...event }, endpointId }];
+    }),
+  );
+  return { organizationId: stored.organizationId, firstSequence: stored.firstSequence, lastSequence: stored.lastSequence, deliveries };
+}
+
+/** The deliveries as items: events in sequence order, EVENTS_PER_ITEM to an item, each naming its endpoints by place. */
+function runsOf(organizationId: string, deliveries: readonly QueuedDelivery[]): StoredOutbox[] {
+  const byEvent = new Map<number, { event: QueuedDelivery['event']; endpointIds: string[] }>();
+  for (const { event, endpointId } of deliveries) {
+    const entry = byEvent.get(event.sequence);
+    if (entry) entry.endpointIds.push(endpointId);
+    else byEvent.set(event.sequence, { event, endpointIds: [endpointId] });
+  }
+  const events = [...byEvent.values()].sort((a, b) => a.event.sequence - b.event.sequence);
+  const runs: StoredOutbox[] = [];
+  for (let start = 0; start < events.length; start += EVENTS_PER_ITEM) {
+    const slice = events.slice(start, start + EVENTS_PER_ITEM);
+    const endpoints = [...new Set(slice.flatMap(({ endpointIds }) => endpointIds))];
+    const place = new Map(endpoints.map((id, index) => [id, index]));
+    runs.push({
+      organizationId,
+      firstSequence: slice[0]?.event.sequence ?? 0,
+      lastSequence: slice.at(-1)?.event.sequence ?? 0,
+      endpoints,
+      events: slice.map(({ event, endpointIds }) => ({ sequence: event.sequence, eventId: event.eventId, type: event.type, committedAt: event.committedAt, to: endpointIds.map((id) => place.get(id) ?? 0) })),
+    });
+  }
+  return runs;
+}
+
+export type { StoredOutbox };
