@@ -338,13 +338,6 @@ export const webhookTaskEntity = defineEntity<{ organizationId: string; endpoint
   key: ({ organizationId, endpointId, sequence, origin }) => keys.webhookTask(organizationId, endpointId, sequence, origin),
 });
 
-/** The deliveries the dispatcher queued for a run of an organization's events, until each has its task. */
-export const webhookOutboxEntity = defineEntity<{ organizationId: string; firstSequence: number; lastSequence: number }>({
-  type: 'webhook-outbox',
-  schemaVersion: 1,
-  key: ({ organizationId, firstSequence, lastSequence }) => keys.webhookOutbox(organizationId, firstSequence, lastSequence),
-});
-
 /** One attempt in an endpoint's delivery log (30 days). */
 export const webhookAttemptEntity = defineEntity<{ organizationId: string; endpointId: string; attemptId: string }>({
   type: 'webhook-attempt',

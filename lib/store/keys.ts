@@ -150,14 +150,6 @@ export const keys = {
    * (docs/webhooks.md "The due-task sweep"); a task's shard comes from its endpoint and sequence.
    */
   webhookDueTasksShard: (shard: number) => `WHTASK#DUE#${String(shard).padStart(2, '0')}`,
-  /**
-   * The dispatch outbox (docs/webhooks.md "The due-task sweep"): what the dispatcher queued for a
-   * run of the organization's events, one item per run of sequences (first and last), kept until
-   * each delivery has its task.
-   */
-  webhookOutbox: (organizationId: string, firstSequence: number, lastSequence: number) => ({ pk: `ORG#${organizationId}#WHOUTBOX`, sk: `SEQ#${padSequence(firstSequence)}#${padSequence(lastSequence)}` }),
-  /** One shard of gsi1's index of outbox items by the time their deliveries' messages count as lost. */
-  webhookDueOutboxShard: (shard: number) => `WHOUTBOX#DUE#${String(shard).padStart(2, '0')}`,
   /** One shard of gsi1's index of running replays by the time their page message counts as lost. */
   webhookRunningReplaysShard: (shard: number) => `WHREPLAY#RUNNING#${String(shard).padStart(2, '0')}`,
   /** gsi2's partition of an organization's replay tasks not finished yet: what the replay cap counts. */

@@ -3,10 +3,10 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DueSweepPorts, OutboxRun, SweptEntry } from '../domain/webhooks/due-sweep.ts';
 import type { DeliveryTask, Replay } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { webhookOutboxEntity, webhookReplayEntity, webhookTaskEntity } from './entities.ts';
+import { webhookReplayEntity, webhookTaskEntity } from './entities.ts';
 import { keys } from './keys.ts';
-import { DUE_INDEX, DUE_SHARDS, outboxDueKeys, replayDueKeys, taskDueKeys } from './webhook-task-index.ts';
-import { outboxRunOf, WebhookOutboxStore, type StoredOutbox } from './webhook-outbox-store.ts';
+import { DUE_INDEX, DUE_SHARDS, replayDueKeys, taskDueKeys } from './webhook-task-index.ts';
+import { outboxDueKeys, outboxDueShard, outboxRunOf, webhookOutboxEntity, WebhookOutboxStore, type StoredOutbox } from './webhook-outbox-store.ts';
 
 /**
  * The due-task sweep's reads and leases (docs/webhooks.md "The due-task sweep"): one Query per
@@ -31,7 +31,7 @@ export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'l
   }
 
   async dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]> {
-    const items = await this.dueEntries(keys.webhookDueOutboxShard, now, limit);
+    const items = await this.dueEntries(outboxDueShard, now, limit);
     return items.filter((item) => item.outbox !== undefined).map((item) => ({ item: outboxRunOf(item.outbox as StoredOutbox), sweepKey: item.gsi1sk as string }));
   }
 

@@ -5,10 +5,11 @@ import type { OutboxRun } from '../domain/webhooks/due-sweep.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
 import { MESSAGE_LOST_AFTER_MS } from '../domain/webhooks/sweep-at.ts';
 import { documentClient } from './dynamodb-client.ts';
-import { batchGet, entityItem } from './entity.ts';
-import { webhookOutboxEntity, webhookTaskEntity } from './entities.ts';
+import { batchGet, defineEntity, entityItem } from './entity.ts';
+import { webhookTaskEntity } from './entities.ts';
+import { activeJobShardOf, padSequence } from './keys.ts';
 import { PutBatches } from './put-batches.ts';
-import { outboxDueKeys } from './webhook-task-index.ts';
+import { dueSortKey } from './webhook-task-index.ts';
 
 /**
  * The dispatch outbox (docs/webhooks.md "The due-task sweep"): before the dispatcher queues a
@@ -18,6 +19,26 @@ import { outboxDueKeys } from './webhook-task-index.ts';
  * reads those tasks, queues again the deliveries that have none and deletes the item once none is
  * missing. A retried stream batch puts the same items again (same keys), so nothing doubles.
  */
+
+// The outbox's keys live here rather than in keys.ts and entities.ts, which every function
+// bundles: only the dispatcher and the sweep use them.
+
+type OutboxIdentity = { organizationId: string; firstSequence: number; lastSequence: number };
+
+/** One item per run of an organization's sequences (first and last), in a partition of its own. */
+export const webhookOutboxEntity = defineEntity<OutboxIdentity>({
+  type: 'webhook-outbox',
+  schemaVersion: 1,
+  key: ({ organizationId, firstSequence, lastSequence }) => ({ pk: `ORG#${organizationId}#WHOUTBOX`, sk: `SEQ#${padSequence(firstSequence)}#${padSequence(lastSequence)}` }),
+});
+
+/** gsi1, the due index (lib/store/webhook-task-index.ts): shards of their own, sorted by the time the item's messages count as lost. */
+export function outboxDueKeys(outbox: OutboxIdentity, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
+  const identity = `${outbox.organizationId}#${padSequence(outbox.firstSequence)}#${padSequence(outbox.lastSequence)}`;
+  return { gsi1pk: outboxDueShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
+}
+
+export const outboxDueShard = (shard: number) => `WHOUTBOX#DUE#${String(shard).padStart(2, '0')}`;
 
 /** Events one item holds at most: with every endpoint of an organization on each, far under DynamoDB's 400 KB. */
 const EVENTS_PER_ITEM = 250;

@@ -17,7 +17,7 @@ export const DUE_INDEX = 'gsi1';
 export const REPLAY_TASKS_INDEX = 'gsi2';
 
 /** `<sweep-at ISO>#<identity>`: sorts by time, and the identity keeps every entry apart. */
-function dueSortKey(sweepAtMs: number, identity: string): string {
+export function dueSortKey(sweepAtMs: number, identity: string): string {
   return `${new Date(sweepAtMs).toISOString()}#${identity}`;
 }
 
@@ -26,11 +26,6 @@ const taskIdentity = (task: Pick<DeliveryTask, 'organizationId' | 'endpointId' |
 export function taskDueKeys(task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
   const identity = taskIdentity(task);
   return { gsi1pk: keys.webhookDueTasksShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
-}
-
-export function outboxDueKeys(outbox: { organizationId: string; firstSequence: number; lastSequence: number }, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
-  const identity = `${outbox.organizationId}#${padSequence(outbox.firstSequence)}#${padSequence(outbox.lastSequence)}`;
-  return { gsi1pk: keys.webhookDueOutboxShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
 
 export function replayDueKeys(replay: Pick<Replay, 'organizationId' | 'id'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
