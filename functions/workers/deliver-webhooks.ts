@@ -8,7 +8,7 @@ import { ATTEMPT_READS_IN_SERVICE } from '../../lib/domain/webhooks/attempt-read
 import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
 import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
 import { log, logger } from '../../lib/log.ts';
-import { metrics, observeWebhookAttempt } from '../../lib/metrics.ts';
+import { flushWebhookAttempts, metrics, observeWebhookAttempt } from '../../lib/metrics.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
 import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
 import { FAIR_SHARES_IN_SERVICE } from '../../lib/domain/webhooks/fair-share.ts';
@@ -49,4 +49,6 @@ const worker = new DeliveryWorker({
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))
+  // Runs before logMetrics' own flush (middy runs `after` in reverse order).
+  .use({ after: flushWebhookAttempts, onError: flushWebhookAttempts })
   .handler(createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(table), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(table) } }));

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFallbackHandler } from '../../../lib/http/fallback.ts';
 import { withProblemDocuments } from '../../../lib/http/middleware/problem-documents.ts';
-import { countFeedPage, countImportMessages, countImportRows, METRIC } from '../../../lib/metrics.ts';
+import { countFeedPage, countImportMessages, countImportRows, flushWebhookAttempts, METRIC, observeWebhookAttempt } from '../../../lib/metrics.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from './capture-output.ts';
 import { KEY, readHandler, readRoute, writeHandler } from './chain-fixture.ts';
@@ -208,5 +208,28 @@ describe('feed and import metrics', () => {
     const lines = output.json();
     expect(emitted(lines, METRIC.importMessages)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api' }, value: 5 }]);
     expect(emitted(lines, METRIC.importMessagesFailed)).toMatchObject([{ value: 1 }]);
+  });
+
+  it('tallies webhook attempts: one line per outcome at the flush, the first attempts\' delays as values of the invocation line', async () => {
+    // Prepare
+    const { metrics } = await import('../../../lib/metrics.ts');
+
+    // Act
+    observeWebhookAttempt({ outcome: 'succeeded', commitToAttemptMs: 80 });
+    observeWebhookAttempt({ outcome: 'succeeded', commitToAttemptMs: 120 });
+    observeWebhookAttempt({ outcome: 'failed', commitToAttemptMs: null });
+    const beforeFlush = output.json().length;
+    flushWebhookAttempts();
+    metrics.publishStoredMetrics();
+    flushWebhookAttempts();
+
+    // Assess
+    const lines = output.json();
+    expect(beforeFlush).toBe(0);
+    expect(emitted(lines, METRIC.webhookAttempts).map(({ dimensions, value, unit }) => ({ dimensions, value, unit }))).toEqual([
+      { dimensions: { service: 'customer-api', outcome: 'succeeded' }, value: 2, unit: 'Count' },
+      { dimensions: { service: 'customer-api', outcome: 'failed' }, value: 1, unit: 'Count' },
+    ]);
+    expect(emitted(lines, METRIC.webhookCommitToAttempt)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Milliseconds', dimensions: { service: 'customer-api' }, value: [80, 120] }]);
   });
 });
