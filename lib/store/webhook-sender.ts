@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { refusedAddressReason, vetWebhookUrl } from '../domain/webhooks/address-vetting.ts';
 import { retryAfterSeconds } from '../domain/webhooks/retry-after.ts';
@@ -10,7 +10,8 @@ import { createDnsResolve, type Resolve } from './webhook-dns.ts';
  * adapter of the delivery worker. The URL is vetted again, its host resolved at this attempt and
  * every address checked; the socket then connects to the vetted address itself (a `lookup` that
  * answers only it), so a DNS answer that changes after the check (rebinding) cannot redirect the
- * request, while TLS still names and verifies the URL's host. One deadline covers DNS, connect,
+ * request, while TLS still names and verifies the URL's host. Connections are kept alive per
+ * vetted address: an attempt reuses one only to the address it has just vetted. One deadline covers DNS, connect,
  * TLS, the response head and the (at most 4 KiB) body read; redirects are never followed. DNS is
  * a cancellable resolver (lib/store/webhook-dns.ts); when an address cannot be connected to
  * (refused, unreachable, or no connection within its share of the deadline) the next vetted
@@ -51,7 +52,43 @@ export function resolveWithFixedAnswers(fixedAnswers: ReadonlyMap<string, readon
 
 const resolveThroughDns = createDnsResolve();
 
+/** Idle kept-alive connections close after this long: before a server's own idle close (Node's default is 5 s), so a reused one is rarely already closed. */
+export const WEBHOOK_IDLE_CONNECTION_MS = 4000;
+/** Addresses whose connections are kept at most; the least recently used one's are closed past it. */
+const MAX_POOLED_ADDRESSES = 256;
+const MAX_IDLE_CONNECTIONS_PER_HOST = 16;
+
+/**
+ * Keep-alive connection pools, one per protocol and vetted address. The pool is chosen by the
+ * address the attempt has just resolved and vetted, so a pooled connection only ever serves an
+ * attempt that would connect to that same address now (docs/webhooks.md "Verifying deliveries").
+ */
+class PinnedPools {
+  private readonly pools = new Map<string, HttpAgent>();
+
+  agentFor(protocol: string, address: string): HttpAgent {
+    const key = `${protocol}|${address}`;
+    const existing = this.pools.get(key);
+    if (existing) {
+      // Most recently used last: the first is the one to close.
+      this.pools.delete(key);
+      this.pools.set(key, existing);
+      return existing;
+    }
+    const options = { keepAlive: true, timeout: WEBHOOK_IDLE_CONNECTION_MS, maxFreeSockets: MAX_IDLE_CONNECTIONS_PER_HOST, scheduling: 'lifo' as const };
+    const agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    this.pools.set(key, agent);
+    if (this.pools.size > MAX_POOLED_ADDRESSES) {
+      const [oldestKey, oldest] = this.pools.entries().next().value as [string, HttpAgent];
+      this.pools.delete(oldestKey);
+      oldest.destroy();
+    }
+    return agent;
+  }
+}
+
 export function createWebhookSender(options: { allowLoopback: boolean; resolve?: Resolve; timeoutMs?: number; connectTimeoutMs?: number }): WebhookSender {
+  const pools = new PinnedPools();
   const resolve = options.resolve ?? resolveThroughDns;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const connectTimeoutMs = Math.min(options.connectTimeoutMs ?? WEBHOOK_CONNECT_TIMEOUT_MS, timeoutMs);
@@ -87,7 +124,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
       let anyConnectTimeout = false;
       for (const address of addresses) {
         try {
-          const response = await post(url, address, input, deadline, connectTimeoutMs);
+          const response = await postReusing(pools, url, address, input, deadline, connectTimeoutMs);
           return { ...classify(response), durationMs: elapsed() };
         } catch (error) {
           if (deadline.aborted) return timedOut();
@@ -132,11 +169,29 @@ class ConnectFailure extends Error {
 
 class ConnectTimeout extends Error {}
 
+/** A kept-alive connection the server had closed: the request never reached it. */
+class StaleConnection extends Error {}
+
 /**
- * POSTs to `url` over a socket connected to `address`; resolves once the head and ≤ 4 KiB of
- * body are in. Rejects with a ConnectFailure when no connection was made within `connectTimeoutMs`.
+ * POSTs over a kept-alive connection to `address` if one is idle, else a new one. A reused
+ * connection reset before any answer was one the server had closed while idle (the race every
+ * keep-alive client meets): the request goes once more, on a new connection.
  */
-function post(url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number): Promise<Response> {
+async function postReusing(pools: PinnedPools, url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number): Promise<Response> {
+  try {
+    return await post(url, address, input, signal, connectTimeoutMs, pools.agentFor(url.protocol, address));
+  } catch (error) {
+    if (!(error instanceof StaleConnection)) throw error;
+    return post(url, address, input, signal, connectTimeoutMs, false);
+  }
+}
+
+/**
+ * POSTs to `url` over a socket connected to `address`; resolves once the head and the body (up to
+ * 4 KiB: beyond, the connection is closed) are in. Rejects with a ConnectFailure when no
+ * connection was made within `connectTimeoutMs`.
+ */
+function post(url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number, agent: HttpAgent | false): Promise<Response> {
   const body = Buffer.from(input.body, 'utf8');
   const family = isIP(address);
   // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily); either way only the vetted one is offered.
@@ -148,8 +203,9 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
   return new Promise<Response>((resolve, reject) => {
     const outgoing = request(url, {
       method: 'POST',
-      // agent: false: a fresh connection per attempt, so no pooled socket outlives its address check.
-      agent: false,
+      agent,
+      // An attempt's own deadline governs it; the pool's idle timeout applies once the connection is free again.
+      timeout: WEBHOOK_TIMEOUT_MS,
       lookup: pinned,
       signal,
       headers: {
@@ -160,7 +216,11 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
       },
     });
     let connected = false;
-    outgoing.on('error', (error) => reject(connected || signal.aborted ? error : new ConnectFailure(error, error instanceof ConnectTimeout)));
+    let answered = false;
+    outgoing.on('error', (error) => {
+      if (outgoing.reusedSocket && !answered && !signal.aborted && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return reject(new StaleConnection('the kept-alive connection was closed', { cause: error }));
+      reject(connected || signal.aborted ? error : new ConnectFailure(error, error instanceof ConnectTimeout));
+    });
     outgoing.once('socket', (socket) => {
       if (!socket.connecting) {
         connected = true;
@@ -174,21 +234,22 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
       socket.once('close', () => clearTimeout(connectTimer));
     });
     outgoing.once('response', (incoming: IncomingMessage) => {
+      answered = true;
       const response: Response = {
         status: incoming.statusCode ?? 0,
         retryAfter: header(incoming, 'retry-after'),
         location: header(incoming, 'location'),
       };
       let received = 0;
-      const done = () => {
-        incoming.destroy();
-        resolve(response);
-      };
       incoming.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received >= WEBHOOK_RESPONSE_READ_BYTES) done();
+        if (received < WEBHOOK_RESPONSE_READ_BYTES) return;
+        // Read this far and no further: the connection goes with the rest of the body.
+        incoming.destroy();
+        resolve(response);
       });
-      incoming.once('end', done);
+      // Read to its end, the connection goes back to its pool.
+      incoming.once('end', () => resolve(response));
       incoming.on('error', reject);
       // A response cut short (the deadline, a reset) must settle too; after done() this is a no-op.
       incoming.once('close', () => reject(new Error('the connection closed before the response ended')));

@@ -253,3 +253,56 @@ describe('webhook sender: address checks at each attempt', () => {
     expect(result.error).not.toMatch(/^refused/);
   });
 });
+
+describe('webhook sender: kept-alive connections', () => {
+  it('attempts to the same vetted address reuse one connection', async () => {
+    // Prepare
+    const server = await httpServer((response) => response.writeHead(204).end());
+    const sender = createWebhookSender({ allowLoopback: true });
+
+    // Act
+    const results = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) results.push(await sender.send({ url: server.url, body, headers }));
+
+    // Assess
+    expect(results.map((result) => result.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(server.requests).toHaveLength(3);
+    expect(server.connections).toBe(1);
+  });
+
+  it('a kept-alive connection the server closed when the request arrived: sent again once on a new connection, and it succeeds', async () => {
+    // Prepare: the server resets the second request that arrives on a connection
+    const perConnection = new WeakMap<Socket, number>();
+    const server = await httpServer((response) => response.writeHead(204).end());
+    const [listening] = servers.slice(-1);
+    listening?.prependListener('request', (request: IncomingMessage) => {
+      const seen = (perConnection.get(request.socket) ?? 0) + 1;
+      perConnection.set(request.socket, seen);
+      if (seen === 2) request.socket.destroy();
+    });
+    const sender = createWebhookSender({ allowLoopback: true });
+
+    // Act
+    const first = await sender.send({ url: server.url, body, headers });
+    const second = await sender.send({ url: server.url, body, headers });
+
+    // Assess
+    expect([first.outcome, second.outcome]).toEqual(['succeeded', 'succeeded']);
+    expect(server.connections).toBe(2);
+  });
+
+  it('a response past 4 KiB closes its connection: the next attempt opens a new one', async () => {
+    // Prepare
+    const server = await httpServer((response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(64 * 1024, 'x')));
+    const sender = createWebhookSender({ allowLoopback: true });
+
+    // Act
+    await sender.send({ url: server.url, body, headers });
+    const next = await sender.send({ url: server.url, body, headers });
+
+    // Assess
+    expect(next).toMatchObject({ outcome: 'succeeded', responseStatus: 200 });
+    expect(server.connections).toBe(2);
+  });
+});
+
