@@ -64,8 +64,12 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     const values = { ':previous': attempt.number - 1, ':pending': 'pending', ':none': null };
     const unclaimed = '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none';
     if (attempt.number === 1 && created) {
-      // The whole task, where none is stored (a live delivery) or over one never attempted (a replay's): one write creates and claims it.
-      const { pk: _pk, sk: _sk, ...attributes } = this.taskItem({ ...created, attempts: 1, inFlight: attempt });
+      // The whole task, where none is stored (a live delivery) or over one never attempted (a
+      // replay's): one write creates and claims it. Its index keys are left as they are: a live
+      // task enters the due index only when an attempt schedules a retry (until then the
+      // dispatcher's outbox item stands for it), and a replay's keeps its own.
+      const task = { ...created, attempts: 1, inFlight: attempt };
+      const { pk: _pk, sk: _sk, ...attributes } = entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt) });
       const assignments = Object.entries(attributes).map(([name, value], index) => ({ name, value, placeholder: `a${index}` }));
       return this.claim({
         UpdateExpression: `SET ${assignments.map(({ placeholder }) => `#${placeholder} = :${placeholder}`).join(', ')}`,

@@ -100,7 +100,7 @@ export function dueSweepPortsOf(tableName: string, queue: DueSweepPorts['queue']
     leaseReplay: (entry, next) => store.leaseReplay(entry, next),
     dueOutbox: (now, limit) => store.dueOutbox(now, limit),
     leaseOutbox: (entry, next) => store.leaseOutbox(entry, next),
-    unclaimed: (run) => outbox.unclaimed(run),
+    tasksOf: (run) => outbox.tasksOf(run),
     closeOutbox: (run, leasedUntil) => outbox.close(run, leasedUntil),
     queue,
     ...(onError ? { onError } : {}),

@@ -2,6 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DispatchOutbox, QueuedDelivery } from '../domain/webhooks/dispatch.ts';
 import type { OutboxRun } from '../domain/webhooks/due-sweep.ts';
+import type { DeliveryTask } from '../domain/webhooks/ports.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/webhooks/endpoint.ts';
 import { MESSAGE_LOST_AFTER_MS } from '../domain/webhooks/sweep-at.ts';
 import { documentClient } from './dynamodb-client.ts';
@@ -15,9 +16,10 @@ import { dueSortKey } from './webhook-task-index.ts';
  * The dispatch outbox (docs/webhooks.md "The due-task sweep"): before the dispatcher queues a
  * stream batch's deliveries, it puts them here, one item per run of at most EVENTS_PER_ITEM of an
  * organization's events, filed in the due index under the time their messages count as lost. A
- * delivery is done with the outbox once its task exists (its first claim creates it); the sweep
- * reads those tasks, queues again the deliveries that have none and deletes the item once none is
- * missing. A retried stream batch puts the same items again (same keys), so nothing doubles.
+ * delivery is done with the outbox once its task has ended or scheduled a retry (which files the
+ * task in the due index itself); the sweep reads the tasks, queues again what each delivery still
+ * needs and deletes the item once none needs anything (lib/domain/webhooks/due-sweep.ts). A
+ * retried stream batch puts the same items again (same keys), so nothing doubles.
  */
 
 // The outbox's keys live here rather than in keys.ts and entities.ts, which every function
@@ -75,13 +77,13 @@ export class WebhookOutboxStore implements DispatchOutbox {
     await Promise.all(runsOf(organizationId, deliveries).map((run) => this.puts.put(this.tableName, entityItem(webhookOutboxEntity, run, { outbox: run, ttl, ...outboxDueKeys(run, sweepAt) }))));
   }
 
-  /** The run's deliveries with no task yet: their first claim never came. */
-  async unclaimed(run: OutboxRun): Promise<QueuedDelivery[]> {
+  /** Each delivery of the run with its task, if its first claim created one. */
+  async tasksOf(run: OutboxRun): Promise<Array<{ delivery: QueuedDelivery; task: DeliveryTask | undefined }>> {
     const keyOf = (delivery: QueuedDelivery) => webhookTaskEntity.key({ organizationId: run.organizationId, endpointId: delivery.endpointId, sequence: delivery.event.sequence, origin: 'live' });
-    const found = new Set((await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => `${String(item.pk)}|${String(item.sk)}`));
-    return run.deliveries.filter((delivery) => {
+    const found = new Map((await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item.task as DeliveryTask]));
+    return run.deliveries.map((delivery) => {
       const { pk, sk } = keyOf(delivery);
-      return !found.has(`${pk}|${String(sk)}`);
+      return { delivery, task: found.get(`${pk}|${String(sk)}`) };
     });
   }
 

@@ -131,6 +131,30 @@ describe('due-task sweep', () => {
     expect(receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']))).toEqual(committed.map((event) => event.id));
   });
 
+  it('a live first attempt claimed and then lost (its worker died, its message dead-lettered): the outbox sends the attempt under way again; the item goes once the task ends', async () => {
+    const { organizationId, committed, path, endpoint } = await tenantWithEvents(1, 'lost-claimed');
+    const event = committed[0];
+    if (!event) throw new Error('no event');
+    const committedEvent: CommittedEvent = { organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() };
+    await new WebhookOutboxStore(tableName('inventory')).record(organizationId, [{ event: committedEvent, endpointId: endpoint.id }]);
+    const task = newTask(committedEvent, endpoint.id, 'live');
+    const attempt = { attemptId: `wha_outbox${Date.now()}`, number: 1, startedAt: new Date().toISOString() };
+    const claim = await deliveries().claimAttempt(task, attempt, task);
+    if (!claim.claimed) throw new Error('not claimed');
+
+    // The claimed task is not in the due index: the outbox item stands for it.
+    expect(await sweepOf(organizationId)()).toMatchObject({ tasks: 0, outbox: 1 });
+    await settle();
+    // The server's worker got the attempt under way, and its claim refused it: nothing sent.
+    expect(receiver.deliveries(path)).toHaveLength(0);
+    expect(await deliveries().getTask(task)).toMatchObject({ attempts: 1, inFlight: { attemptId: attempt.attemptId } });
+
+    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect(await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS + 10_000)()).toMatchObject({ tasks: 0, outbox: 0, errors: 0 });
+    const later = new Date(Date.now() + 4 * MESSAGE_LOST_AFTER_MS);
+    expect((await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId)).toEqual([]);
+  });
+
   it('an attempt failed and settled, then the next attempt\'s send failed: the sweep sends it and the event arrives once', async () => {
     const { organizationId, committed, path, endpoint } = await tenantWithEvents(1, 'lost-retry');
     const event = committed[0];

@@ -9,8 +9,9 @@ import { firstAttemptMessage, sendAll, type QueuedDelivery } from './dispatch.ts
  * "sweep-at"); every step that moves it on (a settlement, a replay page; a claim leaves it) sets a new one. A
  * task or replay still there after that time has lost its message (a send that failed after a
  * commit, a message in the dead-letter queue), and the sweep sends it again. A live delivery has
- * no task before its first claim: the dispatcher's outbox item stands for it until then, and the
- * sweep queues again each delivery of a due item that still has no task, or deletes the item.
+ * no task before its first claim, and its task enters the due index only when an attempt
+ * schedules a retry: until then the dispatcher's outbox item stands for it, and the sweep queues
+ * again what each delivery of a due item still needs (`outboxMessage`), or deletes the item.
  *
  * The sweep first moves the sweep-at on, conditioned on the one it read, and only then sends:
  * of two sweeps (or a sweep and a worker) that read the same entry, one wins, so a sweep never
@@ -56,8 +57,8 @@ export interface DueSweepPorts {
   /** Outbox items whose sweep-at has passed, at most `limit`. */
   dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]>;
   leaseOutbox(entry: SweptEntry<OutboxRun>, nextSweepAt: Date): Promise<boolean>;
-  /** The item's deliveries that have no task yet. */
-  unclaimed(run: OutboxRun): Promise<QueuedDelivery[]>;
+  /** Each delivery of the item with its task as it stands (none before its first claim). */
+  tasksOf(run: OutboxRun): Promise<Array<{ delivery: QueuedDelivery; task: DeliveryTask | undefined }>>;
   /** Deletes the item, if it is still filed under the sweep's lease until `leasedUntil`. */
   closeOutbox(run: OutboxRun, leasedUntil: Date): Promise<void>;
   queue: DeliveryQueue;
@@ -110,7 +111,19 @@ export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date())
   return result;
 }
 
-/** Due outbox items: leased, then each delivery with no task queued again, or the item deleted when none is missing. */
+/**
+ * What an outbox item's delivery still needs from it: a first attempt (no task: its message was
+ * lost before the claim), the attempt under way (a claimed task is not in the due index until an
+ * attempt schedules a retry, so its lost message is the outbox's to send), or nothing (ended, or
+ * a retry the task's own sweep-at covers).
+ */
+export function outboxMessage(delivery: QueuedDelivery, task: DeliveryTask | undefined, nowMs: number): DeliveryMessage | undefined {
+  if (!task) return firstAttemptMessage(delivery, 'live', Date.parse(delivery.event.committedAt));
+  if (task.status === 'pending' && (task.inFlight || task.nextAttemptAt === null)) return resendMessage(task, nowMs).message;
+  return undefined;
+}
+
+/** Due outbox items: leased, then each delivery that needs it queued again, or the item deleted when none does. */
 async function sweepOutbox(ports: DueSweepPorts, now: Date, nextSweepAt: Date, result: DueSweepResult): Promise<void> {
   const runs = await ports.dueOutbox(now, MAX_SWEPT_PER_RUN);
   for (let start = 0; start < runs.length; start += SWEEP_BATCH) {
@@ -120,11 +133,11 @@ async function sweepOutbox(ports: DueSweepPorts, now: Date, nextSweepAt: Date, r
     await Promise.all(
       leased.map(async (entry) => {
         try {
-          const missing = await ports.unclaimed(entry.item);
-          if (missing.length === 0) return await ports.closeOutbox(entry.item, nextSweepAt);
-          // Due when the event committed, as the dispatcher's message was; the item stays, leased, until the next look.
-          await sendAll(ports.queue, missing.map((delivery) => firstAttemptMessage(delivery, 'live', Date.parse(delivery.event.committedAt))));
-          result.outbox += missing.length;
+          const owed = (await ports.tasksOf(entry.item)).flatMap(({ delivery, task }) => outboxMessage(delivery, task, now.getTime()) ?? []);
+          if (owed.length === 0) return await ports.closeOutbox(entry.item, nextSweepAt);
+          // The item stays, leased, until the next look.
+          await sendAll(ports.queue, owed);
+          result.outbox += owed.length;
         } catch (error) {
           result.errors += 1;
           ports.onError?.(describe(entry), error);

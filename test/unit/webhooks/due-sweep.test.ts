@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
+import { outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
 import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/domain/webhooks/ports.ts';
 import type { OutboxRun } from '../../../lib/domain/webhooks/due-sweep.ts';
 import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/domain/webhooks/sweep-at.ts';
@@ -62,7 +62,7 @@ function ports(entries: SweptEntry<DeliveryTask>[], lease: (entry: SweptEntry<De
     leaseReplay: async () => true,
     dueOutbox: async () => [],
     leaseOutbox: async () => true,
-    unclaimed: async () => [],
+    tasksOf: async () => [],
     closeOutbox: async () => undefined,
     queue: {
       send: async (messages) => {
@@ -111,12 +111,23 @@ describe('sweepDueDeliveries', () => {
 describe('sweeping the dispatch outbox', () => {
   const delivery = (sequence: number, endpointId: string) => ({ event: { organizationId: 'org_1', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' }, endpointId });
   const run = (first: number, deliveries = [delivery(first, 'whe_1'), delivery(first, 'whe_2')]): SweptEntry<OutboxRun> => ({ item: { organizationId: 'org_1', firstSequence: first, lastSequence: first, deliveries }, sweepKey: `o${first}` });
+  const ended = (sequence: number, endpointId: string) => task({ sequence, endpointId, attempts: 1, status: 'succeeded' });
 
-  it('queues again each delivery of a due item that has no task (due when its event committed), and keeps the item; deletes an item with none missing', async () => {
+  it('what a delivery still needs: a first attempt without a task, the attempt under way of a claimed one; nothing for an ended task or a scheduled retry (its own sweep-at covers it)', () => {
+    const first = delivery(7, 'whe_1');
+    expect(outboxMessage(first, undefined, NOW)).toEqual({ kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_1', sequence: 7, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z'), event: { eventId: 'evt_7', type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' } });
+    const underWay = task({ attempts: 1, inFlight: { attemptId: 'wha_1', number: 1, startedAt: '2026-06-01T11:00:01.000Z' } });
+    expect(outboxMessage(first, underWay, NOW)).toMatchObject({ kind: 'attempt', attempt: 1, dueAt: NOW });
+    expect(outboxMessage(first, task({ attempts: 1, status: 'succeeded' }), NOW)).toBeUndefined();
+    expect(outboxMessage(first, task({ attempts: 1, status: 'failed' }), NOW)).toBeUndefined();
+    expect(outboxMessage(first, task({ attempts: 1, nextAttemptAt: '2026-06-01T13:00:00.000Z' }), NOW)).toBeUndefined();
+  });
+
+  it('queues what a due item\'s deliveries need and keeps the item; deletes an item none of whose deliveries needs anything', async () => {
     const { sweepPorts, sent } = ports([], async () => true);
     const closed: number[] = [];
     sweepPorts.dueOutbox = async () => [run(1), run(2)];
-    sweepPorts.unclaimed = async (item) => (item.firstSequence === 1 ? [delivery(1, 'whe_2')] : []);
+    sweepPorts.tasksOf = async (item) => item.deliveries.map((queued) => ({ delivery: queued, task: item.firstSequence === 1 && queued.endpointId === 'whe_2' ? undefined : ended(item.firstSequence, queued.endpointId) }));
     sweepPorts.closeOutbox = async (item, leasedUntil) => {
       expect(leasedUntil.getTime()).toBe(NOW + MESSAGE_LOST_AFTER_MS);
       closed.push(item.firstSequence);
@@ -124,7 +135,7 @@ describe('sweeping the dispatch outbox', () => {
 
     expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 1, errors: 0 });
 
-    expect(sent).toEqual([{ kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_2', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z'), event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' } }]);
+    expect(sent).toEqual([expect.objectContaining({ kind: 'attempt', endpointId: 'whe_2', sequence: 1, attempt: 1 })]);
     expect(closed).toEqual([2]);
   });
 
@@ -133,10 +144,10 @@ describe('sweeping the dispatch outbox', () => {
     const read: number[] = [];
     sweepPorts.dueOutbox = async () => [run(1), run(2), run(3)];
     sweepPorts.leaseOutbox = async (entry) => entry.sweepKey !== 'o2';
-    sweepPorts.unclaimed = async (item) => {
+    sweepPorts.tasksOf = async (item) => {
       read.push(item.firstSequence);
       if (item.firstSequence === 1) throw new Error('throttled');
-      return item.deliveries;
+      return item.deliveries.map((queued) => ({ delivery: queued, task: undefined }));
     };
 
     expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 2, errors: 1 });
