@@ -15,18 +15,20 @@ import { insertStatement, StatementBatches, updateStatement } from './statement-
 import { PutBatches } from './put-batches.ts';
 
 /**
- * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). A
- * task is inserted once per (endpoint, event, origin), refused where one exists. An attempt is
- * claimed by one conditional update of the task (its attempt count), so two workers holding the
- * same message never both send; its `pending` log entry follows. It is settled by its log entry
- * (the claimant's put with no condition, a successor's only over `pending` or none), then the
- * task (only while that attempt is in flight). Each is one single-item write, not a transaction
- * (a transaction costs DynamoDB Local about four single writes, docs/performance.md "Webhooks"),
- * and all but the claim go many to a request; a worker that dies between the two leaves a task in
- * flight whose log entry holds the outcome, which the interrupted settle applies (lib/domain/
- * webhooks/deliver.ts). The task's creation and settles file it in the due index under the time
- * its next message counts as lost, or take it out once it ends (lib/store/webhook-task-index.ts),
- * for the due-task sweep; the claim leaves it.
+ * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
+ * task per (endpoint, event, origin): a live delivery's first claim creates it, a replay page
+ * inserts its own (refused where one exists). An attempt is claimed by one conditional update of
+ * the task (its attempt count), so two workers holding the same message never both send; its
+ * `pending` log entry follows. It is settled by its log entry (the claimant's put with no
+ * condition, a successor's only over `pending` or none), then the task: the claimant's end of it
+ * is a put with no condition, a next attempt is scheduled only while that attempt is in flight.
+ * Each is one single-item write, not a transaction (a transaction costs DynamoDB Local about four
+ * single writes, docs/performance.md "Webhooks"), and all but the claim go many to a request; a
+ * worker that dies between the two leaves a task in flight whose log entry holds the outcome,
+ * which the interrupted settle applies (lib/domain/webhooks/deliver.ts). A replay task's
+ * creation and every settle that schedules a retry file the task in the due index under the time
+ * its next message counts as lost; an end takes it out (lib/store/webhook-task-index.ts); the
+ * claim leaves it.
  */
 
 /** One process's batched writes (lib/store/statement-batches.ts): the dispatcher's and the worker's go together. */

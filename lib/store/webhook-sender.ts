@@ -79,9 +79,10 @@ class PinnedPools {
     const agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     this.pools.set(key, agent);
     if (this.pools.size > MAX_POOLED_ADDRESSES) {
-      const [oldestKey, oldest] = this.pools.entries().next().value as [string, HttpAgent];
-      this.pools.delete(oldestKey);
-      oldest.destroy();
+      // Forgotten, not destroyed: a request on one of its connections may be under way. Its idle
+      // connections close on their own timeout, and the pool goes with its last connection.
+      const [oldestKey] = this.pools.keys();
+      if (oldestKey !== undefined) this.pools.delete(oldestKey);
     }
     return agent;
   }
@@ -128,7 +129,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
           return { ...classify(response), durationMs: elapsed() };
         } catch (error) {
           if (deadline.aborted) return timedOut();
-          // Past the connection the request may have arrived: never sent twice.
+          // Past the connection the request may have arrived: not sent to another address (a kept-alive connection found closed is the one exception, postReusing).
           if (!(error instanceof ConnectFailure)) return failed(describe(error));
           unreachable.push(`${address}: ${describe(error.cause)}`);
           anyConnectTimeout ||= error.timedOut;
@@ -174,8 +175,10 @@ class StaleConnection extends Error {}
 
 /**
  * POSTs over a kept-alive connection to `address` if one is idle, else a new one. A reused
- * connection reset before any answer was one the server had closed while idle (the race every
- * keep-alive client meets): the request goes once more, on a new connection.
+ * connection reset (or broken) before any answer is almost always one the server had closed
+ * while idle, the race every keep-alive client meets: the request goes once more, on a new
+ * connection. If the server had in fact received it, it gets it twice: delivery is at least once,
+ * de-duplicated by `webhook-id` (docs/webhooks.md "Verifying deliveries").
  */
 async function postReusing(pools: PinnedPools, url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number): Promise<Response> {
   try {
@@ -218,7 +221,8 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
     let connected = false;
     let answered = false;
     outgoing.on('error', (error) => {
-      if (outgoing.reusedSocket && !answered && !signal.aborted && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return reject(new StaleConnection('the kept-alive connection was closed', { cause: error }));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (outgoing.reusedSocket && !answered && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection('the kept-alive connection was closed', { cause: error }));
       reject(connected || signal.aborted ? error : new ConnectFailure(error, error instanceof ConnectTimeout));
     });
     outgoing.once('socket', (socket) => {

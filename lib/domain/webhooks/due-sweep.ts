@@ -19,7 +19,7 @@ import { firstAttemptMessage, sendAll, type QueuedDelivery } from './dispatch.ts
  * meets the re-sent one at the worker, whose conditional claim lets one of them attempt.
  */
 
-/** Entries the sweep takes per run at most; the rest wait for the next run (every minute). */
+/** Entries the sweep takes per run at most (of the outbox, messages sent); the rest wait for the next run (every minute). */
 export const MAX_SWEPT_PER_RUN = 1000;
 
 /** The message that continues a task from where it stands: the attempt under way (to settle it) or the next. */
@@ -123,27 +123,39 @@ export function outboxMessage(delivery: QueuedDelivery, task: DeliveryTask | und
   return undefined;
 }
 
-/** Due outbox items: leased, then each delivery that needs it queued again, or the item deleted when none does. */
+/**
+ * Due outbox items: leased, then each delivery that needs it queued again, or the item deleted
+ * when none does. One item holds up to 250 events to every endpoint of an organization, so the
+ * messages a run sends are bounded (MAX_SWEPT_PER_RUN), not the items: a queue backlog longer than
+ * the grace makes unclaimed deliveries look lost, and their copies must not grow with it. What a
+ * run leaves waits, leased, for the item's next look.
+ */
 async function sweepOutbox(ports: DueSweepPorts, now: Date, nextSweepAt: Date, result: DueSweepResult): Promise<void> {
   const runs = await ports.dueOutbox(now, MAX_SWEPT_PER_RUN);
-  for (let start = 0; start < runs.length; start += SWEEP_BATCH) {
+  let budget = MAX_SWEPT_PER_RUN;
+  for (let start = 0; start < runs.length && budget > 0; start += SWEEP_BATCH) {
     const batch = runs.slice(start, start + SWEEP_BATCH);
     const describe = (entry: SweptEntry<OutboxRun>) => ({ organizationId: entry.item.organizationId, id: `outbox ${entry.item.firstSequence}-${entry.item.lastSequence}` });
     const leased = await leaseAll(batch, (entry) => ports.leaseOutbox(entry, nextSweepAt), describe, ports, result);
-    await Promise.all(
-      leased.map(async (entry) => {
-        try {
-          const owed = (await ports.tasksOf(entry.item)).flatMap(({ delivery, task }) => outboxMessage(delivery, task, now.getTime()) ?? []);
-          if (owed.length === 0) return await ports.closeOutbox(entry.item, nextSweepAt);
-          // The item stays, leased, until the next look.
-          await sendAll(ports.queue, owed);
-          result.outbox += owed.length;
-        } catch (error) {
-          result.errors += 1;
-          ports.onError?.(describe(entry), error);
+    // One item at a time: the budget decides how much of each is sent.
+    for (const entry of leased) {
+      // Spent: the leased rest get their next look after the lease.
+      if (budget === 0) break;
+      try {
+        const owed = (await ports.tasksOf(entry.item)).flatMap(({ delivery, task }) => outboxMessage(delivery, task, now.getTime()) ?? []);
+        if (owed.length === 0) {
+          await ports.closeOutbox(entry.item, nextSweepAt);
+          continue;
         }
-      }),
-    );
+        const sent = owed.slice(0, budget);
+        budget -= sent.length;
+        await sendAll(ports.queue, sent);
+        result.outbox += sent.length;
+      } catch (error) {
+        result.errors += 1;
+        ports.onError?.(describe(entry), error);
+      }
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
+import { MAX_SWEPT_PER_RUN, outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
 import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/domain/webhooks/ports.ts';
 import type { OutboxRun } from '../../../lib/domain/webhooks/due-sweep.ts';
 import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/domain/webhooks/sweep-at.ts';
@@ -156,4 +156,21 @@ describe('sweeping the dispatch outbox', () => {
     expect(sent.map((message) => (message.kind === 'attempt' ? `${message.endpointId}/${message.sequence}` : ''))).toEqual(['whe_1/3', 'whe_2/3']);
     expect(errors).toHaveLength(1);
   });
+
+  it('sends at most MAX_SWEPT_PER_RUN messages a run, however many deliveries its items owe; the rest wait, leased, for the next look', async () => {
+    const { sweepPorts, sent } = ports([], async () => true);
+    const big = (first: number) => run(first, Array.from({ length: 700 }, (_, index) => delivery(first + index, 'whe_1')));
+    const looked: number[] = [];
+    sweepPorts.dueOutbox = async () => [big(1), big(1001), big(2001)];
+    sweepPorts.tasksOf = async (item) => {
+      looked.push(item.firstSequence);
+      return item.deliveries.map((queued) => ({ delivery: queued, task: undefined }));
+    };
+
+    expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: MAX_SWEPT_PER_RUN, errors: 0 });
+
+    expect(sent).toHaveLength(MAX_SWEPT_PER_RUN);
+    expect(looked).toEqual([1, 1001]);
+  });
 });
+
