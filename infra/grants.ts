@@ -256,21 +256,20 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
   },
-  // The tenant's endpoints (Query), the outbox items (BatchWriteItem: puts with no condition); a
-  // message per delivery. Reading the stream is the mapping's.
+  // The tenant's endpoints (Query), the outbox items (BatchWriteItem); a message per delivery. Reading the stream is the mapping's.
   dispatchWebhookEvents: {
     tables: { inventory: calls('Query', 'BatchWriteItem') },
     queues: { webhooks: ['send'] },
   },
   // Tasks and endpoints (GetItem), the claim (UpdateItem; a first claim creates a live task), the
-  // `pending` log entry, the claimant's outcome and a task's end (BatchWriteItem), the task's settle and a successor's outcome (PartiQLUpdate,
-  // batched; PutItem of one whose `pending` entry is missing), replay pages' task inserts
-  // (PartiQLInsert), the run of failures and disabling (UpdateItem, with its audit PutItem), replay
-  // pages (Query on events, PutItem of tasks; the organization's unfinished replay tasks counted
-  // on gsi2; a replay's end deletes its endpoint's active-replay item), the organization's
-  // fair-share gate and the shared item of organizations waiting (GetItem, UpdateItem, the
-  // admissions conditional). Retries, deferrals and pages are new
-  // messages; secrets opened with Decrypt.
+  // `pending` log entry, the claimant's outcome and a task's end (BatchWriteItem), the task's
+  // settle and a successor's outcome (PartiQLUpdate, batched; PutItem of one whose `pending` entry
+  // is missing), replay pages' task inserts (PartiQLInsert), the run of failures and disabling
+  // (UpdateItem, with its audit PutItem), replay pages (Query on events, PutItem of tasks; the
+  // organization's unfinished replay tasks counted on gsi2; a replay's end deletes its endpoint's
+  // active-replay item), the organization's fair-share gate and the shared item of organizations
+  // waiting (GetItem, UpdateItem, the admissions conditional). Retries, deferrals and pages are
+  // new messages; secrets opened with Decrypt.
   deliverWebhooks: {
     tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
     queues: { webhooks: ['consume', 'send'] },
@@ -301,8 +300,8 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
   },
-  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message
-  // again. An outbox item's tasks (BatchGetItem), its delete once none is missing (DeleteItem).
+  // The due index's shards (Query on gsi1), each lost entry's lease (UpdateItem); its message again;
+  // an outbox item's tasks (BatchGetItem) and its delete once nothing is owed (DeleteItem).
   sweepWebhookDeliveries: {
     tables: { inventory: { calls: ['UpdateItem', 'BatchGetItem', 'DeleteItem'], queryIndexes: ['gsi1'] } },
     queues: { webhooks: ['send'] },

@@ -15,6 +15,12 @@ const MAX_IN_FLIGHT = 8;
 /** Rounds for items left unprocessed (throttling) before the put fails. */
 const MAX_TRIES = 6;
 
+/** The process's one batcher: every store's puts to a table go together, whichever flow asks (the local runtime runs the dispatcher and the worker in one process). */
+export function sharedPutBatches(): PutBatches {
+  return (shared ??= new PutBatches());
+}
+let shared: PutBatches | undefined;
+
 export class PutBatches {
   private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>((tableName, puts) => this.send(tableName, puts), { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT });
 

@@ -1,3 +1,4 @@
+// One piece: the gate item's counters, generations and waiting marks are one storage format, read and written only here.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/webhooks/fair-share.ts';
@@ -8,9 +9,8 @@ import { GroupCommit } from './group-commit.ts';
 import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
 
 /**
- * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). This file is one piece: the gate
- * item's counters, their generations and the waiting marks are one storage format, read and
- * written only here, so splitting the file would split that format.
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). Splitting this file
+ * would split the gate item's one storage format (the line above).
  *
  * One item per organization holds counters, each changed by an atomic UpdateItem (never read,
  * changed and written back, so workers never conflict however many attempts run):

@@ -12,7 +12,7 @@ import { webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { taskSweepAt } from '../domain/webhooks/sweep-at.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 import { insertStatement, StatementBatches, updateStatement } from './statement-batches.ts';
-import { PutBatches } from './put-batches.ts';
+import { sharedPutBatches, type PutBatches } from './put-batches.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
@@ -31,9 +31,8 @@ import { PutBatches } from './put-batches.ts';
  * claim leaves it.
  */
 
-/** One process's batched writes (lib/store/statement-batches.ts): the dispatcher's and the worker's go together. */
+/** One process's batched statements (lib/store/statement-batches.ts): a replay page's inserts and the worker's settles go together. */
 const SHARED_BATCHES = new StatementBatches();
-const SHARED_PUTS = new PutBatches();
 
 const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
 
@@ -41,7 +40,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   constructor(
     private readonly tableName: string,
     private readonly batches: StatementBatches = SHARED_BATCHES,
-    private readonly puts: PutBatches = SHARED_PUTS,
+    private readonly puts: PutBatches = sharedPutBatches(),
   ) {
     this.log = new WebhookDeliveryLog(tableName);
   }

@@ -9,7 +9,7 @@ import { documentClient } from './dynamodb-client.ts';
 import { batchGet, defineEntity, entityItem } from './entity.ts';
 import { webhookTaskEntity } from './entities.ts';
 import { activeJobShardOf, padSequence } from './keys.ts';
-import { PutBatches } from './put-batches.ts';
+import { sharedPutBatches, type PutBatches } from './put-batches.ts';
 import { dueSortKey } from './webhook-task-index.ts';
 
 /**
@@ -62,12 +62,10 @@ interface StoredOutbox {
   events: StoredOutboxEvent[];
 }
 
-const SHARED_PUTS = new PutBatches();
-
 export class WebhookOutboxStore implements DispatchOutbox {
   constructor(
     private readonly tableName: string,
-    private readonly puts: PutBatches = SHARED_PUTS,
+    private readonly puts: PutBatches = sharedPutBatches(),
     private readonly clock: () => number = Date.now,
   ) {}
 
