@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 // block can clobber them. test/unit/lint-layering.test.ts proves each one fires.
 //
 // Patterns are gitignore globs matched against the specifier as written (nothing is resolved),
-// so '**/store/**' catches '../store/keys.ts', '../../lib/store/keys.ts' and 'lib/store/keys.ts'.
+// so '**/store/**' catches '../store/keys.ts', '../../lib/platform/dynamo/keys.ts' and 'lib/platform/dynamo/keys.ts'.
 const restrictImports = tseslint.plugin.rules['no-restricted-imports'];
 const layering = {
   rules: {
@@ -107,7 +107,7 @@ export default tseslint.config(
     // bundle it into every worker. `**/http/**` covers lib/http and functions/http.
     files: ['functions/workers/**'],
     rules: {
-      'layering/workers-are-not-http': forbid(['**/http/**'], 'Workers do not import lib/http or functions/http: shared code (e.g. lib/log.ts) lives outside them.'),
+      'layering/workers-are-not-http': forbid(['**/http/**'], 'Workers do not import lib/http or functions/http: shared code (e.g. lib/platform/observability/log.ts) lives outside them.'),
     },
   },
   {

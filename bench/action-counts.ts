@@ -3,7 +3,7 @@ import { inProcessImports } from './in-process-import.ts';
 /**
  * Transaction actions per stock unit (docs/performance.md "Actions per stock row"): stock files
  * run in process by the real pipeline on distinct stored records, every committed
- * TransactWriteItems counted (lib/store/transaction-meter.ts). A unit's figure is the actions of
+ * TransactWriteItems counted (bench/models/transaction-meter.ts). A unit's figure is the actions of
  * the transactions that carried rows ÷ the rows, fixed per-chunk actions included; for builds,
  * which run as build jobs (docs/boms.md "Builds"), every transaction of the job (the build's
  * submission, its steps, the row's verdict) ÷ the sources drawn. test/integration/stock-action-counts.test.ts holds the same
@@ -17,7 +17,7 @@ export interface ActionCounts {
 }
 
 export async function stockActionCounts(itemCount: number): Promise<ActionCounts> {
-  const [imports, { meterTransactions }] = await Promise.all([inProcessImports(), import('../lib/store/transaction-meter.ts')]);
+  const [imports, { meterTransactions }] = await Promise.all([inProcessImports(), import('./models/transaction-meter.ts')]);
   const organizationId = imports.newOrganization('act');
   const boms = 4;
   const bomLines = 7;

@@ -33,8 +33,8 @@ async function main(): Promise<void> {
     const run = randomUUID().slice(0, 6);
     const { id: jobId } = await submitItemsFile(stack, stack.key, `sku,name\n${skus.map((sku) => `${sku}-${run},${sku}`).join('\n')}\n`);
     while (!FINISHED.has((await getJob(stack.baseUrl, stack.key, jobId)).status)) await sleep(100);
-    const { InventoryStore } = await import('../lib/store/inventory-store.ts');
-    const { TABLES } = await import('../lib/store/tables.ts');
+    const { InventoryStore } = await import('../lib/inventory/store/inventory-store.ts');
+    const { TABLES } = await import('../lib/platform/dynamo/tables.ts');
     const items = await new InventoryStore(process.env[TABLES.inventory.envVar] ?? '').getByNaturalKeys('org_dev', 'item', skus.map((sku) => `${sku}-${run}`));
     const id = (sku: string) => items.get(`${sku}-${run}`)?.record.id ?? '';
     const body = (code: string, quantity: number) => ({

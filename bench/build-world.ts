@@ -24,10 +24,10 @@ const csv = (header: string, rows: string[]) => `${[header, ...rows].join('\n')}
 export async function buildWorld(options: { bomSizes: readonly number[]; onHand: number }): Promise<BuildWorld> {
   const [imports, { newId }, { InventoryStore }, { BomsStore }, { TransactionWriter }] = await Promise.all([
     inProcessImports(),
-    import('../lib/domain/ids.ts'),
-    import('../lib/store/inventory-store.ts'),
-    import('../lib/store/boms-store.ts'),
-    import('../lib/store/transaction-writer.ts'),
+    import('../lib/platform/core/ids.ts'),
+    import('../lib/inventory/store/inventory-store.ts'),
+    import('../lib/boms/store/boms-store.ts'),
+    import('../lib/platform/write/transaction-writer.ts'),
   ]);
   const { tables } = imports;
   const organizationId = imports.newOrganization('builds');

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/bundle-sizes.ts`: builds every function of the stack (each route of
- * lib/routes/index.ts, each worker of lib/workers.ts and the `$default` fallback) exactly as the CDK
+ * lib/app/routes.ts, each worker of lib/app/workers.ts and the `$default` fallback) exactly as the CDK
  * stack bundles it (infra/bundling.ts) and prints its minified size with the packages that weigh
  * most in it, and whether each function keeps within its budget (`HTTP_FUNCTION_BUDGET_BYTES`,
  * `WORKER_BUDGET_BYTES`, or its own ceiling in `BUNDLE_CEILINGS`). Sizes are in KB of 1000 bytes,
@@ -14,8 +14,8 @@ import { BUNDLE_CEILINGS, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from
 import { buildLambdaAsset, type BuiltFile } from '../infra/on-demand-modules.ts';
 import { FALLBACK_FUNCTION_ID, FALLBACK_HANDLER, functionIdFor } from '../infra/customer-api-stack.ts';
 import { REPO_ROOT } from '../infra/api-function.ts';
-import { ROUTES } from '../lib/routes/index.ts';
-import { WORKERS } from '../lib/workers.ts';
+import { ROUTES } from '../lib/app/routes.ts';
+import { WORKERS } from '../lib/app/workers.ts';
 
 interface FunctionEntry {
   functionId: string;

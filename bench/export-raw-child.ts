@@ -6,13 +6,13 @@
  */
 async function rawLoop(organizationId: string): Promise<{ rows: number; seconds: number }> {
   const [{ documentClient }, { QueryCommand }, { s3Client }, s3, { stringify }, { keys }, { TABLES, BUCKET_ENV_VAR }] = await Promise.all([
-    import('../lib/store/dynamodb-client.ts'),
+    import('../lib/platform/aws/dynamodb-client.ts'),
     import('@aws-sdk/lib-dynamodb'),
-    import('../lib/store/s3-client.ts'),
+    import('../lib/platform/aws/s3-client.ts'),
     import('@aws-sdk/client-s3'),
     import('csv-stringify/sync'),
-    import('../lib/store/keys.ts'),
-    import('../lib/store/tables.ts'),
+    import('../lib/platform/dynamo/keys.ts'),
+    import('../lib/platform/dynamo/tables.ts'),
   ]);
   const bucket = process.env[BUCKET_ENV_VAR] ?? '';
   const key = `exports/bench/raw-${organizationId}.csv`;

@@ -1,4 +1,4 @@
-import { ExportProcessor } from '../lib/domain/exports/process-export.ts';
+import { ExportProcessor } from '../lib/exports/domain/process-export.ts';
 
 /**
  * One export run in a process of its own (bench/suites/exports.ts), so its max RSS is the

@@ -16,7 +16,7 @@ export interface LimitRun {
 }
 
 export async function stockCountsAtTheLimit(rows: number, budgetMs: number): Promise<LimitRun> {
-  const [imports, { InventoryStore }] = await Promise.all([inProcessImports(), import('../lib/store/inventory-store.ts')]);
+  const [imports, { InventoryStore }] = await Promise.all([inProcessImports(), import('../lib/inventory/store/inventory-store.ts')]);
   const organizationId = imports.newOrganization('lim');
   const sku = (index: number) => `L-${index}`;
   const now = new Date().toISOString();

@@ -52,7 +52,7 @@ async function hostileOverHttp(stack: LocalStack, otherKey: string): Promise<voi
 
 /** Every DynamoDB request of this process, by command, with the write actions it carried. */
 async function countRequests() {
-  const { documentClient } = await import('../lib/store/dynamodb-client.ts');
+  const { documentClient } = await import('../lib/platform/aws/dynamodb-client.ts');
   const requests = new Map<string, number>();
   let writeActions = 0;
   documentClient.middlewareStack.add(
@@ -76,13 +76,13 @@ async function countRequests() {
 async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests>>): Promise<void> {
   const [{ ImportJobSubmitter }, { ImportJobProcessor }, { ImportJobsStore }, { FilesStore }, { TransactionWriter, bulkChunkActions }, { TABLES, BUCKET_ENV_VAR }, { ImportRecordsStore }] =
     await Promise.all([
-      import('../lib/domain/imports/submit-job.ts'),
-      import('../lib/domain/imports/pipeline/process-job.ts'),
-      import('../lib/store/import-jobs-store.ts'),
-      import('../lib/store/files-store.ts'),
-      import('../lib/store/transaction-writer.ts'),
-      import('../lib/store/tables.ts'),
-      import('../lib/store/import-records.ts'),
+      import('../lib/imports/domain/submit-job.ts'),
+      import('../lib/imports/domain/pipeline/process-job.ts'),
+      import('../lib/imports/store/import-jobs-store.ts'),
+      import('../lib/platform/aws/files-store.ts'),
+      import('../lib/platform/write/transaction-writer.ts'),
+      import('../lib/platform/dynamo/tables.ts'),
+      import('../lib/imports/store/import-records.ts'),
     ]);
   const env = (name: string) => process.env[name] ?? '';
   const jobs = new ImportJobsStore(env(TABLES.inventory.envVar));
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     // Store code reads its endpoints and table names when it is first imported.
     Object.assign(process.env, stack.env, { LOG_LEVEL: 'silent' });
     const counter = await countRequests();
-    const [{ keyRegistry }, { createKey }] = await Promise.all([import('../local/key-registry.ts'), import('../lib/domain/auth/manage-keys.ts')]);
+    const [{ keyRegistry }, { createKey }] = await Promise.all([import('../local/key-registry.ts'), import('../lib/platform/auth/manage-keys.ts')]);
     const other = await createKey(keyRegistry(), { organizationId: `org_other_${randomUUID().slice(0, 8)}`, name: 'bench', scopes: ['all'], environment: 'test' });
 
     await hostileOverHttp(stack, other.key);

@@ -24,15 +24,15 @@ export async function inProcessImports() {
     { buildPorts },
     { importBuilds },
   ] = await Promise.all([
-    import('../lib/domain/imports/pipeline/process-job.ts'),
-    import('../lib/domain/imports/submit-job.ts'),
-    import('../lib/store/files-store.ts'),
-    import('../lib/store/import-jobs-store.ts'),
-    import('../lib/store/import-records.ts'),
-    import('../lib/store/tables.ts'),
-    import('../lib/store/transaction-writer.ts'),
-    import('../lib/store/build-ports.ts'),
-    import('../lib/store/import-builds.ts'),
+    import('../lib/imports/domain/pipeline/process-job.ts'),
+    import('../lib/imports/domain/submit-job.ts'),
+    import('../lib/platform/aws/files-store.ts'),
+    import('../lib/imports/store/import-jobs-store.ts'),
+    import('../lib/imports/store/import-records.ts'),
+    import('../lib/platform/dynamo/tables.ts'),
+    import('../lib/platform/write/transaction-writer.ts'),
+    import('../lib/builds/store/build-ports.ts'),
+    import('../lib/builds/store/import-builds.ts'),
   ]);
   const tables = { inventory: env(TABLES.inventory.envVar), events: env(TABLES.events.envVar), audit: env(TABLES.audit.envVar) };
   const writer = new TransactionWriter({ events: tables.events, audit: tables.audit });

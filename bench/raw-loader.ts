@@ -7,7 +7,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
  * Resolves with the seconds it took.
  */
 export async function batchWriteAll(table: string, items: ReadonlyArray<Record<string, NativeAttributeValue>>, writers: number): Promise<number> {
-  const [{ documentClient }, { BatchWriteCommand }] = await Promise.all([import('../lib/store/dynamodb-client.ts'), import('@aws-sdk/lib-dynamodb')]);
+  const [{ documentClient }, { BatchWriteCommand }] = await Promise.all([import('../lib/platform/aws/dynamodb-client.ts'), import('@aws-sdk/lib-dynamodb')]);
   let next = 0;
   const started = performance.now();
   await Promise.all(

@@ -1,11 +1,11 @@
-import { sweepExpiredReservations } from '../lib/domain/reservations/expiry-sweep.ts';
-import { ReserveCommand } from '../lib/domain/reservations/reserve.ts';
-import { SettleReservationCommand } from '../lib/domain/reservations/settle.ts';
+import { sweepExpiredReservations } from '../lib/reservations/domain/expiry-sweep.ts';
+import { ReserveCommand } from '../lib/reservations/domain/reserve.ts';
+import { SettleReservationCommand } from '../lib/reservations/domain/settle.ts';
 import type { RequestCounter } from '../local/dynamodb-requests.ts';
-import { ReservationExpiryStore } from '../lib/store/reservation-expiry-store.ts';
-import { reservationPorts } from '../lib/store/reservation-ports.ts';
-import { TABLES } from '../lib/store/tables.ts';
-import { TransactionWriter } from '../lib/store/transaction-writer.ts';
+import { ReservationExpiryStore } from '../lib/reservations/store/reservation-expiry-store.ts';
+import { reservationPorts } from '../lib/reservations/store/reservation-ports.ts';
+import { TABLES } from '../lib/platform/dynamo/tables.ts';
+import { TransactionWriter } from '../lib/platform/write/transaction-writer.ts';
 
 /**
  * The reservation expiry sweep's cost per expired reservation (docs/performance.md

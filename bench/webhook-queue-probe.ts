@@ -19,10 +19,10 @@ import { startStack } from './local-stack.ts';
 const stack = await startStack();
 Object.assign(process.env, stack.env);
 const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES, WEBHOOK_QUEUE }, { SQSClient, GetQueueAttributesCommand }] = await Promise.all([
-  import('../lib/domain/auth/manage-keys.ts'),
+  import('../lib/platform/auth/manage-keys.ts'),
   import('../local/key-registry.ts'),
-  import('../lib/store/transaction-writer.ts'),
-  import('../lib/store/tables.ts'),
+  import('../lib/platform/write/transaction-writer.ts'),
+  import('../lib/platform/dynamo/tables.ts'),
   import('@aws-sdk/client-sqs'),
 ]);
 const events = Number(process.env.N ?? 3000);

@@ -37,13 +37,13 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.env);
   try {
     // Store modules read endpoints and table names from the environment at import.
-    const { TABLES } = await import('../lib/store/tables.ts');
-    const { TransactionWriter } = await import('../lib/store/transaction-writer.ts');
-    const { IdempotencyStore } = await import('../lib/store/idempotency-store.ts');
-    const { EventsStore } = await import('../lib/store/events-store.ts');
-    const { EventFeed } = await import('../lib/domain/events/read-feed.ts');
-    const { CursorCodec } = await import('../lib/domain/pagination/cursor.ts');
-    const { EVENT_EXAMPLES } = await import('../lib/contracts/events.ts');
+    const { TABLES } = await import('../lib/platform/dynamo/tables.ts');
+    const { TransactionWriter } = await import('../lib/platform/write/transaction-writer.ts');
+    const { IdempotencyStore } = await import('../lib/platform/write/idempotency-store.ts');
+    const { EventsStore } = await import('../lib/events/store/events-store.ts');
+    const { EventFeed } = await import('../lib/events/domain/read-feed.ts');
+    const { CursorCodec } = await import('../lib/platform/pagination/cursor.ts');
+    const { EVENT_EXAMPLES } = await import('../lib/events/contracts/events.ts');
     const table = (id: keyof typeof TABLES) => stack.env[TABLES[id].envVar] ?? '';
     const idempotency = new IdempotencyStore(table('idempotency'), 30);
     const writer = new TransactionWriter({ events: table('events'), audit: table('audit') }, idempotency);

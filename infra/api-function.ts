@@ -14,13 +14,13 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { LAMBDA_RUNTIME_NAME } from '../lib/config/runtime.ts';
-import { API_KEY_CACHE_ENV } from '../lib/config/api-key-cache.ts';
-import { AUTH_FAILURE_LIMIT_ENV } from '../lib/config/auth-failures.ts';
-import { CURSOR_SECRET_ARN_ENV } from '../lib/config/cursor-env.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR } from '../lib/store/tables.ts';
-import type { QueueId, TableId } from '../lib/store/tables.ts';
-import { QUEUES } from '../lib/store/tables.ts';
+import { LAMBDA_RUNTIME_NAME } from '../lib/platform/config/runtime.ts';
+import { API_KEY_CACHE_ENV } from '../lib/platform/config/api-key-cache.ts';
+import { AUTH_FAILURE_LIMIT_ENV } from '../lib/platform/config/auth-failures.ts';
+import { CURSOR_SECRET_ARN_ENV } from '../lib/platform/config/cursor-env.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR } from '../lib/platform/dynamo/tables.ts';
+import type { QueueId, TableId } from '../lib/platform/dynamo/tables.ts';
+import { QUEUES } from '../lib/platform/dynamo/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import { onDemandCommandHooks } from './on-demand-modules.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
@@ -56,15 +56,15 @@ export interface ApiFunctionResources {
   bucket: IBucket;
   importQueue: IQueue;
   importDeadLetterQueue: IQueue;
-  /** Every queue of lib/store/tables.ts with its dead-letter queue, by id (grants' `queues`). */
+  /** Every queue of lib/platform/dynamo/tables.ts with its dead-letter queue, by id (grants' `queues`). */
   queues: Readonly<Record<QueueId, { queue: IQueue; deadLetterQueue: IQueue }>>;
-  /** Wraps the data keys that seal webhook signing secrets (lib/store/webhook-secrets.ts). */
+  /** Wraps the data keys that seal webhook signing secrets (lib/webhooks/store/webhook-secrets.ts). */
   webhookSecretsKey: IKey;
   /** HMAC key for list cursors. */
   cursorSecret: ISecret;
 }
 
-/** The setting that names the cursor secret (lib/config/cursors.ts reads the secret at cold start). */
+/** The setting that names the cursor secret (lib/platform/config/cursors.ts reads the secret at cold start). */
 export const CURSOR_SECRET_ENV_VAR = CURSOR_SECRET_ARN_ENV;
 
 export interface ApiFunctionProps {

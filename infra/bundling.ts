@@ -1,6 +1,6 @@
 import type { BuildOptions } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { LAMBDA_NODE_MAJOR } from '../lib/config/runtime.ts';
+import { LAMBDA_NODE_MAJOR } from '../lib/platform/config/runtime.ts';
 
 /**
  * How every Lambda of the service is bundled, in one place: `ApiFunction` hands these options to
@@ -23,7 +23,7 @@ export const ESM_REQUIRE_BANNER =
  *
  * `@aws-sdk/credential-provider-node` is the clients' default credential chain; on Lambda the
  * credentials are always in the environment, so the bundle carries the environment provider alone
- * (lib/store/lambda-credential-provider.ts; why that is safe: docs/operations.md#bundles).
+ * (lib/platform/aws/lambda-credential-provider.ts; why that is safe: docs/operations.md#bundles).
  *
  * `@smithy/core/event-streams` (~15 KB) serves only operations with an event stream (S3
  * SelectObjectContent and the like), which no function calls: a stub that throws if one ever
@@ -46,8 +46,8 @@ export const LAMBDA_ALIASES = {
  * grows with the bundle. test/infra/bundle-contents.test.ts enforces them, bench/bundle-sizes.ts
  * shows them; docs/performance.md "Bundles" has the figures. An HTTP function's budget is 300 KB,
  * which every read meets (271–292 KB; the lists read their cursor secret with one signed request,
- * lib/store/cursor-secret.ts), and so do the attachment download URL, delete and link (276–296 KB:
- * S3 through signed requests, lib/store/attachment-objects.ts) and the BOM create (299 KB).
+ * lib/platform/pagination/cursor-secret.ts), and so do the attachment download URL, delete and link (276–296 KB:
+ * S3 through signed requests, lib/attachments/store/attachment-objects.ts) and the BOM create (299 KB).
  */
 export const HTTP_FUNCTION_BUDGET_BYTES = 300_000;
 
@@ -73,7 +73,7 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   },
   createBom: {
     bytes: 306_000,
-    why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations, +0.7 KB since a transaction’s events are stored as one batch item (lib/store/event-batches.ts), +0.1 KB since the build audit kinds joined them (303.1 KB measured), +2.4 KB since BOMs hold 500 lines: the larger body limit and the idempotency store that keeps a response too large for one item in parts (lib/store/idempotency-response-parts.ts; 305.6 KB measured)',
+    why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations, +0.7 KB since a transaction’s events are stored as one batch item (lib/platform/events/event-batches.ts), +0.1 KB since the build audit kinds joined them (303.1 KB measured), +2.4 KB since BOMs hold 500 lines: the larger body limit and the idempotency store that keeps a response too large for one item in parts (lib/platform/write/idempotency-response-parts.ts; 305.6 KB measured)',
   },
   submitBuild: {
     bytes: 338_000,
@@ -122,7 +122,7 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   },
   submitExport: {
     bytes: 311_500,
-    why: 'the write path and the export kinds’ filter rules (the job is queued with one signed SendMessage, lib/store/signed-sqs.ts); +0.3 KB since the stock-records kind has the reserved and available columns; +1.5 KB since the reservations kind (its columns, filters and the statuses its status filter takes) (311.1 KB measured)',
+    why: 'the write path and the export kinds’ filter rules (the job is queued with one signed SendMessage, lib/platform/aws/signed-sqs.ts); +0.3 KB since the stock-records kind has the reserved and available columns; +1.5 KB since the reservations kind (its columns, filters and the statuses its status filter takes) (311.1 KB measured)',
   },
   processExportJobs: {
     bytes: 540_000,

@@ -16,12 +16,12 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ROUTES, resourcesFor } from '../lib/routes/index.ts';
-import type { ResourceAccess, RouteDefinition } from '../lib/routes/types.ts';
-import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/store/tables.ts';
-import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/store/tables.ts';
-import { WORKERS } from '../lib/workers.ts';
-import type { WorkerDefinition } from '../lib/workers.ts';
+import { ROUTES, resourcesFor } from '../lib/app/routes.ts';
+import type { ResourceAccess, RouteDefinition } from '../lib/platform/http/route-types.ts';
+import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/platform/dynamo/tables.ts';
+import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/platform/dynamo/tables.ts';
+import { WORKERS } from '../lib/app/workers.ts';
+import type { WorkerDefinition } from '../lib/app/workers.ts';
 import { ApiFunction } from './api-function.ts';
 import { WorkerQueue, addQueueWorker, addScheduledWorker, addStreamWorker, functionIdFor } from './background-flow.ts';
 import type { ApiFunctionResources } from './api-function.ts';
@@ -30,7 +30,7 @@ import { FALLBACK_GRANT, assertGrantMatchesAccess, routeGrant, workerGrant } fro
 import type { FunctionGrant } from './grants.ts';
 import { applyNagSuppressions } from './nag-suppressions.ts';
 import { createAlarms, createDashboard } from './observability.ts';
-import { metricsNamespaceFor, SERVICE_NAME } from '../lib/config/observability.ts';
+import { metricsNamespaceFor, SERVICE_NAME } from '../lib/platform/config/observability.ts';
 import { addReferenceDocs } from './reference-docs.ts';
 import type { StageAlarms } from './observability.ts';
 import { resolveStageConfig, stackNameFor } from './stages.ts';
@@ -47,8 +47,8 @@ export {
 } from './background-flow.ts';
 
 /**
- * One stack per stage: the DynamoDB tables of lib/store/tables.ts, the files bucket, the
- * background flows' queues and workers (infra/background-flow.ts, lib/workers.ts), and the HTTP API with one Lambda per route of lib/routes/index.ts plus a `$default`
+ * One stack per stage: the DynamoDB tables of lib/platform/dynamo/tables.ts, the files bucket, the
+ * background flows' queues and workers (infra/background-flow.ts, lib/app/workers.ts), and the HTTP API with one Lambda per route of lib/app/routes.ts plus a `$default`
  * fallback and the API reference's `/docs` routes, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
  * Reads only definition modules (routes, table specs), never runtime code.
  */
@@ -68,7 +68,7 @@ export function tableIdFor(id: TableId): string {
 }
 
 /**
- * The infra side of each queue of lib/store/tables.ts: construct ids (`Import` keeps the ids the
+ * The infra side of each queue of lib/platform/dynamo/tables.ts: construct ids (`Import` keeps the ids the
  * import queue was deployed with) and what a dead letter means, for its alarm.
  */
 export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; deadLetterMeaning: string }>> = {
@@ -101,7 +101,7 @@ export class CustomerApiStack extends Stack {
   readonly filesBucket: Bucket;
   /** Where S3 writes the files bucket's server access logs. */
   readonly accessLogsBucket: Bucket;
-  /** The queues of lib/store/tables.ts with their DLQs and dead-letter alarms, by queue id. */
+  /** The queues of lib/platform/dynamo/tables.ts with their DLQs and dead-letter alarms, by queue id. */
   readonly workerQueues: Readonly<Record<QueueId, WorkerQueue>>;
   readonly importQueue: Queue;
   readonly importDeadLetterQueue: Queue;
@@ -115,7 +115,7 @@ export class CustomerApiStack extends Stack {
   readonly fallbackFunction: ApiFunction;
   /** The public API reference on `GET /docs…` (infra/reference-docs.ts). */
   readonly referenceDocsFunction: ApiFunction;
-  /** Worker functions (lib/workers.ts) by worker id. */
+  /** Worker functions (lib/app/workers.ts) by worker id. */
   readonly workerFunctions: ReadonlyMap<string, ApiFunction>;
   /** EventBridge rules of the scheduled workers, by worker id. */
   readonly workerSchedules: ReadonlyMap<string, Rule>;
@@ -140,7 +140,7 @@ export class CustomerApiStack extends Stack {
     this.filesBucket = buckets.files;
     this.accessLogsBucket = buckets.accessLogs;
 
-    // One queue + DLQ + alarm per queue of lib/store/tables.ts (infra/background-flow.ts).
+    // One queue + DLQ + alarm per queue of lib/platform/dynamo/tables.ts (infra/background-flow.ts).
     const workerQueues = {} as Record<QueueId, WorkerQueue>;
     for (const queueId of Object.keys(QUEUE_FLOWS) as QueueId[]) {
       workerQueues[queueId] = new WorkerQueue(this, { config, spec: QUEUES[queueId], ...QUEUE_FLOWS[queueId] });
@@ -149,7 +149,7 @@ export class CustomerApiStack extends Stack {
     this.importQueue = workerQueues[IMPORT_QUEUE.id].queue;
     this.importDeadLetterQueue = workerQueues[IMPORT_QUEUE.id].deadLetterQueue;
 
-    // The import worker and the sweeper (lib/workers.ts) are created after the routes, below.
+    // The import worker and the sweeper (lib/app/workers.ts) are created after the routes, below.
 
     this.webhookSecretsKey = new Key(this, 'WebhookSecretsKey', {
       description: `customer-api ${config.stage}: wraps the data keys that seal webhook signing secrets`,
@@ -246,7 +246,7 @@ export class CustomerApiStack extends Stack {
     this.routeFunctions = routeFunctions;
     this.referenceDocsFunction = addReferenceDocs(this, this.httpApi, { resources, stage: config });
 
-    // ── Workers (lib/workers.ts): SQS consumers and scheduled functions ───────────────────────
+    // ── Workers (lib/app/workers.ts): SQS consumers and scheduled functions ───────────────────────
     const workerFunctions = new Map<string, ApiFunction>();
     const workerSchedules = new Map<string, Rule>();
     for (const worker of props.workers ?? WORKERS) {

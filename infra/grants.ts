@@ -1,9 +1,9 @@
-import { ATTACHMENT_OBJECT_PREFIX } from '../lib/domain/attachments/attachment.ts';
-import { EXPORT_OBJECT_PREFIX } from '../lib/domain/exports/job.ts';
-import type { RouteId } from '../lib/routes/index.ts';
-import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/routes/types.ts';
-import { QUEUES, TABLES } from '../lib/store/tables.ts';
-import type { QueueId, TableId } from '../lib/store/tables.ts';
+import { ATTACHMENT_OBJECT_PREFIX } from '../lib/attachments/domain/attachment.ts';
+import { EXPORT_OBJECT_PREFIX } from '../lib/exports/domain/job.ts';
+import type { RouteId } from '../lib/app/routes.ts';
+import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/platform/http/route-types.ts';
+import { QUEUES, TABLES } from '../lib/platform/dynamo/tables.ts';
+import type { QueueId, TableId } from '../lib/platform/dynamo/tables.ts';
 
 /**
  * THE map of what each function's role may do (docs/operations.md#grants): one entry per route
@@ -11,7 +11,7 @@ import type { QueueId, TableId } from '../lib/store/tables.ts';
  * listing the exact API calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
  * statements and the environment variables that name the resources; the stack refuses to synth
  * a function without an entry, or whose entry names other resources than its `access` in
- * lib/routes/ / lib/workers.ts (which the local runtime and tests read).
+ * lib/routes/ / lib/app/workers.ts (which the local runtime and tests read).
  *
  * Calls inside `TransactWriteItems` are authorized per item: Put → PutItem, Update → UpdateItem,
  * Delete → DeleteItem, ConditionCheck → ConditionCheckItem; there is no action of its own.
@@ -23,7 +23,7 @@ import type { QueueId, TableId } from '../lib/store/tables.ts';
  */
 
 /** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
-/** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/store/statement-batches.ts, lib/store/put-batches.ts). */
+/** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/platform/dynamo/statement-batches.ts, lib/platform/dynamo/put-batches.ts). */
 export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate' | 'BatchWriteItem';
 
 export interface TableGrant {
@@ -37,7 +37,7 @@ export interface TableGrant {
 export type ObjectArea = 'import-files' | 'attachments' | 'exports';
 
 /**
- * Import files are `imports/<organization>/<sha256>.csv` (lib/domain/imports/submit-job.ts; a test
+ * Import files are `imports/<organization>/<sha256>.csv` (lib/imports/domain/submit-job.ts; a test
  * checks the key it builds); attachment bodies live under `ATTACHMENT_OBJECT_PREFIX`.
  */
 export const IMPORT_FILE_PREFIX = 'imports/';
@@ -65,7 +65,7 @@ export interface FunctionGrant {
   listObjects?: readonly ObjectArea[];
   importQueue?: readonly ImportQueueUse[];
   importDeadLetterQueue?: readonly DeadLetterCall[];
-  /** Uses of the other queues of QUEUES (lib/store/tables.ts), by id. */
+  /** Uses of the other queues of QUEUES (lib/platform/dynamo/tables.ts), by id. */
   queues?: Partial<Record<QueueId, readonly QueueUse[]>>;
   /** Calls on the other queues' dead-letter queues, by queue id. */
   deadLetterQueues?: Partial<Record<QueueId, readonly DeadLetterCall[]>>;
@@ -233,7 +233,7 @@ export const ROUTE_GRANTS = {
   getExportDownloadUrl: readRoute({ tables: { inventory: calls('GetItem') }, objects: { exports: ['GetObject'] } }),
 } satisfies Record<RouteId, FunctionGrant>;
 
-/** Workers of lib/workers.ts by id (a test checks that every worker has one, and no more). */
+/** Workers of lib/app/workers.ts by id (a test checks that every worker has one, and no more). */
 export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // Job: GetItem, start/checkpoint/finish (UpdateItem). Records: BatchGetItem reads, PutItem
   // writes, ConditionCheckItem for stock records a decision rests on. Events and audit of each
@@ -281,7 +281,7 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // Its file: multipart upload (PutObject), read-back for the digest (GetObject), abort; the
   // import file of an import-row-errors export (GetObject). Hands the rest on with SendMessage, and
   // sends a waiting export again later; its organization's slots: GetItem, UpdateItem
-  // (lib/store/export-slots.ts).
+  // (lib/exports/store/export-slots.ts).
   processExportJobs: {
     tables: {
       inventory: calls('GetItem', 'BatchGetItem', 'Query', 'UpdateItem'),
@@ -326,7 +326,7 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // Lists attachment bodies, looks their records up (BatchGetItem), deletes the orphans.
   sweepAttachmentObjects: {
-    // GetItem/PutItem: the sweep position it continues from (lib/store/sweep-positions.ts).
+    // GetItem/PutItem: the sweep position it continues from (lib/attachments/store/sweep-positions.ts).
     tables: { inventory: calls('BatchGetItem', 'GetItem', 'PutItem') },
     objects: { attachments: ['DeleteObject'] },
     listObjects: ['attachments'],
@@ -351,7 +351,7 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
   return grant;
 }
 
-/** Calls a table access level of lib/routes/types.ts allows. */
+/** Calls a table access level of lib/platform/http/route-types.ts allows. */
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
   write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),

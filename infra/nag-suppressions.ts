@@ -29,7 +29,7 @@ export function nagAcknowledgments(stack: Stack): Array<{ scope: IConstruct; ack
     add(
       fn,
       'AwsSolutions-L1',
-      'The runtime is the Node.js major of lib/config/runtime.ts, which the local runtime and the tests run too; it moves by a deliberate upgrade.',
+      'The runtime is the Node.js major of lib/platform/config/runtime.ts, which the local runtime and the tests run too; it moves by a deliberate upgrade.',
     );
   }
 

@@ -10,7 +10,7 @@ import { lambdaEsbuildOptions } from './bundling.ts';
  * (docs/operations.md#bundles): for an entry listed here, every `.ts` module of its directory is
  * built on its own (bundled, tree-shaken, with `LAMBDA_BUNDLING`'s options) into
  * `<directory name>/<module>.mjs` beside the entry's `index.mjs`, and the entry's code imports one
- * by a URL relative to itself when it needs it (lib/domain/labels/encoder-modules.ts). Each file
+ * by a URL relative to itself when it needs it (lib/labels/domain/encoder-modules.ts). Each file
  * holds what its module uses and nothing else, which esbuild's code splitting cannot give here:
  * it never splits one module, and bwip-js is one module of ~130 encoders.
  *

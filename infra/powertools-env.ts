@@ -1,8 +1,8 @@
-import { metricsNamespaceFor, SERVICE_NAME } from '../lib/config/observability.ts';
+import { metricsNamespaceFor, SERVICE_NAME } from '../lib/platform/config/observability.ts';
 import type { StageConfig } from './stages.ts';
 
 /**
- * What every function's logger and metrics read (lib/log.ts, lib/metrics.ts), decided per stage
+ * What every function's logger and metrics read (lib/platform/observability/log.ts, lib/platform/observability/metrics.ts), decided per stage
  * (docs/operations.md "Logs", docs/operations.md "Metrics"). Setting the namespace is also what
  * turns metrics on: without it the code emits none.
  */

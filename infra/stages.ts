@@ -1,8 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DEFAULT_API_KEY_CACHE_SECONDS, MAX_API_KEY_CACHE_SECONDS } from '../lib/config/api-key-cache.ts';
-import { DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE } from '../lib/config/auth-failures.ts';
-import { WORKERS } from '../lib/workers.ts';
+import { DEFAULT_API_KEY_CACHE_SECONDS, MAX_API_KEY_CACHE_SECONDS } from '../lib/platform/config/api-key-cache.ts';
+import { DEFAULT_AUTH_FAILURE_LIMIT_PER_MINUTE } from '../lib/platform/config/auth-failures.ts';
+import { WORKERS } from '../lib/app/workers.ts';
 
 /**
  * Per-stage settings of the customer API stack. A stage is a name (`-c stage=<name>`, default

@@ -1,6 +1,6 @@
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
-import { IMPORT_QUEUE } from '../lib/store/tables.ts';
-import type { QueueWorkerDefinition } from '../lib/workers.ts';
+import { IMPORT_QUEUE } from '../lib/platform/dynamo/tables.ts';
+import type { QueueWorkerDefinition } from '../lib/app/workers.ts';
 import type { StageConfig } from './stages.ts';
 
 /**

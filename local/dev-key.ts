@@ -1,5 +1,5 @@
-import { hashApiKey } from '../lib/domain/auth/api-key.ts';
-import { createKey } from '../lib/domain/auth/manage-keys.ts';
+import { hashApiKey } from '../lib/platform/auth/api-key.ts';
+import { createKey } from '../lib/platform/auth/manage-keys.ts';
 import { keyRegistry } from './key-registry.ts';
 import { readDevKey, writeDevKey } from './state.ts';
 

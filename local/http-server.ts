@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ApiError } from '../lib/domain/errors.ts';
-import { problemResponse } from '../lib/http/problem.ts';
-import { createRouteMatcher } from '../lib/http/route-matching.ts';
-import { createReferencePage } from '../lib/reference-page.ts';
-import { ROUTES } from '../lib/routes/index.ts';
-import type { RouteDefinition } from '../lib/routes/types.ts';
+import { ApiError } from '../lib/platform/core/errors.ts';
+import { problemResponse } from '../lib/platform/http/problem.ts';
+import { createRouteMatcher } from '../lib/platform/http/route-matching.ts';
+import { createReferencePage } from '../lib/app/reference-page.ts';
+import { ROUTES } from '../lib/app/routes.ts';
+import type { RouteDefinition } from '../lib/platform/http/route-types.ts';
 import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
 import { loadHandler } from './load-handler.ts';
 import { checkoutReferencePageFiles } from './reference-page.ts';

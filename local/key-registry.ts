@@ -1,6 +1,6 @@
-import { ApiKeysStore } from '../lib/store/api-keys-store.ts';
-import { TABLES } from '../lib/store/tables.ts';
-import { TransactionWriter } from '../lib/store/transaction-writer.ts';
+import { ApiKeysStore } from '../lib/platform/auth/api-keys-store.ts';
+import { TABLES } from '../lib/platform/dynamo/tables.ts';
+import { TransactionWriter } from '../lib/platform/write/transaction-writer.ts';
 
 /** Key management against the tables named in the environment (local stack or a stage). */
 export function keyRegistry(): ApiKeysStore {

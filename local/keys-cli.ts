@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { ApiKeyRecord } from '../lib/domain/auth/api-key.ts';
-import { physicalTableName, TABLES } from '../lib/store/tables.ts';
+import type { ApiKeyRecord } from '../lib/platform/auth/api-key.ts';
+import { physicalTableName, TABLES } from '../lib/platform/dynamo/tables.ts';
 import type { AwsStack } from './aws-stack/index.ts';
 import { runningServer, stateDirectory } from './state.ts';
 
@@ -70,7 +70,7 @@ async function run(argv: string[]): Promise<void> {
   try {
     // The store reads endpoints and table names from the environment set by `connect`.
     const { keyRegistry } = await import('./key-registry.ts');
-    const { createKey } = await import('../lib/domain/auth/manage-keys.ts');
+    const { createKey } = await import('../lib/platform/auth/manage-keys.ts');
     const store = keyRegistry();
     const print = (human: string, json: unknown) => process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${human}\n`);
 

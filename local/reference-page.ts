@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ReferencePageFiles } from '../lib/reference-page.ts';
+import type { ReferencePageFiles } from '../lib/app/reference-page.ts';
 
 /**
- * Where the reference page's files are in this checkout; the page itself is lib/reference-page.ts,
+ * Where the reference page's files are in this checkout; the page itself is lib/app/reference-page.ts,
  * shared with the stage's docs function (docs/api-guide.md#api-reference), which has its own copies.
  */
 export function checkoutReferencePageFiles(): ReferencePageFiles {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import type { ScheduledWorkerDefinition } from '../lib/workers.ts';
+import type { ScheduledWorkerDefinition } from '../lib/app/workers.ts';
 import { lambdaContext } from './lambda-event.ts';
 import { invokeWithTimeout } from './load-handler.ts';
 
 /**
- * The local stand-in for the EventBridge rules of the scheduled workers (lib/workers.ts): runs
+ * The local stand-in for the EventBridge rules of the scheduled workers (lib/app/workers.ts): runs
  * each worker's handler every `everySeconds` with a ScheduledEvent-shaped event. Runs of one
  * worker never overlap: a run that outlasts the period is followed by the next one right after
  * (missed ticks are not queued up). A run counts as over when the handler settles or its timeout

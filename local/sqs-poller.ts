@@ -7,7 +7,7 @@ import {
   type MessageAttributeValue,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import type { QueueWorkerDefinition } from '../lib/workers.ts';
+import type { QueueWorkerDefinition } from '../lib/app/workers.ts';
 import { failedItemIds, startEventSourcePoller } from './event-source-poller.ts';
 import type { EventSource, EventSourcePoller } from './event-source-poller.ts';
 
@@ -181,7 +181,7 @@ export function sqsEventSource(options: SqsSourceOptions): EventSource<Message, 
   };
 }
 
-/** The SQS event source mapping of one queue worker of lib/workers.ts. */
+/** The SQS event source mapping of one queue worker of lib/app/workers.ts. */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { worker } = options;
   const log = options.log ?? ((line: string) => console.error(line));

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { QUEUES, TABLES } from '../lib/store/tables.ts';
+import { QUEUES, TABLES } from '../lib/platform/dynamo/tables.ts';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,
@@ -17,7 +17,7 @@ import {
 /**
  * `npm start`: the embedded AWS stack (DynamoDB Local, s3rver, fauxqs) plus an HTTP server that
  * runs the deployable Lambda handlers, an event source poller per queue worker and a timer per
- * scheduled worker (lib/workers.ts). Queue messages are journaled under the state directory and
+ * scheduled worker (lib/app/workers.ts). Queue messages are journaled under the state directory and
  * survive a restart, even a `kill -9` (docs/operations.md "Local runtime"). Settings: PORT (3000), LOCAL_STATE_DIR (.local), LOCAL_FRESH=1 (start
  * empty), LOCAL_IN_MEMORY=1 (nothing persisted; tests), LOCAL_READY_FILE (write the runtime info
  * there once ready; tests), LOCAL_SWEEP_SECONDS (period of the scheduled workers instead of
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir), WEBHOOK_SECRETS_KEY_FILE: localWebhookKeyFile(stateDir) };
   Object.assign(process.env, localEnv);
   if (process.env.LOCAL_WRITE_ACTIONS_FILE) {
-    const [{ countWriteActionsToFile }, { dynamoClient }] = await Promise.all([import('./write-actions-file.ts'), import('../lib/store/dynamodb-client.ts')]);
+    const [{ countWriteActionsToFile }, { dynamoClient }] = await Promise.all([import('./write-actions-file.ts'), import('../lib/platform/aws/dynamodb-client.ts')]);
     countWriteActionsToFile(dynamoClient, process.env.LOCAL_WRITE_ACTIONS_FILE);
   }
 
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
 }
 
 async function startWorkers(stateDir: string): Promise<{ stop(): Promise<void> }[]> {
-  const { WORKERS } = await import('../lib/workers.ts');
+  const { WORKERS } = await import('../lib/app/workers.ts');
   const { loadHandler } = await import('./load-handler.ts');
   const { startQueuePoller } = await import('./sqs-poller.ts');
   const { periodOverride, startScheduler } = await import('./scheduler.ts');

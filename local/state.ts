@@ -96,7 +96,7 @@ export function streamPositionFile(dir: string, workerId: string): string {
 }
 
 /**
- * The local data key that seals webhook signing secrets (lib/store/webhook-secrets.ts; a KMS key
+ * The local data key that seals webhook signing secrets (lib/webhooks/store/webhook-secrets.ts; a KMS key
  * on AWS): generated once per state directory, readable by its owner only.
  */
 export function localWebhookKeyFile(dir: string): string {

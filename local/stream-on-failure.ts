@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { StreamWorkerDefinition } from '../lib/workers.ts';
-import { QUEUES } from '../lib/store/tables.ts';
-import { sqsClient } from '../lib/store/sqs-client.ts';
+import type { StreamWorkerDefinition } from '../lib/app/workers.ts';
+import { QUEUES } from '../lib/platform/dynamo/tables.ts';
+import { sqsClient } from '../lib/platform/aws/sqs-client.ts';
 import type { StreamBatchFailure } from './stream-poller.ts';
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { StreamWorkerDefinition } from '../lib/workers.ts';
+import type { StreamWorkerDefinition } from '../lib/app/workers.ts';
 import { startEventSourcePoller, type EventSource, type EventSourcePoller } from './event-source-poller.ts';
 
 /**
@@ -260,7 +260,7 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
   return source;
 }
 
-/** The stream event source mapping of one stream worker of lib/workers.ts. */
+/** The stream event source mapping of one stream worker of lib/app/workers.ts. */
 export async function startStreamPoller(options: StreamPollerOptions): Promise<EventSourcePoller> {
   const { worker } = options;
   const source = await dynamoStreamSource(options);

@@ -1,12 +1,12 @@
 /**
- * Writes events-schema/ (JSON Schemas, examples, README) from lib/contracts/events.ts
+ * Writes events-schema/ (JSON Schemas, examples, README) from lib/events/contracts/events.ts
  * (`npm run events-schema`). `--check` writes nothing and exits 1, listing the files, when the
  * committed files differ from the generated ones.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEventSchemaFiles, findEventSchemaDrift } from '../lib/contracts/events/schema-files.ts';
+import { buildEventSchemaFiles, findEventSchemaDrift } from '../lib/events/contracts/schema-files.ts';
 
 const directory = fileURLToPath(new URL('../events-schema/', import.meta.url));
 const files = buildEventSchemaFiles();
@@ -19,7 +19,7 @@ if (process.argv.includes('--check')) {
     ...drift.unexpected.map((path) => `  unexpected: events-schema/${path}`),
   ];
   if (problems.length > 0) {
-    console.error(`events-schema/ is out of date with lib/contracts/events.ts:\n${problems.join('\n')}\nRun \`npm run events-schema\` and commit the result.`);
+    console.error(`events-schema/ is out of date with lib/events/contracts/events.ts:\n${problems.join('\n')}\nRun \`npm run events-schema\` and commit the result.`);
     process.exit(1);
   }
   console.log(`events-schema/ is up to date (${files.length} files).`);

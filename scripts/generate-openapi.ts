@@ -3,7 +3,7 @@
  * `--check` writes nothing and exits 1 when the committed file differs from the generated one.
  */
 import { fileURLToPath } from 'node:url';
-import { serializeOpenApiDocument } from '../lib/contracts/openapi/document.ts';
+import { serializeOpenApiDocument } from '../lib/app/openapi/document.ts';
 import { writeOrCheckGenerated } from './generated-file.ts';
 
 writeOrCheckGenerated(fileURLToPath(new URL('../docs/openapi.json', import.meta.url)), serializeOpenApiDocument(), {

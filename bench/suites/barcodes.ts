@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { handler as barcodeHandler } from '../../functions/http/labels/render-barcode.ts';
-import { RATE_LIMIT_ENV } from '../../lib/config/rate-limits.ts';
-import { routeById } from '../../lib/routes/index.ts';
-import { SYMBOLOGIES } from '../../lib/domain/labels/symbologies.ts';
+import { RATE_LIMIT_ENV } from '../../lib/platform/config/rate-limits.ts';
+import { routeById } from '../../lib/app/routes.ts';
+import { SYMBOLOGIES } from '../../lib/labels/domain/symbologies.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
 import { importBundledHandler, type DynamoDbRequestCounter } from '../bundled-handler.ts';
 import { median, type BenchContext, type Measure, type Suite } from './suite.ts';
@@ -19,7 +19,7 @@ import { createBenchKey } from './tenant.ts';
  * (bench/bundled-handler.ts) — one with the token leases as deployed, one with
  * `RATE_LIMIT_LEASE_BLOCK_MAX=1`, the old behaviour of one rate-limit counter write per request
  * (the leases' baseline) — next to bwip-js called directly with the options
- * lib/domain/labels/encode-symbol.ts passes it, for QR and Code 128, in alternating batches of
+ * lib/labels/domain/encode-symbol.ts passes it, for QR and Code 128, in alternating batches of
  * the same size (the order rotates every batch) so a noisy machine slows all three alike. Every
  * call renders a payload of its own, so nothing can be served from a cache. Each container's
  * DynamoDB requests are counted on the wire during its batches: requests per call, leases vs one

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { loadHandler } from '../../local/load-handler.ts';
@@ -39,11 +39,11 @@ export const bomCreatesSuite: Suite = {
     const warmup = context.quick ? 2 : 10;
     const calls = context.quick ? 10 : 100;
     const [{ createKey }, { keyRegistry }, { dynamoClient }, { InventoryStore }, { TABLES }] = await Promise.all([
-      import('../../lib/domain/auth/manage-keys.ts'),
+      import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
-      import('../../lib/store/dynamodb-client.ts'),
-      import('../../lib/store/inventory-store.ts'),
-      import('../../lib/store/tables.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
+      import('../../lib/inventory/store/inventory-store.ts'),
+      import('../../lib/platform/dynamo/tables.ts'),
     ]);
 
     // Setup: the target and 500 component items.

@@ -36,15 +36,15 @@ const labelOf = (lines: number) => `${lines} line${lines === 1 ? '' : 's'}`;
 export const buildsSuite: Suite = {
   name: 'builds',
   async run(context) {
-    // Quick: past one slice of draws (lib/domain/builds/runner.ts holds 25 a transaction) at its largest, so the smoke run steps slice by slice too.
+    // Quick: past one slice of draws (lib/builds/domain/runner.ts holds 25 a transaction) at its largest, so the smoke run steps slice by slice too.
     const sizes = context.quick ? [1, 5, 30] : [1, 50, TARGET.lines];
     const runs = context.quick ? 1 : 3;
     const [{ BuildProcessor }, { SubmitBuildCommand }, { buildPorts }, { BUILD_QUEUE }, { dynamoClient }] = await Promise.all([
-      import('../../lib/domain/builds/process.ts'),
-      import('../../lib/domain/builds/submit.ts'),
-      import('../../lib/store/build-ports.ts'),
-      import('../../lib/store/tables.ts'),
-      import('../../lib/store/dynamodb-client.ts'),
+      import('../../lib/builds/domain/process.ts'),
+      import('../../lib/builds/domain/submit.ts'),
+      import('../../lib/builds/store/build-ports.ts'),
+      import('../../lib/platform/dynamo/tables.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
     ]);
 
     const seeded = performance.now();

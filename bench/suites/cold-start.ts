@@ -7,8 +7,8 @@ import { basename, dirname, join } from 'node:path';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { lambdaEsbuildOptions } from '../../infra/bundling.ts';
 import { buildLambdaAsset } from '../../infra/on-demand-modules.ts';
-import { ENCODER_MODULES } from '../../lib/domain/labels/encoder-modules.ts';
-import { routeById, type RouteId } from '../../lib/routes/index.ts';
+import { ENCODER_MODULES } from '../../lib/labels/domain/encoder-modules.ts';
+import { routeById, type RouteId } from '../../lib/app/routes.ts';
 import { apiGatewayEvent } from '../../local/api-gateway-events.ts';
 import { median, type Measure, type Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';
@@ -36,7 +36,7 @@ import { createTenant } from './tenant.ts';
 
 const ROUTES: readonly RouteId[] = ['getBom', 'listEvents', 'renderBarcode'];
 const COLD_TARGET_MS = 75;
-/** A QR request also loads its encoder (lib/domain/labels/encoder-modules.ts) on its first request. */
+/** A QR request also loads its encoder (lib/labels/domain/encoder-modules.ts) on its first request. */
 const COLD_TARGET_MS_OF: Partial<Record<RouteId, number>> = { renderBarcode: 90 };
 const QUERY_OF: Partial<Record<RouteId, string>> = { listEvents: 'limit=50', renderBarcode: 'format=qr&payload=itm_01JD5R3Q6T9XW2K4M8N0000001' };
 
@@ -114,12 +114,12 @@ async function writeBundle(route: RouteId, directory: string): Promise<string> {
 
 /**
  * The barcode function as it was bundled before the encoders were split out: the same code, with
- * lib/domain/labels/encoder-modules.ts importing every encoder statically instead of by URL.
+ * lib/labels/domain/encoder-modules.ts importing every encoder statically instead of by URL.
  */
 async function writeBundleWithEveryEncoder(directory: string): Promise<string> {
   const target = join(directory, 'renderBarcode-every-encoder');
   mkdirSync(target, { recursive: true });
-  const encoderModules = join(REPO_ROOT, 'lib/domain/labels/encoder-modules.ts');
+  const encoderModules = join(REPO_ROOT, 'lib/labels/domain/encoder-modules.ts');
   const dynamicImport = 'const module = (await import(url.href)) as EncoderModule;';
   const everyEncoder: Plugin = {
     name: 'every-encoder',

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { batchWriteAll } from '../raw-loader.ts';
@@ -20,11 +20,11 @@ const PAGE = 50;
 /** Writes `count` committed events and the counter straight into the events table. */
 async function seedFeed(organizationId: string, count: number): Promise<string[]> {
   const [{ eventBatchItems }, { newEventId }, { TABLES }, { eventSequenceEntity }, { entityItem }] = await Promise.all([
-    import('../../lib/store/event-batches.ts'),
-    import('../../lib/domain/events/event-id.ts'),
-    import('../../lib/store/tables.ts'),
-    import('../../lib/store/entities.ts'),
-    import('../../lib/store/entity.ts'),
+    import('../../lib/platform/events/event-batches.ts'),
+    import('../../lib/platform/events/event-id.ts'),
+    import('../../lib/platform/dynamo/tables.ts'),
+    import('../../lib/platform/dynamo/entities.ts'),
+    import('../../lib/platform/dynamo/entity.ts'),
   ]);
   const table = process.env[TABLES.events.envVar] ?? '';
   const now = new Date();
@@ -45,10 +45,10 @@ export const feedSuite: Suite = {
   name: 'events feed',
   async run(context) {
     const [{ createKey }, { keyRegistry }, { handler }, { dynamoClient }] = await Promise.all([
-      import('../../lib/domain/auth/manage-keys.ts'),
+      import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
       import('../../functions/http/events/list-events.ts') as Promise<{ handler: Handler }>,
-      import('../../lib/store/dynamodb-client.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
     ]);
     const sizes = [1000, context.quick ? 10_000 : 100_000] as const;
     const pages = context.quick ? 5 : 40;

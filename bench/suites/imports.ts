@@ -4,7 +4,7 @@ import { FINISHED, getJob, itemsCsv, submitFile, type Job, type LocalStack } fro
 import { stockActionCounts } from '../action-counts.ts';
 import { stockCountsAtTheLimit } from '../import-limits.ts';
 import { batchWriteAll } from '../raw-loader.ts';
-import { newMovementId } from '../../lib/domain/inventory/stock.ts';
+import { newMovementId } from '../../lib/inventory/domain/stock.ts';
 import { median, type BenchContext, type Measure, type Suite } from './suite.ts';
 
 /**
@@ -72,7 +72,7 @@ export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, 
 
 async function inventoryStore() {
   // Store code reads its endpoints and table names when first imported: after the stack's env is set.
-  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/store/inventory-store.ts'), import('../../lib/store/tables.ts')]);
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/inventory/store/inventory-store.ts'), import('../../lib/platform/dynamo/tables.ts')]);
   const table = process.env[TABLES.inventory.envVar];
   if (!table) throw new Error(`${TABLES.inventory.envVar} is not set: the stack's env must be in process.env`);
   return { table, store: new InventoryStore(table) };
@@ -214,7 +214,7 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
 
 export async function limitMeasures(context: BenchContext): Promise<Measure[]> {
   const rows = context.quick ? 3_000 : 100_000;
-  const { IMPORT_QUEUE } = await import('../../lib/store/tables.ts');
+  const { IMPORT_QUEUE } = await import('../../lib/platform/dynamo/tables.ts');
   const budgetMs = context.quick ? 15_000 : IMPORT_QUEUE.workerTimeoutSeconds * 1000;
   const run = await stockCountsAtTheLimit(rows, budgetMs);
   if (run.status !== 'succeeded' || run.counts.processedRows !== rows) throw new Error(`stock-counts at the limit ended ${run.status}: ${JSON.stringify(run.counts)}`);

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { inProcessImports } from '../in-process-import.ts';
@@ -35,10 +35,10 @@ export const lotTraceSuite: Suite = {
   name: 'lot trace',
   async run(context) {
     const [{ createKey }, { keyRegistry }, { handler }, { dynamoClient }] = await Promise.all([
-      import('../../lib/domain/auth/manage-keys.ts'),
+      import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
       import('../../functions/http/inventory/trace-lot.ts') as Promise<{ handler: Handler }>,
-      import('../../lib/store/dynamodb-client.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
     ]);
     const subs = context.quick ? 3 : 10;
     const finished = context.quick ? 3 : 10;

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 import { createTenant } from './tenant.ts';
@@ -25,12 +25,12 @@ export const middlewareOverheadSuite: Suite = {
     const route = routeById('getBom');
     const [{ handler }, { chainDependencies }, { hashApiKey }, { windowStartOf, counterExpiresAt }, { bomReads }, { publicBom }, { bomETag }] = await Promise.all([
       import('../../functions/http/boms/get-bom.ts') as Promise<{ handler: Handler }>,
-      import('../../lib/composition.ts'),
-      import('../../lib/domain/auth/api-key.ts'),
-      import('../../lib/domain/rate-limit/fixed-window.ts'),
+      import('../../lib/app/composition.ts'),
+      import('../../lib/platform/auth/api-key.ts'),
+      import('../../lib/platform/rate-limit/fixed-window.ts'),
       import('../../functions/http/boms/reads.ts'),
-      import('../../lib/domain/boms/views.ts'),
-      import('../../lib/domain/boms/commands.ts'),
+      import('../../lib/boms/domain/views.ts'),
+      import('../../lib/boms/domain/commands.ts'),
     ]);
     const reads = bomReads();
     const bare = async () => {

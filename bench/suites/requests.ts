@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById, type RouteId } from '../../lib/routes/index.ts';
+import { routeById, type RouteId } from '../../lib/app/routes.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../local/api-gateway-events.ts';
@@ -9,7 +9,7 @@ import { createTenant, type BenchTenant } from './tenant.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RATE_LIMIT_ENV } from '../../lib/config/rate-limits.ts';
+import { RATE_LIMIT_ENV } from '../../lib/platform/config/rate-limits.ts';
 import { importBundledHandler } from '../bundled-handler.ts';
 import type { BenchContext } from './suite.ts';
 
@@ -68,7 +68,7 @@ export const requestsSuite: Suite = {
   name: 'requests per call',
   async run(context) {
     const tenant = await createTenant(context.stack);
-    const { dynamoClient } = await import('../../lib/store/dynamodb-client.ts');
+    const { dynamoClient } = await import('../../lib/platform/aws/dynamodb-client.ts');
     const invoke = async (operationId: RouteId, request: Omit<EventRequest, 'key'>) => {
       const route = routeById(operationId);
       const event = apiGatewayEvent(route, { ...request, key: tenant.key });

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { loadHandler } from '../../local/load-handler.ts';
@@ -66,9 +66,9 @@ export const stockAdjustmentsSuite: Suite = {
     const warmup = context.quick ? 2 : 20;
     const calls = context.quick ? 10 : 300;
     const [{ createKey }, { keyRegistry }, { dynamoClient }] = await Promise.all([
-      import('../../lib/domain/auth/manage-keys.ts'),
+      import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
-      import('../../lib/store/dynamodb-client.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
     ]);
 
     // Setup: 21 items (one for the 1-line calls, 20 for the 20-line calls), one location, a stock record of each.

@@ -1,10 +1,10 @@
-import { AWS_API_WRITE, AWS_IMPORT_CHUNK, MAX_ATTEMPTS, minimumCommitGapMs, simulateTenantWriters, type WorkloadProfile } from '../../lib/domain/write/counter-contention-model.ts';
+import { AWS_API_WRITE, AWS_IMPORT_CHUNK, MAX_ATTEMPTS, minimumCommitGapMs, simulateTenantWriters, type WorkloadProfile } from '../models/counter-contention-model.ts';
 import type { Measure, Suite } from './suite.ts';
 
 /**
  * One tenant's write ceiling on AWS (docs/performance.md "Scaling one tenant"): every write of
  * an organization passes its event-sequence counter, so its writers serialize on one item. A
- * seeded discrete-event simulation (lib/domain/write/counter-contention-model.ts) of 1, 4 and 16
+ * seeded discrete-event simulation (bench/models/counter-contention-model.ts) of 1, 4 and 16
  * writers with published AWS latencies, for API writes and for import chunks. Deterministic:
  * the same seed gives the same figures on any machine; quick mode only simulates less time.
  */

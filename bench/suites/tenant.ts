@@ -16,13 +16,13 @@ export interface BenchTenant {
 
 /** A new organization's API key alone (scopes `all`), for a suite that needs a rate-limit window of its own. */
 export async function createBenchKey(name = 'bench'): Promise<string> {
-  const [{ createKey }, { keyRegistry }] = await Promise.all([import('../../lib/domain/auth/manage-keys.ts'), import('../../local/key-registry.ts')]);
+  const [{ createKey }, { keyRegistry }] = await Promise.all([import('../../lib/platform/auth/manage-keys.ts'), import('../../local/key-registry.ts')]);
   const { key } = await createKey(keyRegistry(), { organizationId: `org_bench_${randomUUID().slice(0, 8)}`, name, scopes: ['all'], environment: 'test' });
   return key;
 }
 
 export async function createTenant(stack: LocalStack): Promise<BenchTenant> {
-  const [{ createKey }, { keyRegistry }] = await Promise.all([import('../../lib/domain/auth/manage-keys.ts'), import('../../local/key-registry.ts')]);
+  const [{ createKey }, { keyRegistry }] = await Promise.all([import('../../lib/platform/auth/manage-keys.ts'), import('../../local/key-registry.ts')]);
   const organizationId = `org_bench_${randomUUID().slice(0, 8)}`;
   const { key } = await createKey(keyRegistry(), { organizationId, name: 'bench', scopes: ['all'], environment: 'test' });
   const headers = { authorization: `Bearer ${key}` };

@@ -56,12 +56,12 @@ export const webhooksSuite: Suite = {
   name: 'webhooks',
   async run(context) {
     const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES }, { signatureHeaders }, { documentClient }, { PutCommand, UpdateCommand }] = await Promise.all([
-      import('../../lib/domain/auth/manage-keys.ts'),
+      import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
-      import('../../lib/store/transaction-writer.ts'),
-      import('../../lib/store/tables.ts'),
-      import('../../lib/domain/webhooks/signing.ts'),
-      import('../../lib/store/dynamodb-client.ts'),
+      import('../../lib/platform/write/transaction-writer.ts'),
+      import('../../lib/platform/dynamo/tables.ts'),
+      import('../../lib/webhooks/domain/signing.ts'),
+      import('../../lib/platform/aws/dynamodb-client.ts'),
       import('@aws-sdk/lib-dynamodb'),
     ]);
     const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });

@@ -1,14 +1,14 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { dispatchEvents } from '../../lib/domain/webhooks/dispatch.ts';
-import { log, logger } from '../../lib/log.ts';
-import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
-import { WebhookEndpointsStore } from '../../lib/store/webhook-endpoints-store.ts';
-import { WebhookOutboxStore } from '../../lib/store/webhook-outbox-store.ts';
-import { WebhookDeliveryQueue } from '../../lib/store/webhook-queue.ts';
-import { committedEventsOf } from '../../lib/store/webhook-stream.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { dispatchEvents } from '../../lib/webhooks/domain/dispatch.ts';
+import { log, logger } from '../../lib/platform/observability/log.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { WebhookEndpointsStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
+import { WebhookOutboxStore } from '../../lib/webhooks/store/webhook-outbox-store.ts';
+import { WebhookDeliveryQueue } from '../../lib/webhooks/store/webhook-queue.ts';
+import { committedEventsOf } from '../../lib/webhooks/store/webhook-stream.ts';
 
 /**
  * The webhook dispatcher (docs/webhooks.md "Delivery"): a batch of the events table's stream →

@@ -2,16 +2,16 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { BuildProcessor } from '../../lib/domain/builds/process.ts';
-import { createJobBatchHandler } from '../../lib/job-batch.ts';
-import { logger } from '../../lib/log.ts';
-import { metrics } from '../../lib/metrics.ts';
-import { buildPorts } from '../../lib/store/build-ports.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
-import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { BuildProcessor } from '../../lib/builds/domain/process.ts';
+import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
+import { logger } from '../../lib/platform/observability/log.ts';
+import { metrics } from '../../lib/platform/observability/metrics.ts';
+import { buildPorts } from '../../lib/builds/store/build-ports.ts';
+import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
+import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
 
-/** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/job-batch.ts). */
+/** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
 
 const ports = buildPorts({ inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));

@@ -2,31 +2,31 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { BomLineExports } from '../../lib/domain/exports/bom-lines.ts';
-import { ExportProcessor } from '../../lib/domain/exports/process-export.ts';
-import { RowErrorExports } from '../../lib/domain/exports/row-errors.ts';
-import { ExportSources } from '../../lib/domain/exports/sources.ts';
-import KIND_SUMMARIES from '../../lib/domain/imports/kind-summaries.generated.json' with { type: 'json' };
-import type { ImportKindSummary } from '../../lib/domain/imports/types.ts';
-import { createJobBatchHandler } from '../../lib/job-batch.ts';
-import { logger } from '../../lib/log.ts';
-import { metrics } from '../../lib/metrics.ts';
-import { AuditStore } from '../../lib/store/audit-store.ts';
-import { BomsStore } from '../../lib/store/boms-store.ts';
-import { EventsStore } from '../../lib/store/events-store.ts';
-import { ExportFilesStore } from '../../lib/store/export-files.ts';
-import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
-import { ExportQueue } from '../../lib/store/export-queue.ts';
-import { ExportSlotsStore } from '../../lib/store/export-slots.ts';
-import { FilesStore } from '../../lib/store/files-store.ts';
-import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
-import { InventoryStore } from '../../lib/store/inventory-store.ts';
-import { ReservationBeforeImagesStore } from '../../lib/store/reservation-before-images.ts';
-import { ReservationsStore } from '../../lib/store/reservations-store.ts';
-import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
-import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { BomLineExports } from '../../lib/exports/domain/bom-lines.ts';
+import { ExportProcessor } from '../../lib/exports/domain/process-export.ts';
+import { RowErrorExports } from '../../lib/exports/domain/row-errors.ts';
+import { ExportSources } from '../../lib/exports/domain/sources.ts';
+import KIND_SUMMARIES from '../../lib/imports/domain/kind-summaries.generated.json' with { type: 'json' };
+import type { ImportKindSummary } from '../../lib/imports/domain/types.ts';
+import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
+import { logger } from '../../lib/platform/observability/log.ts';
+import { metrics } from '../../lib/platform/observability/metrics.ts';
+import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { BomsStore } from '../../lib/boms/store/boms-store.ts';
+import { EventsStore } from '../../lib/events/store/events-store.ts';
+import { ExportFilesStore } from '../../lib/exports/store/export-files.ts';
+import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
+import { ExportQueue } from '../../lib/exports/store/export-queue.ts';
+import { ExportSlotsStore } from '../../lib/exports/store/export-slots.ts';
+import { FilesStore } from '../../lib/platform/aws/files-store.ts';
+import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
+import { InventoryReadStore } from '../../lib/inventory/store/inventory-reads.ts';
+import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
+import { ReservationBeforeImagesStore } from '../../lib/reservations/store/reservation-before-images.ts';
+import { ReservationsStore } from '../../lib/reservations/store/reservations-store.ts';
+import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 
 const inventoryTable = requiredEnv(TABLES.inventory.envVar);
 const bucket = requiredEnv(BUCKET_ENV_VAR);
@@ -77,7 +77,7 @@ export const exportPorts = {
 
 const processor = new ExportProcessor(exportPorts);
 
-/** The export queue's consumer: the shared job-flow batch handling (lib/job-batch.ts). */
+/** The export queue's consumer: the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))

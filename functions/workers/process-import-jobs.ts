@@ -2,20 +2,20 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import { createJobBatchHandler } from '../../lib/job-batch.ts';
-import { logger } from '../../lib/log.ts';
-import { countImportRows, metrics } from '../../lib/metrics.ts';
-import { DryRunOverlaysStore } from '../../lib/store/dry-run-overlays-store.ts';
-import { FilesStore } from '../../lib/store/files-store.ts';
-import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { buildPorts } from '../../lib/store/build-ports.ts';
-import { importBuilds } from '../../lib/store/import-builds.ts';
-import { ImportRecordsStore } from '../../lib/store/import-records.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
-import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
+import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
+import { logger } from '../../lib/platform/observability/log.ts';
+import { countImportRows, metrics } from '../../lib/platform/observability/metrics.ts';
+import { DryRunOverlaysStore } from '../../lib/imports/store/dry-run-overlays-store.ts';
+import { FilesStore } from '../../lib/platform/aws/files-store.ts';
+import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
+import { buildPorts } from '../../lib/builds/store/build-ports.ts';
+import { importBuilds } from '../../lib/builds/store/import-builds.ts';
+import { ImportRecordsStore } from '../../lib/imports/store/import-records.ts';
+import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 
 const tables = { inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) };
 const jobs = new ImportJobsStore(tables.inventory);
@@ -34,7 +34,7 @@ const processor = new ImportJobProcessor({
   onEnded: ({ counts: { created, updated, skipped, failed } }) => countImportRows({ created, updated, skipped, failed }),
 });
 
-/** The import queue's consumer (lib/job-batch.ts), with the logger's and metrics' per-invocation handling. */
+/** The import queue's consumer (lib/platform/jobs/job-batch.ts), with the logger's and metrics' per-invocation handling. */
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(logMetrics(metrics))

@@ -1,13 +1,13 @@
 import type { Context } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/domain/attachments/attachment.ts';
-import { sweepOrphanObjects } from '../../lib/domain/attachments/sweep-orphans.ts';
-import { describeError, log, startInvocation } from '../../lib/log.ts';
-import { AttachmentObjectListing } from '../../lib/store/attachment-object-listing.ts';
-import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
-import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
-import { SweepPositionsStore } from '../../lib/store/sweep-positions.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/attachments/domain/attachment.ts';
+import { sweepOrphanObjects } from '../../lib/attachments/domain/sweep-orphans.ts';
+import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { AttachmentObjectListing } from '../../lib/attachments/store/attachment-object-listing.ts';
+import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-objects.ts';
+import { AttachmentsStore } from '../../lib/attachments/store/attachments-store.ts';
+import { SweepPositionsStore } from '../../lib/attachments/store/sweep-positions.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
 
 const objects = new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR));
 const listing = new AttachmentObjectListing(requiredEnv(BUCKET_ENV_VAR));

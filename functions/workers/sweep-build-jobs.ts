@@ -1,12 +1,12 @@
 import type { Context } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import type { Build } from '../../lib/domain/builds/build.ts';
-import { sweepStalledBuilds } from '../../lib/domain/builds/sweep.ts';
-import { describeError, log, startInvocation } from '../../lib/log.ts';
-import { activeJobItems } from '../../lib/store/active-jobs-index.ts';
-import { buildActiveShard } from '../../lib/store/builds-store.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
-import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import type { Build } from '../../lib/builds/domain/build.ts';
+import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
+import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
+import { buildActiveShard } from '../../lib/builds/store/builds-store.ts';
+import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
+import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
 
 /** The build sweep, every minute (docs/boms.md "Builds"): stalled builds get their message again. */
 

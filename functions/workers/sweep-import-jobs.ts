@@ -1,13 +1,13 @@
 import type { Context } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { endJob } from '../../lib/domain/imports/pipeline/end-job.ts';
-import { sweepPendingJobs } from '../../lib/domain/imports/sweep-jobs.ts';
-import { describeError, log, startInvocation } from '../../lib/log.ts';
-import { ImportJobsStore } from '../../lib/store/import-jobs-store.ts';
-import { DeadLetterQueue } from '../../lib/store/dead-letter-queue.ts';
-import { JobQueue } from '../../lib/store/job-queue.ts';
-import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/store/tables.ts';
-import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { endJob } from '../../lib/imports/domain/pipeline/end-job.ts';
+import { sweepPendingJobs } from '../../lib/imports/domain/sweep-jobs.ts';
+import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
+import { DeadLetterQueue } from '../../lib/platform/jobs/dead-letter-queue.ts';
+import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
+import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));

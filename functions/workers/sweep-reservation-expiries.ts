@@ -1,13 +1,13 @@
 import type { Context } from 'aws-lambda';
-import { transactionWriter } from '../../lib/composition-writes.ts';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { sweepExpiredReservations } from '../../lib/domain/reservations/expiry-sweep.ts';
-import { SettleReservationCommand } from '../../lib/domain/reservations/settle.ts';
-import { decideAgainOnLostRace } from '../../lib/domain/stock/changes/commit.ts';
-import { describeError, log, startInvocation } from '../../lib/log.ts';
-import { ReservationExpiryStore } from '../../lib/store/reservation-expiry-store.ts';
-import { reservationPorts } from '../../lib/store/reservation-ports.ts';
-import { TABLES } from '../../lib/store/tables.ts';
+import { transactionWriter } from '../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { sweepExpiredReservations } from '../../lib/reservations/domain/expiry-sweep.ts';
+import { SettleReservationCommand } from '../../lib/reservations/domain/settle.ts';
+import { decideAgainOnLostRace } from '../../lib/stock/domain/changes/commit.ts';
+import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { ReservationExpiryStore } from '../../lib/reservations/store/reservation-expiry-store.ts';
+import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
+import { TABLES } from '../../lib/platform/dynamo/tables.ts';
 
 /**
  * The reservation expiry sweep, every minute (docs/inventory.md "Reservations and available

@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
-import { requiredEnv } from '../../lib/config/env.ts';
-import { sweepDueDeliveries } from '../../lib/domain/webhooks/due-sweep.ts';
-import { describeError, log, startInvocation } from '../../lib/log.ts';
-import { TABLES, WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
-import { dueSweepPortsOf } from '../../lib/store/webhook-due-sweep-store.ts';
-import { WebhookDeliveryQueue } from '../../lib/store/webhook-queue.ts';
+import { requiredEnv } from '../../lib/platform/config/env.ts';
+import { sweepDueDeliveries } from '../../lib/webhooks/domain/due-sweep.ts';
+import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { dueSweepPortsOf } from '../../lib/webhooks/store/webhook-due-sweep-store.ts';
+import { WebhookDeliveryQueue } from '../../lib/webhooks/store/webhook-queue.ts';
 
 /**
  * The due-task sweep, every minute (docs/webhooks.md "The due-task sweep"): delivery tasks,

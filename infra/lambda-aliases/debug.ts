@@ -2,7 +2,7 @@
  * Stands in for `debug` in Lambda bundles (`LAMBDA_ALIASES` of infra/bundling.ts). Only the
  * content sniffer's zip reader (@tokenizer/inflate, under file-type) uses it, to trace its steps;
  * `debug` prints only for namespaces named in the `DEBUG` environment variable, which no function
- * sets, and our logs go through Powertools (lib/log.ts). So every logger here is disabled, as the
+ * sets, and our logs go through Powertools (lib/platform/observability/log.ts). So every logger here is disabled, as the
  * real one would be, without its ~7 KB (terminal colours, formatters, the `DEBUG` parser).
  */
 

@@ -14,7 +14,7 @@ import {
   eventEnvelopeSchema,
   eventsPageSchema,
   type EventType,
-} from '../../lib/contracts/events.ts';
+} from '../../lib/events/contracts/events.ts';
 import {
   buildEventSchemaFiles,
   ENVELOPE_SCHEMA_FILE,
@@ -22,9 +22,9 @@ import {
   findEventSchemaDrift,
   schemaFileOf,
   serializeJson,
-} from '../../lib/contracts/events/schema-files.ts';
-import type { JsonObject, JsonValue } from '../../lib/contracts/openapi/json.ts';
-import { ORGANIZATION_ID_PATTERN } from '../../lib/domain/auth/manage-keys.ts';
+} from '../../lib/events/contracts/schema-files.ts';
+import type { JsonObject, JsonValue } from '../../lib/platform/contracts/json.ts';
+import { ORGANIZATION_ID_PATTERN } from '../../lib/platform/auth/manage-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCHEMA_DIR = join(ROOT, 'events-schema');

@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isWriteRoute } from '../../lib/contracts/openapi/conventions.ts';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../../lib/contracts/openapi/document.ts';
-import type { JsonObject, JsonValue } from '../../lib/contracts/openapi/json.ts';
-import { CHAIN_ERROR_STATUSES } from '../../lib/contracts/openapi/problem-responses.ts';
-import type { OperationContract, RouteOperation } from '../../lib/contracts/operation.ts';
-import { routeOperations } from '../../lib/contracts/operations.ts';
-import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/contracts/primitives.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
-import * as z from '../../lib/contracts/zod.ts';
+import { isWriteRoute } from '../../lib/app/openapi/conventions.ts';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../../lib/app/openapi/document.ts';
+import type { JsonObject, JsonValue } from '../../lib/platform/contracts/json.ts';
+import { CHAIN_ERROR_STATUSES } from '../../lib/app/openapi/problem-responses.ts';
+import type { OperationContract, RouteOperation } from '../../lib/platform/contracts/operation.ts';
+import { routeOperations } from '../../lib/app/operations.ts';
+import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/platform/contracts/primitives.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import * as z from '../../lib/platform/contracts/zod.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COMMITTED_PATH = join(ROOT, 'docs/openapi.json');
@@ -43,7 +43,7 @@ const base = {
 
 const syntheticDetail = z.object({ id: z.string(), name: z.string(), createdAt: z.string() }).check(z.meta({ id: 'SyntheticDetail' }));
 
-/** A synthetic route with its contract (`request`) and, beside it, its `response`, as lib/contracts/operations.ts pairs them. */
+/** A synthetic route with its contract (`request`) and, beside it, its `response`, as lib/app/operations.ts pairs them. */
 function synthetic(definition: RouteDefinition & { request: OperationContract['request']; response?: RouteOperation['response'] }): RouteOperation {
   const { request, response, ...route } = definition;
   return { route, contract: { operationId: route.operationId, request }, ...(response ? { response } : {}) };

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bindOperation } from '../../lib/contracts/operation.ts';
-import { OPENAPI_AREAS } from '../../lib/contracts/openapi/areas/index.ts';
-import { OPERATIONS, routeOperations, type OperationEntry } from '../../lib/contracts/operations.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
+import { bindOperation } from '../../lib/platform/contracts/operation.ts';
+import { OPENAPI_AREAS } from '../../lib/app/openapi/areas/index.ts';
+import { OPERATIONS, routeOperations, type OperationEntry } from '../../lib/app/operations.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
 
 const entries = Object.entries(OPERATIONS as Readonly<Record<string, OperationEntry>>);
 const routes: readonly RouteDefinition[] = ROUTES;
 
-describe('operation contracts (lib/contracts/operations.ts)', () => {
+describe('operation contracts (lib/app/operations.ts)', () => {
   it('has exactly one contract per route of the table, and none without a route', () => {
     expect(entries.map(([operationId]) => operationId).sort()).toEqual(routes.map((route) => route.operationId).sort());
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEventsPageSchema } from '../../lib/contracts/audit-events.ts';
-import type { AuditEvent, AuditKind } from '../../lib/domain/audit/types.ts';
+import { auditEventsPageSchema } from '../../lib/audit/contracts/audit-events.ts';
+import type { AuditEvent, AuditKind } from '../../lib/platform/audit/types.ts';
 import { callApi, createTestKey, keysStore, uniqueOrganization } from '../support/api.ts';
 import { auditDraft, commit, eventDraft } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/domain/auth/api-key.ts';
+import { generateApiKey } from '../../lib/platform/auth/api-key.ts';
 import { baseUrl, createTestKey } from '../support/api.ts';
 import { TEST_AUTH_FAILURE_LIMIT } from '../support/global-stack.ts';
 import { assertDocumentedResponse } from '../support/openapi-responses.ts';

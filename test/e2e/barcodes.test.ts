@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BARCODE_FORMATS } from '../../lib/domain/labels/formats.ts';
+import { BARCODE_FORMATS } from '../../lib/labels/domain/formats.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { gs1ElementString, rasterize, scan, svgSize } from '../support/barcode-scanner.ts';
 import { expectProblem } from '../support/problem.ts';

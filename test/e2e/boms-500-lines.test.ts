@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BOM_JSON_BODY_MAX_BYTES, BOM_LIMITS } from '../../lib/domain/boms/bom.ts';
+import { BOM_JSON_BODY_MAX_BYTES, BOM_LIMITS } from '../../lib/boms/domain/bom.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { worstCaseBomBody, worstCaseUnit } from '../support/bom-worst-case.ts';
 import { postBom, putBom } from '../support/boms.ts';

@@ -29,7 +29,7 @@ import { ALL_ROUTE_LABELS, recordingRoutes } from '../unit/client/support/route-
 
 /**
  * The typed client against `npm start` (docs/client.md): every area through the client only, and
- * at the end a check that the client reached every route of lib/routes/index.ts with a success. The
+ * at the end a check that the client reached every route of lib/app/routes.ts with a success. The
  * suites share one organization, seeded once through the client; their tests run in file order.
  */
 
@@ -416,7 +416,7 @@ describe('transfers, counts, receipts and reservations through the client', () =
 });
 
 describe('route coverage', () => {
-  it('reached every route of lib/routes/index.ts through the client with a success', () => {
+  it('reached every route of lib/app/routes.ts through the client with a success', () => {
     expect([...routes.reached].sort()).toEqual([...ALL_ROUTE_LABELS].sort());
   });
 });

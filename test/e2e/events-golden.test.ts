@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../lib/contracts/events.ts';
-import type { EventDraft } from '../../lib/domain/events/types.ts';
-import { WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { EVENT_TYPES } from '../../lib/events/contracts/events.ts';
+import type { EventDraft } from '../../lib/platform/events/types.ts';
+import { WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { domainEventSchema, EVENT_TYPES, eventsPageSchema, type EventType } from '../../lib/contracts/events.ts';
-import { newEventId } from '../../lib/domain/events/event-id.ts';
-import { FILTERED_PAGE_BUDGET } from '../../lib/domain/events/read-feed.ts';
-import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
+import { domainEventSchema, EVENT_TYPES, eventsPageSchema, type EventType } from '../../lib/events/contracts/events.ts';
+import { newEventId } from '../../lib/platform/events/event-id.ts';
+import { FILTERED_PAGE_BUDGET } from '../../lib/events/domain/read-feed.ts';
+import { CursorCodec } from '../../lib/platform/pagination/cursor.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, envelopeSchemaValidator, eventDraft, expireEvents, seedEvents, typeAt } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';

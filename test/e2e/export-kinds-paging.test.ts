@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_KINDS } from '../../lib/domain/exports/kinds.ts';
+import { EXPORT_KINDS } from '../../lib/exports/domain/kinds.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { expectProblem } from '../support/problem.ts';
 

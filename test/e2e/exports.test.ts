@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ExportJob } from '../../lib/domain/exports/job.ts';
-import { EXPORT_KINDS } from '../../lib/domain/exports/kinds.ts';
+import type { ExportJob } from '../../lib/exports/domain/job.ts';
+import { EXPORT_KINDS } from '../../lib/exports/domain/kinds.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { csvRecords, exportAndDownload, jsonlRecords, postExport, waitForExport } from '../support/exports.ts';
 import { csvOf, feedOf, importAndWait } from '../support/imports.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../lib/domain/audit/types.ts';
+import type { AuditEvent } from '../../lib/platform/audit/types.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { allRowErrors, csvOf, feedOf, getJob, importAndWait, itemsOf, submitAccepted, submitImport, waitForJob } from '../support/imports.ts';
 import { expectProblem } from '../support/problem.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../lib/domain/inventory/item.ts';
-import { MAX_STORED_ROW_ERRORS, type ImportJob } from '../../lib/domain/imports/job.ts';
+import type { Item } from '../../lib/inventory/domain/item.ts';
+import { MAX_STORED_ROW_ERRORS, type ImportJob } from '../../lib/imports/domain/job.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { envelopeSchemaValidator } from '../support/events.ts';
 import {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { movementTimeOf } from '../../lib/domain/inventory/stock.ts';
+import { movementTimeOf } from '../../lib/inventory/domain/stock.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { importAndWait, itemsCsv, skusOf } from '../support/imports.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { SCOPES } from '../../lib/domain/auth/scopes.ts';
+import { SCOPES } from '../../lib/platform/auth/scopes.ts';
 import { callApi, uniqueOrganization } from '../support/api.ts';
 import { TEST_API_KEY_CACHE_SECONDS } from '../support/global-stack.ts';
 import { expectProblem } from '../support/problem.ts';

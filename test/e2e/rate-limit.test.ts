@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { counterExpiresAt, windowStartOf } from '../../lib/domain/rate-limit/fixed-window.ts';
-import { documentClient } from '../../lib/store/clients.ts';
-import { rateLimitCounterKey } from '../../lib/store/rate-limit-store.ts';
-import { TABLES } from '../../lib/store/tables.ts';
+import { counterExpiresAt, windowStartOf } from '../../lib/platform/rate-limit/fixed-window.ts';
+import { documentClient } from '../../lib/platform/aws/clients.ts';
+import { rateLimitCounterKey } from '../../lib/platform/rate-limit/rate-limit-store.ts';
+import { TABLES } from '../../lib/platform/dynamo/tables.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { expectProblem } from '../support/problem.ts';
 import { awaitWindowWithAtLeast, parseRateLimitField, secondsLeftInWindow, withinOneWindow } from '../support/rate-limit-window.ts';

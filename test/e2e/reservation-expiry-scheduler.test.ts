@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
-import type { ImportJob } from '../../lib/domain/imports/job.ts';
-import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
+import type { ImportJob } from '../../lib/imports/domain/job.ts';
+import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
 import { csvOf, importForm } from '../support/imports.ts';
 import { startPrivateServer, type PrivateServer } from '../support/private-server.ts';
 

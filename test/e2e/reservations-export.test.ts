@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
+import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { csvRecords, exportAndDownload, jsonlRecords, postExport } from '../support/exports.ts';
 import { csvOf, importAndWait } from '../support/imports.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LINES_PER_SLICE } from '../../lib/domain/reservations/limits.ts';
-import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
+import { LINES_PER_SLICE } from '../../lib/reservations/domain/limits.ts';
+import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { csvOf, importAndWait } from '../support/imports.ts';
 import { sweepOrganization } from '../support/reservations.ts';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
-import type { ImportJob } from '../../lib/domain/imports/job.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
+import type { ImportJob } from '../../lib/imports/domain/job.ts';
 import { importForm, itemsCsv } from '../support/imports.ts';
 import { killGroup } from '../support/private-server.ts';
 

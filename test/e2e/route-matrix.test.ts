@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operationEntry } from '../../lib/contracts/operations.ts';
-import { generateApiKey } from '../../lib/domain/auth/api-key.ts';
-import { SCOPES } from '../../lib/domain/auth/scopes.ts';
+import { operationEntry } from '../../lib/app/operations.ts';
+import { generateApiKey } from '../../lib/platform/auth/api-key.ts';
+import { SCOPES } from '../../lib/platform/auth/scopes.ts';
 import { callApi, createTestKey, keysStore } from '../support/api.ts';
 import { expectProblem } from '../support/problem.ts';
 import { ALL_ROUTES, concretePath, isWrite, routeLabel } from '../support/routes.ts';
 
 /**
- * Generated from lib/routes/index.ts: every route, present and future, gets the auth and robustness
+ * Generated from lib/app/routes.ts: every route, present and future, gets the auth and robustness
  * checks below without anyone writing them again.
  */
 

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/store/dynamodb-client.ts';
-import { inventoryRecordEntity, itemStockEntity } from '../../lib/store/entities.ts';
+import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { inventoryRecordEntity, itemStockEntity } from '../../lib/platform/dynamo/entities.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { importAndWait } from '../support/imports.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { allRowErrors, errorKeys, feedOf, importAndWait, itemsOf, locationsOf } from '../support/imports.ts';
 import { expectEventsMatchSchemas, expectLedgerMatches, stockAt } from '../support/stock.ts';

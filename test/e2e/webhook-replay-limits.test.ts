@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTask } from '../../lib/domain/webhooks/dispatch.ts';
-import type { DeliveryTask } from '../../lib/domain/webhooks/ports.ts';
-import { REPLAY_PAGE_SIZE } from '../../lib/domain/webhooks/replay.ts';
-import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from '../../lib/domain/webhooks/replay-limits.ts';
-import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { newTask } from '../../lib/webhooks/domain/dispatch.ts';
+import type { DeliveryTask } from '../../lib/webhooks/domain/ports.ts';
+import { REPLAY_PAGE_SIZE } from '../../lib/webhooks/domain/replay.ts';
+import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from '../../lib/webhooks/domain/replay-limits.ts';
+import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, type EventType } from '../../lib/contracts/events.ts';
+import { EVENT_TYPES, type EventType } from '../../lib/events/contracts/events.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft } from '../support/events.ts';
 import { expectProblem } from '../support/problem.ts';

@@ -6,10 +6,10 @@ import { ApiFunction } from '../../infra/api-function.ts';
 import { CustomerApiStack, FALLBACK_HANDLER, functionIdFor } from '../../infra/customer-api-stack.ts';
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { ResourceAccess, RouteDefinition } from '../../lib/routes/types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
-import type { TableId } from '../../lib/store/tables.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { ResourceAccess, RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
+import type { TableId } from '../../lib/platform/dynamo/tables.ts';
 import { CDK_JSON_CONTEXT, describeArn, environmentOf, logGroupOfFunction, permission, permissionsOfFunction, singleReference } from './template-helpers.ts';
 
 // How ApiFunction turns a grant (infra/grants.ts) into IAM statements and settings, for shapes the
@@ -23,7 +23,7 @@ function syntheticRoute(operationId: string, method: RouteDefinition['method'], 
   return { ...SEED, operationId, method, path, handler: FALLBACK_HANDLER, access };
 }
 
-/** The chain's own tables (lib/routes/index.ts `resourcesFor`), granted their least here. */
+/** The chain's own tables (lib/app/routes.ts `resourcesFor`), granted their least here. */
 const READ_CHAIN: FunctionGrant = { tables: { keys: { calls: ['GetItem'] }, 'rate-limits': { calls: ['UpdateItem'] } } };
 const WRITE_CHAIN: FunctionGrant['tables'] = { ...READ_CHAIN.tables, idempotency: { calls: ['PutItem'] }, audit: { calls: ['PutItem'] }, events: { calls: [] } };
 

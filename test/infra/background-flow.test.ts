@@ -12,9 +12,9 @@ import { WorkerQueue, addQueueWorker, addScheduledWorker } from '../../infra/bac
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { FALLBACK_HANDLER } from '../../infra/customer-api-stack.ts';
-import { IMPORT_QUEUE, TABLE_IDS } from '../../lib/store/tables.ts';
-import type { QueueSpec, TableId } from '../../lib/store/tables.ts';
-import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
+import { IMPORT_QUEUE, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
+import type { QueueSpec, TableId } from '../../lib/platform/dynamo/tables.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import { CDK_JSON_CONTEXT, asArray, resourceById, resourcesOfType, singleReference, statementsOfRole } from './template-helpers.ts';
 
 // The background-flow construct on its own (infra/background-flow.ts), in a bare stack with a
@@ -35,7 +35,7 @@ const EXPORT_SPEC: QueueSpec = {
 const EXPORT_WORKER: QueueWorkerDefinition = {
   id: 'processExports',
   trigger: 'queue',
-  // The queue id names the import queue only because lib/store/tables.ts has no other yet; the
+  // The queue id names the import queue only because lib/platform/dynamo/tables.ts has no other yet; the
   // construct reads the source it is given.
   queue: IMPORT_QUEUE.id,
   handler: FALLBACK_HANDLER,

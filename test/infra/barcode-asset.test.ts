@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { onDemandEsbuildOptions } from '../../infra/on-demand-modules.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
-import { ENCODER_MODULES } from '../../lib/domain/labels/encoder-modules.ts';
-import { routeById } from '../../lib/routes/index.ts';
+import { ENCODER_MODULES } from '../../lib/labels/domain/encoder-modules.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { CDK_JSON_CONTEXT, resourceById } from './template-helpers.ts';
 
 // What `cdk deploy` uploads for GET /v1/barcodes: the synthesized asset directory of a stack

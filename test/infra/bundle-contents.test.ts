@@ -4,18 +4,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/api-function.ts';
 import { BUNDLE_CEILINGS, lambdaEsbuildOptions, HTTP_FUNCTION_BUDGET_BYTES, WORKER_BUDGET_BYTES } from '../../infra/bundling.ts';
 import { buildLambdaAsset, ON_DEMAND_MODULE_BUDGET_BYTES, ON_DEMAND_MODULES, type LambdaAsset } from '../../infra/on-demand-modules.ts';
-import { BARCODE_FORMATS } from '../../lib/domain/labels/formats.ts';
-import { ENCODER_MODULES } from '../../lib/domain/labels/encoder-modules.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { ResourceAccess } from '../../lib/routes/types.ts';
-import { WORKERS } from '../../lib/workers.ts';
+import { BARCODE_FORMATS } from '../../lib/labels/domain/formats.ts';
+import { ENCODER_MODULES } from '../../lib/labels/domain/encoder-modules.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { ResourceAccess } from '../../lib/platform/http/route-types.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
 
 /**
  * What a read function carries, built exactly as the stack bundles it (infra/bundling.ts): its own
  * route's request schemas and the DynamoDB client, never the multipart parser, S3 or SQS (they
  * belong to the functions that upload and enqueue), response schemas (never checked at run time),
  * the default credential chain, nor zod's classic API or its translated error messages (contracts
- * use `zod/mini` through lib/contracts/zod.ts, which sets the English messages only).
+ * use `zod/mini` through lib/platform/contracts/zod.ts, which sets the English messages only).
  * docs/operations.md#bundles has the budgets and the reasons.
  */
 
@@ -61,7 +61,7 @@ async function bundleInputs(entry: string): Promise<string[]> {
 
 function listEventsHandler(): string {
   const route = ROUTES.find((candidate) => candidate.operationId === 'listEvents');
-  if (!route) throw new Error('listEvents is not in lib/routes/index.ts');
+  if (!route) throw new Error('listEvents is not in lib/app/routes.ts');
   return route.handler;
 }
 
@@ -114,9 +114,9 @@ describe('every function bundle', () => {
   // Each function carries the heavy clients it calls and no other: the S3 client only where
   // attachment bodies are listed (the sweep); the attachment routes put, presign and delete, and
   // the import submission and worker put and read their file, with signed requests instead
-  // (lib/store/attachment-objects.ts, lib/store/files-store.ts), and nothing else touches S3.
+  // (lib/attachments/store/attachment-objects.ts, lib/platform/aws/files-store.ts), and nothing else touches S3.
   // The SQS client only where dead letters are received (the sweep); the import queue's producers
-  // send with a signed request (lib/store/job-queue.ts). The content sniffer only where files are
+  // send with a signed request (lib/platform/jobs/job-queue.ts). The content sniffer only where files are
   // uploaded. Export files: the worker and the sweeper use the S3 client's multipart calls; the
   // download link is presigned like an attachment's.
   const handlersWhere = (uses: (access: ResourceAccess) => boolean) => new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
@@ -128,8 +128,8 @@ describe('every function bundle', () => {
     const inputs = bundleOf(entry).inputs;
     expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
     expect(inputs.some((input) => input.includes('@aws-sdk/client-sqs/')), 'client-sqs').toBe(SQS_FUNCTIONS.has(entry));
-    expect(inputs.includes('lib/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
-    expect(inputs.includes('lib/store/files-store.ts'), 'files-store').toBe(SIGNS_FILE_REQUESTS.has(entry));
+    expect(inputs.includes('lib/attachments/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
+    expect(inputs.includes('lib/platform/aws/files-store.ts'), 'files-store').toBe(SIGNS_FILE_REQUESTS.has(entry));
     expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
   });
 
@@ -138,7 +138,7 @@ describe('every function bundle', () => {
     expect(bundleOf(entry).inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
 
-  // The list functions read their cursor keys with one signed GetSecretValue (lib/store/cursor-secret.ts).
+  // The list functions read their cursor keys with one signed GetSecretValue (lib/platform/pagination/cursor-secret.ts).
   it.each(functionEntries)('%s carries no Secrets Manager client', (entry) => {
     expect(bundleOf(entry).inputs.filter((input) => input.includes('@aws-sdk/client-secrets-manager/'))).toEqual([]);
   });
@@ -151,7 +151,7 @@ describe('every function bundle', () => {
   });
 
   // Schemas that only a write route (or another area) uses are built in a pure IIFE in the shared
-  // contract modules (lib/contracts/zod.ts says why), so a read function drops them.
+  // contract modules (lib/platform/contracts/zod.ts says why), so a read function drops them.
   it('GET /v1/boms/{id} carries neither the BOM bodies nor the unused wire primitives', () => {
     const { code } = bundleOf('functions/http/boms/get-bom.ts');
     for (const message of ['A BOM has at least one component.', 'Must be an ISO 8601 date-time', 'Must be a decimal number', "Must be 'true' or 'false'", 'Must be a 32-bit signed integer.']) {
@@ -180,7 +180,7 @@ describe('every function bundle', () => {
 
 /**
  * The barcode function carries no encoder: each format's encoder is a file of its own in the
- * asset, loaded by the first request for that format (lib/domain/labels/encoder-modules.ts,
+ * asset, loaded by the first request for that format (lib/labels/domain/encoder-modules.ts,
  * infra/on-demand-modules.ts). Its entry is held to the read functions' budget by the test above;
  * each encoder file, what a request loads on top of it, to `ON_DEMAND_MODULE_BUDGET_BYTES`.
  */

@@ -17,14 +17,14 @@ import {
 } from '../../infra/grants.ts';
 import type { FunctionGrant, ObjectArea, TableGrant } from '../../infra/grants.ts';
 import { REFERENCE_DOCS_ACCESS, REFERENCE_DOCS_FUNCTION_ID } from '../../infra/reference-docs.ts';
-import { attachmentObjectKey } from '../../lib/domain/attachments/attachment.ts';
-import { ImportJobSubmitter } from '../../lib/domain/imports/submit-job.ts';
-import { ROUTES, resourcesFor } from '../../lib/routes/index.ts';
-import type { ResourceAccess } from '../../lib/routes/types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, QUEUES, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
-import type { QueueId, TableId } from '../../lib/store/tables.ts';
-import { WORKERS } from '../../lib/workers.ts';
-import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/config/cursor-env.ts';
+import { attachmentObjectKey } from '../../lib/attachments/domain/attachment.ts';
+import { ImportJobSubmitter } from '../../lib/imports/domain/submit-job.ts';
+import { ROUTES, resourcesFor } from '../../lib/app/routes.ts';
+import type { ResourceAccess } from '../../lib/platform/http/route-types.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, QUEUES, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
+import type { QueueId, TableId } from '../../lib/platform/dynamo/tables.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
+import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/platform/config/cursor-env.ts';
 import {
   CDK_JSON_CONTEXT,
   describeArn,
@@ -37,7 +37,7 @@ import {
 } from './template-helpers.ts';
 
 // infra/grants.ts is the one map of what each function may call (docs/operations.md#grants).
-// First the map itself against lib/routes/index.ts and lib/workers.ts, then every role of a synthesized
+// First the map itself against lib/app/routes.ts and lib/app/workers.ts, then every role of a synthesized
 // stage against the map: a statement broader than its entry (another action, a wider resource,
 // a missing condition) fails, and so does an entry no statement carries.
 
@@ -74,12 +74,12 @@ const CASES: FunctionCase[] = [
 const tableGrants = (grant: FunctionGrant) => Object.entries(grant.tables) as [TableId, TableGrant][];
 
 describe('the grant map', () => {
-  it('has exactly one entry per route of lib/routes/index.ts', () => {
+  it('has exactly one entry per route of lib/app/routes.ts', () => {
     // Assess
     expect(Object.keys(ROUTE_GRANTS).sort()).toEqual(ROUTES.map((route) => route.operationId).sort());
   });
 
-  it('has exactly one entry per worker of lib/workers.ts', () => {
+  it('has exactly one entry per worker of lib/app/workers.ts', () => {
     // Assess
     expect(Object.keys(WORKER_GRANTS).sort()).toEqual(WORKERS.map((worker) => worker.id).sort());
   });

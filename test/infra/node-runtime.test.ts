@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME_NAME } from '../../lib/config/runtime.ts';
+import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME_NAME } from '../../lib/platform/config/runtime.ts';
 
 /**
- * Tests and the local runtime run on the Node major that Lambda runs (lib/config/runtime.ts).
+ * Tests and the local runtime run on the Node major that Lambda runs (lib/platform/config/runtime.ts).
  * The setup installs it from the npm registry as the `node` devDependency, whose binary
  * `npm run` / `npm exec` put first on PATH.
  */

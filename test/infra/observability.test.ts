@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '../../infra/observability.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import { WORKERS } from '../../lib/workers.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
 import { resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer, type Synthesized } from './synth.ts';
 import type { CfnResource } from './template-helpers.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../lib/routes/index.ts';
-import { WORKERS } from '../../lib/workers.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
 import { stackSynthesizer } from './synth.ts';
 import { environmentOf, resourcesOfType } from './template-helpers.ts';
 

@@ -6,9 +6,9 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_HANDLER } from '../../infra/reference-docs.ts';
-import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/store/tables.ts';
+import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../../lib/app/reference-page.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
 import { environmentOf, logicalIdOfType, permissionsOfFunction, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer } from './synth.ts';
 

@@ -13,13 +13,13 @@ import {
   scheduleRateMinutes,
 } from '../../infra/customer-api-stack.ts';
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
-import { REFERENCE_DOCS_PATHS } from '../../lib/reference-page.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, LOTS_INDEX, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/store/tables.ts';
-import type { TableId } from '../../lib/store/tables.ts';
-import { WORKERS } from '../../lib/workers.ts';
-import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/workers.ts';
+import { REFERENCE_DOCS_PATHS } from '../../lib/app/reference-page.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, LOTS_INDEX, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/platform/dynamo/tables.ts';
+import type { TableId } from '../../lib/platform/dynamo/tables.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import {
   CDK_JSON_CONTEXT,
   environmentOf,
@@ -510,7 +510,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
     });
   });
 
-  describe('workers (lib/workers.ts)', () => {
+  describe('workers (lib/app/workers.ts)', () => {
     const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
     const queueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
     const deadLetterQueueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl);

@@ -1,10 +1,10 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionIdFor } from '../../infra/customer-api-stack.ts';
-import { LOCAL_ONLY_WEBHOOK_SETTINGS } from '../../lib/config/webhooks.ts';
-import { RETRY_DELAYS_SECONDS } from '../../lib/domain/webhooks/retry-schedule.ts';
-import { WEBHOOK_QUEUE } from '../../lib/store/tables.ts';
-import { WORKERS } from '../../lib/workers.ts';
+import { LOCAL_ONLY_WEBHOOK_SETTINGS } from '../../lib/platform/config/webhooks.ts';
+import { RETRY_DELAYS_SECONDS } from '../../lib/webhooks/domain/retry-schedule.ts';
+import { WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
 import { resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer, type Synthesized } from './synth.ts';
 

@@ -13,14 +13,14 @@ import {
 } from '../../infra/customer-api-stack.ts';
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { IMPORT_QUEUE, QUEUES } from '../../lib/store/tables.ts';
-import { WORKERS } from '../../lib/workers.ts';
-import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../../lib/workers.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import { IMPORT_QUEUE, QUEUES } from '../../lib/platform/dynamo/tables.ts';
+import { WORKERS } from '../../lib/app/workers.ts';
+import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../../lib/app/workers.ts';
 import { CDK_JSON_CONTEXT, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
 
-// The stack's worker wiring for shapes lib/workers.ts does not have (other batch sizes, rates that
+// The stack's worker wiring for shapes lib/app/workers.ts does not have (other batch sizes, rates that
 // are not whole minutes) and the synth-time guards. Bundling is skipped: stack.test.ts covers the
 // bundles and the real WORKERS.
 

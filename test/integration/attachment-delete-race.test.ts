@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Attachment } from '../../lib/domain/attachments/attachment.ts';
-import { AttachmentCommands } from '../../lib/domain/attachments/commands.ts';
-import { newId } from '../../lib/domain/ids.ts';
-import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
+import type { Attachment } from '../../lib/attachments/domain/attachment.ts';
+import { AttachmentCommands } from '../../lib/attachments/domain/commands.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
+import { AttachmentsStore } from '../../lib/attachments/store/attachments-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

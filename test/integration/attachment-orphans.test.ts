@@ -1,14 +1,14 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { ATTACHMENT_OBJECT_PREFIX, attachmentObjectKey, type Attachment } from '../../lib/domain/attachments/attachment.ts';
-import { sweepOrphanObjects, type OrphanSweepPorts } from '../../lib/domain/attachments/sweep-orphans.ts';
-import { newId } from '../../lib/domain/ids.ts';
-import { AttachmentObjectListing } from '../../lib/store/attachment-object-listing.ts';
-import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
-import { AttachmentsStore } from '../../lib/store/attachments-store.ts';
-import { s3Client } from '../../lib/store/s3-client.ts';
-import { SweepPositionsStore } from '../../lib/store/sweep-positions.ts';
-import { BUCKET_ENV_VAR } from '../../lib/store/tables.ts';
+import { ATTACHMENT_OBJECT_PREFIX, attachmentObjectKey, type Attachment } from '../../lib/attachments/domain/attachment.ts';
+import { sweepOrphanObjects, type OrphanSweepPorts } from '../../lib/attachments/domain/sweep-orphans.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
+import { AttachmentObjectListing } from '../../lib/attachments/store/attachment-object-listing.ts';
+import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-objects.ts';
+import { AttachmentsStore } from '../../lib/attachments/store/attachments-store.ts';
+import { s3Client } from '../../lib/platform/aws/s3-client.ts';
+import { SweepPositionsStore } from '../../lib/attachments/store/sweep-positions.ts';
+import { BUCKET_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

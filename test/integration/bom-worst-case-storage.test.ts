@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import * as z from '../../lib/contracts/zod.ts';
-import { createBomBody } from '../../lib/contracts/boms.ts';
-import { BOM_LIMITS } from '../../lib/domain/boms/bom.ts';
-import { CreateBomCommand } from '../../lib/domain/boms/commands.ts';
-import { hashIdempotencyKey } from '../../lib/domain/idempotency/idempotency.ts';
-import { newId } from '../../lib/domain/ids.ts';
-import { BomsStore } from '../../lib/store/boms-store.ts';
-import { PartedResponseIdempotencyStore } from '../../lib/store/idempotency-response-parts.ts';
-import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
+import * as z from '../../lib/platform/contracts/zod.ts';
+import { createBomBody } from '../../lib/boms/contracts/boms.ts';
+import { BOM_LIMITS } from '../../lib/boms/domain/bom.ts';
+import { CreateBomCommand } from '../../lib/boms/domain/commands.ts';
+import { hashIdempotencyKey } from '../../lib/platform/write/idempotency.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
+import { BomsStore } from '../../lib/boms/store/boms-store.ts';
+import { PartedResponseIdempotencyStore } from '../../lib/platform/write/idempotency-response-parts.ts';
+import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 import { longestId, worstCaseBomBody, worstCaseItemPorts, worstCaseUnit } from '../support/bom-worst-case.ts';
 import { tableName } from '../support/events.ts';
 

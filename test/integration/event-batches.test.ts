@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { EventDraft } from '../../lib/domain/events/types.ts';
-import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
+import type { EventDraft } from '../../lib/platform/events/types.ts';
+import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
-import { keys } from '../../lib/store/keys.ts';
-import { WebhookEventSource } from '../../lib/store/webhook-queue.ts';
+import { keys } from '../../lib/platform/dynamo/keys.ts';
+import { WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, eventFeed, eventsStore, readToTail, seedEvents, tableName, typeAt } from '../support/events.ts';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handler as renderBarcode } from '../../functions/http/labels/render-barcode.ts';
 import { handler as processImportJobs } from '../../functions/workers/process-import-jobs.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
 import { createTestKey } from '../support/api.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
 import { invocationContext } from '../../local/api-gateway-events.ts';

@@ -1,14 +1,14 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as sweepHandler } from '../../functions/workers/sweep-export-jobs.ts';
-import type { ExportJobState, ExportProgress } from '../../lib/domain/exports/job.ts';
-import { ExportSubmitter } from '../../lib/domain/exports/submit.ts';
-import { documentClient } from '../../lib/store/clients.ts';
-import { exportJobEntity, exportJobIndexKeys } from '../../lib/store/entities.ts';
-import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
-import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/store/keys.ts';
-import { ACTIVE_JOBS_INDEX } from '../../lib/store/tables.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { ExportJobState, ExportProgress } from '../../lib/exports/domain/job.ts';
+import { ExportSubmitter } from '../../lib/exports/domain/submit.ts';
+import { documentClient } from '../../lib/platform/aws/clients.ts';
+import { exportJobEntity, exportJobIndexKeys } from '../../lib/platform/dynamo/entities.ts';
+import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
+import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
+import { ACTIVE_JOBS_INDEX } from '../../lib/platform/dynamo/tables.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportJobState } from '../../lib/domain/exports/job.ts';
-import { ExportSubmitter } from '../../lib/domain/exports/submit.ts';
-import { ExportJobsStore } from '../../lib/store/export-jobs-store.ts';
-import { ExportQueue } from '../../lib/store/export-queue.ts';
-import { ExportSlotsStore } from '../../lib/store/export-slots.ts';
-import { EXPORT_QUEUE_ENV_VAR } from '../../lib/store/tables.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { ExportJobState } from '../../lib/exports/domain/job.ts';
+import { ExportSubmitter } from '../../lib/exports/domain/submit.ts';
+import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
+import { ExportQueue } from '../../lib/exports/store/export-queue.ts';
+import { ExportSlotsStore } from '../../lib/exports/store/export-slots.ts';
+import { EXPORT_QUEUE_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

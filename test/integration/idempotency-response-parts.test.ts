@@ -1,14 +1,14 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashIdempotencyKey, type StoredResponse } from '../../lib/domain/idempotency/idempotency.ts';
-import { documentClient } from '../../lib/store/dynamodb-client.ts';
-import { idempotencyResponsePartEntity } from '../../lib/store/entities.ts';
-import { PartedResponseIdempotencyStore, RESPONSE_PART_BYTES } from '../../lib/store/idempotency-response-parts.ts';
+import { hashIdempotencyKey, type StoredResponse } from '../../lib/platform/write/idempotency.ts';
+import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { idempotencyResponsePartEntity } from '../../lib/platform/dynamo/entities.ts';
+import { PartedResponseIdempotencyStore, RESPONSE_PART_BYTES } from '../../lib/platform/write/idempotency-response-parts.ts';
 import { tableName } from '../support/events.ts';
 
 /**
- * Idempotency records whose response is too large for one item (lib/store/idempotency-response-parts.ts)
+ * Idempotency records whose response is too large for one item (lib/platform/write/idempotency-response-parts.ts)
  * on DynamoDB Local: the response is stored in parts in the completing transaction and a replay
  * gets it back byte for byte, characters of every UTF-8 length cut anywhere included; a small one
  * stays in the record.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idempotencyStore } from '../../lib/composition-writes.ts';
-import { hashIdempotencyKey, requestFingerprint } from '../../lib/domain/idempotency/idempotency.ts';
+import { idempotencyStore } from '../../lib/app/composition-writes.ts';
+import { hashIdempotencyKey, requestFingerprint } from '../../lib/platform/write/idempotency.ts';
 import { createTestKey } from '../support/api.ts';
 import { auditOf, eventsOf, postWidget, widgetRoute, widgetsOf } from '../support/widgets.ts';
 

@@ -1,10 +1,10 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as sweepHandler } from '../../functions/workers/sweep-import-jobs.ts';
-import { ABANDONED_FAILURE } from '../../lib/domain/imports/sweep-jobs.ts';
-import { documentClient } from '../../lib/store/clients.ts';
-import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/store/keys.ts';
-import { ACTIVE_JOBS_INDEX } from '../../lib/store/tables.ts';
+import { ABANDONED_FAILURE } from '../../lib/imports/domain/sweep-jobs.ts';
+import { documentClient } from '../../lib/platform/aws/clients.ts';
+import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
+import { ACTIVE_JOBS_INDEX } from '../../lib/platform/dynamo/tables.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { commitQueuedJob, importJobsStore, itemsCsv, storedJob } from '../support/imports.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DUPLICATE_STRATEGIES, type DuplicateStrategy } from '../../lib/domain/imports/types.ts';
+import { DUPLICATE_STRATEGIES, type DuplicateStrategy } from '../../lib/imports/domain/types.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { eventsSnapshot, recordWrites, runJob, seedCatalog, writesBeyondTheJob } from '../support/dry-runs.ts';
 import { csvOf } from '../support/imports.ts';

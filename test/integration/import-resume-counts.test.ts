@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
-import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
+import type { ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
+import type { CommandWriter } from '../../lib/platform/write/ports.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { createBomsDirectly } from '../support/boms.ts';
 import { transactionWriter } from '../support/events.ts';

@@ -1,10 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/process-import-jobs.ts';
-import { IMPORT_JOB_RETENTION_DAYS, jobExpiresAtEpochSeconds } from '../../lib/domain/imports/job.ts';
-import { documentClient } from '../../lib/store/dynamodb-client.ts';
-import { importJobEntity } from '../../lib/store/entities.ts';
-import { keys } from '../../lib/store/keys.ts';
+import { IMPORT_JOB_RETENTION_DAYS, jobExpiresAtEpochSeconds } from '../../lib/imports/domain/job.ts';
+import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { importJobEntity } from '../../lib/platform/dynamo/entities.ts';
+import { keys } from '../../lib/platform/dynamo/keys.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { commitQueuedJob, csvOf, jobMessage, sqsEvent, sqsRecord, storedJob, workerContext } from '../support/imports.ts';

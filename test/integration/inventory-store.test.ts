@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../lib/domain/inventory/item.ts';
-import type { Location } from '../../lib/domain/inventory/location.ts';
-import { NaturalKeyTakenError, newRecordId } from '../../lib/domain/inventory/records.ts';
-import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/domain/inventory/stock.ts';
-import { entityItem } from '../../lib/store/entity.ts';
-import { naturalKeyClaimEntity } from '../../lib/store/entities.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { Item } from '../../lib/inventory/domain/item.ts';
+import type { Location } from '../../lib/inventory/domain/location.ts';
+import { NaturalKeyTakenError, newRecordId } from '../../lib/inventory/domain/records.ts';
+import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/inventory/domain/stock.ts';
+import { entityItem } from '../../lib/platform/dynamo/entity.ts';
+import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { inventoryRecords } from '../support/imports.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemAvailabilityReads, type ItemAvailability } from '../../lib/domain/inventory/availability.ts';
-import { newRecordId } from '../../lib/domain/inventory/records.ts';
-import type { StockRecord } from '../../lib/domain/inventory/stock.ts';
-import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { ItemAvailabilityStore } from '../../lib/store/item-availability-store.ts';
-import { StockStore } from '../../lib/store/stock-store.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { ItemAvailabilityReads, type ItemAvailability } from '../../lib/inventory/domain/availability.ts';
+import { newRecordId } from '../../lib/inventory/domain/records.ts';
+import type { StockRecord } from '../../lib/inventory/domain/stock.ts';
+import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { ItemAvailabilityStore } from '../../lib/inventory/store/item-availability-store.ts';
+import { StockStore } from '../../lib/stock/store/stock-store.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/domain/errors.ts';
-import { LOT_TRACE_MAX_NODES, LotTraces } from '../../lib/domain/lots/trace-lot.ts';
-import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
-import { LotTraceStore } from '../../lib/store/lot-trace-store.ts';
+import { ApiError } from '../../lib/platform/core/errors.ts';
+import { LOT_TRACE_MAX_NODES, LotTraces } from '../../lib/lots/domain/trace-lot.ts';
+import { CursorCodec } from '../../lib/platform/pagination/cursor.ts';
+import { LotTraceStore } from '../../lib/lots/store/lot-trace-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { itemsOf, locationsOf, runImportInProcess } from '../support/imports.ts';

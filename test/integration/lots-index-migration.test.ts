@@ -1,8 +1,8 @@
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { LOTS_INDEX, TABLE_IDS, TABLES, physicalTableName } from '../../lib/store/tables.ts';
+import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { LOTS_INDEX, TABLE_IDS, TABLES, physicalTableName } from '../../lib/platform/dynamo/tables.ts';
 import { createTableInput } from '../../local/aws-stack/create-tables.ts';
 import { ensureTables } from '../../local/aws-stack/provision.ts';
 

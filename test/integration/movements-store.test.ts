@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../lib/domain/ids.ts';
-import { newMovementId, type Movement, type MovementLeg, type MovementRecord } from '../../lib/domain/inventory/stock.ts';
-import { InventoryReadStore } from '../../lib/store/inventory-reads.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
+import { newMovementId, type Movement, type MovementLeg, type MovementRecord } from '../../lib/inventory/domain/stock.ts';
+import { InventoryReadStore } from '../../lib/inventory/store/inventory-reads.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { importRecords, inventoryRecords } from '../support/imports.ts';

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainDependencies } from '../../lib/composition.ts';
-import { counterExpiresAt, windowStartOf } from '../../lib/domain/rate-limit/fixed-window.ts';
-import { newMovementId } from '../../lib/domain/inventory/stock.ts';
-import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { routeById, type RouteId } from '../../lib/routes/index.ts';
+import { chainDependencies } from '../../lib/app/composition.ts';
+import { counterExpiresAt, windowStartOf } from '../../lib/platform/rate-limit/fixed-window.ts';
+import { newMovementId } from '../../lib/inventory/domain/stock.ts';
+import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { routeById, type RouteId } from '../../lib/app/routes.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { createTestKey } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';

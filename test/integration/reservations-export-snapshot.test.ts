@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { exportPorts } from '../../functions/workers/process-export-jobs.ts';
-import { filteredReservationRows } from '../../lib/domain/exports/reservation-rows.ts';
-import type { ExportRow } from '../../lib/domain/exports/format.ts';
-import { newExportJob } from '../../lib/domain/exports/submit.ts';
-import { SettleReservationCommand, type SettleAction, type SettleLineInput } from '../../lib/domain/reservations/settle.ts';
-import { reservationPorts } from '../../lib/store/reservation-ports.ts';
-import { StockStore } from '../../lib/store/stock-store.ts';
+import { filteredReservationRows } from '../../lib/exports/domain/reservation-rows.ts';
+import type { ExportRow } from '../../lib/exports/domain/format.ts';
+import { newExportJob } from '../../lib/exports/domain/submit.ts';
+import { SettleReservationCommand, type SettleAction, type SettleLineInput } from '../../lib/reservations/domain/settle.ts';
+import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
+import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { inventoryRecords } from '../support/imports.ts';

@@ -1,12 +1,12 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { eventSequenceEntity } from '../../lib/store/entities.ts';
-import { eventBatchItems } from '../../lib/store/event-batches.ts';
+import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { eventSequenceEntity } from '../../lib/platform/dynamo/entities.ts';
+import { eventBatchItems } from '../../lib/platform/events/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
-import { sequenceOfEventId } from '../../lib/domain/events/event-id.ts';
+import { sequenceOfEventId } from '../../lib/platform/events/event-id.ts';
 
 /**
  * The writer numbers events from the last sequence it committed for the organization, without

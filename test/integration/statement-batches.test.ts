@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { PutBatches } from '../../lib/store/put-batches.ts';
-import { insertStatement, StatementBatches, updateStatement } from '../../lib/store/statement-batches.ts';
+import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { PutBatches } from '../../lib/platform/dynamo/put-batches.ts';
+import { insertStatement, StatementBatches, updateStatement } from '../../lib/platform/dynamo/statement-batches.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 
-/** Single-item writes sent many to a request (lib/store/statement-batches.ts), on DynamoDB Local. */
+/** Single-item writes sent many to a request (lib/platform/dynamo/statement-batches.ts), on DynamoDB Local. */
 const table = () => tableName('inventory');
 const keyOf = (pk: string, sk: string) => ({ pk, sk });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { meterTransactions, type TransactionMeter } from '../../lib/store/transaction-meter.ts';
+import { meterTransactions, type TransactionMeter } from '../../bench/models/transaction-meter.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { csvOf, runImportInProcess } from '../support/imports.ts';

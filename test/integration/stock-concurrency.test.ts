@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import type { DuplicateStrategy } from '../../lib/domain/imports/types.ts';
-import { ApiError } from '../../lib/domain/errors.ts';
-import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
+import type { DuplicateStrategy } from '../../lib/imports/domain/types.ts';
+import { ApiError } from '../../lib/platform/core/errors.ts';
+import type { CommandWriter } from '../../lib/platform/write/ports.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, feedOf, filesStore, importJobsStore, importRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
-import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
-import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
-import { adjustmentClaimKey, countClaimKey, receiptClaimKey, transferClaimKey } from '../../lib/domain/stock/claims.ts';
-import type { ItemStock, StockEntry } from '../../lib/domain/stock/records.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
+import type { DuplicateStrategy, RowError } from '../../lib/imports/domain/types.ts';
+import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/stock.ts';
+import { adjustmentClaimKey, countClaimKey, receiptClaimKey, transferClaimKey } from '../../lib/stock/domain/claims.ts';
+import type { ItemStock, StockEntry } from '../../lib/stock/domain/records.ts';
 import { createTestKey } from '../support/api.ts';
 import { csvOf, feedOf, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, runImportInProcess } from '../support/imports.ts';
 import { expectEventsMatchSchemas, expectLedgerMatches, listedStockRecords, stockRecordsOfFeed } from '../support/stock.ts';
@@ -38,7 +38,7 @@ import { postStockChange, type HandlerAnswer, type StockChangeRoute } from '../s
  * expectedQuantity is not its first record's stored on-hand, all compared with the stock before
  * the change), else 409 insufficient-stock (every line that would take its record below zero,
  * the lines applied in order), else 201 with each line's records before and after; the precedence
- * is the order of `StockChangeCommand.apply` (lib/domain/stock/changes/command.ts). For imports it
+ * is the order of `StockChangeCommand.apply` (lib/stock/domain/changes/command.ts). For imports it
  * predicts each row's outcome and the job's counts. After every step it proves:
  *
  * 1. the answer (status, code, the lines or pointers it names; the 201's lines, Location, kind,

@@ -3,10 +3,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { describe, expect, it } from 'vitest';
-import type { FairShareLimits } from '../../lib/domain/webhooks/fair-share.ts';
-import { documentClient, dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { webhookGateEntity } from '../../lib/store/entities.ts';
-import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
+import type { FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
+import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { webhookGateEntity } from '../../lib/platform/dynamo/entities.ts';
+import { WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../lib/domain/audit/types.ts';
-import { ApiError } from '../../lib/domain/errors.ts';
-import { WebhookCommands } from '../../lib/domain/webhooks/commands.ts';
-import { sealedSecretContext } from '../../lib/domain/webhooks/endpoint.ts';
-import type { CommandPlan } from '../../lib/domain/write/ports.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
-import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
-import { WebhookEventSource } from '../../lib/store/webhook-queue.ts';
-import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
+import type { AuditEvent } from '../../lib/platform/audit/types.ts';
+import { ApiError } from '../../lib/platform/core/errors.ts';
+import { WebhookCommands } from '../../lib/webhooks/domain/commands.ts';
+import { sealedSecretContext } from '../../lib/webhooks/domain/endpoint.ts';
+import type { CommandPlan } from '../../lib/platform/write/ports.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
+import { WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
+import { webhookSecretBox } from '../../lib/webhooks/store/webhook-secrets.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter, writeContext } from '../support/events.ts';
 

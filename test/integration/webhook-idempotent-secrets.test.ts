@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/store/clients.ts';
+import { documentClient } from '../../lib/platform/aws/clients.ts';
 import { callApi, createTestKey, uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 

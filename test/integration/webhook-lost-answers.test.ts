@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { newTask } from '../../lib/domain/webhooks/dispatch.ts';
-import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
+import { newTask } from '../../lib/webhooks/domain/dispatch.ts';
+import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 
@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 const updateStarting = (prefix: string) => (input: Record<string, unknown>) => typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
-/** A batched statement (lib/store/statement-batches.ts) that sets `attribute`. */
+/** A batched statement (lib/platform/dynamo/statement-batches.ts) that sets `attribute`. */
 const batchedSetting = (attribute: string) => (input: Record<string, unknown>) => Array.isArray(input.Statements) && (input.Statements as { Statement: string }[]).some(({ Statement }) => Statement.includes(`SET "${attribute}" = ?`));
 
 async function pendingTask() {

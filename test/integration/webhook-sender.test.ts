@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhookSender, WEBHOOK_USER_AGENT } from '../../lib/store/webhook-sender.ts';
+import { createWebhookSender, WEBHOOK_USER_AGENT } from '../../lib/webhooks/transport/webhook-sender.ts';
 
 /**
  * The outbound webhook adapter against real HTTP servers on 127.0.0.1 (docs/webhooks.md

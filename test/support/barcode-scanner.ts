@@ -1,6 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import zxing from '@zxing/library';
-import type { BarcodeFormat } from '../../lib/domain/labels/formats.ts';
+import type { BarcodeFormat } from '../../lib/labels/domain/formats.ts';
 
 /** Test helpers: rasterise our SVG like a printer would and read it back like a scanner. */
 

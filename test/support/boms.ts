@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { BomCommands, type CreateBomInput } from '../../lib/domain/boms/commands.ts';
-import type { BuildProvenance } from '../../lib/domain/boms/records.ts';
-import { newId } from '../../lib/domain/ids.ts';
-import { BomsStore } from '../../lib/store/boms-store.ts';
+import { BomCommands, type CreateBomInput } from '../../lib/boms/domain/commands.ts';
+import type { BuildProvenance } from '../../lib/boms/domain/records.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
+import { BomsStore } from '../../lib/boms/store/boms-store.ts';
 import { callApi, createTestKey } from './api.ts';
 import { tableName, transactionWriter } from './events.ts';
 import { importAndWait, itemsOf } from './imports.ts';

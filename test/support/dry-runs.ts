@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
-import type { DuplicateStrategy, RowError } from '../../lib/domain/imports/types.ts';
-import type { JobCounts } from '../../lib/domain/imports/job.ts';
-import { ImportJobProcessor } from '../../lib/domain/imports/pipeline/process-job.ts';
-import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
-import type { ImportRecords } from '../../lib/domain/imports/kind-definition.ts';
-import type { CommandWriter } from '../../lib/domain/write/ports.ts';
-import { dynamoClient } from '../../lib/store/dynamodb-client.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { DuplicateStrategy, RowError } from '../../lib/imports/domain/types.ts';
+import type { JobCounts } from '../../lib/imports/domain/job.ts';
+import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
+import type { ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
+import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
+import type { CommandWriter } from '../../lib/platform/write/ports.ts';
+import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { tableName, transactionWriter } from './events.ts';
 import { commitQueuedJob, csvOf, dryRunOverlaysStore, feedOf, filesStore, importJobsStore, importRecords, runImportInProcess, storedJob } from './imports.ts';
 

@@ -3,21 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_EXAMPLES, EVENT_TYPES, type EventType } from '../../lib/contracts/events.ts';
-import type { AuditDraft, AuditKind } from '../../lib/domain/audit/types.ts';
-import { newEventId } from '../../lib/domain/events/event-id.ts';
-import { EventFeed, type FeedQuery } from '../../lib/domain/events/read-feed.ts';
-import type { EventDraft, EventEnvelope } from '../../lib/domain/events/types.ts';
-import { ulid } from '../../lib/domain/ids.ts';
-import { CursorCodec } from '../../lib/domain/pagination/cursor.ts';
-import type { WriteContext } from '../../lib/domain/write/ports.ts';
-import { documentClient } from '../../lib/store/clients.ts';
-import { eventBatchItems } from '../../lib/store/event-batches.ts';
-import { EventsStore } from '../../lib/store/events-store.ts';
-import { EVENT_RETENTION_DAYS } from '../../lib/domain/events/types.ts';
-import { keys } from '../../lib/store/keys.ts';
-import { TABLES, type TableId } from '../../lib/store/tables.ts';
-import { TransactionWriter, type StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { EVENT_EXAMPLES, EVENT_TYPES, type EventType } from '../../lib/events/contracts/events.ts';
+import type { AuditDraft, AuditKind } from '../../lib/platform/audit/types.ts';
+import { newEventId } from '../../lib/platform/events/event-id.ts';
+import { EventFeed, type FeedQuery } from '../../lib/events/domain/read-feed.ts';
+import type { EventDraft, EventEnvelope } from '../../lib/platform/events/types.ts';
+import { ulid } from '../../lib/platform/core/ids.ts';
+import { CursorCodec } from '../../lib/platform/pagination/cursor.ts';
+import type { WriteContext } from '../../lib/platform/write/ports.ts';
+import { documentClient } from '../../lib/platform/aws/clients.ts';
+import { eventBatchItems } from '../../lib/platform/events/event-batches.ts';
+import { EventsStore } from '../../lib/events/store/events-store.ts';
+import { EVENT_RETENTION_DAYS } from '../../lib/platform/events/types.ts';
+import { keys } from '../../lib/platform/dynamo/keys.ts';
+import { TABLES, type TableId } from '../../lib/platform/dynamo/tables.ts';
+import { TransactionWriter, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 
 /**
  * Helpers for tests of the events feed and the audit log on the local stack: the real writer,
@@ -144,7 +144,7 @@ export async function commit(
 const BATCH_SIZE = 25;
 
 /**
- * A legacy event item (schema 2 of lib/store/entities.ts `eventBatchEntity`): one event per item,
+ * A legacy event item (schema 2 of lib/platform/dynamo/entities.ts `eventBatchEntity`): one event per item,
  * as the writer stored events before batches; no longer written, still read until it expires.
  */
 export function legacyEventItem(envelope: EventEnvelope, sequence: number, committedAt: Date): Record<string, unknown> {

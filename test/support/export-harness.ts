@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { StoredEvent } from '../../lib/domain/events/read-feed.ts';
-import type { EventEnvelope } from '../../lib/domain/events/types.ts';
-import type { ExportFormat, ExportJobState, ExportProgress } from '../../lib/domain/exports/job.ts';
-import { ExportProcessor, type ExportJobMessage, type ExportProcessPorts, type ExportSlots } from '../../lib/domain/exports/process-export.ts';
-import { ExportSources, type ExportSourcePorts } from '../../lib/domain/exports/sources.ts';
-import { newExportJob } from '../../lib/domain/exports/submit.ts';
-import type { InventoryReadStorage } from '../../lib/domain/inventory/reads.ts';
-import type { StockRecord } from '../../lib/domain/inventory/stock.ts';
-import type { CommandWriter } from '../../lib/domain/write/ports.ts';
+import type { StoredEvent } from '../../lib/events/domain/read-feed.ts';
+import type { EventEnvelope } from '../../lib/platform/events/types.ts';
+import type { ExportFormat, ExportJobState, ExportProgress } from '../../lib/exports/domain/job.ts';
+import { ExportProcessor, type ExportJobMessage, type ExportProcessPorts, type ExportSlots } from '../../lib/exports/domain/process-export.ts';
+import { ExportSources, type ExportSourcePorts } from '../../lib/exports/domain/sources.ts';
+import { newExportJob } from '../../lib/exports/domain/submit.ts';
+import type { InventoryReadStorage } from '../../lib/inventory/domain/reads.ts';
+import type { StockRecord } from '../../lib/inventory/domain/stock.ts';
+import type { CommandWriter } from '../../lib/platform/write/ports.ts';
 
 /**
- * The export worker (lib/domain/exports/process-export.ts) on in-memory ports, for unit tests of
+ * The export worker (lib/exports/domain/process-export.ts) on in-memory ports, for unit tests of
  * its loop: jobs, an S3-like multipart store, stock records paged by id, an event log whose reads
  * are counted, the organization slots, and a writer that applies each write (a closure) and fails
  * a checkpoint whose condition no longer holds as the stores do.
@@ -83,7 +83,7 @@ export class MemoryStock {
         locationCode: base.locationCode,
         lot: base.lot,
         previousQuantity: base.onHand,
-        // As the ledger writes it (lib/domain/stock/ledger.ts): null when this change creates the record.
+        // As the ledger writes it (lib/stock/domain/ledger.ts): null when this change creates the record.
         previousUpdatedAt: before ? before.updatedAt : null,
         quantity: onHand,
         delta: onHand - base.onHand,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
-import type { ExportJob } from '../../lib/domain/exports/job.ts';
+import type { ExportJob } from '../../lib/exports/domain/job.ts';
 import { callApi } from './api.ts';
 
 /** Helpers of the export suites (docs/exports.md): submit, wait, download through the presigned link. */

@@ -1,9 +1,9 @@
-import type { ChunkProgress, ImportJobState, JobCounts } from '../../lib/domain/imports/job.ts';
-import type { AnyImportKind } from '../../lib/domain/imports/kind-definition.ts';
-import type { ProcessPorts } from '../../lib/domain/imports/pipeline/ports.ts';
-import type { RowError } from '../../lib/domain/imports/types.ts';
-import type { VersionedRecord } from '../../lib/domain/inventory/records.ts';
-import type { MovementRecord } from '../../lib/domain/inventory/stock.ts';
+import type { ChunkProgress, ImportJobState, JobCounts } from '../../lib/imports/domain/job.ts';
+import type { AnyImportKind } from '../../lib/imports/domain/kind-definition.ts';
+import type { ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
+import type { RowError } from '../../lib/imports/domain/types.ts';
+import type { VersionedRecord } from '../../lib/inventory/domain/records.ts';
+import type { MovementRecord } from '../../lib/inventory/domain/stock.ts';
 
 /**
  * In-memory ports for ImportJobProcessor (unit tests of the pipeline itself; the stores behind

@@ -1,13 +1,13 @@
-import type { BuildProvenance } from '../../lib/domain/boms/records.ts';
-import { entityItem } from '../../lib/store/entity.ts';
-import { buildPointerEntity, buildProvenanceEntity } from '../../lib/store/entities.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import type { BuildProvenance } from '../../lib/boms/domain/records.ts';
+import { entityItem } from '../../lib/platform/dynamo/entity.ts';
+import { buildPointerEntity, buildProvenanceEntity } from '../../lib/platform/dynamo/entities.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { tableName } from './events.ts';
 
 /**
  * Build provenance in its first stored layout (schema version 1), which deployments still hold:
  * the pointer and every source entry carrying the whole provenance as `build`. This is what
- * `BomsStore.buildWrites` wrote until the layout of lib/store/build-provenance-items.ts, from the
+ * `BomsStore.buildWrites` wrote until the layout of lib/builds/store/build-provenance-items.ts, from the
  * same entity definitions (keys and lot-trace index keys unchanged) at their version 1.
  */
 export function legacyBuildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {

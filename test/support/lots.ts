@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { BuildProvenance } from '../../lib/domain/boms/records.ts';
-import { newId } from '../../lib/domain/ids.ts';
+import type { BuildProvenance } from '../../lib/boms/domain/records.ts';
+import { newId } from '../../lib/platform/core/ids.ts';
 import { bomsStore } from './boms.ts';
 import { transactionWriter } from './events.ts';
 import { csvOf } from './imports.ts';

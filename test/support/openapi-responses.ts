@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import chowChowModule from 'oas3-chow-chow';
-import { createRouteMatcher } from '../../lib/http/route-matching.ts';
-import { ROUTES } from '../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../lib/reference-page.ts';
+import { createRouteMatcher } from '../../lib/platform/http/route-matching.ts';
+import { ROUTES } from '../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../lib/app/reference-page.ts';
 
 /**
  * Checks that a response of the local server is one docs/openapi.json documents for the operation

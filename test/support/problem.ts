@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { problemSchema, type ProblemDocument } from '../../lib/contracts/problem.ts';
+import { problemSchema, type ProblemDocument } from '../../lib/platform/contracts/problem.ts';
 
 /** Asserts a response is an RFC 9457 problem document with the given status and code. */
 export async function expectProblem(response: Response, status: number, code?: string): Promise<ProblemDocument> {

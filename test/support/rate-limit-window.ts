@@ -1,5 +1,5 @@
 /**
- * Fixed 60 s windows reset on every whole minute (lib/domain/rate-limit/fixed-window.ts). A test
+ * Fixed 60 s windows reset on every whole minute (lib/platform/rate-limit/fixed-window.ts). A test
  * that spends a budget must not straddle a reset, or the counter starts over halfway; these
  * helpers let it start early enough in a window. The local server runs on this machine's clock.
  */

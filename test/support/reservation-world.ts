@@ -1,18 +1,18 @@
-import { batchLengths, draftEventBytes } from '../../lib/domain/events/batches.ts';
-import type { Item } from '../../lib/domain/inventory/item.ts';
-import type { Location } from '../../lib/domain/inventory/location.ts';
-import type { VersionedRecord } from '../../lib/domain/inventory/records.ts';
-import { reservedOf, stockRecordKey, sumQuantities, type StockRecord } from '../../lib/domain/inventory/stock.ts';
-import type { ReservationPorts, StoredReservation } from '../../lib/domain/reservations/ports.ts';
-import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
-import type { ItemStock } from '../../lib/domain/stock/records.ts';
-import type { CommandPlan } from '../../lib/domain/write/ports.ts';
-import { InventoryStore } from '../../lib/store/inventory-store.ts';
-import { ReservationBeforeImagesStore } from '../../lib/store/reservation-before-images.ts';
-import { ReservationsStore } from '../../lib/store/reservations-store.ts';
-import { StockStore } from '../../lib/store/stock-store.ts';
-import { stockWritesOf } from '../../lib/store/stock-writes.ts';
-import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
+import { batchLengths, draftEventBytes } from '../../lib/platform/events/batches.ts';
+import type { Item } from '../../lib/inventory/domain/item.ts';
+import type { Location } from '../../lib/inventory/domain/location.ts';
+import type { VersionedRecord } from '../../lib/inventory/domain/records.ts';
+import { reservedOf, stockRecordKey, sumQuantities, type StockRecord } from '../../lib/inventory/domain/stock.ts';
+import type { ReservationPorts, StoredReservation } from '../../lib/reservations/domain/ports.ts';
+import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
+import type { ItemStock } from '../../lib/stock/domain/records.ts';
+import type { CommandPlan } from '../../lib/platform/write/ports.ts';
+import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
+import { ReservationBeforeImagesStore } from '../../lib/reservations/store/reservation-before-images.ts';
+import { ReservationsStore } from '../../lib/reservations/store/reservations-store.ts';
+import { StockStore } from '../../lib/stock/store/stock-store.ts';
+import { stockWritesOf } from '../../lib/stock/store/stock-writes.ts';
+import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { STORED_AT } from './stock-world.ts';
 
 /**
@@ -20,7 +20,7 @@ import { STORED_AT } from './stock-world.ts';
  * of their plans: items, locations, stock records and totals read from memory, and the writes
  * built by the REAL stores' builders (no request is sent), so a plan's length is the number of
  * storage actions it would commit. `transactionActions` adds what the writer adds
- * (lib/store/transaction-writer.ts): the event counter and event items, the audit entry and the
+ * (lib/platform/write/transaction-writer.ts): the event counter and event items, the audit entry and the
  * Idempotency-Key completion.
  */
 
@@ -105,7 +105,7 @@ export class ReservationWorld {
   }
 }
 
-/** The actions the writer's one transaction takes for the plan of a write route (lib/store/transaction-writer.ts). */
+/** The actions the writer's one transaction takes for the plan of a write route (lib/platform/write/transaction-writer.ts). */
 export function transactionActions(organizationId: string, plan: CommandPlan<unknown, StoreWrite>): number {
   const eventItems = plan.events.length === 0 ? 0 : 1 + batchLengths(plan.events.map((event) => draftEventBytes(event, organizationId))).length;
   return plan.writes.length + eventItems + (plan.audit ? 1 : 0) + 1;

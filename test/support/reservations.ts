@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { sweepExpiredReservations, type DueReservation } from '../../lib/domain/reservations/expiry-sweep.ts';
-import { ReserveCommand, type ReservationInput } from '../../lib/domain/reservations/reserve.ts';
-import type { Reservation } from '../../lib/domain/reservations/reservation.ts';
-import { SettleReservationCommand } from '../../lib/domain/reservations/settle.ts';
-import { routeById } from '../../lib/routes/index.ts';
-import { ReservationExpiryStore } from '../../lib/store/reservation-expiry-store.ts';
-import { reservationPorts } from '../../lib/store/reservation-ports.ts';
+import { sweepExpiredReservations, type DueReservation } from '../../lib/reservations/domain/expiry-sweep.ts';
+import { ReserveCommand, type ReservationInput } from '../../lib/reservations/domain/reserve.ts';
+import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
+import { SettleReservationCommand } from '../../lib/reservations/domain/settle.ts';
+import { routeById } from '../../lib/app/routes.ts';
+import { ReservationExpiryStore } from '../../lib/reservations/store/reservation-expiry-store.ts';
+import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { tableName, transactionWriter } from './events.ts';
@@ -63,7 +63,7 @@ export async function reserveAsOf(organizationId: string, input: ReservationInpu
 }
 
 /**
- * The expiry sweep (lib/domain/reservations/expiry-sweep.ts) as the worker runs it, as of `now`,
+ * The expiry sweep (lib/reservations/domain/expiry-sweep.ts) as the worker runs it, as of `now`,
  * limited to `organizationId`: the real expiry index read (a page large enough that other
  * organizations' due reservations cannot crowd this one's out) and the real expiry command.
  */

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AttachmentObjectListing } from '../../lib/store/attachment-object-listing.ts';
-import { AttachmentObjectsStore } from '../../lib/store/attachment-objects.ts';
+import { AttachmentObjectListing } from '../../lib/attachments/store/attachment-object-listing.ts';
+import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-objects.ts';
 
 /**
  * A Lambda entry for test/integration/lambda-bundle.test.ts: every S3 call the service makes
  * (put, presigned get, list, delete) through the real stores, so that the bundle proves both the
- * signed requests of the attachment routes (lib/store/attachment-objects.ts) and the S3 client of
+ * signed requests of the attachment routes (lib/attachments/store/attachment-objects.ts) and the S3 client of
  * the sweep work with the Lambda aliases of infra/bundling.ts (the event-stream stub included).
  */
 export async function handler(): Promise<{ body: string; listed: boolean; deleted: boolean }> {

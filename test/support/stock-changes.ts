@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { routeById } from '../../lib/routes/index.ts';
+import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { loadHandler } from '../../local/load-handler.ts';
 import { assertDocumentedResponse } from './openapi-responses.ts';

@@ -1,14 +1,14 @@
 import { expect } from 'vitest';
-import type { Bom } from '../../lib/domain/boms/records.ts';
-import type { EventDraft } from '../../lib/domain/events/types.ts';
-import type { DecideContext, ImportKindDefinition, ImportUnit, RecordWrite, ReferenceEntity, ReferenceTypes, UnitDecision } from '../../lib/domain/imports/kind-definition.ts';
-import type { DuplicateStrategy, RawRow } from '../../lib/domain/imports/types.ts';
-import type { Item } from '../../lib/domain/inventory/item.ts';
-import type { Location } from '../../lib/domain/inventory/location.ts';
-import type { VersionedRecord } from '../../lib/domain/inventory/records.ts';
-import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
-import { StockLedger, type StockBase, type StockSide } from '../../lib/domain/stock/ledger.ts';
-import type { ItemStock, StockDocument, StockEntry } from '../../lib/domain/stock/records.ts';
+import type { Bom } from '../../lib/boms/domain/records.ts';
+import type { EventDraft } from '../../lib/platform/events/types.ts';
+import type { DecideContext, ImportKindDefinition, ImportUnit, RecordWrite, ReferenceEntity, ReferenceTypes, UnitDecision } from '../../lib/imports/domain/kind-definition.ts';
+import type { DuplicateStrategy, RawRow } from '../../lib/imports/domain/types.ts';
+import type { Item } from '../../lib/inventory/domain/item.ts';
+import type { Location } from '../../lib/inventory/domain/location.ts';
+import type { VersionedRecord } from '../../lib/inventory/domain/records.ts';
+import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/stock.ts';
+import { StockLedger, type StockBase, type StockSide } from '../../lib/stock/domain/ledger.ts';
+import type { ItemStock, StockDocument, StockEntry } from '../../lib/stock/domain/records.ts';
 
 /**
  * In-memory stored stock for unit tests of the stock flows through their import kinds

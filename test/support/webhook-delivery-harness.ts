@@ -2,25 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { expect } from 'vitest';
 import { startQueuePoller, type QueuePoller } from '../../local/sqs-poller.ts';
-import { DeliveryWorker } from '../../lib/domain/webhooks/deliver.ts';
-import { newTask } from '../../lib/domain/webhooks/dispatch.ts';
-import type { FairShareLimits } from '../../lib/domain/webhooks/fair-share.ts';
-import type { DeliveryMessage } from '../../lib/domain/webhooks/ports.ts';
-import { createDeliveryBatchHandler } from '../../lib/webhook-batch.ts';
-import { WORKERS, type QueueWorkerDefinition } from '../../lib/workers.ts';
-import { WebhookAttemptGate } from '../../lib/store/webhook-attempt-gate.ts';
-import { WebhookDeliveriesStore } from '../../lib/store/webhook-deliveries-store.ts';
-import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/store/webhook-endpoints-store.ts';
-import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/store/webhook-queue.ts';
-import { WebhookReplayLoad } from '../../lib/store/webhook-replay-load.ts';
-import { webhookSecretBox } from '../../lib/store/webhook-secrets.ts';
-import { createWebhookSender } from '../../lib/store/webhook-sender.ts';
+import { DeliveryWorker } from '../../lib/webhooks/domain/deliver.ts';
+import { newTask } from '../../lib/webhooks/domain/dispatch.ts';
+import type { FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
+import type { DeliveryMessage } from '../../lib/webhooks/domain/ports.ts';
+import { createDeliveryBatchHandler } from '../../lib/webhooks/webhook-batch.ts';
+import { WORKERS, type QueueWorkerDefinition } from '../../lib/app/workers.ts';
+import { WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
+import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
+import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
+import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
+import { WebhookReplayLoad } from '../../lib/webhooks/store/webhook-replay-load.ts';
+import { webhookSecretBox } from '../../lib/webhooks/store/webhook-secrets.ts';
+import { createWebhookSender } from '../../lib/webhooks/transport/webhook-sender.ts';
 import { callApi, createTestKey, uniqueOrganization } from './api.ts';
 import { commit, eventDraft, tableName, typeAt } from './events.ts';
 import type { Receiver } from './webhook-receiver.ts';
 
 /**
- * The delivery worker's real handler (lib/webhook-batch.ts) on its own queue of the local stack,
+ * The delivery worker's real handler (lib/webhooks/webhook-batch.ts) on its own queue of the local stack,
  * polled as the deliverWebhooks mapping is (20 batches of 10 at once), with a short attempt
  * deadline, so fairness tests run in seconds and the test server's own worker never sees their
  * messages. Tenants' events are committed before their endpoints exist, so the test server's
@@ -92,7 +92,7 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
   });
   const handler = createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(inventory) } });
   const definition = WORKERS.find((candidate): candidate is QueueWorkerDefinition => candidate.id === 'deliverWebhooks');
-  if (!definition) throw new Error('lib/workers.ts has no deliverWebhooks worker');
+  if (!definition) throw new Error('lib/app/workers.ts has no deliverWebhooks worker');
   let poller: QueuePoller | undefined;
 
   return {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { writeChainDependencies } from '../../lib/composition-writes.ts';
-import { NotFoundError } from '../../lib/domain/errors.ts';
-import type { Item } from '../../lib/domain/inventory/item.ts';
-import { newRecordId } from '../../lib/domain/inventory/records.ts';
-import { bindOperation, type OperationContract } from '../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../lib/http/chain.ts';
-import type { RouteDefinition } from '../../lib/routes/types.ts';
-import { AuditStore } from '../../lib/store/audit-store.ts';
-import { InventoryStore } from '../../lib/store/inventory-store.ts';
-import { TransactionWriter } from '../../lib/store/transaction-writer.ts';
-import { EventsStore } from '../../lib/store/events-store.ts';
-import { TABLES } from '../../lib/store/tables.ts';
+import { writeChainDependencies } from '../../lib/app/composition-writes.ts';
+import { NotFoundError } from '../../lib/platform/core/errors.ts';
+import type { Item } from '../../lib/inventory/domain/item.ts';
+import { newRecordId } from '../../lib/inventory/domain/records.ts';
+import { bindOperation, type OperationContract } from '../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../lib/platform/http/chain.ts';
+import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
+import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { EventsStore } from '../../lib/events/store/events-store.ts';
+import { TABLES } from '../../lib/platform/dynamo/tables.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 
 /**

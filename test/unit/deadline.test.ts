@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleWithin } from '../../lib/deadline.ts';
+import { settleWithin } from '../../lib/platform/jobs/deadline.ts';
 
 describe('settleWithin', () => {
   it('returns the value of work that ends in time', async () => {

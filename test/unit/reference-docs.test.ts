@@ -18,7 +18,7 @@ import {
   REFERENCE_PAGE_CSP,
   REFERENCE_PAGE_PATH,
   createReferencePage,
-} from '../../lib/reference-page.ts';
+} from '../../lib/app/reference-page.ts';
 
 // The docs function as a stage runs it (docs/api-guide.md#api-reference): bundled with the stack's
 // esbuild options, with the two files its asset gets next to the bundle, invoked with API Gateway

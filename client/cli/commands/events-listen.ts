@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { generateWebhookSecret, signatureHeaders } from '../../../lib/domain/webhooks/signing.ts';
+import { generateWebhookSecret, signatureHeaders } from '../../../lib/webhooks/domain/signing.ts';
 import { CursorExpiredError } from '../../errors/cursor-expired-error.ts';
 import { MemoryCheckpointStore } from '../../feed/checkpoint-store.ts';
 import { feedPages } from '../../feed/feed-pages.ts';

@@ -1,9 +1,9 @@
-import { requiredEnv } from '../../../lib/config/env.ts';
-import type { AttachmentObjects } from '../../../lib/domain/attachments/attachment.ts';
-import { AttachmentCommands } from '../../../lib/domain/attachments/commands.ts';
-import { AttachmentTargetsStore } from '../../../lib/store/attachment-targets.ts';
-import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import type { AttachmentObjects } from '../../../lib/attachments/domain/attachment.ts';
+import { AttachmentCommands } from '../../../lib/attachments/domain/commands.ts';
+import { AttachmentTargetsStore } from '../../../lib/attachments/store/attachment-targets.ts';
+import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 /**
  * The attachment commands a write function builds once, at cold start. Only the file routes pass

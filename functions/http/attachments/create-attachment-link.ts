@@ -1,9 +1,9 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { createAttachmentLinkContract } from '../../../lib/contracts/attachments/create-attachment-link.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { createAttachmentLinkRoute } from '../../../lib/routes/attachments.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { createAttachmentLinkContract } from '../../../lib/attachments/contracts/create-attachment-link.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicAttachment } from '../../../lib/attachments/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { createAttachmentLinkRoute } from '../../../lib/attachments/routes.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ checksTargets: true });

@@ -1,12 +1,12 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { deleteAttachmentContract } from '../../../lib/contracts/attachments/delete-attachment.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { describeError, log } from '../../../lib/log.ts';
-import { deleteAttachmentRoute } from '../../../lib/routes/attachments.ts';
-import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
-import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { deleteAttachmentContract } from '../../../lib/attachments/contracts/delete-attachment.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { describeError, log } from '../../../lib/platform/observability/log.ts';
+import { deleteAttachmentRoute } from '../../../lib/attachments/routes.ts';
+import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
+import { BUCKET_ENV_VAR } from '../../../lib/platform/dynamo/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)) });

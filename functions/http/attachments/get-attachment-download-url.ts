@@ -1,13 +1,13 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getAttachmentDownloadUrlContract } from '../../../lib/contracts/attachments/get-attachment-download-url.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { AttachmentReads } from '../../../lib/domain/attachments/reads.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getAttachmentDownloadUrlRoute } from '../../../lib/routes/attachments.ts';
-import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
-import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getAttachmentDownloadUrlContract } from '../../../lib/attachments/contracts/get-attachment-download-url.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { AttachmentReads } from '../../../lib/attachments/domain/reads.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getAttachmentDownloadUrlRoute } from '../../../lib/attachments/routes.ts';
+import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
+import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new AttachmentReads({
   attachments: new AttachmentsStore(requiredEnv(TABLES.inventory.envVar)),

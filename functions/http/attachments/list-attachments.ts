@@ -1,15 +1,15 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { listAttachmentsContract } from '../../../lib/contracts/attachments/list-attachments.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { AttachmentReads } from '../../../lib/domain/attachments/reads.ts';
-import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listAttachmentsRoute } from '../../../lib/routes/attachments.ts';
-import { AttachmentsStore } from '../../../lib/store/attachments-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { listAttachmentsContract } from '../../../lib/attachments/contracts/list-attachments.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { AttachmentReads } from '../../../lib/attachments/domain/reads.ts';
+import { publicAttachment } from '../../../lib/attachments/domain/views.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listAttachmentsRoute } from '../../../lib/attachments/routes.ts';
+import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new AttachmentReads({ attachments: new AttachmentsStore(requiredEnv(TABLES.inventory.envVar)) }, new CursorCodec(await cursorKeys()));
 

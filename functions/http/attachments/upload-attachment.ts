@@ -1,14 +1,14 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { uploadAttachmentContract } from '../../../lib/contracts/attachments/upload-attachment.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { sniffContentType } from '../../../lib/domain/attachments/content-type.ts';
-import { publicAttachment } from '../../../lib/domain/attachments/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { parseMultipart } from '../../../lib/http/multipart.ts';
-import { uploadAttachmentRoute } from '../../../lib/routes/attachments.ts';
-import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
-import { BUCKET_ENV_VAR } from '../../../lib/store/tables.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { uploadAttachmentContract } from '../../../lib/attachments/contracts/upload-attachment.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { sniffContentType } from '../../../lib/attachments/domain/content-type.ts';
+import { publicAttachment } from '../../../lib/attachments/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { parseMultipart } from '../../../lib/platform/http/multipart.ts';
+import { uploadAttachmentRoute } from '../../../lib/attachments/routes.ts';
+import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
+import { BUCKET_ENV_VAR } from '../../../lib/platform/dynamo/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniff: sniffContentType, checksTargets: true });

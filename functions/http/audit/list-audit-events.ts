@@ -1,14 +1,14 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { listAuditEventsContract } from '../../../lib/contracts/audit.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { AuditLog } from '../../../lib/domain/audit/list-audit.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listAuditEventsRoute } from '../../../lib/routes/audit.ts';
-import { AuditStore } from '../../../lib/store/audit-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { listAuditEventsContract } from '../../../lib/audit/contracts/audit.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { AuditLog } from '../../../lib/audit/domain/list-audit.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listAuditEventsRoute } from '../../../lib/audit/routes.ts';
+import { AuditStore } from '../../../lib/platform/audit/audit-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const auditLog = new AuditLog(new AuditStore(requiredEnv(TABLES.audit.envVar)), new CursorCodec(await cursorKeys()));
 

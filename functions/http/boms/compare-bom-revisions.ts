@@ -1,9 +1,9 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { compareBomRevisionsContract } from '../../../lib/contracts/boms/compare-bom-revisions.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicComparison } from '../../../lib/domain/boms/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { compareBomRevisionsRoute } from '../../../lib/routes/boms.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { compareBomRevisionsContract } from '../../../lib/boms/contracts/compare-bom-revisions.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicComparison } from '../../../lib/boms/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { compareBomRevisionsRoute } from '../../../lib/boms/routes.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

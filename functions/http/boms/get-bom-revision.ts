@@ -1,9 +1,9 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { getBomRevisionContract } from '../../../lib/contracts/boms/get-bom-revision.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicRevision } from '../../../lib/domain/boms/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getBomRevisionRoute } from '../../../lib/routes/boms.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { getBomRevisionContract } from '../../../lib/boms/contracts/get-bom-revision.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicRevision } from '../../../lib/boms/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getBomRevisionRoute } from '../../../lib/boms/routes.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

@@ -1,10 +1,10 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { getBomContract } from '../../../lib/contracts/boms/get-bom.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { bomETag } from '../../../lib/domain/boms/commands.ts';
-import { publicBom } from '../../../lib/domain/boms/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getBomRoute } from '../../../lib/routes/boms.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { getBomContract } from '../../../lib/boms/contracts/get-bom.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { bomETag } from '../../../lib/boms/domain/commands.ts';
+import { publicBom } from '../../../lib/boms/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getBomRoute } from '../../../lib/boms/routes.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads();

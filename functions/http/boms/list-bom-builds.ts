@@ -1,11 +1,11 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { listBomBuildsContract } from '../../../lib/contracts/boms/list-bom-builds.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicBuild } from '../../../lib/domain/boms/views.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listBomBuildsRoute } from '../../../lib/routes/boms.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { listBomBuildsContract } from '../../../lib/boms/contracts/list-bom-builds.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicBuild } from '../../../lib/boms/domain/views.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listBomBuildsRoute } from '../../../lib/boms/routes.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));

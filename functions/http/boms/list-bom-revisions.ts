@@ -1,11 +1,11 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { listBomRevisionsContract } from '../../../lib/contracts/boms/list-bom-revisions.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicRevisionListing } from '../../../lib/domain/boms/views.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listBomRevisionsRoute } from '../../../lib/routes/boms.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { listBomRevisionsContract } from '../../../lib/boms/contracts/list-bom-revisions.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicRevisionListing } from '../../../lib/boms/domain/views.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listBomRevisionsRoute } from '../../../lib/boms/routes.ts';
 import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));

@@ -1,14 +1,14 @@
-import { largeResponseWriteChainDependencies } from '../../../lib/composition-large-responses.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { updateBomContract } from '../../../lib/contracts/boms/update-bom.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { bomETag, UpdateBomCommand } from '../../../lib/domain/boms/commands.ts';
-import { publicBom } from '../../../lib/domain/boms/views.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { updateBomRoute } from '../../../lib/routes/boms.ts';
-import { BomWritesStore } from '../../../lib/store/bom-writes-store.ts';
-import { InventoryRecordChecks } from '../../../lib/store/inventory-record-checks.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { largeResponseWriteChainDependencies } from '../../../lib/app/composition-large-responses.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { updateBomContract } from '../../../lib/boms/contracts/update-bom.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { bomETag, UpdateBomCommand } from '../../../lib/boms/domain/commands.ts';
+import { publicBom } from '../../../lib/boms/domain/views.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { updateBomRoute } from '../../../lib/boms/routes.ts';
+import { BomWritesStore } from '../../../lib/boms/store/bom-writes-store.ts';
+import { InventoryRecordChecks } from '../../../lib/inventory/store/inventory-record-checks.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new UpdateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });

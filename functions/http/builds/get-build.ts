@@ -1,13 +1,13 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getBuildContract } from '../../../lib/contracts/builds/operations.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { buildNotFound, publicBuild } from '../../../lib/domain/builds/build.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getBuildRoute } from '../../../lib/routes/builds.ts';
-import { BuildsStore } from '../../../lib/store/builds-store.ts';
-import { StockStore } from '../../../lib/store/stock-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getBuildContract } from '../../../lib/builds/contracts/operations.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { buildNotFound, publicBuild } from '../../../lib/builds/domain/build.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getBuildRoute } from '../../../lib/builds/routes.ts';
+import { BuildsStore } from '../../../lib/builds/store/builds-store.ts';
+import { StockStore } from '../../../lib/stock/store/stock-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const store = new BuildsStore(table, new StockStore(table));

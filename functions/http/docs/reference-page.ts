@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { createFallbackHandler } from '../../../lib/http/fallback.ts';
-import type { ApiContext, HttpEvent } from '../../../lib/http/types.ts';
-import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, createReferencePage } from '../../../lib/reference-page.ts';
+import { createFallbackHandler } from '../../../lib/app/fallback.ts';
+import type { ApiContext, HttpEvent } from '../../../lib/platform/http/types.ts';
+import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, createReferencePage } from '../../../lib/app/reference-page.ts';
 
 /**
  * The stage's API reference (docs/api-guide.md#api-reference), on its own GET routes outside the

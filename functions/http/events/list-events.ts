@@ -1,15 +1,15 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { listEventsContract } from '../../../lib/contracts/feed.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { EventFeed } from '../../../lib/domain/events/read-feed.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { countFeedPage } from '../../../lib/metrics.ts';
-import { listEventsRoute } from '../../../lib/routes/events.ts';
-import { EventsStore } from '../../../lib/store/events-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { listEventsContract } from '../../../lib/events/contracts/feed.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { EventFeed } from '../../../lib/events/domain/read-feed.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { countFeedPage } from '../../../lib/platform/observability/metrics.ts';
+import { listEventsRoute } from '../../../lib/events/routes.ts';
+import { EventsStore } from '../../../lib/events/store/events-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const feed = new EventFeed(new EventsStore(requiredEnv(TABLES.events.envVar)), new CursorCodec(await cursorKeys()));
 

@@ -1,13 +1,13 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getExportDownloadUrlContract } from '../../../lib/contracts/exports/get-export-download-url.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { ExportReads } from '../../../lib/domain/exports/reads.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getExportDownloadUrlRoute } from '../../../lib/routes/exports.ts';
-import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
-import { ExportJobsStore } from '../../../lib/store/export-jobs-store.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getExportDownloadUrlContract } from '../../../lib/exports/contracts/get-export-download-url.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { ExportReads } from '../../../lib/exports/domain/reads.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getExportDownloadUrlRoute } from '../../../lib/exports/routes.ts';
+import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
+import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new ExportReads({
   jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)),

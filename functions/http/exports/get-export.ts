@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getExportContract } from '../../../lib/contracts/exports/get-export.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { ExportReads } from '../../../lib/domain/exports/reads.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getExportRoute } from '../../../lib/routes/exports.ts';
-import { ExportJobsStore } from '../../../lib/store/export-jobs-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getExportContract } from '../../../lib/exports/contracts/get-export.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { ExportReads } from '../../../lib/exports/domain/reads.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getExportRoute } from '../../../lib/exports/routes.ts';
+import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new ExportReads({ jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)) });
 

@@ -1,11 +1,11 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { listExportKindsContract } from '../../../lib/contracts/exports/list-export-kinds.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { exportKindsList } from '../../../lib/domain/exports/reads.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listExportKindsRoute } from '../../../lib/routes/exports.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { listExportKindsContract } from '../../../lib/exports/contracts/list-export-kinds.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { exportKindsList } from '../../../lib/exports/domain/reads.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listExportKindsRoute } from '../../../lib/exports/routes.ts';
 
 const cursors = new CursorCodec(await cursorKeys());
 

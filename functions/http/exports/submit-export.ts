@@ -1,15 +1,15 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { submitExportContract } from '../../../lib/contracts/exports/submit-export.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicExport } from '../../../lib/domain/exports/job.ts';
-import { ExportSubmitter } from '../../../lib/domain/exports/submit.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { log } from '../../../lib/log.ts';
-import { submitExportRoute } from '../../../lib/routes/exports.ts';
-import { ExportJobsStore } from '../../../lib/store/export-jobs-store.ts';
-import { JobQueue } from '../../../lib/store/job-queue.ts';
-import { EXPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { submitExportContract } from '../../../lib/exports/contracts/submit-export.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicExport } from '../../../lib/exports/domain/job.ts';
+import { ExportSubmitter } from '../../../lib/exports/domain/submit.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { log } from '../../../lib/platform/observability/log.ts';
+import { submitExportRoute } from '../../../lib/exports/routes.ts';
+import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
+import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
+import { EXPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const submitter = new ExportSubmitter({
   jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)),

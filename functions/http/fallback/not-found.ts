@@ -1,3 +1,3 @@
-import { createFallbackHandler } from '../../../lib/http/fallback.ts';
+import { createFallbackHandler } from '../../../lib/app/fallback.ts';
 
 export const handler = createFallbackHandler();

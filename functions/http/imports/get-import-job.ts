@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getImportJobContract } from '../../../lib/contracts/imports/get-import-job.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { ImportReads } from '../../../lib/domain/imports/read-imports.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getImportJobRoute } from '../../../lib/routes/imports.ts';
-import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getImportJobContract } from '../../../lib/imports/contracts/get-import-job.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { ImportReads } from '../../../lib/imports/domain/read-imports.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getImportJobRoute } from '../../../lib/imports/routes.ts';
+import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new ImportReads(new ImportJobsStore(requiredEnv(TABLES.inventory.envVar)));
 

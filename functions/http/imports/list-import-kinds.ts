@@ -1,11 +1,11 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { listImportKindsContract } from '../../../lib/contracts/imports/list-import-kinds.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { listImportKinds } from '../../../lib/domain/imports/list-kinds.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listImportKindsRoute } from '../../../lib/routes/imports.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { listImportKindsContract } from '../../../lib/imports/contracts/list-import-kinds.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { listImportKinds } from '../../../lib/imports/domain/list-kinds.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listImportKindsRoute } from '../../../lib/imports/routes.ts';
 
 const cursors = new CursorCodec(await cursorKeys());
 

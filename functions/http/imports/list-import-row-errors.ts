@@ -1,14 +1,14 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { listImportRowErrorsContract } from '../../../lib/contracts/imports/list-import-row-errors.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { ImportReads } from '../../../lib/domain/imports/read-imports.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listImportRowErrorsRoute } from '../../../lib/routes/imports.ts';
-import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { listImportRowErrorsContract } from '../../../lib/imports/contracts/list-import-row-errors.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { ImportReads } from '../../../lib/imports/domain/read-imports.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listImportRowErrorsRoute } from '../../../lib/imports/routes.ts';
+import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new ImportReads(new ImportJobsStore(requiredEnv(TABLES.inventory.envVar)), new CursorCodec(await cursorKeys()));
 

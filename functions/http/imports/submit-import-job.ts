@@ -1,17 +1,17 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { submitImportJobContract } from '../../../lib/contracts/imports/submit-import-job.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { publicJob } from '../../../lib/domain/imports/job.ts';
-import { ImportJobSubmitter } from '../../../lib/domain/imports/submit-job.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { parseMultipart } from '../../../lib/http/multipart.ts';
-import { log } from '../../../lib/log.ts';
-import { submitImportJobRoute } from '../../../lib/routes/imports.ts';
-import { FilesStore } from '../../../lib/store/files-store.ts';
-import { ImportJobsStore } from '../../../lib/store/import-jobs-store.ts';
-import { JobQueue } from '../../../lib/store/job-queue.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/store/tables.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { submitImportJobContract } from '../../../lib/imports/contracts/submit-import-job.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { publicJob } from '../../../lib/imports/domain/job.ts';
+import { ImportJobSubmitter } from '../../../lib/imports/domain/submit-job.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { parseMultipart } from '../../../lib/platform/http/multipart.ts';
+import { log } from '../../../lib/platform/observability/log.ts';
+import { submitImportJobRoute } from '../../../lib/imports/routes.ts';
+import { FilesStore } from '../../../lib/platform/aws/files-store.ts';
+import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
+import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const submitter = new ImportJobSubmitter({
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),

@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getItemAvailabilityContract } from '../../../lib/contracts/inventory/operations.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { ItemAvailabilityReads } from '../../../lib/domain/inventory/availability.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getItemAvailabilityRoute } from '../../../lib/routes/inventory.ts';
-import { ItemAvailabilityStore } from '../../../lib/store/item-availability-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getItemAvailabilityContract } from '../../../lib/inventory/contracts/operations.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { ItemAvailabilityReads } from '../../../lib/inventory/domain/availability.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getItemAvailabilityRoute } from '../../../lib/inventory/routes.ts';
+import { ItemAvailabilityStore } from '../../../lib/inventory/store/item-availability-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const reads = new ItemAvailabilityReads(new ItemAvailabilityStore(requiredEnv(TABLES.inventory.envVar)));
 

@@ -1,8 +1,8 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { getMovementContract } from '../../../lib/contracts/inventory/operations.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getMovementRoute } from '../../../lib/routes/inventory.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { getMovementContract } from '../../../lib/inventory/contracts/operations.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getMovementRoute } from '../../../lib/inventory/routes.ts';
 import { inventoryReads } from './reads.ts';
 
 const reads = inventoryReads();

@@ -1,10 +1,10 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { listItemsContract } from '../../../lib/contracts/inventory/operations.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listItemsRoute } from '../../../lib/routes/inventory.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { listItemsContract } from '../../../lib/inventory/contracts/operations.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listItemsRoute } from '../../../lib/inventory/routes.ts';
 import { itemReads } from './reads.ts';
 
 const reads = itemReads(new CursorCodec(await cursorKeys()));

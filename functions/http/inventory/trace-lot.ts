@@ -1,14 +1,14 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { traceLotContract } from '../../../lib/contracts/lots/trace-lot.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { LotTraces } from '../../../lib/domain/lots/trace-lot.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { traceLotRoute } from '../../../lib/routes/inventory.ts';
-import { LotTraceStore } from '../../../lib/store/lot-trace-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { traceLotContract } from '../../../lib/lots/contracts/trace-lot.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { LotTraces } from '../../../lib/lots/domain/trace-lot.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { traceLotRoute } from '../../../lib/inventory/routes.ts';
+import { LotTraceStore } from '../../../lib/lots/store/lot-trace-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const traces = new LotTraces(new LotTraceStore(requiredEnv(TABLES.inventory.envVar)), new CursorCodec(await cursorKeys()));
 

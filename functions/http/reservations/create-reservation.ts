@@ -1,14 +1,14 @@
-import { transactionWriter, writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createReservationContract } from '../../../lib/contracts/reservations/operations.ts';
-import { ReserveCommand } from '../../../lib/domain/reservations/reserve.ts';
-import { decideAgainOnLostRace } from '../../../lib/domain/stock/changes/commit.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { requestSliceRun } from '../../../lib/http/slice-run.ts';
-import { createReservationRoute } from '../../../lib/routes/reservations.ts';
-import { reservationPorts } from '../../../lib/store/reservation-ports.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { transactionWriter, writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createReservationContract } from '../../../lib/reservations/contracts/operations.ts';
+import { ReserveCommand } from '../../../lib/reservations/domain/reserve.ts';
+import { decideAgainOnLostRace } from '../../../lib/stock/domain/changes/commit.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { requestSliceRun } from '../../../lib/platform/http/slice-run.ts';
+import { createReservationRoute } from '../../../lib/reservations/routes.ts';
+import { reservationPorts } from '../../../lib/reservations/store/reservation-ports.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const command = new ReserveCommand(reservationPorts(requiredEnv(TABLES.inventory.envVar)));
 

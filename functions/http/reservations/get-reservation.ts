@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { getReservationContract } from '../../../lib/contracts/reservations/operations.ts';
-import { reservationNotFound } from '../../../lib/domain/reservations/reservation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getReservationRoute } from '../../../lib/routes/reservations.ts';
-import { ReservationsStore } from '../../../lib/store/reservations-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { getReservationContract } from '../../../lib/reservations/contracts/operations.ts';
+import { reservationNotFound } from '../../../lib/reservations/domain/reservation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getReservationRoute } from '../../../lib/reservations/routes.ts';
+import { ReservationsStore } from '../../../lib/reservations/store/reservations-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const store = new ReservationsStore(requiredEnv(TABLES.inventory.envVar));
 

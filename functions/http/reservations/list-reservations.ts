@@ -1,14 +1,14 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { listReservationsContract } from '../../../lib/contracts/reservations/operations.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { cursorPage } from '../../../lib/domain/pagination/page.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listReservationsRoute } from '../../../lib/routes/reservations.ts';
-import { ReservationsStore } from '../../../lib/store/reservations-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { listReservationsContract } from '../../../lib/reservations/contracts/operations.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { cursorPage } from '../../../lib/platform/pagination/page.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listReservationsRoute } from '../../../lib/reservations/routes.ts';
+import { ReservationsStore } from '../../../lib/reservations/store/reservations-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const store = new ReservationsStore(requiredEnv(TABLES.inventory.envVar));
 const cursors = new CursorCodec(await cursorKeys());

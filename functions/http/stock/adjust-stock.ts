@@ -1,7 +1,7 @@
-import { stockChangeHandler } from '../../../lib/composition-stock-changes.ts';
-import { adjustStockContract } from '../../../lib/contracts/stock/operations.ts';
-import { adjustmentSpec } from '../../../lib/domain/stock/changes/adjust.ts';
-import { adjustStockRoute } from '../../../lib/routes/stock.ts';
+import { stockChangeHandler } from '../../../lib/app/composition-stock-changes.ts';
+import { adjustStockContract } from '../../../lib/stock/contracts/operations.ts';
+import { adjustmentSpec } from '../../../lib/stock/domain/changes/adjust.ts';
+import { adjustStockRoute } from '../../../lib/stock/routes.ts';
 
 export const handler = stockChangeHandler(adjustStockRoute, adjustStockContract, adjustmentSpec, (body) => ({
   reference: body.reference,

@@ -1,7 +1,7 @@
-import { stockChangeHandler } from '../../../lib/composition-stock-changes.ts';
-import { countStockContract } from '../../../lib/contracts/stock/operations.ts';
-import { countSpec } from '../../../lib/domain/stock/changes/count.ts';
-import { countStockRoute } from '../../../lib/routes/stock.ts';
+import { stockChangeHandler } from '../../../lib/app/composition-stock-changes.ts';
+import { countStockContract } from '../../../lib/stock/contracts/operations.ts';
+import { countSpec } from '../../../lib/stock/domain/changes/count.ts';
+import { countStockRoute } from '../../../lib/stock/routes.ts';
 
 export const handler = stockChangeHandler(countStockRoute, countStockContract, countSpec, (body) => ({
   ...body,

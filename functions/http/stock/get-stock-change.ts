@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { getStockChangeContract } from '../../../lib/contracts/stock/operations.ts';
-import { NotFoundError } from '../../../lib/domain/errors.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getStockChangeRoute } from '../../../lib/routes/stock.ts';
-import { StockChangesStore } from '../../../lib/store/stock-changes-store.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { getStockChangeContract } from '../../../lib/stock/contracts/operations.ts';
+import { NotFoundError } from '../../../lib/platform/core/errors.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getStockChangeRoute } from '../../../lib/stock/routes.ts';
+import { StockChangesStore } from '../../../lib/stock/store/stock-changes-store.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const changes = new StockChangesStore(requiredEnv(TABLES.inventory.envVar));
 

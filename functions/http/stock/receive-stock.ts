@@ -1,8 +1,8 @@
-import { stockChangeHandler } from '../../../lib/composition-stock-changes.ts';
-import { receiveStockContract } from '../../../lib/contracts/stock/operations.ts';
-import { receiptSpec } from '../../../lib/domain/stock/changes/receive.ts';
-import { receivedAtTime } from '../../../lib/domain/stock/receipts.ts';
-import { receiveStockRoute } from '../../../lib/routes/stock.ts';
+import { stockChangeHandler } from '../../../lib/app/composition-stock-changes.ts';
+import { receiveStockContract } from '../../../lib/stock/contracts/operations.ts';
+import { receiptSpec } from '../../../lib/stock/domain/changes/receive.ts';
+import { receivedAtTime } from '../../../lib/stock/domain/receipts.ts';
+import { receiveStockRoute } from '../../../lib/stock/routes.ts';
 
 export const handler = stockChangeHandler(receiveStockRoute, receiveStockContract, receiptSpec, (body) => ({
   poNumber: body.poNumber,

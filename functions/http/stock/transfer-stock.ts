@@ -1,7 +1,7 @@
-import { stockChangeHandler } from '../../../lib/composition-stock-changes.ts';
-import { transferStockContract } from '../../../lib/contracts/stock/operations.ts';
-import { transferSpec } from '../../../lib/domain/stock/changes/transfer.ts';
-import { transferStockRoute } from '../../../lib/routes/stock.ts';
+import { stockChangeHandler } from '../../../lib/app/composition-stock-changes.ts';
+import { transferStockContract } from '../../../lib/stock/contracts/operations.ts';
+import { transferSpec } from '../../../lib/stock/domain/changes/transfer.ts';
+import { transferStockRoute } from '../../../lib/stock/routes.ts';
 
 export const handler = stockChangeHandler(transferStockRoute, transferStockContract, transferSpec, (body) => ({
   reference: body.reference,

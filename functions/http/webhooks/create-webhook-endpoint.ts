@@ -1,8 +1,8 @@
-import { secretSealingWriteChainDependencies } from '../../../lib/composition-writes.ts';
-import { createWebhookEndpointContract } from '../../../lib/contracts/webhooks/create-webhook-endpoint.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { createWebhookEndpointRoute } from '../../../lib/routes/webhooks.ts';
+import { secretSealingWriteChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { createWebhookEndpointContract } from '../../../lib/webhooks/contracts/create-webhook-endpoint.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { createWebhookEndpointRoute } from '../../../lib/webhooks/routes.ts';
 import { publicEndpoint, lazySecretBox, webhookCommands } from './commands.ts';
 
 const secrets = lazySecretBox();

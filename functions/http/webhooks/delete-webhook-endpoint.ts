@@ -1,8 +1,8 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { deleteWebhookEndpointContract } from '../../../lib/contracts/webhooks/delete-webhook-endpoint.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { deleteWebhookEndpointRoute } from '../../../lib/routes/webhooks.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { deleteWebhookEndpointContract } from '../../../lib/webhooks/contracts/delete-webhook-endpoint.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { deleteWebhookEndpointRoute } from '../../../lib/webhooks/routes.ts';
 import { webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();

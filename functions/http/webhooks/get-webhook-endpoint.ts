@@ -1,12 +1,12 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { getWebhookEndpointContract } from '../../../lib/contracts/webhooks/get-webhook-endpoint.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { WebhookReads } from '../../../lib/domain/webhooks/reads.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { getWebhookEndpointRoute } from '../../../lib/routes/webhooks.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
-import { WebhookEndpointsStore } from '../../../lib/store/webhook-endpoints-store.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { getWebhookEndpointContract } from '../../../lib/webhooks/contracts/get-webhook-endpoint.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { WebhookReads } from '../../../lib/webhooks/domain/reads.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { getWebhookEndpointRoute } from '../../../lib/webhooks/routes.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpoints-store.ts';
 
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(requiredEnv(TABLES.inventory.envVar)) });
 

@@ -1,14 +1,14 @@
-import { chainDependencies } from '../../../lib/composition.ts';
-import { cursorKeys } from '../../../lib/config/cursors.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { listWebhookEndpointsContract } from '../../../lib/contracts/webhooks/list-webhook-endpoints.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
-import { WebhookReads } from '../../../lib/domain/webhooks/reads.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { listWebhookEndpointsRoute } from '../../../lib/routes/webhooks.ts';
-import { TABLES } from '../../../lib/store/tables.ts';
-import { WebhookEndpointsStore } from '../../../lib/store/webhook-endpoints-store.ts';
+import { chainDependencies } from '../../../lib/app/composition.ts';
+import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { listWebhookEndpointsContract } from '../../../lib/webhooks/contracts/list-webhook-endpoints.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
+import { WebhookReads } from '../../../lib/webhooks/domain/reads.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { listWebhookEndpointsRoute } from '../../../lib/webhooks/routes.ts';
+import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpoints-store.ts';
 
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(requiredEnv(TABLES.inventory.envVar)) }, new CursorCodec(await cursorKeys()));
 

@@ -1,8 +1,8 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { replaceWebhookEndpointContract } from '../../../lib/contracts/webhooks/replace-webhook-endpoint.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { replaceWebhookEndpointRoute } from '../../../lib/routes/webhooks.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { replaceWebhookEndpointContract } from '../../../lib/webhooks/contracts/replace-webhook-endpoint.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { replaceWebhookEndpointRoute } from '../../../lib/webhooks/routes.ts';
 import { publicEndpoint, webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();

@@ -1,13 +1,13 @@
-import { writeChainDependencies } from '../../../lib/composition-writes.ts';
-import { requiredEnv } from '../../../lib/config/env.ts';
-import { replayWebhookEventsContract } from '../../../lib/contracts/webhooks/replay-webhook-events.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { commitReplayRequest } from '../../../lib/domain/webhooks/replay-request.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { log } from '../../../lib/log.ts';
-import { replayWebhookEventsRoute } from '../../../lib/routes/webhooks.ts';
-import { WEBHOOK_QUEUE } from '../../../lib/store/tables.ts';
-import { WebhookDeliveryQueue } from '../../../lib/store/webhook-queue.ts';
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { requiredEnv } from '../../../lib/platform/config/env.ts';
+import { replayWebhookEventsContract } from '../../../lib/webhooks/contracts/replay-webhook-events.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { commitReplayRequest } from '../../../lib/webhooks/domain/replay-request.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { log } from '../../../lib/platform/observability/log.ts';
+import { replayWebhookEventsRoute } from '../../../lib/webhooks/routes.ts';
+import { WEBHOOK_QUEUE } from '../../../lib/platform/dynamo/tables.ts';
+import { WebhookDeliveryQueue } from '../../../lib/webhooks/store/webhook-queue.ts';
 import { webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();

@@ -1,8 +1,8 @@
-import { secretSealingWriteChainDependencies } from '../../../lib/composition-writes.ts';
-import { rotateWebhookSecretContract } from '../../../lib/contracts/webhooks/rotate-webhook-secret.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler } from '../../../lib/http/chain.ts';
-import { rotateWebhookSecretRoute } from '../../../lib/routes/webhooks.ts';
+import { secretSealingWriteChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { rotateWebhookSecretContract } from '../../../lib/webhooks/contracts/rotate-webhook-secret.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { rotateWebhookSecretRoute } from '../../../lib/webhooks/routes.ts';
 import { lazySecretBox, webhookCommands } from './commands.ts';
 
 const secrets = lazySecretBox();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STORED_FILE_NAME_MAX, attachmentDisposition, safeFileName } from '../../../lib/domain/attachments/file-name.ts';
-import { cleanFileName } from '../../../lib/domain/imports/submit-job.ts';
+import { STORED_FILE_NAME_MAX, attachmentDisposition, safeFileName } from '../../../lib/attachments/domain/file-name.ts';
+import { cleanFileName } from '../../../lib/imports/domain/submit-job.ts';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;

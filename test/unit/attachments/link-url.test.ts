@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LINK_URL_MAX_LENGTH, linkUrlProblem, type LinkUrlProblem } from '../../../lib/domain/attachments/link-url.ts';
+import { LINK_URL_MAX_LENGTH, linkUrlProblem, type LinkUrlProblem } from '../../../lib/attachments/domain/link-url.ts';
 
 const CODES: Array<LinkUrlProblem['code']> = ['not-https', 'credentials', 'ip-literal', 'private-host', 'invalid-url', 'too-long'];
 

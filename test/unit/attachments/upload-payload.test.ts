@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ATTACHMENT_MAX_BYTES } from '../../../lib/domain/attachments/attachment.ts';
-import { ROUTES } from '../../../lib/routes/index.ts';
+import { ATTACHMENT_MAX_BYTES } from '../../../lib/attachments/domain/attachment.ts';
+import { ROUTES } from '../../../lib/app/routes.ts';
 import { rawMultipart } from '../../support/imports.ts';
 import { apiGatewayEvent } from '../../../local/api-gateway-events.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, isKeyUsable, isWellFormedApiKey, type ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
+import { generateApiKey, hashApiKey, isKeyUsable, isWellFormedApiKey, type ApiKeyRecord } from '../../../lib/platform/auth/api-key.ts';
 
 describe('generateApiKey', () => {
   it('produces ik_<env>_<40 random base62><6 checksum> keys that validate', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
-import { CachedApiKeyLookup } from '../../../lib/domain/auth/cached-key-lookup.ts';
+import type { ApiKeyRecord } from '../../../lib/platform/auth/api-key.ts';
+import { CachedApiKeyLookup } from '../../../lib/platform/auth/cached-key-lookup.ts';
 
 function record(keyHash: string, revokedAt: string | null = null): ApiKeyRecord {
   return { keyId: `key_${keyHash}`, keyHash, organizationId: 'org_a', name: 'k', scopes: ['labels:read'], createdAt: '2026-01-01T00:00:00.000Z', revokedAt, expiresAt: null };

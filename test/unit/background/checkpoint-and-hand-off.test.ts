@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { commitStep, isWriteConflict } from '../../../lib/domain/background/checkpoint.ts';
-import { handOff, handoffsWithoutProgress, MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../../lib/domain/background/hand-off.ts';
-import { MIN_FAIR_RUN_MS, TIME_MARGIN_MS, TimeBudget } from '../../../lib/domain/background/time-budget.ts';
-import { ApiError } from '../../../lib/domain/errors.ts';
-import type { CommandPlan, CommandWriter } from '../../../lib/domain/write/ports.ts';
+import { commitStep, isWriteConflict } from '../../../lib/platform/jobs/checkpoint.ts';
+import { handOff, handoffsWithoutProgress, MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../../lib/platform/jobs/hand-off.ts';
+import { MIN_FAIR_RUN_MS, TIME_MARGIN_MS, TimeBudget } from '../../../lib/platform/jobs/time-budget.ts';
+import { ApiError } from '../../../lib/platform/core/errors.ts';
+import type { CommandPlan, CommandWriter } from '../../../lib/platform/write/ports.ts';
 
 /**
  * The generic helpers of queue-driven background flows (docs/architecture.md "Checkpoints and

@@ -1,24 +1,24 @@
 import { PutCommand, TransactWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from '../../../lib/contracts/zod.ts';
-import { createBomBody, updateBomBody } from '../../../lib/contracts/boms.ts';
-import { BOM_JSON_BODY_MAX_BYTES, BOM_LIMITS } from '../../../lib/domain/boms/bom.ts';
-import { bomETag, CreateBomCommand, UpdateBomCommand } from '../../../lib/domain/boms/commands.ts';
-import { BomReads } from '../../../lib/domain/boms/reads.ts';
-import type { Bom, BomRevision, BomStorage } from '../../../lib/domain/boms/records.ts';
-import { publicBom, publicComparison, publicRevision } from '../../../lib/domain/boms/views.ts';
-import { hashIdempotencyKey, type StoredResponse } from '../../../lib/domain/idempotency/idempotency.ts';
-import { newId } from '../../../lib/domain/ids.ts';
-import type { CommandPlan } from '../../../lib/domain/write/ports.ts';
-import { toHttpResponse } from '../../../lib/http/respond.ts';
-import type { RequestState } from '../../../lib/http/types.ts';
-import { BomWritesStore } from '../../../lib/store/bom-writes-store.ts';
-import { documentClient } from '../../../lib/store/dynamodb-client.ts';
-import { PartedResponseIdempotencyStore } from '../../../lib/store/idempotency-response-parts.ts';
-import { ImportRecordsStore } from '../../../lib/store/import-records.ts';
-import { bulkChunkActions, BULK_CHUNK_BYTES, storeWriteBytes, TransactionWriter, type StoreWrite } from '../../../lib/store/transaction-writer.ts';
-import type { TransactItem } from '../../../lib/store/transaction-items.ts';
+import * as z from '../../../lib/platform/contracts/zod.ts';
+import { createBomBody, updateBomBody } from '../../../lib/boms/contracts/boms.ts';
+import { BOM_JSON_BODY_MAX_BYTES, BOM_LIMITS } from '../../../lib/boms/domain/bom.ts';
+import { bomETag, CreateBomCommand, UpdateBomCommand } from '../../../lib/boms/domain/commands.ts';
+import { BomReads } from '../../../lib/boms/domain/reads.ts';
+import type { Bom, BomRevision, BomStorage } from '../../../lib/boms/domain/records.ts';
+import { publicBom, publicComparison, publicRevision } from '../../../lib/boms/domain/views.ts';
+import { hashIdempotencyKey, type StoredResponse } from '../../../lib/platform/write/idempotency.ts';
+import { newId } from '../../../lib/platform/core/ids.ts';
+import type { CommandPlan } from '../../../lib/platform/write/ports.ts';
+import { toHttpResponse } from '../../../lib/platform/http/respond.ts';
+import type { RequestState } from '../../../lib/platform/http/types.ts';
+import { BomWritesStore } from '../../../lib/boms/store/bom-writes-store.ts';
+import { documentClient } from '../../../lib/platform/aws/dynamodb-client.ts';
+import { PartedResponseIdempotencyStore } from '../../../lib/platform/write/idempotency-response-parts.ts';
+import { ImportRecordsStore } from '../../../lib/imports/store/import-records.ts';
+import { bulkChunkActions, BULK_CHUNK_BYTES, storeWriteBytes, TransactionWriter, type StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
+import type { TransactItem } from '../../../lib/platform/write/transaction-items.ts';
 import { longestId, worstCaseBomBody, worstCaseItemPorts, worstCaseUnit, type WorstText } from '../../support/bom-worst-case.ts';
 import { DYNAMODB_ITEM_MAX_BYTES, DYNAMODB_TRANSACTION_MAX_BYTES, dynamoDbItemBytes, updatedItem } from '../../support/dynamodb-item-size.ts';
 
@@ -64,7 +64,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-/** The response the chain stores with the idempotency record (lib/http/chain.ts). */
+/** The response the chain stores with the idempotency record (lib/platform/http/chain.ts). */
 function storedResponse(status: number, bom: Bom, version: number): StoredResponse {
   const { statusCode = status, headers, body = '' } = toHttpResponse({ status, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }, STATE);
   return { statusCode, headers, body: String(body) };
@@ -156,7 +156,7 @@ describe.each(['wide', 'escaped'] as const)('a BOM of 500 lines, every text at i
     const creates = records.writesOf(ORG, { op: 'create-bom', bom, revision });
     const updates = records.writesOf(ORG, { op: 'update-bom', bom, expectedVersion: 1, revision: { ...revision, number: 2 } });
 
-    // Assess: what the chunk planner counts (lib/domain/imports/pipeline/plan-chunk.ts)
+    // Assess: what the chunk planner counts (lib/imports/domain/pipeline/plan-chunk.ts)
     expect([creates.length, updates.length]).toEqual([6, 5]);
     expect(creates.length).toBeLessThanOrEqual(bulkChunkActions());
     for (const writes of [creates, updates]) expect(writes.reduce((sum, write) => sum + storeWriteBytes(write), 0)).toBeLessThanOrEqual(BULK_CHUNK_BYTES);

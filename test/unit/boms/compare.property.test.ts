@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOM_STATUSES, type BomComponentInput, type BomContent, type BomContentInput } from '../../../lib/domain/boms/bom.ts';
-import { applyComparison, compareContents } from '../../../lib/domain/boms/compare.ts';
-import { contentFromInput, sameContent } from '../../../lib/domain/boms/content.ts';
-import { sumQuantities } from '../../../lib/domain/inventory/stock.ts';
+import { BOM_STATUSES, type BomComponentInput, type BomContent, type BomContentInput } from '../../../lib/boms/domain/bom.ts';
+import { applyComparison, compareContents } from '../../../lib/boms/domain/compare.ts';
+import { contentFromInput, sameContent } from '../../../lib/boms/domain/content.ts';
+import { sumQuantities } from '../../../lib/inventory/domain/stock.ts';
 
 // A small item pool, so updates often remove an item and re-add it later.
 const ITEM_POOL = Array.from({ length: 10 }, (_, index) => `itm_${index}`);

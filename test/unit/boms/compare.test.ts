@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BomContent, BomLine } from '../../../lib/domain/boms/bom.ts';
-import { applyComparison, compareContents, type ContentComparison } from '../../../lib/domain/boms/compare.ts';
+import type { BomContent, BomLine } from '../../../lib/boms/domain/bom.ts';
+import { applyComparison, compareContents, type ContentComparison } from '../../../lib/boms/domain/compare.ts';
 
 const housing: BomLine = { lineId: 'bln_HOUSING', itemId: 'itm_HOUSING', quantity: 1, unit: 'ea', scrapPercent: 0, notes: null };
 const bolt: BomLine = { lineId: 'bln_BOLT', itemId: 'itm_BOLT', quantity: 8, unit: 'ea', scrapPercent: 2, notes: null };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BomContent, BomContentInput, BomLine } from '../../../lib/domain/boms/bom.ts';
-import { contentFromInput, revisionSummary, sameContent } from '../../../lib/domain/boms/content.ts';
+import type { BomContent, BomContentInput, BomLine } from '../../../lib/boms/domain/bom.ts';
+import { contentFromInput, revisionSummary, sameContent } from '../../../lib/boms/domain/content.ts';
 
 function lineIds(...ids: string[]): () => string {
   const remaining = [...ids];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_ROUTE_LABELS, recordingRoutes, routeLabelOf } from './support/route-recorder.ts';
 
-/** The helper the end-to-end suite uses to prove the client reached every route of lib/routes/index.ts. */
+/** The helper the end-to-end suite uses to prove the client reached every route of lib/app/routes.ts. */
 
 describe('routeLabelOf', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createBomBody, updateBomBody } from '../../../lib/contracts/boms.ts';
+import { createBomBody, updateBomBody } from '../../../lib/boms/contracts/boms.ts';
 
 /**
  * The BOM bodies' identifiers (`code`, the BOM's and each line's `unit`) follow the identifier rule
- * of lib/domain/identifiers.ts: no invisible format characters, so `KIT\u200B` is not a second `KIT`.
+ * of lib/platform/core/identifiers.ts: no invisible format characters, so `KIT\u200B` is not a second `KIT`.
  */
 
 const TARGET = 'itm_01J00000000000000000000001';

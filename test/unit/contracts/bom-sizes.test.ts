@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBomBody, updateBomBody } from '../../../lib/contracts/boms.ts';
-import { BOM_LIMITS } from '../../../lib/domain/boms/bom.ts';
+import { createBomBody, updateBomBody } from '../../../lib/boms/contracts/boms.ts';
+import { BOM_LIMITS } from '../../../lib/boms/domain/bom.ts';
 
 /**
  * The BOM bodies' sizes and numbers (docs/boms.md "Model"): 1 to 500 component lines; a scrap percentage, like a quantity, has at most 6 decimals, so that no

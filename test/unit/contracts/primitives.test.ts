@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { booleanString, dateTimeString, doubleString, int32String, limitParam } from '../../../lib/contracts/primitives.ts';
+import { booleanString, dateTimeString, doubleString, int32String, limitParam } from '../../../lib/platform/contracts/primitives.ts';
 
 describe('int32String (seed number rule)', () => {
   it.each([

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { batchLengths, draftEventBytes, eventEnvelope, storedEventBytes } from '../../../lib/domain/events/batches.ts';
-import { newEventId } from '../../../lib/domain/events/event-id.ts';
-import type { EventEnvelope, EventType } from '../../../lib/domain/events/types.ts';
-import { documentClient } from '../../../lib/store/dynamodb-client.ts';
-import { eventBatchItems, eventsOfImage, eventsOfItem, findEvent, readEventsFrom } from '../../../lib/store/event-batches.ts';
-import { committedEventsOf } from '../../../lib/store/webhook-stream.ts';
+import { batchLengths, draftEventBytes, eventEnvelope, storedEventBytes } from '../../../lib/platform/events/batches.ts';
+import { newEventId } from '../../../lib/platform/events/event-id.ts';
+import type { EventEnvelope, EventType } from '../../../lib/platform/events/types.ts';
+import { documentClient } from '../../../lib/platform/aws/dynamodb-client.ts';
+import { eventBatchItems, eventsOfImage, eventsOfItem, findEvent, readEventsFrom } from '../../../lib/platform/events/event-batches.ts';
+import { committedEventsOf } from '../../../lib/webhooks/store/webhook-stream.ts';
 
 /**
  * Event batches (docs/events.md "How events are stored"): one item per transaction's events,
@@ -39,7 +39,7 @@ function marshall(item: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(item).map(([name, attribute]) => [name, value(attribute)]));
 }
 
-/** An events partition answering the Queries of lib/store/event-batches.ts. */
+/** An events partition answering the Queries of lib/platform/events/event-batches.ts. */
 class MemoryPartition {
   items: Array<Record<string, unknown>> = [];
   readonly queries: Array<{ limit: number | undefined; returned: number }> = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/domain/errors.ts';
-import { newEventId } from '../../../lib/domain/events/event-id.ts';
-import { EventFeed, type EventFeedStore, type StoredEvent } from '../../../lib/domain/events/read-feed.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
+import { ApiError } from '../../../lib/platform/core/errors.ts';
+import { newEventId } from '../../../lib/platform/events/event-id.ts';
+import { EventFeed, type EventFeedStore, type StoredEvent } from '../../../lib/events/domain/read-feed.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 
 /**
  * The feed's reading rules over an in-memory store that counts its calls: one Query per page on

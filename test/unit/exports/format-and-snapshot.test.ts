@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../../lib/domain/events/read-feed.ts';
-import { encodeRows, fileHeader } from '../../../lib/domain/exports/format.ts';
-import { exportKind } from '../../../lib/domain/exports/kinds.ts';
-import { itemsAtSnapshot, stockAtSnapshot } from '../../../lib/domain/exports/snapshot.ts';
-import { validateFilters } from '../../../lib/domain/exports/submit.ts';
-import { unescapeFormula } from '../../../lib/domain/imports/csv-safety.ts';
+import type { StoredEvent } from '../../../lib/events/domain/read-feed.ts';
+import { encodeRows, fileHeader } from '../../../lib/exports/domain/format.ts';
+import { exportKind } from '../../../lib/exports/domain/kinds.ts';
+import { itemsAtSnapshot, stockAtSnapshot } from '../../../lib/exports/domain/snapshot.ts';
+import { validateFilters } from '../../../lib/exports/domain/submit.ts';
+import { unescapeFormula } from '../../../lib/platform/csv/csv-safety.ts';
 import { itemOf } from '../../support/stock-world.ts';
 
 /** The export writer, the filter validation and the snapshot roll-back (docs/exports.md), on plain values. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORT_WAIT_SECONDS, MAX_RUNNING_EXPORTS_PER_ORGANIZATION } from '../../../lib/domain/exports/process-export.ts';
+import { EXPORT_WAIT_SECONDS, MAX_RUNNING_EXPORTS_PER_ORGANIZATION } from '../../../lib/exports/domain/process-export.ts';
 import { MemoryExportWorld, stockRecord } from '../../support/export-harness.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../../lib/domain/events/read-feed.ts';
-import { encodeRows, fileHeader } from '../../../lib/domain/exports/format.ts';
-import { exportKind } from '../../../lib/domain/exports/kinds.ts';
-import { filteredReservationRows, reservationRows, reservationsAtSnapshot } from '../../../lib/domain/exports/reservation-rows.ts';
-import { SnapshotRollback } from '../../../lib/domain/exports/snapshot.ts';
-import { validateFilters } from '../../../lib/domain/exports/submit.ts';
-import type { Reservation, ReservationLine } from '../../../lib/domain/reservations/reservation.ts';
-import { changeTime } from '../../../lib/domain/reservations/settle.ts';
+import type { StoredEvent } from '../../../lib/events/domain/read-feed.ts';
+import { encodeRows, fileHeader } from '../../../lib/exports/domain/format.ts';
+import { exportKind } from '../../../lib/exports/domain/kinds.ts';
+import { filteredReservationRows, reservationRows, reservationsAtSnapshot } from '../../../lib/exports/domain/reservation-rows.ts';
+import { SnapshotRollback } from '../../../lib/exports/domain/snapshot.ts';
+import { validateFilters } from '../../../lib/exports/domain/submit.ts';
+import type { Reservation, ReservationLine } from '../../../lib/reservations/domain/reservation.ts';
+import { changeTime } from '../../../lib/reservations/domain/settle.ts';
 
 /** The `reservations` export kind (docs/exports.md "Kinds", "Snapshots") on plain values: its rows, filters and roll-back to S. */
 

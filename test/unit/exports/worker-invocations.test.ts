@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TIME_MARGIN_MS } from '../../../lib/domain/background/time-budget.ts';
+import { TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
 import { MemoryExportWorld, stockRecord } from '../../support/export-harness.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJsonRequestMediaType, JSON_MEDIA_TYPES, negotiate } from '../../../lib/http/content-negotiation.ts';
+import { isJsonRequestMediaType, JSON_MEDIA_TYPES, negotiate } from '../../../lib/platform/http/content-negotiation.ts';
 
 describe('negotiate', () => {
   it.each([

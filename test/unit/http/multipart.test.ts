@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMultipart, type MultipartLimits } from '../../../lib/http/multipart.ts';
-import type { HttpEvent } from '../../../lib/http/types.ts';
+import { parseMultipart, type MultipartLimits } from '../../../lib/platform/http/multipart.ts';
+import type { HttpEvent } from '../../../lib/platform/http/types.ts';
 
 const LIMITS: MultipartLimits = { maxFileBytes: 1024, maxFiles: 1, maxFields: 4, maxFieldBytes: 64 };
 

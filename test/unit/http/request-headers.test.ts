@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { bindOperation, type OperationContract } from '../../../lib/contracts/operation.ts';
-import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts';
-import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
-import type { CommandWriter, IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
-import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
-import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
-import { validateRequest } from '../../../lib/http/middleware/validate-request.ts';
-import type { ApiContext, MiddyRequest } from '../../../lib/http/types.ts';
-import type { RouteDefinition } from '../../../lib/routes/types.ts';
+import { bindOperation, type OperationContract } from '../../../lib/platform/contracts/operation.ts';
+import { generateApiKey, hashApiKey } from '../../../lib/platform/auth/api-key.ts';
+import type { ApiKeyLookup } from '../../../lib/platform/auth/ports.ts';
+import type { CommandWriter, IdempotencyRecords } from '../../../lib/platform/write/ports.ts';
+import { createOperationHandler, type ChainDependencies } from '../../../lib/platform/http/chain.ts';
+import { writeDependencies } from '../../../lib/platform/http/write-dependencies.ts';
+import { validateRequest } from '../../../lib/platform/http/middleware/validate-request.ts';
+import type { ApiContext, MiddyRequest } from '../../../lib/platform/http/types.ts';
+import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
-import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
+import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import type { OperationContract } from '../../../lib/contracts/operation.ts';
-import type { Commit, RouteHandler, RouteInput } from '../../../lib/http/chain.ts';
+import type { OperationContract } from '../../../lib/platform/contracts/operation.ts';
+import type { Commit, RouteHandler, RouteInput } from '../../../lib/platform/http/chain.ts';
 
 /** Type-level only (`npm run typecheck` checks the `@ts-expect-error` lines; vitest the rest). */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bomsKind } from '../../../lib/domain/imports/boms-kind.ts';
-import type { RawRow } from '../../../lib/domain/imports/types.ts';
+import { bomsKind } from '../../../lib/imports/domain/boms-kind.ts';
+import type { RawRow } from '../../../lib/imports/domain/types.ts';
 
 /** Cell rules of the `boms` kind (docs/imports.md "Kinds"); whole files run in test/e2e/boms-import.test.ts. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COLUMNS, readCsv } from '../../../lib/domain/imports/csv-reader.ts';
-import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
+import { MAX_COLUMNS, readCsv } from '../../../lib/platform/csv/csv-reader.ts';
+import { itemsKind } from '../../../lib/imports/domain/items-kind.ts';
 
 /** Headers come from the file: their width and echoed names are bounded. */
 describe('readCsv header limits', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../lib/domain/imports/csv-reader.ts';
-import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
-import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
+import { readCsv } from '../../../lib/platform/csv/csv-reader.ts';
+import { itemsKind } from '../../../lib/imports/domain/items-kind.ts';
+import { locationsKind } from '../../../lib/imports/domain/locations-kind.ts';
 
 /** Text built from the characters that steer a CSV parser, plus some ordinary ones. */
 const csvish = fc.string({ unit: fc.constantFrom(...'",\r\n ;\t\uFEFFabSKUskunamecode=+-@é\u0000'), maxLength: 300 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv, type CsvReadResult, type CsvReadSpec } from '../../../lib/domain/imports/csv-reader.ts';
-import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
+import { readCsv, type CsvReadResult, type CsvReadSpec } from '../../../lib/platform/csv/csv-reader.ts';
+import { itemsKind } from '../../../lib/imports/domain/items-kind.ts';
 
 const spec: CsvReadSpec = {
   columns: [

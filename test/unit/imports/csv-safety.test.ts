@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, neutralizeFormula, unescapeFormula } from '../../../lib/domain/imports/csv-safety.ts';
+import { escapeCsvCell, neutralizeFormula, unescapeFormula } from '../../../lib/platform/csv/csv-safety.ts';
 
 describe('neutralizeFormula', () => {
   it.each([

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportRecords, RecordWrite } from '../../../lib/domain/imports/kind-definition.ts';
-import { DryRunOverlay, entriesOf } from '../../../lib/domain/imports/pipeline/dry-run-overlay.ts';
-import { DryRunRecords } from '../../../lib/domain/imports/pipeline/dry-run-records.ts';
-import type { Item } from '../../../lib/domain/inventory/item.ts';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
+import type { ImportRecords, RecordWrite } from '../../../lib/imports/domain/kind-definition.ts';
+import { DryRunOverlay, entriesOf } from '../../../lib/imports/domain/pipeline/dry-run-overlay.ts';
+import { DryRunRecords } from '../../../lib/imports/domain/pipeline/dry-run-records.ts';
+import type { Item } from '../../../lib/inventory/domain/item.ts';
+import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
+import type { StockRecord } from '../../../lib/inventory/domain/stock.ts';
 
 /**
  * The records port of a dry run (docs/imports.md "Dry runs"): what a write would leave stored,

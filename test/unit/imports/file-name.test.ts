@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFileName } from '../../../lib/domain/imports/submit-job.ts';
+import { cleanFileName } from '../../../lib/imports/domain/submit-job.ts';
 
 describe('cleanFileName', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportKindDefinition, RecordWrite } from '../../../lib/domain/imports/kind-definition.ts';
-import { ImportJobProcessor } from '../../../lib/domain/imports/pipeline/process-job.ts';
-import { DUPLICATE_STRATEGIES } from '../../../lib/domain/imports/types.ts';
-import type { Location } from '../../../lib/domain/inventory/location.ts';
+import type { ImportKindDefinition, RecordWrite } from '../../../lib/imports/domain/kind-definition.ts';
+import { ImportJobProcessor } from '../../../lib/imports/domain/pipeline/process-job.ts';
+import { DUPLICATE_STRATEGIES } from '../../../lib/imports/domain/types.ts';
+import type { Location } from '../../../lib/inventory/domain/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
 
 /**

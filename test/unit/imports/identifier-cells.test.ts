@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RowReader } from '../../../lib/domain/imports/cells.ts';
-import { IMPORT_KINDS, importKind } from '../../../lib/domain/imports/kinds.ts';
-import type { RawRow } from '../../../lib/domain/imports/types.ts';
+import { RowReader } from '../../../lib/imports/domain/cells.ts';
+import { IMPORT_KINDS, importKind } from '../../../lib/imports/domain/kinds.ts';
+import type { RawRow } from '../../../lib/imports/domain/types.ts';
 
 /**
  * Identifier cells (skus, codes, references, lots, units, barcodes) refuse invisible and bidi

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { eventItemSchema, itemCreatedDataSchema, itemUpdatedDataSchema, type EventItem } from '../../../lib/contracts/events.ts';
-import { newId } from '../../../lib/domain/ids.ts';
-import { itemsKind, type ItemRow } from '../../../lib/domain/imports/items-kind.ts';
-import type { Item } from '../../../lib/domain/inventory/item.ts';
-import type { DecideContext } from '../../../lib/domain/imports/kind-definition.ts';
-import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/domain/imports/types.ts';
+import { eventItemSchema, itemCreatedDataSchema, itemUpdatedDataSchema, type EventItem } from '../../../lib/events/contracts/events.ts';
+import { newId } from '../../../lib/platform/core/ids.ts';
+import { itemsKind, type ItemRow } from '../../../lib/imports/domain/items-kind.ts';
+import type { Item } from '../../../lib/inventory/domain/item.ts';
+import type { DecideContext } from '../../../lib/imports/domain/kind-definition.ts';
+import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/imports/domain/types.ts';
 import { A1, at, World } from '../../support/stock-world.ts';
 
 // Item and the event item are the same shape, both ways.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import KIND_SUMMARIES from '../../../lib/domain/imports/kind-summaries.generated.json' with { type: 'json' };
-import { IMPORT_KIND_NAMES } from '../../../lib/domain/imports/kind-names.ts';
-import { IMPORT_KINDS, kindSummary } from '../../../lib/domain/imports/kinds.ts';
+import KIND_SUMMARIES from '../../../lib/imports/domain/kind-summaries.generated.json' with { type: 'json' };
+import { IMPORT_KIND_NAMES } from '../../../lib/imports/domain/kind-names.ts';
+import { IMPORT_KINDS, kindSummary } from '../../../lib/imports/domain/kinds.ts';
 
-describe('lib/domain/imports/kind-summaries.generated.json', () => {
+describe('lib/imports/domain/kind-summaries.generated.json', () => {
   it('is what the registry of import kinds says (run `npm run import-kinds` after changing a kind)', () => {
     expect(KIND_SUMMARIES).toEqual(IMPORT_KINDS.map(kindSummary));
   });

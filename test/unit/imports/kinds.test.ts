@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_KINDS, importKind, kindSummary } from '../../../lib/domain/imports/kinds.ts';
-import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from '../../../lib/domain/imports/types.ts';
+import { IMPORT_KINDS, importKind, kindSummary } from '../../../lib/imports/domain/kinds.ts';
+import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from '../../../lib/imports/domain/types.ts';
 
 describe('IMPORT_KINDS', () => {
   it('lists items, locations, the stock kinds, boms, then builds', () => {

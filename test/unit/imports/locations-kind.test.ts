@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DecideContext } from '../../../lib/domain/imports/kind-definition.ts';
-import { locationsKind, type LocationRow } from '../../../lib/domain/imports/locations-kind.ts';
-import type { Location } from '../../../lib/domain/inventory/location.ts';
-import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/domain/imports/types.ts';
+import type { DecideContext } from '../../../lib/imports/domain/kind-definition.ts';
+import { locationsKind, type LocationRow } from '../../../lib/imports/domain/locations-kind.ts';
+import type { Location } from '../../../lib/inventory/domain/location.ts';
+import type { DuplicateStrategy, RawRow, RowError } from '../../../lib/imports/domain/types.ts';
 
 const NOW = '2026-03-02T09:14:05.000Z';
 const EARLIER = '2026-01-05T10:00:00.000Z';

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/domain/errors.ts';
-import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
-import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
-import { MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../../lib/domain/background/hand-off.ts';
-import { MIN_FAIR_RUN_MS, TIME_MARGIN_MS } from '../../../lib/domain/background/time-budget.ts';
-import { MAX_STORED_ROW_ERRORS } from '../../../lib/domain/imports/job.ts';
-import { ImportJobProcessor } from '../../../lib/domain/imports/pipeline/process-job.ts';
-import type { Item } from '../../../lib/domain/inventory/item.ts';
-import type { Location } from '../../../lib/domain/inventory/location.ts';
+import { ApiError } from '../../../lib/platform/core/errors.ts';
+import { itemsKind } from '../../../lib/imports/domain/items-kind.ts';
+import { locationsKind } from '../../../lib/imports/domain/locations-kind.ts';
+import { MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../../lib/platform/jobs/hand-off.ts';
+import { MIN_FAIR_RUN_MS, TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
+import { MAX_STORED_ROW_ERRORS } from '../../../lib/imports/domain/job.ts';
+import { ImportJobProcessor } from '../../../lib/imports/domain/pipeline/process-job.ts';
+import type { Item } from '../../../lib/inventory/domain/item.ts';
+import type { Location } from '../../../lib/inventory/domain/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
-import { eventEnvelope } from '../../../lib/domain/events/batches.ts';
-import { newEventId } from '../../../lib/domain/events/event-id.ts';
-import { eventBatchItems } from '../../../lib/store/event-batches.ts';
+import { eventEnvelope } from '../../../lib/platform/events/batches.ts';
+import { newEventId } from '../../../lib/platform/events/event-id.ts';
+import { eventBatchItems } from '../../../lib/platform/events/event-batches.ts';
 
 /**
  * The import pipeline's chunking, row-error cap, time budget and exactly-once verdicts, on

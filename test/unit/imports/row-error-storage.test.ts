@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROW_ERROR_VALUE_MAX, storableRowError } from '../../../lib/store/import-jobs-store.ts';
+import { ROW_ERROR_VALUE_MAX, storableRowError } from '../../../lib/imports/store/import-jobs-store.ts';
 
 /** Row errors echo cells from the file; what is stored must stay small whatever the file holds. */
 describe('storableRowError', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildsKind } from '../../../lib/domain/imports/builds-kind.ts';
-import { poReceiptsKind } from '../../../lib/domain/imports/po-receipts-kind.ts';
-import { stockAdjustmentsKind } from '../../../lib/domain/imports/stock-adjustments-kind.ts';
-import { stockCountsKind } from '../../../lib/domain/imports/stock-counts-kind.ts';
-import { stockTransfersKind } from '../../../lib/domain/imports/stock-transfers-kind.ts';
-import type { DuplicateStrategy } from '../../../lib/domain/imports/types.ts';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import { MAX_ON_HAND, type StockEntry } from '../../../lib/domain/stock/records.ts';
+import { buildsKind } from '../../../lib/imports/domain/builds-kind.ts';
+import { poReceiptsKind } from '../../../lib/imports/domain/po-receipts-kind.ts';
+import { stockAdjustmentsKind } from '../../../lib/imports/domain/stock-adjustments-kind.ts';
+import { stockCountsKind } from '../../../lib/imports/domain/stock-counts-kind.ts';
+import { stockTransfersKind } from '../../../lib/imports/domain/stock-transfers-kind.ts';
+import type { DuplicateStrategy } from '../../../lib/imports/domain/types.ts';
+import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
+import { MAX_ON_HAND, type StockEntry } from '../../../lib/stock/domain/records.ts';
 import { A1, adjustment, at, bomOf, build, count, decide, minutesFromNow, problems, receipt, RESIN, STORED_AT, transfer, WIDGET, World } from '../../support/stock-world.ts';
 
 /**

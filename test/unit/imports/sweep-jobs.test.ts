@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ImportJobState } from '../../../lib/domain/imports/job.ts';
-import { ABANDONED_FAILURE, DEAD_LETTER_FAILURE, sweepPendingJobs, type DeadLetter, type SweepPorts } from '../../../lib/domain/imports/sweep-jobs.ts';
-import { IMPORT_ABANDONED_AFTER_SECONDS } from '../../../lib/domain/imports/job.ts';
+import type { ImportJobState } from '../../../lib/imports/domain/job.ts';
+import { ABANDONED_FAILURE, DEAD_LETTER_FAILURE, sweepPendingJobs, type DeadLetter, type SweepPorts } from '../../../lib/imports/domain/sweep-jobs.ts';
+import { IMPORT_ABANDONED_AFTER_SECONDS } from '../../../lib/imports/domain/job.ts';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const longAgo = new Date(NOW.getTime() - (IMPORT_ABANDONED_AFTER_SECONDS + 60) * 1000).toISOString();

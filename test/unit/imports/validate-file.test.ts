@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../lib/domain/imports/csv-reader.ts';
-import { bomsKind } from '../../../lib/domain/imports/boms-kind.ts';
-import { itemsKind } from '../../../lib/domain/imports/items-kind.ts';
-import type { ReferenceEntity } from '../../../lib/domain/imports/kind-definition.ts';
-import { locationsKind } from '../../../lib/domain/imports/locations-kind.ts';
-import { referencedKeys, parseRows, validateRows, type KnownKeys } from '../../../lib/domain/imports/validate-file.ts';
+import { readCsv } from '../../../lib/platform/csv/csv-reader.ts';
+import { bomsKind } from '../../../lib/imports/domain/boms-kind.ts';
+import { itemsKind } from '../../../lib/imports/domain/items-kind.ts';
+import type { ReferenceEntity } from '../../../lib/imports/domain/kind-definition.ts';
+import { locationsKind } from '../../../lib/imports/domain/locations-kind.ts';
+import { referencedKeys, parseRows, validateRows, type KnownKeys } from '../../../lib/imports/domain/validate-file.ts';
 
 async function csv(text: string) {
   const result = await readCsv(Buffer.from(text), locationsKind);

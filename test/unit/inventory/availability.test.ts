@@ -6,10 +6,10 @@ import {
   quantityStates,
   type AvailabilityEntry,
   type ItemAvailabilityStorage,
-} from '../../../lib/domain/inventory/availability.ts';
-import { itemView } from '../../../lib/domain/inventory/item-reads.ts';
-import { stockRecordView } from '../../../lib/domain/inventory/reads.ts';
-import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
+} from '../../../lib/inventory/domain/availability.ts';
+import { itemView } from '../../../lib/inventory/domain/item-reads.ts';
+import { stockRecordView } from '../../../lib/inventory/domain/reads.ts';
+import type { StockRecord } from '../../../lib/inventory/domain/stock.ts';
 import { itemOf } from '../../support/stock-world.ts';
 
 /** The three quantity states on the reads, and how GET /v1/items/{id}/availability groups and cuts an item's records (docs/inventory.md "Reading inventory"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Hierarchy, loadAncestry } from '../../../lib/domain/inventory/hierarchy.ts';
+import { Hierarchy, loadAncestry } from '../../../lib/inventory/domain/hierarchy.ts';
 
 describe('Hierarchy.wouldCycle', () => {
   // A > B > C, and D alone

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idTime, MAX_ULID_TIME, newId, ulid } from '../../../lib/domain/ids.ts';
-import { isMovementTime, movementTimeOf, newMovementId } from '../../../lib/domain/inventory/stock.ts';
+import { idTime, MAX_ULID_TIME, newId, ulid } from '../../../lib/platform/core/ids.ts';
+import { isMovementTime, movementTimeOf, newMovementId } from '../../../lib/inventory/domain/stock.ts';
 
 /** Movement ids carry their movement's time, so the store derives the key from the id (docs/inventory.md "Reading inventory"). */
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BARCODE_RENDERER_VERSION } from '../../../lib/domain/labels/render-barcode.ts';
-import { svgImageResult } from '../../../lib/http/image-response.ts';
-import type { HandlerResult, HttpEvent } from '../../../lib/http/types.ts';
+import { BARCODE_RENDERER_VERSION } from '../../../lib/labels/domain/render-barcode.ts';
+import { svgImageResult } from '../../../lib/platform/http/image-response.ts';
+import type { HandlerResult, HttpEvent } from '../../../lib/platform/http/types.ts';
 
 /** The direct (not pre-serialized) result an image handler returns. */
 const result = (handled: HandlerResult) => handled as { status: number; headers: Record<string, string>; empty?: boolean };

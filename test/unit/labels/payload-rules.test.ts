@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BarcodeFormat } from '../../../lib/domain/labels/formats.ts';
-import { ValidationError } from '../../../lib/domain/errors.ts';
-import { gs1CheckDigit, toEncodableText } from '../../../lib/domain/labels/payload-rules.ts';
-import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
+import type { BarcodeFormat } from '../../../lib/labels/domain/formats.ts';
+import { ValidationError } from '../../../lib/platform/core/errors.ts';
+import { gs1CheckDigit, toEncodableText } from '../../../lib/labels/domain/payload-rules.ts';
+import { renderBarcode } from '../../../lib/labels/domain/render-barcode.ts';
 
 async function renderError(format: BarcodeFormat, payload: string): Promise<unknown> {
   try {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BARCODE_FORMATS } from '../../../lib/domain/labels/formats.ts';
-import { ValidationError } from '../../../lib/domain/errors.ts';
-import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
+import { BARCODE_FORMATS } from '../../../lib/labels/domain/formats.ts';
+import { ValidationError } from '../../../lib/platform/core/errors.ts';
+import { renderBarcode } from '../../../lib/labels/domain/render-barcode.ts';
 
 /** Single UTF-16 code units, lone surrogates included. */
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BarcodeFormat } from '../../../lib/domain/labels/formats.ts';
-import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
+import type { BarcodeFormat } from '../../../lib/labels/domain/formats.ts';
+import { renderBarcode } from '../../../lib/labels/domain/render-barcode.ts';
 import { ZXING_FORMAT, gs1ElementString, rasterize, scan } from '../../support/barcode-scanner.ts';
 
 /**

@@ -1,8 +1,8 @@
 import bwipjs from 'bwip-js';
 import { describe, expect, it } from 'vitest';
-import { BARCODE_FORMATS, type BarcodeFormat } from '../../../lib/domain/labels/formats.ts';
-import { renderBarcode } from '../../../lib/domain/labels/render-barcode.ts';
-import { SYMBOLOGIES } from '../../../lib/domain/labels/symbologies.ts';
+import { BARCODE_FORMATS, type BarcodeFormat } from '../../../lib/labels/domain/formats.ts';
+import { renderBarcode } from '../../../lib/labels/domain/render-barcode.ts';
+import { SYMBOLOGIES } from '../../../lib/labels/domain/symbologies.ts';
 import { columnsAreWhite, darkBounds, rasterize, rowsAreWhite, scan, svgSize } from '../../support/barcode-scanner.ts';
 
 const PAYLOADS: Readonly<Record<BarcodeFormat, string>> = {

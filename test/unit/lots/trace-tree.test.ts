@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildProvenance } from '../../../lib/domain/boms/records.ts';
-import { buildTraceTree, nodesOfBuild, type BuildPage, type BuildSource, type LotRef, type TraceDirection, type TraceNode } from '../../../lib/domain/lots/trace-tree.ts';
+import type { BuildProvenance } from '../../../lib/boms/domain/records.ts';
+import { buildTraceTree, nodesOfBuild, type BuildPage, type BuildSource, type LotRef, type TraceDirection, type TraceNode } from '../../../lib/lots/domain/trace-tree.ts';
 
 /**
  * The tree of a lot trace (docs/inventory.md "Tracing a lot") over builds held in memory: a

@@ -1,13 +1,13 @@
-import { bindOperation, type OperationContract } from '../../../lib/contracts/operation.ts';
-import * as z from '../../../lib/contracts/zod.ts';
-import { generateApiKey, hashApiKey } from '../../../lib/domain/auth/api-key.ts';
-import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
-import type { IdempotencyRecords } from '../../../lib/domain/write/ports.ts';
-import { createOperationHandler, type ChainDependencies, type RouteHandler } from '../../../lib/http/chain.ts';
-import { writeDependencies } from '../../../lib/http/write-dependencies.ts';
-import type { RouteDefinition } from '../../../lib/routes/types.ts';
+import { bindOperation, type OperationContract } from '../../../lib/platform/contracts/operation.ts';
+import * as z from '../../../lib/platform/contracts/zod.ts';
+import { generateApiKey, hashApiKey } from '../../../lib/platform/auth/api-key.ts';
+import type { ApiKeyLookup } from '../../../lib/platform/auth/ports.ts';
+import type { IdempotencyRecords } from '../../../lib/platform/write/ports.ts';
+import { createOperationHandler, type ChainDependencies, type RouteHandler } from '../../../lib/platform/http/chain.ts';
+import { writeDependencies } from '../../../lib/platform/http/write-dependencies.ts';
+import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../../local/api-gateway-events.ts';
-import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
+import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';
 
 /** One read and one write route on the real chain with in-memory ports, for the log and metric tests. */

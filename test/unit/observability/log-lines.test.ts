@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { log } from '../../../lib/log.ts';
+import { log } from '../../../lib/platform/observability/log.ts';
 import { captureOutput } from './capture-output.ts';
 import { KEY, readHandler } from './chain-fixture.ts';
 
@@ -53,7 +53,7 @@ describe('a request log line', () => {
     // Prepare: a fresh container started on demand (Lambda sets the variable), with its own logger
     vi.stubEnv('AWS_LAMBDA_INITIALIZATION_TYPE', 'on-demand');
     vi.resetModules();
-    const fresh = { ...(await import('./chain-fixture.ts')), ...(await import('../../../lib/log.ts')) };
+    const fresh = { ...(await import('./chain-fixture.ts')), ...(await import('../../../lib/platform/observability/log.ts')) };
     const invoke = fresh.readHandler(async () => {
       fresh.log('info', 'thing listed');
       return { status: 200, json: {} };

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFallbackHandler } from '../../../lib/http/fallback.ts';
-import { withProblemDocuments } from '../../../lib/http/middleware/problem-documents.ts';
-import { countFeedPage, countImportMessages, countImportRows, flushWebhookAttempts, METRIC, observeWebhookAttempt } from '../../../lib/metrics.ts';
+import { createFallbackHandler } from '../../../lib/app/fallback.ts';
+import { withProblemDocuments } from '../../../lib/platform/http/middleware/problem-documents.ts';
+import { countFeedPage, countImportMessages, countImportRows, flushWebhookAttempts, METRIC, observeWebhookAttempt } from '../../../lib/platform/observability/metrics.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from './capture-output.ts';
 import { KEY, readHandler, readRoute, writeHandler } from './chain-fixture.ts';
@@ -198,7 +198,7 @@ describe('feed and import metrics', () => {
 
   it('puts messages received and failed on the invocation line', async () => {
     // Prepare
-    const { metrics } = await import('../../../lib/metrics.ts');
+    const { metrics } = await import('../../../lib/platform/observability/metrics.ts');
 
     // Act
     countImportMessages(5, 1);
@@ -212,7 +212,7 @@ describe('feed and import metrics', () => {
 
   it('tallies webhook attempts: one line per outcome at the flush, the first attempts\' delays as values of the invocation line', async () => {
     // Prepare
-    const { metrics } = await import('../../../lib/metrics.ts');
+    const { metrics } = await import('../../../lib/platform/observability/metrics.ts');
 
     // Act
     observeWebhookAttempt({ outcome: 'succeeded', commitToAttemptMs: 80 });

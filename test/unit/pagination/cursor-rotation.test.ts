@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec, type CursorBinding } from '../../../lib/domain/pagination/cursor.ts';
-import { parseCursorSecret, type CursorKeys } from '../../../lib/domain/pagination/cursor-keys.ts';
-import { CursorKeyring } from '../../../lib/domain/pagination/cursor-keyring.ts';
+import { CursorCodec, type CursorBinding } from '../../../lib/platform/pagination/cursor.ts';
+import { parseCursorSecret, type CursorKeys } from '../../../lib/platform/pagination/cursor-keys.ts';
+import { CursorKeyring } from '../../../lib/platform/pagination/cursor-keyring.ts';
 
 const A = 'a'.repeat(48);
 const B = 'b'.repeat(48);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../../lib/domain/auth/api-key.ts';
-import type { ApiKeyLookup } from '../../../lib/domain/auth/ports.ts';
-import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import { renderBarcodeContract } from '../../../lib/contracts/labels.ts';
-import { bindOperation } from '../../../lib/contracts/operation.ts';
-import { createOperationHandler, type ChainDependencies } from '../../../lib/http/chain.ts';
-import { routeById } from '../../../lib/routes/index.ts';
-import type { RouteDefinition } from '../../../lib/routes/types.ts';
+import { generateApiKey } from '../../../lib/platform/auth/api-key.ts';
+import type { ApiKeyLookup } from '../../../lib/platform/auth/ports.ts';
+import type { RateLimitPolicies } from '../../../lib/platform/rate-limit/fixed-window.ts';
+import { renderBarcodeContract } from '../../../lib/labels/contracts.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler, type ChainDependencies } from '../../../lib/platform/http/chain.ts';
+import { routeById } from '../../../lib/app/routes.ts';
+import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
-import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
+import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 import { keyRecord } from './key-record.ts';
 

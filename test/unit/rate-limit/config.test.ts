@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadRateLimitConfig, RATE_LIMIT_ENV } from '../../../lib/config/rate-limits.ts';
+import { loadRateLimitConfig, RATE_LIMIT_ENV } from '../../../lib/platform/config/rate-limits.ts';
 
 describe('loadRateLimitConfig', () => {
   afterEach(() => {

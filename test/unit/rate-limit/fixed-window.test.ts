@@ -9,7 +9,7 @@ import {
   windowStartOf,
   type RateLimitPolicy,
   type WindowEvaluation,
-} from '../../../lib/domain/rate-limit/fixed-window.ts';
+} from '../../../lib/platform/rate-limit/fixed-window.ts';
 
 /** 2026-01-31T12:00:00Z: a whole minute, so a 60 s window starts exactly here. */
 const BOUNDARY_MS = Date.UTC(2026, 0, 31, 12, 0, 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RateLimitWindowStatus } from '../../../lib/domain/rate-limit/types.ts';
-import { baseHeaders, rateLimitHeaders } from '../../../lib/http/headers.ts';
+import type { RateLimitWindowStatus } from '../../../lib/platform/rate-limit/types.ts';
+import { baseHeaders, rateLimitHeaders } from '../../../lib/platform/http/headers.ts';
 
 const GENERAL: RateLimitWindowStatus = { policy: 'general', limit: 1200, windowSeconds: 60, remaining: 17, resetSeconds: 42 };
 const SUBMISSION: RateLimitWindowStatus = { policy: 'submission', limit: 20, windowSeconds: 60, remaining: 0, resetSeconds: 42 };

@@ -1,5 +1,5 @@
-import type { CounterWindow } from '../../../lib/domain/rate-limit/auth-failures.ts';
-import type { RateLimitCounter, RateLimitPolicyName, TokenAdd } from '../../../lib/domain/rate-limit/fixed-window.ts';
+import type { CounterWindow } from '../../../lib/platform/rate-limit/auth-failures.ts';
+import type { RateLimitCounter, RateLimitPolicyName, TokenAdd } from '../../../lib/platform/rate-limit/fixed-window.ts';
 
 /**
  * Test double (and model) of the rate-limits table: counts per key, policy and window, with the

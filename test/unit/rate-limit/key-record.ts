@@ -1,4 +1,4 @@
-import { hashApiKey, type ApiKeyRecord } from '../../../lib/domain/auth/api-key.ts';
+import { hashApiKey, type ApiKeyRecord } from '../../../lib/platform/auth/api-key.ts';
 
 /** The stored record of a test key of organization `org_1`, as the keys table would return it. */
 export function keyRecord(key: string, scopes: ApiKeyRecord['scopes'], revokedAt: string | null = null): ApiKeyRecord {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/domain/errors.ts';
-import type { RateLimitPolicies } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import { TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
-import { rateLimit } from '../../../lib/http/middleware/rate-limit.ts';
-import type { MiddyRequest, RequestState } from '../../../lib/http/types.ts';
+import { ApiError } from '../../../lib/platform/core/errors.ts';
+import type { RateLimitPolicies } from '../../../lib/platform/rate-limit/fixed-window.ts';
+import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
+import { rateLimit } from '../../../lib/platform/http/middleware/rate-limit.ts';
+import type { MiddyRequest, RequestState } from '../../../lib/platform/http/types.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 
 /** 2026-01-31T12:00:00Z, a window boundary. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CounterWindow } from '../../../lib/domain/rate-limit/auth-failures.ts';
-import { counterExpiresAt, type RateLimitCounter, type RateLimitPolicy, type TokenAdd } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import { TokenLeases, type LeaseOutcome } from '../../../lib/domain/rate-limit/token-leases.ts';
+import type { CounterWindow } from '../../../lib/platform/rate-limit/auth-failures.ts';
+import { counterExpiresAt, type RateLimitCounter, type RateLimitPolicy, type TokenAdd } from '../../../lib/platform/rate-limit/fixed-window.ts';
+import { TokenLeases, type LeaseOutcome } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 
 /**

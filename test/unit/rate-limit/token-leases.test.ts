@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { counterExpiresAt } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import type { RateLimitPolicy } from '../../../lib/domain/rate-limit/fixed-window.ts';
-import { BUSY_MS, leaseTokens, TokenLeases } from '../../../lib/domain/rate-limit/token-leases.ts';
+import { counterExpiresAt } from '../../../lib/platform/rate-limit/fixed-window.ts';
+import type { RateLimitPolicy } from '../../../lib/platform/rate-limit/fixed-window.ts';
+import { BUSY_MS, leaseTokens, TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';
 
 /** Token leases in one container against the counter model (test/unit/rate-limit/in-memory-counter.ts). */

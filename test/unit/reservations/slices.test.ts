@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { LINES_PER_SLICE, MAX_RESERVATION_PLAN_BYTES, reservationPlanBytes } from '../../../lib/domain/reservations/limits.ts';
-import type { SliceRun } from '../../../lib/domain/reservations/ports.ts';
-import { ReserveCommand, type ReservationInput } from '../../../lib/domain/reservations/reserve.ts';
-import { MAX_RESERVATION_LINES, type Reservation } from '../../../lib/domain/reservations/reservation.ts';
-import { SettleReservationCommand, type SettleAction } from '../../../lib/domain/reservations/settle.ts';
-import type { CommandPlan } from '../../../lib/domain/write/ports.ts';
-import type { StoreWrite } from '../../../lib/store/transaction-writer.ts';
+import { LINES_PER_SLICE, MAX_RESERVATION_PLAN_BYTES, reservationPlanBytes } from '../../../lib/reservations/domain/limits.ts';
+import type { SliceRun } from '../../../lib/reservations/domain/ports.ts';
+import { ReserveCommand, type ReservationInput } from '../../../lib/reservations/domain/reserve.ts';
+import { MAX_RESERVATION_LINES, type Reservation } from '../../../lib/reservations/domain/reservation.ts';
+import { SettleReservationCommand, type SettleAction } from '../../../lib/reservations/domain/settle.ts';
+import type { CommandPlan } from '../../../lib/platform/write/ports.ts';
+import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
 import { ReservationWorld, transactionActions } from '../../support/reservation-world.ts';
 import { itemOf, locationOf } from '../../support/stock-world.ts';
 
 /**
- * Every transaction of a reservation fits DynamoDB's 100 actions (lib/domain/reservations/limits.ts),
+ * Every transaction of a reservation fits DynamoDB's 100 actions (lib/reservations/domain/limits.ts),
  * with the longest texts the API takes (3 UTF-8 bytes a character): a reservation of up to 37 lots
  * is created, released, fulfilled and expired in one transaction each; a larger one, or a create
  * that passes over more lots held in full than one transaction can check, runs in slices of
- * LINES_PER_SLICE lots, each its own transaction (lib/domain/reservations/slices.ts).
+ * LINES_PER_SLICE lots, each its own transaction (lib/reservations/domain/slices.ts).
  */
 
 const ORG = 'org_limits';

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../lib/domain/errors.ts';
-import type { Item } from '../../../lib/domain/inventory/item.ts';
-import type { Location } from '../../../lib/domain/inventory/location.ts';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/stock.ts';
-import { adjustmentSpec, type AdjustmentInput, type AdjustmentLineInput } from '../../../lib/domain/stock/changes/adjust.ts';
-import { RecordsFirstError, StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec, type StockChangeWrite } from '../../../lib/domain/stock/changes/command.ts';
-import type { StockChange } from '../../../lib/domain/stock/changes/change.ts';
-import { recordsOf } from '../../../lib/domain/stock/changes/references.ts';
-import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError } from '../../../lib/domain/stock/changes/errors.ts';
-import { adjustmentClaimKey } from '../../../lib/domain/stock/claims.ts';
-import type { ItemStock, StockEntry } from '../../../lib/domain/stock/records.ts';
+import { ValidationError } from '../../../lib/platform/core/errors.ts';
+import type { Item } from '../../../lib/inventory/domain/item.ts';
+import type { Location } from '../../../lib/inventory/domain/location.ts';
+import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
+import { stockRecordKey, type StockRecord } from '../../../lib/inventory/domain/stock.ts';
+import { adjustmentSpec, type AdjustmentInput, type AdjustmentLineInput } from '../../../lib/stock/domain/changes/adjust.ts';
+import { RecordsFirstError, StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec, type StockChangeWrite } from '../../../lib/stock/domain/changes/command.ts';
+import type { StockChange } from '../../../lib/stock/domain/changes/change.ts';
+import { recordsOf } from '../../../lib/stock/domain/changes/references.ts';
+import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError } from '../../../lib/stock/domain/changes/errors.ts';
+import { adjustmentClaimKey } from '../../../lib/stock/domain/claims.ts';
+import type { ItemStock, StockEntry } from '../../../lib/stock/domain/records.ts';
 import { A1, B1, GADGET, NOW, RESIN, STORED_AT, WIDGET } from '../../support/stock-world.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Bom, BuildProvenance } from '../../../lib/domain/boms/records.ts';
-import { buildsKind } from '../../../lib/domain/imports/builds-kind.ts';
-import { poReceiptsKind } from '../../../lib/domain/imports/po-receipts-kind.ts';
-import { stockAdjustmentsKind } from '../../../lib/domain/imports/stock-adjustments-kind.ts';
-import { stockCountsKind } from '../../../lib/domain/imports/stock-counts-kind.ts';
-import { stockTransfersKind } from '../../../lib/domain/imports/stock-transfers-kind.ts';
-import { hasRoomFor, newReceipt, withReceiptLine } from '../../../lib/domain/stock/documents.ts';
-import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../../../lib/domain/stock/records.ts';
+import type { Bom, BuildProvenance } from '../../../lib/boms/domain/records.ts';
+import { buildsKind } from '../../../lib/imports/domain/builds-kind.ts';
+import { poReceiptsKind } from '../../../lib/imports/domain/po-receipts-kind.ts';
+import { stockAdjustmentsKind } from '../../../lib/imports/domain/stock-adjustments-kind.ts';
+import { stockCountsKind } from '../../../lib/imports/domain/stock-counts-kind.ts';
+import { stockTransfersKind } from '../../../lib/imports/domain/stock-transfers-kind.ts';
+import { hasRoomFor, newReceipt, withReceiptLine } from '../../../lib/stock/domain/documents.ts';
+import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../../../lib/stock/domain/records.ts';
 import { A1, adjustment, at, B1, bomOf, build, claimOf, count, decide, GADGET, JOB, NOW, parsed, receipt, RESIN, transfer, typesOf, WIDGET, World } from '../../support/stock-world.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { EventDraft } from '../../../lib/domain/events/types.ts';
-import type { Item } from '../../../lib/domain/inventory/item.ts';
-import type { Location } from '../../../lib/domain/inventory/location.ts';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import { stockRecordKey, type StockRecord } from '../../../lib/domain/inventory/stock.ts';
-import { newCount, newReceipt, withCountLine, withReceiptLine } from '../../../lib/domain/stock/documents.ts';
-import { StockLedger, type LedgerIds, type MoveInput, type StockBase, type StockSide } from '../../../lib/domain/stock/ledger.ts';
-import { MAX_ON_HAND, type ItemStock, type StockDocument } from '../../../lib/domain/stock/records.ts';
+import type { EventDraft } from '../../../lib/platform/events/types.ts';
+import type { Item } from '../../../lib/inventory/domain/item.ts';
+import type { Location } from '../../../lib/inventory/domain/location.ts';
+import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
+import { stockRecordKey, type StockRecord } from '../../../lib/inventory/domain/stock.ts';
+import { newCount, newReceipt, withCountLine, withReceiptLine } from '../../../lib/stock/domain/documents.ts';
+import { StockLedger, type LedgerIds, type MoveInput, type StockBase, type StockSide } from '../../../lib/stock/domain/ledger.ts';
+import { MAX_ON_HAND, type ItemStock, type StockDocument } from '../../../lib/stock/domain/records.ts';
 
 /**
  * The chunk-scoped stock working set (docs/inventory.md "The stock model", "Events"), over an

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { VersionedRecord } from '../../../lib/domain/inventory/records.ts';
-import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
-import type { ItemStock } from '../../../lib/domain/stock/records.ts';
-import { StockState, type StockReads } from '../../../lib/domain/stock/state.ts';
+import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
+import type { StockRecord } from '../../../lib/inventory/domain/stock.ts';
+import type { ItemStock } from '../../../lib/stock/domain/records.ts';
+import { StockState, type StockReads } from '../../../lib/stock/domain/state.ts';
 
-/** How the stock state reads (lib/domain/stock/state.ts): records and their items' totals in one batch where the store can. */
+/** How the stock state reads (lib/stock/domain/state.ts): records and their items' totals in one batch where the store can. */
 
 const record = (itemId: string): VersionedRecord<StockRecord> => ({ record: { id: `stk_${itemId}`, itemId, sku: itemId, locationId: 'loc_a', locationCode: 'A', lot: null, onHand: 3, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }, version: 2 });
 const total = (itemId: string): VersionedRecord<ItemStock> => ({ record: { itemId, onHand: 3 } as ItemStock, version: 4 });

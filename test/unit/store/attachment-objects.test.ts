@@ -2,10 +2,10 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachmentDisposition } from '../../../lib/domain/attachments/file-name.ts';
-import { AttachmentObjectsStore } from '../../../lib/store/attachment-objects.ts';
+import { attachmentDisposition } from '../../../lib/attachments/domain/file-name.ts';
+import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
 
-// The attachment routes sign their S3 requests themselves (lib/store/attachment-objects.ts); the
+// The attachment routes sign their S3 requests themselves (lib/attachments/store/attachment-objects.ts); the
 // download URL they hand out must be the one the S3 client and its presigner would have signed,
 // byte for byte, in both addressing styles (AWS's virtual-hosted, the local S3's path style).
 

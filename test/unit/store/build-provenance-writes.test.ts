@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildProvenance } from '../../../lib/domain/boms/records.ts';
-import { CONSUMED_SLICE_LINES, provenanceItems, storedBuildOf } from '../../../lib/store/build-provenance-items.ts';
-import { BuildProvenanceStore } from '../../../lib/store/build-provenance-store.ts';
-import type { StoreWrite } from '../../../lib/store/transaction-writer.ts';
+import type { BuildProvenance } from '../../../lib/boms/domain/records.ts';
+import { CONSUMED_SLICE_LINES, provenanceItems, storedBuildOf } from '../../../lib/builds/store/build-provenance-items.ts';
+import { BuildProvenanceStore } from '../../../lib/builds/store/build-provenance-store.ts';
+import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
 
 /**
  * How a build's provenance is cut into items and transactions (docs/boms.md "How provenance is

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryMessage, DeliveryQueue } from '../../../lib/domain/webhooks/ports.ts';
-import { CoalescingDeliveryQueue } from '../../../lib/store/webhook-queue.ts';
+import type { DeliveryMessage, DeliveryQueue } from '../../../lib/webhooks/domain/ports.ts';
+import { CoalescingDeliveryQueue } from '../../../lib/webhooks/store/webhook-queue.ts';
 
 const message = (sequence: number): { message: DeliveryMessage; delaySeconds: number } => ({
   message: { kind: 'attempt', organizationId: 'org_a', endpointId: 'whe_a', sequence, origin: 'live', attempt: 1, dueAt: 0 },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { entityItem, sortKeyRange } from '../../../lib/store/entity.ts';
-import { inventoryRecordEntity, movementEntity, naturalKeyClaimEntity } from '../../../lib/store/entities.ts';
-import { LIST_PREFIXES, listSortKeys } from '../../../lib/store/inventory-lists.ts';
-import { keys } from '../../../lib/store/keys.ts';
+import { entityItem, sortKeyRange } from '../../../lib/platform/dynamo/entity.ts';
+import { inventoryRecordEntity, movementEntity, naturalKeyClaimEntity } from '../../../lib/platform/dynamo/entities.ts';
+import { LIST_PREFIXES, listSortKeys } from '../../../lib/inventory/store/inventory-lists.ts';
+import { keys } from '../../../lib/platform/dynamo/keys.ts';
 
 describe('entity layer', () => {
   it('builds an item from the declaration: key, index keys, type tag, schema version, then the attributes', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../../lib/store/group-commit.ts';
+import { GroupCommit } from '../../../lib/platform/dynamo/group-commit.ts';
 
-/** Group commit (lib/store/group-commit.ts): what meets in a turn, or behind a write, goes out together. */
+/** Group commit (lib/platform/dynamo/group-commit.ts): what meets in a turn, or behind a write, goes out together. */
 function recorder(options: { failKey?: string; maxEntries?: number; maxInFlight?: number } = {}) {
   const writes: { key: string; entries: number[] }[] = [];
   const held: (() => void)[] = [];

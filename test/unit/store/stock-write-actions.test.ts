@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NaturalKeyTakenError, STORED_ENTRIES_PER_WRITE } from '../../../lib/domain/inventory/records.ts';
-import type { StockRecord } from '../../../lib/domain/inventory/stock.ts';
-import { ImportRecordsStore } from '../../../lib/store/import-records.ts';
-import { InventoryStore } from '../../../lib/store/inventory-store.ts';
+import { NaturalKeyTakenError, STORED_ENTRIES_PER_WRITE } from '../../../lib/inventory/domain/records.ts';
+import type { StockRecord } from '../../../lib/inventory/domain/stock.ts';
+import { ImportRecordsStore } from '../../../lib/imports/store/import-records.ts';
+import { InventoryStore } from '../../../lib/inventory/store/inventory-store.ts';
 import { A1, at, B1, GADGET, locationOf, NOW, RESIN, WIDGET, World } from '../../support/stock-world.ts';
 
 /**

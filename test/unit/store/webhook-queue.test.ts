@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DeliveryMessage } from '../../../lib/domain/webhooks/ports.ts';
-import { WebhookDeliveryQueue } from '../../../lib/store/webhook-queue.ts';
+import type { DeliveryMessage } from '../../../lib/webhooks/domain/ports.ts';
+import { WebhookDeliveryQueue } from '../../../lib/webhooks/store/webhook-queue.ts';
 
-// The webhook queue's SendMessageBatch (lib/store/webhook-queue.ts): each entry names its
+// The webhook queue's SendMessageBatch (lib/webhooks/store/webhook-queue.ts): each entry names its
 // organization as its message group, the tenant SQS fair queues balance (docs/webhooks.md "Fairness").
 
 beforeAll(() => {

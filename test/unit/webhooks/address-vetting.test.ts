@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, nonPublicReason, refusedAddressReason, vetWebhookUrl } from '../../../lib/domain/webhooks/address-vetting.ts';
-import { WebhookCommands } from '../../../lib/domain/webhooks/commands.ts';
-import { ValidationError } from '../../../lib/domain/errors.ts';
+import { isPublicAddress, nonPublicReason, refusedAddressReason, vetWebhookUrl } from '../../../lib/webhooks/domain/address-vetting.ts';
+import { WebhookCommands } from '../../../lib/webhooks/domain/commands.ts';
+import { ValidationError } from '../../../lib/platform/core/errors.ts';
 
 describe('isPublicAddress: refused IPv4 ranges', () => {
   it.each([

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { AttemptReads } from '../../../lib/domain/webhooks/attempt-reads.ts';
-import type { StoredEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { StoredEventText } from '../../../lib/domain/webhooks/ports.ts';
+import { AttemptReads } from '../../../lib/webhooks/domain/attempt-reads.ts';
+import type { StoredEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
+import type { StoredEventText } from '../../../lib/webhooks/domain/ports.ts';
 
-/** The delivery worker's kept reads (lib/domain/webhooks/attempt-reads.ts): what is read again, and when. */
+/** The delivery worker's kept reads (lib/webhooks/domain/attempt-reads.ts): what is read again, and when. */
 
 function sources(envelopeBytes = 10) {
   const reads = { endpoints: [] as string[], events: [] as string[] };

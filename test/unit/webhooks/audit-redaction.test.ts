@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WebhookCommands } from '../../../lib/domain/webhooks/commands.ts';
-import type { StoredEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
+import { WebhookCommands } from '../../../lib/webhooks/domain/commands.ts';
+import type { StoredEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
 
 /** Audit entries never show a URL's query values: a token there is a credential (docs/webhooks.md "Secrets"). */
 

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createTasks, type CommittedEvent, type TaskPlanner } from '../../../lib/domain/webhooks/dispatch.ts';
-import type { DeliveryMessage, DeliveryTask } from '../../../lib/domain/webhooks/ports.ts';
+import { createTasks, type CommittedEvent, type TaskPlanner } from '../../../lib/webhooks/domain/dispatch.ts';
+import type { DeliveryMessage, DeliveryTask } from '../../../lib/webhooks/domain/ports.ts';
 
-/** A replay page's task puts and sends (lib/domain/webhooks/dispatch.ts `createTasks`): messages go out while later puts run; a failed put fails the call only after every send ended. */
+/** A replay page's task puts and sends (lib/webhooks/domain/dispatch.ts `createTasks`): messages go out while later puts run; a failed put fails the call only after every send ended. */
 
 const event = (sequence: number): CommittedEvent => ({ organizationId: 'org_a', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' });
 const pairs = (count: number) => Array.from({ length: count }, (_, index) => ({ event: event(index + 1), endpointId: 'whe_1', origin: 'live' }));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/domain/webhooks/deliver.ts';
-import { dispatchEvents, liveRecipients, newTask, type CommittedEvent, type DispatchOutbox } from '../../../lib/domain/webhooks/dispatch.ts';
-import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage, TaskIdentity, TaskNext } from '../../../lib/domain/webhooks/ports.ts';
+import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/webhooks/domain/deliver.ts';
+import { dispatchEvents, liveRecipients, newTask, type CommittedEvent, type DispatchOutbox } from '../../../lib/webhooks/domain/dispatch.ts';
+import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
+import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage, TaskIdentity, TaskNext } from '../../../lib/webhooks/domain/ports.ts';
 
 /**
  * The webhook flows' decisions on in-memory ports (docs/webhooks.md "Delivery", "Retry waits",

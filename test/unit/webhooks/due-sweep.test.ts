@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SWEPT_PER_RUN, outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/domain/webhooks/due-sweep.ts';
-import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/domain/webhooks/ports.ts';
-import type { OutboxRun } from '../../../lib/domain/webhooks/due-sweep.ts';
-import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/domain/webhooks/sweep-at.ts';
+import { MAX_SWEPT_PER_RUN, outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/webhooks/domain/due-sweep.ts';
+import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/webhooks/domain/ports.ts';
+import type { OutboxRun } from '../../../lib/webhooks/domain/due-sweep.ts';
+import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/webhooks/domain/sweep-at.ts';
 
 /**
  * The due-task sweep's decisions (docs/webhooks.md "The due-task sweep"): when a task counts as

@@ -14,8 +14,8 @@ import {
   WAITED_FOR_WORKER_MS,
   type FairShareLimits,
   type GateState,
-} from '../../../lib/domain/webhooks/fair-share.ts';
-import { WORKERS, type QueueWorkerDefinition } from '../../../lib/workers.ts';
+} from '../../../lib/webhooks/domain/fair-share.ts';
+import { WORKERS, type QueueWorkerDefinition } from '../../../lib/app/workers.ts';
 
 /**
  * The admission rule of the fair-share gate (docs/webhooks.md "Fairness"): base shares that never

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { DeliveryMessage, DeliveryTask, Replay, StoredEventText } from '../../../lib/domain/webhooks/ports.ts';
-import { REPLAY_PAGE_SIZE, runReplayPage, type ReplayPorts } from '../../../lib/domain/webhooks/replay.ts';
-import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from '../../../lib/domain/webhooks/replay-limits.ts';
+import type { StoredEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
+import type { DeliveryMessage, DeliveryTask, Replay, StoredEventText } from '../../../lib/webhooks/domain/ports.ts';
+import { REPLAY_PAGE_SIZE, runReplayPage, type ReplayPorts } from '../../../lib/webhooks/domain/replay.ts';
+import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from '../../../lib/webhooks/domain/replay-limits.ts';
 
 /**
  * The organization's cap on unfinished replay tasks (docs/webhooks.md "Replaying"): a page is

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryMessage, Replay } from '../../../lib/domain/webhooks/ports.ts';
-import { commitReplayRequest } from '../../../lib/domain/webhooks/replay-request.ts';
+import type { DeliveryMessage, Replay } from '../../../lib/webhooks/domain/ports.ts';
+import { commitReplayRequest } from '../../../lib/webhooks/domain/replay-request.ts';
 
 /** A replay request queues its first page only once its record committed (docs/webhooks.md "Replaying"). */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEndpoint } from '../../../lib/domain/webhooks/endpoint.ts';
-import type { DeliveryMessage, DeliveryTask, Replay, StoredEventText } from '../../../lib/domain/webhooks/ports.ts';
-import { runReplayPage, type ReplayPorts } from '../../../lib/domain/webhooks/replay.ts';
+import type { StoredEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
+import type { DeliveryMessage, DeliveryTask, Replay, StoredEventText } from '../../../lib/webhooks/domain/ports.ts';
+import { runReplayPage, type ReplayPorts } from '../../../lib/webhooks/domain/replay.ts';
 
 /**
  * A replay pages the feed by position (docs/webhooks.md "Replaying"): a page shorter than asked

@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDnsResolve } from '../../../lib/store/webhook-dns.ts';
-import { createWebhookSender } from '../../../lib/store/webhook-sender.ts';
+import { createDnsResolve } from '../../../lib/webhooks/transport/webhook-dns.ts';
+import { createWebhookSender } from '../../../lib/webhooks/transport/webhook-sender.ts';
 
 /**
  * The delivery worker's DNS and address fallback (docs/webhooks.md "Fairness") against real

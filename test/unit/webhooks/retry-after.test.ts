@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterSeconds } from '../../../lib/domain/webhooks/retry-after.ts';
+import { retryAfterSeconds } from '../../../lib/webhooks/domain/retry-after.ts';
 
 const now = new Date('2026-11-26T12:00:00.000Z');
 

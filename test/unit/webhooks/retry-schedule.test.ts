@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DISABLE_AFTER_FAILING_SECONDS, MAX_RETRY_AFTER_SECONDS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../lib/domain/webhooks/retry-schedule.ts';
+import { DISABLE_AFTER_FAILING_SECONDS, MAX_RETRY_AFTER_SECONDS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../lib/webhooks/domain/retry-schedule.ts';
 
 const middle = (): number => 0.5;
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { secretBoxWithKey, webhookSecretBox } from '../../../lib/store/webhook-secrets.ts';
-import { sealedSecretContext } from '../../../lib/domain/webhooks/endpoint.ts';
-import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../../lib/config/webhooks.ts';
+import { secretBoxWithKey, webhookSecretBox } from '../../../lib/webhooks/store/webhook-secrets.ts';
+import { sealedSecretContext } from '../../../lib/webhooks/domain/endpoint.ts';
+import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../../lib/platform/config/webhooks.ts';
 
 /** Webhook secrets at rest (docs/webhooks.md "Secrets") and the local-only settings. */
 

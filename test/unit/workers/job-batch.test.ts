@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ImportJobState } from '../../../lib/domain/imports/job.ts';
-import { TIME_MARGIN_MS } from '../../../lib/domain/background/time-budget.ts';
-import type { ProcessOutcome } from '../../../lib/domain/imports/pipeline/ports.ts';
-import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/job-batch.ts';
-import type { ImportJobMessage } from '../../../lib/store/job-queue.ts';
+import type { ImportJobState } from '../../../lib/imports/domain/job.ts';
+import { TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
+import type { ProcessOutcome } from '../../../lib/imports/domain/pipeline/ports.ts';
+import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/platform/jobs/job-batch.ts';
+import type { ImportJobMessage } from '../../../lib/platform/jobs/job-queue.ts';
 import { lambdaContext } from '../../../local/lambda-event.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuditLog, type AuditLogStore } from '../../../lib/domain/audit/list-audit.ts';
-import { CursorCodec } from '../../../lib/domain/pagination/cursor.ts';
+import { AuditLog, type AuditLogStore } from '../../../lib/audit/domain/list-audit.ts';
+import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 
 /** The audit time window: `fromUtc` inclusive, `toUtc` exclusive, exactly, at any precision. */
 describe('AuditLog time bounds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec, type CursorBinding } from '../../../lib/domain/pagination/cursor.ts';
+import { CursorCodec, type CursorBinding } from '../../../lib/platform/pagination/cursor.ts';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('s'.repeat(40));

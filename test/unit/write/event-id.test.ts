@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newEventId, sequenceOfEventId } from '../../../lib/domain/events/event-id.ts';
+import { newEventId, sequenceOfEventId } from '../../../lib/platform/events/event-id.ts';
 
 describe('event ids', () => {
   it('carry their sequence number (property)', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BomCodeTakenError, RevisionConflictError } from '../../../lib/domain/boms/errors.ts';
-import { ApiError, NotFoundError, ValidationError } from '../../../lib/domain/errors.ts';
-import { decideOnExisting, isStoredRefusal, requestFingerprint, requireIdempotencyKey, type IdempotencyRecord } from '../../../lib/domain/idempotency/idempotency.ts';
-import { NaturalKeyTakenError } from '../../../lib/domain/inventory/records.ts';
+import { BomCodeTakenError, RevisionConflictError } from '../../../lib/boms/domain/errors.ts';
+import { ApiError, NotFoundError, ValidationError } from '../../../lib/platform/core/errors.ts';
+import { decideOnExisting, isStoredRefusal, requestFingerprint, requireIdempotencyKey, type IdempotencyRecord } from '../../../lib/platform/write/idempotency.ts';
+import { NaturalKeyTakenError } from '../../../lib/inventory/domain/records.ts';
 
 describe('requestFingerprint', () => {
   const base = { method: 'POST', route: '/v1/boms', path: {}, query: {}, body: { a: 1, b: [1, 2] } };

@@ -1,8 +1,8 @@
-import { ROUTES } from '../../../../lib/routes/index.ts';
+import { ROUTES } from '../../../../lib/app/routes.ts';
 import type { FetchLike } from '../../../../client/types.ts';
 
 /**
- * Records which routes of lib/routes/index.ts a client reached, as `METHOD /template`, by wrapping its
+ * Records which routes of lib/app/routes.ts a client reached, as `METHOD /template`, by wrapping its
  * fetch: the end-to-end suite proves with it that the client has been used on every route.
  */
 

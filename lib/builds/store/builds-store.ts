@@ -1,0 +1,99 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BuildReferenceTakenError, StepTakenError, type Build, type BuildDraw, type StoredBuild } from '../domain/build.ts';
+import type { BuildStorage } from '../domain/ports.ts';
+import { buildClaimKey } from '../../stock/domain/claims.ts';
+import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
+import { documentClient } from '../../platform/aws/dynamodb-client.ts';
+import { defineEntity, entityItem, queryAll } from '../../platform/dynamo/entity.ts';
+import type { StockStore } from '../../stock/store/stock-store.ts';
+import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+
+/**
+ * Build jobs in the inventory table (docs/boms.md "Builds"): one item per build, written over its
+ * version by every step (its checkpoint); its draw slices under the build's own partition, put
+ * once each by the step that holds them. The claim of its buildReference is the `builds` import
+ * kind's own (lib/stock/domain/claims.ts), so a reference builds once through either door. While
+ * a build runs it has an entry in the keys-only active-jobs index, under the builds' shards: the
+ * sweeper's bounded read.
+ */
+
+// Their keys are here, not in keys.ts (which every function bundles): only build functions use them.
+const buildEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
+  type: 'build',
+  schemaVersion: 1,
+  key: ({ organizationId, id }) => ({ pk: `ORG#${organizationId}#BUILDS`, sk: `BLD#${id}` }),
+});
+
+const drawSliceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; buildId: string; index: number }>({
+  type: 'build-draw-slice',
+  schemaVersion: 1,
+  key: ({ organizationId, buildId, index }) => ({ pk: `ORG#${organizationId}#BUILD#${buildId}`, sk: `SLICE#${String(index).padStart(6, '0')}` }),
+});
+
+/** The version a build is submitted at (its first step's checkpoint is written over it). */
+export const SUBMITTED_BUILD_VERSION = 1;
+
+/** The builds' shard partitions of the active-jobs index. */
+export const buildActiveShard = (shard: number) => `ACTIVEBUILDS#${shard}`;
+
+type Stored = Record<string, unknown>;
+
+export class BuildsStore implements BuildStorage<StoreWrite> {
+  constructor(
+    private readonly tableName: string,
+    private readonly stock: StockStore,
+  ) {}
+
+  async get(organizationId: string, id: string): Promise<StoredBuild | undefined> {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, id }), ConsistentRead: true }));
+    return Item ? { build: Item.build as Build, version: Item.version as number } : undefined;
+  }
+
+  async idOfReference(organizationId: string, buildReference: string): Promise<string | null | undefined> {
+    const key = buildClaimKey(buildReference);
+    const entry = (await this.stock.getEntries(organizationId, [key])).get(key);
+    return entry ? (entry.record.buildId ?? null) : undefined;
+  }
+
+  createWrites(organizationId: string, build: Build): StoreWrite[] {
+    const claim = this.stock.entryWrite(organizationId, { key: buildClaimKey(build.buildReference), jobId: build.importJobId ?? build.id, movementIds: [], buildId: build.id, appliedAt: build.submittedAt });
+    return [
+      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, build, SUBMITTED_BUILD_VERSION), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      // Another request or an import took the reference meanwhile.
+      { ...claim, onConditionFailed: async () => new BuildReferenceTakenError(build.buildReference, (await this.idOfReference(organizationId, build.buildReference)) ?? null) },
+    ];
+  }
+
+  releaseClaimWrite(organizationId: string, build: Build): StoreWrite {
+    return this.stock.entryReleaseWrite(organizationId, buildClaimKey(build.buildReference), build.id);
+  }
+
+  checkpointWrite(organizationId: string, build: Build, expectedVersion: number): StoreWrite {
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: this.item(organizationId, build, expectedVersion + 1),
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':read': expectedVersion },
+        },
+      },
+      onConditionFailed: () => new StepTakenError(`Build ${build.id} moved past version ${expectedVersion}`),
+    };
+  }
+
+  sliceWrite(organizationId: string, buildId: string, index: number, draws: BuildDraw[]): StoreWrite {
+    return { item: { Put: { TableName: this.tableName, Item: entityItem(drawSliceEntity, { organizationId, buildId, index }, { draws }), ConditionExpression: 'attribute_not_exists(pk)' } } };
+  }
+
+  async slices(organizationId: string, buildId: string): Promise<BuildDraw[][]> {
+    const { pk } = drawSliceEntity.key({ organizationId, buildId, index: 0 });
+    const items = await queryAll({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slice)', ExpressionAttributeValues: { ':pk': pk, ':slice': 'SLICE#' }, ConsistentRead: true });
+    return items.map((item) => item.draws as BuildDraw[]);
+  }
+
+  private item(organizationId: string, build: Build, version: number): Stored {
+    const active = build.progress.phase === 'done' ? {} : activeJobIndexKeys(buildActiveShard, organizationId, build.id);
+    return entityItem(buildEntity, { organizationId, id: build.id }, { organizationId, build, version, ...active });
+  }
+}

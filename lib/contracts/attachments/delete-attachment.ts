@@ -1,5 +1,0 @@
-import { attachmentPath } from '../attachments.ts';
-import { defineOperation } from '../operation.ts';
-
-/** DELETE /v1/attachments/{id} (docs/attachments.md "Deleting"). */
-export const deleteAttachmentContract = defineOperation({ operationId: 'deleteAttachment', request: { path: attachmentPath } });

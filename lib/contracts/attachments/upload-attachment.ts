@@ -1,5 +1,0 @@
-import { uploadAttachmentForm } from '../attachments.ts';
-import { defineOperation } from '../operation.ts';
-
-/** POST /v1/attachments/upload (docs/attachments.md "Files"); the form's limits are the route's `requestBody`. */
-export const uploadAttachmentContract = defineOperation({ operationId: 'uploadAttachment', request: { body: uploadAttachmentForm } });

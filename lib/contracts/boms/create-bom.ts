@@ -1,5 +1,0 @@
-import { createBomBody } from '../boms.ts';
-import { defineOperation } from '../operation.ts';
-
-/** POST /v1/boms (docs/boms.md). */
-export const createBomContract = defineOperation({ operationId: 'createBom', request: { body: createBomBody } });

@@ -1,5 +1,0 @@
-import { exportPath } from '../exports.ts';
-import { defineOperation } from '../operation.ts';
-
-/** GET /v1/exports/{id}/download-url (docs/exports.md "Routes"). */
-export const getExportDownloadUrlContract = defineOperation({ operationId: 'getExportDownloadUrl', request: { path: exportPath } });

@@ -1,5 +1,0 @@
-import { exportPath } from '../exports.ts';
-import { defineOperation } from '../operation.ts';
-
-/** GET /v1/exports/{id} (docs/exports.md "Routes"). */
-export const getExportContract = defineOperation({ operationId: 'getExport', request: { path: exportPath } });

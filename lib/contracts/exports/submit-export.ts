@@ -1,5 +1,0 @@
-import { submitExportBody } from '../exports.ts';
-import { defineOperation } from '../operation.ts';
-
-/** POST /v1/exports (docs/exports.md "Routes"). */
-export const submitExportContract = defineOperation({ operationId: 'submitExport', request: { body: submitExportBody } });

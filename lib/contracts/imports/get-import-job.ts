@@ -1,5 +1,0 @@
-import { importJobPath } from '../imports.ts';
-import { defineOperation } from '../operation.ts';
-
-/** GET /v1/imports/jobs/{id} (docs/imports.md). */
-export const getImportJobContract = defineOperation({ operationId: 'getImportJob', request: { path: importJobPath } });

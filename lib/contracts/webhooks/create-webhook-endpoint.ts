@@ -1,5 +1,0 @@
-import { endpointBody } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const createWebhookEndpointContract = defineOperation({ operationId: 'createWebhookEndpoint', request: { body: endpointBody } });

@@ -1,5 +1,0 @@
-import { endpointPath } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const getWebhookEndpointContract = defineOperation({ operationId: 'getWebhookEndpoint', request: { path: endpointPath } });

@@ -1,5 +1,0 @@
-import { endpointPath, listDeliveriesQuery } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const listWebhookDeliveriesContract = defineOperation({ operationId: 'listWebhookDeliveries', request: { path: endpointPath, query: listDeliveriesQuery } });

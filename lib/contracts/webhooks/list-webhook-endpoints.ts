@@ -1,5 +1,0 @@
-import { listEndpointsQuery } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const listWebhookEndpointsContract = defineOperation({ operationId: 'listWebhookEndpoints', request: { query: listEndpointsQuery } });

@@ -1,5 +1,0 @@
-import { endpointBody, endpointPath } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const replaceWebhookEndpointContract = defineOperation({ operationId: 'replaceWebhookEndpoint', request: { path: endpointPath, body: endpointBody } });

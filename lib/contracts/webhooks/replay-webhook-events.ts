@@ -1,5 +1,0 @@
-import { endpointPath, replayBody } from '../webhooks.ts';
-import { defineOperation } from '../operation.ts';
-
-/** docs/webhooks.md. */
-export const replayWebhookEventsContract = defineOperation({ operationId: 'replayWebhookEvents', request: { path: endpointPath, body: replayBody } });

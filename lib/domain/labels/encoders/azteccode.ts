@@ -1,5 +1,0 @@
-// Aztec Code's encoder, loaded only when a request asks for it (why: lib/domain/labels/encoder-modules.ts).
-import { drawingSVG, azteccode } from 'bwip-js/generic';
-import type { SvgEncoder } from '../encoder-modules.ts';
-
-export const encodeSvg: SvgEncoder = (options) => azteccode(options, drawingSVG());

@@ -1,5 +1,0 @@
-// Code 128's encoder, loaded only when a request asks for it (why: lib/domain/labels/encoder-modules.ts).
-import { drawingSVG, code128 } from 'bwip-js/generic';
-import type { SvgEncoder } from '../encoder-modules.ts';
-
-export const encodeSvg: SvgEncoder = (options) => code128(options, drawingSVG());

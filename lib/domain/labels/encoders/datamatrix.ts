@@ -1,5 +1,0 @@
-// Data Matrix's encoder, loaded only when a request asks for it (why: lib/domain/labels/encoder-modules.ts).
-import { drawingSVG, datamatrix } from 'bwip-js/generic';
-import type { SvgEncoder } from '../encoder-modules.ts';
-
-export const encodeSvg: SvgEncoder = (options) => datamatrix(options, drawingSVG());

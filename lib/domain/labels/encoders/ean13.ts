@@ -1,5 +1,0 @@
-// EAN-13's encoder, loaded only when a request asks for it (why: lib/domain/labels/encoder-modules.ts).
-import { drawingSVG, ean13 } from 'bwip-js/generic';
-import type { SvgEncoder } from '../encoder-modules.ts';
-
-export const encodeSvg: SvgEncoder = (options) => ean13(options, drawingSVG());

@@ -1,0 +1,29 @@
+/** Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per organization and never changed. */
+
+export const TRACKING_MODES = ['none', 'lot'] as const;
+
+export type TrackingMode = (typeof TRACKING_MODES)[number];
+
+/** The stored item, as events carry it (`eventItemSchema` of `lib/events/contracts/events.ts`). */
+export interface Item {
+  id: string;
+  sku: string;
+  name: string;
+  unit: string;
+  description: string | null;
+  category: string | null;
+  barcode: string | null;
+  reorderPoint: number | null;
+  trackingMode: TrackingMode;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
+export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
+
+export const ITEM_DEFAULT_UNIT = 'ea';
+export const ITEM_DEFAULT_TRACKING_MODE: TrackingMode = 'none';
+
+/** Maximum lengths in characters. */
+export const ITEM_MAX_LENGTHS = { sku: 64, name: 200, unit: 16, description: 2000, category: 100, barcode: 64 } as const;

@@ -1,0 +1,160 @@
+import type { RouteDefinition } from '../platform/http/route-types.ts';
+
+/** The inventory reads (docs/inventory.md "Reading inventory"): metadata only, as every route of lib/routes/. */
+
+export const listItemsRoute = {
+  operationId: 'listItems',
+  method: 'GET',
+  path: '/v1/items',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-items.ts',
+  summary: 'List items, by sku',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getItemRoute = {
+  operationId: 'getItem',
+  method: 'GET',
+  path: '/v1/items/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-item.ts',
+  summary: 'Read an item',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`).', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const getItemAvailabilityRoute = {
+  operationId: 'getItemAvailability',
+  method: 'GET',
+  path: '/v1/items/{id}/availability',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-item-availability.ts',
+  summary: "An item's on-hand, reserved and available quantities: its totals, and by location and lot",
+  tag: 'Inventory',
+  success: {
+    status: 200,
+    description: "The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on).",
+    mediaType: 'json',
+  },
+  errorStatuses: [400, 404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listLocationsRoute = {
+  operationId: 'listLocations',
+  method: 'GET',
+  path: '/v1/locations',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-locations.ts',
+  summary: 'List locations, by code, or the children of one',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of locations by code.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getLocationRoute = {
+  operationId: 'getLocation',
+  method: 'GET',
+  path: '/v1/locations/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-location.ts',
+  summary: 'Read a location',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The location.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listStockRecordsRoute = {
+  operationId: 'listStockRecords',
+  method: 'GET',
+  path: '/v1/stock-records',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-stock-records.ts',
+  summary: 'List stock records (on-hand, reserved and available per item, location and lot)',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of stock records; a page filtered by `lot` or `nonZero` may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getStockRecordRoute = {
+  operationId: 'getStockRecord',
+  method: 'GET',
+  path: '/v1/stock-records/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-stock-record.ts',
+  summary: 'Read a stock record',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The stock record.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const listMovementsRoute = {
+  operationId: 'listMovements',
+  method: 'GET',
+  path: '/v1/movements',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/list-movements.ts',
+  summary: 'List movements, newest first',
+  tag: 'Inventory',
+  success: { status: 200, description: 'A page of movements, newest first; a page filtered by item, location or type may hold fewer than `limit`.', mediaType: 'json' },
+  errorStatuses: [400],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const getMovementRoute = {
+  operationId: 'getMovement',
+  method: 'GET',
+  path: '/v1/movements/{id}',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/get-movement.ts',
+  summary: 'Read a movement',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The movement.', mediaType: 'json' },
+  errorStatuses: [404],
+  access: { tables: { inventory: 'read' } },
+} as const satisfies RouteDefinition;
+
+export const traceLotRoute = {
+  operationId: 'traceLot',
+  method: 'GET',
+  path: '/v1/lots/trace',
+  scope: 'inventory:read',
+  submission: false,
+  handler: 'functions/http/inventory/trace-lot.ts',
+  summary: 'Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from',
+  tag: 'Inventory',
+  success: { status: 200, description: 'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit.', mediaType: 'json' },
+  errorStatuses: [400, 404],
+  access: { tables: { inventory: 'read' }, cursorSecret: true },
+} as const satisfies RouteDefinition;
+
+export const INVENTORY_ROUTES = [
+  listItemsRoute,
+  getItemRoute,
+  getItemAvailabilityRoute,
+  listLocationsRoute,
+  getLocationRoute,
+  listStockRecordsRoute,
+  getStockRecordRoute,
+  listMovementsRoute,
+  getMovementRoute,
+  traceLotRoute,
+] as const;

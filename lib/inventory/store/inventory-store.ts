@@ -1,0 +1,133 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import {
+  NaturalKeyTakenError,
+  naturalKeyOf,
+  type InventoryRecords,
+  type InventoryRecordType,
+  type InventoryRecordTypes,
+  type VersionedRecord,
+} from '../domain/records.ts';
+import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/stock.ts';
+import type { StockPlace } from '../../stock/domain/state.ts';
+import { batchGet, entityItem, readAll, type Key } from '../../platform/dynamo/entity.ts';
+import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
+import { InventoryRecordChecks } from './inventory-record-checks.ts';
+import { listEntryUpdateWrites, listEntryWrites, listSortKeys, naturalKeyClaimKey } from './inventory-lists.ts';
+import { keys } from '../../platform/dynamo/keys.ts';
+import { movementsOf, movementWrite } from './movements-store.ts';
+import { stockRecordsByIds } from './stock-record-list.ts';
+import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+
+/**
+ * Items, locations and stock records in the inventory table, each stored once under its id, and
+ * a claim per natural key naming that id: the record's list entry whose sort key is its natural
+ * key (lib/inventory/store/inventory-lists.ts). Creating a record puts the record and that entry with
+ * `attribute_not_exists` in the same transaction, so two concurrent creates of one natural key
+ * give exactly one record. Records created by older code also have a claim item, still read
+ * (docs/architecture.md "Storage: the entity layer"). Natural keys never change, so an update
+ * writes the record alone, with the list entries that copy it (items', locations'): a stock
+ * record's entries hold keys only and are written once, when it is created. A movement is one
+ * item of its own (lib/inventory/store/movements-store.ts).
+ */
+
+type StoredItem = Record<string, NativeAttributeValue>;
+
+const keyString = (key: Key) => `${key.pk}\u0000${key.sk ?? ''}`;
+
+export class InventoryStore extends InventoryRecordChecks implements InventoryRecords<StoreWrite> {
+  async getByNaturalKeys<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
+    const idOfKey = await this.claimedIds(organizationId, type, naturalKeys);
+    const records = await this.getByIds(organizationId, type, idOfKey.values());
+    const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
+    for (const [naturalKey, id] of idOfKey) {
+      const record = records.get(id);
+      if (record) found.set(naturalKey, record);
+    }
+    return found;
+  }
+
+  /** The record and its list entries, the one that claims its natural key put only where absent. */
+  createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+    const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
+    const recordPut: StoreWrite = { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record, taken)];
+  }
+
+  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite[] {
+    const recordPut: StoreWrite = {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: this.recordItem(organizationId, type, record, expectedVersion + 1),
+          // The natural key is part of the condition: an update can never move a record to another key.
+          ConditionExpression: 'version = :expected AND naturalKey = :naturalKey',
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': naturalKeyOf(type, record) },
+        },
+      },
+    };
+    return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record)];
+  }
+
+  recordMovementWrite(organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): StoreWrite {
+    return movementWrite(this.tableName, organizationId, movement, legs);
+  }
+
+  movementsOf(organizationId: string, stockRecordId: string): Promise<Movement[]> {
+    return movementsOf(this.tableName, organizationId, stockRecordId);
+  }
+
+  /**
+   * Every stock record of each item at each location, whatever the lot: per place, one consistent
+   * Query of the stock-record list, then the records by id, all in one batch (the entries hold
+   * keys only; lib/inventory/store/stock-record-list.ts).
+   */
+  async stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+    const partition = { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') };
+    const entries = await Promise.all(
+      places.map((place) => {
+        const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
+        return readAll({ tableName: this.tableName, partition, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
+      }),
+    );
+    const records = await stockRecordsByIds(this.tableName, organizationId, entries.flat().map((entry) => entry.id as string));
+    return [...records.values()];
+  }
+
+  /**
+   * The id each natural key is claimed for, in one BatchGetItem (100 keys a request, sent in
+   * parallel): the list entries that claim the keys, and the claim items of older code. A record
+   * created before has a claim item and maybe no entry; where both exist they name the same
+   * record, and the entry is the one read.
+   */
+  private async claimedIds(organizationId: string, type: InventoryRecordType, naturalKeys: Iterable<string>): Promise<Map<string, string>> {
+    const claims = [...new Set(naturalKeys)].map((naturalKey) => ({ naturalKey, keys: this.claimKeysOf(organizationId, type, naturalKey) }));
+    const found = await batchGet(this.tableName, claims.flatMap((claim) => claim.keys));
+    const idAt = new Map(found.map((item) => [keyString({ pk: item.pk as string, sk: item.sk as string }), item.id as string]));
+    const idOfKey = new Map<string, string>();
+    for (const { naturalKey, keys } of claims) {
+      const id = keys.map((key) => idAt.get(keyString(key))).find((claimed) => claimed !== undefined);
+      if (id !== undefined) idOfKey.set(naturalKey, id);
+    }
+    return idOfKey;
+  }
+
+  /** The keys that may claim a natural key, the deciding one first: the list entry a create claims it with, then the claim item of older code. */
+  private claimKeysOf(organizationId: string, type: InventoryRecordType, naturalKey: string): Key[] {
+    return [naturalKeyClaimKey(organizationId, type, naturalKey), naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })];
+  }
+
+  private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {
+    return entityItem(inventoryRecordEntity, { organizationId, recordType: type, id: record.id }, {
+      organizationId,
+      recordType: type,
+      id: record.id,
+      naturalKey: naturalKeyOf(type, record),
+      version,
+      record,
+    });
+  }
+}

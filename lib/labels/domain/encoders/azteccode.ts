@@ -1,0 +1,5 @@
+// Aztec Code's encoder, loaded only when a request asks for it (why: lib/labels/domain/encoder-modules.ts).
+import { drawingSVG, azteccode } from 'bwip-js/generic';
+import type { SvgEncoder } from '../encoder-modules.ts';
+
+export const encodeSvg: SvgEncoder = (options) => azteccode(options, drawingSVG());

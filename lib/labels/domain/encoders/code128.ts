@@ -1,0 +1,5 @@
+// Code 128's encoder, loaded only when a request asks for it (why: lib/labels/domain/encoder-modules.ts).
+import { drawingSVG, code128 } from 'bwip-js/generic';
+import type { SvgEncoder } from '../encoder-modules.ts';
+
+export const encodeSvg: SvgEncoder = (options) => code128(options, drawingSVG());

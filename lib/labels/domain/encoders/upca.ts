@@ -1,0 +1,5 @@
+// UPC-A's encoder, loaded only when a request asks for it (why: lib/labels/domain/encoder-modules.ts).
+import { drawingSVG, upca } from 'bwip-js/generic';
+import type { SvgEncoder } from '../encoder-modules.ts';
+
+export const encodeSvg: SvgEncoder = (options) => upca(options, drawingSVG());

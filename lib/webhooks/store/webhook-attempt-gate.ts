@@ -1,0 +1,503 @@
+// One piece: the gate item's counters, generations and waiting marks are one storage format, read and written only here.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/fair-share.ts';
+import type { AttemptGate } from '../domain/ports.ts';
+import { documentClient } from '../../platform/aws/dynamodb-client.ts';
+import { envelopeAssignments } from '../../platform/dynamo/entity.ts';
+import { GroupCommit } from '../../platform/dynamo/group-commit.ts';
+import { webhookGateEntity, webhookGateWaitingEntity } from '../../platform/dynamo/entities.ts';
+
+/**
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). Splitting this file
+ * would split the gate item's one storage format (the line above).
+ *
+ * One item per organization holds counters, each changed by an atomic UpdateItem (never read,
+ * changed and written back, so workers never conflict however many attempts run):
+ * - `n_<g>`, `e_<g>_<endpoint>`: attempts in flight that started in generation `g` (time cut into
+ *   generations of `leaseMs`), of the organization and of each endpoint. The counts in flight
+ *   are the last two generations' sums: an attempt whose worker died before giving its slot back
+ *   stops counting within two generations, without anyone having to notice.
+ * - `k_<g>`, `c_<g>_<endpoint>`: attempts that ended without timing out in generation `g` (the
+ *   credit of the organization and of each endpoint: the last two generations count).
+ * - `t_<endpoint>`: the endpoint's run of consecutive timeouts.
+ *
+ * An admission adds 1 to this generation's counts under the condition that they stay within
+ * the shares computed from the item as last seen (and, whatever was seen, within the base shares
+ * or the one slot of an endpoint that has a run of timeouts by now); its release subtracts it
+ * again and records the outcome. So a delivery costs two write actions here (each also adds 1 to
+ * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
+ * the contention. An admission that looks free on the item as last seen (every write's answer
+ * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
+ * the item as seen in the last 100 ms (read again if older) and this worker's own attempts in
+ * flight show the share is full; only when it looked free and the table found it taken does a
+ * conditional update fail (returning the item, for the next decision).
+ *
+ * A tenant whose attempts end, refused beyond its base share (`burst-share`), is not deferred at
+ * once: the admission waits up to 1 s for one of its slots to free here (or, polling every
+ * 100 ms, anywhere), since a deferral would bring it back no sooner. So does one refused at its
+ * base share while its attempts started here are less than 1 s old (a tenant just starting,
+ * about to earn credit); a hanging tenant's backlog is deferred at once after that first second.
+ *
+ * One more item, shared by all, lists the organizations waiting for the worker (attributes
+ * `w_<organization>`, until when): marked at most once a second per worker and organization while
+ * its attempts are late, and read at most every half second by a worker whose organizations
+ * burst beyond their base shares.
+ */
+
+/** Updates tried for one admission when the share looked free but the update found it taken. */
+const ADMIT_TRIES = 3;
+/** How long the item as last read (or returned by a write) stands for this worker's refusals. */
+const STATE_FRESH_MS = 100;
+/** How long an admission beyond the base share of a tenant whose attempts end waits for a slot before it is refused. */
+const BURST_WAIT_MS = 1000;
+/** How often such an admission looks at the table again (releases by this worker wake it at once). */
+const BURST_POLL_MS = 100;
+/**
+ * At a base share with nothing earned, an admission waits (as beyond the earned share) only while
+ * an attempt of the same organization (or endpoint) started here less than this ago: a tenant
+ * just starting earns credit within a round trip; past this, its attempts are slow or hanging and
+ * the rest of its backlog is deferred at once.
+ */
+const YOUNG_ATTEMPT_MS = 1000;
+/** How long a read of the waiting organizations stands. */
+const WAITING_FRESH_MS = 500;
+/**
+ * An organization marked waiting stays so this long unless marked again: long enough that a
+ * tenant trickling events behind another's backlog is still counted between its late attempts
+ * (on the local stack, with 3 s marks such a tenant's third event queued behind the backlog again).
+ */
+const WAITING_MARK_MS = 10_000;
+/** A worker marks an organization waiting again at most this often. */
+const WAITING_REMARK_MS = 1000;
+
+type Item = Record<string, unknown>;
+
+/** One admission to count: its endpoint, the counters it was decided on, and the shares it saw. */
+interface TakeAsk {
+  endpointId: string;
+  counters: Counters;
+  organizationCap: number;
+  endpointCap: number;
+}
+
+/** One slot to give back: the generation it was counted in, and how its attempt ended. */
+interface GivenBack {
+  endpointId: string;
+  from: number;
+  timedOut: boolean | null;
+}
+
+interface Counters {
+  generation: number;
+  /** What the gate knows, the live generations summed. */
+  state: GateState;
+  /** In flight per generation: the organization's and each endpoint's (a condition needs the rest of the sum). */
+  organizationByGeneration: Map<number, number>;
+  endpointByGeneration: Map<string, Map<number, number>>;
+  /** Attributes of generations no longer counted: removed by the next admission. */
+  stale: string[];
+}
+
+const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+))$/;
+
+function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  // An item returned with a refused update comes marshalled.
+  if (value && typeof value === 'object' && 'N' in value) return Number((value as { N: string }).N);
+  return 0;
+}
+
+/** The counters of the item at `generation` (live: it and the one before; a skewed clock's next counts too). */
+export function countersOf(item: Item | undefined, generation: number): Counters {
+  const counters: Counters = { generation, state: structuredClone(EMPTY_GATE), organizationByGeneration: new Map(), endpointByGeneration: new Map(), stale: [] };
+  const endpoint = (id: string) => (counters.state.endpoints[id] ??= { inFlight: 0, credit: 0, timeouts: 0 });
+  for (const [name, raw] of Object.entries(item ?? {})) {
+    const match = ATTRIBUTE.exec(name);
+    if (!match) continue;
+    const value = numberOf(raw);
+    if (match[6] !== undefined) {
+      endpoint(match[6]).timeouts = Math.max(0, value);
+      continue;
+    }
+    const of = Number(match[2] ?? match[4]);
+    if (of < generation - 1) {
+      counters.stale.push(name);
+      continue;
+    }
+    const endpointId = match[5];
+    if (match[1] === 'n') counters.organizationByGeneration.set(of, (counters.organizationByGeneration.get(of) ?? 0) + value);
+    else if (match[1] === 'k') counters.state.organization.credit += value;
+    else if (match[3] === 'e' && endpointId !== undefined) {
+      const byGeneration = counters.endpointByGeneration.get(endpointId) ?? new Map<number, number>();
+      byGeneration.set(of, (byGeneration.get(of) ?? 0) + value);
+      counters.endpointByGeneration.set(endpointId, byGeneration);
+    } else if (endpointId !== undefined) endpoint(endpointId).credit += value;
+  }
+  const sum = (counts: Map<number, number>) => Math.max(0, [...counts.values()].reduce((total, count) => total + count, 0));
+  counters.state.organization.inFlight = sum(counters.organizationByGeneration);
+  for (const [endpointId, counts] of counters.endpointByGeneration) endpoint(endpointId).inFlight = sum(counts);
+  counters.state.organization.credit = Math.max(0, counters.state.organization.credit);
+  return counters;
+}
+
+/** In flight in the live generations other than `generation`: what a count of `generation` must stay below its share less. */
+function otherGenerations(counts: Map<number, number> | undefined, generation: number): number {
+  let total = 0;
+  for (const [of, count] of counts ?? []) if (of !== generation) total += count;
+  return Math.max(0, total);
+}
+
+export class WebhookAttemptGate implements AttemptGate {
+  constructor(
+    private readonly tableName: string,
+    private readonly options: {
+      limits?: FairShareLimits;
+      leaseMs: number;
+      clock?: () => number;
+      log?: (message: string, details: Record<string, unknown>) => void;
+      /** The item listing the organizations waiting: the one every worker shares, unless a test keeps its gates apart from the suites running beside it. */
+      waitingKey?: { pk: string; sk: string };
+    },
+  ) {}
+
+  /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
+  // At most 8 together: each endpoint adds to the condition, which DynamoDB caps at 4 KB.
+  private readonly takes = new GroupCommit<TakeAsk, Item | undefined | Error>((organizationId, asks) => this.takeAll(organizationId, asks), { maxEntries: 8 });
+  private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
+
+  /** Attempts this worker holds or is asking for, with the generation each was counted in. */
+  private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
+  /** Each organization's item as last read or written, and when. */
+  private readonly items = new Map<string, { item: Item | undefined; at: number }>();
+  private readonly reading = new Map<string, Promise<Item | undefined>>();
+  private waiting: { item: Item | undefined; at: number } | undefined;
+  private waitingRead: Promise<Item | undefined> | undefined;
+  /** Organizations this worker marked waiting, and when. */
+  private readonly marked = new Map<string, number>();
+  /** Admissions waiting for a slot of the organization to free. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  async acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
+    const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
+    let waits = 0;
+    // An admission goes straight to the conditional update on the item as last seen, however old
+    // (the update's condition holds the shares; a refusal returns the item for the next try); a
+    // refusal is decided here only on an item seen a moment ago.
+    let fresh = false;
+    for (let tries = 1; ; ) {
+      const item = await this.itemOf(request.organizationId, fresh);
+      const othersWaiting = await this.othersWaiting(request.organizationId, item);
+      const generation = this.generation();
+      const counters = countersOf(item, generation);
+      // Checked and reserved in one synchronous step: this worker's own attempts count even before the table shows them.
+      const admission = admit(this.withLocal(counters.state, request.organizationId, request.endpointId), request.endpointId, othersWaiting, limits);
+      if (!admission.admitted && !fresh && !this.seenLately(request.organizationId)) {
+        fresh = true;
+        continue;
+      }
+      if (!admission.admitted) {
+        // Beyond the base share of a tenant whose attempts end, or at the base share while its
+        // first attempts here are still young (they may yet end and earn it more): a slot or
+        // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
+        // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
+        if (waits >= BURST_WAIT_MS / BURST_POLL_MS || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
+        waits += 1;
+        await this.slotFreedOrPoll(request.organizationId);
+        fresh = true;
+        continue;
+      }
+      const shares = sharesOf(counters.state, request.endpointId, othersWaiting, limits);
+      this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
+      let written: Item | undefined;
+      try {
+        const taken = await this.takes.submit(request.organizationId, { endpointId: request.endpointId, counters, organizationCap: shares.organization.value, endpointCap: shares.endpoint.value });
+        if (taken instanceof Error) throw taken;
+        written = taken;
+      } catch (error) {
+        this.local.delete(request.leaseId);
+        throw error;
+      }
+      if (written) {
+        this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation, startedAt: this.now() });
+        if (waitsForWorker(request.waitedMs ?? null, countersOf(written, generation).state)) await this.markWaiting(request.organizationId);
+        return { admitted: true };
+      }
+      this.local.delete(request.leaseId);
+      // The share was taken meanwhile (by another worker): decided again on the item as the refusal returned it,
+      // and after a few such races, as good as a full share.
+      if (tries >= ADMIT_TRIES) return { admitted: false, reason: 'organization-share' };
+      tries += 1;
+    }
+  }
+
+  /** Whether a refused admission may wait here for a slot rather than be deferred at once. */
+  private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
+    if (reason === 'burst-share') return true;
+    if ((reason !== 'organization-share' && reason !== 'endpoint-share') || endpointOf(state, request.endpointId).timeouts > 0) return false;
+    const now = this.now();
+    return [...this.local.values()].some(
+      (lease) => lease.organizationId === request.organizationId && (reason === 'organization-share' || lease.endpointId === request.endpointId) && now - lease.startedAt < YOUNG_ATTEMPT_MS,
+    );
+  }
+
+  /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
+  private slotFreedOrPoll(organizationId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.waiters.get(organizationId) ?? new Set<() => void>();
+      this.waiters.set(organizationId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.waiters.delete(organizationId);
+        resolve();
+      };
+      const timer = setTimeout(done, BURST_POLL_MS);
+      waiters.add(done);
+    });
+  }
+
+  async release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void> {
+    const held = this.local.get(request.leaseId);
+    this.local.delete(request.leaseId);
+    // The generation the attempt was counted in (another worker's: most likely this one).
+    await this.givenBack.submit(request.organizationId, { endpointId: request.endpointId, from: held?.generation ?? this.generation(), timedOut: request.timedOut });
+  }
+
+  /**
+   * Counts this generation's attempts under the condition that the shares, computed from the item
+   * as last seen, have room for all of them; and, whatever was seen, that each endpoint's base
+   * shares (or its one slot) have room if it has a run of timeouts by now. Asks of one
+   * organization that meet here go in one update (the tightest room each asker saw binds them
+   * all); refused together, each is tried alone, so the table still admits those that fit. The
+   * item written for each, or undefined for one that had no room.
+   */
+  private async takeAll(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined | Error)[]> {
+    const generation = asks[0]?.counters.generation;
+    if (asks.length > 1 && asks.some((ask) => ask.counters.generation !== generation)) return this.eachAlone(organizationId, asks);
+    const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
+    const envelope = envelopeAssignments(webhookGateEntity);
+    const names: Record<string, string> = { ...envelope.names, '#v': 'v', '#n': `n_${generation}` };
+    const values: Record<string, unknown> = { ...envelope.values, ':one': 1, ':openAfter': limits.openCircuitAfterTimeouts };
+    // `#n + k <= room`, written `#n < room - k + 1`: also true when the count is absent (0) if that is positive.
+    const below = (name: string, room: number, count: number) => {
+      const bound = room - count + 1;
+      const placeholder = `:r${Object.keys(values).length}`;
+      values[placeholder] = bound;
+      return bound > 0 ? `(attribute_not_exists(${name}) OR ${name} < ${placeholder})` : `${name} < ${placeholder}`;
+    };
+    const smallest = (of: (ask: TakeAsk) => number, among: readonly TakeAsk[]) => Math.min(...among.map(of));
+    const organizationOthers = (ask: TakeAsk) => otherGenerations(ask.counters.organizationByGeneration, ask.counters.generation);
+    const organizationRoom = smallest((ask) => ask.organizationCap - organizationOthers(ask), asks);
+    const organizationBaseRoom = smallest((ask) => limits.organizationShare - organizationOthers(ask), asks);
+    const conditions = [below('#n', organizationRoom, asks.length)];
+    const adds = ['#v :one', `#n :k`];
+    values[':k'] = asks.length;
+    const byEndpoint = new Map<string, TakeAsk[]>();
+    for (const ask of asks) byEndpoint.set(ask.endpointId, [...(byEndpoint.get(ask.endpointId) ?? []), ask]);
+    [...byEndpoint].forEach(([endpointId, ofEndpoint], index) => {
+      const endpointOthers = (ask: TakeAsk) => otherGenerations(ask.counters.endpointByGeneration.get(endpointId), ask.counters.generation);
+      const [e, t] = [`#e${index}`, `#t${index}`];
+      names[e] = `e_${generation}_${endpointId}`;
+      names[t] = `t_${endpointId}`;
+      values[`:k${index}`] = ofEndpoint.length;
+      adds.push(`${e} :k${index}`);
+      const count = ofEndpoint.length;
+      conditions.push(
+        below(e, smallest((ask) => ask.endpointCap - endpointOthers(ask), ofEndpoint), count),
+        // `t_<endpoint>` exists only during a run of timeouts (it is removed when one ends otherwise).
+        `(attribute_not_exists(${t}) OR (${below('#n', organizationBaseRoom, asks.length)} AND ${below(e, smallest((ask) => limits.endpointShare - endpointOthers(ask), ofEndpoint), count)} AND (${t} < :openAfter OR ${below(e, smallest((ask) => limits.openCircuitShare - endpointOthers(ask), ofEndpoint), count)})))`,
+      );
+    });
+    const stale = [...new Set(asks.flatMap((ask) => ask.counters.stale))];
+    const staleNames = Object.fromEntries(stale.map((name, index) => [`#s${index}`, name]));
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateEntity.key({ organizationId }),
+          UpdateExpression: `SET ${envelope.assignments} ADD ${adds.join(', ')}${stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: { ...names, ...staleNames },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      this.remember(organizationId, Attributes);
+      return asks.map(() => Attributes ?? {});
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The item as the refusal found it stands for the next decision; without it, the next one reads.
+      if (error.Item) this.remember(organizationId, error.Item as Item);
+      else this.items.delete(organizationId);
+      if (asks.length === 1) return [undefined];
+      return this.eachAlone(organizationId, asks);
+    }
+  }
+
+  /** Each ask in its own update; one that fails is answered with its error, the others as the table answered them (an admitted slot is never left unreported). */
+  private async eachAlone(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined | Error)[]> {
+    const settled = await Promise.allSettled(asks.map((ask) => this.takeAll(organizationId, [ask])));
+    return settled.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value[0] as Item | undefined | Error) : outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason))));
+  }
+
+  /**
+   * Gives slots of one organization back in one update: each from the generation it was counted
+   * in, with what its attempt's end says (see `release`). A timed-out attempt's entries
+   * (its endpoint's run of timeouts, its credit taken) go alone, so one update never both adds to
+   * and removes an endpoint's counters.
+   */
+  private async giveBackAll(organizationId: string, slots: readonly GivenBack[]): Promise<void[]> {
+    const timedOut = slots.filter((slot) => slot.timedOut === true);
+    const rest = slots.filter((slot) => slot.timedOut !== true);
+    await Promise.all([...(rest.length > 0 ? [rest] : []), ...timedOut.map((slot) => [slot])].map((together) => this.giveBack(organizationId, together)));
+    // Admissions waiting here for a slot of this organization look again.
+    for (const waiter of [...(this.waiters.get(organizationId) ?? [])]) waiter();
+    return slots.map(() => undefined);
+  }
+
+  private async giveBack(organizationId: string, slots: readonly GivenBack[]): Promise<void> {
+    const generation = this.generation();
+    const deltas = new Map<string, number>();
+    const add = (name: string, delta: number) => deltas.set(name, (deltas.get(name) ?? 0) + delta);
+    const removes = new Set<string>();
+    for (const slot of slots) {
+      add(`n_${slot.from}`, -1);
+      add(`e_${slot.from}_${slot.endpointId}`, -1);
+      if (slot.timedOut === true) {
+        // One more timeout in the endpoint's run, and its credit (every live generation's) gone.
+        add(`t_${slot.endpointId}`, 1);
+        removes.add(`c_${generation - 1}_${slot.endpointId}`).add(`c_${generation}_${slot.endpointId}`);
+      } else if (slot.timedOut === false) {
+        // The run of timeouts ends; the organization and the endpoint earn one more slot of credit.
+        add(`k_${generation}`, 1);
+        add(`c_${generation}_${slot.endpointId}`, 1);
+        removes.add(`t_${slot.endpointId}`);
+      }
+    }
+    const names: Record<string, string> = { '#v': 'v' };
+    const values: Record<string, number> = { ':one': 1 };
+    const adds = ['#v :one'];
+    [...deltas].forEach(([name, delta], index) => {
+      names[`#a${index}`] = name;
+      values[`:a${index}`] = delta;
+      adds.push(`#a${index} :a${index}`);
+    });
+    const removed = [...removes].map((name, index) => {
+      names[`#x${index}`] = name;
+      return `#x${index}`;
+    });
+    try {
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookGateEntity.key({ organizationId }),
+          UpdateExpression: `ADD ${adds.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      this.remember(organizationId, Attributes);
+    } catch (error) {
+      // The slots stop counting with their generation; the attempts themselves are done and settled.
+      this.options.log?.('webhook attempt slots not given back: they stop counting on their own', { organizationId, slots: slots.length, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The state as read, with this worker's own attempts where it knows more (those not yet counted in the table, or counted after the read). */
+  private withLocal(state: GateState, organizationId: string, endpointId: string): GateState {
+    const mine = [...this.local.values()].filter((lease) => lease.organizationId === organizationId);
+    const ofEndpoint = mine.filter((lease) => lease.endpointId === endpointId).length;
+    const endpoint = endpointOf(state, endpointId);
+    return {
+      organization: { ...state.organization, inFlight: Math.max(state.organization.inFlight, mine.length) },
+      endpoints: { ...state.endpoints, [endpointId]: { ...endpoint, inFlight: Math.max(endpoint.inFlight, ofEndpoint) } },
+    };
+  }
+
+  /** Keeps the item as seen, unless a later version was seen already (answers to concurrent writes arrive in any order). */
+  private remember(organizationId: string, item: Item | undefined): void {
+    const known = this.items.get(organizationId);
+    if (known?.item && numberOf(known.item.v) > numberOf(item?.v)) {
+      known.at = this.now();
+      return;
+    }
+    this.items.set(organizationId, { item, at: this.now() });
+  }
+
+  private seenLately(organizationId: string): boolean {
+    const known = this.items.get(organizationId);
+    return known !== undefined && this.now() - known.at <= STATE_FRESH_MS;
+  }
+
+  /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
+  private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
+    const known = this.items.get(organizationId);
+    if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
+    let reading = this.reading.get(organizationId);
+    if (!reading) {
+      reading = documentClient
+        .send(new GetCommand({ TableName: this.tableName, Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }))
+        .then(({ Item }) => {
+          this.remember(organizationId, Item);
+          return this.items.get(organizationId)?.item;
+        })
+        .finally(() => this.reading.delete(organizationId));
+      this.reading.set(organizationId, reading);
+    }
+    return reading;
+  }
+
+  /** Other organizations waiting for the worker now; read only when the organization has earned a burst (otherwise it changes nothing). */
+  private async othersWaiting(organizationId: string, item: Item | undefined): Promise<number> {
+    if (countersOf(item, this.generation()).state.organization.credit === 0) return 0;
+    const now = this.now();
+    if (!this.waiting || now - this.waiting.at > WAITING_FRESH_MS) {
+      this.waitingRead ??= documentClient
+        .send(new GetCommand({ TableName: this.tableName, Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}) }))
+        .then(({ Item }) => {
+          this.waiting = { item: Item, at: this.now() };
+          return Item;
+        })
+        .finally(() => (this.waitingRead = undefined));
+      await this.waitingRead;
+    }
+    return Object.entries(this.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
+  }
+
+  private async markWaiting(organizationId: string): Promise<void> {
+    const now = this.now();
+    if (now - (this.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
+    this.marked.set(organizationId, now);
+    const envelope = envelopeAssignments(webhookGateWaitingEntity);
+    // Marks that ran out, as last read, go with it: the item holds only the organizations waiting lately.
+    const expired = Object.entries(this.waiting?.item ?? {})
+      .filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) <= now)
+      .map(([name]) => name);
+    const expiredNames = Object.fromEntries(expired.map((name, index) => [`#x${index}`, name]));
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}),
+          UpdateExpression: `SET ${envelope.assignments}, #w = :until${expired.length > 0 ? ` REMOVE ${Object.keys(expiredNames).join(', ')}` : ''}`,
+          ExpressionAttributeNames: { ...envelope.names, '#w': `w_${organizationId}`, ...expiredNames },
+          ExpressionAttributeValues: { ...envelope.values, ':until': now + WAITING_MARK_MS },
+        }),
+      );
+    } catch (error) {
+      // Only a signal: the next late attempt marks it again.
+      this.options.log?.('webhook organization not marked waiting', { organizationId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private generation(): number {
+    return Math.floor(this.now() / this.options.leaseMs);
+  }
+
+  private now(): number {
+    return this.options.clock?.() ?? Date.now();
+  }
+}
