@@ -32,7 +32,7 @@ export async function inProcessImports() {
     import('../lib/platform/dynamo/tables.ts'),
     import('../lib/platform/write/transaction-writer.ts'),
     import('../lib/builds/store/build-ports.ts'),
-    import('../lib/builds/store/import-builds.ts'),
+    import('../lib/imports/store/import-builds.ts'),
   ]);
   const tables = { inventory: env(TABLES.inventory.envVar), events: env(TABLES.events.envVar), audit: env(TABLES.audit.envVar) };
   const writer = new TransactionWriter({ events: tables.events, audit: tables.audit });

@@ -12,7 +12,7 @@ import type { ImportKindSummary } from '../../lib/imports/domain/types.ts';
 import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { logger } from '../../lib/platform/observability/log.ts';
 import { metrics } from '../../lib/platform/observability/metrics.ts';
-import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { BomsStore } from '../../lib/boms/store/boms-store.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';
 import { ExportFilesStore } from '../../lib/exports/store/export-files.ts';

@@ -6,12 +6,13 @@ import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { logger } from '../../lib/platform/observability/log.ts';
-import { countImportRows, metrics } from '../../lib/platform/observability/metrics.ts';
+import { countImportMessages, countImportRows, metrics } from '../../lib/platform/observability/metrics.ts';
+import { IMPORT_LAST_RECEIVE_FAILURE } from '../../lib/imports/domain/job-failures.ts';
 import { DryRunOverlaysStore } from '../../lib/imports/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/platform/aws/files-store.ts';
 import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
-import { importBuilds } from '../../lib/builds/store/import-builds.ts';
+import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/imports/store/import-records.ts';
 import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
@@ -44,5 +45,8 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
       jobs,
       resend: (message) => queue.send(message),
       maxReceiveCount: IMPORT_QUEUE.maxReceiveCount,
+      flow: 'import',
+      lastReceiveFailure: IMPORT_LAST_RECEIVE_FAILURE,
+      countMessages: countImportMessages,
     }),
   );

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { failExport } from '../../lib/exports/domain/process-export.ts';
 import type { ExportFailure, ExportJobState } from '../../lib/exports/domain/job.ts';
-import { sweepPendingJobs } from '../../lib/imports/domain/sweep-jobs.ts';
+import { sweepPendingJobs } from '../../lib/platform/jobs/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
 import { ExportFilesStore } from '../../lib/exports/store/export-files.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
@@ -12,7 +12,7 @@ import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
 import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
 import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 
-/** The export flow's sweeper: the shared sweep (lib/imports/domain/sweep-jobs.ts) over export jobs. */
+/** The export flow's sweeper: the shared sweep (lib/platform/jobs/sweep-jobs.ts) over export jobs. */
 
 const jobs = new ExportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));

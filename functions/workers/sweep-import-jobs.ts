@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { endJob } from '../../lib/imports/domain/pipeline/end-job.ts';
-import { sweepPendingJobs } from '../../lib/imports/domain/sweep-jobs.ts';
+import { IMPORT_SWEEP_FAILURES } from '../../lib/imports/domain/job-failures.ts';
+import { sweepPendingJobs } from '../../lib/platform/jobs/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
 import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
 import { DeadLetterQueue } from '../../lib/platform/jobs/dead-letter-queue.ts';
@@ -24,6 +25,7 @@ export const handler = async (_event?: unknown, context?: Context): Promise<void
     deadLetters: () => deadLetters.receive(),
     getJob: (organizationId, jobId) => jobs.get(organizationId, jobId),
     fail: (job, failure) => endJob({ jobs, writer }, job, 'failed', failure, new Date().toISOString()),
+    failures: IMPORT_SWEEP_FAILURES,
     onError: (job, error) => log('warn', 'import job not swept this time', { ...job, error: describeError(error) }),
   });
   if (swept.dispatched > 0 || swept.failed > 0 || swept.errors > 0) log('info', 'import jobs swept', { ...swept });

@@ -3,7 +3,7 @@ import { auditEventSchema } from '../../lib/audit/contracts/audit-events.ts';
 import * as z from '../../lib/platform/contracts/zod.ts';
 import { AuditLog } from '../../lib/audit/domain/list-audit.ts';
 import type { AuditEvent } from '../../lib/platform/audit/types.ts';
-import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { auditDraft, commit, cursorCodec, eventDraft, MarkerExistsError, tableName, transactionWriter, writeContext } from '../support/events.ts';
 

@@ -3,7 +3,7 @@ import type { EventType } from '../../lib/events/contracts/events.ts';
 import { sequenceOfEventId } from '../../lib/platform/events/event-id.ts';
 import { EventFeed, FILTERED_PAGE_BUDGET, type FeedQuery } from '../../lib/events/domain/read-feed.ts';
 import type { EventEnvelope } from '../../lib/platform/events/types.ts';
-import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import {

@@ -1,7 +1,7 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as sweepHandler } from '../../functions/workers/sweep-import-jobs.ts';
-import { ABANDONED_FAILURE } from '../../lib/imports/domain/sweep-jobs.ts';
+import { ABANDONED_FAILURE } from '../../lib/imports/domain/job-failures.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
 import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
 import { ACTIVE_JOBS_INDEX } from '../../lib/platform/dynamo/tables.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildPhase } from '../../lib/builds/domain/build.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
-import { importBuilds } from '../../lib/builds/store/import-builds.ts';
+import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { commitQueuedJob, csvOf, feedOf, importJobsStore, inProcessProcessor, itemsOf, locationsOf, runImportInProcess, storedJob, storeTables } from '../support/imports.ts';
 import { stockAt } from '../support/stock.ts';

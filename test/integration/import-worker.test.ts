@@ -11,7 +11,7 @@ import { TIME_MARGIN_MS } from '../../lib/platform/jobs/time-budget.ts';
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import type { ProcessOutcome, ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
-import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
 import { bulkChunkActions, WriteConflictError, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { IMPORT_DLQ_ENV_VAR } from '../../local/aws-stack/index.ts';

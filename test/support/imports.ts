@@ -17,7 +17,7 @@ import { DryRunOverlaysStore } from '../../lib/imports/store/dry-run-overlays-st
 import { FilesStore } from '../../lib/platform/aws/files-store.ts';
 import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
-import { importBuilds } from '../../lib/builds/store/import-builds.ts';
+import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/imports/store/import-records.ts';
 import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
 import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';

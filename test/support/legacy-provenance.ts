@@ -7,7 +7,7 @@ import { tableName } from './events.ts';
 /**
  * Build provenance in its first stored layout (schema version 1), which deployments still hold:
  * the pointer and every source entry carrying the whole provenance as `build`. This is what
- * `BomsStore.buildWrites` wrote until the layout of lib/builds/store/build-provenance-items.ts, from the
+ * `BomsStore.buildWrites` wrote until the layout of lib/boms/store/build-provenance-items.ts, from the
  * same entity definitions (keys and lot-trace index keys unchanged) at their version 1.
  */
 export function legacyBuildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {

@@ -6,7 +6,7 @@ import { newRecordId } from '../../lib/inventory/domain/records.ts';
 import { bindOperation, type OperationContract } from '../../lib/platform/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/platform/http/chain.ts';
 import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
-import { AuditStore } from '../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
 import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';

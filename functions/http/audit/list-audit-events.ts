@@ -7,7 +7,7 @@ import { AuditLog } from '../../../lib/audit/domain/list-audit.ts';
 import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listAuditEventsRoute } from '../../../lib/audit/routes.ts';
-import { AuditStore } from '../../../lib/platform/audit/audit-store.ts';
+import { AuditStore } from '../../../lib/audit/store/audit-store.ts';
 import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
 
 const auditLog = new AuditLog(new AuditStore(requiredEnv(TABLES.audit.envVar)), new CursorCodec(await cursorKeys()));

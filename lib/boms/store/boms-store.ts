@@ -4,7 +4,7 @@ import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, readFilteredPage, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { BOM_LIST_PREFIX, REVISION_NUMBER_PREFIX, bomEntity, bomRevisionEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
 import { BOM_CODE_CLAIM, BomWritesStore, searchable } from './bom-writes-store.ts';
-import { BuildProvenanceStore } from '../../builds/store/build-provenance-store.ts';
+import { BuildProvenanceStore } from './build-provenance-store.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 
@@ -90,12 +90,12 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
     return Item?.revision as BomRevision | undefined;
   }
 
-  /** The builds of a BOM that consumed one stock record (lib/builds/store/build-provenance-store.ts). */
+  /** The builds of a BOM that consumed one stock record (lib/boms/store/build-provenance-store.ts). */
   builds(organizationId: string, bomId: string, sourceStockRecordId: string, after: string | undefined, limit: number): Promise<PageOf<BuildProvenance>> {
     return this.provenance.builds(organizationId, bomId, sourceStockRecordId, after, limit);
   }
 
-  /** A build's provenance, written in the transaction that records the build (lib/builds/store/build-provenance-store.ts). */
+  /** A build's provenance, written in the transaction that records the build (lib/boms/store/build-provenance-store.ts). */
   buildWrites(organizationId: string, build: BuildProvenance): StoreWrite[] {
     return this.provenance.buildWrites(organizationId, build);
   }

@@ -2,7 +2,7 @@ import type { BuildPorts } from '../domain/ports.ts';
 import { recordsOf } from '../../stock/domain/changes/references.ts';
 import type { Item } from '../../inventory/domain/item.ts';
 import { BomsStore } from '../../boms/store/boms-store.ts';
-import { BuildProvenanceStore } from './build-provenance-store.ts';
+import { BuildProvenanceStore } from '../../boms/store/build-provenance-store.ts';
 import { BuildsStore } from './builds-store.ts';
 import { InventoryStore } from '../../inventory/store/inventory-store.ts';
 import { StockChangeStoreReads } from '../../stock/store/stock-change-reads.ts';

@@ -1,4 +1,6 @@
 import type { DuplicateStrategy, RowError } from './types.ts';
+import { SQS_MAX_MESSAGE_RETENTION_DAYS } from '../../platform/jobs/queue-limits.ts';
+import { JOB_ABANDONED_AFTER_SECONDS } from '../../platform/jobs/sweep-jobs.ts';
 
 /** Import jobs (docs/imports.md "The job"): queued → processing → succeeded | completed_with_errors | failed. */
 
@@ -87,14 +89,10 @@ export interface ChunkProgress {
 }
 
 /** How long the import queue keeps a message (SQS's maximum): a job's message can wait this long. */
-export const IMPORT_MESSAGE_RETENTION_DAYS = 14;
+export const IMPORT_MESSAGE_RETENTION_DAYS = SQS_MAX_MESSAGE_RETENTION_DAYS;
 
-/**
- * A job that shows no progress for longer than its message can live in the queue has no message
- * left to be processed by; only then does the sweeper fail it without a dead letter naming it.
- * Time spent waiting in a busy queue never counts against a job before that.
- */
-export const IMPORT_ABANDONED_AFTER_SECONDS = IMPORT_MESSAGE_RETENTION_DAYS * 86_400 + 3600;
+/** An import without progress for this long is failed as abandoned (lib/platform/jobs/sweep-jobs.ts). */
+export const IMPORT_ABANDONED_AFTER_SECONDS = JOB_ABANDONED_AFTER_SECONDS;
 
 /**
  * A job and its row errors are kept this long after submission, then expire together

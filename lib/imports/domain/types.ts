@@ -9,26 +9,9 @@ export type DuplicateStrategy = (typeof DUPLICATE_STRATEGIES)[number];
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 export const MAX_ROWS = 100_000;
 
-export interface ImportColumn {
-  name: string;
-  required: boolean;
-  type: 'string' | 'number' | 'integer' | 'enum' | 'date-time';
-  description: string;
-  /** Allowed values of an `enum` column. */
-  values?: readonly string[];
-}
+import type { ImportColumn, RawRow, RowError } from '../../platform/csv/types.ts';
 
-/** A problem with one row (docs/imports.md "Row errors"). `rowNumber` 1 is the first data row. */
-export interface RowError {
-  rowNumber: number;
-  column: string | null;
-  value: string | null;
-  code: string;
-  message: string;
-}
-
-/** A data row as read from the file: lower-cased header name → cell text, as given. */
-export type RawRow = Readonly<Record<string, string>>;
+export type { ImportColumn, RawRow, RowError };
 
 export type RowParse<T> = { ok: true; value: T } | { ok: false; errors: RowError[] };
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../platform/core/errors.ts';
-import type { ItemStock } from '../../stock/domain/records.ts';
+import type { ItemStock } from './stock.ts';
 import type { Item } from './item.ts';
 import { INVENTORY_RECORD_TYPES } from './records.ts';
 import { availableOf, reservedOf, sumQuantities, type StockRecord } from './stock.ts';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../platform/core/errors.ts';
 import type { CursorCodec } from '../../platform/pagination/cursor.ts';
 import { cursorPage, type ListPage } from '../../platform/pagination/page.ts';
-import type { ItemStock } from '../../stock/domain/records.ts';
+import type { ItemStock } from './stock.ts';
 import { itemTotals, type QuantityStates } from './availability.ts';
 import type { Item } from './item.ts';
 import type { InventoryReadStorage, ItemFilter } from './reads.ts';

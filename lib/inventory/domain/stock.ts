@@ -1,4 +1,5 @@
 import { idTime, MAX_ULID_TIME, newId } from '../../platform/core/ids.ts';
+import type { TrackingMode } from './item.ts';
 
 /**
  * Stock records and movements. A stock record holds the on-hand quantity of one item at one
@@ -24,6 +25,26 @@ export interface StockRecord {
   reserved?: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** An item's on-hand summed over all its stock records; kept in step with them in every transaction. */
+export interface ItemStock {
+  itemId: string;
+  onHand: number;
+  /** Held by active reservations across the item's records; absent on totals written before reservations existed (0). */
+  reserved?: number;
+  /**
+   * The item's tracking mode when the total was last written (absent on totals written before it
+   * was kept): a stock write conditions on it, so stock decided on the item's old mode never
+   * commits after a mode change (docs/inventory.md "The stock model").
+   */
+  trackingMode?: TrackingMode;
+}
+
+/** One item at one location, whatever the lot. */
+export interface ItemAtLocation {
+  itemId: string;
+  locationId: string;
 }
 
 /** What a stock record holds for reservations: 0 on records written before they existed. */

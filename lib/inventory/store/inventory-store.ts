@@ -8,7 +8,7 @@ import {
   type VersionedRecord,
 } from '../domain/records.ts';
 import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/stock.ts';
-import type { StockPlace } from '../../stock/domain/state.ts';
+import type { ItemAtLocation as StockPlace } from '../domain/stock.ts';
 import { batchGet, entityItem, readAll, type Key } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';

@@ -2,7 +2,7 @@ import type { Item } from '../domain/item.ts';
 import type { ItemTotalsStorage, ItemWithStock } from '../domain/item-reads.ts';
 import { INVENTORY_RECORD_TYPES } from '../domain/records.ts';
 import type { StockRecord } from '../domain/stock.ts';
-import type { ItemStock } from '../../stock/domain/records.ts';
+import type { ItemStock } from '../domain/stock.ts';
 import { batchGet } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity, itemStockEntity } from '../../platform/dynamo/entities.ts';
 

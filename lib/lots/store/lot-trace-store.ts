@@ -9,8 +9,8 @@ import { InventoryReadStore } from '../../inventory/store/inventory-reads.ts';
 import { listSortKeys } from '../../inventory/store/inventory-lists.ts';
 import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from '../../platform/dynamo/keys.ts';
 import { LOTS_INDEX } from '../../platform/dynamo/tables.ts';
-import { storedBuildOf, type StoredBuild } from '../../builds/store/build-provenance-items.ts';
-import { BuildProvenanceStore } from '../../builds/store/build-provenance-store.ts';
+import { storedBuildOf, type StoredBuild } from '../../boms/store/build-provenance-items.ts';
+import { BuildProvenanceStore } from '../../boms/store/build-provenance-store.ts';
 
 /**
  * The reads of a lot trace (docs/inventory.md "Tracing a lot"): the builds of a lot are a Query

@@ -1,14 +1,13 @@
 import type * as z from './zod.ts';
-import type { RouteId } from '../../app/routes.ts';
 import type { RouteDefinition } from '../http/route-types.ts';
 
 /**
  * The zod side of one route that runs: what its request must look like. Each lives with its
- * area's contracts and carries the operationId of its route in lib/routes/<area>.ts; the handler binds
+ * area's contracts and carries the operationId of its route in lib/<area>/routes.ts; the handler binds
  * it to that route (`bindOperation`, which checks at cold start that the two fit) and hands both
  * to `createOperationHandler`. The success body's schema is not part of it: responses are not
  * validated at run time, so a function would only carry it (for GET /v1/events, the whole event
- * catalog). Each area's OpenAPI part (lib/contracts/openapi/areas/<area>.ts) pairs its routes'
+ * catalog). Each area's OpenAPI part (lib/app/openapi/areas/<area>.ts) pairs its routes'
  * contracts with their response schemas, merged in lib/app/operations.ts for OpenAPI and
  * the tests; no function imports them.
  */
@@ -28,8 +27,12 @@ export interface OperationContract<Id extends string = string> {
   };
 }
 
-/** A contract of a route of the table; keeps the literal operationId for typing the handler. */
-export function defineOperation<C extends OperationContract<RouteId>>(contract: C): C {
+/**
+ * A contract of a route of the table; keeps the literal operationId for typing the handler. The
+ * platform knows no route: that the id names a route of the table is checked where the two meet
+ * (`bindOperation` at cold start, and test/contract/operations.test.ts for every contract).
+ */
+export function defineOperation<const C extends OperationContract>(contract: C): C {
   return contract;
 }
 

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { unescapeFormula } from './csv-safety.ts';
 import { FileBytesCheck } from './file-bytes.ts';
-import type { ImportColumn, RawRow, RowError } from '../../imports/domain/types.ts';
+import type { ImportColumn, RawRow, RowError } from './types.ts';
 
 /**
  * Reads an import file (docs/imports.md "Files") into data rows keyed by column.

@@ -212,7 +212,7 @@ export interface BuildLot {
 /**
  * A build's provenance entry under one stock record it drew from; it also lists the build under
  * the lot it consumed in the lot-trace index (docs/inventory.md "Tracing a lot"). 2: the build's
- * header and this record's own consumed lines (lib/builds/store/build-provenance-items.ts). 1: the whole
+ * header and this record's own consumed lines (lib/boms/store/build-provenance-items.ts). 1: the whole
  * provenance (`build`), still read.
  */
 export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<
@@ -242,7 +242,7 @@ export const recordPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId
  * A build's pointer: the same stored entity as `recordPointerEntity`, which also lists the build
  * under the lot it produced in the lot-trace index (docs/inventory.md "Tracing a lot"). 2: the
  * build's header, and its consumed lines themselves or how many slices hold them
- * (lib/builds/store/build-provenance-items.ts). 1: the whole provenance (`build`), still read.
+ * (lib/boms/store/build-provenance-items.ts). 1: the whole provenance (`build`), still read.
  */
 export const buildPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; produced: BuildLot }, { organizationId: string; id: string }>({
   type: 'record-pointer',

@@ -1,4 +1,4 @@
-import { IMPORT_MESSAGE_RETENTION_DAYS } from '../../imports/domain/job.ts';
+import { SQS_MAX_MESSAGE_RETENTION_DAYS } from '../jobs/queue-limits.ts';
 
 /**
  * The table definitions: the single source for the CDK stack (infra/) and the local runtime
@@ -176,7 +176,7 @@ export const IMPORT_QUEUE = {
   visibilityTimeoutSeconds: 360,
   deadLetterRetentionDays: 14,
   /** A job is never judged stalled for waiting in the queue within this (docs/imports.md "Guarantees"). */
-  messageRetentionDays: IMPORT_MESSAGE_RETENTION_DAYS,
+  messageRetentionDays: SQS_MAX_MESSAGE_RETENTION_DAYS,
   envVar: IMPORT_QUEUE_ENV_VAR,
   deadLetterEnvVar: IMPORT_DLQ_ENV_VAR,
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };

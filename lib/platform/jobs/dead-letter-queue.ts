@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { DeadLetter } from '../../imports/domain/sweep-jobs.ts';
+import type { DeadLetter } from './sweep-jobs.ts';
 import { parseJobMessage } from './job-queue.ts';
 import { sqsClient } from '../aws/sqs-client.ts';
 

@@ -1,11 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { settleWithin } from './deadline.ts';
-import type { ImportJobState, JobFailure } from '../../imports/domain/job.ts';
 import { TIME_MARGIN_MS } from './time-budget.ts';
-import type { ProcessOutcome } from '../../imports/domain/pipeline/ports.ts';
 import { describeError, log, logger } from '../observability/log.ts';
-import { countImportMessages } from '../observability/metrics.ts';
 import { parseJobMessage, type ImportJobMessage } from './job-queue.ts';
 
 /**
@@ -19,7 +16,7 @@ export const OVERRUN_MARGIN_MS = 3_000;
  * process-export-jobs.ts wire the real stores. Generic over the flow's job, failure and outcome:
  * every queue-driven job flow shares this handler (docs/contributing.md "A background flow").
  */
-export interface JobBatchPorts<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome> {
+export interface JobBatchPorts<Job, Failure, Outcome> {
   processor: {
     process(organizationId: string, jobId: string, remainingMs: () => number, handoffs?: number): Promise<Outcome>;
     fail(job: Job, failure: Failure): Promise<Outcome>;
@@ -29,12 +26,12 @@ export interface JobBatchPorts<Job = ImportJobState, Failure = JobFailure, Outco
   resend(message: ImportJobMessage): Promise<void>;
   /** The queue's receive limit: the receive that reaches it is the message's last before the dead-letter queue. */
   maxReceiveCount: number;
-  /** The flow's name in logs (default `import`). */
-  flow?: string;
-  /** The failure a job gets when its last allowed receive fails (default: the import's). */
-  lastReceiveFailure?: Failure;
-  /** Counts the batch's messages and failures (default: the import metrics). */
-  countMessages?: (received: number, failed: number) => void;
+  /** The flow's name in logs (`import`, `export`, `build`). */
+  flow: string;
+  /** The failure a job gets when its last allowed receive fails, in the flow's words. */
+  lastReceiveFailure: Failure;
+  /** Counts the batch's messages and failures (the flow's metrics). */
+  countMessages: (received: number, failed: number) => void;
 }
 
 /** A message reported failed on purpose; the reason was logged where it was found. */
@@ -50,7 +47,7 @@ class MessageNotHandled extends Error {
  * before its time runs out, a message that overruns anyway is reported alone, and messages
  * left without time go back as fresh messages.
  */
-export function createJobBatchHandler<Job = ImportJobState, Failure = JobFailure, Outcome = ProcessOutcome>(ports: JobBatchPorts<Job, Failure, Outcome>) {
+export function createJobBatchHandler<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // One per invocation: a processor keeps its batch's records and failures on itself, and the
     // local poller (like the integration tests) runs invocations of one handler concurrently.
@@ -62,13 +59,13 @@ export function createJobBatchHandler<Job = ImportJobState, Failure = JobFailure
       // A batch of nothing but failures is still reported message by message, not thrown as one error.
       throwOnFullBatchFailure: false,
     });
-    (ports.countMessages ?? countImportMessages)(event.Records.length, response.batchItemFailures.length);
+    ports.countMessages(event.Records.length, response.batchItemFailures.length);
     return response;
   };
 }
 
 async function handleMessage<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, record: SQSRecord, context: Context): Promise<Outcome | 'resent'> {
-  const flow = ports.flow ?? 'import';
+  const { flow } = ports;
   const message = parseJobMessage(record.body);
   if (!message) {
     log('error', `${flow} message is not a job reference`, { messageId: record.messageId });
@@ -104,16 +101,10 @@ async function handleMessage<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Fa
   return settled.value;
 }
 
-const IMPORT_LAST_RECEIVE_FAILURE: JobFailure = {
-  code: 'processing-error',
-  message: 'The file could not be processed after several attempts. Submit it again, or contact support with the job id.',
-};
-
 async function markFailed<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
   const job = await ports.jobs.get(organizationId, jobId).catch(() => undefined);
   if (!job) return;
   await ports.processor
-    // Without a failure of its own, a flow is the import flow (the default type parameters).
-    .fail(job, ports.lastReceiveFailure ?? (IMPORT_LAST_RECEIVE_FAILURE as Failure))
-    .catch((error: unknown) => log('error', `could not mark ${ports.flow ?? 'import'} job failed`, { organizationId, jobId, ...describeError(error) }));
+    .fail(job, ports.lastReceiveFailure)
+    .catch((error: unknown) => log('error', `could not mark ${ports.flow} job failed`, { organizationId, jobId, ...describeError(error) }));
 }

@@ -8,7 +8,7 @@ import {
   type StoredResponse,
 } from './idempotency.ts';
 import type { ApiError } from '../core/errors.ts';
-import type { SecretBox } from '../../webhooks/domain/endpoint.ts';
+import type { SecretBox } from '../core/secret-box.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
 import { entityItem } from '../dynamo/entity.ts';
 import { idempotencyEntity } from '../dynamo/entities.ts';

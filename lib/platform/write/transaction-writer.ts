@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut } from '../audit/audit-store.ts';
+import { auditPut } from '../audit/audit-items.ts';
 import { eventBatchItems, readLastSequence } from '../events/event-batches.ts';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AuditDraft, AuditEvent } from '../audit/types.ts';

@@ -1,5 +1,8 @@
-import type { Item, TrackingMode } from '../../inventory/domain/item.ts';
+import type { Item } from '../../inventory/domain/item.ts';
+import type { ItemStock } from '../../inventory/domain/stock.ts';
 import type { Location } from '../../inventory/domain/location.ts';
+
+export type { ItemStock };
 
 /**
  * What stock flows keep beside stock records and their ledger (docs/inventory.md "The stock
@@ -8,19 +11,6 @@ import type { Location } from '../../inventory/domain/location.ts';
  * records.
  */
 
-/** An item's on-hand summed over all its stock records; kept in step with them in every transaction. */
-export interface ItemStock {
-  itemId: string;
-  onHand: number;
-  /** Held by active reservations across the item's records; absent on totals written before reservations existed (0). */
-  reserved?: number;
-  /**
-   * The item's tracking mode when the total was last written (absent on totals written before it
-   * was kept): a stock write conditions on it, so stock decided on the item's old mode never
-   * commits after a mode change (docs/inventory.md "The stock model").
-   */
-  trackingMode?: TrackingMode;
-}
 
 /**
  * The claim of one applied row (or build), by the kind's natural key. Written with the row's

@@ -1,6 +1,6 @@
 import type { Item } from '../../inventory/domain/item.ts';
 import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import { stockRecordKey, type StockRecord } from '../../inventory/domain/stock.ts';
+import { stockRecordKey, type ItemAtLocation, type StockRecord } from '../../inventory/domain/stock.ts';
 import type { StockBase, StockLedger } from './ledger.ts';
 import type { ItemStock, StockDocument } from './records.ts';
 
@@ -17,10 +17,7 @@ export interface StockReads {
 }
 
 /** One item at one location, whatever the lot. */
-export interface StockPlace {
-  itemId: string;
-  locationId: string;
-}
+export type StockPlace = ItemAtLocation;
 
 const placeKey = (place: StockPlace) => `${place.itemId}#${place.locationId}`;
 

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../platform/core/secret-box.ts';
 import { ApiError, NotFoundError } from '../../platform/core/errors.ts';
 import type { EventType } from '../../platform/events/types.ts';
 
@@ -55,15 +56,7 @@ export interface StoredEndpoint {
   version: number;
 }
 
-/**
- * Seals a secret at rest and opens it to sign (AES-256-GCM under a data key: lib/webhooks/store/webhook-secrets.ts).
- * `context` is authenticated with it (associated data): a sealed value opens only under the
- * context it was sealed for, so one copied to another endpoint's item does not open there.
- */
-export interface SecretBox {
-  seal(secret: string, context: string): Promise<string>;
-  open(sealed: string, context: string): Promise<string>;
-}
+export type { SecretBox };
 
 /** What a signing secret is bound to: its organization and endpoint (docs/webhooks.md "Secrets"). */
 export function sealedSecretContext(organizationId: string, endpointId: string): string {

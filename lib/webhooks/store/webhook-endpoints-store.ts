@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/core/errors.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { endpointLimitReached, MAX_WEBHOOK_ENDPOINTS, webhookEndpointNotFound, type DisabledReason, type StoredEndpoint, type WebhookEndpoint } from '../domain/endpoint.ts';
 import type { EndpointStorage } from '../domain/ports.ts';
-import { auditPut } from '../../platform/audit/audit-store.ts';
+import { auditPut } from '../../platform/audit/audit-items.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem, envelopeAssignments, readAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity } from '../../platform/dynamo/entities.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportJobState } from '../../../lib/imports/domain/job.ts';
-import { ABANDONED_FAILURE, DEAD_LETTER_FAILURE, sweepPendingJobs, type DeadLetter, type SweepPorts } from '../../../lib/imports/domain/sweep-jobs.ts';
+import { ABANDONED_FAILURE, DEAD_LETTER_FAILURE, IMPORT_SWEEP_FAILURES } from '../../../lib/imports/domain/job-failures.ts';
+import { sweepPendingJobs, type DeadLetter, type SweepPorts } from '../../../lib/platform/jobs/sweep-jobs.ts';
+import type { JobFailure } from '../../../lib/imports/domain/job.ts';
 import { IMPORT_ABANDONED_AFTER_SECONDS } from '../../../lib/imports/domain/job.ts';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -15,11 +17,11 @@ function stalledJob(id: string, since = longAgo, status: ImportJobState['status'
   };
 }
 
-function ports(overrides: Partial<SweepPorts>) {
+function ports(overrides: Partial<SweepPorts<ImportJobState, JobFailure>>) {
   const sent: string[] = [];
   const failedJobs: string[] = [];
   const errors: string[] = [];
-  const all: SweepPorts = {
+  const all: SweepPorts<ImportJobState, JobFailure> = {
     pendingDispatch: async () => ['j1', 'j2', 'j3'].map((jobId) => ({ organizationId: 'org_1', jobId })),
     send: async ({ jobId }) => void sent.push(jobId),
     markDispatched: async () => undefined,
@@ -27,6 +29,7 @@ function ports(overrides: Partial<SweepPorts>) {
     deadLetters: async () => [],
     getJob: async () => undefined,
     fail: async (job) => void failedJobs.push(job.id),
+    failures: IMPORT_SWEEP_FAILURES,
     onError: (job) => void errors.push(job?.jobId ?? 'no job'),
     ...overrides,
   };

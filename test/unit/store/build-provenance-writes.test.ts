@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildProvenance } from '../../../lib/boms/domain/records.ts';
-import { CONSUMED_SLICE_LINES, provenanceItems, storedBuildOf } from '../../../lib/builds/store/build-provenance-items.ts';
-import { BuildProvenanceStore } from '../../../lib/builds/store/build-provenance-store.ts';
+import { CONSUMED_SLICE_LINES, provenanceItems, storedBuildOf } from '../../../lib/boms/store/build-provenance-items.ts';
+import { BuildProvenanceStore } from '../../../lib/boms/store/build-provenance-store.ts';
 import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ImportJobState } from '../../../lib/imports/domain/job.ts';
+import type { ImportJobState, JobFailure } from '../../../lib/imports/domain/job.ts';
+import { IMPORT_LAST_RECEIVE_FAILURE } from '../../../lib/imports/domain/job-failures.ts';
+import { countImportMessages } from '../../../lib/platform/observability/metrics.ts';
 import { TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
 import type { ProcessOutcome } from '../../../lib/imports/domain/pipeline/ports.ts';
 import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/platform/jobs/job-batch.ts';
@@ -41,7 +43,7 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
   const failedJobs: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
-  const ports: JobBatchPorts = {
+  const ports: JobBatchPorts<ImportJobState, JobFailure, ProcessOutcome> = {
     processor: {
       process: async (_organizationId, jobId) => {
         processed.push(jobId);
@@ -70,6 +72,9 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
       resent.push(message);
     },
     maxReceiveCount: MAX_RECEIVES,
+    flow: 'import',
+    lastReceiveFailure: IMPORT_LAST_RECEIVE_FAILURE,
+    countMessages: countImportMessages,
   };
   return { handler: createJobBatchHandler(ports), ports, processed, resent, failedJobs, mostAtOnce: () => mostAtOnce };
 }

@@ -16,7 +16,7 @@ import type { Pending, RunState } from './run-state.ts';
 /** Submissions of one unit that may find its claim or BOM changed before the import gives up. */
 const MAX_SUBMIT_ATTEMPTS = 5;
 
-/** How the import worker submits and runs a unit's build (lib/builds/store/import-builds.ts). */
+/** How the import worker submits and runs a unit's build (lib/imports/store/import-builds.ts). */
 export interface ImportBuilds {
   /**
    * Submits the build, queued, with the claim of its reference, while its BOM is still at

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { BuildProvenance, PageOf } from '../../boms/domain/records.ts';
+import type { BuildProvenance, PageOf } from '../domain/records.ts';
 import { batchGet, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { BUILD_PREFIX } from '../../platform/dynamo/entities.ts';
 import { consumedLinesKeys, fitsInPointer, provenanceItems, provenanceOf, storedBuildOf, type StoredBuild } from './build-provenance-items.ts';
@@ -8,7 +8,7 @@ import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 
 /**
  * Build provenance in the inventory table (docs/boms.md "How provenance is stored"; the layout:
- * lib/builds/store/build-provenance-items.ts): its writes, in one transaction or in several, and its
+ * lib/boms/store/build-provenance-items.ts): its writes, in one transaction or in several, and its
  * reads, which put a build's consumed lines back together.
  */
 

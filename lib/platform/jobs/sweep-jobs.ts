@@ -1,5 +1,4 @@
-import { IMPORT_ABANDONED_AFTER_SECONDS, isFinished } from './job.ts';
-import type { ImportJobState, JobFailure, JobStatus } from './job.ts';
+import { SQS_MAX_MESSAGE_RETENTION_DAYS } from './queue-limits.ts';
 
 /** What the sweep reads of a job: any job flow's job (imports, exports) has these. */
 export interface SweptJob {
@@ -12,7 +11,7 @@ export interface SweptJob {
 }
 
 /**
- * The sweeper, every minute (docs/imports.md "Guarantees"):
+ * The sweeper, every minute of every job flow (imports, exports; docs/imports.md "Guarantees"):
  * - a job whose transaction committed but whose queue message was never confirmed (the process
  *   died in between, or SQS failed) is handed to the queue again; sending twice is harmless,
  *   the worker is idempotent per job;
@@ -23,7 +22,7 @@ export interface SweptJob {
  *   still in the queue will be processed. Only a job without progress for longer than any
  *   message can live in the queue is failed as abandoned.
  */
-export interface SweepPorts<Job extends SweptJob = ImportJobState, Failure = JobFailure> {
+export interface SweepPorts<Job extends SweptJob, Failure> {
   /** Every job waiting for its hand-off, however many (the store pages). */
   pendingDispatch(cutoff: string): Promise<Array<{ organizationId: string; jobId: string }>>;
   send(message: { organizationId: string; jobId: string }): Promise<void>;
@@ -34,8 +33,8 @@ export interface SweepPorts<Job extends SweptJob = ImportJobState, Failure = Job
   deadLetters(): Promise<DeadLetter[]>;
   getJob(organizationId: string, jobId: string): Promise<Job | undefined>;
   fail(job: Job, failure: Failure): Promise<void>;
-  /** The failures the flow's jobs get (default: the import's wording). */
-  failures?: { deadLetter: Failure; abandoned: Failure };
+  /** The failures the flow's jobs get, in the flow's own words. */
+  failures: { deadLetter: Failure; abandoned: Failure };
   /** Told about a job the sweep could not handle; the sweep goes on with the others. */
   onError?(job: { organizationId: string; jobId: string } | undefined, error: unknown): void;
 }
@@ -58,19 +57,18 @@ export interface SweepResult {
 /** Jobs younger than this may still be on their way to the queue from the submit request. */
 export const SWEEP_GRACE_SECONDS = 30;
 
-export const DEAD_LETTER_FAILURE: JobFailure = {
-  code: 'processing-error',
-  message: 'The import could not be processed after repeated attempts and was stopped. Submit the file again, or contact support with the job id.',
-};
+/** The statuses a job of any flow ends in. */
+const FINISHED_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'completed_with_errors', 'failed']);
 
-export const ABANDONED_FAILURE: JobFailure = {
-  code: 'processing-error',
-  message: 'The import made no progress for longer than its queue keeps work and was stopped. Submit the file again, or contact support with the job id.',
-};
+/**
+ * A job that shows no progress for longer than its message can live in the queue has no message
+ * left to be processed by; only then does the sweeper fail it without a dead letter naming it.
+ * Time spent waiting in a busy queue never counts against a job before that.
+ */
+export const JOB_ABANDONED_AFTER_SECONDS = SQS_MAX_MESSAGE_RETENTION_DAYS * 86_400 + 3600;
 
-export async function sweepPendingJobs<Job extends SweptJob = ImportJobState, Failure = JobFailure>(ports: SweepPorts<Job, Failure>, now = new Date()): Promise<SweepResult> {
-  // Without failures of its own, a flow is the import flow (the default type parameters).
-  const failures = ports.failures ?? ({ deadLetter: DEAD_LETTER_FAILURE, abandoned: ABANDONED_FAILURE } as unknown as { deadLetter: Failure; abandoned: Failure });
+export async function sweepPendingJobs<Job extends SweptJob, Failure>(ports: SweepPorts<Job, Failure>, now = new Date()): Promise<SweepResult> {
+  const { failures } = ports;
   const result: SweepResult = { dispatched: 0, failed: 0, errors: 0 };
   // One job's trouble (a failed send, a throttled write) must not leave every later job unswept.
   const attempt = async (job: { organizationId: string; jobId: string } | undefined, work: () => Promise<void>): Promise<boolean> => {
@@ -99,14 +97,14 @@ export async function sweepPendingJobs<Job extends SweptJob = ImportJobState, Fa
     }
     await attempt(named, async () => {
       const job = await ports.getJob(named.organizationId, named.jobId);
-      if (job !== undefined && !isFinished(job.status as JobStatus)) {
+      if (job !== undefined && !FINISHED_STATUSES.has(job.status)) {
         await ports.fail(job, failures.deadLetter);
         result.failed += 1;
       }
       await letter.remove();
     });
   }
-  const abandonedBefore = now.getTime() - IMPORT_ABANDONED_AFTER_SECONDS * 1000;
+  const abandonedBefore = now.getTime() - JOB_ABANDONED_AFTER_SECONDS * 1000;
   const abandoned = (await ports.activeJobs()).filter((job) => Date.parse(job.progressAt ?? job.submittedAt) < abandonedBefore);
   for (const job of abandoned) {
     if (await attempt({ organizationId: job.organizationId, jobId: job.id }, () => ports.fail(job, failures.abandoned))) result.failed += 1;

@@ -1,30 +1,14 @@
-import type { AuditLogStore } from '../../audit/domain/list-audit.ts';
-import type { AuditEvent, AuditKind } from './types.ts';
-import { entityItem, readPage, sortKeyRange } from '../dynamo/entity.ts';
-import { AUDIT_PREFIX, auditEventEntity } from '../dynamo/entities.ts';
-import { keys } from '../dynamo/keys.ts';
-import type { TransactItem } from '../write/transaction-items.ts';
+import type { AuditLogStore } from '../domain/list-audit.ts';
+import type { AuditEvent, AuditKind } from '../../platform/audit/types.ts';
+import { readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
+import { AUDIT_PREFIX } from '../../platform/dynamo/entities.ts';
+import { keys } from '../../platform/dynamo/keys.ts';
 
 /**
  * The audit table: one partition per organization, sorted by time then id; gsi1 narrows to one
  * kind (eventually consistent, as every GSI). Filters are key ranges, so a page reads only
  * what it returns (plus one item to know whether more exist).
  */
-
-export function auditPut(tableName: string, organizationId: string, audit: AuditEvent): TransactItem {
-  return {
-    Put: {
-      TableName: tableName,
-      Item: entityItem(auditEventEntity, { organizationId, occurredAt: audit.occurredAt, id: audit.id, kind: audit.kind }, {
-        organizationId,
-        // JSON text: served as written, field order included.
-        auditJson: JSON.stringify(audit),
-      }),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-}
-
 export class AuditStore implements AuditLogStore {
   constructor(private readonly tableName: string) {}
 

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { BuildHeader, BuildProvenance, ConsumedLine } from '../../boms/domain/records.ts';
+import type { BuildHeader, BuildProvenance, ConsumedLine } from '../domain/records.ts';
 import { entityItem, type Key } from '../../platform/dynamo/entity.ts';
 import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from '../../platform/dynamo/entities.ts';
 

@@ -1,0 +1,21 @@
+import type { AuditEvent } from './types.ts';
+import { entityItem } from '../dynamo/entity.ts';
+import { auditEventEntity } from '../dynamo/entities.ts';
+import type { TransactItem } from '../write/transaction-items.ts';
+
+/** The audit entry a command's transaction puts (docs/api-guide.md "Audit log"). */
+
+export function auditPut(tableName: string, organizationId: string, audit: AuditEvent): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: entityItem(auditEventEntity, { organizationId, occurredAt: audit.occurredAt, id: audit.id, kind: audit.kind }, {
+        organizationId,
+        // JSON text: served as written, field order included.
+        auditJson: JSON.stringify(audit),
+      }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
