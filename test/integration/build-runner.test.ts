@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, BomRevision } from '../../lib/boms/domain/records.ts';
-import type { Build, BuildPhase } from '../../lib/builds/domain/build.ts';
+import type { Build, BuildFailure, BuildPhase } from '../../lib/builds/domain/build.ts';
 import { BuildProcessor } from '../../lib/builds/domain/process.ts';
 import { BuildRunner } from '../../lib/builds/domain/runner.ts';
 import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
+import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
+import { BuildProvenanceStore } from '../../lib/boms/store/build-provenance-store.ts';
+import { movementsOf } from '../../lib/inventory/store/movements-store.ts';
+import { BUILD_QUEUE } from '../../lib/platform/dynamo/tables.ts';
 import { buildActiveShard, SUBMITTED_BUILD_VERSION } from '../../lib/builds/store/builds-store.ts';
 import { SubmitBuildCommand, type BuildInput } from '../../lib/builds/domain/submit.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
@@ -15,7 +19,8 @@ import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
-import { feedOf, inventoryRecords } from '../support/imports.ts';
+import { feedOf, inventoryRecords, jobMessage, sqsEvent, sqsRecord } from '../support/imports.ts';
+import { lambdaContext } from '../../local/lambda-event.ts';
 import { A1, itemOf } from '../support/stock-world.ts';
 
 /**
@@ -263,4 +268,138 @@ describe('build runner', () => {
     // Its message runs it from where it stands.
     expect((await runToEnd(organizationId, lost.id)).build.status).toBe('succeeded');
   }, 60_000);
+});
+
+/**
+ * Every delivery of a build's message fails once the build reached `phase` (its `occurrence`-th
+ * step leaving it there): the first one dies right after that step, the others at once, and the
+ * last allowed receive marks the build failed through the worker's batch handling. Then the
+ * worker works again: the messages the build was handed on with, and the build sweep, run it on.
+ */
+async function failLastDeliveryAt(organizationId: string, buildId: string, phase: BuildPhase, occurrence: number): Promise<Build> {
+  const ports = buildPorts(tables());
+  const sent: string[] = [];
+  let seen = 0;
+  let down = false;
+  const hook = (committed: BuildPhase) => {
+    if (down || committed !== phase || ++seen !== occurrence) return;
+    down = true;
+    throw new Error(`injected failure after a step that left the build in ${committed}`);
+  };
+  const real = new BuildProcessor(ports, async (message) => void sent.push(message.jobId), hook);
+  const processor = {
+    process: (...args: Parameters<typeof real.process>) => (down ? Promise.reject(new Error('injected failure: the worker keeps failing')) : real.process(...args)),
+    fail: (build: Build, failure: BuildFailure) => real.fail(build, failure),
+  };
+  const handler = createJobBatchHandler({
+    processor,
+    jobs: { get: async (organization, id) => (await ports.builds.get(organization, id))?.build },
+    resend: async (message) => void sent.push(message.jobId),
+    maxReceiveCount: BUILD_QUEUE.maxReceiveCount,
+    flow: 'build',
+    lastReceiveFailure: { code: 'processing-error', message: 'injected: every delivery failed', lines: [] },
+    countMessages: () => undefined,
+  });
+  const deliver = (receiveCount: number) => handler(sqsEvent(sqsRecord(jobMessage(organizationId, buildId), { receiveCount })), lambdaContext('processBuildJobs', `inv-${receiveCount}`, BUILD_QUEUE.workerTimeoutSeconds * 1000));
+  for (let receive = 1; receive <= BUILD_QUEUE.maxReceiveCount; receive += 1) {
+    const response = await deliver(receive);
+    // Every receive failed, up to a build already done (a crash after its last step is its last failure).
+    if (seen < occurrence || phase !== 'done') expect(response.batchItemFailures, `receive ${receive}`).toHaveLength(1);
+  }
+  expect(seen, 'the failure was injected').toBe(occurrence);
+  down = false;
+  for (let round = 0; round < 20; round += 1) {
+    if (sent.length === 0) {
+      // Nothing handed on: the sweep finds the build if it is not done.
+      const active = (await activeJobItems(tableName('inventory'), buildActiveShard)).map((item) => item.build as Build).filter((build) => build.id === buildId);
+      await sweepStalledBuilds({ builds: active, now: Date.now() + 10 * 60 * 1000, stalledAfterMs: 2 * 60 * 1000, send: async (message) => void sent.push(message.jobId), onError: (_build, error) => { throw error; } });
+      if (sent.length === 0) break;
+    }
+    sent.shift();
+    expect((await deliver(1)).batchItemFailures).toEqual([]);
+  }
+  const stored = await ports.builds.get(organizationId, buildId);
+  if (!stored) throw new Error('build gone');
+  return stored.build;
+}
+
+interface Outcome {
+  stock: Record<string, [number, number]>;
+  totals: Record<string, [number, number]>;
+  ledger: Record<string, string[]>;
+  feed: string[];
+  provenance: number;
+  claimedBy: string | null | undefined;
+}
+
+/** What a build leaves in storage: stock records, item totals, every record's ledger (types and quantities), the feed, the provenance under C1's record, and its reference's claim. */
+async function outcomeOf(organizationId: string, items: Item[], buildReference: string): Promise<Outcome> {
+  const ports = buildPorts(tables());
+  const stock = await stockState(organizationId, items);
+  const totals = await new StockStore(tableName('inventory')).getItemStock(organizationId, [...items.map((item) => item.id), 'itm_target']);
+  const records = await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [...items.map((item) => stockRecordKey(item.id, A1.id, null)), stockRecordKey('itm_target', A1.id, null)]);
+  const ledger: Record<string, string[]> = {};
+  for (const { record } of records.values()) {
+    const stockRecord = record as StockRecord;
+    ledger[stockRecord.sku] = (await movementsOf(tableName('inventory'), organizationId, stockRecord.id)).map((movement) => `${movement.type}:${movement.quantity}`);
+  }
+  const provenance = await new BuildProvenanceStore(tableName('inventory')).builds(organizationId, 'bom_target', 'stk_C1_none', undefined, 50);
+  return {
+    stock,
+    totals: Object.fromEntries([...totals.values()].map(({ record }) => [record.itemId, [record.onHand, record.reserved ?? 0] as [number, number]]).sort()),
+    ledger,
+    feed: await feedShape(organizationId),
+    provenance: provenance.items.length,
+    claimedBy: await ports.builds.idOfReference(organizationId, buildReference),
+  };
+}
+
+describe('a build whose last delivery fails', () => {
+  const size = { components: 90, stockPerRecord: 5 };
+  let uninterrupted: Outcome;
+
+  beforeAll(async () => {
+    const { organizationId, components } = await world(size);
+    const build = await submit(organizationId, { quantity: 4 });
+    const { build: ended } = await runToEnd(organizationId, build.id);
+    // Several slices, and a provenance of more than one group: every phase is a step of its own.
+    expect(ended).toMatchObject({ status: 'succeeded', progress: { slices: 4, recorded: 2 } });
+    uninterrupted = await outcomeOf(organizationId, components, build.buildReference);
+  }, 120_000);
+
+  // Before the output exists a failed build unwinds and ends as if never built; from then on it records to its end.
+  it.each([
+    { phase: 'reserve', occurrence: 1, ends: 'no build' },
+    { phase: 'consume', occurrence: 1, ends: 'no build' },
+    { phase: 'consume', occurrence: 2, ends: 'no build' },
+    { phase: 'produce', occurrence: 1, ends: 'no build' },
+    { phase: 'record', occurrence: 1, ends: 'built' },
+    { phase: 'record', occurrence: 2, ends: 'built' },
+    { phase: 'done', occurrence: 1, ends: 'built' },
+  ] as const)('failing from step $occurrence that left it in $phase ends as $ends', async ({ phase, occurrence, ends }) => {
+    const { organizationId, components } = await world(size);
+    const build = await submit(organizationId, { quantity: 4 });
+    const before = await outcomeOf(organizationId, components, build.buildReference);
+
+    const ended = await failLastDeliveryAt(organizationId, build.id, phase, occurrence);
+
+    const after = await outcomeOf(organizationId, components, build.buildReference);
+    if (ends === 'built') {
+      expect(after).toEqual({ ...uninterrupted, claimedBy: build.id });
+      expect(ended).toMatchObject({ status: 'succeeded', failure: null, progress: { phase: 'done' } });
+      return;
+    }
+    expect(ended).toMatchObject({ status: 'failed', failure: { code: 'processing-error' }, progress: { phase: 'done' } });
+    // No build at all: stock and totals as before, every consumption put back, no output, no provenance, the reference free.
+    expect({ stock: after.stock, totals: after.totals, provenance: after.provenance, claimedBy: after.claimedBy }).toEqual({ stock: before.stock, totals: before.totals, provenance: 0, claimedBy: undefined });
+    expect(after.stock['TARGET/']).toBeUndefined();
+    expect(after.feed.filter((entry) => entry.startsWith('movement.created:production'))).toEqual([]);
+    for (const item of components) {
+      const moved = after.ledger[item.sku] ?? [];
+      expect(moved.every((entry) => /^consumption(-reversal)?:/.test(entry)), item.sku).toBe(true);
+      expect(moved.reduce((sum, entry) => sum + Number(entry.split(':')[1]), 0), item.sku).toBe(0);
+    }
+    const consumed = after.feed.filter((entry) => entry.startsWith('movement.created:consumption:')).length;
+    expect(after.feed.filter((entry) => entry.startsWith('movement.created:consumption-reversal:')).length).toBe(consumed);
+  }, 120_000);
 });
