@@ -1,6 +1,6 @@
 import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { AttachmentTarget, AttachmentTargets } from '../domain/attachment.ts';
-import { INVENTORY_RECORD_TYPES } from '../../inventory/domain/records.ts';
+import { INVENTORY_RECORD_TYPES } from '../../inventory/index.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { bomEntity, importJobEntity, inventoryRecordEntity, recordPointerEntity } from '../../platform/dynamo/entities.ts';
 

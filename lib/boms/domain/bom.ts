@@ -1,4 +1,4 @@
-import { scaleQuantity } from '../../inventory/domain/stock.ts';
+import { scaleQuantity } from '../../inventory/index.ts';
 /**
  * Bills of materials: the components that `outputQuantity` of a target item is built from (docs/boms.md "Model").
  * A BOM's content is snapshotted in numbered revisions; these types are that content, free of

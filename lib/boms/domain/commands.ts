@@ -1,7 +1,7 @@
 import { ApiError, NotFoundError, ValidationError, type FieldError } from '../../platform/core/errors.ts';
 import { newId } from '../../platform/core/ids.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { InventoryRecords, VersionedRecord } from '../../inventory/domain/records.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { InventoryRecords, VersionedRecord } from '../../inventory/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { BOM_HEADER_FIELDS, lineUnitFits, lineUnitMessage, type BomContent, type BomContentInput } from './bom.ts';
 import { compareContents } from './compare.ts';

@@ -1,4 +1,4 @@
-import { sumQuantities } from '../../inventory/domain/stock.ts';
+import { sumQuantities } from '../../inventory/index.ts';
 import { BOM_HEADER_FIELDS, BOM_LINE_FIELDS, type BomContent, type BomLine } from './bom.ts';
 
 /**

@@ -1,10 +1,10 @@
 import * as z from '../../platform/contracts/zod.ts';
-import { BOM_LIMITS } from '../../boms/domain/bom.ts';
+import { BOM_LIMITS } from '../../boms/index.ts';
 import { BUILD_PHASES, BUILD_STATUSES, MAX_BUILD_SOURCE_LINES } from '../domain/build.ts';
-import { STOCK_MAX_LENGTHS } from '../../stock/domain/records.ts';
-import { LOCATION_MAX_LENGTHS } from '../../inventory/domain/location.ts';
-import { itemId, locationId, prefixedId, utcTimestamp } from '../../inventory/contracts/records.ts';
-import { exactlyOne, identifier, itemReference, locationReference, lotField, quantity } from '../../stock/contracts/changes.ts';
+import { STOCK_MAX_LENGTHS } from '../../stock/index.ts';
+import { LOCATION_MAX_LENGTHS } from '../../inventory/index.ts';
+import { itemId, locationId, prefixedId, utcTimestamp } from '../../inventory/index.ts';
+import { exactlyOne, identifier, itemReference, locationReference, lotField, quantity } from '../../stock/index.ts';
 
 /** Build jobs (docs/boms.md "Builds"): the submission's body and the build it answers with. */
 

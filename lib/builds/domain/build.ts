@@ -1,7 +1,7 @@
 import { ApiError, NotFoundError } from '../../platform/core/errors.ts';
 import { newId } from '../../platform/core/ids.ts';
 import type { AuditActor } from '../../platform/audit/types.ts';
-import type { BomRevisionRef } from '../../boms/domain/bom.ts';
+import type { BomRevisionRef } from '../../boms/index.ts';
 
 /**
  * A build job (docs/boms.md "Builds"): one build of a BOM revision, bigger than a transaction, run

@@ -1,9 +1,9 @@
-import { lineNeed, type BomContent } from '../../boms/domain/bom.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { stockRecordKey, sumQuantities } from '../../inventory/domain/stock.ts';
-import type { StockLedger, StockSide } from '../../stock/domain/ledger.ts';
-import type { StockPlace } from '../../stock/domain/state.ts';
+import { lineNeed, type BomContent } from '../../boms/index.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { stockRecordKey, sumQuantities } from '../../inventory/index.ts';
+import type { StockLedger, StockSide } from '../../stock/index.ts';
+import type { StockPlace } from '../../stock/index.ts';
 import type { Build, BuildDraw, ShortBuildLine } from './build.ts';
 
 /**

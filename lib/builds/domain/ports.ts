@@ -1,6 +1,6 @@
-import type { Bom, BomRevision, BuildProvenance } from '../../boms/domain/records.ts';
-import type { StockChangeReads, StockChangeWrite } from '../../stock/domain/changes/command.ts';
-import type { StockReads } from '../../stock/domain/state.ts';
+import type { Bom, BomRevision, BuildProvenance } from '../../boms/index.ts';
+import type { StockChangeReads, StockChangeWrite } from '../../stock/index.ts';
+import type { StockReads } from '../../stock/index.ts';
 import type { CommandWriter } from '../../platform/write/ports.ts';
 import type { Build, BuildDraw, StoredBuild } from './build.ts';
 

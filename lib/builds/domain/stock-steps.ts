@@ -1,11 +1,11 @@
-import { lineNeed } from '../../boms/domain/bom.ts';
-import type { Bom, BuildProvenance } from '../../boms/domain/records.ts';
+import { lineNeed } from '../../boms/index.ts';
+import type { Bom, BuildProvenance } from '../../boms/index.ts';
 import { newId } from '../../platform/core/ids.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { stockRecordKey, sumQuantities } from '../../inventory/domain/stock.ts';
-import { lotError, refusal, refused, type StockDecision } from '../../stock/domain/decision.ts';
-import type { StockLedger, StockSide } from '../../stock/domain/ledger.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { stockRecordKey, sumQuantities } from '../../inventory/index.ts';
+import { lotError, refusal, refused, type StockDecision } from '../../stock/index.ts';
+import type { StockLedger, StockSide } from '../../stock/index.ts';
 
 /**
  * Builds (docs/inventory.md "builds"): a build consumes each component of the BOM's current

@@ -1,8 +1,8 @@
 import type { AuditActor } from '../../platform/audit/types.ts';
-import type { Bom } from '../../boms/domain/records.ts';
+import type { Bom } from '../../boms/index.ts';
 import { ValidationError, type FieldError } from '../../platform/core/errors.ts';
-import { stockRecordKey } from '../../inventory/domain/stock.ts';
-import { buildClaimKey } from '../../stock/domain/claims.ts';
+import { stockRecordKey } from '../../inventory/index.ts';
+import { buildClaimKey } from '../../stock/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { BuildReferenceTakenError, queuedBuild, type Build, type BuildSource } from './build.ts';
 import type { BuildPorts } from './ports.ts';

@@ -1,13 +1,13 @@
 import type { BuildPorts } from '../domain/ports.ts';
-import { recordsOf } from '../../stock/domain/changes/references.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import { BomsStore } from '../../boms/store/boms-store.ts';
-import { BuildProvenanceStore } from '../../boms/store/build-provenance-store.ts';
+import { recordsOf } from '../../stock/index.ts';
+import type { Item } from '../../inventory/index.ts';
+import { BomsStore } from '../../boms/store/index.ts';
+import { BuildProvenanceStore } from '../../boms/store/index.ts';
 import { BuildsStore } from './builds-store.ts';
-import { InventoryStore } from '../../inventory/store/inventory-store.ts';
-import { StockChangeStoreReads } from '../../stock/store/stock-change-reads.ts';
-import { StockStore } from '../../stock/store/stock-store.ts';
-import { stockStateByKeys, stockWritesOf } from '../../stock/store/stock-writes.ts';
+import { InventoryStore } from '../../inventory/store/index.ts';
+import { StockChangeStoreReads } from '../../stock/store/index.ts';
+import { StockStore } from '../../stock/store/index.ts';
+import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
 import { TransactionWriter, type StoreWrite } from '../../platform/write/transaction-writer.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { BuildReferenceTakenError, StepTakenError, type Build, type BuildDraw, type StoredBuild } from '../domain/build.ts';
 import type { BuildStorage } from '../domain/ports.ts';
-import { buildClaimKey } from '../../stock/domain/claims.ts';
+import { buildClaimKey } from '../../stock/index.ts';
 import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { defineEntity, entityItem, queryAll } from '../../platform/dynamo/entity.ts';
-import type { StockStore } from '../../stock/store/stock-store.ts';
+import type { StockStore } from '../../stock/store/index.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 
 /**

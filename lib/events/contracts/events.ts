@@ -15,7 +15,7 @@ import {
   stockPlaceFields,
   stockRecordId,
   utcTimestamp,
-} from '../../inventory/contracts/records.ts';
+} from '../../inventory/index.ts';
 import { idParam } from '../../platform/contracts/primitives.ts';
 
 /**
@@ -33,9 +33,9 @@ import { idParam } from '../../platform/contracts/primitives.ts';
 // The domain owns the names and constants (lib/platform/events/types.ts, lib/inventory/domain/item.ts);
 // re-exported so the catalog stays one import for its other readers.
 export { EVENT_TYPES, EVENT_VERSION, isEventType } from '../../platform/events/types.ts';
-export { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../inventory/domain/item.ts';
+export { ITEM_CHANGEABLE_FIELDS, TRACKING_MODES } from '../../inventory/index.ts';
 export type { EventType } from '../../platform/events/types.ts';
-export { utcTimestampSchema } from '../../inventory/contracts/records.ts';
+export { utcTimestampSchema } from '../../inventory/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks: the record schemas are shared with the inventory reads (lib/inventory/contracts/records.ts).

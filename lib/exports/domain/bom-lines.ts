@@ -1,5 +1,5 @@
-import type { Bom, BomListFilter, BomSummary } from '../../boms/domain/records.ts';
-import type { Item } from '../../inventory/domain/item.ts';
+import type { Bom, BomListFilter, BomSummary } from '../../boms/index.ts';
+import type { Item } from '../../inventory/index.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import type { BomExportLines, ExportPage } from './sources.ts';
 

@@ -1,4 +1,4 @@
-import { RESERVATION_STATUSES } from '../../reservations/domain/statuses.ts';
+import { RESERVATION_STATUSES } from '../../reservations/index.ts';
 
 /**
  * The export kinds (docs/exports.md "Kinds"), each declared ONCE: its columns (the file's header,

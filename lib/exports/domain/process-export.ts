@@ -2,7 +2,7 @@ import { commitStep } from '../../platform/jobs/checkpoint.ts';
 import { handOff, handoffsWithoutProgress } from '../../platform/jobs/hand-off.ts';
 import { TimeBudget } from '../../platform/jobs/time-budget.ts';
 import type { AuditActor } from '../../platform/audit/types.ts';
-import type { StoredEvent } from '../../events/domain/read-feed.ts';
+import type { StoredEvent } from '../../events/index.ts';
 import type { CommandWriter } from '../../platform/write/ports.ts';
 import { encodeRows, fileHeader } from './format.ts';
 import {

@@ -1,5 +1,5 @@
 import type { PageOf } from '../../platform/pagination/page.ts';
-import { leftOf, type Reservation } from '../../reservations/domain/reservation.ts';
+import { leftOf, type Reservation } from '../../reservations/index.ts';
 import type { ExportRow } from './format.ts';
 import type { SnapshotRollback } from './snapshot.ts';
 

@@ -1,5 +1,5 @@
 import { readCsv, type CsvSource } from '../../platform/csv/csv-reader.ts';
-import type { ImportColumn, RowError } from '../../imports/domain/types.ts';
+import type { ImportColumn, RowError } from '../../imports/index.ts';
 import type { ExportColumn } from './kinds.ts';
 import type { ExportSource, ImportRowErrorExports } from './sources.ts';
 

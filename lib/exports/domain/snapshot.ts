@@ -1,6 +1,6 @@
-import type { StoredEvent } from '../../events/domain/read-feed.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import { reservedOf, type StockRecord } from '../../inventory/domain/stock.ts';
+import type { StoredEvent } from '../../events/index.ts';
+import type { Item } from '../../inventory/index.ts';
+import { reservedOf, type StockRecord } from '../../inventory/index.ts';
 
 /**
  * Exact snapshots (docs/exports.md "Snapshots", docs/architecture.md "Exports"). An export records

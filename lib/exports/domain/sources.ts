@@ -1,7 +1,7 @@
-import type { AuditLogStore } from '../../audit/domain/list-audit.ts';
+import type { AuditLogStore } from '../../audit/index.ts';
 import type { AuditKind } from '../../platform/audit/types.ts';
-import type { InventoryReadStorage } from '../../inventory/domain/reads.ts';
-import { availableOf } from '../../inventory/domain/stock.ts';
+import type { InventoryReadStorage } from '../../inventory/index.ts';
+import { availableOf } from '../../inventory/index.ts';
 import type { ExportRow } from './format.ts';
 import type { ExportFilters, ExportJobState } from './job.ts';
 import type { ExportColumn } from './kinds.ts';

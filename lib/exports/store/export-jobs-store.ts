@@ -6,7 +6,7 @@ import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from '../../platform/dynamo/active-jobs-index.ts';
 import { entityItem, queryAll } from '../../platform/dynamo/entity.ts';
 import { exportJobEntity, exportJobIndexKeys } from '../../platform/dynamo/entities.ts';
-import { ChunkAlreadyAppliedError } from '../../imports/store/import-jobs-store.ts';
+import { ChunkAlreadyAppliedError } from '../../imports/store/index.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 

@@ -1,9 +1,9 @@
-import { BOM_LIMITS, hasAllowedDecimals, lineUnitFits, lineUnitMessage, type BomComponentInput, type BomContentInput } from '../../boms/domain/bom.ts';
-import { contentFromInput, revisionSummary, sameContent } from '../../boms/domain/content.ts';
-import type { Bom, BomRevision } from '../../boms/domain/records.ts';
+import { BOM_LIMITS, hasAllowedDecimals, lineUnitFits, lineUnitMessage, type BomComponentInput, type BomContentInput } from '../../boms/index.ts';
+import { contentFromInput, revisionSummary, sameContent } from '../../boms/index.ts';
+import type { Bom, BomRevision } from '../../boms/index.ts';
 import { newId } from '../../platform/core/ids.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import { ITEM_MAX_LENGTHS } from '../../inventory/domain/item.ts';
+import type { Item } from '../../inventory/index.ts';
+import { ITEM_MAX_LENGTHS } from '../../inventory/index.ts';
 import { onExistingRecord, RowReader } from './cells.ts';
 import type { DecideContext, ImportKindDefinition, ImportUnit, UnitDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow, RowError } from './types.ts';

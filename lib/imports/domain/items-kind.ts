@@ -1,5 +1,5 @@
 import type { EventDraft } from '../../platform/events/types.ts';
-import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES, type Item, type TrackingMode } from '../../inventory/domain/item.ts';
+import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES, type Item, type TrackingMode } from '../../inventory/index.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type DecideContext, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';

@@ -1,13 +1,13 @@
-import type { Bom, BomRevision, BuildProvenance } from '../../boms/domain/records.ts';
-import type { Build } from '../../builds/domain/build.ts';
+import type { Bom, BomRevision, BuildProvenance } from '../../boms/index.ts';
+import type { Build } from '../../builds/index.ts';
 import type { EventDraft } from '../../platform/events/types.ts';
 import { newId } from '../../platform/core/ids.ts';
-import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../../inventory/domain/records.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { StockRecord } from '../../inventory/domain/stock.ts';
-import type { StockLedger, StockWrite } from '../../stock/domain/ledger.ts';
-import type { StockPlace } from '../../stock/domain/state.ts';
-import type { DocumentType, StockEntry } from '../../stock/domain/records.ts';
+import { newRecordId, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../../inventory/index.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { StockRecord } from '../../inventory/index.ts';
+import type { StockLedger, StockWrite } from '../../stock/index.ts';
+import type { StockPlace } from '../../stock/index.ts';
+import type { DocumentType, StockEntry } from '../../stock/index.ts';
 import type { DuplicateStrategy, ImportKindSummary, RawRow, RowError, RowParse } from './types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES, type Location, type LocationType } from '../../inventory/domain/location.ts';
+import { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES, type Location, type LocationType } from '../../inventory/index.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';

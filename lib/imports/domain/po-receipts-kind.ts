@@ -1,11 +1,11 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import { ITEM_MAX_LENGTHS } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { LOCATION_MAX_LENGTHS } from '../../inventory/domain/location.ts';
-import { decideReceiptLine, receivedAtTime, type ReceiptRow } from '../../stock/domain/receipts.ts';
-import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../../stock/domain/records.ts';
+import type { Item } from '../../inventory/index.ts';
+import { ITEM_MAX_LENGTHS } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { LOCATION_MAX_LENGTHS } from '../../inventory/index.ts';
+import { decideReceiptLine, receivedAtTime, type ReceiptRow } from '../../stock/index.ts';
+import { MAX_DOCUMENT_LINES, STOCK_MAX_LENGTHS } from '../../stock/index.ts';
 import { RowReader } from './cells.ts';
-import { receiptClaimKey } from '../../stock/domain/claims.ts';
+import { receiptClaimKey } from '../../stock/index.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
 import { alreadyApplied, claimed, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';
 import type { RawRow } from './types.ts';

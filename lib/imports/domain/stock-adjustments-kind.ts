@@ -1,10 +1,10 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import { ITEM_MAX_LENGTHS } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { LOCATION_MAX_LENGTHS } from '../../inventory/domain/location.ts';
-import { decideAdjustment, type AdjustmentRow } from '../../stock/domain/adjustments.ts';
-import { adjustmentClaimKey } from '../../stock/domain/claims.ts';
-import { STOCK_MAX_LENGTHS } from '../../stock/domain/records.ts';
+import type { Item } from '../../inventory/index.ts';
+import { ITEM_MAX_LENGTHS } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { LOCATION_MAX_LENGTHS } from '../../inventory/index.ts';
+import { decideAdjustment, type AdjustmentRow } from '../../stock/index.ts';
+import { adjustmentClaimKey } from '../../stock/index.ts';
+import { STOCK_MAX_LENGTHS } from '../../stock/index.ts';
 import { RowReader } from './cells.ts';
 import type { ImportKindDefinition, UnitDecision } from './kind-definition.ts';
 import { alreadyApplied, claimed, onePlaceKeys, onePlaceReferences, oneRow, optionalLot, requiredQuantity, stockKindBasics, stockOf } from './stock-kind.ts';

@@ -1,10 +1,10 @@
-import { QUANTITY_SCALE, stockRecordKey } from '../../inventory/domain/stock.ts';
-import type { StockDecision } from '../../stock/domain/decision.ts';
-import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../../stock/domain/records.ts';
+import { QUANTITY_SCALE, stockRecordKey } from '../../inventory/index.ts';
+import type { StockDecision } from '../../stock/index.ts';
+import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../../stock/index.ts';
 import type { RowReader } from './cells.ts';
 import type { DecideContext, ImportUnit, RowReference, StockDecideContext, StockKindHooks, UnitDecision } from './kind-definition.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS, type DuplicateStrategy, type RowError } from './types.ts';
-import { claimKey } from '../../stock/domain/claims.ts';
+import { claimKey } from '../../stock/index.ts';
 
 /**
  * What every import kind that moves stock shares (docs/inventory.md "Import kinds"). Such a kind

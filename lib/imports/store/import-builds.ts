@@ -1,9 +1,9 @@
-import { BuildReferenceTakenError, type Build } from '../../builds/domain/build.ts';
+import { BuildReferenceTakenError, type Build } from '../../builds/index.ts';
 import { ApiError } from '../../platform/core/errors.ts';
-import type { BuildPorts } from '../../builds/domain/ports.ts';
-import { BuildRunner, type StepHook } from '../../builds/domain/runner.ts';
+import type { BuildPorts } from '../../builds/index.ts';
+import { BuildRunner, type StepHook } from '../../builds/index.ts';
 import type { ImportBuilds } from '../domain/pipeline/job-units.ts';
-import { SUBMITTED_BUILD_VERSION } from '../../builds/store/builds-store.ts';
+import { SUBMITTED_BUILD_VERSION } from '../../builds/store/index.ts';
 
 /**
  * The builds of the `builds` import kind (docs/boms.md "Builds"): submitted as `POST /v1/builds`

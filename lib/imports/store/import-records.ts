@@ -1,12 +1,12 @@
 import type { ImportRecords, KindEntity, RecordWrite, StockStateEntity } from '../domain/kind-definition.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import type { StockRecord } from '../../inventory/domain/stock.ts';
-import type { StockPlace } from '../../stock/domain/state.ts';
-import { BomsStore } from '../../boms/store/boms-store.ts';
-import { InventoryStore } from '../../inventory/store/inventory-store.ts';
-import { StockStore } from '../../stock/store/stock-store.ts';
-import { stockStateByKeys, stockWritesOf } from '../../stock/store/stock-writes.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
+import type { StockRecord } from '../../inventory/index.ts';
+import type { StockPlace } from '../../stock/index.ts';
+import { BomsStore } from '../../boms/store/index.ts';
+import { InventoryStore } from '../../inventory/store/index.ts';
+import { StockStore } from '../../stock/store/index.ts';
+import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 
 /**

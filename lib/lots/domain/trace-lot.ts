@@ -1,5 +1,5 @@
 import { ApiError, NotFoundError } from '../../platform/core/errors.ts';
-import type { Item } from '../../inventory/domain/item.ts';
+import type { Item } from '../../inventory/index.ts';
 import { invalidCursorError, type CursorBinding, type CursorCodec } from '../../platform/pagination/cursor.ts';
 import { buildTraceTree, type BuildPage, type LotRef, type TraceContinuation, type TraceDirection, type TraceNode } from './trace-tree.ts';
 

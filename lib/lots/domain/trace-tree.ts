@@ -1,5 +1,5 @@
-import type { BuildHeader, ConsumedLine } from '../../boms/domain/records.ts';
-import { sumQuantities } from '../../inventory/domain/stock.ts';
+import type { BuildHeader, ConsumedLine } from '../../boms/index.ts';
+import { sumQuantities } from '../../inventory/index.ts';
 
 /**
  * The tree of a lot trace (docs/inventory.md "Tracing a lot"), level by level from the lot

@@ -1,16 +1,16 @@
 import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { Item } from '../../inventory/domain/item.ts';
+import type { Item } from '../../inventory/index.ts';
 import type { LotTraceStorage } from '../domain/trace-lot.ts';
 import type { BuildPage, LotRef, TraceDirection } from '../domain/trace-tree.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
-import { InventoryReadStore } from '../../inventory/store/inventory-reads.ts';
-import { listSortKeys } from '../../inventory/store/inventory-lists.ts';
+import { InventoryReadStore } from '../../inventory/store/index.ts';
+import { listSortKeys } from '../../inventory/store/index.ts';
 import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from '../../platform/dynamo/keys.ts';
 import { LOTS_INDEX } from '../../platform/dynamo/tables.ts';
-import { storedBuildOf, type StoredBuild } from '../../boms/store/build-provenance-items.ts';
-import { BuildProvenanceStore } from '../../boms/store/build-provenance-store.ts';
+import { storedBuildOf, type StoredBuild } from '../../boms/store/index.ts';
+import { BuildProvenanceStore } from '../../boms/store/index.ts';
 
 /**
  * The reads of a lot trace (docs/inventory.md "Tracing a lot"): the builds of a lot are a Query

@@ -1,9 +1,9 @@
 import * as z from '../../platform/contracts/zod.ts';
-import { STOCK_MAX_LENGTHS } from '../../stock/domain/records.ts';
+import { STOCK_MAX_LENGTHS } from '../../stock/index.ts';
 import { MAX_RESERVATION_LINES, RESERVATION_STATUSES } from '../domain/reservation.ts';
 import { cursorParam, limitParam } from '../../platform/contracts/primitives.ts';
-import { itemId, locationId, prefixedId, stockRecordId, utcTimestamp, utcTimestampSchema } from '../../inventory/contracts/records.ts';
-import { exactlyOne, identifier, itemReference, locationReference, lotField, quantity } from '../../stock/contracts/changes.ts';
+import { itemId, locationId, prefixedId, stockRecordId, utcTimestamp, utcTimestampSchema } from '../../inventory/index.ts';
+import { exactlyOne, identifier, itemReference, locationReference, lotField, quantity } from '../../stock/index.ts';
 
 /**
  * Reservations (docs/inventory.md "Reservations and available stock"): the request bodies and

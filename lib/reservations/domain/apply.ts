@@ -1,11 +1,11 @@
 import type { EventDraft } from '../../platform/events/types.ts';
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { newRecordId } from '../../inventory/domain/records.ts';
-import { newMovementId, stockRecordKey, sumQuantities } from '../../inventory/domain/stock.ts';
-import type { ShortLine } from '../../stock/domain/changes/errors.ts';
-import { StockLedger, type StockWrite } from '../../stock/domain/ledger.ts';
-import { StockState } from '../../stock/domain/state.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { newRecordId } from '../../inventory/index.ts';
+import { newMovementId, stockRecordKey, sumQuantities } from '../../inventory/index.ts';
+import type { ShortLine } from '../../stock/index.ts';
+import { StockLedger, type StockWrite } from '../../stock/index.ts';
+import { StockState } from '../../stock/index.ts';
 import type { ReservationPorts } from './ports.ts';
 import type { Reservation, ReservationLine } from './reservation.ts';
 

@@ -1,4 +1,4 @@
-import type { ShortLine } from '../../stock/domain/changes/errors.ts';
+import type { ShortLine } from '../../stock/index.ts';
 import type { ReservationLine } from './reservation.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { StockChangeReads, StockChangeWrite } from '../../stock/domain/changes/command.ts';
-import type { StockReads } from '../../stock/domain/state.ts';
+import type { StockChangeReads, StockChangeWrite } from '../../stock/index.ts';
+import type { StockReads } from '../../stock/index.ts';
 import type { CommandWriter, WriteContext } from '../../platform/write/ports.ts';
 import type { PendingKind, PendingOperation } from './pending.ts';
 import type { Reservation } from './reservation.ts';

@@ -1,5 +1,5 @@
 import { ApiError, NotFoundError } from '../../platform/core/errors.ts';
-import { sumQuantities } from '../../inventory/domain/stock.ts';
+import { sumQuantities } from '../../inventory/index.ts';
 import type { ReservationStatus } from './statuses.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from '../../platform/core/errors.ts';
 import { ulid } from '../../platform/core/ids.ts';
-import { sumQuantities } from '../../inventory/domain/stock.ts';
-import { InsufficientStockError } from '../../stock/domain/changes/errors.ts';
+import { sumQuantities } from '../../inventory/index.ts';
+import { InsufficientStockError } from '../../stock/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { settleLines, type SettleAction } from './apply.ts';
 import { RESERVATION_COMMAND_WRITES } from './limits.ts';

@@ -1,8 +1,8 @@
 import type { AuditDraft, AuditKind } from '../../platform/audit/types.ts';
 import { ApiError } from '../../platform/core/errors.ts';
 import type { EventDraft } from '../../platform/events/types.ts';
-import { InsufficientStockError } from '../../stock/domain/changes/errors.ts';
-import type { StockWrite } from '../../stock/domain/ledger.ts';
+import { InsufficientStockError } from '../../stock/index.ts';
+import type { StockWrite } from '../../stock/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { holdLines, settleLines, type SettleAction } from './apply.ts';
 import { LINES_PER_SLICE } from './limits.ts';

@@ -1,11 +1,11 @@
 import type { ReservationPorts } from '../domain/ports.ts';
-import { recordsOf } from '../../stock/domain/changes/references.ts';
-import { InventoryStore } from '../../inventory/store/inventory-store.ts';
+import { recordsOf } from '../../stock/index.ts';
+import { InventoryStore } from '../../inventory/store/index.ts';
 import { ReservationBeforeImagesStore } from './reservation-before-images.ts';
 import { ReservationsStore } from './reservations-store.ts';
-import { StockChangeStoreReads } from '../../stock/store/stock-change-reads.ts';
-import { StockStore } from '../../stock/store/stock-store.ts';
-import { stockStateByKeys, stockWritesOf } from '../../stock/store/stock-writes.ts';
+import { StockChangeStoreReads } from '../../stock/store/index.ts';
+import { StockStore } from '../../stock/store/index.ts';
+import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 
 /**

@@ -1,12 +1,12 @@
 import * as z from '../../platform/contracts/zod.ts';
 import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '../../platform/core/identifiers.ts';
-import { ITEM_MAX_LENGTHS } from '../../inventory/domain/item.ts';
-import { LOCATION_MAX_LENGTHS } from '../../inventory/domain/location.ts';
-import { QUANTITY_SCALE } from '../../inventory/domain/stock.ts';
+import { ITEM_MAX_LENGTHS } from '../../inventory/index.ts';
+import { LOCATION_MAX_LENGTHS } from '../../inventory/index.ts';
+import { QUANTITY_SCALE } from '../../inventory/index.ts';
 import { MAX_CHANGE_LINES, STOCK_CHANGE_KINDS } from '../domain/changes/change.ts';
 import { MAX_ON_HAND, STOCK_MAX_LENGTHS } from '../domain/records.ts';
 import { receivedAtTime } from '../domain/receipts.ts';
-import { itemId, locationId, movementId, prefixedId, stockPlaceFields, utcTimestamp } from '../../inventory/contracts/records.ts';
+import { itemId, locationId, movementId, prefixedId, stockPlaceFields, utcTimestamp } from '../../inventory/index.ts';
 
 /**
  * Stock writes over JSON (docs/inventory.md "Writing stock over JSON"): request bodies and the

@@ -1,5 +1,5 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
 import { lotError, refusal, refused, type StockDecision } from './decision.ts';
 import type { StockLedger } from './ledger.ts';
 

@@ -1,6 +1,6 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { sumQuantities } from '../../inventory/domain/stock.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { sumQuantities } from '../../inventory/index.ts';
 import { lotError, refusal, refused, type StockDecision } from './decision.ts';
 import { hasRoomFor, newCount, withCountLine } from './documents.ts';
 import type { StockLedger } from './ledger.ts';

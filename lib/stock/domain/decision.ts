@@ -1,5 +1,5 @@
-import type { BuildProvenance } from '../../boms/domain/records.ts';
-import type { Item } from '../../inventory/domain/item.ts';
+import type { BuildProvenance } from '../../boms/index.ts';
+import type { Item } from '../../inventory/index.ts';
 import type { MoveResult } from './ledger.ts';
 
 /**

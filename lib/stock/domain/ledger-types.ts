@@ -1,7 +1,7 @@
-import type { Item, TrackingMode } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import type { MovementLeg, MovementRecord, MovementType, StockRecord } from '../../inventory/domain/stock.ts';
+import type { Item, TrackingMode } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
+import type { MovementLeg, MovementRecord, MovementType, StockRecord } from '../../inventory/index.ts';
 import type { ItemStock, StockDocument } from './records.ts';
 
 /**

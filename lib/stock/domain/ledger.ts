@@ -1,9 +1,9 @@
 import type { EventDraft } from '../../platform/events/types.ts';
-import type { Item, TrackingMode } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import { STORED_ENTRIES_PER_WRITE } from '../../inventory/domain/records.ts';
-import { availableOf, isMovementTime, reservedOf, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type StockRecord } from '../../inventory/domain/stock.ts';
+import type { Item, TrackingMode } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
+import { STORED_ENTRIES_PER_WRITE } from '../../inventory/index.ts';
+import { availableOf, isMovementTime, reservedOf, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type StockRecord } from '../../inventory/index.ts';
 import { documentEvent } from './documents.ts';
 import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 import type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite } from './ledger-types.ts';

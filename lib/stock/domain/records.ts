@@ -1,6 +1,6 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import type { ItemStock } from '../../inventory/domain/stock.ts';
-import type { Location } from '../../inventory/domain/location.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { ItemStock } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
 
 export type { ItemStock };
 

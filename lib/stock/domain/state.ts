@@ -1,6 +1,6 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import { stockRecordKey, type ItemAtLocation, type StockRecord } from '../../inventory/domain/stock.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
+import { stockRecordKey, type ItemAtLocation, type StockRecord } from '../../inventory/index.ts';
 import type { StockBase, StockLedger } from './ledger.ts';
 import type { ItemStock, StockDocument } from './records.ts';
 

@@ -1,7 +1,7 @@
-import type { StockRecord } from '../../inventory/domain/stock.ts';
+import type { StockRecord } from '../../inventory/index.ts';
 import type { StockChangePorts } from '../domain/changes/command.ts';
 import { recordsOf } from '../domain/changes/references.ts';
-import { InventoryStore } from '../../inventory/store/inventory-store.ts';
+import { InventoryStore } from '../../inventory/store/index.ts';
 import { StockChangesStore } from './stock-changes-store.ts';
 import { StockChangeStoreReads } from './stock-change-reads.ts';
 import { StockStore } from './stock-store.ts';

@@ -1,13 +1,13 @@
-import type { Item } from '../../inventory/domain/item.ts';
-import type { Location } from '../../inventory/domain/location.ts';
-import { INVENTORY_RECORD_TYPES, type VersionedRecord } from '../../inventory/domain/records.ts';
-import type { StockRecord } from '../../inventory/domain/stock.ts';
+import type { Item } from '../../inventory/index.ts';
+import type { Location } from '../../inventory/index.ts';
+import { INVENTORY_RECORD_TYPES, type VersionedRecord } from '../../inventory/index.ts';
+import type { StockRecord } from '../../inventory/index.ts';
 import type { ReferencesRead, StockChangeReads, StockRead } from '../domain/changes/command.ts';
 import type { ItemStock, StockEntry } from '../domain/records.ts';
 import { batchGet, type Key } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity, itemStockEntity, naturalKeyClaimEntity, stockEntryEntity } from '../../platform/dynamo/entities.ts';
-import type { InventoryStore } from '../../inventory/store/inventory-store.ts';
-import { naturalKeyClaimKey } from '../../inventory/store/inventory-lists.ts';
+import type { InventoryStore } from '../../inventory/store/index.ts';
+import { naturalKeyClaimKey } from '../../inventory/store/index.ts';
 
 /**
  * What a stock change over JSON reads before its transaction (docs/inventory.md "Writing stock

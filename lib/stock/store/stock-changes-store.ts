@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { StockRecord } from '../../inventory/domain/stock.ts';
-import type { InventoryStore } from '../../inventory/store/inventory-store.ts';
+import type { StockRecord } from '../../inventory/index.ts';
+import type { InventoryStore } from '../../inventory/store/index.ts';
 import type { StockChange } from '../domain/changes/change.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';

@@ -1,6 +1,6 @@
 import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { TrackingMode } from '../../inventory/domain/item.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
+import type { TrackingMode } from '../../inventory/index.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
 import type { ItemStock, StockDocument, StockEntry } from '../domain/records.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, type EntityDefinition } from '../../platform/dynamo/entity.ts';

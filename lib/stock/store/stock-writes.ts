@@ -1,6 +1,6 @@
 import type { StockChangeWrite } from '../domain/changes/command.ts';
-import type { VersionedRecord } from '../../inventory/domain/records.ts';
-import type { InventoryStore } from '../../inventory/store/inventory-store.ts';
+import type { VersionedRecord } from '../../inventory/index.ts';
+import type { InventoryStore } from '../../inventory/store/index.ts';
 import type { StockStore } from './stock-store.ts';
 import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
 

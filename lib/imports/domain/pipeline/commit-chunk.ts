@@ -1,7 +1,7 @@
 import { commitStep, isWriteConflict, pauseBeforeRetry } from '../../../platform/jobs/checkpoint.ts';
-import { newRecordId } from '../../../inventory/domain/records.ts';
-import { newMovementId } from '../../../inventory/domain/stock.ts';
-import { StockLedger } from '../../../stock/domain/ledger.ts';
+import { newRecordId } from '../../../inventory/index.ts';
+import { newMovementId } from '../../../inventory/index.ts';
+import { StockLedger } from '../../../stock/index.ts';
 import type { WriteContext } from '../../../platform/write/ports.ts';
 import type { ChunkProgress, JobCounts } from '../job.ts';
 import { planChunk } from './plan-chunk.ts';

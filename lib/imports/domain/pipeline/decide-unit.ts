@@ -1,7 +1,7 @@
-import type { Hierarchy } from '../../../inventory/domain/hierarchy.ts';
-import { naturalKeyOf } from '../../../inventory/domain/records.ts';
-import type { StockLedger } from '../../../stock/domain/ledger.ts';
-import { documentKey } from '../../../stock/domain/records.ts';
+import type { Hierarchy } from '../../../inventory/index.ts';
+import { naturalKeyOf } from '../../../inventory/index.ts';
+import type { StockLedger } from '../../../stock/index.ts';
+import { documentKey } from '../../../stock/index.ts';
 import type { ImportJobState } from '../job.ts';
 import { newKindRecordId, type AnyImportKind, type ImportUnit, type RecordWrite } from '../kind-definition.ts';
 import type { RowError } from '../types.ts';

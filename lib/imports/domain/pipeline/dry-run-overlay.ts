@@ -1,7 +1,7 @@
-import type { Item } from '../../../inventory/domain/item.ts';
-import { naturalKeyOf, type VersionedRecord } from '../../../inventory/domain/records.ts';
-import type { StockRecord } from '../../../inventory/domain/stock.ts';
-import type { StockPlace } from '../../../stock/domain/state.ts';
+import type { Item } from '../../../inventory/index.ts';
+import { naturalKeyOf, type VersionedRecord } from '../../../inventory/index.ts';
+import type { StockRecord } from '../../../inventory/index.ts';
+import type { StockPlace } from '../../../stock/index.ts';
 import type { KindEntity, RecordWrite, StockStateEntity } from '../kind-definition.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { Item } from '../../../inventory/domain/item.ts';
-import type { VersionedRecord } from '../../../inventory/domain/records.ts';
-import { stockRecordKey, type StockRecord } from '../../../inventory/domain/stock.ts';
+import type { Item } from '../../../inventory/index.ts';
+import type { VersionedRecord } from '../../../inventory/index.ts';
+import { stockRecordKey, type StockRecord } from '../../../inventory/index.ts';
 import type { ImportRecords, RecordWrite } from '../kind-definition.ts';
 import type { DryRunOverlay } from './dry-run-overlay.ts';
 

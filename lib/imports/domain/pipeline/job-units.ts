@@ -1,5 +1,5 @@
-import type { Build } from '../../../builds/domain/build.ts';
-import type { Item } from '../../../inventory/domain/item.ts';
+import type { Build } from '../../../builds/index.ts';
+import type { Item } from '../../../inventory/index.ts';
 import type { ReferenceEntity } from '../kind-definition.ts';
 import { reloadReferences } from './references.ts';
 import type { Pending, RunState } from './run-state.ts';

@@ -1,6 +1,6 @@
 import { batchLengths, draftEventBytes } from '../../../platform/events/batches.ts';
 import type { EventDraft } from '../../../platform/events/types.ts';
-import type { StockLedger } from '../../../stock/domain/ledger.ts';
+import type { StockLedger } from '../../../stock/index.ts';
 import { MAX_STORED_ROW_ERRORS } from '../job.ts';
 import { decideEntry } from './decide-unit.ts';
 import { isJobUnit, runJobUnit } from './job-units.ts';

@@ -1,7 +1,7 @@
 import { handOff, handoffsWithoutProgress, MAX_HANDOFFS_WITHOUT_PROGRESS } from '../../../platform/jobs/hand-off.ts';
 import { TimeBudget } from '../../../platform/jobs/time-budget.ts';
-import type { Item } from '../../../inventory/domain/item.ts';
-import { StockState } from '../../../stock/domain/state.ts';
+import type { Item } from '../../../inventory/index.ts';
+import { StockState } from '../../../stock/index.ts';
 import { readCsv } from '../../../platform/csv/csv-reader.ts';
 import { isFinished, type ImportJobState, type JobFailure } from '../job.ts';
 import { importKind } from '../kinds.ts';

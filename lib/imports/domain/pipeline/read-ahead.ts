@@ -1,6 +1,6 @@
-import { Hierarchy } from '../../../inventory/domain/hierarchy.ts';
-import { documentKey } from '../../../stock/domain/records.ts';
-import type { StockPlace } from '../../../stock/domain/state.ts';
+import { Hierarchy } from '../../../inventory/index.ts';
+import { documentKey } from '../../../stock/index.ts';
+import type { StockPlace } from '../../../stock/index.ts';
 import type { ReferenceEntity } from '../kind-definition.ts';
 import { includeInHierarchy, reloadReferences } from './references.ts';
 import type { Pending, RunState } from './run-state.ts';

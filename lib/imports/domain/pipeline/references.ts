@@ -1,5 +1,5 @@
-import { Hierarchy } from '../../../inventory/domain/hierarchy.ts';
-import type { VersionedRecord } from '../../../inventory/domain/records.ts';
+import { Hierarchy } from '../../../inventory/index.ts';
+import type { VersionedRecord } from '../../../inventory/index.ts';
 import type { AnyImportKind, ImportRecords, ReferenceEntity } from '../kind-definition.ts';
 import { referencedKeys, type ParsedRow } from '../validate-file.ts';
 import type { Pending, References } from './run-state.ts';

@@ -1,7 +1,7 @@
 import type { EventDraft } from '../../../platform/events/types.ts';
-import type { Hierarchy } from '../../../inventory/domain/hierarchy.ts';
-import type { VersionedRecord } from '../../../inventory/domain/records.ts';
-import type { StockState } from '../../../stock/domain/state.ts';
+import type { Hierarchy } from '../../../inventory/index.ts';
+import type { VersionedRecord } from '../../../inventory/index.ts';
+import type { StockState } from '../../../stock/index.ts';
 import type { ImportJobState } from '../job.ts';
 import type { AnyImportKind, ImportUnit, RecordWrite, ReferenceEntity, UnitDecision } from '../kind-definition.ts';
 import type { RowAction, RowError } from '../types.ts';

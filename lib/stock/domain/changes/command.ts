@@ -1,10 +1,10 @@
 import { ValidationError, type FieldError } from '../../../platform/core/errors.ts';
 import { newId } from '../../../platform/core/ids.ts';
 import type { AuditKind } from '../../../platform/audit/types.ts';
-import type { Item } from '../../../inventory/domain/item.ts';
-import type { Location } from '../../../inventory/domain/location.ts';
-import { newRecordId, type VersionedRecord } from '../../../inventory/domain/records.ts';
-import { availableOf, newMovementId, reservedOf, stockRecordKey, type StockRecord } from '../../../inventory/domain/stock.ts';
+import type { Item } from '../../../inventory/index.ts';
+import type { Location } from '../../../inventory/index.ts';
+import { newRecordId, type VersionedRecord } from '../../../inventory/index.ts';
+import { availableOf, newMovementId, reservedOf, stockRecordKey, type StockRecord } from '../../../inventory/index.ts';
 import type { EventDraft } from '../../../platform/events/types.ts';
 import type { CommandPlan } from '../../../platform/write/ports.ts';
 import { lotError, type StockDecision } from '../decision.ts';

@@ -1,5 +1,5 @@
 import { ApiError, UniqueKeyTakenError } from '../../../platform/core/errors.ts';
-import type { StockRecord } from '../../../inventory/domain/stock.ts';
+import type { StockRecord } from '../../../inventory/index.ts';
 import { RecordsFirstError } from './command.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from '../../../platform/core/errors.ts';
-import type { Item } from '../../../inventory/domain/item.ts';
-import type { Location } from '../../../inventory/domain/location.ts';
-import type { VersionedRecord } from '../../../inventory/domain/records.ts';
+import type { Item } from '../../../inventory/index.ts';
+import type { Location } from '../../../inventory/index.ts';
+import type { VersionedRecord } from '../../../inventory/index.ts';
 
 /**
  * The items and locations the lines of a stock change name, each by its natural key (`sku`,

@@ -1,0 +1,15 @@
+/**
+ * The door of the inventory area: what another area's domain, contracts and routes may import of
+ * it, nothing more (docs/architecture.md "Areas and their doors").
+ */
+export { MOVEMENT_TYPES, itemId, itemRecordSchema, locationId, lot, movementId, movementSchema, onHandQuantity, open, prefixedId, sku, stockPlaceFields, stockRecordId, utcTimestamp, utcTimestampSchema } from './contracts/records.ts';
+export { Hierarchy } from './domain/hierarchy.ts';
+export { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES } from './domain/item.ts';
+export type { Item, TrackingMode } from './domain/item.ts';
+export { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES } from './domain/location.ts';
+export type { Location, LocationType } from './domain/location.ts';
+export type { InventoryReadStorage } from './domain/reads.ts';
+export { INVENTORY_RECORD_TYPES, NaturalKeyTakenError, STORED_ENTRIES_PER_WRITE, naturalKeyOf, newRecordId } from './domain/records.ts';
+export type { InventoryRecordType, InventoryRecordTypes, InventoryRecords, VersionedRecord } from './domain/records.ts';
+export { QUANTITY_SCALE, availableOf, isMovementTime, newMovementId, reservedOf, scaleQuantity, stockRecordKey, sumQuantities } from './domain/stock.ts';
+export type { ItemAtLocation, ItemStock, MovementLeg, MovementRecord, MovementType, StockRecord } from './domain/stock.ts';
