@@ -1,12 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { areaRules } from './eslint/area-doors.js';
 
-// Layering: one rule per dependency direction (README.md, Layout).
+// Layering: one rule per dependency direction (docs/architecture.md "Layers and their rules").
 //
 // Each direction is its own rule name, an alias of typescript-eslint's no-restricted-imports
 // (which also sees `import type` and `export … from`). With a single rule name, flat config lets
 // the last block matching a file replace the options of every earlier one, so a file in two zones
-// (lib/domain is both pure and runtime code) would silently lose a set of restrictions. Separate
+// (a folder both pure and runtime) would silently lose a set of restrictions. Separate
 // names keep them additive; the core no-restricted-imports stays unused here so that no later
 // block can clobber them. test/unit/lint-layering.test.ts proves each one fires.
 //
@@ -16,17 +17,23 @@ const restrictImports = tseslint.plugin.rules['no-restricted-imports'];
 const layering = {
   rules: {
     'domain-is-pure': restrictImports,
-    'aws-sdk-only-in-store': restrictImports,
+    'aws-sdk-only-in-adapters': restrictImports,
     'no-test-or-bench-imports': restrictImports,
     'workers-are-not-http': restrictImports,
     'domain-never-imports-contracts': restrictImports,
     'contracts-never-import-http': restrictImports,
+    'http-never-imports-store': restrictImports,
+    ...areaRules,
   },
 };
 
 const AWS_SDK = ['@aws-sdk/*', 'aws-sdk', 'aws-sdk/*'];
 const TEST = ['**/test/**'];
 const BENCH = ['**/bench/**'];
+/** The adapters: areas' store/ and transport/, the platform's AWS clients and DynamoDB core. */
+const ADAPTERS = ['**/store/**', '**/transport/**', '**/aws/**', '**/dynamo/**'];
+/** Pure code: every area's domain, and the platform's folders of rules and ports. */
+const PURE = ['lib/*/domain/**', 'lib/platform/{core,write,events,audit,pagination,rate-limit,auth,csv,contracts}/**'];
 
 /** A rule entry that forbids every specifier matching `group`. */
 function forbid(group, message) {
@@ -49,44 +56,71 @@ export default tseslint.config(
   },
   {
     // Domain logic stays testable without AWS, Middy or a deployed stack: it reaches storage and
-    // transport only through its own ports, which lib/store and lib/http implement.
-    files: ['lib/domain/**'],
+    // transport only through its own ports, which the adapters implement.
+    files: PURE,
     rules: {
       'layering/domain-is-pure': forbid(
-        ['**/store/**', '**/http/**', '**/functions/**', '**/composition*', '**/infra/**', '**/local/**', ...AWS_SDK, '@middy/*'],
-        'lib/domain is pure: no lib/store, lib/http, functions/, lib/composition*, infra/, local/, @aws-sdk/* or @middy/*. Depend on a port in lib/domain instead.',
+        [...ADAPTERS, '**/http/**', '**/functions/**', '**/app/**', '**/infra/**', '**/local/**', ...AWS_SDK, '@middy/*'],
+        'Pure code (lib/<area>/domain, the platform\'s rules and ports) imports no adapter (store/, transport/, platform/aws, platform/dynamo), no HTTP, lib/app, functions/, infra/, local/, @aws-sdk/* or @middy/*. Depend on a port instead.',
       ),
     },
   },
   {
     // The domain is the bottom layer: it owns the facts (event types, tracking modes, label formats
     // and limits) and the contracts derive their zod schemas from them, never the other way round.
-    files: ['lib/domain/**'],
+    files: ['lib/*/domain/**'],
     rules: {
       'layering/domain-never-imports-contracts': forbid(
-        ['**/contracts/**'],
-        'lib/domain never imports lib/contracts: move the fact into lib/domain and let the contract derive its schema from it.',
+        ['**/contracts/**', '**/contracts.ts'],
+        'A domain never imports contracts: move the fact into the domain and let the contract derive its schema from it.',
       ),
     },
   },
   {
-    // Contracts describe the wire shapes on top of the domain; the transport (lib/http,
-    // functions/http) implements them, so a type both need lives in lib/contracts or lib/domain.
-    files: ['lib/contracts/**'],
+    // Contracts describe the wire shapes on top of the domain; the transport (lib/platform/http,
+    // functions/http) implements them, so a type both need lives in contracts or the domain.
+    files: ['lib/*/contracts/**', 'lib/*/contracts.ts', 'lib/platform/contracts/**'],
     rules: {
       'layering/contracts-never-import-http': forbid(
         ['**/http/**'],
-        'lib/contracts never imports lib/http or functions/http: define the shape in lib/contracts (or lib/domain) and let lib/http implement it.',
+        'Contracts never import lib/platform/http or functions/http: define the shape in contracts (or the domain) and let the HTTP layer implement it.',
       ),
     },
   },
   {
-    // Runtime code (what ships in a Lambda bundle) talks to AWS only through lib/store, so the
-    // adapters stay in one place. Tooling (local/, test/, bench/, scripts/, infra/) is deliberately
-    // out of scope: it provisions and inspects the embedded stack and never ships in a bundle.
+    // The Middy chain is storage-blind: its middleware get their stores as ports from the
+    // composition roots (lib/app/composition*.ts), so a read route's bundle carries no writer.
+    files: ['lib/platform/http/**'],
+    rules: {
+      'layering/http-never-imports-store': forbid(
+        ADAPTERS,
+        'lib/platform/http never imports an adapter (store/, platform/aws, platform/dynamo): take a port, and wire the adapter in lib/app/composition*.ts.',
+      ),
+    },
+  },
+  {
+    files: ['lib/**'],
+    rules: {
+      'layering/area-doors': 'error',
+      'layering/platform-knows-no-area': 'error',
+    },
+  },
+  {
+    files: ['infra/**'],
+    rules: { 'layering/infra-reads-declarations': 'error' },
+  },
+  {
+    // Runtime code (what ships in a Lambda bundle) talks to AWS only through the adapters, so they
+    // stay in known places. Tooling (local/, test/, bench/, scripts/, infra/) is deliberately out of
+    // scope: it provisions and inspects the embedded stack and never ships in a bundle.
     files: ['functions/**', 'lib/**'],
-    ignores: ['lib/store/**'],
-    rules: { 'layering/aws-sdk-only-in-store': forbid(AWS_SDK, 'Only lib/store imports @aws-sdk/*: add or extend a store adapter.') },
+    ignores: ['lib/*/store/**', 'lib/platform/aws/**', 'lib/platform/dynamo/**'],
+    rules: {
+      'layering/aws-sdk-only-in-adapters': forbid(
+        AWS_SDK,
+        'Only the adapters (lib/<area>/store, lib/platform/aws, lib/platform/dynamo) import @aws-sdk/*: add or extend one.',
+      ),
+    },
   },
   {
     ignores: ['test/**', 'bench/**'],
@@ -94,9 +128,10 @@ export default tseslint.config(
   },
   {
     // Tests share helpers through test/support; relative imports inside test/ carry no `test/`
-    // segment, so only a reach into bench/ is left to forbid (and the reverse for bench/).
+    // segment, so only a reach into bench/ is left to forbid (and the reverse for bench/). The
+    // bench's models and meters (bench/models/) are code with tests of their own.
     files: ['test/**'],
-    rules: { 'layering/no-test-or-bench-imports': forbid(BENCH, testOrBenchMessage) },
+    rules: { 'layering/no-test-or-bench-imports': ['error', { patterns: [{ regex: '(^|/)bench/(?!models/)', message: testOrBenchMessage }] }] },
   },
   {
     files: ['bench/**'],
@@ -104,10 +139,10 @@ export default tseslint.config(
   },
   {
     // Workers run from SQS and the schedule, not API Gateway: pulling in the Middy chain would
-    // bundle it into every worker. `**/http/**` covers lib/http and functions/http.
+    // bundle it into every worker. `**/http/**` covers lib/platform/http and functions/http.
     files: ['functions/workers/**'],
     rules: {
-      'layering/workers-are-not-http': forbid(['**/http/**'], 'Workers do not import lib/http or functions/http: shared code (e.g. lib/platform/observability/log.ts) lives outside them.'),
+      'layering/workers-are-not-http': forbid(['**/http/**'], 'Workers do not import lib/platform/http or functions/http: shared code (e.g. lib/platform/observability/log.ts) lives outside them.'),
     },
   },
   {

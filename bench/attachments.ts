@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     const { id: jobId } = await submitItemsFile(stack, stack.key, `sku,name\n${sku},Attach target\n`);
     while (!FINISHED.has((await getJob(stack.baseUrl, stack.key, jobId)).status)) await sleep(100);
     const { InventoryStore } = await import('../lib/inventory/store/inventory-store.ts');
-    const { TABLES } = await import('../lib/platform/dynamo/tables.ts');
+    const { TABLES } = await import('../lib/platform/storage/tables.ts');
     const itemId = (await new InventoryStore(process.env[TABLES.inventory.envVar] ?? '').getByNaturalKeys('org_dev', 'item', [sku])).get(sku)?.record.id ?? '';
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1024 * 1024 - 9, 0x20)]);
     const times = { upload: [] as number[], url: [] as number[], fetch: [] as number[], link: [] as number[], delete: [] as number[] };

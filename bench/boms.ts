@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const { id: jobId } = await submitItemsFile(stack, stack.key, `sku,name\n${skus.map((sku) => `${sku}-${run},${sku}`).join('\n')}\n`);
     while (!FINISHED.has((await getJob(stack.baseUrl, stack.key, jobId)).status)) await sleep(100);
     const { InventoryStore } = await import('../lib/inventory/store/inventory-store.ts');
-    const { TABLES } = await import('../lib/platform/dynamo/tables.ts');
+    const { TABLES } = await import('../lib/platform/storage/tables.ts');
     const items = await new InventoryStore(process.env[TABLES.inventory.envVar] ?? '').getByNaturalKeys('org_dev', 'item', skus.map((sku) => `${sku}-${run}`));
     const id = (sku: string) => items.get(`${sku}-${run}`)?.record.id ?? '';
     const body = (code: string, quantity: number) => ({

@@ -27,7 +27,7 @@ export async function buildWorld(options: { bomSizes: readonly number[]; onHand:
     import('../lib/platform/core/ids.ts'),
     import('../lib/inventory/store/inventory-store.ts'),
     import('../lib/boms/store/boms-store.ts'),
-    import('../lib/platform/write/transaction-writer.ts'),
+    import('../lib/platform/dynamo/transaction-writer.ts'),
   ]);
   const { tables } = imports;
   const organizationId = imports.newOrganization('builds');

@@ -12,7 +12,7 @@ async function rawLoop(organizationId: string): Promise<{ rows: number; seconds:
     import('@aws-sdk/client-s3'),
     import('csv-stringify/sync'),
     import('../lib/platform/dynamo/keys.ts'),
-    import('../lib/platform/dynamo/tables.ts'),
+    import('../lib/platform/storage/tables.ts'),
   ]);
   const bucket = process.env[BUCKET_ENV_VAR] ?? '';
   const key = `exports/bench/raw-${organizationId}.csv`;

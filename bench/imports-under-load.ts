@@ -80,8 +80,8 @@ async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests
       import('../lib/imports/domain/pipeline/process-job.ts'),
       import('../lib/imports/store/import-jobs-store.ts'),
       import('../lib/platform/aws/files-store.ts'),
-      import('../lib/platform/write/transaction-writer.ts'),
-      import('../lib/platform/dynamo/tables.ts'),
+      import('../lib/platform/dynamo/transaction-writer.ts'),
+      import('../lib/platform/storage/tables.ts'),
       import('../lib/imports/store/import-records.ts'),
     ]);
   const env = (name: string) => process.env[name] ?? '';

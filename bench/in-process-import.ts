@@ -29,8 +29,8 @@ export async function inProcessImports() {
     import('../lib/platform/aws/files-store.ts'),
     import('../lib/imports/store/import-jobs-store.ts'),
     import('../lib/imports/store/import-records.ts'),
-    import('../lib/platform/dynamo/tables.ts'),
-    import('../lib/platform/write/transaction-writer.ts'),
+    import('../lib/platform/storage/tables.ts'),
+    import('../lib/platform/dynamo/transaction-writer.ts'),
     import('../lib/builds/store/build-ports.ts'),
     import('../lib/imports/store/import-builds.ts'),
   ]);

@@ -4,8 +4,8 @@ import { SettleReservationCommand } from '../lib/reservations/domain/settle.ts';
 import type { RequestCounter } from '../local/dynamodb-requests.ts';
 import { ReservationExpiryStore } from '../lib/reservations/store/reservation-expiry-store.ts';
 import { reservationPorts } from '../lib/reservations/store/reservation-ports.ts';
-import { TABLES } from '../lib/platform/dynamo/tables.ts';
-import { TransactionWriter } from '../lib/platform/write/transaction-writer.ts';
+import { TABLES } from '../lib/platform/storage/tables.ts';
+import { TransactionWriter } from '../lib/platform/dynamo/transaction-writer.ts';
 
 /**
  * The reservation expiry sweep's cost per expired reservation (docs/performance.md

@@ -21,8 +21,8 @@ Object.assign(process.env, stack.env);
 const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES, WEBHOOK_QUEUE }, { SQSClient, GetQueueAttributesCommand }] = await Promise.all([
   import('../lib/platform/auth/manage-keys.ts'),
   import('../local/key-registry.ts'),
-  import('../lib/platform/write/transaction-writer.ts'),
-  import('../lib/platform/dynamo/tables.ts'),
+  import('../lib/platform/dynamo/transaction-writer.ts'),
+  import('../lib/platform/storage/tables.ts'),
   import('@aws-sdk/client-sqs'),
 ]);
 const events = Number(process.env.N ?? 3000);

@@ -37,9 +37,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.env);
   try {
     // Store modules read endpoints and table names from the environment at import.
-    const { TABLES } = await import('../lib/platform/dynamo/tables.ts');
-    const { TransactionWriter } = await import('../lib/platform/write/transaction-writer.ts');
-    const { IdempotencyStore } = await import('../lib/platform/write/idempotency-store.ts');
+    const { TABLES } = await import('../lib/platform/storage/tables.ts');
+    const { TransactionWriter } = await import('../lib/platform/dynamo/transaction-writer.ts');
+    const { IdempotencyStore } = await import('../lib/platform/dynamo/idempotency-store.ts');
     const { EventsStore } = await import('../lib/events/store/events-store.ts');
     const { EventFeed } = await import('../lib/events/domain/read-feed.ts');
     const { CursorCodec } = await import('../lib/platform/pagination/cursor.ts');

@@ -18,9 +18,9 @@ import { LAMBDA_RUNTIME_NAME } from '../lib/platform/config/runtime.ts';
 import { API_KEY_CACHE_ENV } from '../lib/platform/config/api-key-cache.ts';
 import { AUTH_FAILURE_LIMIT_ENV } from '../lib/platform/config/auth-failures.ts';
 import { CURSOR_SECRET_ARN_ENV } from '../lib/platform/config/cursor-env.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR } from '../lib/platform/dynamo/tables.ts';
-import type { QueueId, TableId } from '../lib/platform/dynamo/tables.ts';
-import { QUEUES } from '../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, WEBHOOK_KMS_KEY_ENV_VAR } from '../lib/platform/storage/tables.ts';
+import type { QueueId, TableId } from '../lib/platform/storage/tables.ts';
+import { QUEUES } from '../lib/platform/storage/tables.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import { onDemandCommandHooks } from './on-demand-modules.ts';
 import { OBJECT_AREA_PREFIXES } from './grants.ts';
@@ -56,7 +56,7 @@ export interface ApiFunctionResources {
   bucket: IBucket;
   importQueue: IQueue;
   importDeadLetterQueue: IQueue;
-  /** Every queue of lib/platform/dynamo/tables.ts with its dead-letter queue, by id (grants' `queues`). */
+  /** Every queue of lib/platform/storage/tables.ts with its dead-letter queue, by id (grants' `queues`). */
   queues: Readonly<Record<QueueId, { queue: IQueue; deadLetterQueue: IQueue }>>;
   /** Wraps the data keys that seal webhook signing secrets (lib/webhooks/store/webhook-secrets.ts). */
   webhookSecretsKey: IKey;

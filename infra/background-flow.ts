@@ -8,8 +8,8 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { physicalQueueName } from '../lib/platform/dynamo/tables.ts';
-import type { QueueSpec } from '../lib/platform/dynamo/tables.ts';
+import { physicalQueueName } from '../lib/platform/storage/tables.ts';
+import type { QueueSpec } from '../lib/platform/storage/tables.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition, StreamWorkerDefinition, WorkerDefinition } from '../lib/app/workers.ts';
 import { ApiFunction } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
@@ -21,7 +21,7 @@ import { reservedConcurrencyFor } from './throttling.ts';
 
 /**
  * THE shape of a background flow (docs/contributing.md "A background flow"): a queue of
- * lib/platform/dynamo/tables.ts with its dead-letter queue, redrive and DLQ alarm (`WorkerQueue`); a worker
+ * lib/platform/storage/tables.ts with its dead-letter queue, redrive and DLQ alarm (`WorkerQueue`); a worker
  * of lib/app/workers.ts consuming it through an event source mapping with partial batch responses
  * (`addQueueWorker`); and the scheduled sweepers (`addScheduledWorker`). Every worker function is
  * an `ApiFunction` granted its entry of infra/grants.ts and nothing else.

@@ -46,7 +46,7 @@ export const LAMBDA_ALIASES = {
  * grows with the bundle. test/infra/bundle-contents.test.ts enforces them, bench/bundle-sizes.ts
  * shows them; docs/performance.md "Bundles" has the figures. An HTTP function's budget is 300 KB,
  * which every read meets (271–292 KB; the lists read their cursor secret with one signed request,
- * lib/platform/pagination/cursor-secret.ts), and so do the attachment download URL, delete and link (276–296 KB:
+ * lib/platform/aws/cursor-secret.ts), and so do the attachment download URL, delete and link (276–296 KB:
  * S3 through signed requests, lib/attachments/store/attachment-objects.ts) and the BOM create (299 KB).
  */
 export const HTTP_FUNCTION_BUDGET_BYTES = 300_000;
@@ -73,7 +73,7 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   },
   createBom: {
     bytes: 306_000,
-    why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations, +0.7 KB since a transaction’s events are stored as one batch item (lib/platform/events/event-batches.ts), +0.1 KB since the build audit kinds joined them (303.1 KB measured), +2.4 KB since BOMs hold 500 lines: the larger body limit and the idempotency store that keeps a response too large for one item in parts (lib/platform/write/idempotency-response-parts.ts; 305.6 KB measured)',
+    why: 'the write path and the BOM body’s schemas: 299 KB alone, +1.3 KB since the audit kinds, ids and entities of webhooks and exports joined the shared declarations, +0.7 KB since a transaction’s events are stored as one batch item (lib/platform/dynamo/event-batches.ts), +0.1 KB since the build audit kinds joined them (303.1 KB measured), +2.4 KB since BOMs hold 500 lines: the larger body limit and the idempotency store that keeps a response too large for one item in parts (lib/platform/dynamo/idempotency-response-parts.ts; 305.6 KB measured)',
   },
   submitBuild: {
     bytes: 338_000,

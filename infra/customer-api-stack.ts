@@ -17,9 +17,9 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ROUTES, resourcesFor } from '../lib/app/routes.ts';
-import type { ResourceAccess, RouteDefinition } from '../lib/platform/http/route-types.ts';
-import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/platform/dynamo/tables.ts';
-import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/platform/dynamo/tables.ts';
+import type { ResourceAccess, RouteDefinition } from '../lib/platform/contracts/route-types.ts';
+import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, QUEUES, TABLE_IDS, TABLES, WEBHOOK_QUEUE, physicalTableName } from '../lib/platform/storage/tables.ts';
+import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/platform/storage/tables.ts';
 import { WORKERS } from '../lib/app/workers.ts';
 import type { WorkerDefinition } from '../lib/app/workers.ts';
 import { ApiFunction } from './api-function.ts';
@@ -47,7 +47,7 @@ export {
 } from './background-flow.ts';
 
 /**
- * One stack per stage: the DynamoDB tables of lib/platform/dynamo/tables.ts, the files bucket, the
+ * One stack per stage: the DynamoDB tables of lib/platform/storage/tables.ts, the files bucket, the
  * background flows' queues and workers (infra/background-flow.ts, lib/app/workers.ts), and the HTTP API with one Lambda per route of lib/app/routes.ts plus a `$default`
  * fallback and the API reference's `/docs` routes, each function granted its entry of infra/grants.ts; the stage's alarms and dashboard.
  * Reads only definition modules (routes, table specs), never runtime code.
@@ -68,7 +68,7 @@ export function tableIdFor(id: TableId): string {
 }
 
 /**
- * The infra side of each queue of lib/platform/dynamo/tables.ts: construct ids (`Import` keeps the ids the
+ * The infra side of each queue of lib/platform/storage/tables.ts: construct ids (`Import` keeps the ids the
  * import queue was deployed with) and what a dead letter means, for its alarm.
  */
 export const QUEUE_FLOWS: Readonly<Record<QueueId, { constructPrefix: string; deadLetterMeaning: string }>> = {
@@ -101,7 +101,7 @@ export class CustomerApiStack extends Stack {
   readonly filesBucket: Bucket;
   /** Where S3 writes the files bucket's server access logs. */
   readonly accessLogsBucket: Bucket;
-  /** The queues of lib/platform/dynamo/tables.ts with their DLQs and dead-letter alarms, by queue id. */
+  /** The queues of lib/platform/storage/tables.ts with their DLQs and dead-letter alarms, by queue id. */
   readonly workerQueues: Readonly<Record<QueueId, WorkerQueue>>;
   readonly importQueue: Queue;
   readonly importDeadLetterQueue: Queue;
@@ -140,7 +140,7 @@ export class CustomerApiStack extends Stack {
     this.filesBucket = buckets.files;
     this.accessLogsBucket = buckets.accessLogs;
 
-    // One queue + DLQ + alarm per queue of lib/platform/dynamo/tables.ts (infra/background-flow.ts).
+    // One queue + DLQ + alarm per queue of lib/platform/storage/tables.ts (infra/background-flow.ts).
     const workerQueues = {} as Record<QueueId, WorkerQueue>;
     for (const queueId of Object.keys(QUEUE_FLOWS) as QueueId[]) {
       workerQueues[queueId] = new WorkerQueue(this, { config, spec: QUEUES[queueId], ...QUEUE_FLOWS[queueId] });

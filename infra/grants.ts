@@ -1,9 +1,8 @@
-import { ATTACHMENT_OBJECT_PREFIX } from '../lib/attachments/domain/attachment.ts';
-import { EXPORT_OBJECT_PREFIX } from '../lib/exports/domain/job.ts';
+import { ATTACHMENT_OBJECT_PREFIX, EXPORT_OBJECT_PREFIX } from '../lib/platform/storage/objects.ts';
 import type { RouteId } from '../lib/app/routes.ts';
-import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/platform/http/route-types.ts';
-import { QUEUES, TABLES } from '../lib/platform/dynamo/tables.ts';
-import type { QueueId, TableId } from '../lib/platform/dynamo/tables.ts';
+import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/platform/contracts/route-types.ts';
+import { QUEUES, TABLES } from '../lib/platform/storage/tables.ts';
+import type { QueueId, TableId } from '../lib/platform/storage/tables.ts';
 
 /**
  * THE map of what each function's role may do (docs/operations.md#grants): one entry per route
@@ -65,7 +64,7 @@ export interface FunctionGrant {
   listObjects?: readonly ObjectArea[];
   importQueue?: readonly ImportQueueUse[];
   importDeadLetterQueue?: readonly DeadLetterCall[];
-  /** Uses of the other queues of QUEUES (lib/platform/dynamo/tables.ts), by id. */
+  /** Uses of the other queues of QUEUES (lib/platform/storage/tables.ts), by id. */
   queues?: Partial<Record<QueueId, readonly QueueUse[]>>;
   /** Calls on the other queues' dead-letter queues, by queue id. */
   deadLetterQueues?: Partial<Record<QueueId, readonly DeadLetterCall[]>>;
@@ -351,7 +350,7 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
   return grant;
 }
 
-/** Calls a table access level of lib/platform/http/route-types.ts allows. */
+/** Calls a table access level of lib/platform/contracts/route-types.ts allows. */
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
   write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),

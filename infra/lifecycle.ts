@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
-import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../lib/exports/domain/job.ts';
-import { IMPORT_QUEUE } from '../lib/platform/dynamo/tables.ts';
+import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../lib/platform/storage/objects.ts';
+import { IMPORT_QUEUE } from '../lib/platform/storage/tables.ts';
 import { IMPORT_FILE_PREFIX } from './grants.ts';
 
 /**

@@ -18,7 +18,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { metricsNamespaceFor, SERVICE_NAME } from '../lib/platform/config/observability.ts';
-import { METRIC } from '../lib/platform/observability/metrics.ts';
+import { METRIC } from '../lib/platform/observability/metric-names.ts';
 import { WORKERS } from '../lib/app/workers.ts';
 import type { ApiFunction } from './api-function.ts';
 import type { WorkerQueue } from './background-flow.ts';

@@ -6,7 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../lib/app/reference-page.ts';
-import type { ResourceAccess } from '../lib/platform/http/route-types.ts';
+import type { ResourceAccess } from '../lib/platform/contracts/route-types.ts';
 import { ApiFunction, REPO_ROOT } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { REFERENCE_DOCS_GRANT, assertGrantMatchesAccess } from './grants.ts';

@@ -1,5 +1,5 @@
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
-import { IMPORT_QUEUE } from '../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE } from '../lib/platform/storage/tables.ts';
 import type { QueueWorkerDefinition } from '../lib/app/workers.ts';
 import type { StageConfig } from './stages.ts';
 

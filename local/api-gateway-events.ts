@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { lambdaContext } from './lambda-event.ts';
 import { createRouteMatcher } from '../lib/platform/http/route-matching.ts';
-import type { RouteDefinition } from '../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../lib/platform/contracts/route-types.ts';
 
 /**
  * API Gateway HTTP API (payload 2.0) events and Lambda contexts for invoking a handler directly,

@@ -5,7 +5,7 @@ import { problemResponse } from '../lib/platform/http/problem.ts';
 import { createRouteMatcher } from '../lib/platform/http/route-matching.ts';
 import { createReferencePage } from '../lib/app/reference-page.ts';
 import { ROUTES } from '../lib/app/routes.ts';
-import type { RouteDefinition } from '../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../lib/platform/contracts/route-types.ts';
 import { fromLambdaResult, lambdaContext, toLambdaEvent, type WritableResponse } from './lambda-event.ts';
 import { loadHandler } from './load-handler.ts';
 import { checkoutReferencePageFiles } from './reference-page.ts';

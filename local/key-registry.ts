@@ -1,6 +1,6 @@
-import { ApiKeysStore } from '../lib/platform/auth/api-keys-store.ts';
-import { TABLES } from '../lib/platform/dynamo/tables.ts';
-import { TransactionWriter } from '../lib/platform/write/transaction-writer.ts';
+import { ApiKeysStore } from '../lib/platform/dynamo/api-keys-store.ts';
+import { TABLES } from '../lib/platform/storage/tables.ts';
+import { TransactionWriter } from '../lib/platform/dynamo/transaction-writer.ts';
 
 /** Key management against the tables named in the environment (local stack or a stage). */
 export function keyRegistry(): ApiKeysStore {

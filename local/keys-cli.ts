@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ApiKeyRecord } from '../lib/platform/auth/api-key.ts';
-import { physicalTableName, TABLES } from '../lib/platform/dynamo/tables.ts';
+import { physicalTableName, TABLES } from '../lib/platform/storage/tables.ts';
 import type { AwsStack } from './aws-stack/index.ts';
 import { runningServer, stateDirectory } from './state.ts';
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { QUEUES, TABLES } from '../lib/platform/dynamo/tables.ts';
+import { QUEUES, TABLES } from '../lib/platform/storage/tables.ts';
 import { startAwsStack, type AwsStack } from './aws-stack/index.ts';
 import {
   clearStaleRuntimeInfo,

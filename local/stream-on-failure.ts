@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { StreamWorkerDefinition } from '../lib/app/workers.ts';
-import { QUEUES } from '../lib/platform/dynamo/tables.ts';
+import { QUEUES } from '../lib/platform/storage/tables.ts';
 import { sqsClient } from '../lib/platform/aws/sqs-client.ts';
 import type { StreamBatchFailure } from './stream-poller.ts';
 

@@ -1,7 +1,7 @@
 /**
  * A deterministic discrete-event model of one organization's writers contending for its event
  * sequence counter (docs/performance.md "Scaling one tenant"). It replays the protocol of
- * lib/platform/write/transaction-writer.ts against a model of DynamoDB's counter item, so the ceiling the
+ * lib/platform/dynamo/transaction-writer.ts against a model of DynamoDB's counter item, so the ceiling the
  * counter puts on one tenant can be reasoned about with AWS-like latencies that DynamoDB Local
  * cannot reproduce. Nothing at run time imports it: the bench (`tenant ceiling` suite) and its
  * unit test do. It lives in lib/ because bench/ and test/ may not import each other.

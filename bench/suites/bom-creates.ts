@@ -43,7 +43,7 @@ export const bomCreatesSuite: Suite = {
       import('../../local/key-registry.ts'),
       import('../../lib/platform/aws/dynamodb-client.ts'),
       import('../../lib/inventory/store/inventory-store.ts'),
-      import('../../lib/platform/dynamo/tables.ts'),
+      import('../../lib/platform/storage/tables.ts'),
     ]);
 
     // Setup: the target and 500 component items.

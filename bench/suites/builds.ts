@@ -43,7 +43,7 @@ export const buildsSuite: Suite = {
       import('../../lib/builds/domain/process.ts'),
       import('../../lib/builds/domain/submit.ts'),
       import('../../lib/builds/store/build-ports.ts'),
-      import('../../lib/platform/dynamo/tables.ts'),
+      import('../../lib/platform/storage/tables.ts'),
       import('../../lib/platform/aws/dynamodb-client.ts'),
     ]);
 

@@ -22,7 +22,7 @@ async function seedMovements(organizationId: string, count: number): Promise<voi
   const [{ movementWrite }, { newMovementId }, { TABLES }] = await Promise.all([
     import('../../lib/inventory/store/movements-store.ts'),
     import('../../lib/inventory/domain/stock.ts'),
-    import('../../lib/platform/dynamo/tables.ts'),
+    import('../../lib/platform/storage/tables.ts'),
   ]);
   const table = process.env[TABLES.inventory.envVar] ?? '';
   const base = Date.parse('2026-01-01T00:00:00.000Z');
@@ -43,8 +43,8 @@ async function queuedExport(organizationId: string): Promise<string> {
   const [{ ExportSubmitter }, { ExportJobsStore }, { TransactionWriter }, { TABLES }] = await Promise.all([
     import('../../lib/exports/domain/submit.ts'),
     import('../../lib/exports/store/export-jobs-store.ts'),
-    import('../../lib/platform/write/transaction-writer.ts'),
-    import('../../lib/platform/dynamo/tables.ts'),
+    import('../../lib/platform/dynamo/transaction-writer.ts'),
+    import('../../lib/platform/storage/tables.ts'),
   ]);
   const plan = new ExportSubmitter({ jobs: new ExportJobsStore(process.env[TABLES.inventory.envVar] ?? ''), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'movements', format: 'csv', filters: {} });
   const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });

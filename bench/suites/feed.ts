@@ -20,9 +20,9 @@ const PAGE = 50;
 /** Writes `count` committed events and the counter straight into the events table. */
 async function seedFeed(organizationId: string, count: number): Promise<string[]> {
   const [{ eventBatchItems }, { newEventId }, { TABLES }, { eventSequenceEntity }, { entityItem }] = await Promise.all([
-    import('../../lib/platform/events/event-batches.ts'),
+    import('../../lib/platform/dynamo/event-batches.ts'),
     import('../../lib/platform/events/event-id.ts'),
-    import('../../lib/platform/dynamo/tables.ts'),
+    import('../../lib/platform/storage/tables.ts'),
     import('../../lib/platform/dynamo/entities.ts'),
     import('../../lib/platform/dynamo/entity.ts'),
   ]);

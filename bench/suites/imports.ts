@@ -72,7 +72,7 @@ export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, 
 
 async function inventoryStore() {
   // Store code reads its endpoints and table names when first imported: after the stack's env is set.
-  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/inventory/store/inventory-store.ts'), import('../../lib/platform/dynamo/tables.ts')]);
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/inventory/store/inventory-store.ts'), import('../../lib/platform/storage/tables.ts')]);
   const table = process.env[TABLES.inventory.envVar];
   if (!table) throw new Error(`${TABLES.inventory.envVar} is not set: the stack's env must be in process.env`);
   return { table, store: new InventoryStore(table) };
@@ -214,7 +214,7 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
 
 export async function limitMeasures(context: BenchContext): Promise<Measure[]> {
   const rows = context.quick ? 3_000 : 100_000;
-  const { IMPORT_QUEUE } = await import('../../lib/platform/dynamo/tables.ts');
+  const { IMPORT_QUEUE } = await import('../../lib/platform/storage/tables.ts');
   const budgetMs = context.quick ? 15_000 : IMPORT_QUEUE.workerTimeoutSeconds * 1000;
   const run = await stockCountsAtTheLimit(rows, budgetMs);
   if (run.status !== 'succeeded' || run.counts.processedRows !== rows) throw new Error(`stock-counts at the limit ended ${run.status}: ${JSON.stringify(run.counts)}`);

@@ -58,8 +58,8 @@ export const webhooksSuite: Suite = {
     const [{ createKey }, { keyRegistry }, { TransactionWriter }, { TABLES }, { signatureHeaders }, { documentClient }, { PutCommand, UpdateCommand }] = await Promise.all([
       import('../../lib/platform/auth/manage-keys.ts'),
       import('../../local/key-registry.ts'),
-      import('../../lib/platform/write/transaction-writer.ts'),
-      import('../../lib/platform/dynamo/tables.ts'),
+      import('../../lib/platform/dynamo/transaction-writer.ts'),
+      import('../../lib/platform/storage/tables.ts'),
       import('../../lib/webhooks/domain/signing.ts'),
       import('../../lib/platform/aws/dynamodb-client.ts'),
       import('@aws-sdk/lib-dynamodb'),

@@ -9,7 +9,7 @@ import { DeliveryWorker } from '../../lib/webhooks/domain/deliver.ts';
 import { createDeliveryBatchHandler } from '../../lib/webhooks/webhook-batch.ts';
 import { log, logger } from '../../lib/platform/observability/log.ts';
 import { flushWebhookAttempts, metrics, observeWebhookAttempt } from '../../lib/platform/observability/metrics.ts';
-import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
 import { FAIR_SHARES_IN_SERVICE } from '../../lib/webhooks/domain/fair-share.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';

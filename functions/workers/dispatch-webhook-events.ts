@@ -4,7 +4,7 @@ import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { dispatchEvents } from '../../lib/webhooks/domain/dispatch.ts';
 import { log, logger } from '../../lib/platform/observability/log.ts';
-import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WebhookEndpointsStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
 import { WebhookOutboxStore } from '../../lib/webhooks/store/webhook-outbox-store.ts';
 import { WebhookDeliveryQueue } from '../../lib/webhooks/store/webhook-queue.ts';

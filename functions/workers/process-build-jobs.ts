@@ -8,8 +8,8 @@ import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { logger } from '../../lib/platform/observability/log.ts';
 import { metrics } from '../../lib/platform/observability/metrics.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
-import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
-import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
+import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 
 /** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
 

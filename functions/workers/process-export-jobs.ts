@@ -25,8 +25,8 @@ import { InventoryReadStore } from '../../lib/inventory/store/inventory-reads.ts
 import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
 import { ReservationBeforeImagesStore } from '../../lib/reservations/store/reservation-before-images.ts';
 import { ReservationsStore } from '../../lib/reservations/store/reservations-store.ts';
-import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
-import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { BUCKET_ENV_VAR, EXPORT_QUEUE, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
+import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 const inventoryTable = requiredEnv(TABLES.inventory.envVar);
 const bucket = requiredEnv(BUCKET_ENV_VAR);

@@ -14,9 +14,9 @@ import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
 import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/imports/store/import-records.ts';
-import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
-import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 const tables = { inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) };
 const jobs = new ImportJobsStore(tables.inventory);

@@ -7,7 +7,7 @@ import { AttachmentObjectListing } from '../../lib/attachments/store/attachment-
 import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../lib/attachments/store/attachments-store.ts';
 import { SweepPositionsStore } from '../../lib/attachments/store/sweep-positions.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 
 const objects = new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR));
 const listing = new AttachmentObjectListing(requiredEnv(BUCKET_ENV_VAR));

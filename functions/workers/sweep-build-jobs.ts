@@ -5,8 +5,8 @@ import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
 import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
 import { buildActiveShard } from '../../lib/builds/store/builds-store.ts';
-import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
-import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
+import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 
 /** The build sweep, every minute (docs/boms.md "Builds"): stalled builds get their message again. */
 

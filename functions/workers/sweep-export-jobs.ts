@@ -7,10 +7,10 @@ import { describeError, log, startInvocation } from '../../lib/platform/observab
 import { ExportFilesStore } from '../../lib/exports/store/export-files.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
 import { ExportSlotsStore } from '../../lib/exports/store/export-slots.ts';
-import { DeadLetterQueue } from '../../lib/platform/jobs/dead-letter-queue.ts';
-import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
-import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
-import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { DeadLetterQueue } from '../../lib/platform/aws/dead-letter-queue.ts';
+import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
+import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
+import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 /** The export flow's sweeper: the shared sweep (lib/platform/jobs/sweep-jobs.ts) over export jobs. */
 

@@ -5,10 +5,10 @@ import { IMPORT_SWEEP_FAILURES } from '../../lib/imports/domain/job-failures.ts'
 import { sweepPendingJobs } from '../../lib/platform/jobs/sweep-jobs.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
 import { ImportJobsStore } from '../../lib/imports/store/import-jobs-store.ts';
-import { DeadLetterQueue } from '../../lib/platform/jobs/dead-letter-queue.ts';
-import { JobQueue } from '../../lib/platform/jobs/job-queue.ts';
-import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/dynamo/tables.ts';
-import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { DeadLetterQueue } from '../../lib/platform/aws/dead-letter-queue.ts';
+import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
+import { IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
+import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 const jobs = new ImportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(IMPORT_QUEUE_ENV_VAR));

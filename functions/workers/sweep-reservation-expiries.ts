@@ -7,7 +7,7 @@ import { decideAgainOnLostRace } from '../../lib/stock/domain/changes/commit.ts'
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
 import { ReservationExpiryStore } from '../../lib/reservations/store/reservation-expiry-store.ts';
 import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
-import { TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../lib/platform/storage/tables.ts';
 
 /**
  * The reservation expiry sweep, every minute (docs/inventory.md "Reservations and available

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { sweepDueDeliveries } from '../../lib/webhooks/domain/due-sweep.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
-import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { dueSweepPortsOf } from '../../lib/webhooks/store/webhook-due-sweep-store.ts';
 import { WebhookDeliveryQueue } from '../../lib/webhooks/store/webhook-queue.ts';
 

@@ -5,9 +5,9 @@ import { StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec } fr
 import type { StockChange } from '../stock/domain/changes/change.ts';
 import { commitStockChange } from '../stock/domain/changes/commit.ts';
 import { createOperationHandler, type Commit, type ReadRouteInput } from '../platform/http/chain.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 import { stockChangePorts } from '../stock/store/stock-change-ports.ts';
-import { TABLES } from '../platform/dynamo/tables.ts';
+import { TABLES } from '../platform/storage/tables.ts';
 
 /**
  * The handler of a stock write over JSON (docs/inventory.md "Writing stock over JSON"): the body

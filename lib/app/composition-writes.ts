@@ -3,9 +3,9 @@ import { requiredEnv } from '../platform/config/env.ts';
 import { idempotencyLeaseSeconds } from '../platform/config/write-path.ts';
 import type { ChainDependencies } from '../platform/http/chain.ts';
 import { writeDependencies } from '../platform/http/write-dependencies.ts';
-import { IdempotencyStore } from '../platform/write/idempotency-store.ts';
-import { TABLES } from '../platform/dynamo/tables.ts';
-import { TransactionWriter } from '../platform/write/transaction-writer.ts';
+import { IdempotencyStore } from '../platform/dynamo/idempotency-store.ts';
+import { TABLES } from '../platform/storage/tables.ts';
+import { TransactionWriter } from '../platform/dynamo/transaction-writer.ts';
 import type { SecretBox } from '../webhooks/domain/endpoint.ts';
 
 /**

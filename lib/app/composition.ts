@@ -6,9 +6,9 @@ import { AuthFailureLimiter } from '../platform/rate-limit/auth-failures.ts';
 import { TokenLeases } from '../platform/rate-limit/token-leases.ts';
 import { loadRateLimitConfig } from '../platform/config/rate-limits.ts';
 import type { ChainDependencies } from '../platform/http/chain.ts';
-import { ApiKeyLookupStore } from '../platform/auth/api-key-lookup-store.ts';
-import { RateLimitStore } from '../platform/rate-limit/rate-limit-store.ts';
-import { TABLES } from '../platform/dynamo/tables.ts';
+import { ApiKeyLookupStore } from '../platform/dynamo/api-key-lookup-store.ts';
+import { RateLimitStore } from '../platform/dynamo/rate-limit-store.ts';
+import { TABLES } from '../platform/storage/tables.ts';
 
 /**
  * Composition root: the real adapters behind the chain's ports, built once per container at

@@ -1,6 +1,6 @@
 import type * as z from '../platform/contracts/zod.ts';
 import { ROUTES, type RouteId } from './routes.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 import { OPENAPI_AREAS } from './openapi/areas/index.ts';
 import { bindOperation, type OperationContract, type RouteOperation } from '../platform/contracts/operation.ts';
 

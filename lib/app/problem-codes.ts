@@ -1,5 +1,5 @@
 import { OPENAPI_AREAS } from './openapi/areas/index.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The problem `code`s each operation answers with, by status, for the OpenAPI document

@@ -9,14 +9,14 @@ import { INVENTORY_ROUTES } from '../inventory/routes.ts';
 import { LABEL_ROUTES } from '../labels/routes.ts';
 import { RESERVATION_ROUTES } from '../reservations/routes.ts';
 import { STOCK_ROUTES } from '../stock/routes.ts';
-import type { ResourceAccess, RouteDefinition } from '../platform/http/route-types.ts';
+import type { ResourceAccess, RouteDefinition } from '../platform/contracts/route-types.ts';
 import { WEBHOOK_ROUTES } from '../webhooks/routes.ts';
 
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
  * tests all derive from this list; nothing else lists routes. A route enters it when its
  * handler is implemented: it is defined in its area's file (`lib/routes/<area>.ts`, shapes in
- * `lib/platform/http/route-types.ts`) and the area's list is registered here once.
+ * `lib/platform/contracts/route-types.ts`) and the area's list is registered here once.
  *
  * Metadata only: every function imports a route, so no file of lib/routes imports a zod schema, a
  * body parser or a store. Each route is exported on its own (`getBomRoute`, …) and a handler

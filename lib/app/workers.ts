@@ -1,6 +1,6 @@
-import type { ResourceAccess } from '../platform/http/route-types.ts';
-import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, WEBHOOK_QUEUE } from '../platform/dynamo/tables.ts';
-import type { QueueId, TableId } from '../platform/dynamo/tables.ts';
+import type { ResourceAccess } from '../platform/contracts/route-types.ts';
+import { BUILD_QUEUE, EXPORT_QUEUE, IMPORT_QUEUE, WEBHOOK_QUEUE } from '../platform/storage/tables.ts';
+import type { QueueId, TableId } from '../platform/storage/tables.ts';
 
 /**
  * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
@@ -13,7 +13,7 @@ export interface QueueWorkerDefinition {
   id: string;
   trigger: 'queue';
   handler: string;
-  /** Which queue of QUEUES (lib/platform/dynamo/tables.ts) feeds it. */
+  /** Which queue of QUEUES (lib/platform/storage/tables.ts) feeds it. */
   queue: QueueId;
   timeoutSeconds: number;
   batchSize: number;
@@ -41,7 +41,7 @@ export interface StreamWorkerDefinition {
   id: string;
   trigger: 'stream';
   handler: string;
-  /** Whose stream (its spec in lib/platform/dynamo/tables.ts sets `stream`). */
+  /** Whose stream (its spec in lib/platform/storage/tables.ts sets `stream`). */
   table: TableId;
   timeoutSeconds: number;
   batchSize: number;

@@ -1,5 +1,5 @@
 import { ATTACHMENT_MAX_BYTES } from './domain/attachment.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Attachments routes (files and links attached to records). A handler imports its own route

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Audit routes (the audit trail). A handler imports its own route from this file, never

@@ -1,5 +1,5 @@
 import { BOM_JSON_BODY_MAX_BYTES } from './domain/bom.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Boms routes (bills of materials, their builds and revisions). A handler imports its own

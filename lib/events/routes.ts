@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Events routes (the pull feed of domain events). A handler imports its own route from this

@@ -1,5 +1,5 @@
 import { MAX_FILE_BYTES } from './domain/types.ts';
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Imports routes (file import jobs and their kinds). A handler imports its own route from this

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /** The inventory reads (docs/inventory.md "Reading inventory"): metadata only, as every route of lib/routes/. */
 

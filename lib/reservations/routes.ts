@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Reservations routes: stock held for an order or a build until it is released, fulfilled or

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Stock routes: stock writes over JSON and the changes they made (docs/inventory.md "Writing

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../platform/http/route-types.ts';
+import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
 /**
  * The Webhooks routes (docs/webhooks.md): endpoints, secret rotation, the delivery log and replays.

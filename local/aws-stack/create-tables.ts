@@ -4,7 +4,7 @@ import type {
   GlobalSecondaryIndex,
   KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
-import { physicalTableName, type KeyAttribute, type TableSpec } from '../../lib/platform/dynamo/tables.ts';
+import { physicalTableName, type KeyAttribute, type TableSpec } from '../../lib/platform/storage/tables.ts';
 
 /**
  * A table spec as the CreateTable input the local stack sends: on-demand billing, the spec's

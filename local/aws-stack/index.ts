@@ -9,7 +9,7 @@ import {
   IMPORT_DLQ_ENV_VAR,
   TABLES,
   physicalTableName,
-} from '../../lib/platform/dynamo/tables.ts';
+} from '../../lib/platform/storage/tables.ts';
 import { DEFAULT_RESOURCE_PREFIX, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, ensureTables } from './provision.ts';
@@ -19,7 +19,7 @@ import { startSqs, type LocalSqs } from './sqs.ts';
 /**
  * The embedded local AWS stack used by `npm start` and the integration tests: DynamoDB Local 3.x
  * (see dynamodb-local.ts), s3rver and fauxqs, all on 127.0.0.1, with the
- * tables, bucket and queues of lib/platform/dynamo/tables.ts.
+ * tables, bucket and queues of lib/platform/storage/tables.ts.
  */
 
 export interface AwsStackOptions {

@@ -8,7 +8,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUE_IDS, QUEUES, TABLES, physicalQueueName, type QueueSpec, type TableSpec } from '../../lib/platform/dynamo/tables.ts';
+import { QUEUE_IDS, QUEUES, TABLES, physicalQueueName, type QueueSpec, type TableSpec } from '../../lib/platform/storage/tables.ts';
 import { createTableInput } from './create-tables.ts';
 
 type Log = (line: string) => void;

@@ -12,7 +12,7 @@ import type { OperationContract, RouteOperation } from '../../lib/platform/contr
 import { routeOperations } from '../../lib/app/operations.ts';
 import { booleanString, cursorParam, dateTimeString, idParam, int32String, limitParam } from '../../lib/platform/contracts/primitives.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 import * as z from '../../lib/platform/contracts/zod.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

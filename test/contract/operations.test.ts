@@ -3,7 +3,7 @@ import { bindOperation } from '../../lib/platform/contracts/operation.ts';
 import { OPENAPI_AREAS } from '../../lib/app/openapi/areas/index.ts';
 import { OPERATIONS, routeOperations, type OperationEntry } from '../../lib/app/operations.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 
 const entries = Object.entries(OPERATIONS as Readonly<Record<string, OperationEntry>>);
 const routes: readonly RouteDefinition[] = ROUTES;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { attachmentObjectKey } from '../../lib/attachments/domain/attachment.ts';
 import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-objects.ts';
 import { s3Client } from '../../lib/platform/aws/s3-client.ts';
-import { BUCKET_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR } from '../../lib/platform/storage/tables.ts';
 import { callApi } from '../support/api.ts';
 import { keyWithItems } from '../support/boms.ts';
 import { rawMultipart } from '../support/imports.ts';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 import { baseUrl, callApi, createTestKey } from '../support/api.ts';
 import { expectProblem } from '../support/problem.ts';
 import { concretePath, isWrite, routeLabel } from '../support/routes.ts';

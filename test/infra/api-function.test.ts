@@ -7,9 +7,9 @@ import { CustomerApiStack, FALLBACK_HANDLER, functionIdFor } from '../../infra/c
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { ResourceAccess, RouteDefinition } from '../../lib/platform/http/route-types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
-import type { TableId } from '../../lib/platform/dynamo/tables.ts';
+import type { ResourceAccess, RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/storage/tables.ts';
+import type { TableId } from '../../lib/platform/storage/tables.ts';
 import { CDK_JSON_CONTEXT, describeArn, environmentOf, logGroupOfFunction, permission, permissionsOfFunction, singleReference } from './template-helpers.ts';
 
 // How ApiFunction turns a grant (infra/grants.ts) into IAM statements and settings, for shapes the

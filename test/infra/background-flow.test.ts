@@ -12,8 +12,8 @@ import { WorkerQueue, addQueueWorker, addScheduledWorker } from '../../infra/bac
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { FALLBACK_HANDLER } from '../../infra/customer-api-stack.ts';
-import { IMPORT_QUEUE, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
-import type { QueueSpec, TableId } from '../../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE, TABLE_IDS } from '../../lib/platform/storage/tables.ts';
+import type { QueueSpec, TableId } from '../../lib/platform/storage/tables.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import { CDK_JSON_CONTEXT, asArray, resourceById, resourcesOfType, singleReference, statementsOfRole } from './template-helpers.ts';
 
@@ -35,7 +35,7 @@ const EXPORT_SPEC: QueueSpec = {
 const EXPORT_WORKER: QueueWorkerDefinition = {
   id: 'processExports',
   trigger: 'queue',
-  // The queue id names the import queue only because lib/platform/dynamo/tables.ts has no other yet; the
+  // The queue id names the import queue only because lib/platform/storage/tables.ts has no other yet; the
   // construct reads the source it is given.
   queue: IMPORT_QUEUE.id,
   handler: FALLBACK_HANDLER,

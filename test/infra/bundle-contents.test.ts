@@ -7,7 +7,7 @@ import { buildLambdaAsset, ON_DEMAND_MODULE_BUDGET_BYTES, ON_DEMAND_MODULES, typ
 import { BARCODE_FORMATS } from '../../lib/labels/domain/formats.ts';
 import { ENCODER_MODULES } from '../../lib/labels/domain/encoder-modules.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { ResourceAccess } from '../../lib/platform/http/route-types.ts';
+import type { ResourceAccess } from '../../lib/platform/contracts/route-types.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 
 /**
@@ -116,7 +116,7 @@ describe('every function bundle', () => {
   // the import submission and worker put and read their file, with signed requests instead
   // (lib/attachments/store/attachment-objects.ts, lib/platform/aws/files-store.ts), and nothing else touches S3.
   // The SQS client only where dead letters are received (the sweep); the import queue's producers
-  // send with a signed request (lib/platform/jobs/job-queue.ts). The content sniffer only where files are
+  // send with a signed request (lib/platform/aws/job-queue.ts). The content sniffer only where files are
   // uploaded. Export files: the worker and the sweeper use the S3 client's multipart calls; the
   // download link is presigned like an attachment's.
   const handlersWhere = (uses: (access: ResourceAccess) => boolean) => new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
@@ -138,7 +138,7 @@ describe('every function bundle', () => {
     expect(bundleOf(entry).inputs.filter((input) => input.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
 
-  // The list functions read their cursor keys with one signed GetSecretValue (lib/platform/pagination/cursor-secret.ts).
+  // The list functions read their cursor keys with one signed GetSecretValue (lib/platform/aws/cursor-secret.ts).
   it.each(functionEntries)('%s carries no Secrets Manager client', (entry) => {
     expect(bundleOf(entry).inputs.filter((input) => input.includes('@aws-sdk/client-secrets-manager/'))).toEqual([]);
   });

@@ -20,9 +20,9 @@ import { REFERENCE_DOCS_ACCESS, REFERENCE_DOCS_FUNCTION_ID } from '../../infra/r
 import { attachmentObjectKey } from '../../lib/attachments/domain/attachment.ts';
 import { ImportJobSubmitter } from '../../lib/imports/domain/submit-job.ts';
 import { ROUTES, resourcesFor } from '../../lib/app/routes.ts';
-import type { ResourceAccess } from '../../lib/platform/http/route-types.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, QUEUES, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
-import type { QueueId, TableId } from '../../lib/platform/dynamo/tables.ts';
+import type { ResourceAccess } from '../../lib/platform/contracts/route-types.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR, QUEUES, TABLES, TABLE_IDS } from '../../lib/platform/storage/tables.ts';
+import type { QueueId, TableId } from '../../lib/platform/storage/tables.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../lib/platform/config/cursor-env.ts';
 import {

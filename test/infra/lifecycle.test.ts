@@ -9,7 +9,7 @@ import { IMPORT_FILE_PREFIX } from '../../infra/grants.ts';
 import { IMPORT_FILE_EXPIRATION_DAYS, INCOMPLETE_UPLOAD_ABORT_DAYS } from '../../infra/lifecycle.ts';
 import { ATTACHMENT_OBJECT_PREFIX } from '../../lib/attachments/domain/attachment.ts';
 import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../../lib/exports/domain/job.ts';
-import { IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { CDK_JSON_CONTEXT, logicalIdOfType, referencedLogicalIds, resourceById, singleReference } from './template-helpers.ts';
 
 // How long objects live in the files bucket, and where its access logs go (docs/operations.md#lifecycle).

@@ -8,7 +8,7 @@ import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_HANDLER } from '../../infra/reference-docs.ts';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../../lib/app/reference-page.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/storage/tables.ts';
 import { environmentOf, logicalIdOfType, permissionsOfFunction, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer } from './synth.ts';
 

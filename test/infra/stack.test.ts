@@ -15,9 +15,9 @@ import {
 import type { CustomerApiStack } from '../../infra/customer-api-stack.ts';
 import { REFERENCE_DOCS_PATHS } from '../../lib/app/reference-page.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
-import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, LOTS_INDEX, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/platform/dynamo/tables.ts';
-import type { TableId } from '../../lib/platform/dynamo/tables.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
+import { ACTIVE_JOBS_INDEX, IMPORT_QUEUE, LOTS_INDEX, QUEUES, TABLES, TABLE_IDS, physicalTableName, type QueueId } from '../../lib/platform/storage/tables.ts';
+import type { TableId } from '../../lib/platform/storage/tables.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { reservedConcurrencyFor, stageThrottle } from '../../infra/throttling.ts';
-import { IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 import type { QueueWorkerDefinition } from '../../lib/app/workers.ts';
 import { resourcesOfType, singleReference } from './template-helpers.ts';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { functionIdFor } from '../../infra/customer-api-stack.ts';
 import { LOCAL_ONLY_WEBHOOK_SETTINGS } from '../../lib/platform/config/webhooks.ts';
 import { RETRY_DELAYS_SECONDS } from '../../lib/webhooks/domain/retry-schedule.ts';
-import { WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 import { resourcesOfType, singleReference } from './template-helpers.ts';
 import { stackSynthesizer, type Synthesized } from './synth.ts';

@@ -14,8 +14,8 @@ import {
 import type { FunctionGrant } from '../../infra/grants.ts';
 import { resolveStageConfig } from '../../infra/stages.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
-import { IMPORT_QUEUE, QUEUES } from '../../lib/platform/dynamo/tables.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
+import { IMPORT_QUEUE, QUEUES } from '../../lib/platform/storage/tables.ts';
 import { WORKERS } from '../../lib/app/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition, WorkerDefinition } from '../../lib/app/workers.ts';
 import { CDK_JSON_CONTEXT, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';

@@ -8,7 +8,7 @@ import { AttachmentObjectsStore } from '../../lib/attachments/store/attachment-o
 import { AttachmentsStore } from '../../lib/attachments/store/attachments-store.ts';
 import { s3Client } from '../../lib/platform/aws/s3-client.ts';
 import { SweepPositionsStore } from '../../lib/attachments/store/sweep-positions.ts';
-import { BUCKET_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR } from '../../lib/platform/storage/tables.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_QUEUE, TABLES, physicalTableName } from '../../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE, TABLES, physicalTableName } from '../../lib/platform/storage/tables.ts';
 import { awsStackInternals, startAwsStack, type AwsStack } from '../../local/aws-stack/index.ts';
 
 /**

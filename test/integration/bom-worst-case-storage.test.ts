@@ -7,8 +7,8 @@ import { CreateBomCommand } from '../../lib/boms/domain/commands.ts';
 import { hashIdempotencyKey } from '../../lib/platform/write/idempotency.ts';
 import { newId } from '../../lib/platform/core/ids.ts';
 import { BomsStore } from '../../lib/boms/store/boms-store.ts';
-import { PartedResponseIdempotencyStore } from '../../lib/platform/write/idempotency-response-parts.ts';
-import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { PartedResponseIdempotencyStore } from '../../lib/platform/dynamo/idempotency-response-parts.ts';
+import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { longestId, worstCaseBomBody, worstCaseItemPorts, worstCaseUnit } from '../support/bom-worst-case.ts';
 import { tableName } from '../support/events.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bom } from '../../lib/boms/domain/records.ts';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { bomsStore } from '../support/boms.ts';
 import { transactionWriter } from '../support/events.ts';

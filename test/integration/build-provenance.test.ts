@@ -10,7 +10,7 @@ import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { batchGet } from '../../lib/platform/dynamo/entity.ts';
 import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from '../../lib/platform/dynamo/entities.ts';
 import { LotTraceStore } from '../../lib/lots/store/lot-trace-store.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { bomsStore } from '../support/boms.ts';

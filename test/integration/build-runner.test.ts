@@ -8,7 +8,7 @@ import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
 import { BuildProvenanceStore } from '../../lib/boms/store/build-provenance-store.ts';
 import { movementsOf } from '../../lib/inventory/store/movements-store.ts';
-import { BUILD_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { BUILD_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { buildActiveShard, SUBMITTED_BUILD_VERSION } from '../../lib/builds/store/builds-store.ts';
 import { SubmitBuildCommand, type BuildInput } from '../../lib/builds/domain/submit.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
@@ -16,7 +16,7 @@ import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/sto
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
 import { BomsStore } from '../../lib/boms/store/boms-store.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { feedOf, inventoryRecords, jobMessage, sqsEvent, sqsRecord } from '../support/imports.ts';

@@ -7,8 +7,8 @@ import { documentClient } from '../../lib/platform/aws/clients.ts';
 import { exportJobEntity, exportJobIndexKeys } from '../../lib/platform/dynamo/entities.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
 import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
-import { ACTIVE_JOBS_INDEX } from '../../lib/platform/dynamo/tables.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { ACTIVE_JOBS_INDEX } from '../../lib/platform/storage/tables.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

@@ -4,8 +4,8 @@ import { ExportSubmitter } from '../../lib/exports/domain/submit.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
 import { ExportQueue } from '../../lib/exports/store/export-queue.ts';
 import { ExportSlotsStore } from '../../lib/exports/store/export-slots.ts';
-import { EXPORT_QUEUE_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { EXPORT_QUEUE_ENV_VAR } from '../../lib/platform/storage/tables.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 

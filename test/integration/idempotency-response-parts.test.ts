@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { hashIdempotencyKey, type StoredResponse } from '../../lib/platform/write/idempotency.ts';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { idempotencyResponsePartEntity } from '../../lib/platform/dynamo/entities.ts';
-import { PartedResponseIdempotencyStore, RESPONSE_PART_BYTES } from '../../lib/platform/write/idempotency-response-parts.ts';
+import { PartedResponseIdempotencyStore, RESPONSE_PART_BYTES } from '../../lib/platform/dynamo/idempotency-response-parts.ts';
 import { tableName } from '../support/events.ts';
 
 /**
- * Idempotency records whose response is too large for one item (lib/platform/write/idempotency-response-parts.ts)
+ * Idempotency records whose response is too large for one item (lib/platform/dynamo/idempotency-response-parts.ts)
  * on DynamoDB Local: the response is stored in parts in the completing transaction and a replay
  * gets it back byte for byte, characters of every UTF-8 length cut anywhere included; a small one
  * stays in the record.

@@ -4,7 +4,7 @@ import { handler as sweepHandler } from '../../functions/workers/sweep-import-jo
 import { ABANDONED_FAILURE } from '../../lib/imports/domain/job-failures.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
 import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
-import { ACTIVE_JOBS_INDEX } from '../../lib/platform/dynamo/tables.ts';
+import { ACTIVE_JOBS_INDEX } from '../../lib/platform/storage/tables.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { commitQueuedJob, importJobsStore, itemsCsv, storedJob } from '../support/imports.ts';

@@ -5,7 +5,7 @@ import { handler } from '../../functions/workers/process-import-jobs.ts';
 import { MAX_STORED_ROW_ERRORS } from '../../lib/imports/domain/job.ts';
 import type { JobHandoff } from '../../lib/imports/domain/pipeline/ports.ts';
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, filesStore, importJobsStore, importRecords, jobMessage, sqsEvent, sqsRecord, storedJob, workerContext } from '../support/imports.ts';

@@ -5,8 +5,8 @@ import type { JobHandoff, ProcessOutcome } from '../../lib/imports/domain/pipeli
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
-import { IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';
-import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes } from '../../lib/platform/write/transaction-writer.ts';
+import { IMPORT_QUEUE } from '../../lib/platform/storage/tables.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, inventoryRecords, storedJob } from '../support/imports.ts';

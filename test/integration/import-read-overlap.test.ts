@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { feedOf, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';

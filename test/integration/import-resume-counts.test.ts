@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import type { ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { createBomsDirectly } from '../support/boms.ts';
 import { transactionWriter } from '../support/events.ts';

@@ -12,8 +12,8 @@ import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-jo
 import type { ProcessOutcome, ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
 import { AuditStore } from '../../lib/audit/store/audit-store.ts';
-import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/platform/dynamo/tables.ts';
-import { bulkChunkActions, WriteConflictError, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { IMPORT_QUEUE, IMPORT_QUEUE_ENV_VAR } from '../../lib/platform/storage/tables.ts';
+import { bulkChunkActions, WriteConflictError, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { IMPORT_DLQ_ENV_VAR } from '../../local/aws-stack/index.ts';
 import { DEFAULT_RETRY_DELAY_SECONDS } from '../../local/sqs-poller.ts';
 import { uniqueOrganization } from '../support/api.ts';

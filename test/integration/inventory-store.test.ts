@@ -5,7 +5,7 @@ import { NaturalKeyTakenError, newRecordId } from '../../lib/inventory/domain/re
 import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/inventory/domain/stock.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
 import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { inventoryRecords } from '../support/imports.ts';

@@ -5,7 +5,7 @@ import type { StockRecord } from '../../lib/inventory/domain/stock.ts';
 import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { ItemAvailabilityStore } from '../../lib/inventory/store/item-availability-store.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';

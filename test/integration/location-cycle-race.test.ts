@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
 import type { Location } from '../../lib/inventory/domain/location.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { importJobsStore, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 

@@ -2,7 +2,7 @@ import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, PutItemCo
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { LOTS_INDEX, TABLE_IDS, TABLES, physicalTableName } from '../../lib/platform/dynamo/tables.ts';
+import { LOTS_INDEX, TABLE_IDS, TABLES, physicalTableName } from '../../lib/platform/storage/tables.ts';
 import { createTableInput } from '../../local/aws-stack/create-tables.ts';
 import { ensureTables } from '../../local/aws-stack/provision.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../lib/platform/core/ids.ts';
 import { newMovementId, type Movement, type MovementLeg, type MovementRecord } from '../../lib/inventory/domain/stock.ts';
 import { InventoryReadStore } from '../../lib/inventory/store/inventory-reads.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { importRecords, inventoryRecords } from '../support/imports.ts';

@@ -6,10 +6,10 @@ import { counterExpiresAt } from '../../lib/platform/rate-limit/fixed-window.ts'
 import { leaseTokens } from '../../lib/platform/rate-limit/token-leases.ts';
 import { bindOperation } from '../../lib/platform/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/platform/http/chain.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
-import { RateLimitStore, rateLimitCounterKey } from '../../lib/platform/rate-limit/rate-limit-store.ts';
-import { TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { RateLimitStore, rateLimitCounterKey } from '../../lib/platform/dynamo/rate-limit-store.ts';
+import { TABLES } from '../../lib/platform/storage/tables.ts';
 import { createTestKey } from '../support/api.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { awaitWindowWithAtLeast, parseRateLimitField, secondsLeftInWindow } from '../support/rate-limit-window.ts';

@@ -6,7 +6,7 @@ import { SettleReservationCommand } from '../../lib/reservations/domain/settle.t
 import { ReservationExpiryStore } from '../../lib/reservations/store/reservation-expiry-store.ts';
 import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { feedOf, inventoryRecords } from '../support/imports.ts';

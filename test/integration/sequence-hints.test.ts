@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { eventSequenceEntity } from '../../lib/platform/dynamo/entities.ts';
-import { eventBatchItems } from '../../lib/platform/events/event-batches.ts';
+import { eventBatchItems } from '../../lib/platform/dynamo/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';

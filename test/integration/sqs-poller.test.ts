@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord, ScheduledEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { IMPORT_QUEUE } from '../../lib/platform/storage/tables.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import { periodOverride, startScheduler } from '../../local/scheduler.ts';
 import type { ScheduledWorkerHandler } from '../../local/scheduler.ts';

@@ -7,7 +7,7 @@ import { entityItem } from '../../lib/platform/dynamo/entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
 import { StockChangeStoreReads } from '../../lib/stock/store/stock-change-reads.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';

@@ -3,7 +3,7 @@ import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-jo
 import type { DuplicateStrategy } from '../../lib/imports/domain/types.ts';
 import { ApiError } from '../../lib/platform/core/errors.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, feedOf, filesStore, importJobsStore, importRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';

@@ -6,7 +6,7 @@ import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-jo
 import type { DuplicateStrategy, RowError } from '../../lib/imports/domain/types.ts';
 import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/stock.ts';
 import type { ItemStock } from '../../lib/stock/domain/records.ts';
-import { bulkChunkActions } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, csvOf, feedOf, filesStore, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';

@@ -10,7 +10,7 @@ import { entityItem } from '../../lib/platform/dynamo/entity.ts';
 import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
 import { keys } from '../../lib/platform/dynamo/keys.ts';
 import { meterTransactions, type TransactionMeter } from '../../bench/models/transaction-meter.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';

@@ -4,7 +4,7 @@ import { newRecordId } from '../../lib/inventory/domain/records.ts';
 import type { StockRecord } from '../../lib/inventory/domain/stock.ts';
 import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { INVENTORY_LIST_READ_BUDGET, InventoryReadStore } from '../../lib/inventory/store/inventory-reads.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests, type RequestCounter } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { eventsOfImage } from '../../lib/platform/events/event-batches.ts';
+import { eventsOfImage } from '../../lib/platform/dynamo/event-batches.ts';
 import { WORKERS, type StreamWorkerDefinition } from '../../lib/app/workers.ts';
 import { startStreamPoller, type StreamBatchFailure } from '../../local/stream-poller.ts';
 import { uniqueOrganization } from '../support/api.ts';

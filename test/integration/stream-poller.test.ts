@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import { WORKERS, type StreamWorkerDefinition } from '../../lib/app/workers.ts';
 import { dynamoStreamSource } from '../../local/stream-poller.ts';
-import { eventsOfImage } from '../../lib/platform/events/event-batches.ts';
+import { eventsOfImage } from '../../lib/platform/dynamo/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
 
@@ -20,7 +20,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 const worker = WORKERS.find((candidate): candidate is StreamWorkerDefinition => candidate.trigger === 'stream') as StreamWorkerDefinition;
 
-/** The event ids in records' new images: a batch's events in order (lib/platform/events/event-batches.ts). */
+/** The event ids in records' new images: a batch's events in order (lib/platform/dynamo/event-batches.ts). */
 const eventIdsOf = (records: readonly StreamRecord[]) =>
   records.flatMap((record) => {
     const image = record.dynamodb?.NewImage;

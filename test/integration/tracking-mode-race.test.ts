@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/inventory/domain/item.ts';
 import { stockRecordKey } from '../../lib/inventory/domain/stock.ts';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { importJobsStore, inventoryRecords, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { importRecords, itemsOf, locationsOf, runImportInProcess, watchedImportRecords } from '../support/imports.ts';
 import { expectLedgerMatches, stockAt } from '../support/stock.ts';

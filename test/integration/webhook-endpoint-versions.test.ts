@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/platform/core/errors.ts';
 import { WebhookCommands } from '../../lib/webhooks/domain/commands.ts';
 import { sealedSecretContext } from '../../lib/webhooks/domain/endpoint.ts';
 import type { CommandPlan } from '../../lib/platform/write/ports.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
 import { WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/webhooks/store/webhook-secrets.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryWorker, STALE_ATTEMPT_MS, type SendResult } from '../../lib/webhooks/domain/deliver.ts';
 import { dispatchEvents, newTask, type CommittedEvent, type LiveDispatcher } from '../../lib/webhooks/domain/dispatch.ts';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/webhooks/domain/ports.ts';
-import { WEBHOOK_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
 import { WebhookOutboxStore } from '../../lib/webhooks/store/webhook-outbox-store.ts';

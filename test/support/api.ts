@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createKey, type CreateKeyRequest } from '../../lib/platform/auth/manage-keys.ts';
-import type { ApiKeysStore } from '../../lib/platform/auth/api-keys-store.ts';
+import type { ApiKeysStore } from '../../lib/platform/dynamo/api-keys-store.ts';
 import { keyRegistry } from '../../local/key-registry.ts';
 import { assertDocumentedResponse } from './openapi-responses.ts';
 

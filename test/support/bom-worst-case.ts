@@ -1,7 +1,7 @@
 import { BOM_LIMITS } from '../../lib/boms/domain/bom.ts';
 import type { BomCommandPorts } from '../../lib/boms/domain/commands.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 /**
  * The largest BOM the API accepts (docs/boms.md "Model"): every text at its longest, in the

@@ -6,7 +6,7 @@ import type { ProcessPorts } from '../../lib/imports/domain/pipeline/ports.ts';
 import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
 import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { bulkChunkActions, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { tableName, transactionWriter } from './events.ts';
 import { commitQueuedJob, csvOf, dryRunOverlaysStore, feedOf, filesStore, importJobsStore, importRecords, runImportInProcess, storedJob } from './imports.ts';
 

@@ -3,7 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 // The marshaller the document client itself uses (a dependency of @aws-sdk/lib-dynamodb).
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import type { TransactItem } from '../../lib/platform/write/transaction-items.ts';
+import type { TransactItem } from '../../lib/platform/dynamo/transaction-items.ts';
 
 /**
  * The size DynamoDB counts for an item against its 400 KB limit, by its documented rules: every

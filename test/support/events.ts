@@ -12,12 +12,12 @@ import { ulid } from '../../lib/platform/core/ids.ts';
 import { CursorCodec } from '../../lib/platform/pagination/cursor.ts';
 import type { WriteContext } from '../../lib/platform/write/ports.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
-import { eventBatchItems } from '../../lib/platform/events/event-batches.ts';
+import { eventBatchItems } from '../../lib/platform/dynamo/event-batches.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';
 import { EVENT_RETENTION_DAYS } from '../../lib/platform/events/types.ts';
 import { keys } from '../../lib/platform/dynamo/keys.ts';
-import { TABLES, type TableId } from '../../lib/platform/dynamo/tables.ts';
-import { TransactionWriter, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { TABLES, type TableId } from '../../lib/platform/storage/tables.ts';
+import { TransactionWriter, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 
 /**
  * Helpers for tests of the events feed and the audit log on the local stack: the real writer,

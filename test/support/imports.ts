@@ -3,7 +3,7 @@ import type { ImportRecords } from '../../lib/imports/domain/kind-definition.ts'
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import type { ImportBuilds } from '../../lib/imports/domain/pipeline/job-units.ts';
 import type { CommandWriter } from '../../lib/platform/write/ports.ts';
-import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import { BULK_CHUNK_BYTES, bulkChunkActions, storeWriteBytes, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -20,7 +20,7 @@ import { buildPorts } from '../../lib/builds/store/build-ports.ts';
 import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { ImportRecordsStore } from '../../lib/imports/store/import-records.ts';
 import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { lambdaContext } from '../../local/lambda-event.ts';
 import { callApi, fetchApi } from './api.ts';
 import { eventFeed, readToTail, tableName, transactionWriter } from './events.ts';

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import chowChowModule from 'oas3-chow-chow';
 import { createRouteMatcher } from '../../lib/platform/http/route-matching.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 import { OPENAPI_DOCUMENT_PATH, REDOC_BUNDLE_PATH, REFERENCE_PAGE_PATH } from '../../lib/app/reference-page.ts';
 
 /**

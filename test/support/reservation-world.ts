@@ -12,7 +12,7 @@ import { ReservationBeforeImagesStore } from '../../lib/reservations/store/reser
 import { ReservationsStore } from '../../lib/reservations/store/reservations-store.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import { stockWritesOf } from '../../lib/stock/store/stock-writes.ts';
-import type { StoreWrite } from '../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { STORED_AT } from './stock-world.ts';
 
 /**
@@ -20,7 +20,7 @@ import { STORED_AT } from './stock-world.ts';
  * of their plans: items, locations, stock records and totals read from memory, and the writes
  * built by the REAL stores' builders (no request is sent), so a plan's length is the number of
  * storage actions it would commit. `transactionActions` adds what the writer adds
- * (lib/platform/write/transaction-writer.ts): the event counter and event items, the audit entry and the
+ * (lib/platform/dynamo/transaction-writer.ts): the event counter and event items, the audit entry and the
  * Idempotency-Key completion.
  */
 
@@ -105,7 +105,7 @@ export class ReservationWorld {
   }
 }
 
-/** The actions the writer's one transaction takes for the plan of a write route (lib/platform/write/transaction-writer.ts). */
+/** The actions the writer's one transaction takes for the plan of a write route (lib/platform/dynamo/transaction-writer.ts). */
 export function transactionActions(organizationId: string, plan: CommandPlan<unknown, StoreWrite>): number {
   const eventItems = plan.events.length === 0 ? 0 : 1 + batchLengths(plan.events.map((event) => draftEventBytes(event, organizationId))).length;
   return plan.writes.length + eventItems + (plan.audit ? 1 : 0) + 1;

@@ -1,5 +1,5 @@
 import { ROUTES } from '../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 
 /** Route-table helpers shared by the generated route-matrix tests. */
 

@@ -5,12 +5,12 @@ import type { Item } from '../../lib/inventory/domain/item.ts';
 import { newRecordId } from '../../lib/inventory/domain/records.ts';
 import { bindOperation, type OperationContract } from '../../lib/platform/contracts/operation.ts';
 import { createOperationHandler } from '../../lib/platform/http/chain.ts';
-import type { RouteDefinition } from '../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../lib/platform/contracts/route-types.ts';
 import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { InventoryStore } from '../../lib/inventory/store/inventory-store.ts';
-import { TransactionWriter } from '../../lib/platform/write/transaction-writer.ts';
+import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';
-import { TABLES } from '../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../lib/platform/storage/tables.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 
 /**

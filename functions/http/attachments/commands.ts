@@ -3,7 +3,7 @@ import type { AttachmentObjects } from '../../../lib/attachments/domain/attachme
 import { AttachmentCommands } from '../../../lib/attachments/domain/commands.ts';
 import { AttachmentTargetsStore } from '../../../lib/attachments/store/attachment-targets.ts';
 import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 /**
  * The attachment commands a write function builds once, at cold start. Only the file routes pass

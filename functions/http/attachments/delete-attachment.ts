@@ -6,7 +6,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { describeError, log } from '../../../lib/platform/observability/log.ts';
 import { deleteAttachmentRoute } from '../../../lib/attachments/routes.ts';
 import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
-import { BUCKET_ENV_VAR } from '../../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR } from '../../../lib/platform/storage/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)) });

@@ -7,7 +7,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getAttachmentDownloadUrlRoute } from '../../../lib/attachments/routes.ts';
 import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
 import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new AttachmentReads({
   attachments: new AttachmentsStore(requiredEnv(TABLES.inventory.envVar)),

@@ -9,7 +9,7 @@ import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listAttachmentsRoute } from '../../../lib/attachments/routes.ts';
 import { AttachmentsStore } from '../../../lib/attachments/store/attachments-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new AttachmentReads({ attachments: new AttachmentsStore(requiredEnv(TABLES.inventory.envVar)) }, new CursorCodec(await cursorKeys()));
 

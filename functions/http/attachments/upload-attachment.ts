@@ -8,7 +8,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { parseMultipart } from '../../../lib/platform/http/multipart.ts';
 import { uploadAttachmentRoute } from '../../../lib/attachments/routes.ts';
 import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
-import { BUCKET_ENV_VAR } from '../../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR } from '../../../lib/platform/storage/tables.ts';
 import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniff: sniffContentType, checksTargets: true });

@@ -8,7 +8,7 @@ import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listAuditEventsRoute } from '../../../lib/audit/routes.ts';
 import { AuditStore } from '../../../lib/audit/store/audit-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const auditLog = new AuditLog(new AuditStore(requiredEnv(TABLES.audit.envVar)), new CursorCodec(await cursorKeys()));
 

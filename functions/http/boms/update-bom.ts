@@ -8,7 +8,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { updateBomRoute } from '../../../lib/boms/routes.ts';
 import { BomWritesStore } from '../../../lib/boms/store/bom-writes-store.ts';
 import { InventoryRecordChecks } from '../../../lib/inventory/store/inventory-record-checks.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new UpdateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });

@@ -7,7 +7,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getBuildRoute } from '../../../lib/builds/routes.ts';
 import { BuildsStore } from '../../../lib/builds/store/builds-store.ts';
 import { StockStore } from '../../../lib/stock/store/stock-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const store = new BuildsStore(table, new StockStore(table));

@@ -10,10 +10,10 @@ import { submitBuildRoute } from '../../../lib/builds/routes.ts';
 import { BomsStore } from '../../../lib/boms/store/boms-store.ts';
 import { BuildsStore } from '../../../lib/builds/store/builds-store.ts';
 import { InventoryStore } from '../../../lib/inventory/store/inventory-store.ts';
-import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
+import { JobQueue } from '../../../lib/platform/aws/job-queue.ts';
 import { StockChangeStoreReads } from '../../../lib/stock/store/stock-change-reads.ts';
 import { StockStore } from '../../../lib/stock/store/stock-store.ts';
-import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const reads = new StockChangeStoreReads(table, new InventoryStore(table));

@@ -9,7 +9,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { countFeedPage } from '../../../lib/platform/observability/metrics.ts';
 import { listEventsRoute } from '../../../lib/events/routes.ts';
 import { EventsStore } from '../../../lib/events/store/events-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const feed = new EventFeed(new EventsStore(requiredEnv(TABLES.events.envVar)), new CursorCodec(await cursorKeys()));
 

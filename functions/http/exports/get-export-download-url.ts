@@ -7,7 +7,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getExportDownloadUrlRoute } from '../../../lib/exports/routes.ts';
 import { AttachmentObjectsStore } from '../../../lib/attachments/store/attachment-objects.ts';
 import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
-import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { BUCKET_ENV_VAR, TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ExportReads({
   jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)),

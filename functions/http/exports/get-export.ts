@@ -6,7 +6,7 @@ import { ExportReads } from '../../../lib/exports/domain/reads.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getExportRoute } from '../../../lib/exports/routes.ts';
 import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ExportReads({ jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)) });
 

@@ -8,8 +8,8 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { log } from '../../../lib/platform/observability/log.ts';
 import { submitExportRoute } from '../../../lib/exports/routes.ts';
 import { ExportJobsStore } from '../../../lib/exports/store/export-jobs-store.ts';
-import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
-import { EXPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { JobQueue } from '../../../lib/platform/aws/job-queue.ts';
+import { EXPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const submitter = new ExportSubmitter({
   jobs: new ExportJobsStore(requiredEnv(TABLES.inventory.envVar)),

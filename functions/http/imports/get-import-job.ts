@@ -6,7 +6,7 @@ import { ImportReads } from '../../../lib/imports/domain/read-imports.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getImportJobRoute } from '../../../lib/imports/routes.ts';
 import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ImportReads(new ImportJobsStore(requiredEnv(TABLES.inventory.envVar)));
 

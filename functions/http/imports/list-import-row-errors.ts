@@ -8,7 +8,7 @@ import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listImportRowErrorsRoute } from '../../../lib/imports/routes.ts';
 import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ImportReads(new ImportJobsStore(requiredEnv(TABLES.inventory.envVar)), new CursorCodec(await cursorKeys()));
 

@@ -10,8 +10,8 @@ import { log } from '../../../lib/platform/observability/log.ts';
 import { submitImportJobRoute } from '../../../lib/imports/routes.ts';
 import { FilesStore } from '../../../lib/platform/aws/files-store.ts';
 import { ImportJobsStore } from '../../../lib/imports/store/import-jobs-store.ts';
-import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
-import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { JobQueue } from '../../../lib/platform/aws/job-queue.ts';
+import { BUCKET_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const submitter = new ImportJobSubmitter({
   files: new FilesStore(requiredEnv(BUCKET_ENV_VAR)),

@@ -6,7 +6,7 @@ import { ItemAvailabilityReads } from '../../../lib/inventory/domain/availabilit
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getItemAvailabilityRoute } from '../../../lib/inventory/routes.ts';
 import { ItemAvailabilityStore } from '../../../lib/inventory/store/item-availability-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ItemAvailabilityReads(new ItemAvailabilityStore(requiredEnv(TABLES.inventory.envVar)));
 

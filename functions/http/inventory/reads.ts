@@ -4,7 +4,7 @@ import { InventoryReads } from '../../../lib/inventory/domain/reads.ts';
 import type { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { InventoryReadStore } from '../../../lib/inventory/store/inventory-reads.ts';
 import { ItemTotalsStore } from '../../../lib/inventory/store/item-stock-reads.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 /**
  * The inventory reads a function builds once, at cold start. Only list routes pass cursors, so

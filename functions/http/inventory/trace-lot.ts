@@ -8,7 +8,7 @@ import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { traceLotRoute } from '../../../lib/inventory/routes.ts';
 import { LotTraceStore } from '../../../lib/lots/store/lot-trace-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const traces = new LotTraces(new LotTraceStore(requiredEnv(TABLES.inventory.envVar)), new CursorCodec(await cursorKeys()));
 

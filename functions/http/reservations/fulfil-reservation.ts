@@ -8,7 +8,7 @@ import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { requestSliceRun } from '../../../lib/platform/http/slice-run.ts';
 import { fulfilReservationRoute } from '../../../lib/reservations/routes.ts';
 import { reservationPorts } from '../../../lib/reservations/store/reservation-ports.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const command = new SettleReservationCommand(reservationPorts(requiredEnv(TABLES.inventory.envVar)));
 

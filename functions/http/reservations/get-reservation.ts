@@ -6,7 +6,7 @@ import { reservationNotFound } from '../../../lib/reservations/domain/reservatio
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getReservationRoute } from '../../../lib/reservations/routes.ts';
 import { ReservationsStore } from '../../../lib/reservations/store/reservations-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const store = new ReservationsStore(requiredEnv(TABLES.inventory.envVar));
 

@@ -8,7 +8,7 @@ import { cursorPage } from '../../../lib/platform/pagination/page.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listReservationsRoute } from '../../../lib/reservations/routes.ts';
 import { ReservationsStore } from '../../../lib/reservations/store/reservations-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const store = new ReservationsStore(requiredEnv(TABLES.inventory.envVar));
 const cursors = new CursorCodec(await cursorKeys());

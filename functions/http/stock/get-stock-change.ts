@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../lib/platform/core/errors.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { getStockChangeRoute } from '../../../lib/stock/routes.ts';
 import { StockChangesStore } from '../../../lib/stock/store/stock-changes-store.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const changes = new StockChangesStore(requiredEnv(TABLES.inventory.envVar));
 

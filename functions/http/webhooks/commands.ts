@@ -2,11 +2,11 @@ import { requiredEnv } from '../../../lib/platform/config/env.ts';
 import { webhookAllowLoopback } from '../../../lib/platform/config/webhooks.ts';
 import type { SecretBox, WebhookEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
 import { WebhookCommands } from '../../../lib/webhooks/domain/commands.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../../lib/webhooks/store/webhook-endpoints-store.ts';
 import { webhookSecretBox } from '../../../lib/webhooks/store/webhook-secrets.ts';
 import { WebhookEventSource } from '../../../lib/webhooks/store/webhook-queue.ts';
-import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../../lib/platform/dynamo/transaction-writer.ts';
 
 /** The webhook commands a write function builds once, at cold start. */
 export function webhookCommands(secrets: SecretBox = lazySecretBox()): WebhookCommands<StoreWrite> {

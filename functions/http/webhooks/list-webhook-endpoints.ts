@@ -7,7 +7,7 @@ import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
 import { WebhookReads } from '../../../lib/webhooks/domain/reads.ts';
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { listWebhookEndpointsRoute } from '../../../lib/webhooks/routes.ts';
-import { TABLES } from '../../../lib/platform/dynamo/tables.ts';
+import { TABLES } from '../../../lib/platform/storage/tables.ts';
 import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpoints-store.ts';
 
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(requiredEnv(TABLES.inventory.envVar)) }, new CursorCodec(await cursorKeys()));

@@ -6,7 +6,7 @@ import { commitReplayRequest } from '../../../lib/webhooks/domain/replay-request
 import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
 import { log } from '../../../lib/platform/observability/log.ts';
 import { replayWebhookEventsRoute } from '../../../lib/webhooks/routes.ts';
-import { WEBHOOK_QUEUE } from '../../../lib/platform/dynamo/tables.ts';
+import { WEBHOOK_QUEUE } from '../../../lib/platform/storage/tables.ts';
 import { WebhookDeliveryQueue } from '../../../lib/webhooks/store/webhook-queue.ts';
 import { webhookCommands } from './commands.ts';
 

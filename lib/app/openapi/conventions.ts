@@ -1,4 +1,4 @@
-import type { HttpMethod, RouteDefinition } from '../../platform/http/route-types.ts';
+import type { HttpMethod, RouteDefinition } from '../../platform/contracts/route-types.ts';
 
 /** HTTP conventions every operation of the document shares (docs/api-guide.md). */
 

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../platform/http/route-types.ts';
+import type { RouteDefinition } from '../../platform/contracts/route-types.ts';
 import { isWriteRoute } from './conventions.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../platform/contracts/json.ts';
 

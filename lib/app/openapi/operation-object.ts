@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../../platform/http/route-types.ts';
+import type { RouteDefinition } from '../../platform/contracts/route-types.ts';
 import type { RouteOperation } from '../../platform/contracts/operation.ts';
 import { routeProblemCodes } from '../problem-codes.ts';
 import { isWriteRoute, JSON_REQUEST_MEDIA_TYPES, JSON_RESPONSE_MEDIA_TYPES } from './conventions.ts';

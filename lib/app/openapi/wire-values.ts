@@ -1,5 +1,5 @@
 import type * as z from '../../platform/contracts/zod.ts';
-import type { RouteDefinition } from '../../platform/http/route-types.ts';
+import type { RouteDefinition } from '../../platform/contracts/route-types.ts';
 import { booleanString, dateTimeString, doubleString, int32String } from '../../platform/contracts/primitives.ts';
 import { orderKeywords, type JsonObject } from '../../platform/contracts/json.ts';
 import { rawJsonSchema, type Schema, type SchemaComponents } from './json-schema.ts';

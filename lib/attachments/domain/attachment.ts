@@ -1,3 +1,4 @@
+import { ATTACHMENT_OBJECT_PREFIX } from '../../platform/storage/objects.ts';
 import { NotFoundError } from '../../platform/core/errors.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 
@@ -13,8 +14,7 @@ export type FileKind = (typeof FILE_KINDS)[number];
 export const ATTACHMENT_MAX_BYTES = 4 * 1024 * 1024;
 /** How long a download URL works. */
 export const DOWNLOAD_URL_TTL_SECONDS = 15 * 60;
-/** Every attachment body lives under this prefix of the files bucket, at a key the server makes. */
-export const ATTACHMENT_OBJECT_PREFIX = 'attachments/';
+export { ATTACHMENT_OBJECT_PREFIX };
 
 export interface Attachment {
   id: string;

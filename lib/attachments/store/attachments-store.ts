@@ -5,7 +5,7 @@ import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { ATTACHMENT_LIST_PREFIX, attachmentEntity, attachmentListEntryEntity } from '../../platform/dynamo/entities.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Attachment records in the inventory table (docs/attachments.md): the record by id, plus an

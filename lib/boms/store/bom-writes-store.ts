@@ -5,7 +5,7 @@ import { BomCodeTakenError, RevisionConflictError } from '../domain/errors.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
 import { bomEntity, bomListEntryEntity, bomRevisionEntity, bomRevisionListingEntity, naturalKeyClaimEntity, recordPointerEntity } from '../../platform/dynamo/entities.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * What the BOM writes (`POST /v1/boms`, `PUT /v1/boms/{id}`) need of the BOM store: the BOM by

@@ -6,7 +6,7 @@ import { BOM_LIST_PREFIX, REVISION_NUMBER_PREFIX, bomEntity, bomRevisionEntity, 
 import { BOM_CODE_CLAIM, BomWritesStore, searchable } from './bom-writes-store.ts';
 import { BuildProvenanceStore } from './build-provenance-store.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * BOMs, their revisions and (through BuildProvenanceStore) build provenance in the inventory

@@ -4,7 +4,7 @@ import { batchGet, readPage, sortKeyRange } from '../../platform/dynamo/entity.t
 import { BUILD_PREFIX } from '../../platform/dynamo/entities.ts';
 import { consumedLinesKeys, fitsInPointer, provenanceItems, provenanceOf, storedBuildOf, type StoredBuild } from './build-provenance-items.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Build provenance in the inventory table (docs/boms.md "How provenance is stored"; the layout:

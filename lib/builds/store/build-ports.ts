@@ -8,7 +8,7 @@ import { InventoryStore } from '../../inventory/store/index.ts';
 import { StockChangeStoreReads } from '../../stock/store/index.ts';
 import { StockStore } from '../../stock/store/index.ts';
 import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
-import { TransactionWriter, type StoreWrite } from '../../platform/write/transaction-writer.ts';
+import { TransactionWriter, type StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * What build jobs read and write through (docs/boms.md "Builds"): BOMs and their revisions, items

@@ -6,7 +6,7 @@ import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { defineEntity, entityItem, queryAll } from '../../platform/dynamo/entity.ts';
 import type { StockStore } from '../../stock/store/index.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Build jobs in the inventory table (docs/boms.md "Builds"): one item per build, written over its

@@ -1,10 +1,10 @@
 import type { EventFeedStore, StoredEvent } from '../domain/read-feed.ts';
 import type { EventEnvelope } from '../../platform/events/types.ts';
-import { findEvent, readEventsFrom, readLastSequence, type StoredEventRecord } from '../../platform/events/event-batches.ts';
+import { findEvent, readEventsFrom, readLastSequence, type StoredEventRecord } from '../../platform/dynamo/event-batches.ts';
 
 /**
  * Reads of the events table for the feed and the export worker; all strongly consistent, so a
- * committed event is seen at once. The stored form is event batches (lib/platform/events/event-batches.ts).
+ * committed event is seen at once. The stored form is event batches (lib/platform/dynamo/event-batches.ts).
  */
 
 function toStoredEvent(event: StoredEventRecord): StoredEvent {

@@ -1,3 +1,5 @@
+import { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS } from '../../platform/storage/objects.ts';
+
 /**
  * Export jobs (docs/exports.md "Routes"): queued → processing → succeeded | failed. A job and its
  * file expire `EXPORT_RETENTION_DAYS` after completion.
@@ -12,14 +14,10 @@ export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 /** Rows per file at most; an export reaching more fails with `too-many-rows`. */
 export const MAX_EXPORT_ROWS = 5_000_000;
 
-/** Files and jobs are kept this long after completion (S3 lifecycle on the prefix + DynamoDB TTL). */
-export const EXPORT_RETENTION_DAYS = 7;
+export { EXPORT_OBJECT_PREFIX, EXPORT_RETENTION_DAYS };
 
 /** How long a minted download link works. */
 export const EXPORT_DOWNLOAD_URL_TTL_SECONDS = 900;
-
-/** Object keys of export files start with this (the worker may write nothing else; the lifecycle rule expires it). */
-export const EXPORT_OBJECT_PREFIX = 'exports/';
 
 /** A job never finished is kept this long after submission, then expires (far beyond any run). */
 export const UNFINISHED_EXPORT_RETENTION_DAYS = 30;

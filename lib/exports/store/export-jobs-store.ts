@@ -8,7 +8,7 @@ import { entityItem, queryAll } from '../../platform/dynamo/entity.ts';
 import { exportJobEntity, exportJobIndexKeys } from '../../platform/dynamo/entities.ts';
 import { ChunkAlreadyAppliedError } from '../../imports/store/index.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Export jobs in the inventory table (docs/exports.md "Routes"). As an import job, a job waiting

@@ -1,4 +1,4 @@
-import { JobQueue, type ImportJobMessage } from '../../platform/jobs/job-queue.ts';
+import { JobQueue, type ImportJobMessage } from '../../platform/aws/job-queue.ts';
 
 /**
  * The export queue as the export worker uses it: the job queue's send, plus a delayed one for an

@@ -4,7 +4,7 @@ import { isExportFinished, type ExportJobState } from '../domain/job.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { defineEntity, envelopeAssignments } from '../../platform/dynamo/entity.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * The running exports of an organization (docs/exports.md "Fairness"): one item whose string set

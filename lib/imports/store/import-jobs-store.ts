@@ -8,7 +8,7 @@ import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatche
 import { entityItem, queryAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from '../../platform/dynamo/entities.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Import jobs and their row errors in the inventory table. A job waiting to be handed to the
@@ -64,7 +64,7 @@ export class ImportJobsStore {
   /**
    * The queue has the job: it leaves the dispatch index for the active-jobs index (or leaves the
    * indexes, if a fast worker already finished it). The active-jobs entry is written here and
-   * removed when the job ends, never in between (lib/platform/dynamo/tables.ts `ACTIVE_JOBS_INDEX`).
+   * removed when the job ends, never in between (lib/platform/storage/tables.ts `ACTIVE_JOBS_INDEX`).
    */
   async markDispatched(organizationId: string, jobId: string): Promise<void> {
     await markJobDispatched(this.tableName, importJobEntity.key({ organizationId, jobId }), importJobIndexKeys.active(organizationId, jobId));

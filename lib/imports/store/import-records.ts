@@ -7,7 +7,7 @@ import { BomsStore } from '../../boms/store/index.ts';
 import { InventoryStore } from '../../inventory/store/index.ts';
 import { StockStore } from '../../stock/store/index.ts';
 import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * The import pipeline's records: inventory records, BOMs for the `boms` kind, and for the kinds

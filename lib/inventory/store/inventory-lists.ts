@@ -3,7 +3,7 @@ import type { InventoryRecordType, InventoryRecordTypes } from '../domain/record
 import { entityItem, type Key } from '../../platform/dynamo/entity.ts';
 import { inventoryListEntryEntity, stockRecordListEntryEntity } from '../../platform/dynamo/entities.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * The lists of inventory records (docs/inventory.md "Reading inventory"). Each record type has one

@@ -9,7 +9,7 @@ import {
 import { batchGet } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
 import { naturalKeyClaimKey } from './inventory-lists.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * The reads by id and the transaction checks of inventory records: what a write of another area

@@ -16,7 +16,7 @@ import { listEntryUpdateWrites, listEntryWrites, listSortKeys, naturalKeyClaimKe
 import { keys } from '../../platform/dynamo/keys.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';
 import { stockRecordsByIds } from './stock-record-list.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Items, locations and stock records in the inventory table, each stored once under its id, and

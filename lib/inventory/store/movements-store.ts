@@ -4,7 +4,7 @@ import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem, readAll, sortKeyRange, type Key } from '../../platform/dynamo/entity.ts';
 import { LEDGER_PREFIX, legacyMovementRecordEntity, movementEntity } from '../../platform/dynamo/entities.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Movements in the inventory table (docs/inventory.md "The stock model"): each one ONE item, in

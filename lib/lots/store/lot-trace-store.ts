@@ -8,13 +8,13 @@ import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
 import { InventoryReadStore } from '../../inventory/store/index.ts';
 import { listSortKeys } from '../../inventory/store/index.ts';
 import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from '../../platform/dynamo/keys.ts';
-import { LOTS_INDEX } from '../../platform/dynamo/tables.ts';
+import { LOTS_INDEX } from '../../platform/storage/tables.ts';
 import { storedBuildOf, type StoredBuild } from '../../boms/store/index.ts';
 import { BuildProvenanceStore } from '../../boms/store/index.ts';
 
 /**
  * The reads of a lot trace (docs/inventory.md "Tracing a lot"): the builds of a lot are a Query
- * of its partition in the lot-trace index (lib/platform/dynamo/tables.ts `LOTS_INDEX`), which is
+ * of its partition in the lot-trace index (lib/platform/storage/tables.ts `LOTS_INDEX`), which is
  * eventually consistent, and backward the consumed lines of large builds (BatchGetItem of their
  * slices); items are read by sku (a Query of the item list) and by id (BatchGetItem).
  */

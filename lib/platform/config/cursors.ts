@@ -2,7 +2,7 @@ import { CursorKeyring } from '../pagination/cursor-keyring.ts';
 import type { CursorKeySource } from '../pagination/cursor.ts';
 import { singleCursorKey } from '../pagination/cursor-keys.ts';
 import { describeError, log } from '../observability/log.ts';
-import { secretsManagerReader } from '../pagination/cursor-secret.ts';
+import { secretsManagerReader } from '../aws/cursor-secret.ts';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from './cursor-env.ts';
 import { optionalEnv } from './env.ts';
 

@@ -1,5 +1,5 @@
 import type * as z from './zod.ts';
-import type { RouteDefinition } from '../http/route-types.ts';
+import type { RouteDefinition } from './route-types.ts';
 
 /**
  * The zod side of one route that runs: what its request must look like. Each lives with its

@@ -3,11 +3,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/dynamodb-client.ts';
 import { batchGet, queryAll } from './entity.ts';
-import { ACTIVE_JOBS_INDEX } from './tables.ts';
+import { ACTIVE_JOBS_INDEX } from '../storage/tables.ts';
 
 /**
  * The one way a background job (import or export) enters, leaves and is read from the sharded,
- * keys-only active-jobs index (lib/platform/dynamo/tables.ts `ACTIVE_JOBS_INDEX`, docs/operations.md
+ * keys-only active-jobs index (lib/platform/storage/tables.ts `ACTIVE_JOBS_INDEX`, docs/operations.md
  * "Workers (import queue and sweepers)"). Each flow has its own shard partitions (`shardKey`), so
  * one flow's sweeper never reads the other's jobs.
  */

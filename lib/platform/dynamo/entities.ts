@@ -93,7 +93,7 @@ export const idempotencyEntity = /* @__PURE__ */ defineEntity<{ organizationId: 
 
 /**
  * One part of an idempotency record's stored response that is too large for the record's item
- * (lib/platform/write/idempotency-response-parts.ts), keyed `<record's key>#PART#<index>`: derived here, not
+ * (lib/platform/dynamo/idempotency-response-parts.ts), keyed `<record's key>#PART#<index>`: derived here, not
  * in `keys`, whose every key every function bundles, since only the BOM writes store parts.
  */
 export const idempotencyResponsePartEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; keyHash: string; index: number }>({
@@ -110,7 +110,7 @@ export const rateLimitCounterEntity = /* @__PURE__ */ defineEntity<{ keyId: stri
 
 /**
  * The events of one transaction, or of a size-bounded part of it, keyed by the LAST sequence
- * they hold (docs/events.md "How events are stored"; lib/platform/events/event-batches.ts reads both shapes).
+ * they hold (docs/events.md "How events are stored"; lib/platform/dynamo/event-batches.ts reads both shapes).
  * 3: a batch (`first`, `last`, `types`, `envelopes`). 2: one event (`sequence`, `type`,
  * `envelopeJson`); no longer written, read as a batch of one until TTL deletes it.
  */

@@ -7,7 +7,7 @@
 const SEQUENCE_DIGITS = 12;
 
 /**
- * Partitions of the active-jobs index (lib/platform/dynamo/tables.ts `ACTIVE_JOBS_INDEX`): a job's shard
+ * Partitions of the active-jobs index (lib/platform/storage/tables.ts `ACTIVE_JOBS_INDEX`): a job's shard
  * comes from its id, so jobs of every tenant spread evenly and the sweeper reads each shard.
  */
 export const ACTIVE_JOB_SHARDS = 16;
@@ -48,7 +48,7 @@ export const keys = {
 
   eventSequence: (organizationId: string) => ({ pk: `ORG#${organizationId}#SEQ`, sk: 'COUNTER' }),
   eventsOf: (organizationId: string) => `ORG#${organizationId}#EVT`,
-  /** The event batch whose LAST event is `sequence` (a legacy single event: that event); lib/platform/events/event-batches.ts. */
+  /** The event batch whose LAST event is `sequence` (a legacy single event: that event); lib/platform/dynamo/event-batches.ts. */
   event: (organizationId: string, sequence: number) => ({ pk: `ORG#${organizationId}#EVT`, sk: `SEQ#${padSequence(sequence)}` }),
   eventSortKey: (sequence: number) => `SEQ#${padSequence(sequence)}`,
 
@@ -166,12 +166,12 @@ export const keys = {
 };
 
 /**
- * The keys of the lot-trace index (lib/platform/dynamo/tables.ts `LOTS_INDEX`), apart from `keys` so that
+ * The keys of the lot-trace index (lib/platform/storage/tables.ts `LOTS_INDEX`), apart from `keys` so that
  * only the functions that trace lots or record builds bundle them (docs/performance.md "Bundles").
  */
 export const lotKeys = {
   /**
-   * An item's lot in the lot-trace index (lib/platform/dynamo/tables.ts `LOTS_INDEX`); ids never contain
+   * An item's lot in the lot-trace index (lib/platform/storage/tables.ts `LOTS_INDEX`); ids never contain
    * '#' and the lot is free text, so it goes last.
    */
   lotBuildsOf: (organizationId: string, itemId: string, lot: string) => `ORG#${organizationId}#LOT#${itemId}#${lot}`,

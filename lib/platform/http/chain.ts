@@ -9,7 +9,7 @@ import type { AuthFailureLimiter } from '../rate-limit/auth-failures.ts';
 import type { RateLimitPolicies } from '../rate-limit/fixed-window.ts';
 import type { TokenLeases } from '../rate-limit/token-leases.ts';
 import type { CommandPlan } from '../write/ports.ts';
-import type { RouteDefinition } from './route-types.ts';
+import type { RouteDefinition } from '../contracts/route-types.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { logger } from '../observability/log.ts';
 import { metrics } from '../observability/metrics.ts';

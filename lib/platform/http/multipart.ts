@@ -1,7 +1,7 @@
 import { Busboy } from '@fastify/busboy';
 import { ApiError, ValidationError } from '../core/errors.ts';
 import type { UploadedFile } from '../contracts/uploaded-file.ts';
-import type { MultipartLimits } from './route-types.ts';
+import type { MultipartLimits } from '../contracts/route-types.ts';
 import { header } from './headers.ts';
 import type { HttpEvent } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { HttpMethod, RouteDefinition } from './route-types.ts';
+import type { HttpMethod, RouteDefinition } from '../contracts/route-types.ts';
 
 /** Matches concrete request paths against the route table's `{param}` templates. */
 

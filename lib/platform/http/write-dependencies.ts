@@ -1,5 +1,5 @@
 import type { CommandWriter, IdempotencyRecords } from '../write/ports.ts';
-import type { RouteDefinition } from './route-types.ts';
+import type { RouteDefinition } from '../contracts/route-types.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import type { HttpMiddleware } from './types.ts';
 

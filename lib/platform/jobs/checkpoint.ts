@@ -49,7 +49,7 @@ export async function commitStep<Write>(writer: CommandWriter<Write>, context: W
 /**
  * The name of the error a writer gives up with when it lost the race for the organization's
  * event sequence on every one of its tries (`WriteConflictError` of
- * lib/platform/write/transaction-writer.ts): matched by name, as the domain does not import the store.
+ * lib/platform/dynamo/transaction-writer.ts): matched by name, as the domain does not import the store.
  */
 export const SEQUENCE_RACE_LOST_ERROR = 'WriteConflictError';
 

@@ -3,7 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { settleWithin } from './deadline.ts';
 import { TIME_MARGIN_MS } from './time-budget.ts';
 import { describeError, log, logger } from '../observability/log.ts';
-import { parseJobMessage, type ImportJobMessage } from './job-queue.ts';
+import { parseJobMessage, type ImportJobMessage } from '../aws/job-queue.ts';
 
 /**
  * Leaves this long before the function's timeout: a message still running then is given up on,

@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SERVICE_NAME } from '../config/observability.ts';
+import { METRIC } from './metric-names.ts';
 
 /**
  * CloudWatch metrics as EMF log lines through Powertools (docs/operations.md "Metrics"). Every
@@ -16,17 +17,7 @@ if (!process.env.POWERTOOLS_METRICS_NAMESPACE) process.env.POWERTOOLS_METRICS_DI
 
 export const metrics = new Metrics({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME });
 
-/** Every metric of the service; docs/operations.md "Metrics" lists each with its dimensions. */
-export const METRIC = {
-  requests: 'Requests',
-  rejections: 'Rejections',
-  feedPagesServed: 'FeedPagesServed',
-  importMessages: 'ImportMessages',
-  importMessagesFailed: 'ImportMessagesFailed',
-  importRows: 'ImportRows',
-  webhookAttempts: 'WebhookAttempts',
-  webhookCommitToAttempt: 'WebhookCommitToFirstAttempt',
-} as const;
+export { METRIC };
 
 export type RejectionReason = 'auth' | 'rate-limit' | 'validation';
 export type ImportRowOutcome = 'created' | 'updated' | 'skipped' | 'failed';

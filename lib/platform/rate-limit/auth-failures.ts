@@ -18,7 +18,7 @@ export interface CounterWindow {
   expiresAtEpochSeconds: number;
 }
 
-/** Shared failed-authentication counters (port; lib/platform/rate-limit/rate-limit-store.ts implements it). */
+/** Shared failed-authentication counters (port; lib/platform/dynamo/rate-limit-store.ts implements it). */
 export interface AuthFailureCounter {
   /** Atomically adds 1 to `source`'s count of the window and returns the new count. */
   countAuthFailure(source: string, window: CounterWindow): Promise<number>;

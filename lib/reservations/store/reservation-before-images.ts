@@ -3,7 +3,7 @@ import type { Reservation } from '../domain/reservation.ts';
 import { EVENT_RETENTION_DAYS } from '../../platform/events/types.ts';
 import { batchGet, defineEntity, entityItem } from '../../platform/dynamo/entity.ts';
 import { reservationsPartitionOf } from './reservations-store.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Before-images of reservations (docs/exports.md "Snapshots"): each release, fulfilment and

@@ -6,7 +6,7 @@ import { ReservationsStore } from './reservations-store.ts';
 import { StockChangeStoreReads } from '../../stock/store/index.ts';
 import { StockStore } from '../../stock/store/index.ts';
 import { stockStateByKeys, stockWritesOf } from '../../stock/store/index.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * What the reservation commands read and write through (docs/inventory.md "Reservations and

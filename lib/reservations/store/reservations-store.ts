@@ -6,7 +6,7 @@ import { ReferenceTakenError, type Reservation, type ReservationStatus } from '.
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { defineEntity, entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from '../../platform/dynamo/entity.ts';
 import { activeJobShardOf, ACTIVE_JOB_SHARDS } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Reservations in the inventory table (docs/inventory.md "Reservations and available stock"): one

@@ -6,8 +6,8 @@ import { StockChangesStore } from './stock-changes-store.ts';
 import { StockChangeStoreReads } from './stock-change-reads.ts';
 import { StockStore } from './stock-store.ts';
 import { stockStateByKeys, stockWritesOf } from './stock-writes.ts';
-import { MAX_TRANSACTION_ITEMS } from '../../platform/write/transaction-items.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import { MAX_TRANSACTION_ITEMS } from '../../platform/dynamo/transaction-items.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * What a stock change over JSON reads and writes through (docs/inventory.md "Writing stock over

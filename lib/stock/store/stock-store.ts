@@ -5,7 +5,7 @@ import type { ItemStock, StockDocument, StockEntry } from '../domain/records.ts'
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, type EntityDefinition } from '../../platform/dynamo/entity.ts';
 import { itemStockEntity, recordPointerEntity, stockDocumentEntity, stockEntryEntity } from '../../platform/dynamo/entities.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * What stock flows keep beside stock records and the ledger (docs/inventory.md "The stock

@@ -2,7 +2,7 @@ import type { StockChangeWrite } from '../domain/changes/command.ts';
 import type { VersionedRecord } from '../../inventory/index.ts';
 import type { InventoryStore } from '../../inventory/store/index.ts';
 import type { StockStore } from './stock-store.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * The storage actions of what stock flows write (docs/inventory.md "The stock model"): stock

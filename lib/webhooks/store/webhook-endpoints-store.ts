@@ -5,12 +5,12 @@ import { ApiError } from '../../platform/core/errors.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { endpointLimitReached, MAX_WEBHOOK_ENDPOINTS, webhookEndpointNotFound, type DisabledReason, type StoredEndpoint, type WebhookEndpoint } from '../domain/endpoint.ts';
 import type { EndpointStorage } from '../domain/ports.ts';
-import { auditPut } from '../../platform/audit/audit-items.ts';
+import { auditPut } from '../../platform/dynamo/audit-items.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem, envelopeAssignments, readAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
 import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity } from '../../platform/dynamo/entities.ts';
 import { keys } from '../../platform/dynamo/keys.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
  * Webhook endpoints in the inventory table (docs/webhooks.md): one item per endpoint in the

@@ -1,5 +1,5 @@
 import type { DeliveryMessage, DeliveryQueue, EventSource, StoredEventText } from '../domain/ports.ts';
-import { findEvent, findEventBatch, readEventPage, readEventsFrom, readLastSequence, type StoredEventRecord } from '../../platform/events/event-batches.ts';
+import { findEvent, findEventBatch, readEventPage, readEventsFrom, readLastSequence, type StoredEventRecord } from '../../platform/dynamo/event-batches.ts';
 import { checkStoredBody, sqsRequest } from '../../platform/aws/signed-sqs.ts';
 
 /** The webhook delivery queue (docs/webhooks.md "Retry waits"): JSON messages, sent in batches of up to 10 as signed requests (lib/platform/aws/signed-sqs.ts). */
@@ -36,7 +36,7 @@ function toText(event: StoredEventRecord): StoredEventText {
   return { ...event, eventId: (JSON.parse(event.envelopeJson) as { id: string }).id };
 }
 
-/** Events as the webhook flows read them: the stored envelope text, sent byte for byte as the feed serves it (lib/platform/events/event-batches.ts). */
+/** Events as the webhook flows read them: the stored envelope text, sent byte for byte as the feed serves it (lib/platform/dynamo/event-batches.ts). */
 export class WebhookEventSource implements EventSource {
   constructor(private readonly tableName: string) {}
 

@@ -6,7 +6,7 @@ import { replayInProgress } from '../domain/replay-limits.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
 import { webhookActiveReplayEntity, webhookReplayEntity } from '../../platform/dynamo/entities.ts';
-import type { StoreWrite } from '../../platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 import { replayDueKeys } from './webhook-task-index.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SecretBox } from '../domain/endpoint.ts';
 import { awsJsonError, awsRegion, signedFetch, signerFor } from '../../platform/aws/aws-signed-fetch.ts';
-import { WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_LOCAL_KEY_FILE_ENV_VAR } from '../../platform/dynamo/tables.ts';
+import { WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_LOCAL_KEY_FILE_ENV_VAR } from '../../platform/storage/tables.ts';
 
 /**
  * Webhook signing secrets at rest (docs/webhooks.md "Secrets"): AES-256-GCM under a data key,

@@ -1,12 +1,12 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { CommittedEvent } from '../domain/dispatch.ts';
-import { eventsOfImage } from '../../platform/events/event-batches.ts';
+import { eventsOfImage } from '../../platform/dynamo/event-batches.ts';
 
 /**
  * The committed events in a batch of the events table's stream (new images): inserts of event
  * items only (the sequence counter and TTL deletions are skipped). One insert is one event batch,
  * expanded into its events in order (a legacy item: its one event); read from the marshalled
- * image directly through lib/platform/events/event-batches.ts, the envelope's own id and organization.
+ * image directly through lib/platform/dynamo/event-batches.ts, the envelope's own id and organization.
  */
 export function committedEventsOf(records: readonly DynamoDBRecord[]): CommittedEvent[] {
   const events: CommittedEvent[] = [];

@@ -15,10 +15,10 @@ import { toHttpResponse } from '../../../lib/platform/http/respond.ts';
 import type { RequestState } from '../../../lib/platform/http/types.ts';
 import { BomWritesStore } from '../../../lib/boms/store/bom-writes-store.ts';
 import { documentClient } from '../../../lib/platform/aws/dynamodb-client.ts';
-import { PartedResponseIdempotencyStore } from '../../../lib/platform/write/idempotency-response-parts.ts';
+import { PartedResponseIdempotencyStore } from '../../../lib/platform/dynamo/idempotency-response-parts.ts';
 import { ImportRecordsStore } from '../../../lib/imports/store/import-records.ts';
-import { bulkChunkActions, BULK_CHUNK_BYTES, storeWriteBytes, TransactionWriter, type StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
-import type { TransactItem } from '../../../lib/platform/write/transaction-items.ts';
+import { bulkChunkActions, BULK_CHUNK_BYTES, storeWriteBytes, TransactionWriter, type StoreWrite } from '../../../lib/platform/dynamo/transaction-writer.ts';
+import type { TransactItem } from '../../../lib/platform/dynamo/transaction-items.ts';
 import { longestId, worstCaseBomBody, worstCaseItemPorts, worstCaseUnit, type WorstText } from '../../support/bom-worst-case.ts';
 import { DYNAMODB_ITEM_MAX_BYTES, DYNAMODB_TRANSACTION_MAX_BYTES, dynamoDbItemBytes, updatedItem } from '../../support/dynamodb-item-size.ts';
 

@@ -5,7 +5,7 @@ import { batchLengths, draftEventBytes, eventEnvelope, storedEventBytes } from '
 import { newEventId } from '../../../lib/platform/events/event-id.ts';
 import type { EventEnvelope, EventType } from '../../../lib/platform/events/types.ts';
 import { documentClient } from '../../../lib/platform/aws/dynamodb-client.ts';
-import { eventBatchItems, eventsOfImage, eventsOfItem, findEvent, readEventsFrom } from '../../../lib/platform/events/event-batches.ts';
+import { eventBatchItems, eventsOfImage, eventsOfItem, findEvent, readEventsFrom } from '../../../lib/platform/dynamo/event-batches.ts';
 import { committedEventsOf } from '../../../lib/webhooks/store/webhook-stream.ts';
 
 /**
@@ -39,7 +39,7 @@ function marshall(item: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(item).map(([name, attribute]) => [name, value(attribute)]));
 }
 
-/** An events partition answering the Queries of lib/platform/events/event-batches.ts. */
+/** An events partition answering the Queries of lib/platform/dynamo/event-batches.ts. */
 class MemoryPartition {
   items: Array<Record<string, unknown>> = [];
   readonly queries: Array<{ limit: number | undefined; returned: number }> = [];

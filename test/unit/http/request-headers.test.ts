@@ -8,7 +8,7 @@ import { createOperationHandler, type ChainDependencies } from '../../../lib/pla
 import { writeDependencies } from '../../../lib/platform/http/write-dependencies.ts';
 import { validateRequest } from '../../../lib/platform/http/middleware/validate-request.ts';
 import type { ApiContext, MiddyRequest } from '../../../lib/platform/http/types.ts';
-import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../../lib/platform/contracts/route-types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '../../../lib/platform/http/route-matching.ts';
-import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../../lib/platform/contracts/route-types.ts';
 
 const route = (method: RouteDefinition['method'], path: string) => ({ method, path, operationId: `${method} ${path}` }) as RouteDefinition;
 

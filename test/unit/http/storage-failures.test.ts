@@ -11,7 +11,7 @@ import type { CommandWriter, IdempotencyRecords } from '../../../lib/platform/wr
 import { createOperationHandler, type ChainDependencies } from '../../../lib/platform/http/chain.ts';
 import { writeDependencies } from '../../../lib/platform/http/write-dependencies.ts';
 import { withProblemDocuments } from '../../../lib/platform/http/middleware/problem-documents.ts';
-import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../../lib/platform/contracts/route-types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from '../observability/capture-output.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

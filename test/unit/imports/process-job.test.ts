@@ -11,7 +11,7 @@ import type { Location } from '../../../lib/inventory/domain/location.ts';
 import { HARNESS_NOW, importHarness } from '../../support/import-harness.ts';
 import { eventEnvelope } from '../../../lib/platform/events/batches.ts';
 import { newEventId } from '../../../lib/platform/events/event-id.ts';
-import { eventBatchItems } from '../../../lib/platform/events/event-batches.ts';
+import { eventBatchItems } from '../../../lib/platform/dynamo/event-batches.ts';
 
 /**
  * The import pipeline's chunking, row-error cap, time budget and exactly-once verdicts, on

@@ -5,7 +5,7 @@ import type { ApiKeyLookup } from '../../../lib/platform/auth/ports.ts';
 import type { IdempotencyRecords } from '../../../lib/platform/write/ports.ts';
 import { createOperationHandler, type ChainDependencies, type RouteHandler } from '../../../lib/platform/http/chain.ts';
 import { writeDependencies } from '../../../lib/platform/http/write-dependencies.ts';
-import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../../lib/platform/contracts/route-types.ts';
 import { apiGatewayEvent, invocationContext, type EventRequest } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from '../rate-limit/in-memory-counter.ts';

@@ -6,7 +6,7 @@ import { renderBarcodeContract } from '../../../lib/labels/contracts.ts';
 import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
 import { createOperationHandler, type ChainDependencies } from '../../../lib/platform/http/chain.ts';
 import { routeById } from '../../../lib/app/routes.ts';
-import type { RouteDefinition } from '../../../lib/platform/http/route-types.ts';
+import type { RouteDefinition } from '../../../lib/platform/contracts/route-types.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { TokenLeases } from '../../../lib/platform/rate-limit/token-leases.ts';
 import { InMemoryCounter } from './in-memory-counter.ts';

@@ -5,7 +5,7 @@ import { ReserveCommand, type ReservationInput } from '../../../lib/reservations
 import { MAX_RESERVATION_LINES, type Reservation } from '../../../lib/reservations/domain/reservation.ts';
 import { SettleReservationCommand, type SettleAction } from '../../../lib/reservations/domain/settle.ts';
 import type { CommandPlan } from '../../../lib/platform/write/ports.ts';
-import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../../lib/platform/dynamo/transaction-writer.ts';
 import { ReservationWorld, transactionActions } from '../../support/reservation-world.ts';
 import { itemOf, locationOf } from '../../support/stock-world.ts';
 

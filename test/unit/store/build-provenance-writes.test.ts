@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BuildProvenance } from '../../../lib/boms/domain/records.ts';
 import { CONSUMED_SLICE_LINES, provenanceItems, storedBuildOf } from '../../../lib/boms/store/build-provenance-items.ts';
 import { BuildProvenanceStore } from '../../../lib/boms/store/build-provenance-store.ts';
-import type { StoreWrite } from '../../../lib/platform/write/transaction-writer.ts';
+import type { StoreWrite } from '../../../lib/platform/dynamo/transaction-writer.ts';
 
 /**
  * How a build's provenance is cut into items and transactions (docs/boms.md "How provenance is

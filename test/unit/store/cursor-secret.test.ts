@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURSOR_SECRET_ARN_ENV, CURSOR_SECRET_ENV } from '../../../lib/platform/config/cursor-env.ts';
 import { cursorKeys } from '../../../lib/platform/config/cursors.ts';
 import { CursorCodec } from '../../../lib/platform/pagination/cursor.ts';
-import { secretsManagerReader } from '../../../lib/platform/pagination/cursor-secret.ts';
+import { secretsManagerReader } from '../../../lib/platform/aws/cursor-secret.ts';
 
 // The reader sends the GetSecretValue request the SDK client would (SigV4 signing with the SDK's signer,
 // the awsJson1_1 protocol, the service's endpoint variable). No Secrets Manager runs locally, so

@@ -1,9 +1,9 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JobQueue } from '../../../lib/platform/jobs/job-queue.ts';
+import { JobQueue } from '../../../lib/platform/aws/job-queue.ts';
 
-// The import queue's producers send with a signed request (lib/platform/jobs/job-queue.ts), not the SQS
+// The import queue's producers send with a signed request (lib/platform/aws/job-queue.ts), not the SQS
 // client: the request must be the one the client sends (endpoint, target, body), and an answer
 // whose MD5 does not match the body sent must fail as the client's check fails it.
 

@@ -7,7 +7,7 @@ import { countImportMessages } from '../../../lib/platform/observability/metrics
 import { TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
 import type { ProcessOutcome } from '../../../lib/imports/domain/pipeline/ports.ts';
 import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/platform/jobs/job-batch.ts';
-import type { ImportJobMessage } from '../../../lib/platform/jobs/job-queue.ts';
+import type { ImportJobMessage } from '../../../lib/platform/aws/job-queue.ts';
 import { lambdaContext } from '../../../local/lambda-event.ts';
 
 /**

@@ -2,7 +2,7 @@ import { ApiError } from '../../core/errors.ts';
 import { describeError, log } from '../../observability/log.ts';
 import { hashIdempotencyKey, isStoredRefusal, requestFingerprint, requireIdempotencyKey } from '../../write/idempotency.ts';
 import type { IdempotencyRecords } from '../../write/ports.ts';
-import type { RouteDefinition } from '../route-types.ts';
+import type { RouteDefinition } from '../../contracts/route-types.ts';
 import { header, rateLimitHeaders } from '../headers.ts';
 import { problemResponse } from '../problem.ts';
 import { settleOutsideChain } from './request-metrics.ts';

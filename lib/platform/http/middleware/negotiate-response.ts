@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.ts';
-import type { RouteDefinition } from '../route-types.ts';
+import type { RouteDefinition } from '../../contracts/route-types.ts';
 import { JSON_MEDIA_TYPES, negotiate, type ResponseMediaType } from '../content-negotiation.ts';
 import { header } from '../headers.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.ts';
 import { counterExpiresAt, evaluateWindow, exceededWindow, windowStartOf, type RateLimitPolicies } from '../../rate-limit/fixed-window.ts';
 import type { TokenLeases } from '../../rate-limit/token-leases.ts';
-import type { RouteDefinition } from '../route-types.ts';
+import type { RouteDefinition } from '../../contracts/route-types.ts';
 import { stateOf, type HttpMiddleware, type MiddyRequest } from '../types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { logger } from '../../observability/log.ts';
 import { countRejection, countRequest, metrics, type RejectionReason } from '../../observability/metrics.ts';
-import type { RouteDefinition } from '../route-types.ts';
+import type { RouteDefinition } from '../../contracts/route-types.ts';
 import { toApiError } from '../problem.ts';
 import type { HttpMiddleware, HttpResponse, MiddyRequest } from '../types.ts';
 

@@ -1,10 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchLengths, EVENT_BATCH_BYTES, storedEventBytes } from './batches.ts';
-import { EVENT_RETENTION_DAYS, type EventEnvelope } from './types.ts';
+import { batchLengths, EVENT_BATCH_BYTES, storedEventBytes } from '../events/batches.ts';
+import { EVENT_RETENTION_DAYS, type EventEnvelope } from '../events/types.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
-import { entityItem } from '../dynamo/entity.ts';
-import { eventBatchEntity, eventSequenceEntity } from '../dynamo/entities.ts';
-import { keys, MAX_SEQUENCE } from '../dynamo/keys.ts';
+import { entityItem } from './entity.ts';
+import { eventBatchEntity, eventSequenceEntity } from './entities.ts';
+import { keys, MAX_SEQUENCE } from './keys.ts';
 
 /**
  * How events are stored (docs/events.md "How events are stored"): the events of one transaction

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthFailureCounter, CounterWindow } from './auth-failures.ts';
-import type { RateLimitCounter, RateLimitPolicyName, TokenAdd } from './fixed-window.ts';
+import type { AuthFailureCounter, CounterWindow } from '../rate-limit/auth-failures.ts';
+import type { RateLimitCounter, RateLimitPolicyName, TokenAdd } from '../rate-limit/fixed-window.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
-import { envelopeAssignments } from '../dynamo/entity.ts';
-import { rateLimitCounterEntity } from '../dynamo/entities.ts';
+import { envelopeAssignments } from './entity.ts';
+import { rateLimitCounterEntity } from './entities.ts';
 
 /**
  * The rate-limits table: one counter item per API key and fixed window, with one count attribute

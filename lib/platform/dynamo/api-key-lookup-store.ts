@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from './api-key.ts';
-import type { Scope } from './scopes.ts';
+import type { ApiKeyRecord } from '../auth/api-key.ts';
+import type { Scope } from '../auth/scopes.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
-import { apiKeyEntity, apiKeyPointerEntity } from '../dynamo/entities.ts';
+import { apiKeyEntity, apiKeyPointerEntity } from './entities.ts';
 
 /**
  * The keys table as every function's authentication reads it (lib/app/composition.ts): by the key's

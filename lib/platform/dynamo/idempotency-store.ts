@@ -6,14 +6,14 @@ import {
   IDEMPOTENCY_RETENTION_SECONDS,
   type IdempotencyRecord,
   type StoredResponse,
-} from './idempotency.ts';
+} from '../write/idempotency.ts';
 import type { ApiError } from '../core/errors.ts';
 import type { SecretBox } from '../core/secret-box.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
-import { entityItem } from '../dynamo/entity.ts';
-import { idempotencyEntity } from '../dynamo/entities.ts';
+import { entityItem } from './entity.ts';
+import { idempotencyEntity } from './entities.ts';
 import type { TransactItem } from './transaction-items.ts';
-import type { IdempotencyClaim, IdempotencyRecords } from './ports.ts';
+import type { IdempotencyClaim, IdempotencyRecords } from '../write/ports.ts';
 
 /**
  * Idempotency records: a conditional put claims the key (`in-progress`, with a lease) before the

@@ -1,4 +1,4 @@
-import { awsJsonError, awsRegion, signedFetch, signerFor } from '../aws/aws-signed-fetch.ts';
+import { awsJsonError, awsRegion, signedFetch, signerFor } from './aws-signed-fetch.ts';
 
 /**
  * Reads the cursor secret's value from AWS Secrets Manager (docs/operations.md#cursor-secret),

@@ -1,4 +1,4 @@
-import { checkStoredBody, sqsRequest } from '../aws/signed-sqs.ts';
+import { checkStoredBody, sqsRequest } from './signed-sqs.ts';
 
 /** The message that asks the import worker to (continue to) process a job. */
 export interface ImportJobMessage {

@@ -1,7 +1,7 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { DeadLetter } from './sweep-jobs.ts';
+import type { DeadLetter } from '../jobs/sweep-jobs.ts';
 import { parseJobMessage } from './job-queue.ts';
-import { sqsClient } from '../aws/sqs-client.ts';
+import { sqsClient } from './sqs-client.ts';
 
 /** Receives at most this many dead letters per sweep (10 per call). */
 const DEAD_LETTERS_PER_SWEEP = 100;

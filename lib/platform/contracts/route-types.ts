@@ -1,5 +1,5 @@
 import type { Scope } from '../auth/scopes.ts';
-import type { QueueId, TableId } from '../dynamo/tables.ts';
+import type { QueueId, TableId } from '../storage/tables.ts';
 
 /**
  * The shape of a route of the table (lib/app/routes.ts) and of the storage a function may reach.
@@ -29,7 +29,7 @@ export interface ResourceAccess {
    */
   webhookSecrets?: 'seal-and-open' | 'open';
   /**
-   * Queues of QUEUES (lib/platform/dynamo/tables.ts) a function sends to (`send`: it gets the queue's URL in
+   * Queues of QUEUES (lib/platform/storage/tables.ts) a function sends to (`send`: it gets the queue's URL in
    * `spec.envVar`) or whose dead letters it settles (`send-and-settle-dead-letters`: also the DLQ's
    * URL, the sweeper). The import queue keeps its own fields above.
    */

@@ -1,25 +1,25 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut } from '../audit/audit-items.ts';
-import { eventBatchItems, readLastSequence } from '../events/event-batches.ts';
+import { auditPut } from './audit-items.ts';
+import { eventBatchItems, readLastSequence } from './event-batches.ts';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { AuditDraft, AuditEvent } from '../audit/types.ts';
 import { ApiError } from '../core/errors.ts';
 import { newEventId } from '../events/event-id.ts';
 import { eventEnvelope } from '../events/batches.ts';
 import type { EventDraft, EventEnvelope } from '../events/types.ts';
-import { inProgressError, type StoredResponse } from './idempotency.ts';
+import { inProgressError, type StoredResponse } from '../write/idempotency.ts';
 import { newId } from '../core/ids.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
-import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from './ports.ts';
-import { envelopeAssignments } from '../dynamo/entity.ts';
-import { eventSequenceEntity } from '../dynamo/entities.ts';
+import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from '../write/ports.ts';
+import { envelopeAssignments } from './entity.ts';
+import { eventSequenceEntity } from './entities.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts';
 
 /**
  * The write path (docs/architecture.md "The write path"): a command's own items, its audit event, its domain events
  * numbered from the organization's sequence (stored together, as one event batch unless too large:
- * lib/platform/events/event-batches.ts), and the completion of the idempotency record, all
+ * lib/platform/dynamo/event-batches.ts), and the completion of the idempotency record, all
  * in ONE TransactWriteItems. The sequence counter's condition makes concurrent writers of one
  * organization serialize: the loser re-runs the command with fresh numbers, so the feed is
  * gapless and in commit order, and an aborted transaction leaves no event behind.

@@ -1,7 +1,7 @@
-import type { AuditEvent } from './types.ts';
-import { entityItem } from '../dynamo/entity.ts';
-import { auditEventEntity } from '../dynamo/entities.ts';
-import type { TransactItem } from '../write/transaction-items.ts';
+import type { AuditEvent } from '../audit/types.ts';
+import { entityItem } from './entity.ts';
+import { auditEventEntity } from './entities.ts';
+import type { TransactItem } from './transaction-items.ts';
 
 /** The audit entry a command's transaction puts (docs/api-guide.md "Audit log"). */
 

@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyRecord, type StoredResponse } from './idempotency.ts';
+import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyRecord, type StoredResponse } from '../write/idempotency.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
-import { entityItem } from '../dynamo/entity.ts';
-import { idempotencyEntity, idempotencyResponsePartEntity } from '../dynamo/entities.ts';
+import { entityItem } from './entity.ts';
+import { idempotencyEntity, idempotencyResponsePartEntity } from './entities.ts';
 import { IdempotencyStore, type Claim } from './idempotency-store.ts';
 import type { TransactItem } from './transaction-items.ts';
 

@@ -1,9 +1,9 @@
-import type { ApiKeyRecord } from './api-key.ts';
+import type { ApiKeyRecord } from '../auth/api-key.ts';
 import { ApiKeyLookupStore, toRecord } from './api-key-lookup-store.ts';
-import { entityItem, readAll } from '../dynamo/entity.ts';
-import { apiKeyEntity, apiKeyPointerEntity } from '../dynamo/entities.ts';
-import { keys } from '../dynamo/keys.ts';
-import type { StoreWrite, TransactionWriter } from '../write/transaction-writer.ts';
+import { entityItem, readAll } from './entity.ts';
+import { apiKeyEntity, apiKeyPointerEntity } from './entities.ts';
+import { keys } from './keys.ts';
+import type { StoreWrite, TransactionWriter } from './transaction-writer.ts';
 
 /**
  * The keys table. The main item is addressed by the key's SHA-256 (what auth looks up); a
