@@ -44,7 +44,7 @@ const LAMBDA_RUNTIME = (() => {
  * name, so the two cannot diverge (docs/operations.md#grants).
  */
 
-/** Repository root: `handler` entries in lib/routes/ are relative to it. */
+/** Repository root: `handler` entries in lib/<area>/routes.ts are relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const DEFAULT_MEMORY_MB = 512;

@@ -35,7 +35,7 @@ export const ESM_REQUIRE_BANNER =
  * calls from bundles) hold them to the real thing.
  */
 export const LAMBDA_ALIASES = {
-  '@aws-sdk/credential-provider-node': './lib/store/lambda-credential-provider.ts',
+  '@aws-sdk/credential-provider-node': './lib/platform/aws/lambda-credential-provider.ts',
   '@smithy/core/event-streams': './infra/lambda-aliases/smithy-event-streams.ts',
   '@aws-sdk/endpoint-cache': './infra/lambda-aliases/endpoint-cache.ts',
   debug: './infra/lambda-aliases/debug.ts',

@@ -10,7 +10,7 @@ import type { QueueId, TableId } from '../lib/platform/storage/tables.ts';
  * listing the exact API calls its code makes on each resource, and nothing else. `ApiFunction` turns an entry into IAM
  * statements and the environment variables that name the resources; the stack refuses to synth
  * a function without an entry, or whose entry names other resources than its `access` in
- * lib/routes/ / lib/app/workers.ts (which the local runtime and tests read).
+ * lib/<area>/routes.ts / lib/app/workers.ts (which the local runtime and tests read).
  *
  * Calls inside `TransactWriteItems` are authorized per item: Put → PutItem, Update → UpdateItem,
  * Delete → DeleteItem, ConditionCheck → ConditionCheckItem; there is no action of its own.

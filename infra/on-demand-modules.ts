@@ -23,7 +23,7 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Entry (relative to the repository root) → the directory of its on-demand modules. */
 export const ON_DEMAND_MODULES: Readonly<Record<string, string>> = {
-  'functions/http/labels/render-barcode.ts': 'lib/domain/labels/encoders',
+  'functions/http/labels/render-barcode.ts': 'lib/labels/domain/encoders',
 };
 
 /**

@@ -14,7 +14,7 @@ import type { StageConfig } from './stages.ts';
 
 /**
  * The stage's API reference (docs/api-guide.md#api-reference): one function on its own GET routes,
- * next to (not in) lib/routes/, whose routes the OpenAPI document describes. The routes have no
+ * next to (not in) lib/<area>/routes.ts, whose routes the OpenAPI document describes. The routes have no
  * authorizer like every other one; the function skips the chain, so nothing checks a key.
  */
 

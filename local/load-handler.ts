@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * Loads deployable handler files (the `handler` entries of lib/routes/ and lib/app/workers.ts) the
+ * Loads deployable handler files (the `handler` entries of lib/<area>/routes.ts and lib/app/workers.ts) the
  * way Lambda does: each file is imported once, on first use (its module scope is the cold start),
  * so call it only after the environment (table names, endpoints) is set. A failed import is not
  * cached: the next invocation tries the cold start again, as Lambda would.

@@ -8,5 +8,5 @@ import { writeOrCheckGenerated } from './generated-file.ts';
 
 writeOrCheckGenerated(fileURLToPath(new URL('../docs/openapi.json', import.meta.url)), serializeOpenApiDocument(), {
   command: 'npm run openapi',
-  from: 'lib/routes/ and the zod contracts',
+  from: 'lib/<area>/routes.ts and the zod contracts',
 });

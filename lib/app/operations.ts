@@ -15,7 +15,7 @@ type MergedOperations<Areas> = Areas extends readonly [infer First extends { ope
 
 /**
  * Every route's operation, by operationId, merged from the areas' parts
- * (lib/contracts/openapi/areas/<area>.ts): for the OpenAPI generator and the tests only. A
+ * (lib/app/openapi/areas/<area>.ts): for the OpenAPI generator and the tests only. A
  * function never imports this module (it would bundle every area's schemas); its handler imports
  * its own contract, and no response schema, since responses are not validated at run time. The
  * mapped type makes a route without an entry (an area not registered in OPENAPI_AREAS) a type

@@ -6,7 +6,7 @@ import type { RouteDefinition } from '../platform/contracts/route-types.ts';
  * (docs/api-guide.md "Errors: problem documents"). Most follow from what the route is: every
  * route validates its query (and path, headers, body); writes check the `Idempotency-Key`;
  * paged lists check their cursor; routes with a path parameter answer 404 with the area of their
- * tag when it names nothing. Each area's part (lib/contracts/openapi/areas/) adds what only the
+ * tag when it names nothing. Each area's part (lib/app/openapi/areas/) adds what only the
  * operation's own domain code throws. The e2e suites check every problem they see against this list (through the document),
  * so a code the server sends and this file does not name fails a test.
  */
@@ -22,7 +22,7 @@ export const CHAIN_PROBLEM_CODES: Readonly<Record<number, readonly string[]>> = 
   500: ['customer-api.internal'],
 };
 
-/** What only an operation's own domain code throws, from its area's part (lib/contracts/openapi/areas/). */
+/** What only an operation's own domain code throws, from its area's part (lib/app/openapi/areas/). */
 const OPERATION_CODES: Partial<Record<string, ProblemCodesByStatus>> = Object.assign({}, ...OPENAPI_AREAS.map((area) => area.problemCodes));
 
 function isWrite(route: Pick<RouteDefinition, 'method'>): boolean {

@@ -15,14 +15,14 @@ import { WEBHOOK_ROUTES } from '../webhooks/routes.ts';
 /**
  * THE route table. The CDK stack, the local server, the OpenAPI generator and the route-matrix
  * tests all derive from this list; nothing else lists routes. A route enters it when its
- * handler is implemented: it is defined in its area's file (`lib/routes/<area>.ts`, shapes in
+ * handler is implemented: it is defined in its area's file (`lib/<area>/routes.ts`, shapes in
  * `lib/platform/contracts/route-types.ts`) and the area's list is registered here once.
  *
  * Metadata only: every function imports a route, so no file of lib/routes imports a zod schema, a
  * body parser or a store. Each route is exported on its own (`getBomRoute`, …) and a handler
  * imports only its own from its area's file, so its bundle carries one route, not the table (only
  * the `$default` function needs `ROUTES`). A route's request and response schemas are its
- * operation contract (lib/contracts/<area>…, keyed by the same operationId), which only its own
+ * operation contract (lib/<area>/contracts/…, keyed by the same operationId), which only its own
  * handler imports; `bindOperation` (lib/platform/contracts/operation.ts) checks at cold start that the
  * contract fits the route.
  */

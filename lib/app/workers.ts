@@ -5,7 +5,7 @@ import type { QueueId, TableId } from '../platform/storage/tables.ts';
 /**
  * Non-HTTP functions: the SQS consumer of import jobs and the sweeper that re-enqueues jobs
  * committed but never sent. The CDK stack (infra/background-flow.ts) and the local runtime
- * (local/event-source-poller.ts, local/scheduler.ts) read this list, as they read lib/routes/
+ * (local/event-source-poller.ts, local/scheduler.ts) read this list, as they read lib/<area>/routes.ts
  * for HTTP functions.
  */
 

@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '../platform/contracts/route-types.ts';
 
-/** The inventory reads (docs/inventory.md "Reading inventory"): metadata only, as every route of lib/routes/. */
+/** The inventory reads (docs/inventory.md "Reading inventory"): metadata only, as every route of lib/<area>/routes.ts. */
 
 export const listItemsRoute = {
   operationId: 'listItems',

@@ -24,7 +24,7 @@ describe('operation contracts (lib/app/operations.ts)', () => {
   });
 });
 
-describe('OpenAPI area parts (lib/contracts/openapi/areas/)', () => {
+describe('OpenAPI area parts (lib/app/openapi/areas/)', () => {
   it('has exactly one part per tag of the route table, in table order', () => {
     // Prepare
     const tagsInTableOrder = [...new Set(routes.map((route) => route.tag))];

@@ -82,7 +82,7 @@ describe('the GET /v1/events bundle', () => {
   });
 
   it('carries no other route’s contract and no response schema (the event catalog included)', () => {
-    const contracts = inputs.filter((input) => input.startsWith('lib/contracts/'));
+    const contracts = inputs.filter((input) => /^lib\/([^/]+\/contracts(\/|\.ts)|app\/)/.test(input));
     expect(contracts.filter((input) => /imports|labels|audit|events\.ts|responses\.ts|operations\.ts|openapi[/.]/.test(input))).toEqual([]);
   });
 });
@@ -143,7 +143,7 @@ describe('every function bundle', () => {
     expect(bundleOf(entry).inputs.filter((input) => input.includes('@aws-sdk/client-secrets-manager/'))).toEqual([]);
   });
 
-  // Each handler binds its own route (from its area's file, lib/routes/<area>.ts), so the rest of the table
+  // Each handler binds its own route (from its area's file, lib/<area>/routes.ts), so the rest of the table
   // stays out of its bundle; only the $default function needs the table.
   it.each(ROUTES.map((route) => [route.operationId, route.handler]))('%s carries no other route', (_id, entry) => {
     const others = ROUTES.filter((route) => route.handler !== entry).map((route) => route.handler);
@@ -197,7 +197,7 @@ describe('the GET /v1/barcodes asset', () => {
   }, 60_000);
 
   it('is the entry with on-demand modules, the barcode route’s handler', () => {
-    expect(ON_DEMAND_MODULES[entry]).toBe('lib/domain/labels/encoders');
+    expect(ON_DEMAND_MODULES[entry]).toBe('lib/labels/domain/encoders');
     expect(ROUTES.find((route) => route.operationId === 'renderBarcode')?.handler).toBe(entry);
   });
 
@@ -206,7 +206,7 @@ describe('the GET /v1/barcodes asset', () => {
     if (!entryBuild) throw new Error('no entry build');
     const inputs = inputsOf(entryBuild, 'index.mjs');
     expect(inputs).toContain(entry);
-    expect(inputs.filter((input) => input.includes('node_modules/bwip-js/') || input.includes('lib/domain/labels/encoders/'))).toEqual([]);
+    expect(inputs.filter((input) => input.includes('node_modules/bwip-js/') || input.includes('lib/labels/domain/encoders/'))).toEqual([]);
   });
 
   it('holds one encoder file per barcode format, and no other', () => {
@@ -218,8 +218,8 @@ describe('the GET /v1/barcodes asset', () => {
     const [, encoderBuild] = asset.metafiles;
     if (!encoderBuild) throw new Error('no encoder build');
     const inputs = inputsOf(encoderBuild, `encoders/${ENCODER_MODULES[format]}.mjs`);
-    expect(inputs).toContain(`lib/domain/labels/encoders/${ENCODER_MODULES[format]}.ts`);
-    expect(inputs.filter((input) => !input.startsWith('node_modules/bwip-js/') && input !== `lib/domain/labels/encoders/${ENCODER_MODULES[format]}.ts`)).toEqual([]);
+    expect(inputs).toContain(`lib/labels/domain/encoders/${ENCODER_MODULES[format]}.ts`);
+    expect(inputs.filter((input) => !input.startsWith('node_modules/bwip-js/') && input !== `lib/labels/domain/encoders/${ENCODER_MODULES[format]}.ts`)).toEqual([]);
   });
 
   it.each(BARCODE_FORMATS)(`%s: its encoder file is at most ${ON_DEMAND_MODULE_BUDGET_BYTES / 1000} KB minified`, (format) => {

@@ -62,7 +62,7 @@ describe('the API reference on a stage', () => {
     expect(sourceArns.some((arn) => arn.includes(`"/*/*${path}"`))).toBe(true);
   });
 
-  it('sends no other route to the docs function, and lib/routes/ lists no /docs path', () => {
+  it('sends no other route to the docs function, and lib/<area>/routes.ts lists no /docs path', () => {
     // Act
     const routeKeys = resourcesOfType(template, 'AWS::ApiGatewayV2::Route')
       .map(([, route]) => String(route.Properties.RouteKey))

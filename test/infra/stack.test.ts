@@ -40,7 +40,7 @@ import type { CfnResource } from './template-helpers.ts';
 const ROUTE_LIST: readonly RouteDefinition[] = ROUTES;
 const QUEUE_WORKERS = WORKERS.filter((worker): worker is QueueWorkerDefinition => worker.trigger === 'queue');
 const SCHEDULED_WORKERS = WORKERS.filter((worker): worker is ScheduledWorkerDefinition => worker.trigger === 'schedule');
-/** Its own routes, outside lib/routes/ (test/infra/reference-docs.test.ts covers them). */
+/** Its own routes, outside lib/<area>/routes.ts (test/infra/reference-docs.test.ts covers them). */
 const REFERENCE_DOCS_ROUTE_KEYS = REFERENCE_DOCS_PATHS.map((path) => `GET ${path}`);
 
 interface Synthesized {

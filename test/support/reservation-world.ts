@@ -16,7 +16,7 @@ import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts
 import { STORED_AT } from './stock-world.ts';
 
 /**
- * The reservation commands (lib/domain/reservations/) on in-memory stored stock, for unit tests
+ * The reservation commands (lib/reservations/domain/) on in-memory stored stock, for unit tests
  * of their plans: items, locations, stock records and totals read from memory, and the writes
  * built by the REAL stores' builders (no request is sent), so a plan's length is the number of
  * storage actions it would commit. `transactionActions` adds what the writer adds

@@ -11,7 +11,7 @@ import { ResponseComponents } from './problem-responses.ts';
 /**
  * OpenAPI 3.1 description of the customer API, derived from the route table (lib/app/routes.ts)
  * and each route's operation contract (lib/app/operations.ts); each area adds its tag's
- * description, contracts and problem codes in its part (lib/contracts/openapi/areas/<area>.ts).
+ * description, contracts and problem codes in its part (lib/app/openapi/areas/<area>.ts).
  * `scripts/generate-openapi.ts` writes it to `docs/openapi.json`; the contract test fails when
  * the committed file drifts from `buildOpenApiDocument()`. No contract carries OpenAPI-only
  * hints; everything is read from the schemas as they are (json-schema.ts, wire-values.ts).

@@ -10,7 +10,7 @@ import { formSchema, parametersFrom, pathTemplateNames } from './wire-values.ts'
 
 /**
  * One route's OpenAPI operation object: description, parameters, request body, responses and
- * curl sample, from its route metadata (lib/routes/) and its operation contract. Schemas and
+ * curl sample, from its route metadata (lib/<area>/routes.ts) and its operation contract. Schemas and
  * shared responses go into the document's components as they are met.
  */
 export class OperationBuilder {

@@ -6,7 +6,7 @@ import { uploadedFileSchema } from '../../platform/contracts/uploaded-file.ts';
 
 /**
  * Request schemas shared by the attachment operations (docs/attachments.md); each operation's own
- * contract is in lib/contracts/attachments/<operation>.ts, the response bodies in
+ * contract is in lib/attachments/contracts/<operation>.ts, the response bodies in
  * lib/attachments/contracts/responses.ts. The form and the link body are built in `@__PURE__`
  * calls so that the other functions do not bundle them (lib/platform/contracts/zod.ts).
  */

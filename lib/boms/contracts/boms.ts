@@ -5,7 +5,7 @@ import { idParam } from '../../platform/contracts/primitives.ts';
 
 /**
  * Request schemas shared by the BOM operations (docs/boms.md); each operation's own contract is
- * in lib/contracts/boms/<operation>.ts, the response bodies in lib/boms/contracts/responses.ts.
+ * in lib/boms/contracts/<operation>.ts, the response bodies in lib/boms/contracts/responses.ts.
  * The bodies are built in `@__PURE__` calls so that the read functions, which import the paths
  * only, do not bundle them (lib/platform/contracts/zod.ts).
  */

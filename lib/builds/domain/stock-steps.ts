@@ -15,7 +15,7 @@ import type { StockLedger, StockSide } from '../../stock/index.ts';
  * stock record that first received stock), split across lots as needed. It produces the BOM's
  * target item at the build's location, and records build provenance naming every stock record
  * (lot) drawn. A build applies whole or not at all. An import runs each build as a build job
- * (lib/domain/builds/); `decideBuild` is the same build decided in one chunk, for dry runs, whose
+ * (lib/builds/domain/); `decideBuild` is the same build decided in one chunk, for dry runs, whose
  * writes go to the overlay rather than a transaction.
  */
 

@@ -2,6 +2,7 @@ import { ApiError, ValidationError } from '../../platform/core/errors.ts';
 import type { CursorCodec } from '../../platform/pagination/cursor.ts';
 import { sequenceOfEventId } from '../../platform/events/event-id.ts';
 import { EVENT_RETENTION_DAYS, type EventEnvelope, type EventType } from '../../platform/events/types.ts';
+import { sleep } from '../../platform/core/backoff.ts';
 
 /**
  * GET /v1/events (docs/events.md "Reading the feed", rules 1–6): the organization's gapless sequence, read
@@ -151,7 +152,7 @@ export class EventFeed {
     for (let attempt = 1; ; attempt += 1) {
       const found = await this.store.find(organizationId, sequence);
       if (found || attempt >= COMMITTED_FIND_ATTEMPTS) return found;
-      await new Promise((resolve) => setTimeout(resolve, COMMITTED_FIND_PAUSE_MS * attempt));
+      await sleep(COMMITTED_FIND_PAUSE_MS * attempt);
     }
   }
 

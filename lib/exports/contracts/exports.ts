@@ -4,7 +4,7 @@ import { idParam } from '../../platform/contracts/primitives.ts';
 
 /**
  * Request schemas shared by the export operations (docs/exports.md); each operation's own contract
- * is in lib/contracts/exports/<operation>.ts, the response bodies in
+ * is in lib/exports/contracts/<operation>.ts, the response bodies in
  * lib/exports/contracts/responses.ts. The kind and its filters are checked against the kind's
  * declaration (lib/exports/domain/kinds.ts) by the domain, so every problem is named at once.
  */

@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../../events/index.ts';
 import type { Item } from '../../inventory/index.ts';
 import { reservedOf, type StockRecord } from '../../inventory/index.ts';
+import { sleep as pause } from '../../platform/core/backoff.ts';
 
 /**
  * Exact snapshots (docs/exports.md "Snapshots", docs/architecture.md "Exports"). An export records
@@ -61,7 +62,6 @@ interface StockBefore {
 
 type ItemFields = Partial<Pick<Item, 'name' | 'unit' | 'description' | 'category' | 'barcode' | 'reorderPoint' | 'trackingMode'>>;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SnapshotRollback {
   /** Every event up to this sequence has been read into the before-images. */

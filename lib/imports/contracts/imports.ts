@@ -3,7 +3,7 @@ import { idParam } from '../../platform/contracts/primitives.ts';
 
 /**
  * Request schemas shared by the import operations; each operation's own contract is in
- * lib/contracts/imports/<operation>.ts, so a function bundles only its route's schemas. The
+ * lib/imports/contracts/<operation>.ts, so a function bundles only its route's schemas. The
  * response bodies are in lib/imports/contracts/responses.ts, which no function imports.
  */
 

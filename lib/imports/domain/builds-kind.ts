@@ -18,7 +18,7 @@ import type { DuplicateStrategy, RawRow } from './types.ts';
 
 /**
  * Import kind `builds` (docs/inventory.md "builds"): the rows of one buildReference are one
- * build. Outside dry runs each build is submitted as a build job (lib/domain/builds/) and run to
+ * build. Outside dry runs each build is submitted as a build job (lib/builds/domain/) and run to
  * its end by the import worker, in as many transactions as it needs, like `POST /v1/builds`; the
  * row's verdict is the build's outcome. A dry run decides it in the chunk (lib/builds/domain/stock-steps.ts).
  * A build applies whole or not at all.

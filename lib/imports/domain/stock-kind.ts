@@ -8,7 +8,7 @@ import { claimKey } from '../../stock/index.ts';
 
 /**
  * What every import kind that moves stock shares (docs/inventory.md "Import kinds"). Such a kind
- * is an adapter between the kind registry and the stock flows of lib/domain/stock/: it reads the
+ * is an adapter between the kind registry and the stock flows of lib/stock/domain/: it reads the
  * cells, names the stock a unit will touch, and turns the flow's decision into the claim of the
  * applied row by its natural key (what makes a re-import move nothing twice) or its row error.
  */

@@ -1,6 +1,7 @@
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { dynamoClient } from './dynamodb-client.ts';
+import { backOff } from '../core/backoff.ts';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 type SignableRequest = Parameters<SignatureV4['sign']>[0] & { headers: Record<string, string> };
@@ -155,8 +156,7 @@ export async function signedFetch(signer: SignatureV4, request: SignedFetchReque
       return await attempt(signer, request);
     } catch (error) {
       if (attempts >= MAX_ATTEMPTS || !retryable(error)) throw error;
-      const delay = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempts);
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await backOff(attempts, BACKOFF_BASE_MS, BACKOFF_CAP_MS);
     }
   }
 }

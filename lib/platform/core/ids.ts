@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { decodeBase32, encodeBase32, randomBase32 } from './base32.ts';
 
 /**
  * Opaque, unguessable ids with a type prefix (`bom_…`, `key_…`; docs/events.md "The envelope"):
  * a ULID, i.e. a 48-bit millisecond timestamp and 80 random bits in Crockford base32, so ids
  * also sort by creation.
  */
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const TIME_CHARACTERS = 10;
 
 /** The latest time a ULID holds (48 bits of milliseconds: the year 10889). */
@@ -14,15 +13,7 @@ export const MAX_ULID_TIME = 2 ** 48 - 1;
 export function ulid(now: number = Date.now()): string {
   // A time outside 0..2^48-1 would give a malformed id, not a late or early one.
   if (!Number.isInteger(now) || now < 0 || now > MAX_ULID_TIME) throw new RangeError(`A ULID holds a time from 0 to ${MAX_ULID_TIME} ms, not ${now}`);
-  let time = now;
-  let timePart = '';
-  for (let i = 0; i < TIME_CHARACTERS; i += 1) {
-    timePart = CROCKFORD[time % 32] + timePart;
-    time = Math.floor(time / 32);
-  }
-  let randomPart = '';
-  for (const byte of randomBytes(16)) randomPart += CROCKFORD[byte % 32];
-  return timePart + randomPart;
+  return encodeBase32(now, TIME_CHARACTERS) + randomBase32(16);
 }
 
 export type IdPrefix = 'key' | 'bom' | 'imp' | 'att' | 'evt' | 'aud' | 'itm' | 'loc' | 'stk' | 'mov' | 'bld' | 'rev' | 'lin' | 'rcp' | 'cnt' | 'exp' | 'whe' | 'wha' | 'whr' | 'chg' | 'res' | 'rsl';
@@ -37,11 +28,6 @@ export function newId(prefix: IdPrefix, now?: number): string {
  */
 export function idTime(prefix: IdPrefix, id: string): number | undefined {
   if (!id.startsWith(`${prefix}_`) || id.length !== prefix.length + 27) return undefined;
-  let time = 0;
-  for (const character of id.slice(prefix.length + 1, prefix.length + 1 + TIME_CHARACTERS)) {
-    const digit = CROCKFORD.indexOf(character);
-    if (digit < 0) return undefined;
-    time = time * 32 + digit;
-  }
-  return time <= MAX_ULID_TIME ? time : undefined;
+  const time = decodeBase32(id.slice(prefix.length + 1, prefix.length + 1 + TIME_CHARACTERS));
+  return time !== undefined && time <= MAX_ULID_TIME ? time : undefined;
 }

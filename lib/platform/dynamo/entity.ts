@@ -1,5 +1,6 @@
 import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/dynamodb-client.ts';
+import { sleep } from '../core/backoff.ts';
 
 /**
  * The entity layer: every kind of item the service stores declares, once, its type tag, schema
@@ -144,7 +145,6 @@ const BATCH_GET_LIMIT = 100;
 const MAX_UNPROCESSED_ROUNDS = 10;
 /** Pages of one `batchGet` in flight at once. */
 const BATCH_GET_CONCURRENCY = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The items with these keys (absent ones are simply not returned), strongly consistent:

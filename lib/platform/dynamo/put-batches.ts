@@ -3,8 +3,8 @@ import { documentClient } from '../aws/dynamodb-client.ts';
 import { GroupCommit } from './group-commit.ts';
 
 /**
- * Unconditional puts sent many to a request: `BatchWriteItem`s, by group commit (lib/store/
- * group-commit.ts). For an item only one writer ever puts (or whose last put is the truth): a put
+ * Unconditional puts sent many to a request: `BatchWriteItem`s, by group commit
+ * (group-commit.ts). For an item only one writer ever puts (or whose last put is the truth): a put
  * with no condition costs DynamoDB a fraction of a conditional write (docs/performance.md
  * "Webhooks"). Items DynamoDB leaves unprocessed are sent again.
  */

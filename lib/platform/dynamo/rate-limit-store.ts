@@ -8,7 +8,7 @@ import { rateLimitCounterEntity } from './entities.ts';
 
 /**
  * The rate-limits table: one counter item per API key and fixed window, with one count attribute
- * per policy (`general`, `submission`) of the tokens leased in the window (lib/domain/rate-limit/
+ * per policy (`general`, `submission`) of the tokens leased in the window (lib/platform/rate-limit/
  * token-leases.ts), added in one conditional round trip (`ADD` creates the item on the window's
  * first lease) and deleted by DynamoDB TTL after the window is over. Keys are spread over one partition per key and window, so no partition is hot beyond one
  * key's own traffic.

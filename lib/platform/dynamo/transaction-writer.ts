@@ -15,6 +15,7 @@ import type { CommandPlan, CommandWriter, CommitResult, WriteContext } from '../
 import { envelopeAssignments } from './entity.ts';
 import { eventSequenceEntity } from './entities.ts';
 import { MAX_TRANSACTION_ITEMS, type TransactItem } from './transaction-items.ts';
+import { backOff } from '../core/backoff.ts';
 
 /**
  * The write path (docs/architecture.md "The write path"): a command's own items, its audit event, its domain events
@@ -69,7 +70,6 @@ function counterValueOf(item: Record<string, unknown> | undefined): number | und
   return Number.isInteger(value) ? value : undefined;
 }
 const RETRYABLE_CANCELLATIONS = new Set(['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError']);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Tables {
   events: string;
@@ -133,7 +133,7 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       }
       if (failure.retryable || failure.index === counterIndex) {
         if (attempt >= MAX_ATTEMPTS) throw new WriteConflictError(`Gave up after ${attempt} conflicting attempts`);
-        await sleep(Math.random() * Math.min(100, 5 * 2 ** attempt));
+        await backOff(attempt, 5, 100);
         continue;
       }
       if (failure.index === idempotencyIndex && context.idempotency) throw inProgressError();

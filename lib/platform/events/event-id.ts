@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { CROCKFORD_BASE32, decodeBase32, encodeBase32, randomBase32 } from '../core/base32.ts';
 
 /**
  * Event ids carry their position in the organization's sequence, then 80 random bits:
@@ -6,28 +6,18 @@ import { randomBytes } from 'node:crypto';
  * the feed uses the position to resume after an `afterEventId` with one strongly consistent
  * read, and the random part (checked against the stored event) makes them unguessable.
  */
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const SEQUENCE_CHARS = 10;
 const RANDOM_CHARS = 16;
-const EVENT_ID_PATTERN = new RegExp(`^evt_([${CROCKFORD}]{${SEQUENCE_CHARS}})[${CROCKFORD}]{${RANDOM_CHARS}}$`);
+const EVENT_ID_PATTERN = new RegExp(`^evt_([${CROCKFORD_BASE32}]{${SEQUENCE_CHARS}})[${CROCKFORD_BASE32}]{${RANDOM_CHARS}}$`);
 
 export function newEventId(sequence: number): string {
-  let rest = sequence;
-  let encoded = '';
-  for (let i = 0; i < SEQUENCE_CHARS; i += 1) {
-    encoded = CROCKFORD[rest % 32] + encoded;
-    rest = Math.floor(rest / 32);
-  }
-  let random = '';
-  for (const byte of randomBytes(RANDOM_CHARS)) random += CROCKFORD[byte % 32];
-  return `evt_${encoded}${random}`;
+  return `evt_${encodeBase32(sequence, SEQUENCE_CHARS)}${randomBase32(RANDOM_CHARS)}`;
 }
 
 /** The sequence number an event id claims, or undefined when it is not an event id at all. */
 export function sequenceOfEventId(eventId: string): number | undefined {
   const encoded = EVENT_ID_PATTERN.exec(eventId)?.[1];
   if (!encoded) return undefined;
-  let sequence = 0;
-  for (const char of encoded) sequence = sequence * 32 + CROCKFORD.indexOf(char);
-  return sequence >= 1 ? sequence : undefined;
+  const sequence = decodeBase32(encoded);
+  return sequence !== undefined && sequence >= 1 ? sequence : undefined;
 }

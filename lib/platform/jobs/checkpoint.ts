@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors.ts';
 import type { EventDraft } from '../events/types.ts';
 import type { AuditDraft } from '../audit/types.ts';
 import type { CommandWriter, WriteContext } from '../write/ports.ts';
+import { backOff } from '../core/backoff.ts';
 
 /**
  * Committing one step of a background flow exactly once (docs/architecture.md "Checkpoints and
@@ -63,9 +64,9 @@ export function isWriteConflict(error: unknown): boolean {
 }
 
 /**
- * Waits a random while before deciding a step again after a conflict, longer after each of the
- * first `maxFactor` attempts, so that competing writers spread out.
+ * Waits a random while before deciding a step again after a conflict, longer after each attempt
+ * up to `maxFactor` × `baseMs`, so that competing writers spread out.
  */
 export function pauseBeforeRetry(attempt: number, baseMs: number, maxFactor = 8): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * baseMs * Math.min(attempt + 1, maxFactor)));
+  return backOff(attempt, baseMs, baseMs * maxFactor);
 }

@@ -5,7 +5,7 @@ import type { MoveResult } from './ledger.ts';
 /**
  * What a stock flow decides for one line of its input (an adjustment, a transfer, a count or
  * receipt line, a build; docs/inventory.md "Import kinds"): the movements it made on the chunk's
- * ledger, or why it refused. The import kinds in lib/domain/imports/ turn a decision into the
+ * ledger, or why it refused. The import kinds in lib/imports/domain/ turn a decision into the
  * row's claim or its row error.
  */
 

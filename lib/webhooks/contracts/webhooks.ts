@@ -5,7 +5,7 @@ import { cursorParam, dateTimeString, idParam, limitParam } from '../../platform
 
 /**
  * Request schemas of the webhook operations (docs/webhooks.md); each operation's contract is in
- * lib/contracts/webhooks/<operation>.ts, the response bodies in lib/webhooks/contracts/responses.ts.
+ * lib/webhooks/contracts/<operation>.ts, the response bodies in lib/webhooks/contracts/responses.ts.
  */
 
 export const endpointPath = z.strictObject({ id: idParam });

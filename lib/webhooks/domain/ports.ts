@@ -3,7 +3,7 @@ import type { PageOf } from '../../platform/pagination/page.ts';
 import type { DisabledReason, StoredEndpoint } from './endpoint.ts';
 import type { ShareRefusal } from './fair-share.ts';
 
-/** What the webhook flows need from storage and the queue (adapters in lib/store/). */
+/** What the webhook flows need from storage and the queue (adapters in lib/webhooks/store/). */
 
 export interface EndpointStorage<Write = unknown> {
   get(organizationId: string, endpointId: string): Promise<StoredEndpoint | undefined>;

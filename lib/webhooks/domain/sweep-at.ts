@@ -4,7 +4,7 @@ import type { DeliveryTask } from './ports.ts';
  * The sweep-at of a pending delivery task or a running replay: when, unless a step of its
  * queue message has moved it on by then, its message counts as lost and the due-task sweep sends
  * it again (docs/webhooks.md "The due-task sweep"). The stores file a replay's new task, every
- * task waiting for a retry and every running replay under it in the due index (lib/store/
+ * task waiting for a retry and every running replay under it in the due index (lib/webhooks/store/
  * webhook-task-index.ts); a live task is not filed before its first retry (its outbox item stands
  * for it until then, lib/webhooks/store/webhook-outbox-store.ts).
  */

@@ -10,7 +10,7 @@ import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../../
 import { A1, adjustment, at, B1, bomOf, build, claimOf, count, decide, GADGET, JOB, NOW, parsed, receipt, RESIN, transfer, typesOf, WIDGET, World } from '../../support/stock-world.ts';
 
 /**
- * The stock flows' decisions (lib/domain/stock/: adjustments, transfers, counts, receipts,
+ * The stock flows' decisions (lib/stock/domain/: adjustments, transfers, counts, receipts,
  * builds), through the import kinds that adapt them: what a unit decides against a real
  * StockLedger over in-memory stored stock. Whole files run through the pipeline in
  * test/e2e/stock-flows.test.ts.

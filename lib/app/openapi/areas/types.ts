@@ -3,7 +3,7 @@ import type { OperationEntry } from '../../operations.ts';
 import type { ProblemCodesByStatus } from '../../problem-codes.ts';
 
 /**
- * What one area adds to the OpenAPI document besides its routes (lib/routes/<area>.ts, passed as
+ * What one area adds to the OpenAPI document besides its routes (lib/<area>/routes.ts, passed as
  * `Routes`): its tag's description, each route's operation contract paired with its success body,
  * and the problem codes only the area's own domain code throws. An operation missing here, or
  * one of another area, is a type error.
