@@ -7,6 +7,7 @@ export { unwrap, unwrapResponse, type SuccessData } from './unwrap.ts';
 export { ApiProblemError, UNEXPECTED_RESPONSE_CODE, type ProblemFieldError } from './errors/api-problem-error.ts';
 export { ApiNetworkError } from './errors/network-error.ts';
 export { CURSOR_EXPIRED_CODE, CursorExpiredError } from './errors/cursor-expired-error.ts';
+export { RepeatedCursorError } from './errors/repeated-cursor-error.ts';
 export { DEFAULT_RETRY_OPTIONS, IN_PROGRESS_CODE, type RetryOptions, type RetryReason } from './http/retry-policy.ts';
 export type { RetryEvent } from './http/retrying-fetch.ts';
 export { formBody } from './http/form-body.ts';

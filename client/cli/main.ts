@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createInventoryClient } from '../create-client.ts';
 import { ApiNetworkError } from '../errors/network-error.ts';
 import { ApiProblemError } from '../errors/api-problem-error.ts';
+import { RepeatedCursorError } from '../errors/repeated-cursor-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
 import { BUILDS_USAGE, buildsGet, buildsSubmit } from './commands/builds.ts';
 import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
@@ -96,7 +97,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       return 2;
     }
     if (context.signal.aborted) return 130;
-    if (error instanceof ApiProblemError || error instanceof ApiNetworkError) {
+    if (error instanceof ApiProblemError || error instanceof ApiNetworkError || error instanceof RepeatedCursorError) {
       context.stderr.write(`${error.message}\n`);
       return 1;
     }

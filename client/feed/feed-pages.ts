@@ -1,6 +1,7 @@
 import type { InventoryClient } from '../create-client.ts';
 import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { CURSOR_EXPIRED_CODE, CursorExpiredError } from '../errors/cursor-expired-error.ts';
+import { RepeatedCursorError } from '../errors/repeated-cursor-error.ts';
 import type { DomainEvent, EventType } from '../types.ts';
 import { unwrap } from '../unwrap.ts';
 import { MemoryCheckpointStore, type CheckpointStore } from './checkpoint-store.ts';
@@ -38,7 +39,20 @@ export interface FeedOptions {
  * has processed it. Leaving the loop early (break, throw, crash) saves nothing, so the page is
  * delivered again next time: at least once, never skipped. Empty pages are not yielded; their
  * cursor is saved at once, there being nothing to process.
+ *
+ * A cursor already followed ends the iteration with a RepeatedCursorError, unless it is the
+ * tail's: an empty page that hands back the cursor it was read from (docs/events.md). The last
+ * REMEMBERED_CURSORS cursors are remembered, so a consumer that follows for months stays small.
  */
+/** Cursors a feed consumer remembers to find a repeat: at 100 events a page, a million events. */
+const REMEMBERED_CURSORS = 10_000;
+
+function remember(followed: Set<string>, cursor: string): void {
+  followed.add(cursor);
+  // A Set iterates in insertion order: the first is the oldest.
+  if (followed.size > REMEMBERED_CURSORS) followed.delete(followed.values().next().value as string);
+}
+
 export async function* feedPages(client: InventoryClient, options: FeedOptions = {}): AsyncGenerator<FeedPage, void, undefined> {
   const checkpoints = options.checkpoints ?? new MemoryCheckpointStore();
   const limit = options.limit ?? 100;
@@ -47,6 +61,7 @@ export async function* feedPages(client: InventoryClient, options: FeedOptions =
   const { signal } = options;
 
   let cursor = await checkpoints.load();
+  const followed = new Set<string>(cursor === undefined ? [] : [cursor]);
   let afterEventId = cursor === undefined ? options.startAfterEventId : undefined;
   while (!signal?.aborted) {
     let body;
@@ -59,6 +74,9 @@ export async function* feedPages(client: InventoryClient, options: FeedOptions =
     }
     afterEventId = undefined;
     const page: FeedPage = { events: body.data, cursor, nextCursor: body.page.nextCursor };
+    const atTail = page.events.length === 0 && page.nextCursor === cursor;
+    if (!atTail && followed.has(page.nextCursor)) throw new RepeatedCursorError('GET /v1/events', page.nextCursor);
+    remember(followed, page.nextCursor);
     if (page.events.length > 0) yield page;
     // Reached only once the loop body has finished with the page.
     if (page.nextCursor !== cursor) await checkpoints.save(page.nextCursor);

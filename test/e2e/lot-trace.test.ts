@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createInventoryClient, traceLotAll, type LotTrace } from '../../client/index.ts';
 import { baseUrl, callApi, createTestKey } from '../support/api.ts';
 import { importAndWait } from '../support/imports.ts';
-import { eventuallyTraced, LOT_CHAIN_IMPORTS, shapeOf } from '../support/lots.ts';
+import { eventuallyTraced, LOT_CHAIN_IMPORTS, oneBuildOfManyLotsImports, shapeOf } from '../support/lots.ts';
 import { expectProblem } from '../support/problem.ts';
 
 /**
@@ -95,4 +95,25 @@ describe('GET /v1/lots/trace', () => {
 
     expect(shapeOf((JSON.parse(stdout) as LotTrace).nodes)).toEqual([{ 'SUB/S1': [{ 'COMP/C1': [] }] }, { 'SCREW/null': [] }]);
   });
+
+  it('a build that drew 1,001 lots: the client and the CLI trace it to its end, every lot once', async () => {
+    const many = await createTestKey();
+    const { lotNames, imports } = oneBuildOfManyLotsImports(1001);
+    for (const submission of imports) {
+      const job = await importAndWait(many.key, { ...submission, duplicateStrategy: 'fail' }, 180_000);
+      expect(job.status, `${submission.kind}: ${JSON.stringify(job.counts)}`).toBe('succeeded');
+    }
+    const client = createInventoryClient({ baseUrl: baseUrl(), apiKey: many.key });
+    // Depth 1: the split build is the point; deeper, each of the first 1,000 lots would be its own continuation.
+    const request = { sku: 'FIN', lot: 'F1', direction: 'backward', depth: 1 } as const;
+
+    const trace = await eventuallyTraced(() => traceLotAll(client, request), (found) => found.nodeCount > 0, 30_000);
+    const cli = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
+    const env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: many.key };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'lots', 'trace', '--sku', 'FIN', '--lot', 'F1', '--direction', 'backward', '--depth', '1'], { env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+
+    expect(trace).toMatchObject({ nodeCount: 1001, truncated: false, continuation: null });
+    expect(trace.nodes.map((node) => node.lot).sort()).toEqual(lotNames);
+    expect((JSON.parse(stdout) as LotTrace).nodes.map((node) => node.lot).sort()).toEqual(lotNames);
+  }, 300_000);
 });

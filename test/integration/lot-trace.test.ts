@@ -6,7 +6,7 @@ import { LotTraceStore } from '../../lib/lots/store/lot-trace-store.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { itemsOf, locationsOf, runImportInProcess } from '../support/imports.ts';
-import { eventuallyTraced, LOT_CHAIN_IMPORTS, recordBuildsOfOneLot, shapeOf } from '../support/lots.ts';
+import { eventuallyTraced, LOT_CHAIN_IMPORTS, oneBuildOfManyLotsImports, recordBuildsOfOneLot, shapeOf } from '../support/lots.ts';
 import { stockAt } from '../support/stock.ts';
 
 /**
@@ -145,4 +145,40 @@ describe('the node cap', () => {
     expect(new Set(lots).size).toBe(count);
     expect(lots).toEqual([...lots].sort());
   }, 120_000);
+
+  it(`a build that drew more than ${LOT_TRACE_MAX_NODES} lots: its nodes split across responses, each making progress, every node once`, async () => {
+    const many = uniqueOrganization();
+    const { lotNames, imports } = oneBuildOfManyLotsImports(LOT_TRACE_MAX_NODES + 1);
+    for (const { kind, file } of imports) {
+      const job = await runImportInProcess(many, kind, file);
+      expect(job.counts.failed, `${kind}: ${JSON.stringify(job.counts)}`).toBe(0);
+    }
+
+    // Follows the traced lot's own continuations (at most 5 responses), refusing one that repeats.
+    const walk = async () => {
+      const pages = [];
+      const followed = new Set<string>();
+      let continuation: { depth: number; cursor: string | null } = { depth: 5, cursor: null };
+      for (let response = 0; response < 5; response += 1) {
+        followed.add(JSON.stringify(continuation));
+        const page = await trace({ sku: 'FIN', lot: 'F1', direction: 'backward', depth: continuation.depth, ...(continuation.cursor === null ? {} : { cursor: continuation.cursor }) }, many);
+        pages.push(page);
+        if (!page.continuation) break;
+        expect(followed.has(JSON.stringify(page.continuation)), `response ${response} continues with a continuation already followed: ${JSON.stringify(page.continuation)}`).toBe(false);
+        continuation = page.continuation;
+      }
+      return pages;
+    };
+    const pages = await eventuallyTraced(walk, (found) => found.some((page) => page.nodeCount > 0), 30_000);
+
+    expect(pages.map((page) => page.nodeCount)).toEqual([LOT_TRACE_MAX_NODES, 1]);
+    expect(pages.at(-1)).toMatchObject({ truncated: false, continuation: null });
+    const nodes = pages.flatMap((page) => page.nodes);
+    expect(nodes.map((node) => node.lot).sort()).toEqual(lotNames);
+    expect(new Set(nodes.map((node) => node.buildId)).size).toBe(1);
+    expect(nodes.every((node) => node.sku === 'COMP' && node.quantity === 1)).toBe(true);
+    // The cap filled the first response, so its lots were not read; the last lot was, in the second.
+    expect(pages[0]?.nodes.every((node) => node.truncated && node.continuation?.depth === 4 && node.continuation.cursor === null)).toBe(true);
+    expect(pages[1]?.nodes[0]).toMatchObject({ truncated: false, continuation: null, children: [] });
+  }, 240_000);
 });

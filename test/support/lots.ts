@@ -37,6 +37,25 @@ export const LOT_CHAIN_IMPORTS = [
   },
 ] as const;
 
+/**
+ * One build of FIN lot F1 that drew `lots` one-unit lots of COMP (a BOM line of `lots` units,
+ * drawn oldest first): a backward trace of F1 has `lots` nodes from a single build. The lots are
+ * `L0000`…; a receipt holds at most 1,000 lines, so they come as receipts of 1,000.
+ */
+export function oneBuildOfManyLotsImports(lots: number) {
+  const lotNames = Array.from({ length: lots }, (_, index) => `L${String(index).padStart(4, '0')}`);
+  return {
+    lotNames,
+    imports: [
+      { kind: 'items', file: csvOf(['sku', 'name', 'trackingMode'], [['COMP', 'Component', 'lot'], ['FIN', 'Finished', 'lot']]) },
+      { kind: 'locations', file: csvOf(['code', 'name', 'type'], [['A1', 'Bin A1', 'bin']]) },
+      { kind: 'po-receipts', file: csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], lotNames.map((lot, index) => [`PO-${Math.floor(index / 1000)}`, 'COMP', 'A1', '1', lot])) },
+      { kind: 'boms', file: csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [['FIN-BOM', 'FIN', 'COMP', String(lots)]]) },
+      { kind: 'builds', file: csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode', 'outputLot'], [['FB-WIDE', 'FIN-BOM', '1', 'A1', 'F1']]) },
+    ],
+  };
+}
+
 /** A trace reduced to its shape: `sku/lot` with its children, in order. */
 export type TraceShape = Array<Record<string, TraceShape>>;
 export function shapeOf(nodes: ReadonlyArray<{ sku: string | null; lot: string | null; builtAt?: string; buildId?: string; children: ReadonlyArray<unknown> }>): TraceShape {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { paginate } from '../../pagination/paginate.ts';
 import { unwrap } from '../../unwrap.ts';
 import { clientFor, GLOBAL_OPTIONS, UsageError, type CliContext } from '../context.ts';
 
@@ -72,12 +73,8 @@ export async function stockList(args: string[], context: CliContext): Promise<nu
     context.stderr.write(`No ${missing.join(' and no ')}.\n`);
     return 1;
   }
-  let cursor: string | undefined;
-  do {
-    const query = { limit: 200, nonZero: values['non-zero'], ...(locationId === undefined ? {} : { locationId }), ...(itemId === undefined ? {} : { itemId }), ...(values.lot === undefined ? {} : { lot: values.lot }), ...(cursor === undefined ? {} : { cursor }) };
-    const page = await unwrap(client.api.GET('/v1/stock-records', { params: { query }, signal }));
-    for (const record of page.data) context.stdout.write(`${JSON.stringify(record)}\n`);
-    cursor = page.page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  const filters = { limit: 200, nonZero: values['non-zero'], ...(locationId === undefined ? {} : { locationId }), ...(itemId === undefined ? {} : { itemId }), ...(values.lot === undefined ? {} : { lot: values.lot }) };
+  const records = paginate((cursor) => unwrap(client.api.GET('/v1/stock-records', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal })), 'GET /v1/stock-records');
+  for await (const record of records) context.stdout.write(`${JSON.stringify(record)}\n`);
   return 0;
 }

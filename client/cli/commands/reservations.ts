@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { InventoryClient } from '../../create-client.ts';
 import type { operations } from '../../generated/api-types.ts';
+import { paginate } from '../../pagination/paginate.ts';
 import { unwrap } from '../../unwrap.ts';
 import { bodyOfFile, lineOf, type LineField } from '../line-flags.ts';
 import { clientFor, GLOBAL_OPTIONS, positiveInteger, UsageError } from '../context.ts';
@@ -106,19 +107,14 @@ export const reservationsList = explainingReservationRefusals(async (args, conte
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status is ${STATUSES.join(', ')}, not '${status}'.`);
   const limit = values.limit === undefined ? 200 : positiveInteger('--limit', values.limit);
   const client = clientFor(values, context);
-  let cursor: string | undefined;
-  do {
-    const query = {
-      limit,
-      ...(values.reference === undefined ? {} : { reference: values.reference }),
-      ...(status === undefined ? {} : { status: status as Status }),
-      ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
-      ...(cursor === undefined ? {} : { cursor }),
-    };
-    const page = await unwrap(client.api.GET('/v1/reservations', { params: { query }, signal: context.signal }));
-    for (const reservation of page.data) context.stdout.write(`${JSON.stringify(reservation)}\n`);
-    cursor = page.page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  const filters = {
+    limit,
+    ...(values.reference === undefined ? {} : { reference: values.reference }),
+    ...(status === undefined ? {} : { status: status as Status }),
+    ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
+  };
+  const reservations = paginate((cursor) => unwrap(client.api.GET('/v1/reservations', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal })), 'GET /v1/reservations');
+  for await (const reservation of reservations) context.stdout.write(`${JSON.stringify(reservation)}\n`);
   return 0;
 });
 

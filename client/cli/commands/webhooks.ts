@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { paginate } from '../../pagination/paginate.ts';
 import { unwrap } from '../../unwrap.ts';
 import { clientFor, GLOBAL_OPTIONS, UsageError, type CliContext } from '../context.ts';
 
@@ -32,12 +33,8 @@ export async function webhooksCreate(args: string[], context: CliContext): Promi
 export async function webhooksList(args: string[], context: CliContext): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS } });
   const client = clientFor(values, context);
-  let cursor: string | undefined;
-  do {
-    const page = await unwrap(client.api.GET('/v1/webhooks/endpoints', { params: { query: { limit: 200, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal }));
-    for (const endpoint of page.data) context.stdout.write(`${JSON.stringify(endpoint)}\n`);
-    cursor = page.page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  const endpoints = paginate((cursor) => unwrap(client.api.GET('/v1/webhooks/endpoints', { params: { query: { limit: 200, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal })), 'GET /v1/webhooks/endpoints');
+  for await (const endpoint of endpoints) context.stdout.write(`${JSON.stringify(endpoint)}\n`);
   return 0;
 }
 
@@ -46,13 +43,13 @@ export async function webhooksDeliveries(args: string[], context: CliContext): P
   if (!values.endpoint) throw new UsageError('webhooks deliveries needs --endpoint ID.');
   if (values.status !== undefined && !['succeeded', 'failed', 'pending'].includes(values.status)) throw new UsageError('--status is succeeded, failed or pending.');
   const client = clientFor(values, context);
-  let cursor: string | undefined;
-  do {
-    const query = { limit: 200, ...(values.event === undefined ? {} : { eventId: values.event }), ...(values.status === undefined ? {} : { status: values.status as DeliveryStatus }), ...(cursor === undefined ? {} : { cursor }) };
-    const page = await unwrap(client.api.GET('/v1/webhooks/endpoints/{id}/deliveries', { params: { path: { id: values.endpoint }, query }, signal: context.signal }));
-    for (const attempt of page.data) context.stdout.write(`${JSON.stringify(attempt)}\n`);
-    cursor = page.page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  const endpointId = values.endpoint;
+  const filters = { limit: 200, ...(values.event === undefined ? {} : { eventId: values.event }), ...(values.status === undefined ? {} : { status: values.status as DeliveryStatus }) };
+  const attempts = paginate(
+    (cursor) => unwrap(client.api.GET('/v1/webhooks/endpoints/{id}/deliveries', { params: { path: { id: endpointId }, query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal })),
+    'GET /v1/webhooks/endpoints/{id}/deliveries',
+  );
+  for await (const attempt of attempts) context.stdout.write(`${JSON.stringify(attempt)}\n`);
   return 0;
 }
 

@@ -72,16 +72,16 @@ export class LotTraces {
     if (!item) throw new NotFoundError('inventory', `No item with sku "${query.sku}".`);
     if (item.trackingMode !== 'lot') throw notLotTrackedError(item.sku);
     const root = { itemId: item.id, lot: query.lot };
-    const after = query.cursor === undefined ? undefined : await this.position(organizationId, root, query.direction, query.cursor);
+    const { after, skip } = query.cursor === undefined ? { after: undefined, skip: 0 } : await this.position(organizationId, root, query.direction, query.cursor);
     const source = { buildsFrom: (lot: LotRef, direction: TraceDirection, from: string | undefined, limit: number) => this.storage.buildsFrom(organizationId, lot, direction, from, limit) };
-    const tree = await buildTraceTree(root, { direction: query.direction, depth: query.depth, maxNodes: this.maxNodes, after }, source);
-    if (tree.nodeCount === 0 && after === undefined && !(await this.storage.lotSeen(organizationId, root))) {
+    const tree = await buildTraceTree(root, { direction: query.direction, depth: query.depth, maxNodes: this.maxNodes, after, skip }, source);
+    if (tree.nodeCount === 0 && query.cursor === undefined && !(await this.storage.lotSeen(organizationId, root))) {
       throw new NotFoundError('inventory', `Item "${item.sku}" never had lot "${query.lot}".`);
     }
     const items = await this.storage.itemsByIds(organizationId, itemIdsOf(tree.nodes));
     const skuOf = (itemId: string) => items.get(itemId)?.sku ?? null;
     const continuationOf = (lot: LotRef, continuation: TraceContinuation | null): LotTraceContinuationView | null =>
-      continuation && { depth: continuation.depth, cursor: continuation.after === null ? null : this.cursors.encode(continuation.after, bindingOf(organizationId, lot, query.direction)) };
+      continuation && { depth: continuation.depth, cursor: cursorOf(continuation, (position) => this.cursors.encode(position, bindingOf(organizationId, lot, query.direction))) };
     const view = (node: TraceNode): LotTraceNodeView => ({
       ...node,
       sku: skuOf(node.itemId),
@@ -102,11 +102,35 @@ export class LotTraces {
     };
   }
 
-  private async position(organizationId: string, root: LotRef, direction: TraceDirection, cursor: string): Promise<string> {
+  private async position(organizationId: string, root: LotRef, direction: TraceDirection, cursor: string): Promise<{ after: string | undefined; skip: number }> {
     const position = await this.cursors.decode(cursor, bindingOf(organizationId, root, direction));
-    if (typeof position !== 'string') throw invalidCursorError();
-    return position;
+    if (typeof position === 'string') return { after: position, skip: 0 };
+    if (isInsideBuild(position)) return { after: position.after ?? undefined, skip: position.skip };
+    throw invalidCursorError();
   }
+}
+
+/** A cursor's position inside a build the cap split: after `after` (null: the lot's first build), less its first `skip` nodes. */
+interface InsideBuild {
+  after: string | null;
+  skip: number;
+}
+
+function isInsideBuild(position: unknown): position is InsideBuild {
+  if (typeof position !== 'object' || position === null) return false;
+  const { after, skip } = position as Record<string, unknown>;
+  return (after === null || typeof after === 'string') && typeof skip === 'number' && Number.isSafeInteger(skip) && skip > 0;
+}
+
+/**
+ * A continuation's cursor: none to start the lot from its first build; between builds the
+ * position alone (as cursors always were); inside a split build, the position and the skip, so
+ * a split build's continuation is never the request it answers.
+ */
+function cursorOf(continuation: TraceContinuation, encode: (position: string | InsideBuild) => string): string | null {
+  const skip = continuation.skip ?? 0;
+  if (skip > 0) return encode({ after: continuation.after, skip });
+  return continuation.after === null ? null : encode(continuation.after);
 }
 
 /** A continuation's cursor resumes the children of one lot, traced one way. */

@@ -46,10 +46,15 @@ export interface TraceNode {
   continuation: TraceContinuation | null;
 }
 
-/** What lists the children the cap cut: a trace of the same lot, `depth` levels deep, from after `after` (null: from the start). */
+/**
+ * What lists the children the cap cut: a trace of the same lot, `depth` levels deep, from after
+ * `after` (null: from the start), less the first `skip` nodes of the build there when the cap
+ * split it (absent: none).
+ */
 export interface TraceContinuation {
   depth: number;
   after: string | null;
+  skip?: number;
 }
 
 export interface TraceTree {
@@ -67,6 +72,8 @@ export interface TraceOptions {
   maxNodes: number;
   /** Where the root's children start (a continuation's position). */
   after?: string | undefined;
+  /** Nodes of the first build there that an earlier response held (a continuation's `skip`). */
+  skip?: number | undefined;
 }
 
 /** Lots whose builds are read at once within a level. */
@@ -100,32 +107,36 @@ interface Expansion {
   /** The lots above it, so a cycle (which builds cannot make) still ends. */
   ancestors: ReadonlySet<string>;
   after: string | undefined;
+  /** Nodes of the first build after `after` already listed. */
+  skip: number;
 }
 
 const lotKey = (lot: LotRef) => JSON.stringify([lot.itemId, lot.lot]);
 
 /**
  * Follows the builds from `root` breadth first, up to `depth` levels and `maxNodes` nodes. A
- * build's nodes enter whole or not at all; when one does not fit, its lot and every lot not yet
- * expanded are marked truncated, each with the continuation that lists the rest.
+ * build's nodes enter whole or not at all, except a build with more nodes than `maxNodes`, which
+ * no response could hold whole: as many of its nodes enter as there is room for, so every
+ * response makes progress and none exceeds the cap. When one does not fit, its lot and every lot
+ * not yet expanded are marked truncated, each with the continuation that lists the rest.
  */
 export async function buildTraceTree(root: LotRef, options: TraceOptions, source: BuildSource): Promise<TraceTree> {
   if (options.depth < 1 || options.maxNodes < 1) throw new Error('A trace follows at least one level and holds at least one node');
   const tree: TraceTree = { nodes: [], nodeCount: 0, truncated: false, continuation: null };
-  const cut = (expansion: Expansion, after: string | undefined) => {
-    const continuation = { depth: expansion.depth, after: after ?? null };
+  const cut = (expansion: Expansion, after: string | undefined, skip: number) => {
+    const continuation: TraceContinuation = { depth: expansion.depth, after: after ?? null, ...(skip > 0 ? { skip } : {}) };
     if (expansion.owner) Object.assign(expansion.owner, { truncated: true, continuation });
     else tree.continuation = continuation;
     tree.truncated = true;
   };
-  let level: Expansion[] = [{ lot: root, owner: undefined, into: tree.nodes, depth: options.depth, ancestors: new Set([lotKey(root)]), after: options.after }];
+  let level: Expansion[] = [{ lot: root, owner: undefined, into: tree.nodes, depth: options.depth, ancestors: new Set([lotKey(root)]), after: options.after, skip: options.skip ?? 0 }];
   while (level.length > 0) {
     const next: Expansion[] = [];
     for (let start = 0; start < level.length; start += READ_CONCURRENCY) {
       const batch = level.slice(start, start + READ_CONCURRENCY);
       const room = options.maxNodes - tree.nodeCount;
       if (room <= 0) {
-        for (const expansion of batch) cut(expansion, expansion.after);
+        for (const expansion of batch) cut(expansion, expansion.after, expansion.skip);
         continue;
       }
       const limit = Math.min(room, MAX_BUILDS_PER_READ);
@@ -142,23 +153,32 @@ export async function buildTraceTree(root: LotRef, options: TraceOptions, source
   async function expand(expansion: Expansion, first: BuildPage, limit: number, next: Expansion[]): Promise<void> {
     let page = first;
     let position = expansion.after;
+    let skip = expansion.skip;
     for (;;) {
       for (const { build, after } of page.builds) {
-        const nodes = nodesOfBuild(build, options.direction);
-        if (tree.nodeCount + nodes.length > options.maxNodes) return cut(expansion, position);
-        expansion.into.push(...nodes);
-        tree.nodeCount += nodes.length;
+        const all = nodesOfBuild(build, options.direction);
+        const rest = all.slice(skip);
+        const room = options.maxNodes - tree.nodeCount;
+        const fitting = rest.length <= room ? rest : all.length > options.maxNodes ? rest.slice(0, room) : [];
+        add(expansion, fitting, next);
+        if (fitting.length < rest.length) return cut(expansion, position, skip + fitting.length);
         position = after;
-        for (const node of nodes) {
-          if (node.lot === null || expansion.depth <= 1) continue;
-          const lot = { itemId: node.itemId, lot: node.lot };
-          if (expansion.ancestors.has(lotKey(lot))) continue;
-          next.push({ lot, owner: node, into: node.children, depth: expansion.depth - 1, ancestors: new Set([...expansion.ancestors, lotKey(lot)]), after: undefined });
-        }
+        skip = 0;
       }
       if (!page.more) return;
-      if (tree.nodeCount >= options.maxNodes) return cut(expansion, position);
+      if (tree.nodeCount >= options.maxNodes) return cut(expansion, position, skip);
       page = await source.buildsFrom(expansion.lot, options.direction, position, Math.min(options.maxNodes - tree.nodeCount, limit));
+    }
+  }
+
+  function add(expansion: Expansion, nodes: readonly TraceNode[], next: Expansion[]): void {
+    expansion.into.push(...nodes);
+    tree.nodeCount += nodes.length;
+    for (const node of nodes) {
+      if (node.lot === null || expansion.depth <= 1) continue;
+      const lot = { itemId: node.itemId, lot: node.lot };
+      if (expansion.ancestors.has(lotKey(lot))) continue;
+      next.push({ lot, owner: node, into: node.children, depth: expansion.depth - 1, ancestors: new Set([...expansion.ancestors, lotKey(lot)]), after: undefined, skip: 0 });
     }
   }
 }

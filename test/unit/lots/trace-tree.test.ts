@@ -108,12 +108,58 @@ describe('buildTraceTree', () => {
     expect(shape(s0.nodes)).toEqual([{ 'fin/F0': [] }]);
   });
 
-  it('never splits a build: one whose nodes do not fit is left whole to the continuation', async () => {
-    const made = build([{ itemId: 'a', lot: 'A1' }, { itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'fin', lot: 'F1' });
+  it('keeps a build whole when it fits a response: one that does not fit here is left whole to the continuation', async () => {
+    const small = build([{ itemId: 'a', lot: 'A1' }], { itemId: 'fin', lot: 'F1' });
+    const pair = build([{ itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'fin', lot: 'F1' });
 
-    const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, new MemorySource([made]));
+    const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 1, maxNodes: 2 }, new MemorySource([small, pair]));
 
-    expect(tree).toMatchObject({ nodes: [], nodeCount: 0, truncated: true, continuation: { depth: 2, after: null } });
+    expect(tree.nodes.map((node) => node.lot)).toEqual(['A1']);
+    expect(tree.continuation).toEqual({ depth: 1, after: small.id });
+  });
+
+  it('splits a build with more nodes than the cap: each response makes progress, every node comes once, the last ends', async () => {
+    const lots = Array.from({ length: 7 }, (_, index) => ({ itemId: 'comp', lot: `C${index}` }));
+    const before = build([{ itemId: 'sub', lot: 'S0' }], { itemId: 'fin', lot: 'F1' });
+    const oversized = build(lots, { itemId: 'fin', lot: 'F1' });
+    const after = build([{ itemId: 'sub', lot: 'S1' }], { itemId: 'fin', lot: 'F1' });
+    const source = new MemorySource([before, oversized, after]);
+
+    const pages: Array<Awaited<ReturnType<typeof buildTraceTree>>> = [];
+    let options: { after?: string; skip?: number } = {};
+    for (let request = 0; request < 10; request += 1) {
+      const page = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 1, maxNodes: 3, ...options }, source);
+      pages.push(page);
+      if (!page.continuation) break;
+      options = { ...(page.continuation.after === null ? {} : { after: page.continuation.after }), ...(page.continuation.skip ? { skip: page.continuation.skip } : {}) };
+    }
+
+    expect(pages.map((page) => page.nodes.map((node) => node.lot))).toEqual([['S0', 'C0', 'C1'], ['C2', 'C3', 'C4'], ['C5', 'C6', 'S1']]);
+    expect(pages.map((page) => page.continuation)).toEqual([{ depth: 1, after: before.id, skip: 2 }, { depth: 1, after: before.id, skip: 5 }, null]);
+  });
+
+  it("the first build of a lot split: its continuation still names a position, never the request itself", async () => {
+    const oversized = build([{ itemId: 'a', lot: 'A1' }, { itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'fin', lot: 'F1' });
+    const source = new MemorySource([oversized]);
+
+    const first = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, source);
+    const rest = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2, skip: first.continuation?.skip }, source);
+
+    expect(first).toMatchObject({ nodeCount: 2, truncated: true, continuation: { depth: 2, after: null, skip: 2 } });
+    expect(first.nodes.map((node) => node.lot)).toEqual(['A1', 'B1']);
+    expect(rest).toMatchObject({ nodeCount: 1, truncated: false, continuation: null });
+    expect(rest.nodes.map((node) => node.lot)).toEqual(['C1']);
+  });
+
+  it('splits an oversized build of a lower level under the node it belongs to', async () => {
+    const parts = build([{ itemId: 'a', lot: 'A1' }, { itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'sub', lot: 'S1' });
+    const top = build([{ itemId: 'sub', lot: 'S1' }], { itemId: 'fin', lot: 'F1' });
+
+    const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, new MemorySource([parts, top]));
+
+    expect(shape(tree.nodes)).toEqual([{ 'sub/S1': [{ 'a/A1': [] }] }]);
+    expect(tree.nodes[0]).toMatchObject({ truncated: true, continuation: { depth: 1, after: null, skip: 1 } });
+    expect(tree.continuation).toBeNull();
   });
 
   it('guards against a cycle, which builds cannot make: a lot is never expanded below itself', async () => {
