@@ -12,7 +12,7 @@ import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
 import { inventoryRecords } from '../support/imports.ts';
 import { reserveAsOf } from '../support/reservations.ts';
-import { A1, itemOf, locationOf } from '../support/stock-world.ts';
+import { A1, itemOf } from '../support/stock-world.ts';
 
 /**
  * The reads of a reservation line without `lot` on an item tracked by lot (docs/inventory.md
@@ -35,7 +35,7 @@ function recordsOf(item: Item, location: Location, past: number): StockRecord[] 
   return [...Array.from({ length: past }, (_, index) => record(`P${String(index).padStart(5, '0')}`, index, 0)), ...STOCKED.map((lot, index) => record(lot, past + index, 5))];
 }
 
-/** Stores the writes as plain puts, 25 an request, a few requests at once (the records' own writes; no transaction needed to seed). */
+/** Stores the writes as plain puts, 25 a request, a few requests at once (the records' own writes; no transaction needed to seed). */
 async function putAll(writes: StoreWrite[]): Promise<void> {
   const items = writes.map((write) => write.item.Put?.Item).filter((item) => item !== undefined);
   const batches: Array<typeof items> = [];
@@ -67,7 +67,11 @@ async function world(items: number, past: number): Promise<{ organizationId: str
 }
 
 /** `Query ×20, BatchGetItem ×3, …`: what a failure names. */
-const summary = (operations: string[]) => [...Map.groupBy(operations, (operation) => operation)].map(([operation, all]) => `${operation} ×${all.length}`).join(', ');
+function summary(operations: string[]): string {
+  const counts = new Map<string, number>();
+  for (const operation of operations) counts.set(operation, (counts.get(operation) ?? 0) + 1);
+  return [...counts].map(([operation, count]) => `${operation} ×${count}`).join(', ');
+}
 
 const oneLotEach = (items: Item[], reference: string): ReservationInput => ({ reference, expiresAt: null, lines: items.map((item) => ({ itemId: item.id, locationId: A1.id, lot: null, quantity: 2 })) });
 
