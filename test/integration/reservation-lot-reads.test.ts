@@ -1,10 +1,13 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/domain/inventory/item.ts';
 import type { Location } from '../../lib/domain/inventory/location.ts';
-import type { StockRecord } from '../../lib/domain/inventory/stock.ts';
+import { stockRecordKey, type StockRecord } from '../../lib/domain/inventory/stock.ts';
 import type { ReservationInput } from '../../lib/domain/reservations/reserve.ts';
+import { SettleReservationCommand } from '../../lib/domain/reservations/settle.ts';
+import { reservationPorts } from '../../lib/store/reservation-ports.ts';
 import { dynamoClient, documentClient } from '../../lib/store/dynamodb-client.ts';
+import { keys } from '../../lib/store/keys.ts';
 import { StockStore } from '../../lib/store/stock-store.ts';
 import type { StoreWrite } from '../../lib/store/transaction-writer.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
@@ -115,4 +118,57 @@ describe('a reservation line without lot reads the lots that hold stock', () => 
     expect(operations.filter((operation) => operation === 'BatchGetItem').length, summary(operations)).toBeLessThanOrEqual(8);
     expect(operations.length, summary(operations)).toBeLessThanOrEqual(40);
   }, 180_000);
+
+  it('a place stored before the index (no entries, no mark): the first read finds its lots with stock and indexes them', async () => {
+    // Prepare: 50 lots at 0 and 3 with stock, their stocked entries and the mark removed (as older code stored them)
+    const { organizationId, items } = await world(1, 50);
+    const [item] = items as [Item];
+    await Promise.all(STOCKED.map((lot) => documentClient.send(new DeleteCommand({ TableName: tableName('inventory'), Key: { pk: keys.stockedLotsOf(organizationId, item.id, A1.id), sk: keys.stockedLotSortKey(lot) } }))));
+
+    // Act
+    const first = await reserveAsOf(organizationId, oneLotEach(items, 'FIRST'), new Date());
+    const { reservation, operations } = await requestsOfCreate(organizationId, oneLotEach(items, 'SECOND'));
+
+    // Assess: both held from S1, the oldest lot with stock; the place now indexed and marked
+    expect([first, reservation].map((held) => held.lines.map((line) => [line.lot, line.quantity]))).toEqual([[['S1', 2]], [['S1', 2]]]);
+    expect(await stockedPartition(organizationId, item)).toEqual(['INDEXED', 'LOT#S1', 'LOT#S2', 'LOT#S3']);
+    expect(operations.filter((operation) => operation === 'BatchGetItem').length, summary(operations)).toBeLessThanOrEqual(6);
+  }, 120_000);
+
+  it('a lot used up keeps its entry until the next read of the place, which removes it; stocked again, it is found again', async () => {
+    // Prepare: S1 (the oldest with stock) fulfilled to 0 by its reservation
+    const { organizationId, items } = await world(1, 10);
+    const [item] = items as [Item];
+    const drained = await reserveAsOf(organizationId, { reference: 'ALL-S1', expiresAt: null, lines: [{ itemId: item.id, locationId: A1.id, lot: 'S1', quantity: 5 }] }, new Date());
+    await fulfil(organizationId, drained.id);
+    const before = await stockedPartition(organizationId, item);
+
+    // Act: a read of the place, then S1 stocked again (a write from 0 puts its entry back) and read again
+    const next = await reserveAsOf(organizationId, oneLotEach(items, 'NEXT'), new Date());
+    const after = await stockedPartition(organizationId, item);
+    const key = stockRecordKey(item.id, A1.id, 'S1');
+    const stored = (await inventoryRecords().getByNaturalKeys(organizationId, 'stock-record', [key])).get(key);
+    if (!stored) throw new Error('no S1');
+    const restock = inventoryRecords().updateWrites(organizationId, 'stock-record', { ...stored.record, onHand: 4 }, stored.version, 0);
+    await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, async () => ({ writes: restock, events: [], result: undefined }));
+    const again = await reserveAsOf(organizationId, oneLotEach(items, 'AGAIN'), new Date());
+
+    // Assess: S1's entry stays until that read, which removes it (and indexes the place); S1 stocked again is the oldest lot held
+    expect(before).toEqual(['LOT#S1', 'LOT#S2', 'LOT#S3']);
+    expect(next.lines.map((line) => line.lot)).toEqual(['S2']);
+    expect(after).toEqual(['INDEXED', 'LOT#S2', 'LOT#S3']);
+    expect(again.lines.map((line) => line.lot)).toEqual(['S1']);
+  }, 120_000);
 });
+
+/** The sort keys of the item's stocked-lots partition at A1. */
+async function stockedPartition(organizationId: string, item: Item): Promise<string[]> {
+  const result = await documentClient.send(new QueryCommand({ TableName: tableName('inventory'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.stockedLotsOf(organizationId, item.id, A1.id) }, ConsistentRead: true }));
+  return (result.Items ?? []).map((entry) => entry.sk as string).sort();
+}
+
+/** Fulfils everything the reservation holds (the real command and writer). */
+async function fulfil(organizationId: string, id: string): Promise<void> {
+  const command = new SettleReservationCommand(reservationPorts(tableName('inventory')));
+  await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () => command.settle(organizationId, id, 'fulfil', undefined));
+}
