@@ -201,7 +201,8 @@ export const ROUTE_GRANTS = {
   receiveStock: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   getStockChange: readRoute({ tables: { inventory: calls('GetItem') } }),
   // The reference (GetItem), items, locations, stock records and totals (BatchGetItem), lots of a place (Query); the reservation in one commit.
-  createReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
+  // The place's stocked-lots index: entries of lots found at 0 removed, a place stored before it indexed (DeleteItem, PutItem in a transaction; lib/inventory/store/stocked-lots.ts).
+  createReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem') } }),
   listReservations: readRoute({ tables: { inventory: calls('Query', 'GetItem') }, cursorSecret: true }),
   getReservation: readRoute({ tables: { inventory: calls('GetItem') } }),
   // The reservation (GetItem), its items, locations, records and totals (BatchGetItem); one commit.
@@ -312,9 +313,10 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // The build (GetItem), its draw slices (Query), its revision, items and locations (GetItem,
   // BatchGetItem), stock records, lots of a place and totals (BatchGetItem, Query); each step one
   // commit: stock (PutItem, UpdateItem), movements, the slice, provenance and the build over its
-  // version, with its events and the final audit entry. A build out of time hands itself on.
+  // version, with its events and the final audit entry. A build out of time hands itself on. The
+  // places' stocked-lots index upkeep (DeleteItem; lib/inventory/store/stocked-lots.ts).
   processBuildJobs: {
-    tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'), events: EVENT_APPEND, audit: calls('PutItem') },
+    tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'), events: EVENT_APPEND, audit: calls('PutItem') },
     queues: { builds: ['consume', 'send'] },
   },
   // The builds' shards of the active-jobs index (Query), then the builds (BatchGetItem); a build

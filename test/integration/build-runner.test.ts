@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, BomRevision } from '../../lib/boms/domain/records.ts';
 import type { Build, BuildFailure, BuildPhase } from '../../lib/builds/domain/build.ts';
 import { BuildProcessor } from '../../lib/builds/domain/process.ts';
-import { BuildRunner } from '../../lib/builds/domain/runner.ts';
+import { BuildRunner, DRAWS_PER_SLICE } from '../../lib/builds/domain/runner.ts';
 import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
 import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
 import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
@@ -206,7 +206,7 @@ describe('build runner', () => {
     const build = await submit(organizationId, { quantity: 2 });
     const ports = buildPorts(tables());
     let counted = false;
-    // After the first slice (lines 0..24) is consumed, C27 (held in the second slice) is counted at 1.
+    // After the first slice (lines 0..23: DRAWS_PER_SLICE) is consumed, C27 (held in the second slice) is counted at 1.
     const countAfterFirstConsumption = async (phase: BuildPhase, progress: { consumed: number }) => {
       if (counted || phase !== 'consume' || progress.consumed !== 1) return;
       counted = true;
@@ -222,8 +222,8 @@ describe('build runner', () => {
     for (const item of components) expect(stock[`${item.sku}/`], item.sku).toEqual([item.sku === 'C27' ? 1 : 3, 0]);
     expect(stock['TARGET/']).toBeUndefined();
     const movements = (await feedShape(organizationId)).filter((entry) => entry.startsWith('movement.created'));
-    expect(movements.filter((entry) => entry.includes(':consumption:'))).toHaveLength(25);
-    expect(movements.filter((entry) => entry.includes(':consumption-reversal:'))).toHaveLength(25);
+    expect(movements.filter((entry) => entry.includes(':consumption:'))).toHaveLength(DRAWS_PER_SLICE);
+    expect(movements.filter((entry) => entry.includes(':consumption-reversal:'))).toHaveLength(DRAWS_PER_SLICE);
   }, 60_000);
 
   it('two builds racing for the same components: one succeeds, the other fails with nothing drawn', async () => {

@@ -32,11 +32,16 @@ import type { BuildPorts } from './ports.ts';
  * its last step: it built nothing, so the reference may be built again.
  */
 
-/** Draws per slice: a consumption writes 3 actions per draw (record, movement, item total), so 25 leave room for the checkpoint, the counter, the events and the audit entry in 100. */
-export const DRAWS_PER_SLICE = 25;
+/**
+ * Draws per slice: a consumption writes 3 actions per draw (record, movement, item total), and
+ * putting a slice back one more when it stocks a lot at 0 again (its entry among the place's
+ * stocked lots, lib/inventory/store/stocked-lots.ts), so 24 leave room for the checkpoint, the counter, the
+ * events and the audit entry in 100.
+ */
+export const DRAWS_PER_SLICE = 24;
 /** Actions a provenance group may take: the rest of the 100 holds the checkpoint, the counter and the audit entry. */
 export const PROVENANCE_ACTIONS_PER_GROUP = 90;
-/** Provenance actions the output's transaction may also take (its movement, record, total and the checkpoint take at most 6, the writer 3). */
+/** Provenance actions the output's transaction may also take (its movement, record, the output lot's stocked entry, total and the checkpoint take at most 7, the writer 3). */
 const PROVENANCE_ACTIONS_WITH_OUTPUT = 80;
 /** A step that keeps losing races on stock records is left to the next delivery after this many tries. */
 const MAX_STEP_CONFLICTS = 8;

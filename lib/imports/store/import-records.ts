@@ -52,7 +52,7 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
       case 'create':
         return this.inventory.createWrites(organizationId, write.entity, write.record);
       case 'update':
-        return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
+        return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion, 'previousOnHand' in write ? write.previousOnHand : undefined);
       case 'check':
         return [this.inventory.unchangedCheck(organizationId, write.entity, write.record, write.expectedVersion)];
       case 'create-bom':

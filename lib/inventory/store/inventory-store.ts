@@ -9,13 +9,12 @@ import {
 } from '../domain/records.ts';
 import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/stock.ts';
 import type { ItemAtLocation as StockPlace } from '../domain/stock.ts';
-import { batchGet, entityItem, readAll, type Key } from '../../platform/dynamo/entity.ts';
+import { batchGet, entityItem, type Key } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryUpdateWrites, listEntryWrites, listSortKeys, naturalKeyClaimKey } from './inventory-lists.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { listEntryUpdateWrites, listEntryWrites, naturalKeyClaimKey } from './inventory-lists.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';
-import { stockRecordsByIds } from './stock-record-list.ts';
+import { entersStock, stockedLotPut, stockedRecordsAt } from './stocked-lots.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -54,10 +53,11 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
     const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
     const recordPut: StoreWrite = { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } };
-    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record, taken)];
+    return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record, taken), ...this.stockedLotWrites(organizationId, type, record, 0)];
   }
 
-  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number): StoreWrite[] {
+  /** `previousOnHand`: a stock record's on-hand as read (unknown: the lot's entry is put whenever it holds stock). */
+  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number, previousOnHand?: number): StoreWrite[] {
     const recordPut: StoreWrite = {
       item: {
         Put: {
@@ -69,7 +69,14 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
         },
       },
     };
-    return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record)];
+    return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record), ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0)];
+  }
+
+  /** A lot record that comes to hold stock puts its entry among the place's stocked lots (lib/inventory/store/stocked-lots.ts). */
+  private stockedLotWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], previousOnHand: number): StoreWrite[] {
+    if (type !== 'stock-record') return [];
+    const stock = record as StockRecord;
+    return entersStock(stock, previousOnHand) ? [stockedLotPut(this.tableName, organizationId, stock as StockRecord & { lot: string })] : [];
   }
 
   recordMovementWrite(organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): StoreWrite {
@@ -81,20 +88,12 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   }
 
   /**
-   * Every stock record of each item at each location, whatever the lot: per place, one consistent
-   * Query of the stock-record list, then the records by id, all in one batch (the entries hold
-   * keys only; lib/inventory/store/stock-record-list.ts).
+   * The stock records of each item at each location that hold stock, whatever the lot: per place,
+   * one consistent Query of its stocked lots, then the records by id, all in one batch
+   * (lib/inventory/store/stocked-lots.ts); lots at 0 are not read.
    */
-  async stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
-    const partition = { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') };
-    const entries = await Promise.all(
-      places.map((place) => {
-        const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
-        return readAll({ tableName: this.tableName, partition, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
-      }),
-    );
-    const records = await stockRecordsByIds(this.tableName, organizationId, entries.flat().map((entry) => entry.id as string));
-    return [...records.values()];
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+    return stockedRecordsAt(this.tableName, organizationId, places);
   }
 
   /**

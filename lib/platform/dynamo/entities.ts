@@ -59,6 +59,24 @@ export const stockRecordListEntryEntity = /* @__PURE__ */ defineEntity<{ organiz
 });
 
 /**
+ * A lot of an item at a location that may hold stock: put in the same transaction as the write
+ * that takes its stock record from 0 to more, removed by a reader that finds the record at 0
+ * (lib/inventory/store/stocked-lots.ts). Holds the record's id.
+ */
+export const stockedLotEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; itemId: string; locationId: string; lot: string }>({
+  type: 'stocked-lot',
+  schemaVersion: 1,
+  key: ({ organizationId, itemId, locationId, lot }) => ({ pk: keys.stockedLotsOf(organizationId, itemId, locationId), sk: keys.stockedLotSortKey(lot) }),
+});
+
+/** The mark that a place's stocked lots are all indexed: written by the first read of the place (lib/inventory/store/stocked-lots.ts). */
+export const stockedPlaceMarkEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; itemId: string; locationId: string }>({
+  type: 'stocked-place-mark',
+  schemaVersion: 1,
+  key: ({ organizationId, itemId, locationId }) => ({ pk: keys.stockedLotsOf(organizationId, itemId, locationId), sk: keys.stockedPlaceMarkSortKey }),
+});
+
+/**
  * A movement as a whole as older code stored it, under its id (its list entry and legs were
  * items of their own). Never written now; `GET /v1/movements/{id}` falls back to it.
  */

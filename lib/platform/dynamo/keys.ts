@@ -71,6 +71,13 @@ export const keys = {
   ledgerSortKey: (occurredAt: string, movementId: string) => `MOV#${occurredAt}#${movementId}`,
   /** The claim of an applied stock row; its key is `<kind>#<natural key>` as JSON, never split. */
   stockEntry: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#ENTRY#${key}`, sk: 'ENTRY' }),
+  /**
+   * The lots of one item at one location that may hold stock (lib/inventory/store/stocked-lots.ts): one
+   * partition per place, an entry per lot (`LOT#<lot>`) and the mark that the place is indexed.
+   */
+  stockedLotsOf: (organizationId: string, itemId: string, locationId: string) => `ORG#${organizationId}#STOCKED#${itemId}#${locationId}`,
+  stockedLotSortKey: (lot: string) => `LOT#${lot}`,
+  stockedPlaceMarkSortKey: 'INDEXED',
   itemStock: (organizationId: string, itemId: string) => ({ pk: `ORG#${organizationId}#${itemId}`, sk: 'ONHAND' }),
   stockDocument: (organizationId: string, key: string) => ({ pk: `ORG#${organizationId}#DOC#${key}`, sk: 'DOC' }),
 

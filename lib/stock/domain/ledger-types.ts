@@ -26,7 +26,11 @@ export interface StockBase {
 /** A write of the stock a chunk changed, coalesced per record. */
 export type StockWrite =
   | { op: 'create'; entity: 'stock-record'; record: StockRecord }
-  | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number }
+  /**
+   * `previousOnHand`: as read; a lot record that comes to hold stock takes one more action
+   * (lib/inventory/store/stocked-lots.ts). Absent: not known, and that action is taken whenever it holds stock.
+   */
+  | { op: 'update'; entity: 'stock-record'; record: StockRecord; expectedVersion: number; previousOnHand?: number }
   /** A movement as a whole with its legs: one stored item, whatever its legs (docs/inventory.md "The stock model"). */
   | { op: 'record-movement'; movement: MovementRecord; legs: MovementLeg[] }
   /** The item total over `expectedVersion`, written only while its stored tracking mode is still `trackingModeRead` (or not kept yet). */

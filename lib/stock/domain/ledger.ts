@@ -30,6 +30,11 @@ export type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite
  * as it is, so it neither reads nor writes the item's total.
  */
 
+/** Receipt order: the record that first received stock first (its `createdAt`), then by id. */
+export function inReceiptOrder(a: StockRecord, b: StockRecord): number {
+  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
 interface Tracked<T> {
   value: T;
   /** The stored version it was read at; undefined when the chunk creates it. */
@@ -148,9 +153,14 @@ export class StockLedger {
    */
   lotsWithStockAt(item: Item, location: Location): string[] {
     const lots = [...(this.base.lotsAt(item.id, location.id) ?? [])];
-    for (const { value, version } of this.records.values()) {
-      if (version === undefined && value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot)) lots.push(value.lot);
+    const atPlace = [...this.records.values()].filter(({ value }) => value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot));
+    // The stored lots are those with stock as read; one at 0 then that this chunk stocked again takes its place in receipt order.
+    const restocked = atPlace.filter(({ version }) => version !== undefined).map(({ value }) => value);
+    if (restocked.length > 0) {
+      const stored = lots.flatMap((lot) => this.base.stockRecord(stockRecordKey(item.id, location.id, lot))?.record ?? []);
+      lots.splice(0, lots.length, ...[...stored, ...restocked].sort(inReceiptOrder).map((record) => record.lot as string));
     }
+    for (const { value } of atPlace.filter(({ version }) => version === undefined)) lots.push(value.lot as string);
     return lots.filter((lot) => {
       const key = stockRecordKey(item.id, location.id, lot);
       return ((this.records.get(key)?.value ?? this.base.stockRecord(key)?.record)?.onHand ?? 0) > 0;
@@ -276,7 +286,11 @@ export class StockLedger {
   pendingActions(): number {
     let actions = this.totals.size + this.readOnly().length + this.totalsReadOnly().length + this.bomReads.size;
     const perRecord = STORED_ENTRIES_PER_WRITE['stock-record'];
-    for (const { version } of this.records.values()) actions += version === undefined ? perRecord.create : perRecord.update;
+    for (const [key, { value, version }] of this.records) {
+      actions += version === undefined ? perRecord.create : perRecord.update;
+      // A lot that comes to hold stock is put among its place's stocked lots (lib/inventory/store/stocked-lots.ts).
+      if (value.lot !== null && this.onHandRead(key) <= 0 && value.onHand > 0) actions += 1;
+    }
     for (const { version } of this.documents.values()) actions += version === undefined ? 2 : 1;
     return actions;
   }
@@ -291,8 +305,8 @@ export class StockLedger {
   /** The chunk's coalesced writes: every stock record, item total and document it changed. */
   flush(): StockWrite[] {
     const writes: StockWrite[] = [];
-    for (const { value, version } of this.changed(this.records)) {
-      writes.push(version === undefined ? { op: 'create', entity: 'stock-record', record: value } : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version });
+    for (const [key, { value, version }] of this.records) {
+      writes.push(version === undefined ? { op: 'create', entity: 'stock-record', record: value } : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version, previousOnHand: this.onHandRead(key) });
     }
     for (const { value, version, modeRead } of this.totals.values()) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null, trackingModeRead: modeRead });
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
@@ -402,6 +416,11 @@ export class StockLedger {
   private loadDocument(key: string): Tracked<StockDocument> | undefined {
     const stored = this.base.document(key);
     return stored ? { value: stored.record, version: stored.version } : undefined;
+  }
+
+  /** A tracked record's on-hand as stored when the chunk first read it (0 when it creates it). */
+  private onHandRead(key: string): number {
+    return this.reads.get(key)?.value.onHand ?? 0;
   }
 
   /** Records read and not written: each is checked at commit. */

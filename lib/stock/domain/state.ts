@@ -1,7 +1,7 @@
 import type { Item } from '../../inventory/index.ts';
 import type { VersionedRecord } from '../../inventory/index.ts';
 import { stockRecordKey, type ItemAtLocation, type StockRecord } from '../../inventory/index.ts';
-import type { StockBase, StockLedger } from './ledger.ts';
+import { inReceiptOrder, type StockBase, type StockLedger } from './ledger.ts';
 import type { ItemStock, StockDocument } from './records.ts';
 
 /** What the stock state reads stored stock and items through (lib/store implements it; so does the import pipeline's `ImportRecords`). */
@@ -10,7 +10,7 @@ export interface StockReads {
   getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
-  /** Every stock record of each item at each location (its places), in any order. */
+  /** The stock records of each item at each location (its places) that hold stock (on-hand above 0), in any order; lots at 0 may be left out. */
   stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
   /** Stock records by natural key and item totals by item id in one batch, when the store can (else two reads). */
   recordsAndTotals?(organizationId: string, recordKeys: string[], itemIds: string[]): Promise<{ records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }>;
@@ -21,10 +21,6 @@ export type StockPlace = ItemAtLocation;
 
 const placeKey = (place: StockPlace) => `${place.itemId}#${place.locationId}`;
 
-/** Receipt order: the record that first received stock first (its `createdAt`), then by id. */
-function inReceiptOrder(a: StockRecord, b: StockRecord): number {
-  return a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
-}
 
 /**
  * The stored stock one run of a stock-moving import has read (docs/imports.md "Guarantees"):
@@ -152,9 +148,10 @@ export class StockState implements StockBase {
   }
 
   /**
-   * Lists the lots of each place whose item is tracked by lot (another item has no lots to draw),
-   * in receipt order, and reads the stock records listed by key, for the versions a commit is
-   * conditioned on. Gives the keys of the records it read.
+   * Lists the lots of each place whose item is tracked by lot (another item has no lots to draw)
+   * that hold stock, in receipt order, and reads the stock records listed by key, for the versions
+   * a commit is conditioned on; lots at 0 are not read (docs/inventory.md "Reservations and
+   * available stock"). Gives the keys of the records it read.
    */
   private async readPlaces(wanted: StockPlace[]): Promise<string[]> {
     const places = [...new Map(wanted.filter((place) => !this.places.has(placeKey(place)) && this.items.get(place.itemId)?.trackingMode === 'lot').map((place) => [placeKey(place), place])).values()];
@@ -170,12 +167,21 @@ export class StockState implements StockBase {
   /** After a commit: what the chunk stored is the state now. */
   advance(ledger: StockLedger): void {
     const { records, totals, documents } = ledger.committed();
+    const reordered = new Set<string>();
     for (const stored of records) {
       const { itemId, locationId, lot } = stored.record;
       this.stockRecords.set(stockRecordKey(itemId, locationId, lot), stored);
-      // A lot the chunk created is the newest of its place.
+      // A lot the chunk stocked joins its place's lots: a new one is the newest, one stocked again from 0 (not listed) goes by receipt order.
       const lots = this.places.get(placeKey({ itemId, locationId }));
-      if (lots && lot !== null && !lots.includes(lot)) lots.push(lot);
+      if (!lots || lot === null || lots.includes(lot) || stored.record.onHand <= 0) continue;
+      lots.push(lot);
+      if (stored.version > 1) reordered.add(placeKey({ itemId, locationId }));
+    }
+    for (const key of reordered) {
+      const lots = this.places.get(key) ?? [];
+      const [itemId = '', locationId = ''] = key.split('#');
+      const inOrder = lots.flatMap((lot) => this.stockRecords.get(stockRecordKey(itemId, locationId, lot))?.record ?? []).sort(inReceiptOrder);
+      if (inOrder.length === lots.length) this.places.set(key, inOrder.map((record) => record.lot as string));
     }
     for (const stored of totals) this.totals.set(stored.record.itemId, stored);
     for (const stored of documents) this.documents.set(stored.record.key, stored);

@@ -15,7 +15,7 @@ export function stockWritesOf(inventory: InventoryStore, stock: StockStore, orga
     case 'create':
       return inventory.createWrites(organizationId, write.entity, write.record);
     case 'update':
-      return inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion);
+      return inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion, write.previousOnHand);
     case 'record-movement':
       return [inventory.recordMovementWrite(organizationId, write.movement, write.legs)];
     case 'put-item-stock':

@@ -190,7 +190,7 @@ describe('StockLedger: moves', () => {
 
     // Assess
     expect(ledger.flush()).toEqual([
-      { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4 },
+      { op: 'update', entity: 'stock-record', record: { ...stored, onHand: 12, updatedAt: LATER }, expectedVersion: 4, previousOnHand: 10 },
       { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 12, trackingMode: 'none' }, expectedVersion: 7, trackingModeRead: 'none' },
     ]);
     expect(ledger.pendingActions()).toBe(2);

@@ -42,13 +42,51 @@ describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
 
   it("a stock record's list entries hold its keys, id and lot, never the record", () => {
     // Act
-    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(1).map((write) => write.item.Put?.Item);
+    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(1, 3).map((write) => write.item.Put?.Item);
 
     // Assess
     expect(entries.map((entry) => entry?.sk)).toEqual([`ITEM#${WIDGET.id}#${A1.id}#L-1`, `LOC#${A1.id}#${WIDGET.id}#L-1`]);
     for (const entry of entries) {
       expect(entry).toEqual({ pk: `ORG#${ORG}#LIST#stock-record`, sk: entry?.sk, entity: 'inventory-list-entry', schemaVersion: 2, organizationId: ORG, recordType: 'stock-record', id: 'stk_1', lot: 'L-1' });
     }
+  });
+});
+
+describe("a lot record that comes to hold stock puts its lot among its place's stocked lots", () => {
+  const lotRecord = { ...stockRecord, lot: 'L-1' };
+  const stockedEntry = { pk: `ORG#${ORG}#STOCKED#${WIDGET.id}#${A1.id}`, sk: 'LOT#L-1', entity: 'stocked-lot', schemaVersion: 1, id: 'stk_1', lot: 'L-1' };
+
+  it.each([
+    ['a create with stock', () => store.createWrites(ORG, 'stock-record', lotRecord), [stockedEntry]],
+    ['a create at 0', () => store.createWrites(ORG, 'stock-record', { ...lotRecord, onHand: 0 }), []],
+    ['an update from 0', () => store.updateWrites(ORG, 'stock-record', lotRecord, 2, 0), [stockedEntry]],
+    ['an update from stock', () => store.updateWrites(ORG, 'stock-record', lotRecord, 2, 3), []],
+    ['an update to 0', () => store.updateWrites(ORG, 'stock-record', { ...lotRecord, onHand: 0 }, 2, 3), []],
+    ['a record without lot', () => store.createWrites(ORG, 'stock-record', stockRecord), []],
+  ])('%s', (_name, writesOf, expected) => {
+    // Act
+    const stocked = writesOf().flatMap((write) => (write.item.Put?.Item?.entity === 'stocked-lot' ? [write.item.Put.Item] : []));
+
+    // Assess: the entry is one unconditional Put
+    expect(stocked).toEqual(expected);
+  });
+
+  it("the ledger counts that action in a chunk's pending actions, as the store writes it", () => {
+    // Prepare: a lot at 0 received again, and a new lot received
+    const world = new World();
+    const resin = RESIN;
+    world.stock(resin, at(A1, 'L-0'), 0);
+    world.ledger.begin();
+    world.ledger.move({ type: 'receipt', item: resin, quantity: 4, to: at(A1, 'L-0'), reference: 'PO-1', occurredAt: NOW });
+    world.ledger.move({ type: 'receipt', item: resin, quantity: 4, to: at(A1, 'L-NEW'), reference: 'PO-1', occurredAt: NOW });
+    world.ledger.endUnit();
+
+    // Act
+    const actions = storedActionsOf(world);
+
+    // Assess: L-0's update (1) and entry (1), L-NEW's create (3) and entry (1), the item total (1)
+    expect(actions).toHaveLength(world.ledger.pendingActions());
+    expect(actions.filter((write) => write.item.Put?.Item?.entity === 'stocked-lot')).toHaveLength(2);
   });
 });
 
