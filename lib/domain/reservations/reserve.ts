@@ -14,7 +14,7 @@ import { newId, ulid } from '../ids.ts';
 import { MAX_RESERVATION_PLAN_BYTES, RESERVATION_COMMAND_WRITES, ReservationTooLargeError, reservationPlanBytes } from './limits.ts';
 import { rememberRequest, type PendingHold, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
-import { ReservationSlices } from './slices.ts';
+import { keptMovingOnError, OperationMovedOnError, ReservationSlices } from './slices.ts';
 import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
 
 /**
@@ -66,6 +66,20 @@ export class ReserveCommand<Write> {
    * a larger one (without it, only creates of one transaction are possible).
    */
   async create(organizationId: string, input: ReservationInput, run?: SliceRun<Write>): Promise<CommandPlan<Reservation, Write>> {
+    for (let decision = 1; ; decision += 1) {
+      try {
+        return await this.decide(organizationId, input, run);
+      } catch (error) {
+        // Another writer (a release, a create of the same reference, the expiry sweep) finished
+        // this create's operation between two of its slices: decided again, it answers what a
+        // retry with the same Idempotency-Key answers (the reservation as it stands, or the refusal that applies).
+        if (!(error instanceof OperationMovedOnError)) throw error;
+        if (decision >= MAX_FINISHES) throw keptMovingOnError();
+      }
+    }
+  }
+
+  private async decide(organizationId: string, input: ReservationInput, run: SliceRun<Write> | undefined): Promise<CommandPlan<Reservation, Write>> {
     const { ports } = this;
     const now = ports.clock?.() ?? new Date();
     const expiresAt = expiryOf(input.expiresAt, now);

@@ -8,7 +8,7 @@ import { RESERVATION_COMMAND_WRITES } from './limits.ts';
 import { rememberRequest, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
 import { leftOf, NotActiveError, OverQuantityError, statusAfter, type OverLine, type Reservation } from './reservation.ts';
-import { changeTime, OperationMovedOnError, ReservationSlices, storedOrNotFound } from './slices.ts';
+import { changeTime, keptMovingOnError, OperationMovedOnError, ReservationSlices, storedOrNotFound } from './slices.ts';
 
 /**
  * Releasing and fulfilling a reservation (docs/inventory.md "Reservations and available stock"),
@@ -51,7 +51,8 @@ export class SettleReservationCommand<Write> {
       try {
         return await this.decide(organizationId, stored, action, lines, run);
       } catch (error) {
-        if (!(error instanceof OperationMovedOnError) || decision >= MAX_DECISIONS) throw error;
+        if (!(error instanceof OperationMovedOnError)) throw error;
+        if (decision >= MAX_DECISIONS) throw keptMovingOnError();
       }
     }
   }

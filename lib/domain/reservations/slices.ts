@@ -37,6 +37,9 @@ export class OperationMovedOnError extends Error {
   override name = 'OperationMovedOnError';
 }
 
+/** What a request answers when other writers kept moving the reservation on each time it was decided again: a 409 to retry, not a 500. */
+export const keptMovingOnError = () => new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'Other requests kept changing the reservation while this one was decided; retry the request.' });
+
 interface Slice<Write> {
   plan: CommandPlan<Reservation, Write>;
   /** What is stored once it commits. */
