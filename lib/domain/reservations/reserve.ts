@@ -12,7 +12,7 @@ import { StockLedger, type StockSide } from '../stock/ledger.ts';
 import { StockState } from '../stock/state.ts';
 import { newId, ulid } from '../ids.ts';
 import { MAX_RESERVATION_PLAN_BYTES, RESERVATION_COMMAND_WRITES, ReservationTooLargeError, reservationPlanBytes } from './limits.ts';
-import { rememberRequest, type PendingHold, type PendingOperation } from './pending.ts';
+import { rememberRequest, remembers, type PendingHold, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
 import { keptMovingOnError, OperationMovedOnError, ReservationSlices } from './slices.ts';
 import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
@@ -89,7 +89,7 @@ export class ReserveCommand<Write> {
     if (taken) {
       // This request's create, left half way by a crash (finished here) or finished by another writer since.
       if (requestKey !== null && taken.pending?.requestKey === requestKey) return this.slices.toLast(organizationId, taken, taken.pending, run);
-      if (requestKey !== null && !taken.pending && taken.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
+      if (!taken.pending && remembers(taken.requests, requestKey, now)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
       throw new ReferenceTakenError(input.reference, taken.reservation.id);
     }
     const lines = await this.place(organizationId, input);
@@ -114,7 +114,7 @@ export class ReserveCommand<Write> {
     const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held.map((entry) => entry.line) };
     const bytes = reservationPlanBytes(reservation, held);
     if (bytes > MAX_RESERVATION_PLAN_BYTES) throw new ReservationTooLargeError(held.length, bytes);
-    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey) })];
+    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey, at) })];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {
       return {
         writes,

@@ -154,7 +154,8 @@ export class ReservationSlices<Write> {
 
   /** The operation one slice further, or (after its last) gone, the request remembered. */
   private progressAfter(stored: StoredReservation, pending: PendingOperation, last: boolean): ReservationProgress {
-    if (last) return { requests: rememberRequest(stored.requests, pending.requestKey) };
+    // As of when the request began, not when another writer finished it: remembered no longer than its key.
+    if (last) return { requests: rememberRequest(stored.requests, pending.requestKey, pending.startedAt) };
     return { requests: stored.requests, pending: { ...pending, slicesDone: pending.slicesDone + 1 } };
   }
 
