@@ -32,9 +32,10 @@ export const LINES_PER_SLICE = Math.floor((RESERVATION_COMMAND_WRITES - SLICE_WR
  * every lot, so its lines are stored about twice; a release, a fulfilment or an expiry stores a
  * line id and a quantity per lot. A create is refused when its lines and its plan, as JSON (which
  * counts every attribute name and more than DynamoDB stores for a number), pass this bound: the
- * rest of the 400 KB is the keys, the status fields and the last requests' hashes. Lots of short
- * skus, codes and lots take about 300 bytes each, so roughly 500 lots fit; lots whose every text is
- * at its longest, about 1,000 bytes each, about 150 (test/unit/reservations/slices.test.ts).
+ * rest of the 400 KB is the keys, the status fields and the last requests' hashes and times.
+ * Lots of short skus, codes and lots take about 300 bytes each, so roughly 500 lots fit; lots
+ * whose every text is at its longest, about 1,000 bytes each, about 150
+ * (test/unit/reservations/slices.test.ts).
  */
 export const MAX_RESERVATION_PLAN_BYTES = 340_000;
 

@@ -1,4 +1,6 @@
+import { IDEMPOTENCY_RETENTION_SECONDS } from '../../platform/write/idempotency.ts';
 import type { ShortLine } from '../../stock/index.ts';
+import type { RememberedRequest } from './ports.ts';
 import type { ReservationLine } from './reservation.ts';
 
 /**
@@ -56,11 +58,25 @@ export function stepsOf(pending: PendingOperation): number {
 /** The recent requests a reservation remembers having finished (so a retry is answered, not applied again). */
 export const REMEMBERED_REQUESTS = 20;
 
-/** `requests` with `requestKey` added (the oldest dropped past REMEMBERED_REQUESTS). */
-export function rememberRequest(requests: readonly string[], requestKey: string | null): string[] {
-  if (requestKey === null || requests.includes(requestKey)) return [...requests];
-  return [...requests, requestKey].slice(-REMEMBERED_REQUESTS);
+/**
+ * Whether `requestKey` is of a request the reservation remembers as of `now`. A request is
+ * remembered as long as its Idempotency-Key is (docs/api-guide.md "Idempotency"), from when its
+ * command ran, which is at or after the key was claimed: a key reused once its record expired is a
+ * new request, which runs, and is not answered as the old one with nothing done.
+ */
+export function remembers(requests: readonly RememberedRequest[], requestKey: string | null, now: Date): boolean {
+  return requestKey !== null && requests.some((entry) => entry.key === requestKey && isKept(entry, now.getTime()));
 }
+
+/** `requests` with `requestKey` added as of `at` (those forgotten as of then dropped, the oldest past REMEMBERED_REQUESTS). */
+export function rememberRequest(requests: readonly RememberedRequest[], requestKey: string | null, at: string): RememberedRequest[] {
+  const kept = requests.filter((entry) => isKept(entry, Date.parse(at)));
+  if (requestKey === null || kept.some((entry) => entry.key === requestKey)) return kept;
+  return [...kept, { key: requestKey, at }].slice(-REMEMBERED_REQUESTS);
+}
+
+/** The idempotency record's own rule (lib/platform/write/idempotency.ts `decideOnExisting`). */
+const isKept = (entry: RememberedRequest, now: number) => Date.parse(entry.at) + IDEMPOTENCY_RETENTION_SECONDS * 1000 > now;
 
 /** How long a pending operation is left to the request that started it before the expiry sweep finishes it. */
 export const PENDING_GRACE_MS = 2 * 60 * 1000;

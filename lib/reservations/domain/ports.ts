@@ -17,8 +17,16 @@ export interface ReservationPorts<Write> {
 /** What is stored beside the reservation: the operation in progress, and the requests it remembers having finished. */
 export interface ReservationProgress {
   pending?: PendingOperation;
-  /** SHA-256 of the Idempotency-Keys of the latest requests that changed it (lib/reservations/domain/pending.ts). */
-  requests: string[];
+  /** The latest requests that changed it (lib/reservations/domain/pending.ts). */
+  requests: RememberedRequest[];
+}
+
+/** A request a reservation remembers having finished. */
+export interface RememberedRequest {
+  /** SHA-256 of its Idempotency-Key. */
+  key: string;
+  /** When its command ran (at or after its key was claimed): it is remembered as long as the key is. */
+  at: string;
 }
 
 export interface StoredReservation extends ReservationProgress {

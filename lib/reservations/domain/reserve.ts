@@ -12,9 +12,9 @@ import { StockLedger, type StockSide } from '../../stock/index.ts';
 import { StockState } from '../../stock/index.ts';
 import { newId, ulid } from '../../platform/core/ids.ts';
 import { MAX_RESERVATION_PLAN_BYTES, RESERVATION_COMMAND_WRITES, ReservationTooLargeError, reservationPlanBytes } from './limits.ts';
-import { rememberRequest, type PendingHold, type PendingOperation } from './pending.ts';
+import { rememberRequest, remembers, type PendingHold, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
-import { ReservationSlices } from './slices.ts';
+import { keptMovingOnError, OperationMovedOnError, ReservationSlices } from './slices.ts';
 import { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, ReferenceTakenError, type Reservation, type ReservationLine } from './reservation.ts';
 
 /**
@@ -66,6 +66,20 @@ export class ReserveCommand<Write> {
    * a larger one (without it, only creates of one transaction are possible).
    */
   async create(organizationId: string, input: ReservationInput, run?: SliceRun<Write>): Promise<CommandPlan<Reservation, Write>> {
+    for (let decision = 1; ; decision += 1) {
+      try {
+        return await this.decide(organizationId, input, run);
+      } catch (error) {
+        // Another writer (a release, a create of the same reference, the expiry sweep) finished
+        // this create's operation between two of its slices: decided again, it answers what a
+        // retry with the same Idempotency-Key answers (the reservation as it stands, or the refusal that applies).
+        if (!(error instanceof OperationMovedOnError)) throw error;
+        if (decision >= MAX_FINISHES) throw keptMovingOnError();
+      }
+    }
+  }
+
+  private async decide(organizationId: string, input: ReservationInput, run: SliceRun<Write> | undefined): Promise<CommandPlan<Reservation, Write>> {
     const { ports } = this;
     const now = ports.clock?.() ?? new Date();
     const expiresAt = expiryOf(input.expiresAt, now);
@@ -75,7 +89,7 @@ export class ReserveCommand<Write> {
     if (taken) {
       // This request's create, left half way by a crash (finished here) or finished by another writer since.
       if (requestKey !== null && taken.pending?.requestKey === requestKey) return this.slices.toLast(organizationId, taken, taken.pending, run);
-      if (requestKey !== null && !taken.pending && taken.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
+      if (!taken.pending && remembers(taken.requests, requestKey, now)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
       throw new ReferenceTakenError(input.reference, taken.reservation.id);
     }
     const lines = await this.place(organizationId, input);
@@ -100,7 +114,7 @@ export class ReserveCommand<Write> {
     const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held.map((entry) => entry.line) };
     const bytes = reservationPlanBytes(reservation, held);
     if (bytes > MAX_RESERVATION_PLAN_BYTES) throw new ReservationTooLargeError(held.length, bytes);
-    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey) })];
+    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey, at) })];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {
       return {
         writes,

@@ -5,10 +5,10 @@ import { InsufficientStockError } from '../../stock/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { settleLines, type SettleAction } from './apply.ts';
 import { RESERVATION_COMMAND_WRITES } from './limits.ts';
-import { rememberRequest, type PendingOperation } from './pending.ts';
+import { rememberRequest, remembers, type PendingOperation } from './pending.ts';
 import type { ReservationPorts, SliceRun, StoredReservation } from './ports.ts';
 import { leftOf, NotActiveError, OverQuantityError, statusAfter, type OverLine, type Reservation } from './reservation.ts';
-import { changeTime, OperationMovedOnError, ReservationSlices, storedOrNotFound } from './slices.ts';
+import { changeTime, keptMovingOnError, OperationMovedOnError, ReservationSlices, storedOrNotFound } from './slices.ts';
 
 /**
  * Releasing and fulfilling a reservation (docs/inventory.md "Reservations and available stock"),
@@ -51,7 +51,8 @@ export class SettleReservationCommand<Write> {
       try {
         return await this.decide(organizationId, stored, action, lines, run);
       } catch (error) {
-        if (!(error instanceof OperationMovedOnError) || decision >= MAX_DECISIONS) throw error;
+        if (!(error instanceof OperationMovedOnError)) throw error;
+        if (decision >= MAX_DECISIONS) throw keptMovingOnError();
       }
     }
   }
@@ -75,11 +76,12 @@ export class SettleReservationCommand<Write> {
     }
     const { reservation, version } = stored;
     // This request's operation was finished by another writer after it crashed: answer with it, apply nothing.
-    if (requestKey !== null && stored.requests.includes(requestKey)) return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
+    const now = ports.clock?.() ?? new Date();
+    if (remembers(stored.requests, requestKey, now)) return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
     if (reservation.status !== 'active') throw new NotActiveError(reservation);
     const amounts = amountsOf(reservation, lines);
 
-    const at = changeTime(reservation, ports.clock?.() ?? new Date());
+    const at = changeTime(reservation, now);
     const applied = await settleLines(ports, organizationId, reservation, reservation.lines, amounts, action, at);
     if (applied.short.length > 0) {
       // Another request shipped these lines after this one read the reservation: decide again on it.
@@ -90,7 +92,7 @@ export class SettleReservationCommand<Write> {
     const next: Reservation = { ...reservation, lines: applied.lines, status: statusAfter(applied.lines, action), updatedAt: at };
     const writes = [
       ...applied.writes.flatMap((write) => ports.stock.writesOf(organizationId, write)),
-      ports.reservations.updateWrite(organizationId, next, version, { requests: rememberRequest(stored.requests, requestKey) }),
+      ports.reservations.updateWrite(organizationId, next, version, { requests: rememberRequest(stored.requests, requestKey, at) }),
       ports.beforeImages.write(organizationId, reservation, at),
     ];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {

@@ -37,6 +37,9 @@ export class OperationMovedOnError extends Error {
   override name = 'OperationMovedOnError';
 }
 
+/** What a request answers when other writers kept moving the reservation on each time it was decided again: a 409 to retry, not a 500. */
+export const keptMovingOnError = () => new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'Other requests kept changing the reservation while this one was decided; retry the request.' });
+
 interface Slice<Write> {
   plan: CommandPlan<Reservation, Write>;
   /** What is stored once it commits. */
@@ -151,7 +154,8 @@ export class ReservationSlices<Write> {
 
   /** The operation one slice further, or (after its last) gone, the request remembered. */
   private progressAfter(stored: StoredReservation, pending: PendingOperation, last: boolean): ReservationProgress {
-    if (last) return { requests: rememberRequest(stored.requests, pending.requestKey) };
+    // As of when the request began, not when another writer finished it: remembered no longer than its key.
+    if (last) return { requests: rememberRequest(stored.requests, pending.requestKey, pending.startedAt) };
     return { requests: stored.requests, pending: { ...pending, slicesDone: pending.slicesDone + 1 } };
   }
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sweepDueAt, type PendingOperation } from '../domain/pending.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
-import type { ReservationProgress, ReservationStorage, StoredReservation } from '../domain/ports.ts';
+import type { RememberedRequest, ReservationProgress, ReservationStorage, StoredReservation } from '../domain/ports.ts';
 import { ReferenceTakenError, type Reservation, type ReservationStatus } from '../domain/reservation.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { defineEntity, entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from '../../platform/dynamo/entity.ts';
@@ -15,7 +15,7 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * transaction. An active reservation also sits in gsi1 under a shard, sorted by `expiresAt` (or
  * sooner while an operation is in progress on it): the expiry sweep's bounded Query; it leaves
  * the index once nothing is left. Beside the reservation: the operation in progress (`pending`)
- * and the requests it remembers having finished (`requests`), never part of the answers.
+ * and the requests it remembers having finished (`requests`: each key hash with its time), never part of the answers.
  */
 
 /** The organization's reservations partition (their before-images sit in it too: lib/reservations/store/reservation-before-images.ts). */
@@ -52,13 +52,16 @@ function expiryKeys(organizationId: string, reservation: Reservation, pending: P
 }
 
 type Stored = Record<string, unknown>;
-/** Reservations stored before operations ran in slices have neither `pending` nor `requests`. */
-const toStored = (item: Stored): StoredReservation => ({
-  reservation: item.reservation as Reservation,
-  version: item.version as number,
-  requests: (item.requests as string[] | undefined) ?? [],
-  ...(item.pending ? { pending: item.pending as PendingOperation } : {}),
-});
+/**
+ * Reservations stored before operations ran in slices have neither `pending` nor `requests`;
+ * requests remembered before they carried a time (a key hash alone) read as remembered at the
+ * reservation's last change, at or after each of them: none is forgotten before its key.
+ */
+const toStored = (item: Stored): StoredReservation => {
+  const reservation = item.reservation as Reservation;
+  const requests = ((item.requests as Array<string | RememberedRequest> | undefined) ?? []).map((entry) => (typeof entry === 'string' ? { key: entry, at: reservation.updatedAt } : entry));
+  return { reservation, version: item.version as number, requests, ...(item.pending ? { pending: item.pending as PendingOperation } : {}) };
+};
 
 /** How many reservations a filtered list page examines at most (a page may then hold fewer than asked, with `more`). */
 const FILTERED_PAGE_BUDGET = 500;
