@@ -15,7 +15,7 @@ describe('docs/api-guide.md "Audit"', () => {
     const section = auditSection();
 
     // Act
-    const named = new Set([...section.matchAll(/`([a-z-]+\.[a-z-]+)`/g)].map((match) => match[1]));
+    const named = new Set([...section.matchAll(/`([a-z-]+\.[a-z-]+)`/g)].map((match) => match[1] ?? ''));
 
     // Assess
     expect([...named].filter((kind) => !kind.startsWith('customer-api')).sort()).toEqual([...AUDIT_KINDS].sort());
