@@ -3,7 +3,7 @@ import { entityItem } from './entity.ts';
 import { auditEventEntity } from './entities.ts';
 import type { TransactItem } from './transaction-items.ts';
 
-/** The audit entry a command's transaction puts (docs/api-guide.md "Audit log"). */
+/** The audit entry a command's transaction puts (docs/api-guide.md "Audit"). */
 
 export function auditPut(tableName: string, organizationId: string, audit: AuditEvent): TransactItem {
   return {
