@@ -148,7 +148,26 @@ function otherGenerations(counts: Map<number, number> | undefined, generation: n
   return Math.max(0, total);
 }
 
+/**
+ * What a container's gates remember between invocations, built at module scope: caches only, which
+ * no write waits for (each organization's item as last seen, the waiting list as last read, when
+ * this container last marked each organization waiting).
+ */
+export class GateMemory {
+  /** Each organization's item as last read or written, and when. */
+  readonly items = new Map<string, { item: Item | undefined; at: number }>();
+  waiting: { item: Item | undefined; at: number } | undefined;
+  readonly marked = new Map<string, number>();
+}
+
+/**
+ * One invocation's gate: build it per invocation (its writes coalesce that invocation's
+ * admissions and releases only, as on Lambda, where a container runs one invocation at a time),
+ * with the container's `memory`.
+ */
 export class WebhookAttemptGate implements AttemptGate {
+  private readonly memory: GateMemory;
+
   constructor(
     private readonly tableName: string,
     private readonly options: {
@@ -158,23 +177,22 @@ export class WebhookAttemptGate implements AttemptGate {
       log?: (message: string, details: Record<string, unknown>) => void;
       /** The item listing the organizations waiting: the one every worker shares, unless a test keeps its gates apart from the suites running beside it. */
       waitingKey?: { pk: string; sk: string };
+      /** The container's (a gate of its own without it). */
+      memory?: GateMemory;
     },
-  ) {}
+  ) {
+    this.memory = options.memory ?? new GateMemory();
+  }
 
-  /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
+  /** Admissions of one organization decided in this invocation at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
   // At most 8 together: each endpoint adds to the condition, which DynamoDB caps at 4 KB.
   private readonly takes = new GroupCommit<TakeAsk, Item | undefined | Error>((organizationId, asks) => this.takeAll(organizationId, asks), { maxEntries: 8 });
   private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
 
-  /** Attempts this worker holds or is asking for, with the generation each was counted in. */
+  /** Attempts this invocation holds or is asking for, with the generation each was counted in. */
   private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
-  /** Each organization's item as last read or written, and when. */
-  private readonly items = new Map<string, { item: Item | undefined; at: number }>();
   private readonly reading = new Map<string, Promise<Item | undefined>>();
-  private waiting: { item: Item | undefined; at: number } | undefined;
   private waitingRead: Promise<Item | undefined> | undefined;
-  /** Organizations this worker marked waiting, and when. */
-  private readonly marked = new Map<string, number>();
   /** Admissions waiting for a slot of the organization to free. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
@@ -330,7 +348,7 @@ export class WebhookAttemptGate implements AttemptGate {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The item as the refusal found it stands for the next decision; without it, the next one reads.
       if (error.Item) this.remember(organizationId, error.Item as Item);
-      else this.items.delete(organizationId);
+      else this.memory.items.delete(organizationId);
       if (asks.length === 1) return [undefined];
       return this.eachAlone(organizationId, asks);
     }
@@ -419,22 +437,22 @@ export class WebhookAttemptGate implements AttemptGate {
 
   /** Keeps the item as seen, unless a later version was seen already (answers to concurrent writes arrive in any order). */
   private remember(organizationId: string, item: Item | undefined): void {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     if (known?.item && numberOf(known.item.v) > numberOf(item?.v)) {
       known.at = this.now();
       return;
     }
-    this.items.set(organizationId, { item, at: this.now() });
+    this.memory.items.set(organizationId, { item, at: this.now() });
   }
 
   private seenLately(organizationId: string): boolean {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     return known !== undefined && this.now() - known.at <= STATE_FRESH_MS;
   }
 
   /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
   private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
     let reading = this.reading.get(organizationId);
     if (!reading) {
@@ -442,7 +460,7 @@ export class WebhookAttemptGate implements AttemptGate {
         .send(new GetCommand({ TableName: this.tableName, Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }))
         .then(({ Item }) => {
           this.remember(organizationId, Item);
-          return this.items.get(organizationId)?.item;
+          return this.memory.items.get(organizationId)?.item;
         })
         .finally(() => this.reading.delete(organizationId));
       this.reading.set(organizationId, reading);
@@ -454,26 +472,26 @@ export class WebhookAttemptGate implements AttemptGate {
   private async othersWaiting(organizationId: string, item: Item | undefined): Promise<number> {
     if (countersOf(item, this.generation()).state.organization.credit === 0) return 0;
     const now = this.now();
-    if (!this.waiting || now - this.waiting.at > WAITING_FRESH_MS) {
+    if (!this.memory.waiting || now - this.memory.waiting.at > WAITING_FRESH_MS) {
       this.waitingRead ??= documentClient
         .send(new GetCommand({ TableName: this.tableName, Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}) }))
         .then(({ Item }) => {
-          this.waiting = { item: Item, at: this.now() };
+          this.memory.waiting = { item: Item, at: this.now() };
           return Item;
         })
         .finally(() => (this.waitingRead = undefined));
       await this.waitingRead;
     }
-    return Object.entries(this.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
+    return Object.entries(this.memory.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
   }
 
   private async markWaiting(organizationId: string): Promise<void> {
     const now = this.now();
-    if (now - (this.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
-    this.marked.set(organizationId, now);
+    if (now - (this.memory.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
+    this.memory.marked.set(organizationId, now);
     const envelope = envelopeAssignments(webhookGateWaitingEntity);
     // Marks that ran out, as last read, go with it: the item holds only the organizations waiting lately.
-    const expired = Object.entries(this.waiting?.item ?? {})
+    const expired = Object.entries(this.memory.waiting?.item ?? {})
       .filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) <= now)
       .map(([name]) => name);
     const expiredNames = Object.fromEntries(expired.map((name, index) => [`#x${index}`, name]));

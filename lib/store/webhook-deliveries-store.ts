@@ -12,7 +12,7 @@ import { webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { taskSweepAt } from '../domain/webhooks/sweep-at.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 import { insertStatement, StatementBatches, updateStatement } from './statement-batches.ts';
-import { sharedPutBatches, type PutBatches } from './put-batches.ts';
+import { PutBatches } from './put-batches.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
@@ -22,25 +22,25 @@ import { sharedPutBatches, type PutBatches } from './put-batches.ts';
  * `pending` log entry follows. It is settled by its log entry (the claimant's put with no
  * condition, a successor's only over `pending` or none), then the task: the claimant's end of it
  * is a put with no condition, a next attempt is scheduled only while that attempt is in flight.
- * Each is one single-item write, not a transaction (a transaction costs DynamoDB Local about four
- * single writes, docs/performance.md "Webhooks"), and all but the claim go many to a request; a
+ * Each is one single-item write, not a transaction (a transactional write bills twice on AWS,
+ * docs/performance.md "Webhooks"), and all but the claim go many to a request; a
  * worker that dies between the two leaves a task in flight whose log entry holds the outcome,
  * which the interrupted settle applies (lib/domain/webhooks/deliver.ts). A replay task's
  * creation and every settle that schedules a retry file the task in the due index under the time
  * its next message counts as lost; an end takes it out (lib/store/webhook-task-index.ts); the
  * claim leaves it.
+ *
+ * A store's batchers are its own: build one per invocation (functions/workers/deliver-webhooks.ts),
+ * so writes go many to a request only within an invocation, as they can on Lambda.
  */
-
-/** One process's batched statements (lib/store/statement-batches.ts): a replay page's inserts and the worker's settles go together. */
-const SHARED_BATCHES = new StatementBatches();
 
 const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
 
 export class WebhookDeliveriesStore implements DeliveryStorage {
   constructor(
     private readonly tableName: string,
-    private readonly batches: StatementBatches = SHARED_BATCHES,
-    private readonly puts: PutBatches = sharedPutBatches(),
+    private readonly batches: StatementBatches = new StatementBatches(),
+    private readonly puts: PutBatches = new PutBatches(),
   ) {
     this.log = new WebhookDeliveryLog(tableName);
   }

@@ -5,7 +5,7 @@ import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type D
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
 import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, StoredEventText, TaskIdentity, TaskNext } from './ports.ts';
 import { newTask } from './dispatch.ts';
-import { AttemptReads, type AttemptReadLimits } from './attempt-reads.ts';
+import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -47,8 +47,8 @@ export interface DeliveryPorts {
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
   /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"); without it attempts are not limited (tests of other concerns). */
   gate?: AttemptGate;
-  /** How long a worker keeps endpoints and envelopes it read (lib/domain/webhooks/attempt-reads.ts); without it every attempt reads both. */
-  readLimits?: AttemptReadLimits;
+  /** The endpoints and envelopes the container keeps (lib/domain/webhooks/attempt-reads.ts); without them every attempt reads both. */
+  readCaches?: AttemptCaches;
   /** The sender's deadline: a deferred attempt to an endpoint whose circuit is open waits at least this long. */
   attemptDeadlineMs?: number;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
@@ -72,11 +72,15 @@ function firstTask(message: Extract<DeliveryMessage, { kind: 'attempt' }>, read:
 
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
+/**
+ * One invocation's worker: build it per invocation, with that invocation's stores and gate (their
+ * batchers serve its messages only) and the container's caches (docs/webhooks.md "Delivery").
+ */
 export class DeliveryWorker {
   private readonly reads: AttemptReads;
 
   constructor(private readonly ports: DeliveryPorts) {
-    this.reads = new AttemptReads(ports, ports.readLimits ?? { endpointMs: 0, eventBytes: 0 });
+    this.reads = new AttemptReads(ports, ports.readCaches ?? new AttemptCaches({ endpointMs: 0, eventBytes: 0 }));
   }
 
   /** Handles one `attempt` message; `redelivered` when the queue gave it out before (its receive count > 1). */
