@@ -1,7 +1,7 @@
 // One piece: the gate item's counters, generations and waiting marks are one storage format, read and written only here.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/webhooks/fair-share.ts';
+import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, isYoungAttempt, mayWaitForSlot, sharesOf, SLOT_WAIT, WAITING_MARK_MS, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/webhooks/fair-share.ts';
 import type { AttemptGate } from '../domain/webhooks/ports.ts';
 import { documentClient } from './dynamodb-client.ts';
 import { envelopeAssignments } from './entity.ts';
@@ -29,46 +29,30 @@ import { webhookGateEntity, webhookGateWaitingEntity } from './entities.ts';
  * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
  * the contention. An admission that looks free on the item as last seen (every write's answer
  * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
- * the item as seen in the last 100 ms (read again if older) and this worker's own attempts in
- * flight show the share is full; only when it looked free and the table found it taken does a
+ * the item as seen in the last 100 ms (read again if older) and this invocation's own attempts
+ * in flight show the share is full; only when it looked free and the table found it taken does a
  * conditional update fail (returning the item, for the next decision).
  *
- * A tenant whose attempts end, refused beyond its base share (`burst-share`), is not deferred at
- * once: the admission waits up to 1 s for one of its slots to free here (or, polling every
- * 100 ms, anywhere), since a deferral would bring it back no sooner. So does one refused at its
- * base share while its attempts started here are less than 1 s old (a tenant just starting,
- * about to earn credit); a hanging tenant's backlog is deferred at once after that first second.
+ * A refused admission the policy lets wait (lib/domain/webhooks/fair-share.ts, `mayWaitForSlot`)
+ * waits for one of its organization's slots to free in this invocation (or, polling, anywhere)
+ * before it is deferred.
  *
  * One more item, shared by all, lists the organizations waiting for the worker (attributes
- * `w_<organization>`, until when): marked at most once a second per worker and organization while
- * its attempts are late, and read at most every half second by a worker whose organizations
- * burst beyond their base shares.
+ * `w_<organization>`, until when): marked at most once a second per container and organization
+ * while its attempts are late, and read at most every half second by an invocation whose
+ * organizations burst beyond their base shares.
+ *
+ * A gate serves one invocation (its writes and waits are that invocation's); what it remembers
+ * between invocations is the container's `GateMemory`.
  */
 
 /** Updates tried for one admission when the share looked free but the update found it taken. */
 const ADMIT_TRIES = 3;
-/** How long the item as last read (or returned by a write) stands for this worker's refusals. */
+/** How long the item as last read (or returned by a write) stands for this invocation's refusals. */
 const STATE_FRESH_MS = 100;
-/** How long an admission beyond the base share of a tenant whose attempts end waits for a slot before it is refused. */
-const BURST_WAIT_MS = 1000;
-/** How often such an admission looks at the table again (releases by this worker wake it at once). */
-const BURST_POLL_MS = 100;
-/**
- * At a base share with nothing earned, an admission waits (as beyond the earned share) only while
- * an attempt of the same organization (or endpoint) started here less than this ago: a tenant
- * just starting earns credit within a round trip; past this, its attempts are slow or hanging and
- * the rest of its backlog is deferred at once.
- */
-const YOUNG_ATTEMPT_MS = 1000;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
-/**
- * An organization marked waiting stays so this long unless marked again: long enough that a
- * tenant trickling events behind another's backlog is still counted between its late attempts
- * (on the local stack, with 3 s marks such a tenant's third event queued behind the backlog again).
- */
-const WAITING_MARK_MS = 10_000;
-/** A worker marks an organization waiting again at most this often. */
+/** A container marks an organization waiting again at most this often. */
 const WAITING_REMARK_MS = 1000;
 
 type Item = Record<string, unknown>;
@@ -219,7 +203,7 @@ export class WebhookAttemptGate implements AttemptGate {
         // first attempts here are still young (they may yet end and earn it more): a slot or
         // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
         // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
-        if (waits >= BURST_WAIT_MS / BURST_POLL_MS || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
+        if (waits >= SLOT_WAIT.maxMs / SLOT_WAIT.pollMs || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
         waits += 1;
         await this.slotFreedOrPoll(request.organizationId);
         fresh = true;
@@ -249,14 +233,11 @@ export class WebhookAttemptGate implements AttemptGate {
     }
   }
 
-  /** Whether a refused admission may wait here for a slot rather than be deferred at once. */
+  /** Whether a refused admission may wait in this invocation for a slot rather than be deferred at once (the policy: lib/domain/webhooks/fair-share.ts). */
   private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
-    if (reason === 'burst-share') return true;
-    if ((reason !== 'organization-share' && reason !== 'endpoint-share') || endpointOf(state, request.endpointId).timeouts > 0) return false;
     const now = this.now();
-    return [...this.local.values()].some(
-      (lease) => lease.organizationId === request.organizationId && (reason === 'organization-share' || lease.endpointId === request.endpointId) && now - lease.startedAt < YOUNG_ATTEMPT_MS,
-    );
+    const young = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId && isYoungAttempt(now - lease.startedAt));
+    return mayWaitForSlot(reason, state, request.endpointId, { organization: young.length > 0, endpoint: young.some((lease) => lease.endpointId === request.endpointId) });
   }
 
   /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
@@ -270,7 +251,7 @@ export class WebhookAttemptGate implements AttemptGate {
         if (waiters.size === 0) this.waiters.delete(organizationId);
         resolve();
       };
-      const timer = setTimeout(done, BURST_POLL_MS);
+      const timer = setTimeout(done, SLOT_WAIT.pollMs);
       waiters.add(done);
     });
   }
