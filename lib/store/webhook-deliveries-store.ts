@@ -18,8 +18,8 @@ import { PutBatches } from './put-batches.ts';
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
  * task per (endpoint, event, origin): a live delivery's first claim creates it, a replay page
  * inserts its own (refused where one exists). An attempt is claimed by one conditional update of
- * the task (its attempt count), so two workers holding the same message never both send; its
- * `pending` log entry follows. It is settled by its log entry (the claimant's put with no
+ * the task (its attempt count), so two workers holding the same message never both send; a slow
+ * attempt's `pending` log entry follows. It is settled by its log entry (the claimant's put with no
  * condition, a successor's only over `pending` or none), then the task: the claimant's end of it
  * is a put with no condition, a next attempt is scheduled only while that attempt is in flight.
  * Each is one single-item write, not a transaction (a transactional write bills twice on AWS,

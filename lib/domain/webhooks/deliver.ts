@@ -12,7 +12,8 @@ import { signatureHeaders } from './signing.ts';
 /**
  * The delivery worker's decision for one queue message (docs/webhooks.md "Delivery" and "Retry
  * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned; a live
- * delivery's first claim creates the task; then a `pending` log entry) and settled after (the log
+ * delivery's first claim creates the task; then, for an attempt still under way after a moment, a
+ * `pending` log entry) and settled after (the log
  * entry's outcome, then the task's next state),
  * so a duplicate message never sends twice and a worker that dies mid-attempt leaves a claim the
  * next delivery of the message settles: as failed, or as its log entry says when the worker died
@@ -27,6 +28,12 @@ export const MAX_QUEUE_DELAY_SECONDS = 900;
 export { STALE_ATTEMPT_MS };
 /** A message this early is sent on; within it the attempt starts now. */
 const EARLY_TOLERANCE_MS = 1000;
+/**
+ * An attempt still under way this long after it was sent gets its `pending` log entry; one that
+ * ends sooner writes only its outcome (a write unit less a delivery on AWS), and one whose worker
+ * dies unseen is written whole by its successor's settle (docs/webhooks.md "Delivery").
+ */
+const PENDING_ENTRY_AFTER_MS = 1000;
 
 export interface SendResult {
   outcome: 'succeeded' | 'failed' | 'gone';
@@ -51,6 +58,8 @@ export interface DeliveryPorts {
   readCaches?: AttemptCaches;
   /** The sender's deadline: a deferred attempt to an endpoint whose circuit is open waits at least this long. */
   attemptDeadlineMs?: number;
+  /** How long an attempt runs before its `pending` log entry is written (PENDING_ENTRY_AFTER_MS unless a test says). */
+  pendingEntryAfterMs?: number;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
   firstRetrySeconds?: number;
   clock?: () => Date;
@@ -130,12 +139,22 @@ export class DeliveryWorker {
       await deliveries.finishTask(task, attempt.attemptId, { status: 'cancelled', nextAttemptAt: null });
       return 'cancelled';
     }
-    // The log's `pending` entry is written while the request goes out. One that fails is left to
-    // the settle, which writes the whole entry: the request is never abandoned half sent.
-    const pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
-      this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
-    });
-    const result = await this.signAndSend(stored, event.envelopeJson, task.eventId, now);
+    // The log's `pending` entry is written while the request is still under way after a moment.
+    // One that fails is left to the settle, which writes the whole entry: the request is never
+    // abandoned half sent.
+    let pending: Promise<void> | undefined;
+    const pendingTimer = setTimeout(() => {
+      pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
+        this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
+      });
+    }, this.ports.pendingEntryAfterMs ?? PENDING_ENTRY_AFTER_MS);
+    let result: SendResult;
+    try {
+      result = await this.signAndSend(stored, event.envelopeJson, task.eventId, now);
+    } finally {
+      clearTimeout(pendingTimer);
+    }
+    // Its outcome goes after it, never before.
     await pending;
     attempted.timedOut = result.timedOut === true;
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
