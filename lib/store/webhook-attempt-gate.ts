@@ -236,7 +236,8 @@ export class WebhookAttemptGate implements AttemptGate {
   /** Whether a refused admission may wait in this invocation for a slot rather than be deferred at once (the policy: lib/domain/webhooks/fair-share.ts). */
   private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
     const now = this.now();
-    const young = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId && isYoungAttempt(now - lease.startedAt));
+    // Attempts admitted (counted in a generation), not asks still on their way: those are no attempts yet.
+    const young = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId && lease.generation !== null && isYoungAttempt(now - lease.startedAt));
     return mayWaitForSlot(reason, state, request.endpointId, { organization: young.length > 0, endpoint: young.some((lease) => lease.endpointId === request.endpointId) });
   }
 

@@ -169,7 +169,8 @@ export const SLOT_WAIT = { maxMs: 1000, pollMs: 100 } as const;
 
 /**
  * At a base share with nothing earned, an admission waits only while an attempt of the same
- * organization (or endpoint) started in its invocation less than this ago: a tenant just
+ * organization (or endpoint) admitted in its invocation started less than this ago (an ask still
+ * on its way is no attempt yet): a tenant just
  * starting earns credit within a round trip; past this, its attempts are slow or hanging and the
  * rest of its backlog is deferred at once.
  */
