@@ -40,6 +40,8 @@ export interface LocalStack {
   env: Record<string, string>;
   /** The DynamoDB write actions the stack's process committed so far (local/write-actions-file.ts), read after its next flush. */
   writeActions(): Promise<number>;
+  /** The write capacity units AWS would bill for the same requests (local/write-units.ts), in all and by operation, read after its next flush. */
+  writeUnits(): Promise<{ total: number; byOperation: Record<string, number> }>;
   /** The DynamoDB requests it made so far, by operation (reads included), read after its next flush. */
   requestCounts(): Promise<Record<string, number>>;
   stop(): Promise<void>;
@@ -78,11 +80,16 @@ export async function startStack(): Promise<LocalStack> {
           await sleep(500);
           return (JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { writeActions: number }).writeActions;
         };
+        const writeUnits = async () => {
+          await sleep(500);
+          const totals = JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { writeUnits: number; writeUnitsByOperation: Record<string, number> };
+          return { total: totals.writeUnits, byOperation: totals.writeUnitsByOperation };
+        };
         const requestCounts = async () => {
           await sleep(500);
           return (JSON.parse(readFileSync(writeActionsFile, 'utf8')) as { requests: Record<string, number> }).requests;
         };
-        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, writeActions, requestCounts, stop };
+        return { baseUrl: info.baseUrl, key: info.devKey, env: info.env, writeActions, writeUnits, requestCounts, stop };
       } catch {
         // Seen before it was fully written: read again.
       }

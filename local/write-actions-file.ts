@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { writeUnitsOf } from './write-units.ts';
 
 /**
  * For benchmarks of `npm start` (docs/performance.md "Webhooks"): counts the DynamoDB write
@@ -8,11 +9,15 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  * item written or checked, as DynamoDB bills it: 1 per PutItem, UpdateItem and DeleteItem, one
  * per request of a BatchWriteItem that was processed, one per action of a TransactWriteItems (a
  * condition check included) and one per statement of a BatchExecuteStatement not refused. Only
- * requests that succeeded count; a cancelled transaction wrote nothing.
+ * requests that succeeded count; a cancelled transaction wrote nothing. Beside them, the write
+ * units AWS would bill for the same requests (local/write-units.ts), refused conditions included.
  */
 
 export interface WriteActionTotals {
   writeActions: number;
+  /** Write capacity units as AWS bills them (local/write-units.ts), and by operation (`UpdateItem refused` apart). */
+  writeUnits: number;
+  writeUnitsByOperation: Record<string, number>;
   byOperation: Record<string, number>;
   /** Every request that succeeded, reads included, by operation: where a pipeline's round trips go. */
   requests: Record<string, number>;
@@ -32,12 +37,26 @@ function actionsOf(operation: string, input: Input, output: Output): number {
 }
 
 export function countWriteActionsToFile(client: DynamoDBClient, path: string): void {
-  const totals: WriteActionTotals = { writeActions: 0, byOperation: {}, requests: {} };
+  const totals: WriteActionTotals = { writeActions: 0, writeUnits: 0, writeUnitsByOperation: {}, byOperation: {}, requests: {} };
+  const addUnits = (operation: string, units: number) => {
+    if (units === 0) return;
+    totals.writeUnits += units;
+    totals.writeUnitsByOperation[operation] = (totals.writeUnitsByOperation[operation] ?? 0) + units;
+  };
   let dirty = true;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const result = await next(args);
       const operation = String(context.commandName ?? '').replace(/Command$/, '');
+      let result: Awaited<ReturnType<typeof next>>;
+      try {
+        result = await next(args);
+      } catch (error) {
+        // A refused condition still bills its write.
+        addUnits(`${operation} refused`, writeUnitsOf({ operation, input: args.input as Record<string, unknown>, error: error instanceof Error ? error.name : 'unknown' }));
+        dirty = true;
+        throw error;
+      }
+      addUnits(operation, writeUnitsOf({ operation, input: args.input as Record<string, unknown>, output: (result.output ?? {}) as unknown as Record<string, unknown> }));
       const actions = actionsOf(operation, args.input as Input, (result.output ?? {}) as Output);
       totals.requests[operation] = (totals.requests[operation] ?? 0) + 1;
       dirty = true;

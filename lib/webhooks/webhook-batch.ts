@@ -12,15 +12,26 @@ import { parseDeliveryMessage } from './store/webhook-queue.ts';
  * slow tenant's attempts can hold. A message that fails comes back after the
  * queue's visibility timeout; an attempt's own failure is not a message failure (it is settled
  * and its retry queued), so only storage or queue errors come back this way.
+ *
+ * `portsOfInvocation` builds the ports of each invocation: whatever batches writes (the stores'
+ * batchers, the gate's, the coalescing queue) serves one invocation's messages, as on Lambda,
+ * where a container runs one invocation at a time; only clients, settings and caches outlive it.
+ * Every message's writes are awaited before the batch answers, so nothing is left to flush.
  */
-export function createDeliveryBatchHandler(ports: { worker: DeliveryWorker; replay: ReplayPorts }) {
+export function createDeliveryBatchHandler(portsOfInvocation: () => DeliveryBatchPorts) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const ports = portsOfInvocation();
     const batch = new BatchProcessor(EventType.SQS, { logger });
     return processPartialResponse(event, (record: SQSRecord) => handleMessage(ports, record), batch, { processInParallel: true, throwOnFullBatchFailure: false });
   };
 }
 
-async function handleMessage(ports: { worker: DeliveryWorker; replay: ReplayPorts }, record: SQSRecord): Promise<string> {
+export interface DeliveryBatchPorts {
+  worker: DeliveryWorker;
+  replay: ReplayPorts;
+}
+
+async function handleMessage(ports: DeliveryBatchPorts, record: SQSRecord): Promise<string> {
   const message = parseDeliveryMessage(record.body);
   if (!message) {
     // Never valid, so never retried: dropped with a log line.

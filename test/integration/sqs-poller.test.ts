@@ -196,6 +196,22 @@ describe('startQueuePoller (local SQS event source mapping)', () => {
     expect(logs.join('\n')).toMatch(/1 of 3 messages failed/);
   });
 
+  it('hands an invocation at most the worker\'s batch size, however many messages wait', async () => {
+    // Prepare: ten messages waiting for a worker of batch size 3, two invocations at a time
+    const queues = await createQueues();
+    const bodies = Array.from({ length: 10 }, (_, index) => `m${index}`);
+    await send(queues.queueUrl, bodies);
+    const worker = recordingHandler(() => 'ok');
+
+    // Act
+    poll(queues.queueUrl, worker.handler, { concurrency: 2 });
+    await waitFor('every message', () => bodies.every((body) => worker.of(body).length > 0));
+
+    // Assess
+    expect(Math.max(...worker.events.map((event) => event.Records.length))).toBeLessThanOrEqual(WORKER.batchSize);
+    expect(worker.deliveries.map((delivery) => delivery.record.body).sort()).toEqual(bodies);
+  });
+
   it('moves a message that always fails to the DLQ after maxReceiveCount receives, waiting the retry delay between them', async () => {
     // Prepare
     const queues = await createQueues();

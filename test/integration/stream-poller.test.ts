@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { WORKERS, type StreamWorkerDefinition } from '../../lib/app/workers.ts';
-import { dynamoStreamSource } from '../../local/stream-poller.ts';
+import { dynamoStreamSource, startStreamPoller } from '../../local/stream-poller.ts';
 import { eventsOfImage } from '../../lib/platform/dynamo/event-batches.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { commit, eventDraft, tableName } from '../support/events.ts';
@@ -71,5 +72,43 @@ describe('the local stream poller', () => {
     restarted.close();
     expect(seen).toContain(later[0]?.id);
     expect(seen).not.toContain(early[0]?.id);
+  });
+
+  it('hands an invocation at most the worker\'s batch size of records, one stream batch at a time', async () => {
+    // Prepare: the position at the stream's end, then five events committed one by one (five records)
+    const positionFile = join(directory, 'batch-size.json');
+    const small = { ...worker, batchSize: 2 };
+    const options = { worker: small, tableName: tableName('events'), positionFile, loadHandler: () => Promise.reject(new Error('not used')), idleMs: 20, retryDelayMs: 10, log: () => undefined };
+    const organizationId = uniqueOrganization();
+    const { events: marker } = await commit(organizationId, [eventDraft('item.created')]);
+    const reader = await dynamoStreamSource(options);
+    await readUntil(reader, marker.map((event) => event.id), 'ack');
+    reader.close();
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index += 1) ids.push(...(await commit(organizationId, [eventDraft('item.updated')])).events.map((event) => event.id));
+    const invocations: { records: number; ids: string[] }[] = [];
+    let running = 0;
+    let overlapped = false;
+
+    // Act
+    const poller = await startStreamPoller({
+      ...options,
+      loadHandler: () =>
+        Promise.resolve(async (event: DynamoDBStreamEvent) => {
+          running += 1;
+          if (running > 1) overlapped = true;
+          invocations.push({ records: event.Records.length, ids: eventIdsOf(event.Records as unknown as StreamRecord[]) });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          running -= 1;
+        }),
+    });
+    const deadline = Date.now() + 20_000;
+    while (!ids.every((id) => invocations.some((invocation) => invocation.ids.includes(id))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await poller.stop();
+
+    // Assess: every event arrived, no invocation held more than 2 records, and none ran beside another
+    expect(ids.filter((id) => !invocations.some((invocation) => invocation.ids.includes(id)))).toEqual([]);
+    expect(Math.max(...invocations.map((invocation) => invocation.records))).toBeLessThanOrEqual(2);
+    expect(overlapped).toBe(false);
   });
 });

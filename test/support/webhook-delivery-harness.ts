@@ -8,7 +8,7 @@ import type { FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
 import type { DeliveryMessage } from '../../lib/webhooks/domain/ports.ts';
 import { createDeliveryBatchHandler } from '../../lib/webhooks/webhook-batch.ts';
 import { WORKERS, type QueueWorkerDefinition } from '../../lib/app/workers.ts';
-import { WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
+import { GateMemory, WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore, WebhookReplaysStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
 import { CoalescingDeliveryQueue, WebhookDeliveryQueue, WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
@@ -21,7 +21,8 @@ import type { Receiver } from './webhook-receiver.ts';
 
 /**
  * The delivery worker's real handler (lib/webhooks/webhook-batch.ts) on its own queue of the local stack,
- * polled as the deliverWebhooks mapping is (20 batches of 10 at once), with a short attempt
+ * polled as the deliverWebhooks mapping is (20 batches of 10 at once, each invocation with its
+ * own stores and gate, as functions/workers/deliver-webhooks.ts builds them), with a short attempt
  * deadline, so fairness tests run in seconds and the test server's own worker never sees their
  * messages. Tenants' events are committed before their endpoints exist, so the test server's
  * dispatcher queues none of them; the tests create the tasks and queue their messages here.
@@ -74,23 +75,29 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
   const queueUrl = QueueUrl as string;
   const inventory = tableName('inventory');
   const endpoints = new WebhookEndpointsStore(inventory, tableName('audit'));
-  const deliveries = new WebhookDeliveriesStore(inventory);
   const events = new WebhookEventSource(tableName('events'));
   const queue = new WebhookDeliveryQueue(queueUrl);
   const sender = createWebhookSender({ allowLoopback: true, timeoutMs: options.attemptTimeoutMs });
-  const worker = new DeliveryWorker({
-    endpoints,
-    deliveries,
-    events,
-    queue: new CoalescingDeliveryQueue(queue),
-    secrets: webhookSecretBox(),
-    send: (input) => sender.send(input),
-    // Failed attempts come back after the test.
-    firstRetrySeconds: 600,
-    attemptDeadlineMs: options.attemptTimeoutMs,
-    ...(options.fair ? { gate: new WebhookAttemptGate(inventory, { leaseMs: options.attemptTimeoutMs + 5000, ...(options.limits ? { limits: options.limits } : {}) }) } : {}),
+  const gateMemory = new GateMemory();
+  const secrets = webhookSecretBox();
+  // As functions/workers/deliver-webhooks.ts: clients and caches here, batchers per invocation.
+  const handler = createDeliveryBatchHandler(() => {
+    const deliveries = new WebhookDeliveriesStore(inventory);
+    const worker = new DeliveryWorker({
+      endpoints,
+      deliveries,
+      events,
+      queue: new CoalescingDeliveryQueue(queue),
+      secrets,
+      send: (input) => sender.send(input),
+      // Failed attempts come back after the test.
+      firstRetrySeconds: 600,
+      attemptDeadlineMs: options.attemptTimeoutMs,
+      ...(options.fair ? { gate: new WebhookAttemptGate(inventory, { leaseMs: options.attemptTimeoutMs + 5000, memory: gateMemory, ...(options.limits ? { limits: options.limits } : {}) }) } : {}),
+    });
+    return { worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(inventory) } };
   });
-  const handler = createDeliveryBatchHandler({ worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(inventory) } });
+  const setup = new WebhookDeliveriesStore(inventory);
   const definition = WORKERS.find((candidate): candidate is QueueWorkerDefinition => candidate.id === 'deliverWebhooks');
   if (!definition) throw new Error('lib/app/workers.ts has no deliverWebhooks worker');
   let poller: QueuePoller | undefined;
@@ -102,7 +109,7 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
         if (!event) throw new Error(`no event ${eventIndex}`);
         return newTask({ organizationId: tenant.organizationId, ...event }, endpointId, 'live');
       });
-      for (let start = 0; start < tasks.length; start += 32) await Promise.all(tasks.slice(start, start + 32).map((task) => deliveries.createTask(task)));
+      for (let start = 0; start < tasks.length; start += 32) await Promise.all(tasks.slice(start, start + 32).map((task) => setup.createTask(task)));
       const messages = tasks.map((task): { message: DeliveryMessage; delaySeconds: number } => ({
         message: { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt: 1, dueAt: Date.now() },
         delaySeconds: 0,

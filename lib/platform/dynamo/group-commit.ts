@@ -3,7 +3,8 @@
  * the same turn of the event loop) go out together in the next write. Idle, a request waits for
  * nothing but the end of the current turn; busy, the requests that pile up behind the writes in
  * flight cost one write between them (docs/performance.md "Webhooks"). Each request learns its
- * own result, or the write's error.
+ * own result, or the write's error. Its owner builds one per invocation, never at module scope,
+ * so it joins only one invocation's requests, as it could on Lambda (docs/architecture.md).
  */
 export class GroupCommit<Entry, Result> {
   private readonly keys = new Map<string, { queue: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]; inFlight: number; scheduled: boolean }>();

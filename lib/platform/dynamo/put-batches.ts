@@ -6,7 +6,10 @@ import { GroupCommit } from './group-commit.ts';
  * Unconditional puts sent many to a request: `BatchWriteItem`s, by group commit
  * (group-commit.ts). For an item only one writer ever puts (or whose last put is the truth): a put
  * with no condition costs DynamoDB a fraction of a conditional write (docs/performance.md
- * "Webhooks"). Items DynamoDB leaves unprocessed are sent again.
+ * "Webhooks"). Items DynamoDB leaves unprocessed are sent again. One batcher serves one
+ * invocation (its owner builds it per invocation, never at module scope): a Lambda container
+ * runs one invocation at a time, so puts of two invocations never share a request there, and
+ * must not locally either (docs/webhooks.md "Delivery").
  */
 
 /** DynamoDB's most items in one `BatchWriteItem`. */
@@ -14,12 +17,6 @@ const MAX_ITEMS = 25;
 const MAX_IN_FLIGHT = 8;
 /** Rounds for items left unprocessed (throttling) before the put fails. */
 const MAX_TRIES = 6;
-
-/** The process's one batcher: every store's puts to a table go together, whichever flow asks (the local runtime runs the dispatcher and the worker in one process). */
-export function sharedPutBatches(): PutBatches {
-  return (shared ??= new PutBatches());
-}
-let shared: PutBatches | undefined;
 
 export class PutBatches {
   private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>((tableName, puts) => this.send(tableName, puts), { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT });

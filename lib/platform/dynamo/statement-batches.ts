@@ -8,7 +8,8 @@ import { GroupCommit } from './group-commit.ts';
  * `BatchExecuteStatement`s, by group commit (lib/platform/dynamo/group-commit.ts). Each statement succeeds
  * or fails on its own, as the `PutItem` or `UpdateItem` it stands for would, and costs the same
  * write; what a request's overhead costs (the SDK's pipeline, the round trip) is paid once for
- * up to 25 (docs/performance.md "Webhooks").
+ * up to 25 (docs/performance.md "Webhooks"). As lib/platform/dynamo/put-batches.ts, one batcher serves one
+ * invocation.
  */
 
 export interface BatchedWrite {
@@ -24,7 +25,7 @@ export type BatchedWriteOutcome = { written: true } | { written: false; reason: 
 
 /** DynamoDB's most statements in one `BatchExecuteStatement`. */
 const MAX_STATEMENTS = 25;
-/** Requests on their way at once: enough that a busy worker's writes never queue behind one round trip. */
+/** Requests on their way at once: an invocation's writes that come while one is on its way need not wait for its round trip. */
 const MAX_IN_FLIGHT = 8;
 /** A statement refused for a passing reason (throttled, a transaction on its item) is sent again, up to this many times in all. */
 const MAX_TRIES = 5;

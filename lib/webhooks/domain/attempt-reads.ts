@@ -17,6 +17,10 @@ import type { EndpointStorage, EventSource, StoredEventText } from './ports.ts';
  *   rotation, a disable, a delete) reaches this container's attempts within that time. A change
  *   this container makes (marking the endpoint failing, disabling it) drops its entry at once.
  * With `endpointMs` 0 and `eventBytes` 0 every attempt reads both (tests of other concerns).
+ *
+ * What is kept (`AttemptCaches`) is the container's, built at module scope; the reads on their way
+ * that an attempt waits for are one invocation's (`AttemptReads`, built per invocation): on
+ * Lambda two invocations never share a read, so locally they do not either.
  */
 
 export interface AttemptReadLimits {
@@ -30,18 +34,29 @@ const EVENT_KEEP_MS = 60_000;
 const MAX_EVENTS_PER_BATCH = 90;
 const MAX_ENDPOINTS = 2000;
 
+/** Endpoints and envelopes a container keeps between attempts (and invocations). */
+export class AttemptCaches {
+  readonly endpoints: LRUCache<string, StoredEndpoint> | undefined;
+  readonly events: LRUCache<string, StoredEventText> | undefined;
+
+  constructor(limits: AttemptReadLimits) {
+    if (limits.endpointMs > 0) this.endpoints = new LRUCache({ max: MAX_ENDPOINTS, ttl: limits.endpointMs });
+    if (limits.eventBytes > 0) this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
+  }
+}
+
 export class AttemptReads {
   private readonly endpoints: LRUCache<string, StoredEndpoint> | undefined;
   private readonly events: LRUCache<string, StoredEventText> | undefined;
-  /** Per organization, its reads of events on their way, by the sequence each asked for. */
+  /** Per organization, this invocation's reads of events on their way, by the sequence each asked for. */
   private readonly reading = new Map<string, Map<number, Promise<StoredEventText[]>>>();
 
   constructor(
     private readonly sources: { endpoints: Pick<EndpointStorage, 'get'>; events: Pick<EventSource, 'find' | 'findWithBatch'> },
-    limits: AttemptReadLimits,
+    caches: AttemptCaches,
   ) {
-    if (limits.endpointMs > 0) this.endpoints = new LRUCache({ max: MAX_ENDPOINTS, ttl: limits.endpointMs });
-    if (limits.eventBytes > 0) this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
+    this.endpoints = caches.endpoints;
+    this.events = caches.events;
   }
 
   async endpoint(organizationId: string, endpointId: string): Promise<StoredEndpoint | undefined> {

@@ -5,14 +5,15 @@ import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type D
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
 import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, StoredEventText, TaskIdentity, TaskNext } from './ports.ts';
 import { newTask } from './dispatch.ts';
-import { AttemptReads, type AttemptReadLimits } from './attempt-reads.ts';
+import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { signatureHeaders } from './signing.ts';
 
 /**
  * The delivery worker's decision for one queue message (docs/webhooks.md "Delivery" and "Retry
  * waits"). An attempt is claimed before it is sent (the task's attempt count, conditioned; a live
- * delivery's first claim creates the task; then a `pending` log entry) and settled after (the log
+ * delivery's first claim creates the task; then, for an attempt still under way after a moment, a
+ * `pending` log entry) and settled after (the log
  * entry's outcome, then the task's next state),
  * so a duplicate message never sends twice and a worker that dies mid-attempt leaves a claim the
  * next delivery of the message settles: as failed, or as its log entry says when the worker died
@@ -27,6 +28,12 @@ export const MAX_QUEUE_DELAY_SECONDS = 900;
 export { STALE_ATTEMPT_MS };
 /** A message this early is sent on; within it the attempt starts now. */
 const EARLY_TOLERANCE_MS = 1000;
+/**
+ * An attempt still under way this long after it was sent gets its `pending` log entry; one that
+ * ends sooner writes only its outcome (a write unit less a delivery on AWS), and one whose worker
+ * dies unseen is written whole by its successor's settle (docs/webhooks.md "Delivery").
+ */
+const PENDING_ENTRY_AFTER_MS = 1000;
 
 export interface SendResult {
   outcome: 'succeeded' | 'failed' | 'gone';
@@ -47,10 +54,12 @@ export interface DeliveryPorts {
   send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
   /** The fair shares of attempts in flight (docs/webhooks.md "Fairness"); without it attempts are not limited (tests of other concerns). */
   gate?: AttemptGate;
-  /** How long a worker keeps endpoints and envelopes it read (lib/webhooks/domain/attempt-reads.ts); without it every attempt reads both. */
-  readLimits?: AttemptReadLimits;
+  /** The endpoints and envelopes the container keeps (lib/webhooks/domain/attempt-reads.ts); without them every attempt reads both. */
+  readCaches?: AttemptCaches;
   /** The sender's deadline: a deferred attempt to an endpoint whose circuit is open waits at least this long. */
   attemptDeadlineMs?: number;
+  /** How long an attempt runs before its `pending` log entry is written (PENDING_ENTRY_AFTER_MS unless a test says). */
+  pendingEntryAfterMs?: number;
   /** The wait after the first failed attempt instead of the schedule's, for local tests only (WEBHOOK_FIRST_RETRY_SECONDS). */
   firstRetrySeconds?: number;
   clock?: () => Date;
@@ -72,11 +81,15 @@ function firstTask(message: Extract<DeliveryMessage, { kind: 'attempt' }>, read:
 
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
+/**
+ * One invocation's worker: build it per invocation, with that invocation's stores and gate (their
+ * batchers serve its messages only) and the container's caches (docs/webhooks.md "Delivery").
+ */
 export class DeliveryWorker {
   private readonly reads: AttemptReads;
 
   constructor(private readonly ports: DeliveryPorts) {
-    this.reads = new AttemptReads(ports, ports.readLimits ?? { endpointMs: 0, eventBytes: 0 });
+    this.reads = new AttemptReads(ports, ports.readCaches ?? new AttemptCaches({ endpointMs: 0, eventBytes: 0 }));
   }
 
   /** Handles one `attempt` message; `redelivered` when the queue gave it out before (its receive count > 1). */
@@ -126,12 +139,22 @@ export class DeliveryWorker {
       await deliveries.finishTask(task, attempt.attemptId, { status: 'cancelled', nextAttemptAt: null });
       return 'cancelled';
     }
-    // The log's `pending` entry is written while the request goes out. One that fails is left to
-    // the settle, which writes the whole entry: the request is never abandoned half sent.
-    const pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
-      this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
-    });
-    const result = await this.signAndSend(stored, event.envelopeJson, task.eventId, now);
+    // The log's `pending` entry is written while the request is still under way after a moment.
+    // One that fails is left to the settle, which writes the whole entry: the request is never
+    // abandoned half sent.
+    let pending: Promise<void> | undefined;
+    const pendingTimer = setTimeout(() => {
+      pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
+        this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
+      });
+    }, this.ports.pendingEntryAfterMs ?? PENDING_ENTRY_AFTER_MS);
+    let result: SendResult;
+    try {
+      result = await this.signAndSend(stored, event.envelopeJson, task.eventId, now);
+    } finally {
+      clearTimeout(pendingTimer);
+    }
+    // Its outcome goes after it, never before.
     await pending;
     attempted.timedOut = result.timedOut === true;
     this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });

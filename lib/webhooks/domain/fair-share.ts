@@ -159,6 +159,41 @@ export function release(state: GateState, endpointId: string, timedOut: boolean 
 export const WAITED_FOR_WORKER_MS = 1000;
 
 /**
+ * An organization marked waiting stays so this long unless marked again: long enough that a
+ * tenant trickling events behind another's backlog is still counted between its late attempts.
+ */
+export const WAITING_MARK_MS = 10_000;
+
+/** How long a refused admission the policy lets wait may wait for a slot, and how often it looks again (a release in its invocation wakes it at once). */
+export const SLOT_WAIT = { maxMs: 1000, pollMs: 100 } as const;
+
+/**
+ * At a base share with nothing earned, an admission waits only while an attempt of the same
+ * organization (or endpoint) admitted in its invocation started less than this ago (an ask still
+ * on its way is no attempt yet): a tenant just
+ * starting earns credit within a round trip; past this, its attempts are slow or hanging and the
+ * rest of its backlog is deferred at once.
+ */
+const YOUNG_ATTEMPT_MS = 1000;
+
+export const isYoungAttempt = (ageMs: number) => ageMs < YOUNG_ATTEMPT_MS;
+
+/**
+ * Whether a refused admission waits for a slot rather than being deferred at once (a deferral
+ * brings it back no sooner than 1 s): always beyond the base share of a tenant whose attempts
+ * end (`burst-share`: its share grows as they end); at a base share only while a young attempt of
+ * its organization (for `endpoint-share`, of its endpoint) runs beside it, and never for an
+ * endpoint in a run of timeouts nor while others wait (`others-waiting`) or its circuit is open.
+ */
+export function mayWaitForSlot(reason: ShareRefusal, state: GateState, endpointId: string, young: { organization: boolean; endpoint: boolean }): boolean {
+  if (reason === 'burst-share') return true;
+  if (endpointOf(state, endpointId).timeouts > 0) return false;
+  if (reason === 'organization-share') return young.organization;
+  if (reason === 'endpoint-share') return young.endpoint;
+  return false;
+}
+
+/**
  * Whether an admitted attempt says its organization is waiting for the worker: it sat in the
  * queue past `WAITED_FOR_WORKER_MS` (the worker was full), and the organization could use more of
  * the worker if others made room — its attempts end (credit), or it is new to the gate. An

@@ -1,7 +1,7 @@
 // One piece: the gate item's counters, generations and waiting marks are one storage format, read and written only here.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, sharesOf, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/fair-share.ts';
+import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, isYoungAttempt, mayWaitForSlot, sharesOf, SLOT_WAIT, WAITING_MARK_MS, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/fair-share.ts';
 import type { AttemptGate } from '../domain/ports.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { envelopeAssignments } from '../../platform/dynamo/entity.ts';
@@ -29,46 +29,30 @@ import { webhookGateEntity, webhookGateWaitingEntity } from '../../platform/dyna
  * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
  * the contention. An admission that looks free on the item as last seen (every write's answer
  * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
- * the item as seen in the last 100 ms (read again if older) and this worker's own attempts in
- * flight show the share is full; only when it looked free and the table found it taken does a
+ * the item as seen in the last 100 ms (read again if older) and this invocation's own attempts
+ * in flight show the share is full; only when it looked free and the table found it taken does a
  * conditional update fail (returning the item, for the next decision).
  *
- * A tenant whose attempts end, refused beyond its base share (`burst-share`), is not deferred at
- * once: the admission waits up to 1 s for one of its slots to free here (or, polling every
- * 100 ms, anywhere), since a deferral would bring it back no sooner. So does one refused at its
- * base share while its attempts started here are less than 1 s old (a tenant just starting,
- * about to earn credit); a hanging tenant's backlog is deferred at once after that first second.
+ * A refused admission the policy lets wait (lib/webhooks/domain/fair-share.ts, `mayWaitForSlot`)
+ * waits for one of its organization's slots to free in this invocation (or, polling, anywhere)
+ * before it is deferred.
  *
  * One more item, shared by all, lists the organizations waiting for the worker (attributes
- * `w_<organization>`, until when): marked at most once a second per worker and organization while
- * its attempts are late, and read at most every half second by a worker whose organizations
- * burst beyond their base shares.
+ * `w_<organization>`, until when): marked at most once a second per container and organization
+ * while its attempts are late, and read at most every half second by an invocation whose
+ * organizations burst beyond their base shares.
+ *
+ * A gate serves one invocation (its writes and waits are that invocation's); what it remembers
+ * between invocations is the container's `GateMemory`.
  */
 
 /** Updates tried for one admission when the share looked free but the update found it taken. */
 const ADMIT_TRIES = 3;
-/** How long the item as last read (or returned by a write) stands for this worker's refusals. */
+/** How long the item as last read (or returned by a write) stands for this invocation's refusals. */
 const STATE_FRESH_MS = 100;
-/** How long an admission beyond the base share of a tenant whose attempts end waits for a slot before it is refused. */
-const BURST_WAIT_MS = 1000;
-/** How often such an admission looks at the table again (releases by this worker wake it at once). */
-const BURST_POLL_MS = 100;
-/**
- * At a base share with nothing earned, an admission waits (as beyond the earned share) only while
- * an attempt of the same organization (or endpoint) started here less than this ago: a tenant
- * just starting earns credit within a round trip; past this, its attempts are slow or hanging and
- * the rest of its backlog is deferred at once.
- */
-const YOUNG_ATTEMPT_MS = 1000;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
-/**
- * An organization marked waiting stays so this long unless marked again: long enough that a
- * tenant trickling events behind another's backlog is still counted between its late attempts
- * (on the local stack, with 3 s marks such a tenant's third event queued behind the backlog again).
- */
-const WAITING_MARK_MS = 10_000;
-/** A worker marks an organization waiting again at most this often. */
+/** A container marks an organization waiting again at most this often. */
 const WAITING_REMARK_MS = 1000;
 
 type Item = Record<string, unknown>;
@@ -148,7 +132,26 @@ function otherGenerations(counts: Map<number, number> | undefined, generation: n
   return Math.max(0, total);
 }
 
+/**
+ * What a container's gates remember between invocations, built at module scope: caches only, which
+ * no write waits for (each organization's item as last seen, the waiting list as last read, when
+ * this container last marked each organization waiting).
+ */
+export class GateMemory {
+  /** Each organization's item as last read or written, and when. */
+  readonly items = new Map<string, { item: Item | undefined; at: number }>();
+  waiting: { item: Item | undefined; at: number } | undefined;
+  readonly marked = new Map<string, number>();
+}
+
+/**
+ * One invocation's gate: build it per invocation (its writes coalesce that invocation's
+ * admissions and releases only, as on Lambda, where a container runs one invocation at a time),
+ * with the container's `memory`.
+ */
 export class WebhookAttemptGate implements AttemptGate {
+  private readonly memory: GateMemory;
+
   constructor(
     private readonly tableName: string,
     private readonly options: {
@@ -158,23 +161,22 @@ export class WebhookAttemptGate implements AttemptGate {
       log?: (message: string, details: Record<string, unknown>) => void;
       /** The item listing the organizations waiting: the one every worker shares, unless a test keeps its gates apart from the suites running beside it. */
       waitingKey?: { pk: string; sk: string };
+      /** The container's (a gate of its own without it). */
+      memory?: GateMemory;
     },
-  ) {}
+  ) {
+    this.memory = options.memory ?? new GateMemory();
+  }
 
-  /** Admissions of one organization decided here at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
+  /** Admissions of one organization decided in this invocation at once go to the table in one update, and so do releases (docs/performance.md "Webhooks"). */
   // At most 8 together: each endpoint adds to the condition, which DynamoDB caps at 4 KB.
   private readonly takes = new GroupCommit<TakeAsk, Item | undefined | Error>((organizationId, asks) => this.takeAll(organizationId, asks), { maxEntries: 8 });
   private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
 
-  /** Attempts this worker holds or is asking for, with the generation each was counted in. */
+  /** Attempts this invocation holds or is asking for, with the generation each was counted in. */
   private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
-  /** Each organization's item as last read or written, and when. */
-  private readonly items = new Map<string, { item: Item | undefined; at: number }>();
   private readonly reading = new Map<string, Promise<Item | undefined>>();
-  private waiting: { item: Item | undefined; at: number } | undefined;
   private waitingRead: Promise<Item | undefined> | undefined;
-  /** Organizations this worker marked waiting, and when. */
-  private readonly marked = new Map<string, number>();
   /** Admissions waiting for a slot of the organization to free. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
@@ -201,7 +203,7 @@ export class WebhookAttemptGate implements AttemptGate {
         // first attempts here are still young (they may yet end and earn it more): a slot or
         // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
         // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
-        if (waits >= BURST_WAIT_MS / BURST_POLL_MS || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
+        if (waits >= SLOT_WAIT.maxMs / SLOT_WAIT.pollMs || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
         waits += 1;
         await this.slotFreedOrPoll(request.organizationId);
         fresh = true;
@@ -231,14 +233,12 @@ export class WebhookAttemptGate implements AttemptGate {
     }
   }
 
-  /** Whether a refused admission may wait here for a slot rather than be deferred at once. */
+  /** Whether a refused admission may wait in this invocation for a slot rather than be deferred at once (the policy: lib/webhooks/domain/fair-share.ts). */
   private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
-    if (reason === 'burst-share') return true;
-    if ((reason !== 'organization-share' && reason !== 'endpoint-share') || endpointOf(state, request.endpointId).timeouts > 0) return false;
     const now = this.now();
-    return [...this.local.values()].some(
-      (lease) => lease.organizationId === request.organizationId && (reason === 'organization-share' || lease.endpointId === request.endpointId) && now - lease.startedAt < YOUNG_ATTEMPT_MS,
-    );
+    // Attempts admitted (counted in a generation), not asks still on their way: those are no attempts yet.
+    const young = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId && lease.generation !== null && isYoungAttempt(now - lease.startedAt));
+    return mayWaitForSlot(reason, state, request.endpointId, { organization: young.length > 0, endpoint: young.some((lease) => lease.endpointId === request.endpointId) });
   }
 
   /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
@@ -252,7 +252,7 @@ export class WebhookAttemptGate implements AttemptGate {
         if (waiters.size === 0) this.waiters.delete(organizationId);
         resolve();
       };
-      const timer = setTimeout(done, BURST_POLL_MS);
+      const timer = setTimeout(done, SLOT_WAIT.pollMs);
       waiters.add(done);
     });
   }
@@ -330,7 +330,7 @@ export class WebhookAttemptGate implements AttemptGate {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The item as the refusal found it stands for the next decision; without it, the next one reads.
       if (error.Item) this.remember(organizationId, error.Item as Item);
-      else this.items.delete(organizationId);
+      else this.memory.items.delete(organizationId);
       if (asks.length === 1) return [undefined];
       return this.eachAlone(organizationId, asks);
     }
@@ -419,22 +419,22 @@ export class WebhookAttemptGate implements AttemptGate {
 
   /** Keeps the item as seen, unless a later version was seen already (answers to concurrent writes arrive in any order). */
   private remember(organizationId: string, item: Item | undefined): void {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     if (known?.item && numberOf(known.item.v) > numberOf(item?.v)) {
       known.at = this.now();
       return;
     }
-    this.items.set(organizationId, { item, at: this.now() });
+    this.memory.items.set(organizationId, { item, at: this.now() });
   }
 
   private seenLately(organizationId: string): boolean {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     return known !== undefined && this.now() - known.at <= STATE_FRESH_MS;
   }
 
   /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
   private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
-    const known = this.items.get(organizationId);
+    const known = this.memory.items.get(organizationId);
     if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
     let reading = this.reading.get(organizationId);
     if (!reading) {
@@ -442,7 +442,7 @@ export class WebhookAttemptGate implements AttemptGate {
         .send(new GetCommand({ TableName: this.tableName, Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }))
         .then(({ Item }) => {
           this.remember(organizationId, Item);
-          return this.items.get(organizationId)?.item;
+          return this.memory.items.get(organizationId)?.item;
         })
         .finally(() => this.reading.delete(organizationId));
       this.reading.set(organizationId, reading);
@@ -454,26 +454,26 @@ export class WebhookAttemptGate implements AttemptGate {
   private async othersWaiting(organizationId: string, item: Item | undefined): Promise<number> {
     if (countersOf(item, this.generation()).state.organization.credit === 0) return 0;
     const now = this.now();
-    if (!this.waiting || now - this.waiting.at > WAITING_FRESH_MS) {
+    if (!this.memory.waiting || now - this.memory.waiting.at > WAITING_FRESH_MS) {
       this.waitingRead ??= documentClient
         .send(new GetCommand({ TableName: this.tableName, Key: this.options.waitingKey ?? webhookGateWaitingEntity.key({}) }))
         .then(({ Item }) => {
-          this.waiting = { item: Item, at: this.now() };
+          this.memory.waiting = { item: Item, at: this.now() };
           return Item;
         })
         .finally(() => (this.waitingRead = undefined));
       await this.waitingRead;
     }
-    return Object.entries(this.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
+    return Object.entries(this.memory.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
   }
 
   private async markWaiting(organizationId: string): Promise<void> {
     const now = this.now();
-    if (now - (this.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
-    this.marked.set(organizationId, now);
+    if (now - (this.memory.marked.get(organizationId) ?? 0) < WAITING_REMARK_MS) return;
+    this.memory.marked.set(organizationId, now);
     const envelope = envelopeAssignments(webhookGateWaitingEntity);
     // Marks that ran out, as last read, go with it: the item holds only the organizations waiting lately.
-    const expired = Object.entries(this.waiting?.item ?? {})
+    const expired = Object.entries(this.memory.waiting?.item ?? {})
       .filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) <= now)
       .map(([name]) => name);
     const expiredNames = Object.fromEntries(expired.map((name, index) => [`#x${index}`, name]));

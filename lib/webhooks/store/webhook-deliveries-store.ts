@@ -12,35 +12,35 @@ import { webhookAttemptEntity, webhookTaskEntity } from '../../platform/dynamo/e
 import { taskSweepAt } from '../domain/sweep-at.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 import { insertStatement, StatementBatches, updateStatement } from '../../platform/dynamo/statement-batches.ts';
-import { sharedPutBatches, type PutBatches } from '../../platform/dynamo/put-batches.ts';
+import { PutBatches } from '../../platform/dynamo/put-batches.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
  * task per (endpoint, event, origin): a live delivery's first claim creates it, a replay page
  * inserts its own (refused where one exists). An attempt is claimed by one conditional update of
- * the task (its attempt count), so two workers holding the same message never both send; its
- * `pending` log entry follows. It is settled by its log entry (the claimant's put with no
+ * the task (its attempt count), so two workers holding the same message never both send; a slow
+ * attempt's `pending` log entry follows. It is settled by its log entry (the claimant's put with no
  * condition, a successor's only over `pending` or none), then the task: the claimant's end of it
  * is a put with no condition, a next attempt is scheduled only while that attempt is in flight.
- * Each is one single-item write, not a transaction (a transaction costs DynamoDB Local about four
- * single writes, docs/performance.md "Webhooks"), and all but the claim go many to a request; a
+ * Each is one single-item write, not a transaction (a transactional write bills twice on AWS,
+ * docs/performance.md "Webhooks"), and all but the claim go many to a request; a
  * worker that dies between the two leaves a task in flight whose log entry holds the outcome,
  * which the interrupted settle applies (lib/webhooks/domain/deliver.ts). A replay task's
  * creation and every settle that schedules a retry file the task in the due index under the time
  * its next message counts as lost; an end takes it out (lib/webhooks/store/webhook-task-index.ts); the
  * claim leaves it.
+ *
+ * A store's batchers are its own: build one per invocation (functions/workers/deliver-webhooks.ts),
+ * so writes go many to a request only within an invocation, as they can on Lambda.
  */
-
-/** One process's batched statements (lib/platform/dynamo/statement-batches.ts): a replay page's inserts and the worker's settles go together. */
-const SHARED_BATCHES = new StatementBatches();
 
 const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
 
 export class WebhookDeliveriesStore implements DeliveryStorage {
   constructor(
     private readonly tableName: string,
-    private readonly batches: StatementBatches = SHARED_BATCHES,
-    private readonly puts: PutBatches = sharedPutBatches(),
+    private readonly batches: StatementBatches = new StatementBatches(),
+    private readonly puts: PutBatches = new PutBatches(),
   ) {
     this.log = new WebhookDeliveryLog(tableName);
   }

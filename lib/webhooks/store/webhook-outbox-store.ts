@@ -9,7 +9,7 @@ import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, defineEntity, entityItem } from '../../platform/dynamo/entity.ts';
 import { webhookTaskEntity } from '../../platform/dynamo/entities.ts';
 import { activeJobShardOf, padSequence } from '../../platform/dynamo/keys.ts';
-import { sharedPutBatches, type PutBatches } from '../../platform/dynamo/put-batches.ts';
+import { PutBatches } from '../../platform/dynamo/put-batches.ts';
 import { dueSortKey } from './webhook-task-index.ts';
 
 /**
@@ -19,7 +19,8 @@ import { dueSortKey } from './webhook-task-index.ts';
  * delivery is done with the outbox once its task has ended or scheduled a retry (which files the
  * task in the due index itself); the sweep reads the tasks, queues again what each delivery still
  * needs and deletes the item once none needs anything (lib/webhooks/domain/due-sweep.ts). A
- * retried stream batch puts the same items again (same keys), so nothing doubles.
+ * retried stream batch puts the same items again (same keys), so nothing doubles. Its puts go
+ * many to a request within the store's invocation only (it is built per invocation).
  */
 
 // The outbox's keys live here rather than in keys.ts and entities.ts, which every function
@@ -65,7 +66,7 @@ interface StoredOutbox {
 export class WebhookOutboxStore implements DispatchOutbox {
   constructor(
     private readonly tableName: string,
-    private readonly puts: PutBatches = sharedPutBatches(),
+    private readonly puts: PutBatches = new PutBatches(),
     private readonly clock: () => number = Date.now,
   ) {}
 

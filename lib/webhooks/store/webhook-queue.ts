@@ -66,7 +66,8 @@ export class WebhookEventSource implements EventSource {
 /**
  * Sends made in the same turn of the event loop go out together, 10 to a SendMessageBatch: the
  * messages of a batch that are deferred at once (docs/webhooks.md "Fairness") cost one request,
- * not one each. Each caller still learns whether its own messages were sent.
+ * not one each. Each caller still learns whether its own messages were sent. Built per invocation
+ * (functions/workers/deliver-webhooks.ts), so it never joins two invocations' sends.
  */
 export class CoalescingDeliveryQueue implements DeliveryQueue {
   private pending: { messages: readonly { message: DeliveryMessage; delaySeconds: number }[]; settle: (error?: unknown) => void }[] = [];

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { AttemptReads } from '../../../lib/webhooks/domain/attempt-reads.ts';
+import { AttemptCaches, AttemptReads } from '../../../lib/webhooks/domain/attempt-reads.ts';
 import type { StoredEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
 import type { StoredEventText } from '../../../lib/webhooks/domain/ports.ts';
 
@@ -30,7 +30,7 @@ function sources(envelopeBytes = 10) {
 describe('attempt reads', () => {
   it('keeps an endpoint for its time, then reads it again and sees the change', async () => {
     const source = sources();
-    const reads = new AttemptReads(source, { endpointMs: 40, eventBytes: 0 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 40, eventBytes: 0 }));
     expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(1);
     source.bump();
     expect((await reads.endpoint('org_a', 'whe_1'))?.version).toBe(1);
@@ -42,7 +42,7 @@ describe('attempt reads', () => {
 
   it('reads an endpoint this container changed again at once', async () => {
     const source = sources();
-    const reads = new AttemptReads(source, { endpointMs: 60_000, eventBytes: 0 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 60_000, eventBytes: 0 }));
     await reads.endpoint('org_a', 'whe_1');
     source.bump();
     reads.forgetEndpoint('org_a', 'whe_1');
@@ -51,7 +51,7 @@ describe('attempt reads', () => {
 
   it('keeps endpoints and events apart by organization', async () => {
     const source = sources();
-    const reads = new AttemptReads(source, { endpointMs: 60_000, eventBytes: 1000 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 60_000, eventBytes: 1000 }));
     await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 7)]);
     await Promise.all([reads.endpoint('org_b', 'whe_1'), reads.event('org_b', 7)]);
     await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 7), reads.event('org_b', 7)]);
@@ -60,12 +60,12 @@ describe('attempt reads', () => {
 
   it('keeps envelopes up to its byte budget, least recently used out first, and never one larger than it', async () => {
     const source = sources(400);
-    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1000 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 0, eventBytes: 1000 }));
     for (const sequence of [1, 2, 1, 3, 1, 2]) await reads.event('org_a', sequence);
     // 1 and 2 fit (800 bytes); 3 pushes out 2 (used longest ago), which is read again.
     expect(source.reads.events).toEqual(['org_a/1', 'org_a/2', 'org_a/3', 'org_a/2']);
     const huge = sources(5000);
-    const small = new AttemptReads(huge, { endpointMs: 0, eventBytes: 1000 });
+    const small = new AttemptReads(huge, new AttemptCaches({ endpointMs: 0, eventBytes: 1000 }));
     await small.event('org_a', 1);
     await small.event('org_a', 1);
     expect(huge.reads.events).toHaveLength(2);
@@ -73,7 +73,7 @@ describe('attempt reads', () => {
 
   it('reads every time without limits', async () => {
     const source = sources();
-    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 0 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 0, eventBytes: 0 }));
     for (let round = 0; round < 3; round += 1) await Promise.all([reads.endpoint('org_a', 'whe_1'), reads.event('org_a', 1)]);
     expect(source.reads.endpoints).toHaveLength(3);
     expect(source.reads.events).toHaveLength(3);
@@ -107,7 +107,7 @@ describe('attempt reads of a stored batch', () => {
 
   it("one read keeps every event of the batch: the batch's other events are not read again", async () => {
     const source = batchedSource();
-    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 0, eventBytes: 1024 }));
     expect((await reads.event('org_a', 3))?.eventId).toBe('evt_3');
     for (const sequence of [1, 2, 4, 10]) expect((await reads.event('org_a', sequence))?.envelopeJson).toBe(`{"n":${sequence}}`);
     expect(source.reads).toEqual([3]);
@@ -117,7 +117,7 @@ describe('attempt reads of a stored batch', () => {
 
   it("attempts of one organization's burst wait for the reads on their way: two stored batches of 90 events to 3 endpoints at once, 2 reads", async () => {
     const source = batchedSource(90);
-    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 * 1024 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 0, eventBytes: 1024 * 1024 }));
     const asks = Array.from({ length: 180 }, (_, index) => index + 1).flatMap((sequence) => [sequence, sequence, sequence]);
     const found = await Promise.all(asks.map((sequence) => reads.event('org_a', sequence)));
     expect(found.map((event) => event?.sequence)).toEqual(asks);
@@ -126,7 +126,7 @@ describe('attempt reads of a stored batch', () => {
 
   it('events stored one to a batch: an attempt waits two reads at most, then reads its own', async () => {
     const source = batchedSource(1);
-    const reads = new AttemptReads(source, { endpointMs: 0, eventBytes: 1024 * 1024 });
+    const reads = new AttemptReads(source, new AttemptCaches({ endpointMs: 0, eventBytes: 1024 * 1024 }));
     const found = await Promise.all(Array.from({ length: 20 }, (_, index) => reads.event('org_a', index + 1)));
     expect(found.map((event) => event?.sequence)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     expect(source.reads).toHaveLength(20);

@@ -242,11 +242,78 @@ describe('delivering', () => {
     expect(sent[0]?.['webhook-id']).toBe('evt_1');
   });
 
-  it('a pending log entry that cannot be written does not abandon the request: it is sent, and the settle writes the whole entry', async () => {
-    const { worker, memory, message, sent } = setup({ outcome: 'succeeded', responseStatus: 200, error: null });
-    memory.recordPending = async () => Promise.reject(new Error('throttled'));
+  it('an attempt that ends at once writes no pending log entry, only its outcome: a write unit less on AWS', async () => {
+    // Prepare
+    const { worker, memory, message } = setup({ outcome: 'succeeded', responseStatus: 204, error: null });
+    const pendingWritten: string[] = [];
+    const record = memory.recordPending.bind(memory);
+    memory.recordPending = async (task, attempt) => {
+      pendingWritten.push(attempt.attemptId);
+      await record(task, attempt);
+    };
+
+    // Act
     expect(await worker.handle(message(1), false)).toBe('sent');
-    expect(sent).toHaveLength(1);
+
+    // Assess
+    expect(pendingWritten).toEqual([]);
+    expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded' })]);
+  });
+
+  it('an attempt still under way after a moment gets its pending log entry, before its outcome', async () => {
+    // Prepare: the send answers only after the moment has passed
+    const memory = new Memory();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const seen: string[] = [];
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      queue: new Queue(),
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      pendingEntryAfterMs: 20,
+      send: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        seen.push(...[...memory.log.values()].map((entry) => entry.status));
+        return { outcome: 'succeeded', responseStatus: 204, durationMs: 80, error: null, retryAfterSeconds: null };
+      },
+    });
+    void memory.createTask(newTask(event(1), 'whe_a', 'live'));
+
+    // Act
+    expect(await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).toBe('sent');
+
+    // Assess: pending while it ran, its outcome after
+    expect(seen).toEqual(['pending']);
+    expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded' })]);
+  });
+
+  it('a pending log entry that cannot be written does not abandon the request: it is sent, and the settle writes the whole entry', async () => {
+    // Prepare: an attempt slow enough for its pending entry, whose write fails
+    const memory = new Memory();
+    memory.recordPending = async () => Promise.reject(new Error('throttled'));
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    let sends = 0;
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      queue: new Queue(),
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      pendingEntryAfterMs: 5,
+      send: async () => {
+        sends += 1;
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return { outcome: 'succeeded', responseStatus: 200, durationMs: 40, error: null, retryAfterSeconds: null };
+      },
+    });
+    void memory.createTask(newTask(event(1), 'whe_a', 'live'));
+
+    // Act
+    expect(await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).toBe('sent');
+
+    // Assess
+    expect(sends).toBe(1);
     expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', responseStatus: 200 })]);
     expect([...memory.tasks.values()][0]).toMatchObject({ status: 'succeeded', inFlight: null });
   });

@@ -9,6 +9,8 @@ import {
   endpointOf,
   fairSplit,
   isCircuitOpen,
+  isYoungAttempt,
+  mayWaitForSlot,
   release,
   waitsForWorker,
   WAITED_FOR_WORKER_MS,
@@ -275,5 +277,29 @@ describe('deferralDelaySeconds', () => {
 
   it('waits at least the attempt deadline for an endpoint whose circuit is open (its one slot frees no sooner)', () => {
     expect([0, 3, 4].map((deferrals) => deferralDelaySeconds(deferrals, 'open-circuit', 15, () => 0))).toEqual([15, 15, 16]);
+  });
+});
+
+describe('mayWaitForSlot: waiting for a slot in the invocation rather than a deferral', () => {
+  const none = { organization: false, endpoint: false };
+  const both = { organization: true, endpoint: true };
+  const timedOut: GateState = { organization: { inFlight: 6, credit: 0 }, endpoints: { whe_a: { inFlight: 3, credit: 0, timeouts: 1 } } };
+
+  it('beyond the base share of a tenant whose attempts end: always (its share grows as they end)', () => {
+    expect(mayWaitForSlot('burst-share', EMPTY_GATE, 'whe_a', none)).toBe(true);
+  });
+
+  it('at a base share: only beside a young attempt of the organization (of the endpoint, at the endpoint\'s share), never for an endpoint in a run of timeouts', () => {
+    expect(mayWaitForSlot('organization-share', EMPTY_GATE, 'whe_a', none)).toBe(false);
+    expect(mayWaitForSlot('organization-share', EMPTY_GATE, 'whe_a', { organization: true, endpoint: false })).toBe(true);
+    expect(mayWaitForSlot('endpoint-share', EMPTY_GATE, 'whe_a', { organization: true, endpoint: false })).toBe(false);
+    expect(mayWaitForSlot('endpoint-share', EMPTY_GATE, 'whe_a', both)).toBe(true);
+    expect(mayWaitForSlot('organization-share', timedOut, 'whe_a', both)).toBe(false);
+  });
+
+  it('never while others wait or the endpoint\'s circuit is open; an attempt is young for its first second', () => {
+    expect(mayWaitForSlot('others-waiting', EMPTY_GATE, 'whe_a', both)).toBe(false);
+    expect(mayWaitForSlot('open-circuit', EMPTY_GATE, 'whe_a', both)).toBe(false);
+    expect([0, 999, 1000].map(isYoungAttempt)).toEqual([true, true, false]);
   });
 });
