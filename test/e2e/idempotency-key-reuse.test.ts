@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callApi, createTestKey } from '../support/api.ts';
 import { keyWithItems } from '../support/boms.ts';
@@ -47,8 +48,14 @@ async function firstUseOnConfidential(key: string, confidential: RouteDefinition
 }
 
 describe('the confidential routes', () => {
-  it('are the webhook endpoint create and the secret rotation', () => {
-    expect(CONFIDENTIAL_ROUTES.map((candidate) => candidate.operationId).sort()).toEqual(['createWebhookEndpoint', 'rotateWebhookSecret']);
+  it('are the routes whose handler stores a confidential response, among them the webhook endpoint create and the secret rotation', () => {
+    // Prepare
+    const sealing = (candidate: RouteDefinition) => readFileSync(candidate.handler, 'utf8').includes('confidentialResponse: true');
+    // Act
+    const handlersThatSeal = WRITE_ROUTES.filter(sealing).map((candidate) => candidate.operationId);
+    // Assess
+    expect(handlersThatSeal).toEqual(CONFIDENTIAL_ROUTES.map((candidate) => candidate.operationId));
+    expect(handlersThatSeal).toEqual(expect.arrayContaining(['createWebhookEndpoint', 'rotateWebhookSecret']));
   });
 });
 
