@@ -69,9 +69,18 @@ async function handle(request: IncomingMessage, response: ServerResponse, matchR
   send(response, fromLambdaResult(result));
 }
 
+/**
+ * How long an idle kept-alive connection stays open (Node's default is 5 s). A client busy for a
+ * few seconds between two requests (the e2e suites build a response validator per route on first
+ * use, seconds on a busy machine) sends its next one on the connection it kept before it has read
+ * that the server closed it, and the request fails ("other side closed", ECONNRESET). Clients that
+ * honour the `Keep-Alive: timeout` hint (undici) close an idle connection first.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export function createLocalServer(): Server {
   const matchRoute = createRouteMatcher<RouteDefinition>(ROUTES);
-  return createServer((request, response) => {
+  return createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (request, response) => {
     handle(request, response, matchRoute).catch((error: unknown) => {
       // Handlers turn their own errors into problem documents; this only catches adapter bugs.
       console.error('local server error', error);

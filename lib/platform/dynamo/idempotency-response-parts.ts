@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyRecord, type StoredResponse } from '../write/idempotency.ts';
+import { IDEMPOTENCY_RETENTION_SECONDS, type StoredResponse } from '../write/idempotency.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
 import { entityItem } from './entity.ts';
 import { idempotencyEntity, idempotencyResponsePartEntity } from './entities.ts';
@@ -62,12 +62,10 @@ export class PartedResponseIdempotencyStore extends IdempotencyStore {
     }
   }
 
-  override async read(organizationId: string, keyHash: string): Promise<IdempotencyRecord | undefined> {
-    const record = await super.read(organizationId, keyHash);
-    // A record whose response is in parts comes back as stored: with `responseParts`, without `response`.
-    const stored = record as (IdempotencyRecord & { responseParts?: unknown }) | undefined;
-    if (stored?.status !== 'completed' || typeof stored.responseParts !== 'number') return record;
-    return { ...stored, response: JSON.parse(await this.partsText(organizationId, keyHash, stored.responseParts, stored.token)) as StoredResponse };
+  override async openResponse(organizationId: string, keyHash: string, item: Record<string, unknown>): Promise<StoredResponse> {
+    // A record whose response is in parts holds `responseParts` in place of `response`.
+    if (typeof item.responseParts !== 'number') return super.openResponse(organizationId, keyHash, item);
+    return JSON.parse(await this.partsText(organizationId, keyHash, item.responseParts, String(item.token))) as StoredResponse;
   }
 
   /** The response text from its parts, read at once. */

@@ -25,6 +25,9 @@ import type { IdempotencyClaim, IdempotencyRecords } from '../write/ports.ts';
 
 export type Claim = IdempotencyClaim;
 
+/** A record as read, before its response is opened (which may need the secret box, or more reads). */
+type UnopenedRecord = IdempotencyRecord<() => Promise<StoredResponse>>;
+
 export type ClaimOutcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse } | { kind: 'rejected'; error: ApiError };
 
 /** What a sealed response is bound to: its organization and key, so it answers no other request. */
@@ -73,27 +76,40 @@ export class IdempotencyStore implements IdempotencyRecords {
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
-      const existing = await this.read(organizationId, keyHash);
+      const existing = await this.readUnopened(organizationId, keyHash);
       if (!existing) continue;
+      // Decided before the response is opened: a key first used on a route that seals its
+      // responses and reused here is a 409, though this function may hold no box to open it.
       const decision = decideOnExisting(existing, fingerprint, now);
-      if (decision.action === 'replay') return { kind: 'replay', response: decision.response };
+      if (decision.action === 'replay') return { kind: 'replay', response: await decision.response() };
       if (decision.action === 'reject') return { kind: 'rejected', error: decision.error };
     }
     throw new Error('Could not claim the idempotency key after several attempts');
   }
 
   async read(organizationId: string, keyHash: string): Promise<IdempotencyRecord | undefined> {
+    const record = await this.readUnopened(organizationId, keyHash);
+    if (record?.status !== 'completed') return record;
+    return { ...record, response: await record.response() };
+  }
+
+  /** The key's record, its response not read yet: `response()` opens it. */
+  protected async readUnopened(organizationId: string, keyHash: string): Promise<UnopenedRecord | undefined> {
     const result = await documentClient.send(
       new GetCommand({ TableName: this.tableName, Key: idempotencyEntity.key({ organizationId, keyHash }), ConsistentRead: true }),
     );
     const item = result.Item;
     if (!item) return undefined;
-    if (item.status === 'completed' && typeof item.sealedResponse === 'string') {
-      const { sealedResponse, ...rest } = item;
-      return { ...rest, response: JSON.parse(await this.box().open(sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse } as IdempotencyRecord;
-    }
-    if (item.status === 'completed' && typeof item.response === 'string') return { ...item, response: JSON.parse(item.response) as StoredResponse } as IdempotencyRecord;
-    return item as IdempotencyRecord;
+    if (item.status !== 'completed') return item as UnopenedRecord;
+    const { sealedResponse: _sealed, response: _response, ...rest } = item;
+    return { ...rest, response: () => this.openResponse(organizationId, keyHash, item) } as UnopenedRecord;
+  }
+
+  /** The response a completed record's item holds: as text, or sealed (only a store given the box opens it). */
+  protected async openResponse(organizationId: string, keyHash: string, item: Record<string, unknown>): Promise<StoredResponse> {
+    if (typeof item.sealedResponse === 'string') return JSON.parse(await this.box().open(item.sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse;
+    if (typeof item.response === 'string') return JSON.parse(item.response) as StoredResponse;
+    throw new Error('A completed idempotency record holds no response');
   }
 
   /**

@@ -81,11 +81,16 @@ export interface StoredResponse {
   confidential?: boolean;
 }
 
-export type IdempotencyRecord =
+/**
+ * A key's record. `R` is how the stored response is held: the response itself, or (in the store,
+ * before a decision) a way to read it, since a sealed one can be opened only by the routes that
+ * stored it.
+ */
+export type IdempotencyRecord<R = StoredResponse> =
   | { status: 'in-progress'; fingerprint: string; token: string; createdAt: string; leaseExpiresAt: string }
-  | { status: 'completed'; fingerprint: string; token: string; createdAt: string; response: StoredResponse };
+  | { status: 'completed'; fingerprint: string; token: string; createdAt: string; response: R };
 
-export type ClaimDecision = { action: 'replay'; response: StoredResponse } | { action: 'reject'; error: ApiError } | { action: 'retry-claim' };
+export type ClaimDecision<R = StoredResponse> = { action: 'replay'; response: R } | { action: 'reject'; error: ApiError } | { action: 'retry-claim' };
 
 export function keyReusedError(): ApiError {
   return new ApiError(409, 'customer-api.idempotency.key-reused', 'Idempotency-Key reused', {
@@ -100,8 +105,12 @@ export function inProgressError(): ApiError {
   });
 }
 
-/** What to do when a claim found an existing record for the key. */
-export function decideOnExisting(existing: IdempotencyRecord, fingerprint: string, now: Date): ClaimDecision {
+/**
+ * What to do when a claim found an existing record for the key. Decided from the fingerprint
+ * before the response is looked at: a different request under the key is refused whatever route
+ * stored the response, without reading it.
+ */
+export function decideOnExisting<R>(existing: IdempotencyRecord<R>, fingerprint: string, now: Date): ClaimDecision<R> {
   if (Date.parse(existing.createdAt) + IDEMPOTENCY_RETENTION_SECONDS * 1000 <= now.getTime()) return { action: 'retry-claim' };
   if (existing.fingerprint !== fingerprint) return { action: 'reject', error: keyReusedError() };
   if (existing.status === 'completed') return { action: 'replay', response: existing.response };
