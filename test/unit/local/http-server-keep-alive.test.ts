@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
 import { REFERENCE_PAGE_PATH } from '../../../lib/app/reference-page.ts';
@@ -16,13 +16,15 @@ afterEach(async () => {
 
 /** The local server in a thread of its own, so it runs while this one is blocked; its port. */
 async function serverThread(): Promise<number> {
+  // An ES module (a data: URL), not an eval'd CommonJS script: tsx compiles what an ES module
+  // imports, while a CommonJS script's import() leaves some files to Node's type stripping,
+  // which refuses TypeScript's parameter properties.
   const source = `
-    const { parentPort } = require('node:worker_threads');
-    import(${JSON.stringify(SERVER_MODULE)}).then(({ createLocalServer }) => {
-      const server = createLocalServer();
-      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-    });`;
-  const worker = new Worker(source, { eval: true, execArgv: ['--import', 'tsx'] });
+    import { parentPort } from 'node:worker_threads';
+    const { createLocalServer } = await import(${JSON.stringify(pathToFileURL(SERVER_MODULE).href)});
+    const server = createLocalServer();
+    server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { execArgv: ['--import', 'tsx'] });
   workers.push(worker);
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
