@@ -61,7 +61,7 @@ export default tseslint.config(
     rules: {
       'layering/domain-is-pure': forbid(
         [...ADAPTERS, '**/http/**', '**/functions/**', '**/app/**', '**/infra/**', '**/local/**', ...AWS_SDK, '@middy/*'],
-        'Pure code (lib/<area>/domain, the platform\'s rules and ports) imports no adapter (store/, transport/, platform/aws, platform/dynamo), no HTTP, lib/app, functions/, infra/, local/, @aws-sdk/* or @middy/*. Depend on a port instead.',
+        "Pure code (lib/<area>/domain, the platform's rules and ports) imports no adapter (store/, transport/, platform/aws, platform/dynamo), no HTTP, lib/app, functions/, infra/, local/, @aws-sdk/* or @middy/*. Depend on a port instead.",
       ),
     },
   },
@@ -142,11 +142,19 @@ export default tseslint.config(
     // bundle it into every worker. `**/http/**` covers lib/platform/http and functions/http.
     files: ['functions/workers/**'],
     rules: {
-      'layering/workers-are-not-http': forbid(['**/http/**'], 'Workers do not import lib/platform/http or functions/http: shared code (e.g. lib/platform/observability/log.ts) lives outside them.'),
+      'layering/workers-are-not-http': forbid(
+        ['**/http/**'],
+        'Workers do not import lib/platform/http or functions/http: shared code (e.g. lib/platform/observability/log.ts) lives outside them.',
+      ),
     },
   },
   {
     files: ['test/**'],
-    rules: { 'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name=/^(only|skip)$/][object.name=/^(it|describe|test)$/]", message: 'No .only/.skip.' }] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'MemberExpression[property.name=/^(only|skip)$/][object.name=/^(it|describe|test)$/]', message: 'No .only/.skip.' },
+      ],
+    },
   },
 );

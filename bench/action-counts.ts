@@ -25,10 +25,31 @@ export async function stockActionCounts(itemCount: number): Promise<ActionCounts
   const components = Array.from({ length: boms }, (_, bom) => Array.from({ length: bomLines }, (_, line) => `C-${bom}-${line}`));
   const everySku = [...skus, ...components.flat(), ...components.map((_, bom) => `KIT-${bom}`)];
   const csv = (header: string, rows: string[]) => `${header}\n${rows.join('\n')}\n`;
-  await imports.runWhole(organizationId, 'items', csv('sku,name', everySku.map((sku) => `${sku},${sku}`)));
+  await imports.runWhole(
+    organizationId,
+    'items',
+    csv(
+      'sku,name',
+      everySku.map((sku) => `${sku},${sku}`),
+    ),
+  );
   await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A,Bin A,bin', 'B,Bin B,bin']));
-  await imports.runWhole(organizationId, 'po-receipts', csv('poNumber,sku,locationCode,quantity', everySku.flatMap((sku) => [`PO-SEED,${sku},A,1000`, `PO-SEED,${sku},B,1000`])));
-  await imports.runWhole(organizationId, 'boms', csv('bomCode,targetSku,componentSku,quantity', components.flatMap((lines, bom) => lines.map((sku) => `BOM-${bom},KIT-${bom},${sku},1`))));
+  await imports.runWhole(
+    organizationId,
+    'po-receipts',
+    csv(
+      'poNumber,sku,locationCode,quantity',
+      everySku.flatMap((sku) => [`PO-SEED,${sku},A,1000`, `PO-SEED,${sku},B,1000`]),
+    ),
+  );
+  await imports.runWhole(
+    organizationId,
+    'boms',
+    csv(
+      'bomCode,targetSku,componentSku,quantity',
+      components.flatMap((lines, bom) => lines.map((sku) => `BOM-${bom},KIT-${bom},${sku},1`)),
+    ),
+  );
 
   const meter = meterTransactions();
   const measure = async (kind: string, file: string, units: number, everyTransaction = false) => {
@@ -39,9 +60,31 @@ export async function stockActionCounts(itemCount: number): Promise<ActionCounts
   };
   try {
     return {
-      adjustmentRow: await measure('stock-adjustments', csv('reference,sku,locationCode,quantityDelta', skus.map((sku) => `ADJ-1,${sku},A,-1`)), itemCount),
-      transferRow: await measure('stock-transfers', csv('reference,sku,fromLocationCode,toLocationCode,quantity', skus.map((sku) => `TR-1,${sku},A,B,1`)), itemCount),
-      buildSource: await measure('builds', csv('buildReference,bomCode,quantity,locationCode', components.map((_, bom) => `BLD-${bom},BOM-${bom},1,A`)), boms * bomLines, true),
+      adjustmentRow: await measure(
+        'stock-adjustments',
+        csv(
+          'reference,sku,locationCode,quantityDelta',
+          skus.map((sku) => `ADJ-1,${sku},A,-1`),
+        ),
+        itemCount,
+      ),
+      transferRow: await measure(
+        'stock-transfers',
+        csv(
+          'reference,sku,fromLocationCode,toLocationCode,quantity',
+          skus.map((sku) => `TR-1,${sku},A,B,1`),
+        ),
+        itemCount,
+      ),
+      buildSource: await measure(
+        'builds',
+        csv(
+          'buildReference,bomCode,quantity,locationCode',
+          components.map((_, bom) => `BLD-${bom},BOM-${bom},1,A`),
+        ),
+        boms * bomLines,
+        true,
+      ),
     };
   } finally {
     meter.stop();

@@ -39,11 +39,34 @@ async function main(): Promise<void> {
       form.append('TargetKind', 'item');
       form.append('TargetId', itemId);
       form.append('File', new Blob([pdf]), 'datasheet.pdf');
-      const uploaded = JSON.parse((await timed(times.upload, () => fetch(`${stack.baseUrl}/v1/attachments/upload`, { method: 'POST', headers: { ...auth, 'idempotency-key': randomUUID() }, body: form }), 200)).toString()) as { id: string };
-      const { url } = JSON.parse((await timed(times.url, () => fetch(`${stack.baseUrl}/v1/attachments/${uploaded.id}/download-url`, { headers: auth }), 200)).toString()) as { url: string };
+      const uploaded = JSON.parse(
+        (
+          await timed(
+            times.upload,
+            () => fetch(`${stack.baseUrl}/v1/attachments/upload`, { method: 'POST', headers: { ...auth, 'idempotency-key': randomUUID() }, body: form }),
+            200,
+          )
+        ).toString(),
+      ) as { id: string };
+      const { url } = JSON.parse(
+        (await timed(times.url, () => fetch(`${stack.baseUrl}/v1/attachments/${uploaded.id}/download-url`, { headers: auth }), 200)).toString(),
+      ) as { url: string };
       await timed(times.fetch, () => fetch(url), 200);
-      await timed(times.link, () => fetch(`${stack.baseUrl}/v1/attachments/links`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ targetKind: 'item', targetId: itemId, url: 'https://vendor.example/spec.pdf' }) }), 201);
-      await timed(times.delete, () => fetch(`${stack.baseUrl}/v1/attachments/${uploaded.id}`, { method: 'DELETE', headers: { ...auth, 'idempotency-key': randomUUID() } }), 204);
+      await timed(
+        times.link,
+        () =>
+          fetch(`${stack.baseUrl}/v1/attachments/links`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: JSON.stringify({ targetKind: 'item', targetId: itemId, url: 'https://vendor.example/spec.pdf' }),
+          }),
+        201,
+      );
+      await timed(
+        times.delete,
+        () => fetch(`${stack.baseUrl}/v1/attachments/${uploaded.id}`, { method: 'DELETE', headers: { ...auth, 'idempotency-key': randomUUID() } }),
+        204,
+      );
     }
     // The first round includes each function's cold start.
     console.log(`Attachment routes, median of ${RUNS} requests over HTTP (local stack, 1 MiB PDF):`);

@@ -35,7 +35,11 @@ async function main(): Promise<void> {
     while (!FINISHED.has((await getJob(stack.baseUrl, stack.key, jobId)).status)) await sleep(100);
     const { InventoryStore } = await import('../lib/inventory/store/inventory-store.ts');
     const { TABLES } = await import('../lib/platform/storage/tables.ts');
-    const items = await new InventoryStore(process.env[TABLES.inventory.envVar] ?? '').getByNaturalKeys('org_dev', 'item', skus.map((sku) => `${sku}-${run}`));
+    const items = await new InventoryStore(process.env[TABLES.inventory.envVar] ?? '').getByNaturalKeys(
+      'org_dev',
+      'item',
+      skus.map((sku) => `${sku}-${run}`),
+    );
     const id = (sku: string) => items.get(`${sku}-${run}`)?.record.id ?? '';
     const body = (code: string, quantity: number) => ({
       code,
@@ -44,7 +48,11 @@ async function main(): Promise<void> {
       components: Array.from({ length: 20 }, (_, index) => ({ itemId: id(`PART-${index}`), quantity: quantity + index })),
     });
     const post = (code: string) => () =>
-      fetch(`${stack.baseUrl}/v1/boms`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(body(code, 1)) });
+      fetch(`${stack.baseUrl}/v1/boms`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify(body(code, 1)),
+      });
 
     const creates: number[] = [];
     for (let index = 0; index < BOMS; index += 1) {
@@ -57,9 +65,21 @@ async function main(): Promise<void> {
     const updates: number[] = [];
     for (let index = 0; index < RUNS; index += 1) {
       const { code: _code, ...content } = body('', index + 2);
-      updates.push(await timed(() => fetch(`${stack.baseUrl}/v1/boms/${bomId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify(content) }), 200));
+      updates.push(
+        await timed(
+          () =>
+            fetch(`${stack.baseUrl}/v1/boms/${bomId}`, {
+              method: 'PUT',
+              headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+              body: JSON.stringify(content),
+            }),
+          200,
+        ),
+      );
     }
-    const revisions = (await (await fetch(`${stack.baseUrl}/v1/boms/${bomId}/revisions?limit=200`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const revisions = (await (await fetch(`${stack.baseUrl}/v1/boms/${bomId}/revisions?limit=200`, { headers: auth })).json()) as {
+      data: Array<{ id: string }>;
+    };
     const [first, last] = [revisions.data[0]?.id, revisions.data.at(-1)?.id];
     const sample = async (path: string) => {
       const times: number[] = [];

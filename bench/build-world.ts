@@ -35,7 +35,14 @@ export async function buildWorld(options: { bomSizes: readonly number[]; onHand:
   const componentSkus = Array.from({ length: components }, (_, index) => `BC-${String(index).padStart(4, '0')}`);
   await imports.runWhole(organizationId, 'items', csv('sku,name', ['BENCH-KIT,Bench kit', ...componentSkus.map((sku) => `${sku},Component ${sku}`)]));
   await imports.runWhole(organizationId, 'locations', csv('code,name,type', [`${BUILD_LOCATION_CODE},Bin ${BUILD_LOCATION_CODE},bin`]));
-  await imports.runWhole(organizationId, 'po-receipts', csv('poNumber,sku,locationCode,quantity', componentSkus.map((sku) => `PO-SEED,${sku},${BUILD_LOCATION_CODE},${options.onHand}`)));
+  await imports.runWhole(
+    organizationId,
+    'po-receipts',
+    csv(
+      'poNumber,sku,locationCode,quantity',
+      componentSkus.map((sku) => `PO-SEED,${sku},${BUILD_LOCATION_CODE},${options.onHand}`),
+    ),
+  );
 
   const items = await new InventoryStore(tables.inventory).getByNaturalKeys(organizationId, 'item', ['BENCH-KIT', ...componentSkus]);
   const idOf = (sku: string) => {
@@ -49,11 +56,25 @@ export async function buildWorld(options: { bomSizes: readonly number[]; onHand:
   const at = new Date().toISOString();
   for (const size of options.bomSizes) {
     const code = `BENCH-${size}`;
-    const lines = componentSkus.slice(0, size).map((sku) => ({ lineId: newId('lin'), itemId: idOf(sku), quantity: 1, unit: null, scrapPercent: 0, notes: null }));
-    const content = { name: `Bench kit of ${size} lines`, targetItemId: idOf('BENCH-KIT'), status: 'active' as const, outputQuantity: 1, unit: null, notes: null, lines };
+    const lines = componentSkus
+      .slice(0, size)
+      .map((sku) => ({ lineId: newId('lin'), itemId: idOf(sku), quantity: 1, unit: null, scrapPercent: 0, notes: null }));
+    const content = {
+      name: `Bench kit of ${size} lines`,
+      targetItemId: idOf('BENCH-KIT'),
+      status: 'active' as const,
+      outputQuantity: 1,
+      unit: null,
+      notes: null,
+      lines,
+    };
     const bomId = newId('bom');
     const revision = { id: newId('rev'), bomId, number: 1, createdAt: at, createdBy: 'bench', summary: { added: size, removed: 0, changed: 0 }, content };
-    const writes = boms.createWrites(organizationId, { id: bomId, code, archived: false, revision: { id: revision.id, number: 1 }, createdAt: at, updatedAt: at, ...content }, revision);
+    const writes = boms.createWrites(
+      organizationId,
+      { id: bomId, code, archived: false, revision: { id: revision.id, number: 1 }, createdAt: at, updatedAt: at, ...content },
+      revision,
+    );
     await writer.run({ organizationId, actor: { type: 'system', id: 'bench' }, traceId: null }, async () => ({ writes, events: [], result: undefined }));
     bomCodes.set(size, code);
   }

@@ -92,7 +92,15 @@ export async function measureBundles(): Promise<BundleSize[]> {
     const asset = await buildLambdaAsset(join(REPO_ROOT, entry.entry));
     const [entryBuild] = asset.metafiles;
     if (!entryBuild) throw new Error(`${entry.entry}: no entry build`);
-    results.push({ functionId: entry.functionId, kind: entry.kind, role: roleOf(entry), bytes: asset.entry.bytes, heaviest: packageWeights(entryBuild).slice(0, 4), budget: entry.budget, onDemand: asset.onDemand });
+    results.push({
+      functionId: entry.functionId,
+      kind: entry.kind,
+      role: roleOf(entry),
+      bytes: asset.entry.bytes,
+      heaviest: packageWeights(entryBuild).slice(0, 4),
+      budget: entry.budget,
+      onDemand: asset.onDemand,
+    });
   }
   return results;
 }
@@ -105,7 +113,9 @@ if (!invokedDirectly) {
 } else if (process.argv.includes('--json')) {
   console.log(JSON.stringify(Object.fromEntries(results.map(({ functionId, bytes }) => [functionId, bytes])), null, 2));
 } else {
-  console.log(`| Function | Route / trigger | Minified | Budget (HTTP ${kb(HTTP_FUNCTION_BUDGET_BYTES)}, worker ${kb(WORKER_BUDGET_BYTES)}) | Heaviest parts |`);
+  console.log(
+    `| Function | Route / trigger | Minified | Budget (HTTP ${kb(HTTP_FUNCTION_BUDGET_BYTES)}, worker ${kb(WORKER_BUDGET_BYTES)}) | Heaviest parts |`,
+  );
   console.log('|---|---|---:|---|---|');
   for (const { functionId, kind, bytes, heaviest, budget, onDemand } of results) {
     const verdict = budget === undefined ? '' : `${bytes <= budget ? 'within' : 'OVER'} ${kb(budget)}`;

@@ -55,12 +55,18 @@ async function countingProxy(upstream: string): Promise<DynamoDbRequestCounter> 
   const agent = new Agent({ keepAlive: true });
   const counter = new DynamoDbRequestCounter();
   const server = createServer((incoming, outgoing) => {
-    const operation = String(incoming.headers['x-amz-target'] ?? 'unknown').split('.').pop() ?? 'unknown';
+    const operation =
+      String(incoming.headers['x-amz-target'] ?? 'unknown')
+        .split('.')
+        .pop() ?? 'unknown';
     counter.record(operation);
-    const proxied = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const proxied = forward(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     proxied.on('error', (error) => outgoing.destroy(error));
     incoming.pipe(proxied);
   });

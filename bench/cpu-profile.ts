@@ -54,7 +54,11 @@ function frameModule(frame: ProfileNode['callFrame'], map: SourceMap): string {
 }
 
 /** Milliseconds of self and total time per module in each phase of one run. */
-function breakdown(profile: CpuProfile, marks: Record<string, number>, map: SourceMap): Record<Phase, { self: Map<string, number>; total: Map<string, number> }> {
+function breakdown(
+  profile: CpuProfile,
+  marks: Record<string, number>,
+  map: SourceMap,
+): Record<Phase, { self: Map<string, number>; total: Map<string, number> }> {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -64,13 +68,16 @@ function breakdown(profile: CpuProfile, marks: Record<string, number>, map: Sour
     if (known === undefined) moduleCache.set(id, (known = frameModule(byId.get(id)!.callFrame, map)));
     return known;
   };
-  const result = Object.fromEntries(PHASES.map((phase) => [phase, { self: new Map<string, number>(), total: new Map<string, number>() }])) as ReturnType<typeof breakdown>;
+  const result = Object.fromEntries(PHASES.map((phase) => [phase, { self: new Map<string, number>(), total: new Map<string, number>() }])) as ReturnType<
+    typeof breakdown
+  >;
   let time = profile.startTime;
   profile.samples.forEach((sample, index) => {
     time += profile.timeDeltas[index] ?? 0;
     // A sample's time is the interval up to the next one.
     const took = (profile.timeDeltas[index + 1] ?? 0) / 1000;
-    const phase: Phase | undefined = time >= marks.started! && time < marks.imported! ? 'import' : time >= marks.imported! && time < marks.served! ? 'first request' : undefined;
+    const phase: Phase | undefined =
+      time >= marks.started! && time < marks.imported! ? 'import' : time >= marks.imported! && time < marks.served! ? 'first request' : undefined;
     if (!phase) return;
     const { self, total } = result[phase];
     self.set(moduleOfNode(sample), (self.get(moduleOfNode(sample)) ?? 0) + took);
@@ -89,13 +96,18 @@ function main(): void {
   const perRun = runs.map((file) => {
     const profile = JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile;
     const marks = JSON.parse(readFileSync(join(directory, file.replace(/\.cpuprofile$/, '.marks.json')), 'utf8')) as Record<string, number>;
-    return { breakdown: breakdown(profile, marks, map), phaseMs: { import: (marks.imported! - marks.started!) / 1000, 'first request': (marks.served! - marks.imported!) / 1000 } };
+    return {
+      breakdown: breakdown(profile, marks, map),
+      phaseMs: { import: (marks.imported! - marks.started!) / 1000, 'first request': (marks.served! - marks.imported!) / 1000 },
+    };
   });
   for (const phase of PHASES) {
     console.log(`\n${phase}: median ${median(perRun.map((run) => run.phaseMs[phase])).toFixed(1)} ms over ${perRun.length} profiled runs`);
     for (const kind of ['self', 'total'] as const) {
       const names = new Set(perRun.flatMap((run) => [...run.breakdown[phase][kind].keys()]));
-      const rows = [...names].map((name) => [name, median(perRun.map((run) => run.breakdown[phase][kind].get(name) ?? 0))] as const).sort((a, b) => b[1] - a[1]);
+      const rows = [...names]
+        .map((name) => [name, median(perRun.map((run) => run.breakdown[phase][kind].get(name) ?? 0))] as const)
+        .sort((a, b) => b[1] - a[1]);
       console.log(`  by ${kind} time:`);
       for (const [name, ms] of rows.slice(0, Number(rowsArgument))) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${name}`);
     }

@@ -32,10 +32,32 @@ async function rawLoop(organizationId: string): Promise<{ rows: number; seconds:
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new QueryCommand({ TableName: process.env[TABLES.inventory.envVar], KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'movement') }, ScanIndexForward: false, Limit: 500, ConsistentRead: true, ExclusiveStartKey: startKey }),
+      new QueryCommand({
+        TableName: process.env[TABLES.inventory.envVar],
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'movement') },
+        ScanIndexForward: false,
+        Limit: 500,
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
     );
     const records = (page.Items ?? []).map((item) => item.record as Record<string, string | number | null>);
-    const text = stringify(records.map((record) => [record.id, record.type, record.itemId, record.sku, record.fromLocationId, record.toLocationId, record.quantity, record.lot, record.reference, record.occurredAt]), { record_delimiter: '\r\n' });
+    const text = stringify(
+      records.map((record) => [
+        record.id,
+        record.type,
+        record.itemId,
+        record.sku,
+        record.fromLocationId,
+        record.toLocationId,
+        record.quantity,
+        record.lot,
+        record.reference,
+        record.occurredAt,
+      ]),
+      { record_delimiter: '\r\n' },
+    );
     buffer.push(text);
     size += text.length;
     rows += records.length;
@@ -46,7 +68,6 @@ async function rawLoop(organizationId: string): Promise<{ rows: number; seconds:
   await s3Client.send(new s3.CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
-
 
 const [organizationId = ''] = process.argv.slice(2);
 console.log(JSON.stringify(await rawLoop(organizationId)));

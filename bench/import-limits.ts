@@ -23,13 +23,32 @@ export async function stockCountsAtTheLimit(rows: number, budgetMs: number): Pro
   const store = new InventoryStore(imports.tables.inventory);
   const seed = Array.from({ length: rows }, (_, index) =>
     store
-      .createWrites(organizationId, 'item', { id: `itm_lim${index}`, sku: sku(index), name: `Item ${index}`, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: 0, trackingMode: 'none', createdAt: now, updatedAt: now })
+      .createWrites(organizationId, 'item', {
+        id: `itm_lim${index}`,
+        sku: sku(index),
+        name: `Item ${index}`,
+        unit: 'ea',
+        description: null,
+        category: null,
+        barcode: null,
+        reorderPoint: 0,
+        trackingMode: 'none',
+        createdAt: now,
+        updatedAt: now,
+      })
       .map((write) => write.item.Put?.Item ?? {}),
   ).flat();
-  seed.push(...store.createWrites(organizationId, 'location', { id: 'loc_lim', code: 'LIM', name: 'Bin', type: 'bin', parentCode: null, createdAt: now, updatedAt: now }).map((write) => write.item.Put?.Item ?? {}));
+  seed.push(
+    ...store
+      .createWrites(organizationId, 'location', { id: 'loc_lim', code: 'LIM', name: 'Bin', type: 'bin', parentCode: null, createdAt: now, updatedAt: now })
+      .map((write) => write.item.Put?.Item ?? {}),
+  );
   await batchWriteAll(imports.tables.inventory, seed, 4);
 
-  const lines = ['countReference,locationCode,sku,countedQuantity', ...Array.from({ length: rows }, (_, index) => `C-${Math.floor(index / 1000)},LIM,${sku(index)},${index % 7}`)];
+  const lines = [
+    'countReference,locationCode,sku,countedQuantity',
+    ...Array.from({ length: rows }, (_, index) => `C-${Math.floor(index / 1000)},LIM,${sku(index)},${index % 7}`),
+  ];
   const jobId = await imports.submit(organizationId, 'stock-counts', lines.join('\n') + '\n');
   const started = performance.now();
   const run = await imports.process(organizationId, jobId, budgetMs);

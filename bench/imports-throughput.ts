@@ -16,7 +16,8 @@ import { FINISHED, getJob, itemsCsv, rowCount, startStack, submitItemsFile } fro
 
 async function main(): Promise<void> {
   const rows = rowCount();
-  const external = process.env.BENCH_BASE_URL && process.env.BENCH_API_KEY ? { baseUrl: process.env.BENCH_BASE_URL, key: process.env.BENCH_API_KEY } : undefined;
+  const external =
+    process.env.BENCH_BASE_URL && process.env.BENCH_API_KEY ? { baseUrl: process.env.BENCH_BASE_URL, key: process.env.BENCH_API_KEY } : undefined;
   const stack = external ? { ...external, stop: async () => undefined } : await startStack();
   try {
     const csv = itemsCsv(rows);

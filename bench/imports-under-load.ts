@@ -74,16 +74,23 @@ async function countRequests() {
 }
 
 async function hostileInProcess(counter: Awaited<ReturnType<typeof countRequests>>): Promise<void> {
-  const [{ ImportJobSubmitter }, { ImportJobProcessor }, { ImportJobsStore }, { FilesStore }, { TransactionWriter, bulkChunkActions }, { TABLES, BUCKET_ENV_VAR }, { ImportRecordsStore }] =
-    await Promise.all([
-      import('../lib/imports/domain/submit-job.ts'),
-      import('../lib/imports/domain/pipeline/process-job.ts'),
-      import('../lib/imports/store/import-jobs-store.ts'),
-      import('../lib/platform/aws/files-store.ts'),
-      import('../lib/platform/dynamo/transaction-writer.ts'),
-      import('../lib/platform/storage/tables.ts'),
-      import('../lib/imports/store/import-records.ts'),
-    ]);
+  const [
+    { ImportJobSubmitter },
+    { ImportJobProcessor },
+    { ImportJobsStore },
+    { FilesStore },
+    { TransactionWriter, bulkChunkActions },
+    { TABLES, BUCKET_ENV_VAR },
+    { ImportRecordsStore },
+  ] = await Promise.all([
+    import('../lib/imports/domain/submit-job.ts'),
+    import('../lib/imports/domain/pipeline/process-job.ts'),
+    import('../lib/imports/store/import-jobs-store.ts'),
+    import('../lib/platform/aws/files-store.ts'),
+    import('../lib/platform/dynamo/transaction-writer.ts'),
+    import('../lib/platform/storage/tables.ts'),
+    import('../lib/imports/store/import-records.ts'),
+  ]);
   const env = (name: string) => process.env[name] ?? '';
   const jobs = new ImportJobsStore(env(TABLES.inventory.envVar));
   const files = new FilesStore(env(BUCKET_ENV_VAR));
@@ -141,7 +148,12 @@ async function main(): Promise<void> {
     Object.assign(process.env, stack.env, { LOG_LEVEL: 'silent' });
     const counter = await countRequests();
     const [{ keyRegistry }, { createKey }] = await Promise.all([import('../local/key-registry.ts'), import('../lib/platform/auth/manage-keys.ts')]);
-    const other = await createKey(keyRegistry(), { organizationId: `org_other_${randomUUID().slice(0, 8)}`, name: 'bench', scopes: ['all'], environment: 'test' });
+    const other = await createKey(keyRegistry(), {
+      organizationId: `org_other_${randomUUID().slice(0, 8)}`,
+      name: 'bench',
+      scopes: ['all'],
+      environment: 'test',
+    });
 
     await hostileOverHttp(stack, other.key);
     await hostileInProcess(counter);

@@ -52,7 +52,11 @@ export async function inProcessImports() {
   }
 
   /** Runs a submitted job in invocations of `budgetMs`, each handing the rest on as the worker does; how many it took. */
-  async function process(organizationId: string, jobId: string, budgetMs: number): Promise<{ invocations: number; counts: Record<string, number>; status: string }> {
+  async function process(
+    organizationId: string,
+    jobId: string,
+    budgetMs: number,
+  ): Promise<{ invocations: number; counts: Record<string, number>; status: string }> {
     let handoffs = 0;
     const processor = new ImportJobProcessor({
       jobs,

@@ -56,7 +56,17 @@ export async function startStack(): Promise<LocalStack> {
   // BENCH_STACK_NODE_ARGS: Node options for the stack's process only (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses).
   const nodeArgs = (process.env.BENCH_STACK_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOCAL_WRITE_ACTIONS_FILE: writeActionsFile, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: '1' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOCAL_STATE_DIR: stateDir,
+      LOCAL_IN_MEMORY: '1',
+      LOCAL_FRESH: '1',
+      LOCAL_READY_FILE: readyFile,
+      LOCAL_WRITE_ACTIONS_FILE: writeActionsFile,
+      LOG_LEVEL: 'silent',
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -108,14 +118,19 @@ export async function getJob(baseUrl: string, key: string, id: string): Promise<
   return (await response.json()) as Job;
 }
 
-
 /** POSTs an items file (duplicateStrategy `fail`); when it was sent and when the 202 came back. */
 export function submitItemsFile(stack: { baseUrl: string }, key: string, csv: string): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
   return submitFile(stack, key, 'items', csv);
 }
 
 /** POSTs a file of any kind (duplicateStrategy `fail`, a dry run if asked); when it was sent and when the 202 came back. */
-export async function submitFile(stack: { baseUrl: string }, key: string, kind: string, csv: string, options: { dryRun?: boolean } = {}): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
+export async function submitFile(
+  stack: { baseUrl: string },
+  key: string,
+  kind: string,
+  csv: string,
+  options: { dryRun?: boolean } = {},
+): Promise<{ id: string; submittedAt: number; acceptedAt: number }> {
   const form = new FormData();
   form.append('kind', kind);
   form.append('duplicateStrategy', 'fail');

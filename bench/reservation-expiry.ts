@@ -14,7 +14,13 @@ import { TransactionWriter } from '../lib/platform/dynamo/transaction-writer.ts'
  * one transaction each), timed, its DynamoDB requests counted. The sweep reads only this
  * organization's due reservations, so other suites' are left alone.
  */
-export async function measureExpirySweep(options: { organizationId: string; sku: string; locationCode: string; count: number; counter: RequestCounter }): Promise<{ msPerReservation: number; requestsPerReservation: number; expired: number }> {
+export async function measureExpirySweep(options: {
+  organizationId: string;
+  sku: string;
+  locationCode: string;
+  count: number;
+  counter: RequestCounter;
+}): Promise<{ msPerReservation: number; requestsPerReservation: number; expired: number }> {
   const [table, events, audit] = [TABLES.inventory, TABLES.events, TABLES.audit].map((spec) => process.env[spec.envVar]);
   if (!table || !events || !audit) throw new Error('No tables: the bench stack is not running');
   const transactionWriter = new TransactionWriter({ events, audit });
@@ -23,7 +29,11 @@ export async function measureExpirySweep(options: { organizationId: string; sku:
   const anHourAgo = new Date(Date.now() - 60 * 60 * 1000);
   const reserve = new ReserveCommand({ ...reservationPorts(table), clock: () => anHourAgo });
   for (let index = 0; index < count; index += 1) {
-    const input = { reference: `EXPIRY-${index}-${Date.now()}`, expiresAt: new Date(anHourAgo.getTime() + 60_000).toISOString(), lines: [{ sku: options.sku, locationCode: options.locationCode, lot: null, quantity: 1 }] };
+    const input = {
+      reference: `EXPIRY-${index}-${Date.now()}`,
+      expiresAt: new Date(anHourAgo.getTime() + 60_000).toISOString(),
+      lines: [{ sku: options.sku, locationCode: options.locationCode, lot: null, quantity: 1 }],
+    };
     await transactionWriter.run({ organizationId, actor, traceId: null }, () => reserve.create(organizationId, input));
   }
   const expiries = new ReservationExpiryStore(table);

@@ -28,7 +28,24 @@ import { webhooksSuite } from './suites/webhooks.ts';
  * A target missed does not fail the run: the table says it, docs/performance.md explains it.
  */
 
-const SUITES: Suite[] = [bundlesSuite, requestsSuite, coldStartSuite, middlewareOverheadSuite, feedSuite, barcodesSuite, importsSuite, importLimitsSuite, exportsSuite, lotTraceSuite, stockAdjustmentsSuite, reservationsSuite, bomCreatesSuite, buildsSuite, tenantCeilingSuite, webhooksSuite];
+const SUITES: Suite[] = [
+  bundlesSuite,
+  requestsSuite,
+  coldStartSuite,
+  middlewareOverheadSuite,
+  feedSuite,
+  barcodesSuite,
+  importsSuite,
+  importLimitsSuite,
+  exportsSuite,
+  lotTraceSuite,
+  stockAdjustmentsSuite,
+  reservationsSuite,
+  bomCreatesSuite,
+  buildsSuite,
+  tenantCeilingSuite,
+  webhooksSuite,
+];
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -47,7 +64,8 @@ const readable = (value: number) => (Number.isInteger(value) ? String(value) : S
 export function markdownTable(results: readonly SuiteResult[]): string {
   const lines = ['| Suite | Measure | Value | Target | Notes |', '|---|---|---:|---|---|'];
   for (const { suite, measures } of results) {
-    for (const measure of measures) lines.push(`| ${suite} | ${measure.name} | ${readable(measure.value)} ${measure.unit} | ${verdict(measure)} | ${measure.note ?? ''} |`);
+    for (const measure of measures)
+      lines.push(`| ${suite} | ${measure.name} | ${readable(measure.value)} ${measure.unit} | ${verdict(measure)} | ${measure.note ?? ''} |`);
   }
   return lines.join('\n');
 }
@@ -75,7 +93,13 @@ async function main(): Promise<void> {
     mode: quick ? 'quick' : 'full',
     startedAt: new Date(started).toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}` },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      platform: `${process.platform} ${process.arch}`,
+    },
     results,
   };
   const output = argument('--out') ?? join(dirname(fileURLToPath(import.meta.url)), 'results', quick ? 'quick.json' : 'latest.json');

@@ -57,15 +57,27 @@ try {
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
   const sampler = setInterval(() => {
     void sqs
-      .send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }))
-      .then(({ Attributes: depth }) => console.log(`${seconds()} s: delivered ${delivered}, visible ${depth?.ApproximateNumberOfMessages}, in flight ${depth?.ApproximateNumberOfMessagesNotVisible}, delayed ${depth?.ApproximateNumberOfMessagesDelayed}`));
+      .send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
+        }),
+      )
+      .then(({ Attributes: depth }) =>
+        console.log(
+          `${seconds()} s: delivered ${delivered}, visible ${depth?.ApproximateNumberOfMessages}, in flight ${depth?.ApproximateNumberOfMessagesNotVisible}, delayed ${depth?.ApproximateNumberOfMessagesDelayed}`,
+        ),
+      );
   }, 2000);
   const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });
-  for (let done = 0; done < events; ) {
+  for (let done = 0; done < events;) {
     const size = Math.min(90, events - done);
     await writer.run({ organizationId, actor: { type: 'system', id: 'queue-probe' }, traceId: null }, async () => ({
       writes: [],
-      events: Array.from({ length: size }, (_, index) => ({ type: 'item.created' as const, data: { item: { id: `itm_probe${done + index}`, sku: `PROBE-${done + index}` } } })),
+      events: Array.from({ length: size }, (_, index) => ({
+        type: 'item.created' as const,
+        data: { item: { id: `itm_probe${done + index}`, sku: `PROBE-${done + index}` } },
+      })),
       result: undefined,
     }));
     done += size;
@@ -75,7 +87,9 @@ try {
   clearInterval(sampler);
   console.log(`${seconds()} s: all ${delivered} deliveries, ${(delivered / ((performance.now() - started) / 1000)).toFixed(0)}/s`);
   const requests = await stack.requestCounts();
-  const perDelivery = Object.entries(requests).map(([operation, count]) => `${operation} ${((count - (requestsBefore[operation] ?? 0)) / delivered).toFixed(3)}`);
+  const perDelivery = Object.entries(requests).map(
+    ([operation, count]) => `${operation} ${((count - (requestsBefore[operation] ?? 0)) / delivered).toFixed(3)}`,
+  );
   console.log(`DynamoDB requests per delivery: ${perDelivery.join(', ')}`);
 } finally {
   receiver.close();

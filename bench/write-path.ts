@@ -61,7 +61,11 @@ async function main(): Promise<void> {
     const withKey = await timed(ROUNDS, async (index) => {
       const claim = await idempotency.claim(organizationId, `bench-${index}-${Math.random()}`, 'fingerprint', new Date());
       if (claim.kind !== 'claimed') throw new Error('expected a fresh claim');
-      await writer.run({ ...context, idempotency: { key: String(index), claim: claim.claim } }, plan(index), () => ({ statusCode: 201, headers: {}, body: '{}' }));
+      await writer.run({ ...context, idempotency: { key: String(index), claim: claim.claim } }, plan(index), () => ({
+        statusCode: 201,
+        headers: {},
+        body: '{}',
+      }));
     });
     const feed = new EventFeed(new EventsStore(table('events')), new CursorCodec('b'.repeat(32)));
     const pages = await timed(ROUNDS, () => feed.read(organizationId, { limit: 50 }));

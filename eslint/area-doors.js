@@ -57,9 +57,11 @@ const areaDoors = {
       const storeDoor = `lib/${to}/store/index.ts`;
       let message;
       if (from === to) {
-        if (target === door || target === storeDoor) message = `A file of ${from} imports its own area's siblings directly, never its door (${target}): that makes a cycle.`;
+        if (target === door || target === storeDoor)
+          message = `A file of ${from} imports its own area's siblings directly, never its door (${target}): that makes a cycle.`;
       } else if (target === storeDoor) {
-        if (!file.startsWith(`lib/${from}/store/`)) message = `Only a store/ adapter imports another area's adapters (${storeDoor}); depend on a port of your own domain instead.`;
+        if (!file.startsWith(`lib/${from}/store/`))
+          message = `Only a store/ adapter imports another area's adapters (${storeDoor}); depend on a port of your own domain instead.`;
       } else if (target !== door) {
         message = `${target} is inside the ${to} area: import it through its door, ${door} (or ${storeDoor} from a store/ file), adding the name there.`;
       }
@@ -106,7 +108,9 @@ const infraReadsDeclarations = {
       context.report({
         node,
         messageId: 'runtime',
-        data: { message: `infra/ reads declarations only (route and worker tables, config, lib/platform/storage, metric names), not ${resolved.target}: declare the fact there.` },
+        data: {
+          message: `infra/ reads declarations only (route and worker tables, config, lib/platform/storage, metric names), not ${resolved.target}: declare the fact there.`,
+        },
       });
     });
   },

@@ -28,7 +28,6 @@ import type { DeadLetterCall, FunctionGrant, ObjectArea, ObjectCall, QueueUse, T
 import type { StageConfig } from './stages.ts';
 import { powertoolsEnvironment } from './powertools-env.ts';
 
-
 /** CDK's own Runtime object for the declared runtime, so CDK's defaults for it still apply. */
 const LAMBDA_RUNTIME = (() => {
   const runtime = Runtime.ALL.find((candidate) => candidate.name === LAMBDA_RUNTIME_NAME);
@@ -250,9 +249,7 @@ export class ApiFunction extends Construct {
     }
     const indexes = grant.queryIndexes ?? [];
     if (indexes.length > 0) {
-      this.allow(
-        new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${table.tableArn}/index/${index}`) }),
-      );
+      this.allow(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((index) => `${table.tableArn}/index/${index}`) }));
     }
     this.function.addEnvironment(TABLES[id].envVar, table.tableName);
   }

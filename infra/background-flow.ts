@@ -130,7 +130,13 @@ function workerFunction(scope: Construct, worker: WorkerDefinition, props: Worke
   const functionId = functionIdFor(worker.id);
   if (scope.node.tryFindChild(functionId)) throw new Error(`Worker ${worker.id}: construct id ${functionId} is already taken (a route?).`);
   // The import queue's consumer is checked by its own field; every other queue's through `queues`.
-  assertGrantMatchesAccess(worker.id, props.grant, worker.access, worker.trigger === 'queue' && worker.queue === 'imports', worker.trigger === 'queue' ? worker.queue : undefined);
+  assertGrantMatchesAccess(
+    worker.id,
+    props.grant,
+    worker.access,
+    worker.trigger === 'queue' && worker.queue === 'imports',
+    worker.trigger === 'queue' ? worker.queue : undefined,
+  );
   return new ApiFunction(scope, functionId, {
     entry: worker.handler,
     grant: props.grant,

@@ -13,8 +13,7 @@ import { LAMBDA_NODE_MAJOR } from '../lib/platform/config/runtime.ts';
  * esbuild emits ESM, but some bundled dependencies are CommonJS and call `require` (for Node
  * built-ins) at run time; ESM has no `require`, so the banner defines one for the bundle.
  */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __houseCreateRequire } from 'node:module'; const require = __houseCreateRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER = "import { createRequire as __houseCreateRequire } from 'node:module'; const require = __houseCreateRequire(import.meta.url);";
 
 /**
  * Packages replaced by a module of ours in every Lambda bundle, as paths relative to the
@@ -130,11 +129,26 @@ export const BUNDLE_CEILINGS: Readonly<Record<string, { bytes: number; why: stri
   },
   // The webhook writes: the write path, the endpoint commands (URL vetting, Standard Webhooks
   // secrets) and the secret box (AES-GCM, KMS through one signed request).
-  createWebhookEndpoint: { bytes: 325_500, why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.1 KB since the build audit kinds joined the shared declarations (325.1 KB measured)' },
-  replaceWebhookEndpoint: { bytes: 325_100, why: 'the write path and the webhook commands (URL vetting, the version condition), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.02 KB since the due index’s attributes are a list the batched task settle removes one by one (325.02 KB)' },
-  deleteWebhookEndpoint: { bytes: 320_000, why: 'the write path and the webhook commands, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index' },
-  rotateWebhookSecret: { bytes: 320_300, why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.03 KB since a JSON route may set its own body limit and an idempotency completion may be several items (BOMs of 500 lines; 320.01 KB), +0.2 KB with the batched delivery writes (the due index’s attributes now a list; 320.22 KB measured)' },
-  replayWebhookEvents: { bytes: 328_000, why: 'the write path, the webhook commands and the replay page reader (its first page is queued with one signed SendMessageBatch), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index' },
+  createWebhookEndpoint: {
+    bytes: 325_500,
+    why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.1 KB since the build audit kinds joined the shared declarations (325.1 KB measured)',
+  },
+  replaceWebhookEndpoint: {
+    bytes: 325_100,
+    why: 'the write path and the webhook commands (URL vetting, the version condition), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.02 KB since the due index’s attributes are a list the batched task settle removes one by one (325.02 KB)',
+  },
+  deleteWebhookEndpoint: {
+    bytes: 320_000,
+    why: 'the write path and the webhook commands, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index',
+  },
+  rotateWebhookSecret: {
+    bytes: 320_300,
+    why: 'the write path, the webhook commands and the secret box that seals the new secret and the response kept for a replay, +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index, +0.03 KB since a JSON route may set its own body limit and an idempotency completion may be several items (BOMs of 500 lines; 320.01 KB), +0.2 KB with the batched delivery writes (the due index’s attributes now a list; 320.22 KB measured)',
+  },
+  replayWebhookEvents: {
+    bytes: 328_000,
+    why: 'the write path, the webhook commands and the replay page reader (its first page is queued with one signed SendMessageBatch), +2.8 KB since the replay store (which the webhook commands build) holds the endpoint’s active-replay item and files running replays in the due index',
+  },
 };
 
 /** Where NodejsFunction runs esbuild: the repository root, which `LAMBDA_ALIASES` are relative to. */

@@ -38,13 +38,7 @@ import type { StageConfig } from './stages.ts';
 import { stageThrottle } from './throttling.ts';
 
 // Moved to infra/background-flow.ts; still exported here, where the stack's users and tests look.
-export {
-  VISIBILITY_TIMEOUT_FACTOR,
-  assertVisibilityTimeout,
-  functionIdFor,
-  scheduleIdFor,
-  scheduleRateMinutes,
-} from './background-flow.ts';
+export { VISIBILITY_TIMEOUT_FACTOR, assertVisibilityTimeout, functionIdFor, scheduleIdFor, scheduleRateMinutes } from './background-flow.ts';
 
 /**
  * One stack per stage: the DynamoDB tables of lib/platform/storage/tables.ts, the files bucket, the
@@ -270,7 +264,13 @@ export class CustomerApiStack extends Stack {
       new Alarm(this, 'WebhookFailedAttemptsAlarm', {
         alarmName: `${config.resourcePrefix}-webhook-failed-attempts`,
         alarmDescription: `More than ${WEBHOOK_FAILED_ATTEMPTS_ALARM} webhook attempts failed in 5 minutes (docs/webhooks.md).`,
-        metric: new Metric({ namespace: metricsNamespaceFor(config.stage), metricName: 'WebhookAttempts', dimensionsMap: { service: SERVICE_NAME, outcome: 'failed' }, period: Duration.minutes(5), statistic: 'Sum' }),
+        metric: new Metric({
+          namespace: metricsNamespaceFor(config.stage),
+          metricName: 'WebhookAttempts',
+          dimensionsMap: { service: SERVICE_NAME, outcome: 'failed' },
+          period: Duration.minutes(5),
+          statistic: 'Sum',
+        }),
         threshold: WEBHOOK_FAILED_ATTEMPTS_ALARM,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,

@@ -23,7 +23,8 @@ import type { QueueId, TableId } from '../lib/platform/storage/tables.ts';
 
 /** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
 /** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/platform/dynamo/statement-batches.ts, lib/platform/dynamo/put-batches.ts). */
-export type TableCall = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate' | 'BatchWriteItem';
+export type TableCall =
+  'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate' | 'BatchWriteItem';
 
 export interface TableGrant {
   /** Calls on the table's items (Query: on the table itself). Empty: the code only needs the name. */
@@ -116,7 +117,8 @@ export function mergeGrants(...grants: FunctionGrant[]): FunctionGrant {
   const deadLetterQueues: Partial<Record<QueueId, DeadLetterCall[]>> = {};
   for (const grant of grants) {
     for (const [id, uses] of Object.entries(grant.queues ?? {}) as [QueueId, QueueUse[]][]) queues[id] = union(queues[id], uses);
-    for (const [id, list] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, DeadLetterCall[]][]) deadLetterQueues[id] = union(deadLetterQueues[id], list);
+    for (const [id, list] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, DeadLetterCall[]][])
+      deadLetterQueues[id] = union(deadLetterQueues[id], list);
   }
   const listObjects = union(...grants.map((grant) => grant.listObjects));
   const importQueue = union(...grants.map((grant) => grant.importQueue));
@@ -202,7 +204,9 @@ export const ROUTE_GRANTS = {
   getStockChange: readRoute({ tables: { inventory: calls('GetItem') } }),
   // The reference (GetItem), items, locations, stock records and totals (BatchGetItem), lots of a place (Query); the reservation in one commit.
   // The place's stocked-lots index: entries of lots found at 0 removed, a place stored before it indexed (DeleteItem, PutItem in a transaction; lib/inventory/store/stocked-lots.ts).
-  createReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem') } }),
+  createReservation: writeRoute({
+    tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem') },
+  }),
   listReservations: readRoute({ tables: { inventory: calls('Query', 'GetItem') }, cursorSecret: true }),
   getReservation: readRoute({ tables: { inventory: calls('GetItem') } }),
   // The reservation (GetItem), its items, locations, records and totals (BatchGetItem); one commit.
@@ -210,7 +214,10 @@ export const ROUTE_GRANTS = {
   fulfilReservation: writeRoute({ tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem') } }),
   listWebhookEndpoints: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   // The sequence at creation (events: GetItem); the endpoint (PutItem) and the counter (UpdateItem) in the commit; sealing the secret.
-  createWebhookEndpoint: writeRoute({ tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') }, webhookSecrets: ['GenerateDataKey', 'Decrypt'] }),
+  createWebhookEndpoint: writeRoute({
+    tables: { inventory: calls('PutItem', 'UpdateItem'), events: calls('GetItem') },
+    webhookSecrets: ['GenerateDataKey', 'Decrypt'],
+  }),
   getWebhookEndpoint: readRoute({ tables: { inventory: calls('GetItem') } }),
   replaceWebhookEndpoint: writeRoute({ tables: { inventory: calls('GetItem', 'UpdateItem') } }),
   // Reads it, deletes it and decrements the counter in the commit.
@@ -252,7 +259,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // jobs by BatchGetItem); marks them dispatched or failed (UpdateItem,
   // the failure with its audit entry). Dead letters: received, deleted or released.
   sweepImportJobs: {
-    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    tables: {
+      inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] },
+      events: NAME_ONLY,
+      audit: calls('PutItem'),
+    },
     importQueue: ['send'],
     importDeadLetterQueue: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'],
   },
@@ -271,7 +282,14 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // waiting (GetItem, UpdateItem, the admissions conditional). Retries, deferrals and pages are
   // new messages; secrets opened with Decrypt.
   deliverWebhooks: {
-    tables: { inventory: { calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem'], queryIndexes: ['gsi2'] }, events: calls('GetItem', 'Query'), audit: calls('PutItem') },
+    tables: {
+      inventory: {
+        calls: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem'],
+        queryIndexes: ['gsi2'],
+      },
+      events: calls('GetItem', 'Query'),
+      audit: calls('PutItem'),
+    },
     queues: { webhooks: ['consume', 'send'] },
     webhookSecrets: ['Decrypt'],
   },
@@ -295,7 +313,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // BatchGetItem); a failed export's upload is aborted and its slot given back (UpdateItem in the
   // finishing transaction).
   sweepExportJobs: {
-    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] }, events: NAME_ONLY, audit: calls('PutItem') },
+    tables: {
+      inventory: { calls: ['GetItem', 'BatchGetItem', 'UpdateItem'], queryIndexes: ['gsi1', 'active-jobs'] },
+      events: NAME_ONLY,
+      audit: calls('PutItem'),
+    },
     objects: { exports: ['AbortMultipartUpload'] },
     queues: { exports: ['send'] },
     deadLetterQueues: { exports: ['ReceiveMessage', 'DeleteMessage', 'ChangeMessageVisibility'] },
@@ -308,7 +330,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   },
   // The expiry index's shards (Query on gsi1); each due reservation (GetItem), its stock (BatchGetItem); one commit.
   sweepReservationExpiries: {
-    tables: { inventory: { calls: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], queryIndexes: ['gsi1'] }, events: EVENT_APPEND, audit: calls('PutItem') },
+    tables: {
+      inventory: { calls: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], queryIndexes: ['gsi1'] },
+      events: EVENT_APPEND,
+      audit: calls('PutItem'),
+    },
   },
   // The build (GetItem), its draw slices (Query), its revision, items and locations (GetItem,
   // BatchGetItem), stock records, lots of a place and totals (BatchGetItem, Query); each step one
@@ -316,7 +342,11 @@ export const WORKER_GRANTS: Readonly<Record<string, FunctionGrant>> = {
   // version, with its events and the final audit entry. A build out of time hands itself on. The
   // places' stocked-lots index upkeep (DeleteItem; lib/inventory/store/stocked-lots.ts).
   processBuildJobs: {
-    tables: { inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'), events: EVENT_APPEND, audit: calls('PutItem') },
+    tables: {
+      inventory: calls('GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'),
+      events: EVENT_APPEND,
+      audit: calls('PutItem'),
+    },
     queues: { builds: ['consume', 'send'] },
   },
   // The builds' shards of the active-jobs index (Query), then the builds (BatchGetItem); a build
@@ -356,7 +386,18 @@ export function workerGrant(workerId: string, grants: Readonly<Record<string, Fu
 const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
   read: new Set(['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']),
   write: new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),
-  'read-write': new Set(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'PartiQLInsert', 'PartiQLUpdate', 'BatchWriteItem']),
+  'read-write': new Set([
+    'GetItem',
+    'BatchGetItem',
+    'Query',
+    'PutItem',
+    'UpdateItem',
+    'DeleteItem',
+    'ConditionCheckItem',
+    'PartiQLInsert',
+    'PartiQLUpdate',
+    'BatchWriteItem',
+  ]),
 };
 
 /**
@@ -367,7 +408,10 @@ const LEVEL_CALLS: Record<TableAccess, ReadonlySet<TableCall>> = {
 export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, access: ResourceAccess, consumesImportQueue = false, consumedQueue?: QueueId): void {
   const problems: string[] = [];
   const granted = Object.keys(grant.tables).sort();
-  const declared = (Object.entries(access.tables) as [TableId, TableAccess | undefined][]).filter(([, level]) => level).map(([table]) => table).sort();
+  const declared = (Object.entries(access.tables) as [TableId, TableAccess | undefined][])
+    .filter(([, level]) => level)
+    .map(([table]) => table)
+    .sort();
   if (granted.join() !== declared.join()) problems.push(`tables ${granted.join(', ') || 'none'} ≠ declared ${declared.join(', ') || 'none'}`);
   for (const [table, tableGrant] of Object.entries(grant.tables) as [TableId, TableGrant][]) {
     const level = access.tables[table];
@@ -378,9 +422,10 @@ export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, acces
     for (const index of tableGrant.queryIndexes ?? []) if (!indexes.has(index)) problems.push(`${table} has no index ${index}`);
   }
   const usesBucket = Object.keys(grant.objects ?? {}).length > 0 || (grant.listObjects?.length ?? 0) > 0;
-  if (usesBucket !== (access.bucket !== undefined || access.attachmentObjects !== undefined || access.exportObjects !== undefined)) problems.push('bucket use differs from the declared access');
+  if (usesBucket !== (access.bucket !== undefined || access.attachmentObjects !== undefined || access.exportObjects !== undefined))
+    problems.push('bucket use differs from the declared access');
   const exportCalls = grant.objects?.exports ?? [];
-  if ((exportCalls.length > 0) !== (access.exportObjects !== undefined)) problems.push('export files use differs from the declared access');
+  if (exportCalls.length > 0 !== (access.exportObjects !== undefined)) problems.push('export files use differs from the declared access');
   if (access.exportObjects === 'get' && exportCalls.some((call) => call !== 'GetObject')) problems.push('export files: only GetObject is declared');
   for (const queueId of Object.keys(QUEUES) as QueueId[]) {
     if (queueId === 'imports') continue;
@@ -388,12 +433,14 @@ export function assertGrantMatchesAccess(id: string, grant: FunctionGrant, acces
     const declared = access.queues?.[queueId];
     if (uses.includes('send') !== (declared !== undefined)) problems.push(`sending to the ${queueId} queue differs from the declared access`);
     if (uses.includes('consume') !== (consumedQueue === queueId)) problems.push(`consuming the ${queueId} queue differs from the worker trigger`);
-    if ((grant.deadLetterQueues?.[queueId] !== undefined) !== (declared === 'send-and-settle-dead-letters')) problems.push(`the ${queueId} dead-letter queue use differs from the declared access`);
+    if ((grant.deadLetterQueues?.[queueId] !== undefined) !== (declared === 'send-and-settle-dead-letters'))
+      problems.push(`the ${queueId} dead-letter queue use differs from the declared access`);
   }
   const sends = grant.importQueue?.includes('send') ?? false;
   if (sends !== (access.importQueue === 'send')) problems.push('sending to the import queue differs from the declared access');
   if ((grant.importQueue?.includes('consume') ?? false) !== consumesImportQueue) problems.push('consuming the import queue differs from the worker trigger');
-  if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume')) problems.push('dead-letter queue use differs from the declared access');
+  if ((grant.importDeadLetterQueue !== undefined) !== (access.importDeadLetterQueue === 'consume'))
+    problems.push('dead-letter queue use differs from the declared access');
   if ((grant.cursorSecret ?? false) !== (access.cursorSecret ?? false)) problems.push('cursor secret differs from the declared access');
   const secretCalls = access.webhookSecrets === 'seal-and-open' ? 'GenerateDataKey,Decrypt' : access.webhookSecrets === 'open' ? 'Decrypt' : '';
   if ((grant.webhookSecrets ?? []).join() !== secretCalls) problems.push('webhook secrets calls differ from the declared access');

@@ -97,8 +97,7 @@ export function createAlarms(scope: Construct, resources: ObservedResources): St
 
   const apiThrottled = new Alarm(scope, 'ApiThrottledAlarm', {
     alarmName: name('api-throttled'),
-    alarmDescription:
-      'Many requests were refused with 429: the stage throttle (no integration ran) or per-key rate limits; the access logs tell which.',
+    alarmDescription: 'Many requests were refused with 429: the stage throttle (no integration ran) or per-key rate limits; the access logs tell which.',
     metric: throttledRequests(resources),
     threshold: ALARM_THRESHOLDS.apiThrottledPerFiveMinutes,
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -172,12 +171,13 @@ function groupsOf<T>(list: readonly T[], size: number): T[][] {
 }
 
 function workerErrorSum(entries: ReadonlyArray<readonly [string, ApiFunction]>): IMetric {
-  const usingMetrics = Object.fromEntries(
-    entries.map(([, fn], index) => [`w${index}`, fn.function.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES })]),
-  );
+  const usingMetrics = Object.fromEntries(entries.map(([, fn], index) => [`w${index}`, fn.function.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES })]));
   return new MathExpression({
     label: 'worker errors',
-    expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + ') || '0',
+    expression:
+      Object.keys(usingMetrics)
+        .map((id) => `FILL(${id}, 0)`)
+        .join(' + ') || '0',
     usingMetrics,
     period: FIVE_MINUTES,
   });
@@ -266,7 +266,14 @@ export function createDashboard(scope: Construct, resources: ObservedResources, 
 /** Webhooks (docs/webhooks.md): attempts by outcome, commit → first attempt, and how far the dispatcher's stream lags. */
 function webhookWidgets(config: StageConfig, workerFunctions: ReadonlyMap<string, ApiFunction>): GraphWidget[] {
   const serviceMetric = (metricName: string, statistic: string, label: string, dimensions: Record<string, string> = {}) =>
-    new CloudWatchMetric({ namespace: metricsNamespaceFor(config.stage), metricName, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, period: FIVE_MINUTES, statistic, label });
+    new CloudWatchMetric({
+      namespace: metricsNamespaceFor(config.stage),
+      metricName,
+      dimensionsMap: { service: SERVICE_NAME, ...dimensions },
+      period: FIVE_MINUTES,
+      statistic,
+      label,
+    });
   const streamWorkers = WORKERS.filter((worker) => worker.trigger === 'stream').flatMap((worker) => {
     const fn = workerFunctions.get(worker.id);
     return fn ? [fn.function.metric('IteratorAge', { statistic: 'Maximum', period: FIVE_MINUTES, label: `${worker.id} iterator age (ms)` })] : [];

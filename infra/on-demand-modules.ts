@@ -92,7 +92,9 @@ export async function buildLambdaAsset(entry: string, directory?: string): Promi
       writeFileSync(target, file.contents);
     }
   }
-  const code = files.filter((file) => file.name.endsWith('.mjs') || file.name.endsWith('.js')).map((file) => ({ name: file.name, bytes: file.contents.byteLength }));
+  const code = files
+    .filter((file) => file.name.endsWith('.mjs') || file.name.endsWith('.js'))
+    .map((file) => ({ name: file.name, bytes: file.contents.byteLength }));
   const entryFile = code.find((file) => !file.name.includes('/'));
   if (!entryFile) throw new Error(`${entry}: esbuild produced no code file`);
   return { entry: entryFile, onDemand: code.filter((file) => file !== entryFile), metafiles: results.map((result) => result.metafile) };
@@ -118,8 +120,7 @@ const BUILD_SCRIPT = join(REPO_ROOT, 'infra/build-on-demand-modules.ts');
  */
 export function onDemandCommandHooks(entry: string, hooks: ICommandHooks | undefined): ICommandHooks | undefined {
   if (onDemandDirectoryOf(entry) === undefined) return hooks;
-  const buildCommand = (outputDir: string) =>
-    [process.execPath, '--import', 'tsx', BUILD_SCRIPT, toRepoPath(entry), outputDir].map(shellQuote).join(' ');
+  const buildCommand = (outputDir: string) => [process.execPath, '--import', 'tsx', BUILD_SCRIPT, toRepoPath(entry), outputDir].map(shellQuote).join(' ');
   return {
     beforeBundling: (inputDir, outputDir) => hooks?.beforeBundling(inputDir, outputDir) ?? [],
     beforeInstall: (inputDir, outputDir) => hooks?.beforeInstall(inputDir, outputDir) ?? [],

@@ -41,8 +41,7 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 const COPY_INTO_ASSET: ICommandHooks = {
   beforeBundling: () => [],
   beforeInstall: () => [],
-  afterBundling: (_inputDir, outputDir) =>
-    referenceDocsAssetFiles().map(({ source, name }) => `cp ${shellQuote(source)} ${shellQuote(join(outputDir, name))}`),
+  afterBundling: (_inputDir, outputDir) => referenceDocsAssetFiles().map(({ source, name }) => `cp ${shellQuote(source)} ${shellQuote(join(outputDir, name))}`),
 };
 
 /** `/docs/openapi.json` → `DocsOpenapiJson`: stable construct ids per route. */

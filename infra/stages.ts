@@ -129,9 +129,7 @@ const PROFILES: Readonly<Record<string, StageProfile>> = {
 
 /** The finite retention periods CloudWatch Logs accepts (days); logs never keep forever here. */
 const VALID_RETENTION_DAYS = new Set<number>(
-  Object.values(RetentionDays).filter(
-    (value): value is number => typeof value === 'number' && value !== RetentionDays.INFINITE,
-  ),
+  Object.values(RetentionDays).filter((value): value is number => typeof value === 'number' && value !== RetentionDays.INFINITE),
 );
 
 export function stackNameFor(stage: string): string {
@@ -144,9 +142,7 @@ export function resourcePrefixFor(stage: string): string {
 
 export function validateStageName(stage: unknown): string {
   if (typeof stage !== 'string' || !STAGE_NAME_PATTERN.test(stage)) {
-    throw new Error(
-      `Invalid stage ${JSON.stringify(stage)}: expected ${STAGE_NAME_PATTERN.source} (lowercase letter, then up to 20 of a-z, 0-9, '-').`,
-    );
+    throw new Error(`Invalid stage ${JSON.stringify(stage)}: expected ${STAGE_NAME_PATTERN.source} (lowercase letter, then up to 20 of a-z, 0-9, '-').`);
   }
   return stage;
 }
@@ -230,21 +226,13 @@ export function resolveStageConfig(readContext: ContextReader): StageConfig {
     stage,
     resourcePrefix: resourcePrefixFor(stage),
     generalRateLimitPerMinute: override(CONTEXT_KEYS.generalRateLimit, positiveInteger, profile.generalRateLimitPerMinute),
-    submissionRateLimitPerMinute: override(
-      CONTEXT_KEYS.submissionRateLimit,
-      positiveInteger,
-      profile.submissionRateLimitPerMinute,
-    ),
+    submissionRateLimitPerMinute: override(CONTEXT_KEYS.submissionRateLimit, positiveInteger, profile.submissionRateLimitPerMinute),
     logRetention: override(CONTEXT_KEYS.logRetentionDays, retention, profile.logRetention),
     apiThrottle: throttle(
       override(CONTEXT_KEYS.apiThrottleRate, positiveInteger, profile.apiThrottle.rateLimit),
       override(CONTEXT_KEYS.apiThrottleBurst, positiveInteger, profile.apiThrottle.burstLimit),
     ),
-    importWorkerReservedConcurrency: override(
-      CONTEXT_KEYS.importWorkerReservedConcurrency,
-      reservedConcurrency,
-      profile.importWorkerReservedConcurrency,
-    ),
+    importWorkerReservedConcurrency: override(CONTEXT_KEYS.importWorkerReservedConcurrency, reservedConcurrency, profile.importWorkerReservedConcurrency),
     alarmTopicArn: override(CONTEXT_KEYS.alarmTopicArn, topicArn, profile.alarmTopicArn),
     logLevel: override(CONTEXT_KEYS.logLevel, logLevel, profile.logLevel),
     logSampleRate: override(CONTEXT_KEYS.logSampleRate, sampleRate, profile.logSampleRate),

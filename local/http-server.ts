@@ -49,7 +49,13 @@ async function handle(request: IncomingMessage, response: ServerResponse, matchR
     body = await readBody(request);
   } catch (error) {
     if (!(error instanceof BodyTooLargeError)) throw error;
-    send(response, localProblem(new ApiError(413, 'customer-api.request.too-large', 'Request too large', { detail: `Requests are limited to ${MAX_BODY_BYTES} bytes.` }), path));
+    send(
+      response,
+      localProblem(
+        new ApiError(413, 'customer-api.request.too-large', 'Request too large', { detail: `Requests are limited to ${MAX_BODY_BYTES} bytes.` }),
+        path,
+      ),
+    );
     request.resume();
     return;
   }

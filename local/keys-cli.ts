@@ -79,18 +79,28 @@ async function run(argv: string[]): Promise<void> {
       const { key, record } = await createKey(store, {
         organizationId: values.org,
         name: values.name,
-        scopes: values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
+        scopes: values.scopes
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
         expiresAt: values.expires,
         environment: connection.environment,
       });
-      print(
-        `Created ${record.keyId} for ${record.organizationId} with scopes ${record.scopes.join(',')}.\nKey (shown once, store it now):\n${key}`,
-        { id: record.keyId, key, organizationId: record.organizationId, name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
-      );
+      print(`Created ${record.keyId} for ${record.organizationId} with scopes ${record.scopes.join(',')}.\nKey (shown once, store it now):\n${key}`, {
+        id: record.keyId,
+        key,
+        organizationId: record.organizationId,
+        name: record.name,
+        scopes: record.scopes,
+        expiresAt: record.expiresAt,
+      });
     } else if (command === 'list') {
       if (!values.org) throw new UsageError('list needs --org.');
       const records = (await store.listByOrganization(values.org)).map(publicView);
-      const lines = records.map((r) => `${r.id}  ${r.name}  ${r.scopes.join(',')}  created ${r.createdAt}${r.revokedAt ? `  revoked ${r.revokedAt}` : ''}${r.expiresAt ? `  expires ${r.expiresAt}` : ''}`);
+      const lines = records.map(
+        (r) =>
+          `${r.id}  ${r.name}  ${r.scopes.join(',')}  created ${r.createdAt}${r.revokedAt ? `  revoked ${r.revokedAt}` : ''}${r.expiresAt ? `  expires ${r.expiresAt}` : ''}`,
+      );
       print(lines.length > 0 ? lines.join('\n') : `No keys for ${values.org}.`, { data: records });
     } else {
       const keyId = rest[0];

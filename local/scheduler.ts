@@ -85,9 +85,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
-  const loops = options.workers.map((worker) =>
-    loop(worker).catch((error: unknown) => log(`[${worker.id}] scheduler stopped: ${(error as Error).message}`)),
-  );
+  const loops = options.workers.map((worker) => loop(worker).catch((error: unknown) => log(`[${worker.id}] scheduler stopped: ${(error as Error).message}`)));
   let stopped: Promise<void> | undefined;
   return {
     stop() {

@@ -73,13 +73,7 @@ function lambdaMessageAttributes(attributes: Record<string, MessageAttributeValu
   return result;
 }
 
-const OPTIONAL_SYSTEM_ATTRIBUTES = [
-  'AWSTraceHeader',
-  'SequenceNumber',
-  'MessageGroupId',
-  'MessageDeduplicationId',
-  'DeadLetterQueueSourceArn',
-] as const;
+const OPTIONAL_SYSTEM_ATTRIBUTES = ['AWSTraceHeader', 'SequenceNumber', 'MessageGroupId', 'MessageDeduplicationId', 'DeadLetterQueueSourceArn'] as const;
 
 /** A received message as Lambda hands it to an SQS-triggered function. */
 export function toSqsRecord(message: Message, eventSourceARN: string, awsRegion: string): SQSRecord {
@@ -187,7 +181,8 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const log = options.log ?? ((line: string) => console.error(line));
   const retryDelaySeconds = options.retryDelaySeconds === undefined ? DEFAULT_RETRY_DELAY_SECONDS : options.retryDelaySeconds;
   const waitTimeSeconds = options.waitTimeSeconds ?? 1;
-  if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 1 || waitTimeSeconds > 20) throw new Error(`waitTimeSeconds must be 1..20, got ${waitTimeSeconds}`);
+  if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 1 || waitTimeSeconds > 20)
+    throw new Error(`waitTimeSeconds must be 1..20, got ${waitTimeSeconds}`);
   if (retryDelaySeconds !== null && (!Number.isInteger(retryDelaySeconds) || retryDelaySeconds < 0 || retryDelaySeconds > 43_200)) {
     throw new Error(`retryDelaySeconds must be 0..43200 or null, got ${retryDelaySeconds}`);
   }

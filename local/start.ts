@@ -72,7 +72,10 @@ async function main(): Promise<void> {
   const localEnv = { ...stack.env, CURSOR_SECRET: localCursorSecret(stateDir), WEBHOOK_SECRETS_KEY_FILE: localWebhookKeyFile(stateDir) };
   Object.assign(process.env, localEnv);
   if (process.env.LOCAL_WRITE_ACTIONS_FILE) {
-    const [{ countWriteActionsToFile }, { dynamoClient }] = await Promise.all([import('./write-actions-file.ts'), import('../lib/platform/aws/dynamodb-client.ts')]);
+    const [{ countWriteActionsToFile }, { dynamoClient }] = await Promise.all([
+      import('./write-actions-file.ts'),
+      import('../lib/platform/aws/dynamodb-client.ts'),
+    ]);
     countWriteActionsToFile(dynamoClient, process.env.LOCAL_WRITE_ACTIONS_FILE);
   }
 

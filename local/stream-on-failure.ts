@@ -17,7 +17,12 @@ export function streamOnFailureDestination(worker: StreamWorkerDefinition): (fai
     if (!queueUrl) throw new Error(`${worker.id}: no on-failure queue (${envVar} is not set)`);
     const { streamArn, shardId, startSequenceNumber, endSequenceNumber, batchSize } = failure;
     const body = {
-      requestContext: { requestId: randomUUID(), functionArn: `local:${worker.id}`, condition: 'RetryAttemptsExhausted', approximateInvokeCount: worker.maxRetries + 1 },
+      requestContext: {
+        requestId: randomUUID(),
+        functionArn: `local:${worker.id}`,
+        condition: 'RetryAttemptsExhausted',
+        approximateInvokeCount: worker.maxRetries + 1,
+      },
       version: '1.0',
       timestamp: new Date().toISOString(),
       DDBStreamBatchInfo: { shardId, startSequenceNumber, endSequenceNumber, batchSize, streamArn },

@@ -137,7 +137,12 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
     } while (start);
     // A shard is read once its parent is done (or gone), as Lambda does.
     const known = new Set(shards.map((shard) => shard.ShardId));
-    const next = shards.find((shard) => shard.ShardId && !position.shards[shard.ShardId]?.done && (!shard.ParentShardId || !known.has(shard.ParentShardId) || position.shards[shard.ParentShardId]?.done));
+    const next = shards.find(
+      (shard) =>
+        shard.ShardId &&
+        !position.shards[shard.ShardId]?.done &&
+        (!shard.ParentShardId || !known.has(shard.ParentShardId) || position.shards[shard.ParentShardId]?.done),
+    );
     shardId = next?.ShardId;
     iterator = shardId ? await iteratorAfter(shardId) : undefined;
   }
@@ -145,7 +150,11 @@ export async function dynamoStreamSource(options: StreamPollerOptions): Promise<
   async function iteratorAfter(id: string): Promise<string | undefined> {
     const after = position.shards[id]?.after;
     const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }) }),
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: id,
+        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
     );
     return ShardIterator;
   }

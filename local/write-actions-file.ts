@@ -52,11 +52,17 @@ export function countWriteActionsToFile(client: DynamoDBClient, path: string): v
         result = await next(args);
       } catch (error) {
         // A refused condition still bills its write.
-        addUnits(`${operation} refused`, writeUnitsOf({ operation, input: args.input as Record<string, unknown>, error: error instanceof Error ? error.name : 'unknown' }));
+        addUnits(
+          `${operation} refused`,
+          writeUnitsOf({ operation, input: args.input as Record<string, unknown>, error: error instanceof Error ? error.name : 'unknown' }),
+        );
         dirty = true;
         throw error;
       }
-      addUnits(operation, writeUnitsOf({ operation, input: args.input as Record<string, unknown>, output: (result.output ?? {}) as unknown as Record<string, unknown> }));
+      addUnits(
+        operation,
+        writeUnitsOf({ operation, input: args.input as Record<string, unknown>, output: (result.output ?? {}) as unknown as Record<string, unknown> }),
+      );
       const actions = actionsOf(operation, args.input as Input, (result.output ?? {}) as Output);
       totals.requests[operation] = (totals.requests[operation] ?? 0) + 1;
       dirty = true;

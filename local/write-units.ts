@@ -82,9 +82,15 @@ export function writeUnitsOf({ operation, input, output, error }: WriteRequest):
       const key = request.PutRequest?.Item ?? request.DeleteRequest?.Key ?? {};
       return `${String(key.pk)}\n${String(key.sk)}`;
     };
-    const unprocessed = new Set(Object.values((output?.UnprocessedItems ?? {}) as Record<string, Request[]>).flat().map(keyOf));
+    const unprocessed = new Set(
+      Object.values((output?.UnprocessedItems ?? {}) as Record<string, Request[]>)
+        .flat()
+        .map(keyOf),
+    );
     const requests = Object.values((input.RequestItems ?? {}) as Record<string, Request[]>).flat();
-    return requests.filter((request) => !unprocessed.has(keyOf(request))).reduce((sum, request) => sum + (request.PutRequest ? actionUnits({ Put: request.PutRequest }) : 1), 0);
+    return requests
+      .filter((request) => !unprocessed.has(keyOf(request)))
+      .reduce((sum, request) => sum + (request.PutRequest ? actionUnits({ Put: request.PutRequest }) : 1), 0);
   }
   if (operation === 'BatchExecuteStatement') {
     const statements = (input.Statements ?? []) as { Parameters?: unknown[] }[];

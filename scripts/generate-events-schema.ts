@@ -19,7 +19,9 @@ if (process.argv.includes('--check')) {
     ...drift.unexpected.map((path) => `  unexpected: events-schema/${path}`),
   ];
   if (problems.length > 0) {
-    console.error(`events-schema/ is out of date with lib/events/contracts/events.ts:\n${problems.join('\n')}\nRun \`npm run events-schema\` and commit the result.`);
+    console.error(
+      `events-schema/ is out of date with lib/events/contracts/events.ts:\n${problems.join('\n')}\nRun \`npm run events-schema\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log(`events-schema/ is up to date (${files.length} files).`);

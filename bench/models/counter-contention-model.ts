@@ -98,7 +98,11 @@ export function latencySampler(profile: LatencyProfile, random: () => number): (
 export function minimumCommitGapMs(workload: WorkloadProfile): number {
   const floor = workload.transaction.floorMs;
   // A counter read comes after the build, so that path skips it.
-  const learnAndBuild = Math.min(floor * workload.returnShare + workload.buildMs, floor * (1 - workload.arrivalShare) + workload.buildMs, workload.counterRead.floorMs / 2);
+  const learnAndBuild = Math.min(
+    floor * workload.returnShare + workload.buildMs,
+    floor * (1 - workload.arrivalShare) + workload.buildMs,
+    workload.counterRead.floorMs / 2,
+  );
   return learnAndBuild + floor * (1 - workload.returnShare);
 }
 
@@ -117,7 +121,7 @@ class Agenda {
     const entry = { at: time, order: (this.scheduled += 1), run };
     const heap = this.heap;
     heap.push(entry);
-    for (let index = heap.length - 1; index > 0; ) {
+    for (let index = heap.length - 1; index > 0;) {
       const parent = (index - 1) >> 1;
       if (!earlier(heap[index]!, heap[parent]!)) break;
       [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
@@ -131,7 +135,7 @@ class Agenda {
     const last = heap.pop();
     if (heap.length > 0 && last) {
       heap[0] = last;
-      for (let index = 0; ; ) {
+      for (let index = 0; ;) {
         const left = 2 * index + 1;
         const right = left + 1;
         let smallest = index;

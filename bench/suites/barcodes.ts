@@ -146,7 +146,13 @@ interface Container {
   requests: DynamoDbRequestCounter;
 }
 
-async function throughput(context: BenchContext, containers: readonly [Container, Container], plan: Plan, spec: (typeof FORMATS)[number], counter: { next: number }): Promise<Measure[]> {
+async function throughput(
+  context: BenchContext,
+  containers: readonly [Container, Container],
+  plan: Plan,
+  spec: (typeof FORMATS)[number],
+  counter: { next: number },
+): Promise<Measure[]> {
   const raw = (text: string) => spec.encode({ bcid: spec.bcid, text, scale: 1, padding: 0, includetext: false }, drawingSVG());
   const handlerBatch = async (calls: HandlerCalls, size: number): Promise<number> => {
     await calls.ensureBudget(size);
@@ -177,7 +183,10 @@ async function throughput(context: BenchContext, containers: readonly [Container
   const rawRates: number[] = [];
   const ratios: [number[], number[]] = [[], []];
   // Three runners, the order rotating every batch (leases, baseline, raw; baseline, raw, leases; …).
-  const runners: Array<() => Promise<number>> = [...containers.map((container) => () => handlerBatch(container.calls, plan.batchSize)), () => Promise.resolve(rawBatch(plan.batchSize))];
+  const runners: Array<() => Promise<number>> = [
+    ...containers.map((container) => () => handlerBatch(container.calls, plan.batchSize)),
+    () => Promise.resolve(rawBatch(plan.batchSize)),
+  ];
   for (let batch = 0; batch < plan.batches; batch += 1) {
     const measured: number[] = [0, 0, 0];
     for (let step = 0; step < runners.length; step += 1) {
@@ -193,14 +202,23 @@ async function throughput(context: BenchContext, containers: readonly [Container
   }
   const rawRate = median(rawRates);
   const note = `median of ${plan.batches} rotating batches of ${plan.batchSize}, a new payload per render`;
-  const measures: Measure[] = [{ name: `${spec.format}: raw bwip-js (renders/s)`, value: rawRate, unit: 'renders/s', note: `${note}; encoder with the domain renderer's options` }];
+  const measures: Measure[] = [
+    { name: `${spec.format}: raw bwip-js (renders/s)`, value: rawRate, unit: 'renders/s', note: `${note}; encoder with the domain renderer's options` },
+  ];
   containers.forEach((container, index) => {
     const [rate, ratio] = [median(rates[index] ?? []), median(ratios[index] ?? [])];
     const calls = container.calls.calls - (callsBefore[index] ?? 0);
     const { total, operations } = container.requests.snapshot();
-    context.log(`barcodes ${spec.format}, ${container.label}: handler ${rate.toFixed(0)} renders/s, ratio ${ratio.toFixed(2)} (batches: ${(ratios[index] ?? []).map((r) => r.toFixed(2)).join(' ')}); ${total} DynamoDB requests in ${calls} calls`);
+    context.log(
+      `barcodes ${spec.format}, ${container.label}: handler ${rate.toFixed(0)} renders/s, ratio ${ratio.toFixed(2)} (batches: ${(ratios[index] ?? []).map((r) => r.toFixed(2)).join(' ')}); ${total} DynamoDB requests in ${calls} calls`,
+    );
     measures.push(
-      { name: `${spec.format}: handler, ${container.label} (renders/s)`, value: rate, unit: 'renders/s', note: `${note}; event → chain (auth, rate-limit token) → SVG` },
+      {
+        name: `${spec.format}: handler, ${container.label} (renders/s)`,
+        value: rate,
+        unit: 'renders/s',
+        note: `${note}; event → chain (auth, rate-limit token) → SVG`,
+      },
       {
         name: `${spec.format}: handler ÷ raw bwip-js, ${container.label}`,
         value: ratio,
@@ -208,7 +226,12 @@ async function throughput(context: BenchContext, containers: readonly [Container
         ...(index === 0 ? { target: { comparison: '>=' as const, value: RATIO_TARGET_OF[spec.format] } } : {}),
         note: `median of the ${plan.batches} batches' ratios`,
       },
-      { name: `${spec.format}: DynamoDB requests per call, ${container.label}`, value: total / calls, unit: 'requests', note: `${total} in ${calls} warm calls (${operations || 'none'})` },
+      {
+        name: `${spec.format}: DynamoDB requests per call, ${container.label}`,
+        value: total / calls,
+        unit: 'requests',
+        note: `${total} in ${calls} warm calls (${operations || 'none'})`,
+      },
     );
   });
   return measures;
@@ -258,12 +281,19 @@ export const barcodesSuite: Suite = {
           directory,
           variant,
           env,
-          warmup: async (handler) => void expectSvg((await handler(barcodeEvent(key, { payload: 'WARMUP', format: 'qr' }), lambdaContext('bench-render-barcode', randomUUID()))), 'warm-up'),
+          warmup: async (handler) =>
+            void expectSvg(
+              await handler(barcodeEvent(key, { payload: 'WARMUP', format: 'qr' }), lambdaContext('bench-render-barcode', randomUUID())),
+              'warm-up',
+            ),
         });
         opened.push(bundled);
         return { label, calls: new HandlerCalls(bundled.handler, key, context), requests: bundled.requests };
       };
-      const containers = [await container('token leases', 'leases', {}), await container('lease block 1 (baseline)', 'block-1', { [RATE_LIMIT_ENV.leaseBlockMax]: '1' })] as const;
+      const containers = [
+        await container('token leases', 'leases', {}),
+        await container('lease block 1 (baseline)', 'block-1', { [RATE_LIMIT_ENV.leaseBlockMax]: '1' }),
+      ] as const;
       const measures: Measure[] = [];
       for (const spec of FORMATS) measures.push(...(await throughput(context, containers, plan, spec, counter)));
       measures.push(...(await conditional(context, containers[0].calls, plan, counter)));

@@ -78,7 +78,8 @@ export const bomCreatesSuite: Suite = {
       const ms = performance.now() - started;
       const byCommand = new Map<string, number>();
       for (const operation of counter.operations()) byCommand.set(operation, (byCommand.get(operation) ?? 0) + 1);
-      if (response.statusCode !== 201) throw new Error(`POST /v1/boms (${SIZES[size]} lines) answered ${response.statusCode}: ${String(response.body).slice(0, 500)}`);
+      if (response.statusCode !== 201)
+        throw new Error(`POST /v1/boms (${SIZES[size]} lines) answered ${response.statusCode}: ${String(response.body).slice(0, 500)}`);
       return { ms, requests: { total: counter.requests.length, byCommand } };
     };
 
@@ -111,7 +112,12 @@ export const bomCreatesSuite: Suite = {
       measures.push(
         { name: `bom create ${label} p50 (ms)`, value: round(median(samples[size])), unit: 'ms', note },
         { name: `bom create ${label} p99 (ms)`, value: round(percentile(samples[size], 0.99)), unit: 'ms', note },
-        { name: `bom create requests per call (${label})`, value: median(totals), unit: 'requests', note: `median; ${usual} in ${share} of ${calls} calls; mean ${round(mean)} (max ${Math.max(...totals)})` },
+        {
+          name: `bom create requests per call (${label})`,
+          value: median(totals),
+          unit: 'requests',
+          note: `median; ${usual} in ${share} of ${calls} calls; mean ${round(mean)} (max ${Math.max(...totals)})`,
+        },
       );
       context.log(`bom create ${label}: DynamoDB requests per call ${usual} (${share} of ${calls} calls, mean ${round(mean)})`);
       for (const [breakdown, count] of others) context.log(`  also ${breakdown} (${count} call${count === 1 ? '' : 's'})`);

@@ -68,7 +68,14 @@ export const buildsSuite: Suite = {
       let seconds: number;
       try {
         const started = performance.now();
-        const input = { buildReference: `BENCH-${lines}-${randomUUID().slice(0, 8)}`, bomCode, quantity: 1, locationCode: BUILD_LOCATION_CODE, outputLot: null, sources: [] };
+        const input = {
+          buildReference: `BENCH-${lines}-${randomUUID().slice(0, 8)}`,
+          bomCode,
+          quantity: 1,
+          locationCode: BUILD_LOCATION_CODE,
+          outputLot: null,
+          sources: [],
+        };
         const { result: queued } = await ports.writer.run({ organizationId, actor, traceId: null }, () => submitter.submit(organizationId, input, actor));
         buildId = queued.id;
         let outcome: string;
@@ -82,7 +89,8 @@ export const buildsSuite: Suite = {
         counter.stop();
       }
       const ended = (await ports.builds.get(organizationId, buildId))?.build;
-      if (ended?.status !== 'succeeded') throw new Error(`builds: a build of ${labelOf(lines)} ended ${ended?.status ?? 'missing'}: ${JSON.stringify(ended?.failure)}`);
+      if (ended?.status !== 'succeeded')
+        throw new Error(`builds: a build of ${labelOf(lines)} ended ${ended?.status ?? 'missing'}: ${JSON.stringify(ended?.failure)}`);
       const byCommand = new Map<string, number>();
       for (const operation of counter.operations()) byCommand.set(operation, (byCommand.get(operation) ?? 0) + 1);
       const transactions = counter.requests.filter((request) => request.operation === 'TransactWriteItems' && !request.failed).length;
@@ -96,7 +104,9 @@ export const buildsSuite: Suite = {
       for (const lines of sizes) {
         const run = await buildOnce(lines);
         measured.get(lines)?.push(run);
-        context.log(`build ${labelOf(lines)}: ${run.seconds.toFixed(2)} s, ${run.transactions} transactions, ${run.requests.total} requests, ${run.invocations} invocation${run.invocations === 1 ? '' : 's'}`);
+        context.log(
+          `build ${labelOf(lines)}: ${run.seconds.toFixed(2)} s, ${run.transactions} transactions, ${run.requests.total} requests, ${run.invocations} invocation${run.invocations === 1 ? '' : 's'}`,
+        );
       }
     }
 
@@ -109,14 +119,29 @@ export const buildsSuite: Suite = {
       await imports.runWhole(organizationId, 'builds', importFile(rows));
       return (performance.now() - started) / 1000;
     };
-    const small = await timedImport(Array.from({ length: importedBuilds }, (_, index) => `IMP-1-${index}-${randomUUID().slice(0, 8)},${world.bomCodes.get(1) ?? ''},1,${BUILD_LOCATION_CODE}`));
+    const small = await timedImport(
+      Array.from(
+        { length: importedBuilds },
+        (_, index) => `IMP-1-${index}-${randomUUID().slice(0, 8)},${world.bomCodes.get(1) ?? ''},1,${BUILD_LOCATION_CODE}`,
+      ),
+    );
     const largest = Math.max(...sizes);
     const large = await timedImport([`IMP-${largest}-${randomUUID().slice(0, 8)},${world.bomCodes.get(largest) ?? ''},1,${BUILD_LOCATION_CODE}`]);
     context.log(`imported: ${importedBuilds} one-line builds in ${small.toFixed(2)} s; one build of ${labelOf(largest)} in ${large.toFixed(2)} s`);
 
     const measures: Measure[] = [
-      { name: `import of ${importedBuilds} one-line builds (builds/s)`, value: round(importedBuilds / small, 1), unit: 'builds/s', note: 'one file, in process; each build a job the import worker runs to its end before the next row' },
-      { name: `import of one build of ${labelOf(largest)} (s)`, value: round(large, 3), unit: 's', note: 'one file of one row, in process: submission, every step and the row verdict' },
+      {
+        name: `import of ${importedBuilds} one-line builds (builds/s)`,
+        value: round(importedBuilds / small, 1),
+        unit: 'builds/s',
+        note: 'one file, in process; each build a job the import worker runs to its end before the next row',
+      },
+      {
+        name: `import of one build of ${labelOf(largest)} (s)`,
+        value: round(large, 3),
+        unit: 's',
+        note: 'one file of one row, in process: submission, every step and the row verdict',
+      },
     ];
     for (const lines of sizes) {
       const builds = measured.get(lines) ?? [];
@@ -132,8 +157,18 @@ export const buildsSuite: Suite = {
           ...(lines === TARGET.lines ? { target: { comparison: '<=' as const, value: TARGET.seconds } } : {}),
           note: `${of}, one unit; submission committed → succeeded, in process, invocations of ${BUILD_QUEUE.workerTimeoutSeconds} s (${median(builds.map((run) => run.invocations))})`,
         },
-        { name: `build ${label}: transactions per line`, value: round(transactions / lines), unit: 'transactions', note: `${transactions} committed TransactWriteItems per build (${of}), the submission's included` },
-        { name: `build ${label}: DynamoDB requests`, value: median(builds.map((run) => run.requests.total)), unit: 'requests', note: `${of}; ${usual}${builds.length > 1 ? ` in ${share} of ${builds.length}` : ''}` },
+        {
+          name: `build ${label}: transactions per line`,
+          value: round(transactions / lines),
+          unit: 'transactions',
+          note: `${transactions} committed TransactWriteItems per build (${of}), the submission's included`,
+        },
+        {
+          name: `build ${label}: DynamoDB requests`,
+          value: median(builds.map((run) => run.requests.total)),
+          unit: 'requests',
+          note: `${of}; ${usual}${builds.length > 1 ? ` in ${share} of ${builds.length}` : ''}`,
+        },
       );
     }
     return measures;

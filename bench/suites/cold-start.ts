@@ -100,7 +100,9 @@ function runNode(args: string[], env: Record<string, string>): Promise<{ stdout:
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve({ stdout, wallMs: performance.now() - started }) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve({ stdout, wallMs: performance.now() - started }) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -136,7 +138,12 @@ async function writeBundleWithEveryEncoder(directory: string): Promise<string> {
       });
     },
   };
-  const result = await build({ ...lambdaEsbuildOptions(join(REPO_ROOT, routeById('renderBarcode').handler)), plugins: [everyEncoder], write: false, logLevel: 'error' });
+  const result = await build({
+    ...lambdaEsbuildOptions(join(REPO_ROOT, routeById('renderBarcode').handler)),
+    plugins: [everyEncoder],
+    write: false,
+    logLevel: 'error',
+  });
   for (const file of result.outputFiles) writeFileSync(join(target, basename(file.path)), file.contents);
   const entry = result.outputFiles.find((file) => file.path.endsWith('.mjs'));
   if (!entry || !entry.text.includes('qrcode')) throw new Error('the bundle with every encoder has no QR encoder');
@@ -185,12 +192,25 @@ export const coldStartSuite: Suite = {
           route === 'renderBarcode'
             ? [
                 { route, label: ' (encoder on demand)', slug: '', bundle, nodeOptions: '', target },
-                { route, label: ' (every encoder in the bundle)', slug: 'every-encoder-', bundle: await writeBundleWithEveryEncoder(directory), nodeOptions: '' },
+                {
+                  route,
+                  label: ' (every encoder in the bundle)',
+                  slug: 'every-encoder-',
+                  bundle: await writeBundleWithEveryEncoder(directory),
+                  nodeOptions: '',
+                },
               ]
             : [
                 { route, label: '', slug: '', bundle, nodeOptions: '', target },
                 { route, label: ' with --enable-source-maps', slug: 'source-maps-', bundle, nodeOptions: '--enable-source-maps' },
-                { route, label: ' with a shipped compile cache', slug: 'compile-cache-', bundle, nodeOptions: '', perRun: await compileCacheFor(bundle, directory, event, baseEnv, childFile) },
+                {
+                  route,
+                  label: ' with a shipped compile cache',
+                  slug: 'compile-cache-',
+                  bundle,
+                  nodeOptions: '',
+                  perRun: await compileCacheFor(bundle, directory, event, baseEnv, childFile),
+                },
               ];
         const samples = new Map<Variant, Timings[]>(variants.map((variant) => [variant, []]));
         for (let run = 0; run < runs; run += 1) {
@@ -225,7 +245,12 @@ function measuresOf(variant: Variant, samples: readonly Timings[], bareMs: numbe
   const label = `${routeById(variant.route).method} ${routeById(variant.route).path}${variant.label}`;
   const of = (pick: (sample: Timings) => number) => round(median(samples.map(pick)));
   return [
-    { name: `${label}: cold start added (import + first − warm)`, value: of((sample) => sample.importMs + sample.firstMs - sample.warmMs), unit: 'ms', ...(variant.target === undefined ? {} : { target: { comparison: '<=' as const, value: variant.target } }) },
+    {
+      name: `${label}: cold start added (import + first − warm)`,
+      value: of((sample) => sample.importMs + sample.firstMs - sample.warmMs),
+      unit: 'ms',
+      ...(variant.target === undefined ? {} : { target: { comparison: '<=' as const, value: variant.target } }),
+    },
     {
       name: `${label}: cold start added, CPU time (import + first − warm)`,
       value: of((sample) => sample.importCpuMs + sample.firstCpuMs - sample.warmCpuMs),

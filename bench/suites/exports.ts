@@ -32,7 +32,18 @@ async function seedMovements(organizationId: string, count: number): Promise<voi
       const index = first + offset;
       const occurredAt = new Date(base + index * 1000).toISOString();
       const quantity = (index % 97) + 0.5;
-      const record = { id: newMovementId(occurredAt), type: 'adjustment' as const, itemId: `itm_B${index % 500}`, sku: `=SKU-${index % 500}`, fromLocationId: null, toLocationId: 'loc_B1', quantity, lot: null, reference: `REF-${index}`, occurredAt };
+      const record = {
+        id: newMovementId(occurredAt),
+        type: 'adjustment' as const,
+        itemId: `itm_B${index % 500}`,
+        sku: `=SKU-${index % 500}`,
+        fromLocationId: null,
+        toLocationId: 'loc_B1',
+        quantity,
+        lot: null,
+        reference: `REF-${index}`,
+        occurredAt,
+      };
       return movementWrite(table, organizationId, record, [{ stockRecordId: `stk_B${index % 500}`, quantity }]).item.Put?.Item ?? {};
     });
     await batchWriteAll(table, items, 8);
@@ -46,7 +57,10 @@ async function queuedExport(organizationId: string): Promise<string> {
     import('../../lib/platform/dynamo/transaction-writer.ts'),
     import('../../lib/platform/storage/tables.ts'),
   ]);
-  const plan = new ExportSubmitter({ jobs: new ExportJobsStore(process.env[TABLES.inventory.envVar] ?? ''), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'movements', format: 'csv', filters: {} });
+  const plan = new ExportSubmitter({ jobs: new ExportJobsStore(process.env[TABLES.inventory.envVar] ?? ''), queue: { send: async () => undefined } }).prepare(
+    organizationId,
+    { kind: 'movements', format: 'csv', filters: {} },
+  );
   const writer = new TransactionWriter({ events: process.env[TABLES.events.envVar] ?? '', audit: process.env[TABLES.audit.envVar] ?? '' });
   await writer.run({ organizationId, actor: { type: 'system', id: 'bench' }, traceId: null }, async () => plan);
   return plan.result.id;
@@ -54,7 +68,10 @@ async function queuedExport(organizationId: string): Promise<string> {
 
 /** Runs `script` (a file of bench/) in a process of its own with the local stack's environment; its last stdout line is JSON. */
 async function child<T>(script: string, ...args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', script), ...args], { env: process.env, maxBuffer: 1 << 20 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', script), ...args], {
+    env: process.env,
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as T;
 }
 
@@ -81,13 +98,28 @@ export const exportsSuite: Suite = {
       log(`${size}: worker ${Math.round(workerRate)} rows/s, raw ${Math.round(rawRate)} rows/s, max RSS ${worker.maxRssMb.toFixed(0)} MB`);
       rss.push(worker.maxRssMb);
       measures.push(
-        { name: `export of ${size} movements (rows/s)`, value: Math.round(workerRate), unit: 'rows/s', note: 'the worker code in a process of its own, one invocation, 8 MiB parts' },
-        { name: `raw loop, same Query + CSV + multipart, ${size} (rows/s)`, value: Math.round(rawRate), unit: 'rows/s', note: 'same run, a process of its own' },
+        {
+          name: `export of ${size} movements (rows/s)`,
+          value: Math.round(workerRate),
+          unit: 'rows/s',
+          note: 'the worker code in a process of its own, one invocation, 8 MiB parts',
+        },
+        {
+          name: `raw loop, same Query + CSV + multipart, ${size} (rows/s)`,
+          value: Math.round(rawRate),
+          unit: 'rows/s',
+          note: 'same run, a process of its own',
+        },
         { name: `worker / raw, ${size}`, value: Number((workerRate / rawRate).toFixed(2)), unit: '×', target: { comparison: '>=', value: 0.7 } },
         { name: `worker max RSS, ${size} rows`, value: Math.round(worker.maxRssMb), unit: 'MB' },
       );
     }
-    measures.push({ name: `max RSS growth ${sizes[0]} → ${sizes[1]} rows`, value: Math.round((rss[1] ?? 0) - (rss[0] ?? 0)), unit: 'MB', target: { comparison: '<=', value: 64 } });
+    measures.push({
+      name: `max RSS growth ${sizes[0]} → ${sizes[1]} rows`,
+      value: Math.round((rss[1] ?? 0) - (rss[0] ?? 0)),
+      unit: 'MB',
+      target: { comparison: '<=', value: 64 },
+    });
     return measures;
   },
 };

@@ -33,7 +33,14 @@ async function seedFeed(organizationId: string, count: number): Promise<string[]
   const items = Array.from({ length: count }, (_, index) => {
     const id = newEventId(index + 1);
     ids.push(id);
-    const envelope = { id, type: 'item.created' as const, version: 1, occurredAt: now.toISOString(), organizationId, data: { item: { id: `itm_bench${index}`, sku: `FEED-${index}` } } };
+    const envelope = {
+      id,
+      type: 'item.created' as const,
+      version: 1,
+      occurredAt: now.toISOString(),
+      organizationId,
+      data: { item: { id: `itm_bench${index}`, sku: `FEED-${index}` } },
+    };
     return eventBatchItems([envelope as Parameters<typeof eventBatchItems>[0][number]], index + 1, now);
   }).flat();
   items.push(entityItem(eventSequenceEntity, { organizationId }, { last: count }));
@@ -96,9 +103,24 @@ export const feedSuite: Suite = {
       const large = results.get(`${sizes[1]} ${position}`);
       if (!small || !large) continue;
       measures.push(
-        { name: `feed page of ${PAGE} at the ${position}, ${sizes[0]} events`, value: round(small.ms), unit: 'ms', note: `${small.requests} requests, ${small.units} Query read units per page` },
-        { name: `feed page of ${PAGE} at the ${position}, ${sizes[1]} events`, value: round(large.ms), unit: 'ms', note: `${large.requests} requests, ${large.units} Query read units per page` },
-        { name: `feed page latency ratio ${sizes[1]} ÷ ${sizes[0]} events, ${position}`, value: round(large.ms / small.ms), unit: '×', target: { comparison: '<=', value: RATIO_TARGET } },
+        {
+          name: `feed page of ${PAGE} at the ${position}, ${sizes[0]} events`,
+          value: round(small.ms),
+          unit: 'ms',
+          note: `${small.requests} requests, ${small.units} Query read units per page`,
+        },
+        {
+          name: `feed page of ${PAGE} at the ${position}, ${sizes[1]} events`,
+          value: round(large.ms),
+          unit: 'ms',
+          note: `${large.requests} requests, ${large.units} Query read units per page`,
+        },
+        {
+          name: `feed page latency ratio ${sizes[1]} ÷ ${sizes[0]} events, ${position}`,
+          value: round(large.ms / small.ms),
+          unit: '×',
+          target: { comparison: '<=', value: RATIO_TARGET },
+        },
       );
     }
     return measures;

@@ -55,13 +55,21 @@ export interface FinishedImport {
  * succeeded. Polls every 100 ms, later every 2 % of the time elapsed (at most 1 s), so polling
  * skews the end-to-end figure by at most about 2 % and costs few requests on long jobs.
  */
-export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, kind: string, csv: string, options: { dryRun?: boolean } = {}): Promise<FinishedImport> {
+export async function importAndWait(
+  stack: Pick<LocalStack, 'baseUrl' | 'key'>,
+  kind: string,
+  csv: string,
+  options: { dryRun?: boolean } = {},
+): Promise<FinishedImport> {
   const { id, submittedAt } = await submitFile(stack, stack.key, kind, csv, options);
   for (;;) {
     const job = await getJob(stack.baseUrl, stack.key, id);
     const elapsed = performance.now() - submittedAt;
     if (FINISHED.has(job.status)) {
-      if (job.status !== 'succeeded') throw new Error(`${kind} job ${id} ended ${job.status}: ${JSON.stringify(job.counts)}${job.failure ? ` ${job.failure.code}: ${job.failure.message}` : ''}`);
+      if (job.status !== 'succeeded')
+        throw new Error(
+          `${kind} job ${id} ended ${job.status}: ${JSON.stringify(job.counts)}${job.failure ? ` ${job.failure.code}: ${job.failure.message}` : ''}`,
+        );
       const processingSeconds = (Date.parse(job.completedAt ?? '') - Date.parse(job.startedAt ?? '')) / 1000;
       return { job, endToEndSeconds: elapsed / 1000, processingSeconds };
     }
@@ -72,7 +80,10 @@ export async function importAndWait(stack: Pick<LocalStack, 'baseUrl' | 'key'>, 
 
 async function inventoryStore() {
   // Store code reads its endpoints and table names when first imported: after the stack's env is set.
-  const [{ InventoryStore }, { TABLES }] = await Promise.all([import('../../lib/inventory/store/inventory-store.ts'), import('../../lib/platform/storage/tables.ts')]);
+  const [{ InventoryStore }, { TABLES }] = await Promise.all([
+    import('../../lib/inventory/store/inventory-store.ts'),
+    import('../../lib/platform/storage/tables.ts'),
+  ]);
   const table = process.env[TABLES.inventory.envVar];
   if (!table) throw new Error(`${TABLES.inventory.envVar} is not set: the stack's env must be in process.env`);
   return { table, store: new InventoryStore(table) };
@@ -107,7 +118,18 @@ async function rawMovementsLoader(rows: number, writers: number, stockRecords: n
   const organizationId = `org_raw_${randomUUID().slice(0, 8)}`;
   const now = new Date().toISOString();
   const items = Array.from({ length: rows }, (_, index) => {
-    const movement = { id: newMovementId(now), type: 'adjustment' as const, itemId: `itm_raw${index % stockRecords}`, sku: `RAW-${index % stockRecords}`, fromLocationId: 'loc_raw', toLocationId: null, quantity: 1, lot: null, reference: `R-${index}`, occurredAt: now };
+    const movement = {
+      id: newMovementId(now),
+      type: 'adjustment' as const,
+      itemId: `itm_raw${index % stockRecords}`,
+      sku: `RAW-${index % stockRecords}`,
+      fromLocationId: 'loc_raw',
+      toLocationId: null,
+      quantity: 1,
+      lot: null,
+      reference: `R-${index}`,
+      occurredAt: now,
+    };
     return store.recordMovementWrite(organizationId, movement, [{ stockRecordId: `stk_raw${index % stockRecords}`, quantity: -1 }]).item.Put?.Item ?? {};
   });
   return rows / (await batchWriteAll(table, items, writers));
@@ -135,10 +157,30 @@ function logRun(context: BenchContext, label: string, index: number, rows: numbe
 function measuresOf(label: keyof typeof RATIO_TARGETS, rows: number, runs: Run[], note: string, rawNote: string): Measure[] {
   const runsNote = `${rows.toLocaleString('en-US')} rows, ${runs.length === 1 ? '1 run' : `median of ${runs.length} runs`}${note ? `; ${note}` : ''}`;
   return [
-    { name: `${label} import end to end (rows/s)`, value: median(runs.map((run) => rows / run.imported.endToEndSeconds)), unit: 'rows/s', note: `${runsNote}; POST over HTTP → polled finished` },
-    { name: `${label} import while processing (rows/s)`, value: median(runs.map((run) => rows / run.imported.processingSeconds)), unit: 'rows/s', note: `${runsNote}; job startedAt → completedAt` },
-    { name: `${label} raw BatchWriteItem loader, 1 writer (rows/s)`, value: median(runs.map((run) => run.raw1)), unit: 'rows/s', note: `${runsNote}; ${rawNote}` },
-    { name: `${label} raw BatchWriteItem loader, 4 writers (rows/s)`, value: median(runs.map((run) => run.raw4)), unit: 'rows/s', note: `${runsNote}; ${rawNote}` },
+    {
+      name: `${label} import end to end (rows/s)`,
+      value: median(runs.map((run) => rows / run.imported.endToEndSeconds)),
+      unit: 'rows/s',
+      note: `${runsNote}; POST over HTTP → polled finished`,
+    },
+    {
+      name: `${label} import while processing (rows/s)`,
+      value: median(runs.map((run) => rows / run.imported.processingSeconds)),
+      unit: 'rows/s',
+      note: `${runsNote}; job startedAt → completedAt`,
+    },
+    {
+      name: `${label} raw BatchWriteItem loader, 1 writer (rows/s)`,
+      value: median(runs.map((run) => run.raw1)),
+      unit: 'rows/s',
+      note: `${runsNote}; ${rawNote}`,
+    },
+    {
+      name: `${label} raw BatchWriteItem loader, 4 writers (rows/s)`,
+      value: median(runs.map((run) => run.raw4)),
+      unit: 'rows/s',
+      note: `${runsNote}; ${rawNote}`,
+    },
     {
       name: `${label} import end to end ÷ raw loader 1 writer`,
       value: median(runs.map((run) => rows / run.imported.endToEndSeconds / run.raw1)),
@@ -184,7 +226,11 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
   await importAndWait(context.stack, 'items', `sku,name,reorderPoint\n${skus.map((code, index) => `${code},Item ${index},0`).join('\n')}\n`);
   await importAndWait(context.stack, 'locations', `code,name\n${location},Bin ${location}\n`);
   // Enough on hand for every run's -1 rows.
-  await importAndWait(context.stack, 'po-receipts', `poNumber,sku,locationCode,quantity\n${skus.map((code) => `PO-${tag},${code},${location},${runCount * rows}`).join('\n')}\n`);
+  await importAndWait(
+    context.stack,
+    'po-receipts',
+    `poNumber,sku,locationCode,quantity\n${skus.map((code) => `PO-${tag},${code},${location},${runCount * rows}`).join('\n')}\n`,
+  );
   context.log(`stock-adjustments: imported ${itemCount} items, location ${location} and their PO receipt`);
   const runs: Run[] = [];
   for (let index = 0; index < runCount; index += 1) {
@@ -197,7 +243,9 @@ export async function stockAdjustmentsMeasures(context: BenchContext): Promise<M
     const run = { imported, dryRun, raw1: await rawMovementsLoader(rows, 1, itemCount), raw4: await rawMovementsLoader(rows, 4, itemCount) };
     runs.push(run);
     logRun(context, 'stock-adjustments', index, rows, run);
-    context.log(`stock-adjustments run ${index + 1}: dry run ${dryRun.processingSeconds.toFixed(1)} s, real run ${imported.processingSeconds.toFixed(1)} s while processing`);
+    context.log(
+      `stock-adjustments run ${index + 1}: dry run ${dryRun.processingSeconds.toFixed(1)} s, real run ${imported.processingSeconds.toFixed(1)} s while processing`,
+    );
   }
   const note = `${rows.toLocaleString('en-US')} rows, ${runs.length === 1 ? '1 run' : `median of ${runs.length} runs`}${context.quick ? '; quick' : ''}; job startedAt → completedAt of each, the dry run just before the real run on the same data`;
   return [
@@ -217,11 +265,18 @@ export async function limitMeasures(context: BenchContext): Promise<Measure[]> {
   const { IMPORT_QUEUE } = await import('../../lib/platform/storage/tables.ts');
   const budgetMs = context.quick ? 15_000 : IMPORT_QUEUE.workerTimeoutSeconds * 1000;
   const run = await stockCountsAtTheLimit(rows, budgetMs);
-  if (run.status !== 'succeeded' || run.counts.processedRows !== rows) throw new Error(`stock-counts at the limit ended ${run.status}: ${JSON.stringify(run.counts)}`);
+  if (run.status !== 'succeeded' || run.counts.processedRows !== rows)
+    throw new Error(`stock-counts at the limit ended ${run.status}: ${JSON.stringify(run.counts)}`);
   context.log(`stock-counts at the limit: ${rows} rows in ${run.seconds.toFixed(0)} s over ${run.invocations} invocations of ${budgetMs / 1000} s`);
   const note = `${rows.toLocaleString('en-US')} rows over as many items, invocations of ${budgetMs / 1000} s${context.quick ? ' (quick)' : ' (the worker timeout)'}`;
   return [
-    { name: 'stock-counts at the limit (rows/s)', value: rows / run.seconds, unit: 'rows/s', target: { comparison: '>=', value: LIMIT_RATE_TARGET }, note: `${note}; first invocation → job ended` },
+    {
+      name: 'stock-counts at the limit (rows/s)',
+      value: rows / run.seconds,
+      unit: 'rows/s',
+      target: { comparison: '>=', value: LIMIT_RATE_TARGET },
+      note: `${note}; first invocation → job ended`,
+    },
     { name: 'stock-counts at the limit: invocations per job', value: run.invocations, unit: 'invocations', note },
   ];
 }
@@ -230,12 +285,26 @@ export async function limitMeasures(context: BenchContext): Promise<Measure[]> {
 export async function actionMeasures(context: BenchContext): Promise<Measure[]> {
   const items = context.quick ? 30 : 200;
   const counts = await stockActionCounts(items);
-  context.log(`actions per unit: adjustment row ${counts.adjustmentRow.toFixed(2)}, transfer row ${counts.transferRow.toFixed(2)}, build source ${counts.buildSource.toFixed(2)}`);
+  context.log(
+    `actions per unit: adjustment row ${counts.adjustmentRow.toFixed(2)}, transfer row ${counts.transferRow.toFixed(2)}, build source ${counts.buildSource.toFixed(2)}`,
+  );
   const note = `${items} rows on distinct stored records, in process; fixed per-chunk actions included`;
   return [
-    { name: 'actions per adjustment row', value: counts.adjustmentRow, unit: 'actions', target: { comparison: '<=', value: ACTION_TARGETS.adjustmentRow }, note },
+    {
+      name: 'actions per adjustment row',
+      value: counts.adjustmentRow,
+      unit: 'actions',
+      target: { comparison: '<=', value: ACTION_TARGETS.adjustmentRow },
+      note,
+    },
     { name: 'actions per transfer row', value: counts.transferRow, unit: 'actions', target: { comparison: '<=', value: ACTION_TARGETS.transferRow }, note },
-    { name: 'actions per build source', value: counts.buildSource, unit: 'actions', target: { comparison: '<=', value: ACTION_TARGETS.buildSource }, note: 'builds of 4 BOMs of 7 lines, each line a distinct stored record' },
+    {
+      name: 'actions per build source',
+      value: counts.buildSource,
+      unit: 'actions',
+      target: { comparison: '<=', value: ACTION_TARGETS.buildSource },
+      note: 'builds of 4 BOMs of 7 lines, each line a distinct stored record',
+    },
   ];
 }
 

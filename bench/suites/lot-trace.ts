@@ -26,8 +26,20 @@ function chainFiles(subs: number, finished: number): Array<[kind: string, file: 
     ['locations', csv('code,name,type', ['A1,Bin A1,bin'])],
     ['po-receipts', csv('poNumber,sku,locationCode,quantity,lot', [`PO-1,COMP,A1,${subs * finished},C1`])],
     ['boms', csv('bomCode,targetSku,componentSku,quantity', ['SUB-BOM,SUB,COMP,1', 'FIN-BOM,FIN,SUB,1'])],
-    ['builds', csv('buildReference,bomCode,quantity,locationCode,outputLot,componentSku,sourceLot', subLots.map((lot) => `B-${lot},SUB-BOM,${finished},A1,${lot},COMP,C1`))],
-    ['builds', csv('buildReference,bomCode,quantity,locationCode,outputLot,componentSku,sourceLot', subLots.flatMap((lot) => Array.from({ length: finished }, (_, index) => `B-${lot}-F${index},FIN-BOM,1,A1,F-${lot}-${index},SUB,${lot}`)))],
+    [
+      'builds',
+      csv(
+        'buildReference,bomCode,quantity,locationCode,outputLot,componentSku,sourceLot',
+        subLots.map((lot) => `B-${lot},SUB-BOM,${finished},A1,${lot},COMP,C1`),
+      ),
+    ],
+    [
+      'builds',
+      csv(
+        'buildReference,bomCode,quantity,locationCode,outputLot,componentSku,sourceLot',
+        subLots.flatMap((lot) => Array.from({ length: finished }, (_, index) => `B-${lot}-F${index},FIN-BOM,1,A1,F-${lot}-${index},SUB,${lot}`)),
+      ),
+    ],
   ];
 }
 
@@ -82,8 +94,18 @@ export const lotTraceSuite: Suite = {
       }
       const queries = requests.filter((operation) => operation === 'Query').length;
       measures.push(
-        { name: `lot trace 3 levels p50, ${direction} (ms)`, value: round(median(samples)), unit: 'ms', note: `${nodes} nodes, ${runs} runs, handler in process` },
-        { name: `lot trace 3 levels DynamoDB requests, ${direction}`, value: requests.length, unit: 'requests', note: `${queries} Query, ${requests.length - queries} other (${[...new Set(requests)].join(', ')}), rate-limit lease included when it happens` },
+        {
+          name: `lot trace 3 levels p50, ${direction} (ms)`,
+          value: round(median(samples)),
+          unit: 'ms',
+          note: `${nodes} nodes, ${runs} runs, handler in process`,
+        },
+        {
+          name: `lot trace 3 levels DynamoDB requests, ${direction}`,
+          value: requests.length,
+          unit: 'requests',
+          note: `${queries} Query, ${requests.length - queries} other (${[...new Set(requests)].join(', ')}), rate-limit lease included when it happens`,
+        },
       );
     }
     return measures;

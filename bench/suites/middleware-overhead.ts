@@ -23,15 +23,16 @@ export const middlewareOverheadSuite: Suite = {
     const rounds = context.quick ? 20 : 400;
     const tenant = await createTenant(context.stack);
     const route = routeById('getBom');
-    const [{ handler }, { chainDependencies }, { hashApiKey }, { windowStartOf, counterExpiresAt }, { bomReads }, { publicBom }, { bomETag }] = await Promise.all([
-      import('../../functions/http/boms/get-bom.ts') as Promise<{ handler: Handler }>,
-      import('../../lib/app/composition.ts'),
-      import('../../lib/platform/auth/api-key.ts'),
-      import('../../lib/platform/rate-limit/fixed-window.ts'),
-      import('../../functions/http/boms/reads.ts'),
-      import('../../lib/boms/domain/views.ts'),
-      import('../../lib/boms/domain/commands.ts'),
-    ]);
+    const [{ handler }, { chainDependencies }, { hashApiKey }, { windowStartOf, counterExpiresAt }, { bomReads }, { publicBom }, { bomETag }] =
+      await Promise.all([
+        import('../../functions/http/boms/get-bom.ts') as Promise<{ handler: Handler }>,
+        import('../../lib/app/composition.ts'),
+        import('../../lib/platform/auth/api-key.ts'),
+        import('../../lib/platform/rate-limit/fixed-window.ts'),
+        import('../../functions/http/boms/reads.ts'),
+        import('../../lib/boms/domain/views.ts'),
+        import('../../lib/boms/domain/commands.ts'),
+      ]);
     const reads = bomReads();
     const bare = async () => {
       const record = await chainDependencies.apiKeys.findByHash(hashApiKey(tenant.key));
@@ -52,7 +53,15 @@ export const middlewareOverheadSuite: Suite = {
     const withChain: number[] = [];
     const without: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      for (const [run, samples] of round % 2 === 0 ? ([[full, withChain], [bare, without]] as const) : ([[bare, without], [full, withChain]] as const)) {
+      for (const [run, samples] of round % 2 === 0
+        ? ([
+            [full, withChain],
+            [bare, without],
+          ] as const)
+        : ([
+            [bare, without],
+            [full, withChain],
+          ] as const)) {
         const started = performance.now();
         await run();
         samples.push(performance.now() - started);

@@ -43,14 +43,24 @@ async function steadyReads(context: BenchContext, tenant: BenchTenant): Promise<
         ['token leases', {}],
         ['lease block 1 (baseline)', { [RATE_LIMIT_ENV.leaseBlockMax]: '1' }],
       ] as const) {
-        const bundled = await importBundledHandler<Handler>(route.handler, { directory, variant: `${operationId}-${variant}`, env, warmup: async (handler) => void (await call(handler)) });
+        const bundled = await importBundledHandler<Handler>(route.handler, {
+          directory,
+          variant: `${operationId}-${variant}`,
+          env,
+          warmup: async (handler) => void (await call(handler)),
+        });
         try {
           for (let index = 0; index < reads; index += 1) {
             const response = await call(bundled.handler);
             if ((response.statusCode ?? 500) !== 200) throw new Error(`${label} answered ${response.statusCode}: ${String(response.body)}`);
           }
           const { total, operations } = bundled.requests.snapshot();
-          measures.push({ name: `${label}: DynamoDB requests per read, ${variant}`, value: total / reads, unit: 'requests', note: `${total} in ${reads} warm reads of one key (${operations})` });
+          measures.push({
+            name: `${label}: DynamoDB requests per read, ${variant}`,
+            value: total / reads,
+            unit: 'requests',
+            note: `${total} in ${reads} warm reads of one key (${operations})`,
+          });
         } finally {
           await bundled.close();
         }
@@ -95,7 +105,12 @@ export const requestsSuite: Suite = {
         'createBom',
         () => ({
           headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ code: `REQ-${randomUUID().slice(0, 8)}`, name: 'Frame', targetItemId: tenant.itemIds[0], components: [{ itemId: tenant.itemIds[1], quantity: 2 }] }),
+          body: JSON.stringify({
+            code: `REQ-${randomUUID().slice(0, 8)}`,
+            name: 'Frame',
+            targetItemId: tenant.itemIds[0],
+            components: [{ itemId: tenant.itemIds[1], quantity: 2 }],
+          }),
         }),
         3,
       ],

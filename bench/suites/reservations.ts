@@ -59,10 +59,25 @@ export const reservationsSuite: Suite = {
     const organizationId = imports.newOrganization('reservations');
     const skus = Array.from({ length: MANY_LINES + 1 }, (_, index) => `RS-${String(index).padStart(2, '0')}`);
     const csv = (header: string, rows: string[]) => `${[header, ...rows].join('\n')}\n`;
-    await imports.runWhole(organizationId, 'items', csv('sku,name', skus.map((sku) => `${sku},Item ${sku}`)));
+    await imports.runWhole(
+      organizationId,
+      'items',
+      csv(
+        'sku,name',
+        skus.map((sku) => `${sku},Item ${sku}`),
+      ),
+    );
     await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A1,Bin A1,bin']));
-    await imports.runWhole(organizationId, 'po-receipts', csv('poNumber,sku,locationCode,quantity', skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`)));
-    const keyOf = async (size: Size) => (await createKey(keyRegistry(), { organizationId, name: `bench reservations (${size})`, scopes: ['stock:write'], environment: 'test' })).key;
+    await imports.runWhole(
+      organizationId,
+      'po-receipts',
+      csv(
+        'poNumber,sku,locationCode,quantity',
+        skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`),
+      ),
+    );
+    const keyOf = async (size: Size) =>
+      (await createKey(keyRegistry(), { organizationId, name: `bench reservations (${size})`, scopes: ['stock:write'], environment: 'test' })).key;
     const keys: Record<Size, string> = { one: await keyOf('one'), many: await keyOf('many') };
     context.log(`reservations: ${skus.length} items, 1 location and their stock records made in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 
@@ -74,7 +89,12 @@ export const reservationsSuite: Suite = {
     const counter = countDynamoDbRequests(dynamoClient);
 
     /** One handler call, timed and its DynamoDB requests counted; anything but `status` throws. */
-    const invoke = async (handler: Handler, event: APIGatewayProxyEventV2, status: number, what: string): Promise<{ ms: number; requests: CallRequests; body: string }> => {
+    const invoke = async (
+      handler: Handler,
+      event: APIGatewayProxyEventV2,
+      status: number,
+      what: string,
+    ): Promise<{ ms: number; requests: CallRequests; body: string }> => {
       counter.reset();
       const started = performance.now();
       const response = await handler(event, invocationContext(event));
@@ -89,11 +109,18 @@ export const reservationsSuite: Suite = {
     const reserveAndRelease = async (size: Size) => {
       sequence += 1;
       const headers = { 'content-type': 'application/json', 'idempotency-key': randomUUID() };
-      const body = JSON.stringify({ reference: `BENCH-${sequence}-${randomUUID().slice(0, 8)}`, lines: lineSkus[size].map((sku) => ({ sku, locationCode: 'A1', quantity: 1 })) });
+      const body = JSON.stringify({
+        reference: `BENCH-${sequence}-${randomUUID().slice(0, 8)}`,
+        lines: lineSkus[size].map((sku) => ({ sku, locationCode: 'A1', quantity: 1 })),
+      });
       const createEvent = apiGatewayEvent(createRoute, { key: keys[size], headers, body });
       const created = await invoke(create, createEvent, 201, `POST /v1/reservations (${lineSkus[size].length} lines)`);
       const { id } = JSON.parse(created.body) as { id: string };
-      const releaseEvent = apiGatewayEvent(releaseRoute, { path: `/v1/reservations/${id}/release`, key: keys[size], headers: { 'idempotency-key': randomUUID() } });
+      const releaseEvent = apiGatewayEvent(releaseRoute, {
+        path: `/v1/reservations/${id}/release`,
+        key: keys[size],
+        headers: { 'idempotency-key': randomUUID() },
+      });
       const released = await invoke(release, releaseEvent, 200, `POST /v1/reservations/${id}/release (${lineSkus[size].length} lines)`);
       return { create: created, release: released };
     };
@@ -142,7 +169,9 @@ export const reservationsSuite: Suite = {
           perCall[size] = median(totals);
           breakdowns.push(`${label} ${perCall[size]} (${usual})`);
         }
-        context.log(`reservation ${step} ${label}: DynamoDB requests per call ${median(totals)}: ${usual} (${share} of ${calls} calls, mean ${round(mean)}, max ${Math.max(...totals)})`);
+        context.log(
+          `reservation ${step} ${label}: DynamoDB requests per call ${median(totals)}: ${usual} (${share} of ${calls} calls, mean ${round(mean)}, max ${Math.max(...totals)})`,
+        );
         for (const [breakdown, count] of others) context.log(`  also ${breakdown} (${count} call${count === 1 ? '' : 's'})`);
       }
     }

@@ -77,9 +77,23 @@ export const stockAdjustmentsSuite: Suite = {
     const organizationId = imports.newOrganization('stockjson');
     const skus = Array.from({ length: MANY_LINES + 1 }, (_, index) => `SJ-${String(index).padStart(2, '0')}`);
     const csv = (header: string, rows: string[]) => `${[header, ...rows].join('\n')}\n`;
-    await imports.runWhole(organizationId, 'items', csv('sku,name', skus.map((sku) => `${sku},Item ${sku}`)));
+    await imports.runWhole(
+      organizationId,
+      'items',
+      csv(
+        'sku,name',
+        skus.map((sku) => `${sku},Item ${sku}`),
+      ),
+    );
     await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A1,Bin A1,bin']));
-    await imports.runWhole(organizationId, 'po-receipts', csv('poNumber,sku,locationCode,quantity', skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`)));
+    await imports.runWhole(
+      organizationId,
+      'po-receipts',
+      csv(
+        'poNumber,sku,locationCode,quantity',
+        skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`),
+      ),
+    );
     const { key } = await createKey(keyRegistry(), { organizationId, name: 'bench stock adjustments', scopes: ['stock:write'], environment: 'test' });
     context.log(`stock adjustments: ${skus.length} items, 1 location and their stock records made in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 
@@ -109,7 +123,8 @@ export const stockAdjustmentsSuite: Suite = {
       const byCommand = new Map<string, number>();
       for (const operation of counter.operations()) byCommand.set(operation, (byCommand.get(operation) ?? 0) + 1);
       const requests = { total: counter.requests.length, byCommand };
-      if (response.statusCode !== 201) throw new Error(`POST /v1/stock/adjustments (${lineSkus.length} lines) answered ${response.statusCode}: ${String(response.body)}`);
+      if (response.statusCode !== 201)
+        throw new Error(`POST /v1/stock/adjustments (${lineSkus.length} lines) answered ${response.statusCode}: ${String(response.body)}`);
       for (const line of (JSON.parse(String(response.body)) as Change).lines) onHand.set(line.sku, line.quantity);
       return { ms, requests };
     };

@@ -1,4 +1,11 @@
-import { AWS_API_WRITE, AWS_IMPORT_CHUNK, MAX_ATTEMPTS, minimumCommitGapMs, simulateTenantWriters, type WorkloadProfile } from '../models/counter-contention-model.ts';
+import {
+  AWS_API_WRITE,
+  AWS_IMPORT_CHUNK,
+  MAX_ATTEMPTS,
+  minimumCommitGapMs,
+  simulateTenantWriters,
+  type WorkloadProfile,
+} from '../models/counter-contention-model.ts';
 import type { Measure, Suite } from './suite.ts';
 
 /**
@@ -27,12 +34,22 @@ function measuresOf(workload: WorkloadProfile, durationMs: number, label: string
     const commands = result.commits + result.gaveUp;
     measures.push(
       rows
-        ? { name: `${name}: rows/s`, value: round(result.rowsPerSecond), unit: 'rows/s', note: `${round(result.transactionsPerSecond)} tx/s; events partition ${Math.round(result.eventsPerSecond * WCU_PER_EVENT)} of ${PARTITION_WCU} WCU/s` }
+        ? {
+            name: `${name}: rows/s`,
+            value: round(result.rowsPerSecond),
+            unit: 'rows/s',
+            note: `${round(result.transactionsPerSecond)} tx/s; events partition ${Math.round(result.eventsPerSecond * WCU_PER_EVENT)} of ${PARTITION_WCU} WCU/s`,
+          }
         : { name: `${name}: tx/s`, value: round(result.transactionsPerSecond), unit: 'tx/s' },
       { name: `${name}: conflict rate`, value: percent(result.conflictRate), unit: '%', note: 'cancelled ÷ sent transactions' },
       { name: `${name}: latency p50`, value: round(result.latencyP50Ms), unit: 'ms', note: 'first build to commit, retries included' },
       { name: `${name}: latency p99`, value: round(result.latencyP99Ms), unit: 'ms' },
-      { name: `${name}: gave up`, value: percent(commands === 0 ? 0 : result.gaveUp / commands), unit: '%', note: `after ${MAX_ATTEMPTS} attempts (WriteConflictError)` },
+      {
+        name: `${name}: gave up`,
+        value: percent(commands === 0 ? 0 : result.gaveUp / commands),
+        unit: '%',
+        note: `after ${MAX_ATTEMPTS} attempts (WriteConflictError)`,
+      },
     );
   }
   measures.push({ name: `${label}: serial bound`, value: round(1000 / minimumCommitGapMs(workload)), unit: 'tx/s', note: 'no writer count commits faster' });

@@ -35,7 +35,9 @@ export async function createTenant(stack: LocalStack): Promise<BenchTenant> {
   const itemIds: string[] = [];
   for (const sku of ['BENCH-A', 'BENCH-B']) {
     // The feed holds item.created events in import order; the items' ids are in them.
-    const page = (await (await fetch(`${stack.baseUrl}/v1/events?type=item.created&limit=10`, { headers })).json()) as { data: Array<{ data: { item: { id: string; sku: string } } }> };
+    const page = (await (await fetch(`${stack.baseUrl}/v1/events?type=item.created&limit=10`, { headers })).json()) as {
+      data: Array<{ data: { item: { id: string; sku: string } } }>;
+    };
     const found = page.data.find((event) => event.data.item.sku === sku);
     if (!found) throw new Error(`bench tenant: no item.created event for ${sku}`);
     itemIds.push(found.data.item.id);

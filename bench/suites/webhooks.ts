@@ -83,7 +83,10 @@ export const webhooksSuite: Suite = {
       const commitEvents = (organizationId: string, count: number) =>
         writer.run({ organizationId, actor: { type: 'system', id: 'bench' }, traceId: null }, async () => ({
           writes: [],
-          events: Array.from({ length: count }, (_, index) => ({ type: 'item.created' as const, data: { item: { id: `itm_bench${index}`, sku: `WHB-${index}` } } })),
+          events: Array.from({ length: count }, (_, index) => ({
+            type: 'item.created' as const,
+            data: { item: { id: `itm_bench${index}`, sku: `WHB-${index}` } },
+          })),
           result: undefined,
         }));
 
@@ -102,8 +105,20 @@ export const webhooksSuite: Suite = {
       const delays = [...committedAt].flatMap(([id, at]) => (receiver.arrivals.get(id)?.[0] === undefined ? [] : [(receiver.arrivals.get(id)?.[0] ?? 0) - at]));
       context.log(`latency: ${delays.length} of ${latencyEvents} events arrived`);
       measures.push(
-        { name: 'webhooks: commit → first attempt p50', value: percentile(delays, 0.5), unit: 'ms', target: { comparison: '<=', value: 250 }, note: `${delays.length} of ${latencyEvents} events arrived, one per commit` },
-        { name: 'webhooks: commit → first attempt p99', value: percentile(delays, 0.99), unit: 'ms', target: { comparison: '<=', value: 1000 }, note: `${delays.length} of ${latencyEvents} events arrived, one per commit` },
+        {
+          name: 'webhooks: commit → first attempt p50',
+          value: percentile(delays, 0.5),
+          unit: 'ms',
+          target: { comparison: '<=', value: 250 },
+          note: `${delays.length} of ${latencyEvents} events arrived, one per commit`,
+        },
+        {
+          name: 'webhooks: commit → first attempt p99',
+          value: percentile(delays, 0.99),
+          unit: 'ms',
+          target: { comparison: '<=', value: 1000 },
+          note: `${delays.length} of ${latencyEvents} events arrived, one per commit`,
+        },
       );
 
       // ── A lone healthy tenant: N events × 3 endpoints ───────────────────────────────────
@@ -115,7 +130,7 @@ export const webhooksSuite: Suite = {
       const before = receiver.count();
       const [writeActionsBefore, writeUnitsBefore] = [await context.stack.writeActions(), await context.stack.writeUnits()];
       const started = performance.now();
-      for (let done = 0; done < events; ) {
+      for (let done = 0; done < events;) {
         const size = Math.min(90, events - done);
         await commitEvents(loneTenant.organizationId, size);
         done += size;
@@ -127,8 +142,12 @@ export const webhooksSuite: Suite = {
       const [writeActionsAfter, writeUnitsAfter] = [await context.stack.writeActions(), await context.stack.writeUnits()];
       const [writeActions, writeUnits] = [writeActionsAfter - writeActionsBefore, writeUnitsAfter.total - writeUnitsBefore.total];
       const perDelivery = (total: number) => (delivered === 0 ? Number.NaN : total / delivered);
-      const unitsByOperation = Object.entries(writeUnitsAfter.byOperation).map(([operation, units]) => `${operation} ${perDelivery(units - (writeUnitsBefore.byOperation[operation] ?? 0)).toFixed(3)}`);
-      context.log(`lone tenant: ${delivered} of ${expected} deliveries in ${seconds.toFixed(1)} s${arrived ? '' : ' (timed out)'}, ${writeActions} write actions; write units per delivery: ${unitsByOperation.join(', ')}`);
+      const unitsByOperation = Object.entries(writeUnitsAfter.byOperation).map(
+        ([operation, units]) => `${operation} ${perDelivery(units - (writeUnitsBefore.byOperation[operation] ?? 0)).toFixed(3)}`,
+      );
+      context.log(
+        `lone tenant: ${delivered} of ${expected} deliveries in ${seconds.toFixed(1)} s${arrived ? '' : ' (timed out)'}, ${writeActions} write actions; write units per delivery: ${unitsByOperation.join(', ')}`,
+      );
       measures.push(
         {
           name: `lone healthy tenant: ${events} events × 3 endpoints, first commit to last delivery`,
@@ -144,7 +163,12 @@ export const webhooksSuite: Suite = {
           target: { comparison: '<=', value: 3 },
           note: "counted from the stack's write requests as AWS bills them on demand (local/write-units.ts), first commit to last delivery ÷ deliveries; the events' own commits not included",
         },
-        { name: 'webhooks: DynamoDB write actions per delivery', value: perDelivery(writeActions), unit: 'actions', note: 'items written or checked (local/write-actions-file.ts), same span' },
+        {
+          name: 'webhooks: DynamoDB write actions per delivery',
+          value: perDelivery(writeActions),
+          unit: 'actions',
+          note: 'items written or checked (local/write-actions-file.ts), same span',
+        },
       );
     } finally {
       receiver.server.closeAllConnections();

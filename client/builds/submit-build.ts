@@ -24,7 +24,9 @@ export const isBuildFinished = (build: Build): boolean => build.status === 'succ
 
 /** POST /v1/builds: the queued build (202; its URL is in `Location`). */
 export async function submitBuild(client: InventoryClient, body: BuildSubmission, options: BuildSubmitOptions = {}): Promise<Build> {
-  return unwrap(client.api.POST('/v1/builds', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() } }, body, signal: options.signal }));
+  return unwrap(
+    client.api.POST('/v1/builds', { params: { header: { 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() } }, body, signal: options.signal }),
+  );
 }
 
 /**

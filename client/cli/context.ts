@@ -42,7 +42,9 @@ export function clientFor(values: GlobalValues, context: CliContext): InventoryC
     apiKey,
     retry: maxAttempts === undefined ? {} : { maxAttempts },
     onRetry: (event) =>
-      context.stderr.write(`${event.method} ${new URL(event.url).pathname}: ${event.reason} (${event.status ?? 'no answer'}); retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`),
+      context.stderr.write(
+        `${event.method} ${new URL(event.url).pathname}: ${event.reason} (${event.status ?? 'no answer'}); retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`,
+      ),
   });
 }
 

@@ -28,7 +28,8 @@ export function lineOf(flag: string, fields: Record<string, LineField>, option =
   const unknown = [...parts.keys()].filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new UsageError(`${option} ${flag}: unknown ${unknown.join(', ')} (${names.join(', ')}).`);
   const missing = names.filter((name) => fields[name]?.required && !parts.has(name));
-  if (missing.length > 0) throw new UsageError(`${option} ${flag}: ${missing.join(', ')} required${missing.includes('expected') ? ' (expected=null opts out of the check)' : ''}.`);
+  if (missing.length > 0)
+    throw new UsageError(`${option} ${flag}: ${missing.join(', ')} required${missing.includes('expected') ? ' (expected=null opts out of the check)' : ''}.`);
   const line: Record<string, unknown> = {};
   for (const [name, raw] of parts) {
     const { field, value } = fields[name] as LineField;

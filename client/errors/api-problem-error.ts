@@ -21,7 +21,15 @@ export class ApiProblemError extends Error {
   /** The raw problem document, or the body text when the answer was not one. */
   readonly problem: ProblemDetails | string | undefined;
 
-  constructor(init: { status: number; code: string; title: string; detail?: string; traceId?: string; errors?: readonly ProblemFieldError[]; problem: ProblemDetails | string | undefined }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    title: string;
+    detail?: string;
+    traceId?: string;
+    errors?: readonly ProblemFieldError[];
+    problem: ProblemDetails | string | undefined;
+  }) {
     const trace = init.traceId ? ` (traceId ${init.traceId})` : '';
     super(`${init.status} ${init.code}: ${init.detail ?? init.title}${trace}`);
     this.status = init.status;

@@ -11,7 +11,9 @@ export class RepeatedCursorError extends Error {
   readonly cursor: string | null;
 
   constructor(walk: string, cursor: string | null) {
-    super(`${walk}: the API handed back a ${cursor === null ? 'continuation without a cursor' : `cursor (${shorten(cursor)})`} this walk had already followed; stopped rather than read the same pages for ever. Please report it: it is a defect of the API.`);
+    super(
+      `${walk}: the API handed back a ${cursor === null ? 'continuation without a cursor' : `cursor (${shorten(cursor)})`} this walk had already followed; stopped rather than read the same pages for ever. Please report it: it is a defect of the API.`,
+    );
     this.walk = walk;
     this.cursor = cursor;
   }

@@ -51,4 +51,3 @@ export async function waitForExport(client: InventoryClient, exportId: string, o
 export async function exportDownloadUrl(client: InventoryClient, exportId: string, signal?: AbortSignal): Promise<ExportDownloadUrl> {
   return unwrap(client.api.GET('/v1/exports/{id}/download-url', { params: { path: { id: exportId } }, signal }));
 }
-

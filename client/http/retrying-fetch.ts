@@ -59,7 +59,14 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
   };
 }
 
-async function pause(options: RetryingFetchOptions, request: Request, attempt: number, reason: RetryReason, status: number | undefined, serverDelayMs: number | undefined) {
+async function pause(
+  options: RetryingFetchOptions,
+  request: Request,
+  attempt: number,
+  reason: RetryReason,
+  status: number | undefined,
+  serverDelayMs: number | undefined,
+) {
   const delayMs = retryDelayMs(attempt, serverDelayMs, options.retry, options.random);
   options.onRetry?.({ attempt, reason, delayMs, method: request.method, url: request.url, status });
   await options.sleep(delayMs, request.signal);

@@ -20,11 +20,19 @@ export interface ImportSubmission {
 
 /** POST /v1/imports/jobs: the queued job (docs/imports.md). */
 export async function submitImport(client: InventoryClient, submission: ImportSubmission): Promise<ImportJob> {
-  const file = submission.fileName !== undefined || !(submission.file instanceof File) ? new File([submission.file], submission.fileName ?? 'import.csv', { type: 'text/csv' }) : submission.file;
+  const file =
+    submission.fileName !== undefined || !(submission.file instanceof File)
+      ? new File([submission.file], submission.fileName ?? 'import.csv', { type: 'text/csv' })
+      : submission.file;
   return unwrap(
     client.api.POST('/v1/imports/jobs', {
       // Sent only when asked: a form without it is a real run, as before.
-      body: { kind: submission.kind, duplicateStrategy: submission.duplicateStrategy ?? 'skip', ...(submission.dryRun === undefined ? {} : { dryRun: submission.dryRun ? ('true' as const) : ('false' as const) }), file },
+      body: {
+        kind: submission.kind,
+        duplicateStrategy: submission.duplicateStrategy ?? 'skip',
+        ...(submission.dryRun === undefined ? {} : { dryRun: submission.dryRun ? ('true' as const) : ('false' as const) }),
+        file,
+      },
       bodySerializer: formBody,
       params: { header: submission.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': submission.idempotencyKey } },
       signal: submission.signal,

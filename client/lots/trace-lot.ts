@@ -39,7 +39,13 @@ interface Owner {
  */
 export async function traceLotAll(client: InventoryClient, request: Omit<LotTraceRequest, 'cursor'>): Promise<LotTrace> {
   const trace = await traceLot(client, request);
-  const root: Owner = { sku: trace.sku, lot: trace.lot, children: trace.nodes, truncated: trace.truncated && trace.continuation !== null, continuation: trace.continuation };
+  const root: Owner = {
+    sku: trace.sku,
+    lot: trace.lot,
+    children: trace.nodes,
+    truncated: trace.truncated && trace.continuation !== null,
+    continuation: trace.continuation,
+  };
   const pending: Owner[] = [...(root.continuation ? [root] : []), ...truncatedIn(trace.nodes)];
   // The continuations each owner was read with; the traced lot was read from its start.
   const followed = new Map<Owner, Set<string>>([[root, new Set([continuationKey({ depth: trace.depth, cursor: null })])]]);
@@ -48,9 +54,17 @@ export async function traceLotAll(client: InventoryClient, request: Omit<LotTrac
     if (!continuation || lot === null) continue;
     if (sku === null) throw new Error(`Cannot continue the trace of lot ${lot}: its item is no longer stored.`);
     const seen = followed.get(owner) ?? new Set<string>();
-    if (seen.has(continuationKey(continuation))) throw new RepeatedCursorError(`GET /v1/lots/trace of ${sku} lot ${lot} (${request.direction})`, continuation.cursor);
+    if (seen.has(continuationKey(continuation)))
+      throw new RepeatedCursorError(`GET /v1/lots/trace of ${sku} lot ${lot} (${request.direction})`, continuation.cursor);
     followed.set(owner, seen.add(continuationKey(continuation)));
-    const answer = await traceLot(client, { sku, lot, direction: request.direction, depth: continuation.depth, ...(continuation.cursor === null ? {} : { cursor: continuation.cursor }), ...(request.signal ? { signal: request.signal } : {}) });
+    const answer = await traceLot(client, {
+      sku,
+      lot,
+      direction: request.direction,
+      depth: continuation.depth,
+      ...(continuation.cursor === null ? {} : { cursor: continuation.cursor }),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
     owner.children.push(...answer.nodes);
     owner.continuation = answer.continuation;
     owner.truncated = answer.continuation !== null;

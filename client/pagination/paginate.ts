@@ -11,7 +11,10 @@ export interface ListPage<Item> {
  * (undefined for the first) and the walk ends at the page whose `nextCursor` is null. A
  * `nextCursor` already followed throws a RepeatedCursorError (`walk` names the list in it).
  */
-export async function* paginate<Item>(fetchPage: (cursor: string | undefined) => Promise<ListPage<Item>>, walk = 'A list'): AsyncGenerator<Item, void, undefined> {
+export async function* paginate<Item>(
+  fetchPage: (cursor: string | undefined) => Promise<ListPage<Item>>,
+  walk = 'A list',
+): AsyncGenerator<Item, void, undefined> {
   const followed = new Set<string>();
   let cursor: string | undefined;
   do {

@@ -51,7 +51,15 @@ function invocationPorts(): DeliveryBatchPorts {
     attemptDeadlineMs: WEBHOOK_TIMEOUT_MS,
     readCaches,
     // The gate's counters go by generations of the attempt deadline plus the time settling may take: a slot never given back (its worker died) stops counting two generations later.
-    ...(FAIR_SHARES_IN_SERVICE ? { gate: new WebhookAttemptGate(table, { leaseMs: WEBHOOK_TIMEOUT_MS + 30_000, memory: gateMemory, log: (message, details) => log('warn', message, details) }) } : {}),
+    ...(FAIR_SHARES_IN_SERVICE
+      ? {
+          gate: new WebhookAttemptGate(table, {
+            leaseMs: WEBHOOK_TIMEOUT_MS + 30_000,
+            memory: gateMemory,
+            log: (message, details) => log('warn', message, details),
+          }),
+        }
+      : {}),
     ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
     observe: observeWebhookAttempt,
     log: (message, details) => log('warn', message, details),

@@ -13,7 +13,11 @@ import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/sto
 
 /** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
 
-const ports = buildPorts({ inventory: requiredEnv(TABLES.inventory.envVar), events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
+const ports = buildPorts({
+  inventory: requiredEnv(TABLES.inventory.envVar),
+  events: requiredEnv(TABLES.events.envVar),
+  audit: requiredEnv(TABLES.audit.envVar),
+});
 const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
 const processor = new BuildProcessor(ports, (message) => queue.send(message));
 
@@ -27,7 +31,12 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
       resend: (message) => queue.send(message),
       maxReceiveCount: BUILD_QUEUE.maxReceiveCount,
       flow: 'build',
-      lastReceiveFailure: { code: 'processing-error', message: 'The build could not go on after several attempts; what it held or consumed was given back. Submit it again with a new buildReference, or contact support with the build id.', lines: [] },
+      lastReceiveFailure: {
+        code: 'processing-error',
+        message:
+          'The build could not go on after several attempts; what it held or consumed was given back. Submit it again with a new buildReference, or contact support with the build id.',
+        lines: [],
+      },
       countMessages: () => undefined,
     }),
   );

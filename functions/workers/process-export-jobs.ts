@@ -72,7 +72,8 @@ export const exportPorts = {
   writer: new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) }),
   slots: new ExportSlotsStore(inventoryTable, jobs),
   continueLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }) => queue.send(message),
-  retryLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }, delaySeconds: number) => queue.sendLater(message, delaySeconds),
+  retryLater: (message: { organizationId: string; jobId: string; handoffsWithoutProgress: number }, delaySeconds: number) =>
+    queue.sendLater(message, delaySeconds),
 };
 
 const processor = new ExportProcessor(exportPorts);
@@ -88,7 +89,10 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
       resend: (message) => queue.send(message),
       maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
       flow: 'export',
-      lastReceiveFailure: { code: 'processing-error', message: 'The export could not be written after several attempts. Submit it again, or contact support with the export id.' },
+      lastReceiveFailure: {
+        code: 'processing-error',
+        message: 'The export could not be written after several attempts. Submit it again, or contact support with the export id.',
+      },
       countMessages: () => undefined,
     }),
   );

@@ -22,7 +22,10 @@ const slots = new ExportSlotsStore(requiredEnv(TABLES.inventory.envVar), jobs);
 const writer = new TransactionWriter({ events: requiredEnv(TABLES.events.envVar), audit: requiredEnv(TABLES.audit.envVar) });
 
 const FAILURES = {
-  deadLetter: { code: 'processing-error', message: 'The export could not be written after repeated attempts and was stopped. Submit it again, or contact support with the export id.' },
+  deadLetter: {
+    code: 'processing-error',
+    message: 'The export could not be written after repeated attempts and was stopped. Submit it again, or contact support with the export id.',
+  },
   abandoned: { code: 'processing-error', message: 'The export made no progress for longer than its queue keeps work and was stopped. Submit it again.' },
 };
 

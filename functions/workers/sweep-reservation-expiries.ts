@@ -30,7 +30,9 @@ export const handler = async (_event?: unknown, context?: Context): Promise<void
     due: (now, limit) => expiries.due(now, limit),
     expire: ({ organizationId, id }) =>
       decideAgainOnLostRace(async () => {
-        await transactionWriter.run({ organizationId, actor: ACTOR, traceId: null }, () => command.settle(organizationId, id, 'expire', undefined, runOf(organizationId)));
+        await transactionWriter.run({ organizationId, actor: ACTOR, traceId: null }, () =>
+          command.settle(organizationId, id, 'expire', undefined, runOf(organizationId)),
+        );
       }),
     finishPending: ({ organizationId, id }) => command.finishPending(organizationId, id, runOf(organizationId)),
     onError: (reservation, error) => log('warn', 'reservation not expired this time', { ...reservation, error: describeError(error) }),

@@ -26,8 +26,9 @@ class UnavailableEventStreamMarshaller {
 export const eventStreamSerdeProvider = (): UnavailableEventStreamMarshaller => new UnavailableEventStreamMarshaller();
 
 /** Same as the real resolver: the S3 client runs it at construction. */
-export const resolveEventStreamSerdeConfig = <T extends { eventStreamSerdeProvider: (input: T) => unknown }>(input: T): T & { eventStreamMarshaller: unknown } =>
-  Object.assign(input, { eventStreamMarshaller: input.eventStreamSerdeProvider(input) });
+export const resolveEventStreamSerdeConfig = <T extends { eventStreamSerdeProvider: (input: T) => unknown }>(
+  input: T,
+): T & { eventStreamMarshaller: unknown } => Object.assign(input, { eventStreamMarshaller: input.eventStreamSerdeProvider(input) });
 
 /** Built by the protocol layer only to (de)serialize an event stream member. */
 export class EventStreamSerde {

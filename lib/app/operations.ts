@@ -11,7 +11,9 @@ export interface OperationEntry<Id extends RouteId = RouteId> {
 }
 
 /** The areas' operation maps, intersected: what OPERATIONS holds once they are merged. */
-type MergedOperations<Areas> = Areas extends readonly [infer First extends { operations: object }, ...infer Rest] ? First['operations'] & MergedOperations<Rest> : unknown;
+type MergedOperations<Areas> = Areas extends readonly [infer First extends { operations: object }, ...infer Rest]
+  ? First['operations'] & MergedOperations<Rest>
+  : unknown;
 
 /**
  * Every route's operation, by operationId, merged from the areas' parts

@@ -133,7 +133,11 @@ export const WORKERS: readonly WorkerDefinition[] = [
     everySeconds: 60,
     timeoutSeconds: 30,
     // As the import sweeper, for export jobs: sends what was never queued, fails what died.
-    access: { tables: { inventory: 'read-write', events: 'read-write', audit: 'write' }, exportObjects: 'write', queues: { exports: 'send-and-settle-dead-letters' } },
+    access: {
+      tables: { inventory: 'read-write', events: 'read-write', audit: 'write' },
+      exportObjects: 'write',
+      queues: { exports: 'send-and-settle-dead-letters' },
+    },
   },
   {
     id: 'sweepWebhookDeliveries',

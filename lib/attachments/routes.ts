@@ -80,4 +80,10 @@ export const createAttachmentLinkRoute = {
 } as const satisfies RouteDefinition;
 
 /** The area's routes in table order; lib/app/routes.ts registers them. */
-export const ATTACHMENT_ROUTES = [listAttachmentsRoute, uploadAttachmentRoute, getAttachmentDownloadUrlRoute, deleteAttachmentRoute, createAttachmentLinkRoute] as const satisfies readonly RouteDefinition[];
+export const ATTACHMENT_ROUTES = [
+  listAttachmentsRoute,
+  uploadAttachmentRoute,
+  getAttachmentDownloadUrlRoute,
+  deleteAttachmentRoute,
+  createAttachmentLinkRoute,
+] as const satisfies readonly RouteDefinition[];

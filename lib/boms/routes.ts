@@ -30,7 +30,12 @@ export const createBomRoute = {
   summary: 'Create a BOM (revision 1)',
   tag: 'Boms',
   requestBody: { mediaType: 'json', maxBytes: BOM_JSON_BODY_MAX_BYTES },
-  success: { status: 201, description: 'The BOM.', mediaType: 'json', headers: { Location: 'Relative URL of the BOM.', ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' } },
+  success: {
+    status: 201,
+    description: 'The BOM.',
+    mediaType: 'json',
+    headers: { Location: 'Relative URL of the BOM.', ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' },
+  },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' } },
 } as const satisfies RouteDefinition;
@@ -44,7 +49,12 @@ export const getBomRoute = {
   handler: 'functions/http/boms/get-bom.ts',
   summary: 'Read a BOM',
   tag: 'Boms',
-  success: { status: 200, description: 'The BOM with its lines and current revision.', mediaType: 'json', headers: { ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' } },
+  success: {
+    status: 200,
+    description: 'The BOM with its lines and current revision.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' },
+  },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
@@ -59,7 +69,12 @@ export const updateBomRoute = {
   summary: 'Update or archive a BOM (a new revision when the content changes)',
   tag: 'Boms',
   requestBody: { mediaType: 'json', maxBytes: BOM_JSON_BODY_MAX_BYTES },
-  success: { status: 200, description: 'The BOM as updated.', mediaType: 'json', headers: { ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' } },
+  success: {
+    status: 200,
+    description: 'The BOM as updated.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the BOM; send it as `If-Match` with a `PUT`.' },
+  },
   errorStatuses: [400, 404, 409],
   access: { tables: { inventory: 'read-write' } },
 } as const satisfies RouteDefinition;
@@ -121,4 +136,13 @@ export const getBomRevisionRoute = {
 } as const satisfies RouteDefinition;
 
 /** The area's routes in table order; lib/app/routes.ts registers them. */
-export const BOM_ROUTES = [listBomsRoute, createBomRoute, getBomRoute, updateBomRoute, listBomBuildsRoute, listBomRevisionsRoute, compareBomRevisionsRoute, getBomRevisionRoute] as const satisfies readonly RouteDefinition[];
+export const BOM_ROUTES = [
+  listBomsRoute,
+  createBomRoute,
+  getBomRoute,
+  updateBomRoute,
+  listBomBuildsRoute,
+  listBomRevisionsRoute,
+  compareBomRevisionsRoute,
+  getBomRevisionRoute,
+] as const satisfies readonly RouteDefinition[];

@@ -70,4 +70,9 @@ export const listImportRowErrorsRoute = {
 } as const satisfies RouteDefinition;
 
 /** The area's routes in table order; lib/app/routes.ts registers them. */
-export const IMPORT_ROUTES = [listImportKindsRoute, submitImportJobRoute, getImportJobRoute, listImportRowErrorsRoute] as const satisfies readonly RouteDefinition[];
+export const IMPORT_ROUTES = [
+  listImportKindsRoute,
+  submitImportJobRoute,
+  getImportJobRoute,
+  listImportRowErrorsRoute,
+] as const satisfies readonly RouteDefinition[];

@@ -2,7 +2,23 @@
  * The door of the inventory area: what another area's domain, contracts and routes may import of
  * it, nothing more (docs/architecture.md "Areas and their doors").
  */
-export { MOVEMENT_TYPES, itemId, itemRecordSchema, locationId, lot, movementId, movementSchema, onHandQuantity, open, prefixedId, sku, stockPlaceFields, stockRecordId, utcTimestamp, utcTimestampSchema } from './contracts/records.ts';
+export {
+  MOVEMENT_TYPES,
+  itemId,
+  itemRecordSchema,
+  locationId,
+  lot,
+  movementId,
+  movementSchema,
+  onHandQuantity,
+  open,
+  prefixedId,
+  sku,
+  stockPlaceFields,
+  stockRecordId,
+  utcTimestamp,
+  utcTimestampSchema,
+} from './contracts/records.ts';
 export { Hierarchy } from './domain/hierarchy.ts';
 export { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES } from './domain/item.ts';
 export type { Item, TrackingMode } from './domain/item.ts';

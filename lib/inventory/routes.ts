@@ -11,7 +11,11 @@ export const listItemsRoute = {
   handler: 'functions/http/inventory/list-items.ts',
   summary: 'List items, by sku',
   tag: 'Inventory',
-  success: { status: 200, description: 'A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`.', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'A page of items by sku, each with its totals across all its locations; a page filtered by `q` may hold fewer than `limit`.',
+    mediaType: 'json',
+  },
   errorStatuses: [400],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;
@@ -41,7 +45,8 @@ export const getItemAvailabilityRoute = {
   tag: 'Inventory',
   success: {
     status: 200,
-    description: "The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on).",
+    description:
+      "The item's totals and its stock records by location and lot: up to 1000 records, in whole locations (`truncated` and `nextAfterLocationId` say where to go on).",
     mediaType: 'json',
   },
   errorStatuses: [400, 404],
@@ -113,7 +118,11 @@ export const listMovementsRoute = {
   handler: 'functions/http/inventory/list-movements.ts',
   summary: 'List movements, newest first',
   tag: 'Inventory',
-  success: { status: 200, description: 'A page of movements, newest first; a page filtered by item, location or type may hold fewer than `limit`.', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'A page of movements, newest first; a page filtered by item, location or type may hold fewer than `limit`.',
+    mediaType: 'json',
+  },
   errorStatuses: [400],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;
@@ -141,7 +150,12 @@ export const traceLotRoute = {
   handler: 'functions/http/inventory/trace-lot.ts',
   summary: 'Trace a lot through builds: forward to the lots made from it, backward to the lots it was made from',
   tag: 'Inventory',
-  success: { status: 200, description: 'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit.', mediaType: 'json' },
+  success: {
+    status: 200,
+    description:
+      'The tree of builds from the lot, up to `depth` levels and 1000 nodes (`truncated` and the `continuation`s say how to read the rest). Builds are traceable moments after they commit.',
+    mediaType: 'json',
+  },
   errorStatuses: [400, 404],
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;

@@ -16,7 +16,12 @@ export const createReservationRoute = {
   summary: 'Reserve stock: 1 to 20 lines, all held or none, drawing only on available stock',
   tag: 'Reservations',
   requestBody: { mediaType: 'json' },
-  success: { status: 201, description: 'The reservation, one line per stock record held.', mediaType: 'json', headers: { Location: 'Relative URL of the reservation.' } },
+  success: {
+    status: 201,
+    description: 'The reservation, one line per stock record held.',
+    mediaType: 'json',
+    headers: { Location: 'Relative URL of the reservation.' },
+  },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' } },
 } as const satisfies RouteDefinition;
@@ -79,4 +84,10 @@ export const fulfilReservationRoute = {
   access: { tables: { inventory: 'read-write' } },
 } as const satisfies RouteDefinition;
 
-export const RESERVATION_ROUTES = [createReservationRoute, listReservationsRoute, getReservationRoute, releaseReservationRoute, fulfilReservationRoute] as const;
+export const RESERVATION_ROUTES = [
+  createReservationRoute,
+  listReservationsRoute,
+  getReservationRoute,
+  releaseReservationRoute,
+  fulfilReservationRoute,
+] as const;

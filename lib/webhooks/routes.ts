@@ -29,7 +29,12 @@ export const createWebhookEndpointRoute = {
   summary: 'Register a webhook endpoint (its secret is shown this once)',
   tag: 'Webhooks',
   requestBody: { mediaType: 'json' },
-  success: { status: 201, description: 'The endpoint and its signing secret, shown this once.', mediaType: 'json', headers: { Location: 'Relative URL of the endpoint.' } },
+  success: {
+    status: 201,
+    description: 'The endpoint and its signing secret, shown this once.',
+    mediaType: 'json',
+    headers: { Location: 'Relative URL of the endpoint.' },
+  },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' }, webhookSecrets: 'seal-and-open' },
 } as const satisfies RouteDefinition;
@@ -120,4 +125,13 @@ export const replayWebhookEventsRoute = {
   access: { tables: { inventory: 'read-write' }, queues: { webhooks: 'send' } },
 } as const satisfies RouteDefinition;
 
-export const WEBHOOK_ROUTES = [listWebhookEndpointsRoute, createWebhookEndpointRoute, getWebhookEndpointRoute, replaceWebhookEndpointRoute, deleteWebhookEndpointRoute, rotateWebhookSecretRoute, listWebhookDeliveriesRoute, replayWebhookEventsRoute] as const satisfies readonly RouteDefinition[];
+export const WEBHOOK_ROUTES = [
+  listWebhookEndpointsRoute,
+  createWebhookEndpointRoute,
+  getWebhookEndpointRoute,
+  replaceWebhookEndpointRoute,
+  deleteWebhookEndpointRoute,
+  rotateWebhookSecretRoute,
+  listWebhookDeliveriesRoute,
+  replayWebhookEventsRoute,
+] as const satisfies readonly RouteDefinition[];

@@ -22,7 +22,10 @@ export function createDeliveryBatchHandler(portsOfInvocation: () => DeliveryBatc
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const ports = portsOfInvocation();
     const batch = new BatchProcessor(EventType.SQS, { logger });
-    return processPartialResponse(event, (record: SQSRecord) => handleMessage(ports, record), batch, { processInParallel: true, throwOnFullBatchFailure: false });
+    return processPartialResponse(event, (record: SQSRecord) => handleMessage(ports, record), batch, {
+      processInParallel: true,
+      throwOnFullBatchFailure: false,
+    });
   };
 }
 

@@ -1,9 +1,4 @@
-import type {
-  AttributeDefinition,
-  CreateTableCommandInput,
-  GlobalSecondaryIndex,
-  KeySchemaElement,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeDefinition, CreateTableCommandInput, GlobalSecondaryIndex, KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import { physicalTableName, type KeyAttribute, type TableSpec } from '../../lib/platform/storage/tables.ts';
 
 /**
@@ -15,7 +10,10 @@ export function createTableInput(prefix: string, spec: TableSpec): CreateTableCo
   const attributes = new Map<string, AttributeDefinition>();
   const keySchema = (partitionKey: KeyAttribute, sortKey?: KeyAttribute): KeySchemaElement[] => {
     const keys: KeySchemaElement[] = [];
-    for (const [key, keyType] of [[partitionKey, 'HASH'], [sortKey, 'RANGE']] as const) {
+    for (const [key, keyType] of [
+      [partitionKey, 'HASH'],
+      [sortKey, 'RANGE'],
+    ] as const) {
       if (key === undefined) continue;
       const known = attributes.get(key.name);
       if (known !== undefined && known.AttributeType !== key.type) {

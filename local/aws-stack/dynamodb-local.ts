@@ -151,13 +151,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   }
 }
 
-async function launch(
-  distribution: Distribution,
-  launcherDir: string,
-  dbPath: string,
-  port: number,
-  options: DynamoDbLocalOptions,
-): Promise<DynamoDbLocal> {
+async function launch(distribution: Distribution, launcherDir: string, dbPath: string, port: number, options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const args = [
     `-Djava.library.path=${join(distribution.dir, 'DynamoDBLocal_lib')}`,
     // An IPv4 socket, so the loopback-only bind is plain 127.0.0.1 (not a v4-mapped IPv6 one).
@@ -243,12 +237,10 @@ async function launch(
     for (;;) {
       // Each probe is bounded (a foreign listener on the port may accept and never answer) and
       // raced against java's exit, so a crash is reported at once with its stderr.
-      const probe = client
-        .send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) })
-        .then(
-          () => 'ready' as const,
-          (error: Error) => ((lastError = error.message), 'retry' as const),
-        );
+      const probe = client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) }).then(
+        () => 'ready' as const,
+        (error: Error) => ((lastError = error.message), 'retry' as const),
+      );
       const outcome = await Promise.race([probe, exited.then(() => 'died' as const)]);
       if (outcome === 'ready' && isRunning(child)) break;
       if (outcome === 'died' || !isRunning(child)) {

@@ -3,13 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import {
-  BUCKET_ENV_VAR,
-  FILES_BUCKET,
-  IMPORT_DLQ_ENV_VAR,
-  TABLES,
-  physicalTableName,
-} from '../../lib/platform/storage/tables.ts';
+import { BUCKET_ENV_VAR, FILES_BUCKET, IMPORT_DLQ_ENV_VAR, TABLES, physicalTableName } from '../../lib/platform/storage/tables.ts';
 import { DEFAULT_RESOURCE_PREFIX, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, ensureTables } from './provision.ts';
@@ -101,15 +95,9 @@ export async function startAwsStack(options: AwsStackOptions): Promise<AwsStack>
     await stopAll();
     throw failure.reason;
   }
-  const [dynamodb, s3, sqs] = results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [
-    DynamoDbLocal,
-    LocalS3,
-    LocalSqs,
-  ];
+  const [dynamodb, s3, sqs] = results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [DynamoDbLocal, LocalS3, LocalSqs];
   const serversMs = Math.round(performance.now() - started);
-  log(
-    `DynamoDB Local ${dynamodb.endpoint} (pid ${dynamodb.pid}), s3rver ${s3.endpoint}, fauxqs ${sqs.endpoint}: up in ${serversMs} ms`,
-  );
+  log(`DynamoDB Local ${dynamodb.endpoint} (pid ${dynamodb.pid}), s3rver ${s3.endpoint}, fauxqs ${sqs.endpoint}: up in ${serversMs} ms`);
 
   const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
   const dynamoClient = new DynamoDBClient({ ...clientConfig, endpoint: dynamodb.endpoint });

@@ -29,13 +29,7 @@ export async function ensureTables(client: DynamoDBClient, prefix: string, log: 
   await Promise.all(Object.values(TABLES).map((spec) => ensureTable(client, prefix, spec, existing, log)));
 }
 
-async function ensureTable(
-  client: DynamoDBClient,
-  prefix: string,
-  spec: TableSpec,
-  existing: ReadonlySet<string>,
-  log: Log,
-): Promise<void> {
+async function ensureTable(client: DynamoDBClient, prefix: string, spec: TableSpec, existing: ReadonlySet<string>, log: Log): Promise<void> {
   const input = createTableInput(prefix, spec);
   const TableName = input.TableName as string;
   let created = false;
@@ -66,12 +60,7 @@ async function ensureTable(
 }
 
 /** An existing (persisted) table: same key schema as the spec, plus any GSI added since. */
-async function reconcileTable(
-  client: DynamoDBClient,
-  TableName: string,
-  input: ReturnType<typeof createTableInput>,
-  log: Log,
-): Promise<void> {
+async function reconcileTable(client: DynamoDBClient, TableName: string, input: ReturnType<typeof createTableInput>, log: Log): Promise<void> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName }));
   const keys = (schema: { AttributeName?: string; KeyType?: string }[] | undefined): string =>
     (schema ?? []).map((k) => `${k.AttributeName}:${k.KeyType}`).join(',');
@@ -94,9 +83,7 @@ async function reconcileTable(
       new UpdateTableCommand({
         TableName,
         AttributeDefinitions: (input.AttributeDefinitions ?? []).filter((a) => names.has(a.AttributeName)),
-        GlobalSecondaryIndexUpdates: [
-          { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
-        ],
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
       }),
     );
     log(`added index ${index.IndexName} to table ${TableName}`);
@@ -142,9 +129,7 @@ async function ensureQueue(client: SQSClient, prefix: string, spec: QueueSpec): 
     }),
   );
   const deadLetterQueueUrl = required(dlq.QueueUrl, 'dead-letter queue URL');
-  const { Attributes } = await client.send(
-    new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }),
-  );
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['QueueArn'] }));
   const deadLetterTargetArn = required(Attributes?.QueueArn, 'dead-letter queue ARN');
   const queue = await client.send(
     new CreateQueueCommand({

@@ -14,16 +14,8 @@ export interface LocalS3 {
   stop(): Promise<void>;
 }
 
-export async function startS3(options: {
-  stateDir: string;
-  inMemory: boolean;
-  port: number;
-  bucket: string;
-  log: (line: string) => void;
-}): Promise<LocalS3> {
-  const directory = options.inMemory
-    ? await throwawayDirectory(options.stateDir)
-    : join(options.stateDir, 's3');
+export async function startS3(options: { stateDir: string; inMemory: boolean; port: number; bucket: string; log: (line: string) => void }): Promise<LocalS3> {
+  const directory = options.inMemory ? await throwawayDirectory(options.stateDir) : join(options.stateDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({
     address: '127.0.0.1',

@@ -202,7 +202,16 @@ describe(`published JSON Schemas (${validator.name})`, () => {
 describe('zod contracts', () => {
   it('lists the eight event types of the event catalog (docs/events.md) in order', () => {
     // Assess
-    expect(EVENT_TYPES).toEqual(['stock.changed', 'item.created', 'item.updated', 'movement.created', 'po.received', 'count.completed', 'low-stock', 'export.completed']);
+    expect(EVENT_TYPES).toEqual([
+      'stock.changed',
+      'item.created',
+      'item.updated',
+      'movement.created',
+      'po.received',
+      'count.completed',
+      'low-stock',
+      'export.completed',
+    ]);
   });
 
   it.each(EVENT_TYPES)('%s: the example parses unchanged with domainEventSchema, its typed schema and the envelope', (type) => {
@@ -259,19 +268,110 @@ interface NegativeCase {
 const data = (event: JsonObject): JsonObject => asObject(event.data, 'data');
 
 const NEGATIVE_CASES: NegativeCase[] = [
-  { name: 'version 2', base: 'stock.changed', envelopeRejects: true, mutate: (event) => { event.version = 2; } },
-  { name: 'version "1" (a string)', base: 'item.created', envelopeRejects: true, mutate: (event) => { event.version = '1'; } },
-  { name: 'missing occurredAt', base: 'stock.changed', envelopeRejects: true, mutate: (event) => { delete event.occurredAt; } },
-  { name: 'occurredAt without Z', base: 'stock.changed', envelopeRejects: true, mutate: (event) => { event.occurredAt = '2026-03-03T11:02:44.118'; } },
-  { name: 'occurredAt with an offset', base: 'low-stock', envelopeRejects: true, mutate: (event) => { event.occurredAt = '2026-03-05T08:12:30+01:00'; } },
-  { name: 'an unknown type', base: 'stock.changed', envelopeRejects: true, mutate: (event) => { event.type = 'stock.exploded'; } },
-  { name: 'an id without the evt_ prefix', base: 'po.received', envelopeRejects: true, mutate: (event) => { event.id = '000000010H77BWTBB5F3Q31VNQ'; } },
-  { name: 'a malformed organizationId', base: 'po.received', envelopeRejects: true, mutate: (event) => { event.organizationId = 'acme'; } },
-  { name: 'missing data', base: 'low-stock', envelopeRejects: true, mutate: (event) => { delete event.data; } },
-  { name: 'stock.changed missing quantity', base: 'stock.changed', envelopeRejects: false, mutate: (event) => { delete data(event).quantity; } },
-  { name: 'stock.changed with quantity as a string', base: 'stock.changed', envelopeRejects: false, mutate: (event) => { data(event).quantity = '380'; } },
-  { name: 'stock.changed missing lot (null is the "no lot" value)', base: 'stock.changed', envelopeRejects: false, mutate: (event) => { delete data(event).lot; } },
-  { name: 'stock.changed carrying item.created data', base: 'stock.changed', envelopeRejects: false, mutate: (event) => { event.data = exampleCopy('item.created').data ?? null; } },
+  {
+    name: 'version 2',
+    base: 'stock.changed',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.version = 2;
+    },
+  },
+  {
+    name: 'version "1" (a string)',
+    base: 'item.created',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.version = '1';
+    },
+  },
+  {
+    name: 'missing occurredAt',
+    base: 'stock.changed',
+    envelopeRejects: true,
+    mutate: (event) => {
+      delete event.occurredAt;
+    },
+  },
+  {
+    name: 'occurredAt without Z',
+    base: 'stock.changed',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.occurredAt = '2026-03-03T11:02:44.118';
+    },
+  },
+  {
+    name: 'occurredAt with an offset',
+    base: 'low-stock',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.occurredAt = '2026-03-05T08:12:30+01:00';
+    },
+  },
+  {
+    name: 'an unknown type',
+    base: 'stock.changed',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.type = 'stock.exploded';
+    },
+  },
+  {
+    name: 'an id without the evt_ prefix',
+    base: 'po.received',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.id = '000000010H77BWTBB5F3Q31VNQ';
+    },
+  },
+  {
+    name: 'a malformed organizationId',
+    base: 'po.received',
+    envelopeRejects: true,
+    mutate: (event) => {
+      event.organizationId = 'acme';
+    },
+  },
+  {
+    name: 'missing data',
+    base: 'low-stock',
+    envelopeRejects: true,
+    mutate: (event) => {
+      delete event.data;
+    },
+  },
+  {
+    name: 'stock.changed missing quantity',
+    base: 'stock.changed',
+    envelopeRejects: false,
+    mutate: (event) => {
+      delete data(event).quantity;
+    },
+  },
+  {
+    name: 'stock.changed with quantity as a string',
+    base: 'stock.changed',
+    envelopeRejects: false,
+    mutate: (event) => {
+      data(event).quantity = '380';
+    },
+  },
+  {
+    name: 'stock.changed missing lot (null is the "no lot" value)',
+    base: 'stock.changed',
+    envelopeRejects: false,
+    mutate: (event) => {
+      delete data(event).lot;
+    },
+  },
+  {
+    name: 'stock.changed carrying item.created data',
+    base: 'stock.changed',
+    envelopeRejects: false,
+    mutate: (event) => {
+      event.data = exampleCopy('item.created').data ?? null;
+    },
+  },
   {
     name: 'movement.created with an unknown movement type',
     base: 'movement.created',
@@ -280,7 +380,14 @@ const NEGATIVE_CASES: NegativeCase[] = [
       asObject(data(event).movement, 'movement').type = 'theft';
     },
   },
-  { name: 'item.updated with no changedFields', base: 'item.updated', envelopeRejects: false, mutate: (event) => { data(event).changedFields = []; } },
+  {
+    name: 'item.updated with no changedFields',
+    base: 'item.updated',
+    envelopeRejects: false,
+    mutate: (event) => {
+      data(event).changedFields = [];
+    },
+  },
   {
     name: 'item.created with trackingMode "serial"',
     base: 'item.created',
@@ -289,8 +396,22 @@ const NEGATIVE_CASES: NegativeCase[] = [
       asObject(data(event).item, 'item').trackingMode = 'serial';
     },
   },
-  { name: 'po.received without lines', base: 'po.received', envelopeRejects: false, mutate: (event) => { data(event).lines = []; } },
-  { name: 'export.completed with a fractional rowCount', base: 'export.completed', envelopeRejects: false, mutate: (event) => { data(event).rowCount = 1.5; } },
+  {
+    name: 'po.received without lines',
+    base: 'po.received',
+    envelopeRejects: false,
+    mutate: (event) => {
+      data(event).lines = [];
+    },
+  },
+  {
+    name: 'export.completed with a fractional rowCount',
+    base: 'export.completed',
+    envelopeRejects: false,
+    mutate: (event) => {
+      data(event).rowCount = 1.5;
+    },
+  },
 ];
 
 describe(`invalid events are rejected by the JSON Schemas (${validator.name}) and by zod`, () => {

@@ -37,7 +37,9 @@ describe('assertDocumentedResponse', () => {
   });
 
   it('fails an undocumented status and an undocumented media type', async () => {
-    await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/imports/kinds' }, problem(418, 'customer-api.request.teapot'))).rejects.toThrow(/Status Code/);
+    await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/imports/kinds' }, problem(418, 'customer-api.request.teapot'))).rejects.toThrow(
+      /Status Code/,
+    );
     const xml = new Response('<kinds/>', { status: 200, headers: { 'Content-Type': 'application/xml' } });
     await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/imports/kinds' }, xml)).rejects.toThrow(/Media Type/);
   });
@@ -70,7 +72,9 @@ describe('assertDocumentedResponse', () => {
 
   it("accepts only the fallback's 404 and 405 problems for requests no route claims", async () => {
     await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/nothing' }, problem(404, 'customer-api.route.not-found'))).resolves.toBeUndefined();
-    await expect(assertDocumentedResponse({ method: 'PATCH', url: '/v1/boms' }, problem(405, 'customer-api.request.method-not-allowed'))).resolves.toBeUndefined();
+    await expect(
+      assertDocumentedResponse({ method: 'PATCH', url: '/v1/boms' }, problem(405, 'customer-api.request.method-not-allowed')),
+    ).resolves.toBeUndefined();
     await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/nothing' }, problem(404, 'customer-api.boms.not-found'))).rejects.toThrow(/fallback/);
     const html = new Response('<p>hi</p>', { status: 200, headers: { 'Content-Type': 'text/html' } });
     await expect(assertDocumentedResponse({ method: 'GET', url: '/v1/nothing' }, html)).rejects.toThrow(/no operation/);

@@ -208,7 +208,9 @@ describe('buildOpenApiDocument', () => {
     const badRequest = obj(obj(responses['400'], '400').content, 'content');
     expect(Object.keys(badRequest).sort()).toEqual(['application/problem+json', 'image/svg+xml']);
     expect(badRequest['application/problem+json']).toEqual({
-      schema: { allOf: [{ $ref: '#/components/schemas/ProblemDetails' }, { type: 'object', properties: { code: { enum: ['customer-api.validation.failed'] } } }] },
+      schema: {
+        allOf: [{ $ref: '#/components/schemas/ProblemDetails' }, { type: 'object', properties: { code: { enum: ['customer-api.validation.failed'] } } }],
+      },
     });
     const ok = obj(responses['200'], '200');
     expect(ok.content).toEqual({ 'image/svg+xml': { schema: { type: 'string' } } });
@@ -252,7 +254,12 @@ describe('buildOpenApiDocument with write routes (synthetic)', () => {
         expect(header, route.operationId).toBeUndefined();
       }
     }
-    expect(SYNTHETIC_OPERATIONS.map(({ route }) => route).filter(isWriteRoute).map((route) => route.method).sort()).toEqual(['DELETE', 'POST', 'POST', 'PUT']);
+    expect(
+      SYNTHETIC_OPERATIONS.map(({ route }) => route)
+        .filter(isWriteRoute)
+        .map((route) => route.method)
+        .sort(),
+    ).toEqual(['DELETE', 'POST', 'POST', 'PUT']);
   });
 
   it('maps limitParam to an int32 1..200 with default 50, not required', () => {

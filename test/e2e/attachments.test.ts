@@ -35,19 +35,35 @@ const PNG = Buffer.from(
   'hex',
 );
 
-function upload(key: string, parts: { TargetKind?: string; TargetId?: string; fileName?: string; content?: Buffer; fields?: Record<string, string> }, options: { idempotencyKey?: string; boundary?: string; partType?: string } = {}) {
+function upload(
+  key: string,
+  parts: { TargetKind?: string; TargetId?: string; fileName?: string; content?: Buffer; fields?: Record<string, string> },
+  options: { idempotencyKey?: string; boundary?: string; partType?: string } = {},
+) {
   const form = [
     ...(parts.TargetKind === undefined ? [] : [{ name: 'TargetKind', value: parts.TargetKind }]),
     ...(parts.TargetId === undefined ? [] : [{ name: 'TargetId', value: parts.TargetId }]),
     ...Object.entries(parts.fields ?? {}).map(([name, value]) => ({ name, value })),
-    ...(parts.content === undefined ? [] : [{ name: 'File', value: parts.content, fileName: parts.fileName ?? 'file.bin', contentType: options.partType ?? 'application/octet-stream' }]),
+    ...(parts.content === undefined
+      ? []
+      : [{ name: 'File', value: parts.content, fileName: parts.fileName ?? 'file.bin', contentType: options.partType ?? 'application/octet-stream' }]),
   ];
   const { body, contentType } = rawMultipart(form, options.boundary);
-  return callApi('/v1/attachments/upload', { method: 'POST', key, headers: { 'content-type': contentType, 'idempotency-key': options.idempotencyKey ?? randomUUID() }, body });
+  return callApi('/v1/attachments/upload', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': contentType, 'idempotency-key': options.idempotencyKey ?? randomUUID() },
+    body,
+  });
 }
 
 function link(key: string, body: unknown, idempotencyKey = randomUUID()) {
-  return callApi('/v1/attachments/links', { method: 'POST', key, headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify(body) });
+  return callApi('/v1/attachments/links', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
 }
 
 function remove(key: string, id: string, idempotencyKey = randomUUID()) {
@@ -90,7 +106,15 @@ describe('upload and download', () => {
     const fetched = await fetch(download.url);
 
     // Assess
-    expect(attachment).toMatchObject({ kind: 'file', fileName, title: fileName, contentType, sizeBytes: content.length, targetKind: 'item', targetId: itemIds[0] });
+    expect(attachment).toMatchObject({
+      kind: 'file',
+      fileName,
+      title: fileName,
+      contentType,
+      sizeBytes: content.length,
+      targetKind: 'item',
+      targetId: itemIds[0],
+    });
     expect(download).toMatchObject({ fileName, contentType, sizeBytes: content.length });
     expect(Date.parse(download.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(fetched.status).toBe(200);
@@ -169,16 +193,19 @@ describe('upload: refusals', () => {
     { label: 'a fractional PageCount', parts: { TargetKind: 'item', content: PDF, fields: { PageCount: '2.5' } }, name: 'PageCount' },
     { label: 'an unknown field', parts: { TargetKind: 'item', content: PDF, fields: { Colour: 'red' } }, name: 'Colour' },
     { label: 'an empty File', parts: { TargetKind: 'item', content: Buffer.alloc(0) }, name: 'File' },
-  ] as Array<{ label: string; parts: { TargetKind?: string; content?: Buffer; fields?: Record<string, string> }; name: string }>)('answers 400 for $label', async ({ parts, name }) => {
-    // Prepare
-    const { key, itemIds } = await keyWithItems(1);
+  ] as Array<{ label: string; parts: { TargetKind?: string; content?: Buffer; fields?: Record<string, string> }; name: string }>)(
+    'answers 400 for $label',
+    async ({ parts, name }) => {
+      // Prepare
+      const { key, itemIds } = await keyWithItems(1);
 
-    // Act
-    const problem = await expectProblem(await upload(key, { TargetId: itemIds[0], ...parts }), 400, 'customer-api.validation.failed');
+      // Act
+      const problem = await expectProblem(await upload(key, { TargetId: itemIds[0], ...parts }), 400, 'customer-api.validation.failed');
 
-    // Assess
-    expect(problem.errors).toContainEqual(expect.objectContaining({ location: 'form', name }));
-  });
+      // Assess
+      expect(problem.errors).toContainEqual(expect.objectContaining({ location: 'form', name }));
+    },
+  );
 
   it('accepts PageCount as an integer or a decimal string with a zero fraction', async () => {
     // Prepare
@@ -202,7 +229,12 @@ describe('upload: refusals', () => {
     // Act
     const tooLarge = await upload(key, { TargetKind: 'item', TargetId: itemIds[0], content: Buffer.alloc(4 * 1024 * 1024 + 1, 0x25) });
     const started = performance.now();
-    const manyParts = await callApi('/v1/attachments/upload', { method: 'POST', key, headers: { 'content-type': contentType, 'idempotency-key': randomUUID() }, body });
+    const manyParts = await callApi('/v1/attachments/upload', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': contentType, 'idempotency-key': randomUUID() },
+      body,
+    });
     const elapsed = performance.now() - started;
 
     // Assess
@@ -213,19 +245,24 @@ describe('upload: refusals', () => {
 });
 
 describe('links', () => {
-  it.each(['http://example.com/spec.pdf', 'https://169.254.169.254/', 'https://localhost/', 'https://[::1]/', 'https://10.0.0.1/', 'https://user:pw@host.example/', 'javascript:alert(1)'])(
-    'answers 400 for %s',
-    async (url) => {
-      // Prepare
-      const { key, itemIds } = await keyWithItems(1);
+  it.each([
+    'http://example.com/spec.pdf',
+    'https://169.254.169.254/',
+    'https://localhost/',
+    'https://[::1]/',
+    'https://10.0.0.1/',
+    'https://user:pw@host.example/',
+    'javascript:alert(1)',
+  ])('answers 400 for %s', async (url) => {
+    // Prepare
+    const { key, itemIds } = await keyWithItems(1);
 
-      // Act
-      const problem = await expectProblem(await link(key, { targetKind: 'item', targetId: itemIds[0], url }), 400, 'customer-api.validation.failed');
+    // Act
+    const problem = await expectProblem(await link(key, { targetKind: 'item', targetId: itemIds[0], url }), 400, 'customer-api.validation.failed');
 
-      // Assess
-      expect(problem.errors).toEqual([expect.objectContaining({ location: 'body', pointer: '/url' })]);
-    },
-  );
+    // Assess
+    expect(problem.errors).toEqual([expect.objectContaining({ location: 'body', pointer: '/url' })]);
+  });
 
   it('attaches an https link (201), which has no download URL (409), and replays under its Idempotency-Key', async () => {
     // Prepare
@@ -305,8 +342,13 @@ describe('listing and tenant isolation', () => {
     const linked = (await (await link(key, { targetKind: 'item', targetId: itemIds[1], url: 'https://example.com/x' })).json()) as AttachmentBody;
 
     // Act
-    const firstPage = (await (await callApi(`/v1/attachments?targetKind=item&targetId=${itemIds[0]}&limit=2`, { key })).json()) as { data: AttachmentBody[]; page: { nextCursor: string | null } };
-    const secondPage = (await (await callApi(`/v1/attachments?targetKind=item&targetId=${itemIds[0]}&limit=2&cursor=${encodeURIComponent(firstPage.page.nextCursor ?? '')}`, { key })).json()) as {
+    const firstPage = (await (await callApi(`/v1/attachments?targetKind=item&targetId=${itemIds[0]}&limit=2`, { key })).json()) as {
+      data: AttachmentBody[];
+      page: { nextCursor: string | null };
+    };
+    const secondPage = (await (
+      await callApi(`/v1/attachments?targetKind=item&targetId=${itemIds[0]}&limit=2&cursor=${encodeURIComponent(firstPage.page.nextCursor ?? '')}`, { key })
+    ).json()) as {
       data: AttachmentBody[];
       page: { nextCursor: string | null };
     };

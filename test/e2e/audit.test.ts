@@ -46,7 +46,8 @@ async function readAll(key: string, query: Query = {}): Promise<{ events: AuditE
 
 const ids = (events: Array<{ id: string }>) => events.map((event) => event.id);
 /** The documented order: newest first (ties by id, as the store sorts). */
-const newestFirst = (events: AuditEvent[]) => [...events].sort((a, b) => (a.occurredAt === b.occurredAt ? b.id.localeCompare(a.id) : b.occurredAt.localeCompare(a.occurredAt)));
+const newestFirst = (events: AuditEvent[]) =>
+  [...events].sort((a, b) => (a.occurredAt === b.occurredAt ? b.id.localeCompare(a.id) : b.occurredAt.localeCompare(a.occurredAt)));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An organization with an audit-reading key and `kinds.length` committed writes, one kind each. */
@@ -64,7 +65,20 @@ async function auditedTenant(kinds: AuditKind[]) {
   return { organizationId, key, keyId: record.keyId, written };
 }
 
-const KINDS: AuditKind[] = ['bom.created', 'bom.updated', 'attachment.uploaded', 'bom.updated', 'import.submitted', 'bom.created', 'bom.updated', 'attachment.linked', 'import.completed', 'bom.updated', 'attachment.deleted', 'bom.created'];
+const KINDS: AuditKind[] = [
+  'bom.created',
+  'bom.updated',
+  'attachment.uploaded',
+  'bom.updated',
+  'import.submitted',
+  'bom.created',
+  'bom.updated',
+  'attachment.linked',
+  'import.completed',
+  'bom.updated',
+  'attachment.deleted',
+  'bom.created',
+];
 
 describe('GET /v1/audit/events listing', () => {
   let tenant: Awaited<ReturnType<typeof auditedTenant>>;
@@ -238,7 +252,12 @@ describe('GET /v1/audit/events key management events', () => {
       ['api-key.created', managed.record.keyId],
       ['api-key.created', reader.record.keyId],
     ]);
-    expect(events[0]).toMatchObject({ actor: system, target: { kind: 'api-key' }, changes: [{ field: 'revokedAt', from: null, to: revokedAt }], idempotencyKey: null });
+    expect(events[0]).toMatchObject({
+      actor: system,
+      target: { kind: 'api-key' },
+      changes: [{ field: 'revokedAt', from: null, to: revokedAt }],
+      idempotencyKey: null,
+    });
     expect(events[1]).toMatchObject({ actor: system, target: { kind: 'api-key' }, changes: [], idempotencyKey: null });
     expect(events[1]?.summary).toContain('integration key');
     const revokedOnly = await readPage(reader.key, { kind: 'api-key.revoked' });

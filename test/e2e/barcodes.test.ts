@@ -91,6 +91,10 @@ describe('GET /v1/barcodes', () => {
   });
 
   it('answers 406 when the client accepts no image', async () => {
-    await expectProblem(await callApi(barcodeUrl({ payload: 'x' }), { key, headers: { accept: 'application/json' } }), 406, 'customer-api.request.not-acceptable');
+    await expectProblem(
+      await callApi(barcodeUrl({ payload: 'x' }), { key, headers: { accept: 'application/json' } }),
+      406,
+      'customer-api.request.not-acceptable',
+    );
   });
 });

@@ -53,7 +53,11 @@ beforeAll(async () => {
   const created = await createTestKey();
   key = created.key;
   const skus = ['T-500', ...Array.from({ length: LINES + 1 }, (_, index) => `P-${String(index + 1).padStart(3, '0')}`)];
-  const items = await importAndWait(key, { kind: 'items', duplicateStrategy: 'fail', file: csv('sku,name,unit', ...skus.map((sku) => `${sku},Part ${sku},${UNIT}`)) });
+  const items = await importAndWait(key, {
+    kind: 'items',
+    duplicateStrategy: 'fail',
+    file: csv('sku,name,unit', ...skus.map((sku) => `${sku},Part ${sku},${UNIT}`)),
+  });
   expect(items.status).toBe('succeeded');
   const stored = await itemsOf(created.record.organizationId, skus);
   const ids = skus.map((sku) => stored.get(sku)?.record.id ?? '');
@@ -108,7 +112,9 @@ describe('a BOM of 500 lines, every text at its longest', () => {
     // Act
     const response = await putBom(key, before.id, { ...content, components }, { 'If-Match': createdETag });
     const updated = (await response.json()) as Detail;
-    const revisions = (await (await callApi(`/v1/boms/${before.id}/revisions`, { key })).json()) as { data: Array<{ id: string; number: number; summary: unknown }> };
+    const revisions = (await (await callApi(`/v1/boms/${before.id}/revisions`, { key })).json()) as {
+      data: Array<{ id: string; number: number; summary: unknown }>;
+    };
     const [one, two] = revisions.data;
     const comparison = (await (await callApi(`/v1/boms/${before.id}/revisions/compare?fromRevisionId=${one?.id}&toRevisionId=${two?.id}`, { key })).json()) as {
       components: { added: Line[]; removed: Line[]; changed: Array<{ itemId: string; changes: Array<{ field: string }> }> };
@@ -165,7 +171,10 @@ describe('a BOM of 500 lines, every text at its longest', () => {
     const notes = body.components[0]?.notes ?? '';
     const rows = (code: string, count: number) => parts.slice(0, count).map((id) => `${code},T-500,${skuOf.get(id)},1.5,${UNIT},12.5,${notes}`);
     const [large, tooLarge] = [rows('IMP-500', LINES), rows('IMP-501', LINES + 1)];
-    const file = csv('bomCode,targetSku,componentSku,quantity,unit,scrapPercent,notes', ...tooLarge.flatMap((row, index) => [row, large[index]].filter((line) => line !== undefined)));
+    const file = csv(
+      'bomCode,targetSku,componentSku,quantity,unit,scrapPercent,notes',
+      ...tooLarge.flatMap((row, index) => [row, large[index]].filter((line) => line !== undefined)),
+    );
 
     // Act
     const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file }, 120_000);
@@ -176,7 +185,12 @@ describe('a BOM of 500 lines, every text at its longest', () => {
 
     // Assess
     expect(job).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 2 * LINES + 1, created: LINES, failed: LINES + 1 } });
-    expect(errors.find((error) => error.code !== 'group-has-errors')).toMatchObject({ rowNumber: 1, column: 'bomCode', code: 'invalid-value', message: 'A BOM has at most 500 component lines; this one has 501.' });
+    expect(errors.find((error) => error.code !== 'group-has-errors')).toMatchObject({
+      rowNumber: 1,
+      column: 'bomCode',
+      code: 'invalid-value',
+      message: 'A BOM has at most 500 component lines; this one has 501.',
+    });
     expect(list.data.map(({ code, lineCount }) => [code, lineCount])).toEqual([['IMP-500', LINES]]);
     expect(detail.lines.map((line) => line.itemId)).toEqual(parts.slice(0, LINES));
     expect(detail.lines.every((line) => line.notes === notes && line.unit === UNIT && line.scrapPercent === 12.5)).toBe(true);

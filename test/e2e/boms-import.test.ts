@@ -34,7 +34,10 @@ describe('POST /v1/imports/jobs with kind boms', () => {
     const job = await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file });
     const boms = await bomsOf(key);
     const pump = boms.find((bom) => bom.code === 'PUMP');
-    const detail = (await (await callApi(`/v1/boms/${pump?.id}`, { key })).json()) as { targetItemId: string; lines: Array<{ itemId: string; quantity: number; unit: string | null; scrapPercent: number }> };
+    const detail = (await (await callApi(`/v1/boms/${pump?.id}`, { key })).json()) as {
+      targetItemId: string;
+      lines: Array<{ itemId: string; quantity: number; unit: string | null; scrapPercent: number }>;
+    };
 
     // Assess
     expect(job).toMatchObject({ status: 'succeeded', counts: { totalRows: 3, processedRows: 3, created: 3, failed: 0 } });

@@ -129,18 +129,56 @@ describe('POST /v1/boms', () => {
     { label: 'an unknown field', change: { colour: 'red' }, pointer: '/colour', code: 'unknown-field' },
     { label: 'a zero quantity', change: { components: [{ itemIdIndex: 1, quantity: 0 }] }, pointer: '/components/0/quantity', code: 'out-of-range' },
     { label: 'a negative quantity', change: { components: [{ itemIdIndex: 1, quantity: -1 }] }, pointer: '/components/0/quantity', code: 'out-of-range' },
-    { label: 'a scrapPercent above 100', change: { components: [{ itemIdIndex: 1, quantity: 1, scrapPercent: 100.5 }] }, pointer: '/components/0/scrapPercent', code: 'out-of-range' },
-    { label: 'a negative scrapPercent', change: { components: [{ itemIdIndex: 1, quantity: 1, scrapPercent: -1 }] }, pointer: '/components/0/scrapPercent', code: 'out-of-range' },
-    { label: 'the same item twice', change: { components: [{ itemIdIndex: 1, quantity: 1 }, { itemIdIndex: 1, quantity: 2 }] }, pointer: '/components/1/itemId', code: 'invalid-value' },
+    {
+      label: 'a scrapPercent above 100',
+      change: { components: [{ itemIdIndex: 1, quantity: 1, scrapPercent: 100.5 }] },
+      pointer: '/components/0/scrapPercent',
+      code: 'out-of-range',
+    },
+    {
+      label: 'a negative scrapPercent',
+      change: { components: [{ itemIdIndex: 1, quantity: 1, scrapPercent: -1 }] },
+      pointer: '/components/0/scrapPercent',
+      code: 'out-of-range',
+    },
+    {
+      label: 'the same item twice',
+      change: {
+        components: [
+          { itemIdIndex: 1, quantity: 1 },
+          { itemIdIndex: 1, quantity: 2 },
+        ],
+      },
+      pointer: '/components/1/itemId',
+      code: 'invalid-value',
+    },
     { label: 'no components', change: { components: [] }, pointer: '/components', code: 'too-short' },
-    { label: 'the target item as a component', change: { components: [{ itemIdIndex: 1, quantity: 1 }, { itemIdIndex: 0, quantity: 1 }] }, pointer: '/components/1/itemId', code: 'invalid-value' },
+    {
+      label: 'the target item as a component',
+      change: {
+        components: [
+          { itemIdIndex: 1, quantity: 1 },
+          { itemIdIndex: 0, quantity: 1 },
+        ],
+      },
+      pointer: '/components/1/itemId',
+      code: 'invalid-value',
+    },
     { label: 'an unknown status', change: { status: 'retired' }, pointer: '/status', code: 'invalid-value' },
     { label: 'a zero-width space in the code', change: { code: 'KIT\u200B' }, pointer: '/code', code: 'invalid-format' },
-    { label: 'a bidi override in a line unit', change: { components: [{ itemIdIndex: 1, quantity: 1, unit: 'kg\u202E' }] }, pointer: '/components/0/unit', code: 'invalid-format' },
+    {
+      label: 'a bidi override in a line unit',
+      change: { components: [{ itemIdIndex: 1, quantity: 1, unit: 'kg\u202E' }] },
+      pointer: '/components/0/unit',
+      code: 'invalid-format',
+    },
   ])('answers 400 with a pointer for $label', async ({ change, pointer, code }) => {
     // Prepare
     const { key, itemIds } = await keyWithItems(3);
-    const components = (change.components as Array<{ itemIdIndex: number } & Record<string, unknown>> | undefined)?.map(({ itemIdIndex, ...rest }) => ({ itemId: itemIds[itemIdIndex], ...rest }));
+    const components = (change.components as Array<{ itemIdIndex: number } & Record<string, unknown>> | undefined)?.map(({ itemIdIndex, ...rest }) => ({
+      itemId: itemIds[itemIdIndex],
+      ...rest,
+    }));
     const body = { ...bomBody(itemIds), ...change, ...(components ? { components } : {}) };
 
     // Act
@@ -154,7 +192,13 @@ describe('POST /v1/boms', () => {
     // Prepare
     const { key, itemIds } = await keyWithItems(3);
     const other = await keyWithItems(1);
-    const body = bomBody(itemIds, { targetItemId: 'itm_01J0000000000000000000000Z', components: [{ itemId: itemIds[1], quantity: 1 }, { itemId: other.itemIds[0], quantity: 1 }] });
+    const body = bomBody(itemIds, {
+      targetItemId: 'itm_01J0000000000000000000000Z',
+      components: [
+        { itemId: itemIds[1], quantity: 1 },
+        { itemId: other.itemIds[0], quantity: 1 },
+      ],
+    });
 
     // Act
     const problem = await expectProblem(await postBom(key, body), 400, 'customer-api.validation.failed');
@@ -221,7 +265,12 @@ describe('PUT /v1/boms/{id}', () => {
     const { key, itemIds } = await keyWithItems(4);
     const body = bomBody(itemIds);
     const { bom } = await created(key, body);
-    const changed = updateBody(body, { components: [{ itemId: itemIds[1], quantity: 3 }, { itemId: itemIds[3], quantity: 1 }] });
+    const changed = updateBody(body, {
+      components: [
+        { itemId: itemIds[1], quantity: 3 },
+        { itemId: itemIds[3], quantity: 1 },
+      ],
+    });
 
     // Act
     const second = await putBom(key, bom.id, changed);
@@ -400,13 +449,17 @@ describe('GET /v1/boms', () => {
     expect(pumps).toEqual(visible.filter((input) => input.name.startsWith('Pump')).map((input) => input.code));
     expect(active).toEqual(visible.filter((input) => input.status === 'active').map((input) => input.code));
     expect(targeted).toEqual(visible.filter((input) => input.targetItemId === itemIds[1]).map((input) => input.code));
-    expect(combined).toEqual(visible.filter((input) => input.name.startsWith('Pump') && input.status === 'draft' && input.targetItemId === itemIds[0]).map((input) => input.code));
+    expect(combined).toEqual(
+      visible.filter((input) => input.name.startsWith('Pump') && input.status === 'draft' && input.targetItemId === itemIds[0]).map((input) => input.code),
+    );
   });
 
   it('matches q within the code or within the name, never across the two', async () => {
     // Prepare: a code ending in "a" and a name starting with "b"
     const { key, organizationId, itemIds } = await keyWithItems(2);
-    await createBomsDirectly(organizationId, [{ code: 'KIT-A', name: 'Bolt kit', targetItemId: itemIds[0] ?? '', components: [{ itemId: itemIds[1] ?? '', quantity: 1 }] }]);
+    await createBomsDirectly(organizationId, [
+      { code: 'KIT-A', name: 'Bolt kit', targetItemId: itemIds[0] ?? '', components: [{ itemId: itemIds[1] ?? '', quantity: 1 }] },
+    ]);
     const search = async (q: string) => {
       const response = await callApi(`/v1/boms?q=${encodeURIComponent(q)}`, { key });
       expect(response.status).toBe(200);
@@ -427,7 +480,10 @@ describe('GET /v1/boms', () => {
   it('answers 400 for an invalid filter or a cursor of other filters', async () => {
     // Prepare
     const { key, organizationId, itemIds } = await keyWithItems(3);
-    await createBomsDirectly(organizationId, [1, 2, 3].map((n) => ({ code: `C-${n}`, name: `C ${n}`, targetItemId: itemIds[0] ?? '', components: [{ itemId: itemIds[1] ?? '', quantity: 1 }] })));
+    await createBomsDirectly(
+      organizationId,
+      [1, 2, 3].map((n) => ({ code: `C-${n}`, name: `C ${n}`, targetItemId: itemIds[0] ?? '', components: [{ itemId: itemIds[1] ?? '', quantity: 1 }] })),
+    );
     const first = (await (await callApi('/v1/boms?limit=1', { key })).json()) as Page<unknown>;
 
     // Act
@@ -458,7 +514,14 @@ describe('revisions', () => {
 
     // Assess
     expect(own.status).toBe(200);
-    expect(await own.json()).toMatchObject({ id: bom.revision.id, bomId: bom.id, number: 1, name: body.name, lines: bom.lines, summary: { added: 2, removed: 0, changed: 0 } });
+    expect(await own.json()).toMatchObject({
+      id: bom.revision.id,
+      bomId: bom.id,
+      number: 1,
+      name: body.name,
+      lines: bom.lines,
+      summary: { added: 2, removed: 0, changed: 0 },
+    });
     await expectProblem(crossed, 404, 'customer-api.boms.not-found');
     await expectProblem(unknownBom, 404, 'customer-api.boms.not-found');
     await expectProblem(badLimit, 400, 'customer-api.validation.failed');
@@ -467,9 +530,26 @@ describe('revisions', () => {
   it('compares two revisions as computed by hand, both ways; foreign revisions are 404 and missing ids 400', async () => {
     // Prepare: revision 2 renames, changes line 1's quantity and scrap, and swaps item 2 for item 3
     const { key, itemIds } = await keyWithItems(4);
-    const body = bomBody(itemIds, { components: [{ itemId: itemIds[1], quantity: 2, scrapPercent: 5 }, { itemId: itemIds[2], quantity: 1 }] });
+    const body = bomBody(itemIds, {
+      components: [
+        { itemId: itemIds[1], quantity: 2, scrapPercent: 5 },
+        { itemId: itemIds[2], quantity: 1 },
+      ],
+    });
     const { bom } = await created(key, body);
-    const updated = (await (await putBom(key, bom.id, updateBody(body, { name: 'Renamed', components: [{ itemId: itemIds[1], quantity: 2.3, scrapPercent: 7.5 }, { itemId: itemIds[3], quantity: 4 }] }))).json()) as Detail;
+    const updated = (await (
+      await putBom(
+        key,
+        bom.id,
+        updateBody(body, {
+          name: 'Renamed',
+          components: [
+            { itemId: itemIds[1], quantity: 2.3, scrapPercent: 7.5 },
+            { itemId: itemIds[3], quantity: 4 },
+          ],
+        }),
+      )
+    ).json()) as Detail;
     const { bom: otherBom } = await created(key, bomBody(itemIds));
     const url = (from: string, to: string) => `/v1/boms/${bom.id}/revisions/compare?fromRevisionId=${from}&toRevisionId=${to}`;
 
@@ -489,7 +569,16 @@ describe('revisions', () => {
       components: {
         added: [line(updated, itemIds[3])],
         removed: [line(bom, itemIds[2])],
-        changed: [{ itemId: itemIds[1], changes: [{ field: 'quantity', from: 2, to: 2.3 }, { field: 'scrapPercent', from: 5, to: 7.5 }], quantityDelta: 0.3 }],
+        changed: [
+          {
+            itemId: itemIds[1],
+            changes: [
+              { field: 'quantity', from: 2, to: 2.3 },
+              { field: 'scrapPercent', from: 5, to: 7.5 },
+            ],
+            quantityDelta: 0.3,
+          },
+        ],
       },
       summary: { added: 1, removed: 1, changed: 1, unchanged: 0 },
     });

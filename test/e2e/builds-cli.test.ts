@@ -44,16 +44,27 @@ const jsonLines = <Value>(stdout: string): Value[] =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Value);
 
-const stockOf = async (sku: string) => jsonLines<StockRecord>((await cli('stock', 'list', '--sku', sku)).stdout).map((record) => [record.locationCode, record.lot, record.quantity]);
+const stockOf = async (sku: string) =>
+  jsonLines<StockRecord>((await cli('stock', 'list', '--sku', sku)).stdout).map((record) => [record.locationCode, record.lot, record.quantity]);
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'builds-cli-'));
   const { key } = await createTestKey();
   env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: key };
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'BC-KIT,Kit,lot', 'BC-BOLT,Bolt,none', 'BC-RESIN,Resin,lot'));
   await succeeded('locations', csv('code,name,type', 'BC-A1,Bin A1,bin', 'BC-B1,Bin B1,bin'));
-  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-BC-1,BC-BOLT,BC-A1,10,', 'PO-BC-1,BC-BOLT,BC-B1,3,', 'PO-BC-1,BC-RESIN,BC-A1,4,R1', 'PO-BC-1,BC-RESIN,BC-A1,4,R2'));
+  await succeeded(
+    'po-receipts',
+    csv(
+      'poNumber,sku,locationCode,quantity,lot',
+      'PO-BC-1,BC-BOLT,BC-A1,10,',
+      'PO-BC-1,BC-BOLT,BC-B1,3,',
+      'PO-BC-1,BC-RESIN,BC-A1,4,R1',
+      'PO-BC-1,BC-RESIN,BC-A1,4,R2',
+    ),
+  );
   // A kit takes 2 bolts and 1 resin.
   await succeeded('boms', csv('bomCode,targetSku,componentSku,quantity', 'BC-KIT-BOM,BC-KIT,BC-BOLT,2', 'BC-KIT-BOM,BC-KIT,BC-RESIN,1'));
 });
@@ -66,21 +77,56 @@ describe('npm run cli -- builds', () => {
   it('submit --wait builds from the flags, drawing the --source places first, prints its steps on stderr and the build that succeeded; get reads it back', async () => {
     // Act: 3 kits: 6 bolts, the 3 of B1 first; 3 resin, named from lot R2
     const submitted = await cli(
-      'builds', 'submit', '--build-reference', 'BC-1', '--bom-code', 'BC-KIT-BOM', '--quantity', '3', '--location-code', 'BC-A1', '--output-lot', 'KIT-1',
-      '--source', 'sku=BC-BOLT,locationCode=BC-B1', '--source', 'sku=BC-BOLT', '--source', 'sku=BC-RESIN,lot=R2', '--wait',
+      'builds',
+      'submit',
+      '--build-reference',
+      'BC-1',
+      '--bom-code',
+      'BC-KIT-BOM',
+      '--quantity',
+      '3',
+      '--location-code',
+      'BC-A1',
+      '--output-lot',
+      'KIT-1',
+      '--source',
+      'sku=BC-BOLT,locationCode=BC-B1',
+      '--source',
+      'sku=BC-BOLT',
+      '--source',
+      'sku=BC-RESIN,lot=R2',
+      '--wait',
     );
     const read = await cli('builds', 'get', JSON.parse(submitted.stdout || '{}').id ?? 'none');
 
     // Assess
     expect(submitted.code, submitted.stderr).toBe(0);
     built = JSON.parse(submitted.stdout) as Build;
-    expect(built).toMatchObject({ id: expect.stringMatching(/^bld_/), buildReference: 'BC-1', quantity: 3, outputLot: 'KIT-1', status: 'succeeded', phase: 'done', failure: null });
+    expect(built).toMatchObject({
+      id: expect.stringMatching(/^bld_/),
+      buildReference: 'BC-1',
+      quantity: 3,
+      outputLot: 'KIT-1',
+      status: 'succeeded',
+      phase: 'done',
+      failure: null,
+    });
     const steps = submitted.stderr.trimEnd().split('\n');
     expect(steps.at(-1)).toBe(`${built.id} succeeded done`);
     expect(steps.every((line) => line.startsWith(`${built.id} `))).toBe(true);
     expect([read.code, JSON.parse(read.stdout)]).toEqual([0, built]);
-    expect(await stockOf('BC-BOLT')).toEqual(expect.arrayContaining([['BC-A1', null, 7], ['BC-B1', null, 0]]));
-    expect(await stockOf('BC-RESIN')).toEqual(expect.arrayContaining([['BC-A1', 'R1', 4], ['BC-A1', 'R2', 1]]));
+    expect(await stockOf('BC-BOLT')).toEqual(
+      expect.arrayContaining([
+        ['BC-A1', null, 7],
+        ['BC-B1', null, 0],
+      ]),
+    );
+    expect(await stockOf('BC-RESIN')).toEqual(
+      expect.arrayContaining([
+        ['BC-A1', 'R1', 4],
+        ['BC-A1', 'R2', 1],
+      ]),
+    );
     expect(await stockOf('BC-KIT')).toEqual([['BC-A1', 'KIT-1', 3]]);
   });
 
@@ -95,7 +141,10 @@ describe('npm run cli -- builds', () => {
     // Assess
     expect(short.code, short.stderr).toBe(1);
     expect(JSON.parse(short.stdout)).toMatchObject({ buildReference: 'BC-2', status: 'failed', phase: 'done', failure: { code: 'insufficient-stock' } });
-    const [failed, ...lines] = short.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('bld_'));
+    const [failed, ...lines] = short.stderr
+      .trimEnd()
+      .split('\n')
+      .filter((line) => !line.startsWith('bld_'));
     expect(failed).toMatch(/^The build failed: insufficient-stock: /);
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ line: 0, sku: 'BC-BOLT', needed: 10, available: 7 })]);
     expect(await stockOf('BC-BOLT')).toEqual(expect.arrayContaining([['BC-A1', null, 7]]));
@@ -103,8 +152,34 @@ describe('npm run cli -- builds', () => {
 
   it('submit without --wait prints the queued build; a reference built before is refused with the build that took it, an unknown id is not found: exit 1', async () => {
     // Act
-    const queued = await cli('builds', 'submit', '--build-reference', 'BC-3', '--bom-code', 'BC-KIT-BOM', '--quantity', '1', '--location-code', 'BC-A1', '--output-lot', 'KIT-3');
-    const taken = await cli('builds', 'submit', '--build-reference', 'BC-1', '--bom-code', 'BC-KIT-BOM', '--quantity', '1', '--location-code', 'BC-A1', '--output-lot', 'KIT-4');
+    const queued = await cli(
+      'builds',
+      'submit',
+      '--build-reference',
+      'BC-3',
+      '--bom-code',
+      'BC-KIT-BOM',
+      '--quantity',
+      '1',
+      '--location-code',
+      'BC-A1',
+      '--output-lot',
+      'KIT-3',
+    );
+    const taken = await cli(
+      'builds',
+      'submit',
+      '--build-reference',
+      'BC-1',
+      '--bom-code',
+      'BC-KIT-BOM',
+      '--quantity',
+      '1',
+      '--location-code',
+      'BC-A1',
+      '--output-lot',
+      'KIT-4',
+    );
     const invalid = await cli('builds', 'submit', '--build-reference', 'BC-5', '--bom-code', 'BC-NOPE', '--quantity', '1', '--location-code', 'BC-A1');
     const missing = await cli('builds', 'get', 'bld_01KH8MP4807D4A2FX90YJXQ7VB');
 
@@ -112,8 +187,14 @@ describe('npm run cli -- builds', () => {
     expect(queued.code, queued.stderr).toBe(0);
     expect(JSON.parse(queued.stdout)).toMatchObject({ buildReference: 'BC-3', status: 'queued', phase: 'reserve' });
     expect([taken.code, taken.stdout]).toEqual([1, '']);
-    expect(taken.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^409 customer-api\.builds\.reference-taken: .*\(traceId [\w-]+\)$/), `  build ${built.id}`]);
-    expect([invalid.code, invalid.stderr.trimEnd().split('\n')]).toEqual([1, [expect.stringMatching(/^400 customer-api\.validation\.failed: /), expect.stringMatching(/^ {2}\/bomCode: /)]]);
+    expect(taken.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^409 customer-api\.builds\.reference-taken: .*\(traceId [\w-]+\)$/),
+      `  build ${built.id}`,
+    ]);
+    expect([invalid.code, invalid.stderr.trimEnd().split('\n')]).toEqual([
+      1,
+      [expect.stringMatching(/^400 customer-api\.validation\.failed: /), expect.stringMatching(/^ {2}\/bomCode: /)],
+    ]);
     expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/^404 customer-api\.builds\.not-found: [^\n]*\n$/)]);
   });
 });

@@ -11,7 +11,6 @@ import { runCli } from '../support/cli.ts';
  * runs it: output is a pipe, so progress comes as plain lines.
  */
 
-
 let directory: string;
 let env: Record<string, string | undefined>;
 
@@ -48,7 +47,10 @@ describe('npm run cli', () => {
     const second = await cli('events', 'tail', '--once', '--checkpoint', checkpoint);
     // Assess
     expect(first.code).toBe(0);
-    const events = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: { item: { sku: string } } });
+    const events = first.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: { item: { sku: string } } });
     expect(events.map((event) => [event.type, event.data.item.sku])).toEqual([
       ['item.created', 'CLI-1'],
       ['item.created', 'CLI-2'],
@@ -77,10 +79,21 @@ describe('npm run cli', () => {
     expect(item.code).toBe(0);
     expect(JSON.parse(item.stdout)).toMatchObject({ sku: 'CLI-1', name: 'One' });
     expect(stock.code).toBe(0);
-    expect(stock.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ sku: 'CLI-1', locationCode: 'CLI-A1', quantity: 7 })]);
+    expect(
+      stock.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([expect.objectContaining({ sku: 'CLI-1', locationCode: 'CLI-A1', quantity: 7 })]);
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([1, "No location with code 'NOWHERE'."]);
     expect(availability.code, availability.stderr).toBe(0);
-    expect(JSON.parse(availability.stdout)).toMatchObject({ onHand: 7, reserved: 0, available: 7, truncated: false, locations: [expect.objectContaining({ locationCode: 'CLI-A1', onHand: 7, available: 7 })] });
+    expect(JSON.parse(availability.stdout)).toMatchObject({
+      onHand: 7,
+      reserved: 0,
+      available: 7,
+      truncated: false,
+      locations: [expect.objectContaining({ locationCode: 'CLI-A1', onHand: 7, available: 7 })],
+    });
     expect([noSuchItem.code, noSuchItem.stderr.split('\n')[0]]).toEqual([1, "No item with sku 'NO-SUCH-SKU'."]);
   });
 
@@ -97,7 +110,12 @@ describe('npm run cli', () => {
 
     // Assess
     expect(flags.code, flags.stderr).toBe(0);
-    expect(JSON.parse(flags.stdout)).toMatchObject({ kind: 'adjustment', reference: 'CLI-ADJ-1', reason: 'recount', lines: [{ previousQuantity: 7, quantity: 5 }] });
+    expect(JSON.parse(flags.stdout)).toMatchObject({
+      kind: 'adjustment',
+      reference: 'CLI-ADJ-1',
+      reason: 'recount',
+      lines: [{ previousQuantity: 7, quantity: 5 }],
+    });
     expect(fromFile.code, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ lines: [{ previousQuantity: 5, quantity: 6 }] });
     expect(stale.code).toBe(1);
@@ -115,12 +133,27 @@ describe('npm run cli', () => {
     // Act
     const transfer = await cli('stock', 'transfer', '--reference', 'CLI-TR-1', '--line', 'sku=CLI-1,from=CLI-A1,to=CLI-B1,quantity=2,expected=6');
     const count = await cli('stock', 'count', '--count-reference', 'CLI-CNT-1', '--location', 'CLI-B1', '--line', 'sku=CLI-1,counted=5,expected=2');
-    const receive = await cli('stock', 'receive', '--po-number', 'CLI-PO-9', '--received-at', '2026-01-02T03:04:05Z', '--line', 'sku=CLI-1,location=CLI-A1,quantity=1');
+    const receive = await cli(
+      'stock',
+      'receive',
+      '--po-number',
+      'CLI-PO-9',
+      '--received-at',
+      '2026-01-02T03:04:05Z',
+      '--line',
+      'sku=CLI-1,location=CLI-A1,quantity=1',
+    );
     const usage = await cli('stock', 'count', '--count-reference', 'CLI-CNT-2', '--line', 'sku=CLI-1,counted=1,expected=null');
 
     // Assess
     expect(transfer.code, transfer.stderr).toBe(0);
-    expect(JSON.parse(transfer.stdout)).toMatchObject({ kind: 'transfer', lines: [{ locationCode: 'CLI-A1', quantity: 4 }, { locationCode: 'CLI-B1', quantity: 2 }] });
+    expect(JSON.parse(transfer.stdout)).toMatchObject({
+      kind: 'transfer',
+      lines: [
+        { locationCode: 'CLI-A1', quantity: 4 },
+        { locationCode: 'CLI-B1', quantity: 2 },
+      ],
+    });
     expect(count.code, count.stderr).toBe(0);
     expect(JSON.parse(count.stdout)).toMatchObject({ kind: 'count', reference: 'CLI-CNT-1', lines: [{ previousQuantity: 2, quantity: 5, delta: 3 }] });
     expect(receive.code, receive.stderr).toBe(0);

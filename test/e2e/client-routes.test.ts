@@ -43,7 +43,8 @@ beforeAll(async () => {
   seeded = await seedInventory(client);
 }, 120_000);
 
-const ofType = <T extends DomainEvent['type']>(events: DomainEvent[], type: T) => events.filter((event): event is Extract<DomainEvent, { type: T }> => event.type === type);
+const ofType = <T extends DomainEvent['type']>(events: DomainEvent[], type: T) =>
+  events.filter((event): event is Extract<DomainEvent, { type: T }> => event.type === type);
 
 describe('imports through the client', () => {
   it('lists the import kinds', async () => {
@@ -56,7 +57,13 @@ describe('imports through the client', () => {
     const file = new File([csv(['sku,name,reorderPoint', 'BOLT,Bolt,5', ',No sku,1', 'NUT,Nut,abc', 'WASHER,Washer,2', 'PIN,,3'])], 'items.csv');
     const progress: ImportProgress[] = [];
     // Act
-    const { job, rowErrors } = await importFile(client, { kind: 'items', file, duplicateStrategy: 'fail', initialDelayMs: 50, onProgress: (report) => progress.push(report) });
+    const { job, rowErrors } = await importFile(client, {
+      kind: 'items',
+      file,
+      duplicateStrategy: 'fail',
+      initialDelayMs: 50,
+      onProgress: (report) => progress.push(report),
+    });
     const errors = [];
     for await (const error of rowErrors) errors.push(error);
     // Assess
@@ -175,7 +182,12 @@ describe('inventory reads through the client', () => {
     expect(stock.data).toEqual([record]);
     expect(record).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 5, onHand: 5, reserved: 0, available: 5 });
     expect(item).toMatchObject({ onHand: 5, reserved: 0, available: 5 });
-    expect(availability).toMatchObject({ itemId: item.id, onHand: 5, truncated: false, locations: [{ locationCode: 'A1', onHand: 5, lots: [{ lot: null, stockRecordId: record.id }] }] });
+    expect(availability).toMatchObject({
+      itemId: item.id,
+      onHand: 5,
+      truncated: false,
+      locations: [{ locationCode: 'A1', onHand: 5, lots: [{ lot: null, stockRecordId: record.id }] }],
+    });
     expect(movement).toMatchObject({ type: 'adjustment', sku: 'WIDGET', quantity: 95, reference: 'ADJ-1' });
   });
 });
@@ -199,21 +211,33 @@ describe('BOMs through the client', () => {
     const updated = await unwrap(
       client.api.PUT('/v1/boms/{id}', {
         params: { path: { id: created.data.id }, header: { 'If-Match': read.response.headers.get('etag') ?? '' } },
-        body: { name: 'Gadget assembly', targetItemId: itemId(seeded, 'GADGET'), status: 'active', components: [{ itemId: itemId(seeded, 'SPRING'), quantity: 3 }] },
+        body: {
+          name: 'Gadget assembly',
+          targetItemId: itemId(seeded, 'GADGET'),
+          status: 'active',
+          components: [{ itemId: itemId(seeded, 'SPRING'), quantity: 3 }],
+        },
       }),
     );
     const listed = [];
-    for await (const bom of paginate((cursor) => unwrap(client.api.GET('/v1/boms', { params: { query: { q: 'gadget', limit: 1, cursor } } })))) listed.push(bom);
+    for await (const bom of paginate((cursor) => unwrap(client.api.GET('/v1/boms', { params: { query: { q: 'gadget', limit: 1, cursor } } }))))
+      listed.push(bom);
     const revisions = await unwrap(client.api.GET('/v1/boms/{id}/revisions', { params: { path: { id: created.data.id } } }));
     const [first, second] = revisions.data;
-    const revision = await unwrap(client.api.GET('/v1/boms/{id}/revisions/{revisionId}', { params: { path: { id: created.data.id, revisionId: first?.id ?? '' } } }));
+    const revision = await unwrap(
+      client.api.GET('/v1/boms/{id}/revisions/{revisionId}', { params: { path: { id: created.data.id, revisionId: first?.id ?? '' } } }),
+    );
     const comparison = await unwrap(
-      client.api.GET('/v1/boms/{id}/revisions/compare', { params: { path: { id: created.data.id }, query: { fromRevisionId: first?.id ?? '', toRevisionId: second?.id ?? '' } } }),
+      client.api.GET('/v1/boms/{id}/revisions/compare', {
+        params: { path: { id: created.data.id }, query: { fromRevisionId: first?.id ?? '', toRevisionId: second?.id ?? '' } },
+      }),
     );
     // Act: build 3 gadgets from the seeded springs, then ask which builds consumed them
     await importCsv(client, 'builds', ['buildReference,bomCode,quantity,locationCode', 'B-1,GADGET-BOM,3,A1']);
     const springStock = ofType(await allEvents(client), 'stock.changed').find((event) => event.data.sku === 'SPRING')?.data.stockRecordId ?? '';
-    const builds = await unwrap(client.api.GET('/v1/boms/{id}/builds', { params: { path: { id: created.data.id }, query: { sourceStockRecordId: springStock } } }));
+    const builds = await unwrap(
+      client.api.GET('/v1/boms/{id}/builds', { params: { path: { id: created.data.id }, query: { sourceStockRecordId: springStock } } }),
+    );
     // Assess
     expect(created.response.status).toBe(201);
     expect(replayed.data.id).toBe(created.data.id);
@@ -225,7 +249,9 @@ describe('BOMs through the client', () => {
     expect(revision).toMatchObject({ bomId: created.data.id, number: 1 });
     expect(comparison.fields).toEqual([{ field: 'name', from: 'Gadget', to: 'Gadget assembly' }]);
     expect(comparison.components.changed).toEqual([expect.objectContaining({ itemId: itemId(seeded, 'SPRING'), quantityDelta: 1 })]);
-    expect(builds.data).toEqual([expect.objectContaining({ reference: 'B-1', quantity: 3, consumed: [expect.objectContaining({ sourceStockRecordId: springStock, quantity: 9 })] })]);
+    expect(builds.data).toEqual([
+      expect.objectContaining({ reference: 'B-1', quantity: 3, consumed: [expect.objectContaining({ sourceStockRecordId: springStock, quantity: 9 })] }),
+    ]);
   });
 
   it('throws a typed problem for a code already taken and for a stale If-Match', async () => {
@@ -255,7 +281,11 @@ describe('builds through the client', () => {
     const queued = await submitBuild(client, { buildReference: 'CLIENT-BLD-1', bomCode: 'GADGET-BOM', quantity: 2, locationCode: 'A1' });
     const done = await waitForBuild(client, queued.id, { initialDelayMs: 50, onProgress: (build) => phases.push(build.phase) });
     const read = await unwrap(client.api.GET('/v1/builds/{id}', { params: { path: { id: queued.id } } }));
-    const short = await waitForBuild(client, (await submitBuild(client, { buildReference: 'CLIENT-BLD-2', bomCode: 'GADGET-BOM', quantity: 100, locationCode: 'A1' })).id, { initialDelayMs: 50 });
+    const short = await waitForBuild(
+      client,
+      (await submitBuild(client, { buildReference: 'CLIENT-BLD-2', bomCode: 'GADGET-BOM', quantity: 100, locationCode: 'A1' })).id,
+      { initialDelayMs: 50 },
+    );
     // Assess
     expect(queued).toMatchObject({ id: expect.stringMatching(/^bld_/), status: 'queued', phase: 'reserve', revision: { number: 2 } });
     expect(done).toMatchObject({ status: 'succeeded', phase: 'done', failure: null, completedAt: expect.any(String) });
@@ -277,15 +307,28 @@ describe('attachments through the client', () => {
         bodySerializer: formBody,
       }),
     );
-    const linked = await unwrap(client.api.POST('/v1/attachments/links', { body: { ...target, url: 'https://vendor.example/widget.pdf', title: 'Vendor spec' } }));
+    const linked = await unwrap(
+      client.api.POST('/v1/attachments/links', { body: { ...target, url: 'https://vendor.example/widget.pdf', title: 'Vendor spec' } }),
+    );
     const listed = await unwrap(client.api.GET('/v1/attachments', { params: { query: target } }));
     const download = await unwrap(client.api.GET('/v1/attachments/{id}/download-url', { params: { path: { id: uploaded.id } } }));
     const downloaded = await (await fetch(download.url)).text();
-    const notDownloadable = await unwrap(client.api.GET('/v1/attachments/{id}/download-url', { params: { path: { id: linked.id } } })).catch((error: unknown) => error);
+    const notDownloadable = await unwrap(client.api.GET('/v1/attachments/{id}/download-url', { params: { path: { id: linked.id } } })).catch(
+      (error: unknown) => error,
+    );
     const deleted = await unwrapResponse(client.api.DELETE('/v1/attachments/{id}', { params: { path: { id: uploaded.id } } }));
-    const afterDelete = await unwrap(client.api.GET('/v1/attachments/{id}/download-url', { params: { path: { id: uploaded.id } } })).catch((error: unknown) => error);
+    const afterDelete = await unwrap(client.api.GET('/v1/attachments/{id}/download-url', { params: { path: { id: uploaded.id } } })).catch(
+      (error: unknown) => error,
+    );
     // Assess
-    expect(uploaded).toMatchObject({ kind: 'file', fileKind: 'datasheet', fileName: 'widget.txt', contentType: 'text/plain', sizeBytes: Buffer.byteLength(content), pageCount: 1 });
+    expect(uploaded).toMatchObject({
+      kind: 'file',
+      fileKind: 'datasheet',
+      fileName: 'widget.txt',
+      contentType: 'text/plain',
+      sizeBytes: Buffer.byteLength(content),
+      pageCount: 1,
+    });
     expect(linked).toMatchObject({ kind: 'link', title: 'Vendor spec' });
     expect(listed.data.map((attachment) => attachment.id)).toEqual([uploaded.id, linked.id]);
     expect(download).toMatchObject({ fileName: 'widget.txt', sizeBytes: Buffer.byteLength(content) });
@@ -299,7 +342,8 @@ describe('attachments through the client', () => {
 describe('audit through the client', () => {
   it('pages the audit log, newest first, with one entry per import submitted', async () => {
     const entries = [];
-    for await (const entry of paginate((cursor) => unwrap(client.api.GET('/v1/audit/events', { params: { query: { limit: 3, cursor } } })))) entries.push(entry);
+    for await (const entry of paginate((cursor) => unwrap(client.api.GET('/v1/audit/events', { params: { query: { limit: 3, cursor } } }))))
+      entries.push(entry);
     const submitted = entries.filter((entry) => entry.kind === 'import.submitted').map((entry) => entry.target.id);
     expect(submitted).toEqual(expect.arrayContaining(seeded.jobs.map((job) => job.id)));
     expect(entries.some((entry) => entry.kind === 'bom.created')).toBe(true);
@@ -316,25 +360,38 @@ describe('barcodes through the client', () => {
   it('throws the validation problem with its field errors', async () => {
     const error = await renderBarcode(client, { payload: '4006381333932', format: 'ean13' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblemError);
-    expect(error).toMatchObject({ status: 400, code: 'customer-api.validation.failed', errors: [expect.objectContaining({ name: 'payload', code: 'invalid-check-digit' })] });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'customer-api.validation.failed',
+      errors: [expect.objectContaining({ name: 'payload', code: 'invalid-check-digit' })],
+    });
   });
 });
 
 describe('webhooks through the client', () => {
   it('registers, lists, reads, replaces, rotates, reads the log, replays and deletes an endpoint', async () => {
-    const created = await unwrap(client.api.POST('/v1/webhooks/endpoints', { body: { url: 'https://hooks.example.com/client', eventTypes: ['item.created'] } }));
+    const created = await unwrap(
+      client.api.POST('/v1/webhooks/endpoints', { body: { url: 'https://hooks.example.com/client', eventTypes: ['item.created'] } }),
+    );
     expect(created.secret).toMatch(/^whsec_/);
     const list = await unwrap(client.api.GET('/v1/webhooks/endpoints'));
     expect(list.data.map((endpoint) => endpoint.id)).toContain(created.id);
     const read = await unwrap(client.api.GET('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }));
     expect(read).toMatchObject({ id: created.id, status: 'enabled' });
-    const replaced = await unwrap(client.api.PUT('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } }, body: { url: 'https://hooks.example.com/client', enabled: false } }));
+    const replaced = await unwrap(
+      client.api.PUT('/v1/webhooks/endpoints/{id}', {
+        params: { path: { id: created.id } },
+        body: { url: 'https://hooks.example.com/client', enabled: false },
+      }),
+    );
     expect(replaced).toMatchObject({ status: 'disabled', disabledReason: 'manual' });
     const rotated = await unwrap(client.api.POST('/v1/webhooks/endpoints/{id}/secret-rotations', { params: { path: { id: created.id } } }));
     expect(rotated.secret).not.toBe(created.secret);
     const log = await unwrap(client.api.GET('/v1/webhooks/endpoints/{id}/deliveries', { params: { path: { id: created.id }, query: { status: 'failed' } } }));
     expect(log.data).toEqual([]);
-    const replay = await unwrap(client.api.POST('/v1/webhooks/endpoints/{id}/replays', { params: { path: { id: created.id } }, body: { fromUtc: '2026-01-01T00:00:00Z' } }));
+    const replay = await unwrap(
+      client.api.POST('/v1/webhooks/endpoints/{id}/replays', { params: { path: { id: created.id } }, body: { fromUtc: '2026-01-01T00:00:00Z' } }),
+    );
     expect(replay.endpointId).toBe(created.id);
     await unwrapResponse(client.api.DELETE('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }));
     await expect(unwrap(client.api.GET('/v1/webhooks/endpoints/{id}', { params: { path: { id: created.id } } }))).rejects.toBeInstanceOf(ApiProblemError);
@@ -361,7 +418,12 @@ describe('lot traces through the client', () => {
     await importCsv(client, 'items', ['sku,name,trackingMode', 'TRACED,Traced,lot']);
     await importCsv(client, 'po-receipts', ['poNumber,sku,locationCode,quantity,lot', 'PO-LOT,TRACED,A1,1,L-1']);
 
-    expect(await traceLot(client, { sku: 'TRACED', lot: 'L-1', direction: 'forward' })).toMatchObject({ sku: 'TRACED', lot: 'L-1', nodes: [], truncated: false });
+    expect(await traceLot(client, { sku: 'TRACED', lot: 'L-1', direction: 'forward' })).toMatchObject({
+      sku: 'TRACED',
+      lot: 'L-1',
+      nodes: [],
+      truncated: false,
+    });
   });
 });
 
@@ -389,13 +451,38 @@ describe('transfers, counts, receipts and reservations through the client', () =
     const key = () => ({ header: { 'Idempotency-Key': randomUUID() } });
 
     // Act
-    const receipt = await unwrap(client.api.POST('/v1/stock/receipts', { params: key(), body: { poNumber: 'CLIENT-PO-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 10 }] } }));
-    const transfer = await unwrap(client.api.POST('/v1/stock/transfers', { params: key(), body: { reference: 'CLIENT-TR-1', lines: [{ sku: 'WIDGET', fromLocationCode: 'CL-B1', toLocationCode: 'A1', quantity: 2, expectedQuantity: 10 }] } }));
-    const count = await unwrap(client.api.POST('/v1/stock/counts', { params: key(), body: { countReference: 'CLIENT-CNT-1', locationCode: 'CL-B1', lines: [{ sku: 'WIDGET', countedQuantity: 9, expectedQuantity: 8 }] } }));
-    const reserved = await unwrap(client.api.POST('/v1/reservations', { params: key(), body: { reference: 'CLIENT-RES-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 4 }] } }));
+    const receipt = await unwrap(
+      client.api.POST('/v1/stock/receipts', {
+        params: key(),
+        body: { poNumber: 'CLIENT-PO-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 10 }] },
+      }),
+    );
+    const transfer = await unwrap(
+      client.api.POST('/v1/stock/transfers', {
+        params: key(),
+        body: { reference: 'CLIENT-TR-1', lines: [{ sku: 'WIDGET', fromLocationCode: 'CL-B1', toLocationCode: 'A1', quantity: 2, expectedQuantity: 10 }] },
+      }),
+    );
+    const count = await unwrap(
+      client.api.POST('/v1/stock/counts', {
+        params: key(),
+        body: { countReference: 'CLIENT-CNT-1', locationCode: 'CL-B1', lines: [{ sku: 'WIDGET', countedQuantity: 9, expectedQuantity: 8 }] },
+      }),
+    );
+    const reserved = await unwrap(
+      client.api.POST('/v1/reservations', {
+        params: key(),
+        body: { reference: 'CLIENT-RES-1', lines: [{ sku: 'WIDGET', locationCode: 'CL-B1', quantity: 4 }] },
+      }),
+    );
     const line = reserved.lines[0];
     if (!line) throw new Error('The reservation holds one line');
-    const released = await unwrap(client.api.POST('/v1/reservations/{id}/release', { params: { ...key(), path: { id: reserved.id } }, body: { lines: [{ lineId: line.lineId, quantity: 1 }] } }));
+    const released = await unwrap(
+      client.api.POST('/v1/reservations/{id}/release', {
+        params: { ...key(), path: { id: reserved.id } },
+        body: { lines: [{ lineId: line.lineId, quantity: 1 }] },
+      }),
+    );
     const fulfilled = await unwrap(client.api.POST('/v1/reservations/{id}/fulfil', { params: { ...key(), path: { id: reserved.id } } }));
     const read = await unwrap(client.api.GET('/v1/reservations/{id}', { params: { path: { id: reserved.id } } }));
     const listed = await unwrap(client.api.GET('/v1/reservations', { params: { query: { reference: 'CLIENT-RES-1' } } }));

@@ -92,7 +92,11 @@ describe('npm run cli -- events listen', () => {
     expect(secret).toBeDefined();
     expect(received).toHaveLength(1);
     const [delivery] = received;
-    const event = new Webhook(secret!).verify(delivery!.body, delivery!.headers as Record<string, string>) as { id: string; type: string; data: { item: { sku: string } } };
+    const event = new Webhook(secret!).verify(delivery!.body, delivery!.headers as Record<string, string>) as {
+      id: string;
+      type: string;
+      data: { item: { sku: string } };
+    };
     expect([event.type, event.data.item.sku]).toEqual(['item.created', 'LISTEN-1']);
     expect(delivery!.headers['webhook-id']).toBe(event.id);
     expect(lines[1]).toMatch(new RegExp(`^${event.id} item\\.created → 200 \\(\\d+ ms\\)$`));

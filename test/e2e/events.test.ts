@@ -263,7 +263,9 @@ describe('GET /v1/events polling', () => {
     await commit(organizationId, [eventDraft('item.created'), eventDraft('stock.changed')]);
     const empty = await readPage(key, { type: 'low-stock' });
     // Act
-    const committed = (await commit(organizationId, [eventDraft('stock.changed'), eventDraft('low-stock'), eventDraft('item.created'), eventDraft('low-stock')])).events;
+    const committed = (
+      await commit(organizationId, [eventDraft('stock.changed'), eventDraft('low-stock'), eventDraft('item.created'), eventDraft('low-stock')])
+    ).events;
     const polled = await readPage(key, { type: 'low-stock', cursor: empty.page.nextCursor });
     const tail = await readPage(key, { type: 'low-stock', cursor: polled.page.nextCursor });
     // Assess
@@ -302,7 +304,12 @@ describe('GET /v1/events afterEventId', () => {
     const tenantOfTest = await tenant();
     key = tenantOfTest.key;
     const types: EventType[] = ['item.created', 'stock.changed', 'item.created', 'low-stock', 'item.created', 'stock.changed'];
-    committed = (await commit(tenantOfTest.organizationId, types.map((type) => eventDraft(type)))).events;
+    committed = (
+      await commit(
+        tenantOfTest.organizationId,
+        types.map((type) => eventDraft(type)),
+      )
+    ).events;
   });
 
   it.each([
@@ -331,7 +338,12 @@ describe('GET /v1/events envelopes', () => {
     // Prepare
     const validator = envelopeSchemaValidator();
     const { key, organizationId } = await tenant();
-    const committed = (await commit(organizationId, EVENT_TYPES.map((type) => eventDraft(type)))).events;
+    const committed = (
+      await commit(
+        organizationId,
+        EVENT_TYPES.map((type) => eventDraft(type)),
+      )
+    ).events;
     // Act
     const response = await callApi('/v1/events', { key, headers: { accept: 'application/json' } });
     // Assess

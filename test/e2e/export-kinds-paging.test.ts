@@ -69,7 +69,11 @@ describe('GET /v1/exports/kinds with cursor and limit', () => {
     await expectProblem(tamperedResponse, 400, 'customer-api.pagination.invalid-cursor');
     await expectProblem(foreignResponse, 400, 'customer-api.pagination.invalid-cursor');
     await expectProblem(otherRouteResponse, 400, 'customer-api.pagination.invalid-cursor');
-    expect((await expectProblem(zeroLimit, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ name: 'limit', code: 'out-of-range' })]);
-    expect((await expectProblem(bigLimit, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ name: 'limit', code: 'out-of-range' })]);
+    expect((await expectProblem(zeroLimit, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ name: 'limit', code: 'out-of-range' }),
+    ]);
+    expect((await expectProblem(bigLimit, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ name: 'limit', code: 'out-of-range' }),
+    ]);
   });
 });

@@ -37,18 +37,50 @@ async function world(key: string): Promise<{ failedImportId: string }> {
       ],
     ),
   });
-  await importAndWait(key, { kind: 'locations', duplicateStrategy: 'fail', file: csvOf(['code', 'name', 'type', 'parentCode'], [['WH', 'Warehouse', 'warehouse', ''], ['BIN-1', '-Bin one', 'bin', 'WH']]) });
+  await importAndWait(key, {
+    kind: 'locations',
+    duplicateStrategy: 'fail',
+    file: csvOf(
+      ['code', 'name', 'type', 'parentCode'],
+      [
+        ['WH', 'Warehouse', 'warehouse', ''],
+        ['BIN-1', '-Bin one', 'bin', 'WH'],
+      ],
+    ),
+  });
   await importAndWait(key, {
     kind: 'stock-adjustments',
     duplicateStrategy: 'fail',
-    file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta', 'lot'], [['R1', 'A-1', 'BIN-1', '10', ''], ['R2', 'B-2', 'BIN-1', '2.5', 'L1']]),
+    file: csvOf(
+      ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot'],
+      [
+        ['R1', 'A-1', 'BIN-1', '10', ''],
+        ['R2', 'B-2', 'BIN-1', '2.5', 'L1'],
+      ],
+    ),
   });
   await importAndWait(key, {
     kind: 'boms',
     duplicateStrategy: 'fail',
-    file: csvOf(['bomCode', 'name', 'targetSku', 'componentSku', 'quantity', 'unit', 'scrapPercent', 'notes'], [['K1', 'Kit', 'C-3', 'A-1', '2', 'ea', '5', '=note'], ['K1', 'Kit', 'C-3', 'B-2', '0.25', '', '', '']]),
+    file: csvOf(
+      ['bomCode', 'name', 'targetSku', 'componentSku', 'quantity', 'unit', 'scrapPercent', 'notes'],
+      [
+        ['K1', 'Kit', 'C-3', 'A-1', '2', 'ea', '5', '=note'],
+        ['K1', 'Kit', 'C-3', 'B-2', '0.25', '', '', ''],
+      ],
+    ),
   });
-  const failed = await importAndWait(key, { kind: 'items', duplicateStrategy: 'fail', file: csvOf(['sku', 'name', 'reorderPoint'], [['A-1', 'Dup', '1'], ['Z-9', '=bad', 'x']]) });
+  const failed = await importAndWait(key, {
+    kind: 'items',
+    duplicateStrategy: 'fail',
+    file: csvOf(
+      ['sku', 'name', 'reorderPoint'],
+      [
+        ['A-1', 'Dup', '1'],
+        ['Z-9', '=bad', 'x'],
+      ],
+    ),
+  });
   return { failedImportId: failed.id };
 }
 
@@ -79,9 +111,14 @@ describe('POST /v1/exports, every kind in both formats', () => {
       expect(objects.length, declaration.kind).toBe(jsonl.job.rowCount);
       if (expectedRows[declaration.kind] !== undefined) expect(csv.job.rowCount, declaration.kind).toBe(expectedRows[declaration.kind]);
       // The audit log grows between the two exports (each export adds entries): compare the others.
-      if (declaration.kind !== 'audit-events') expect(objects.map((object) => Object.keys(object)), declaration.kind).toEqual(records.map((record) => Object.keys(record)));
+      if (declaration.kind !== 'audit-events')
+        expect(
+          objects.map((object) => Object.keys(object)),
+          declaration.kind,
+        ).toEqual(records.map((record) => Object.keys(record)));
       for (const column of declaration.columns.filter((candidate) => candidate.type === 'number')) {
-        for (const object of objects) expect(object[column.name] === null || typeof object[column.name] === 'number', `${declaration.kind}.${column.name}`).toBe(true);
+        for (const object of objects)
+          expect(object[column.name] === null || typeof object[column.name] === 'number', `${declaration.kind}.${column.name}`).toBe(true);
       }
     }
   });
@@ -98,7 +135,14 @@ describe('POST /v1/exports, every kind in both formats', () => {
     // Assess
     expect(content).toBe("sku,name,unit,description,category,barcode,reorderPoint,trackingMode\r\nH-0,'=SUM(A1:A9),ea,,,,,none\r\n");
     const names = new Map(csvRecords(all.content).map((record) => [record.sku, record.name]));
-    expect(HOSTILE_NAMES.map((_, index) => names.get(`H-${index}`))).toEqual(["'=SUM(A1:A9)", "'+1 555 0100", "'-5 apples", "'@cmd", "'\tTabbed", "'quoted already"]);
+    expect(HOSTILE_NAMES.map((_, index) => names.get(`H-${index}`))).toEqual([
+      "'=SUM(A1:A9)",
+      "'+1 555 0100",
+      "'-5 apples",
+      "'@cmd",
+      "'\tTabbed",
+      "'quoted already",
+    ]);
     expect(names.get('C-3')).toBe('Line\nbreak');
     expect(all.content).toContain('C-3,"Line\nbreak",ea,,,,0.5,none\r\n');
     expect(all.content).toContain('B-2,"Banana ""ripe""",kg,,,,,lot\r\n');
@@ -139,7 +183,9 @@ describe('export.completed', () => {
 
     // Assess
     const completed = events.filter((event) => event.type === 'export.completed');
-    expect(completed.map((event) => event.data)).toEqual([{ exportId: job.id, kind: 'stock-records', rowCount: 2, downloadUrl: `/v1/exports/${job.id}/download-url`, expiresAt: job.expiresAt }]);
+    expect(completed.map((event) => event.data)).toEqual([
+      { exportId: job.id, kind: 'stock-records', rowCount: 2, downloadUrl: `/v1/exports/${job.id}/download-url`, expiresAt: job.expiresAt },
+    ]);
     expect(Date.parse(job.expiresAt!) - Date.parse(job.completedAt!)).toBe(7 * 86_400_000);
     expect(events.findIndex((event) => event.id === job.asOfEventId)).toBeLessThan(events.findIndex((event) => event.type === 'export.completed'));
     const link = await callApi(completed[0]!.data.downloadUrl as string, { key });
@@ -190,9 +236,15 @@ describe('Documented errors', () => {
     const badDate = await postExport(key, { kind: 'movements', filters: { fromUtc: 'yesterday' } });
 
     // Assess
-    expect((await expectProblem(unknownKind, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ pointer: '/kind', code: 'invalid-value' })]);
-    expect((await expectProblem(missingFilter, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ pointer: '/filters/importJobId', code: 'required' })]);
-    expect((await expectProblem(unknownFilter, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ pointer: '/filters/colour', code: 'unknown-filter' })]);
+    expect((await expectProblem(unknownKind, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ pointer: '/kind', code: 'invalid-value' }),
+    ]);
+    expect((await expectProblem(missingFilter, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ pointer: '/filters/importJobId', code: 'required' }),
+    ]);
+    expect((await expectProblem(unknownFilter, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ pointer: '/filters/colour', code: 'unknown-filter' }),
+    ]);
     await expectProblem(badFormat, 400, 'customer-api.validation.failed');
     expect((await expectProblem(badDate, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ pointer: '/filters/fromUtc' })]);
   });
@@ -203,11 +255,23 @@ describe('Documented errors', () => {
 
     // Act
     const response = await callApi('/v1/exports/kinds', { key });
-    const body = (await response.json()) as { data: Array<{ kind: string; filters: Array<{ name: string; required: boolean }> }>; page: { nextCursor: string | null } };
+    const body = (await response.json()) as {
+      data: Array<{ kind: string; filters: Array<{ name: string; required: boolean }> }>;
+      page: { nextCursor: string | null };
+    };
 
     // Assess
     expect(response.status).toBe(200);
-    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'boms', 'stock-records', 'reservations', 'movements', 'audit-events', 'import-row-errors']);
+    expect(body.data.map((kind) => kind.kind)).toEqual([
+      'items',
+      'locations',
+      'boms',
+      'stock-records',
+      'reservations',
+      'movements',
+      'audit-events',
+      'import-row-errors',
+    ]);
     expect(body.data.find((kind) => kind.kind === 'import-row-errors')?.filters).toEqual([expect.objectContaining({ name: 'importJobId', required: true })]);
     expect(body.page.nextCursor).toBeNull();
   });

@@ -59,39 +59,53 @@ describe('the confidential routes', () => {
   });
 });
 
-describe.each(CONFIDENTIAL_ROUTES.map((confidential) => [routeLabel(confidential), confidential] as const))('a key first used on %s', (_label, confidential) => {
-  it.each(WRITE_ROUTES.map((target) => [routeLabel(target), target] as const))('answers 409 key-reused when sent to %s', async (_target, target) => {
-    // Prepare
-    const { key } = await createTestKey();
-    const idempotencyKey = randomUUID();
-    await firstUseOnConfidential(key, confidential, idempotencyKey);
-    // Act
-    // Another tag: a request other than the first even on the first's own route.
-    const reused = await send(key, target, idempotencyKey, { tag: 'REUSED' });
-    // Assess
-    await expectProblem(reused, 409, 'customer-api.idempotency.key-reused');
-  });
+describe.each(CONFIDENTIAL_ROUTES.map((confidential) => [routeLabel(confidential), confidential] as const))(
+  'a key first used on %s',
+  (_label, confidential) => {
+    it.each(WRITE_ROUTES.map((target) => [routeLabel(target), target] as const))('answers 409 key-reused when sent to %s', async (_target, target) => {
+      // Prepare
+      const { key } = await createTestKey();
+      const idempotencyKey = randomUUID();
+      await firstUseOnConfidential(key, confidential, idempotencyKey);
+      // Act
+      // Another tag: a request other than the first even on the first's own route.
+      const reused = await send(key, target, idempotencyKey, { tag: 'REUSED' });
+      // Assess
+      await expectProblem(reused, 409, 'customer-api.idempotency.key-reused');
+    });
 
-  it('still replays its own response on a retry of the same request', async () => {
-    // Prepare
-    const { key } = await createTestKey();
-    const idempotencyKey = randomUUID();
-    const first = await firstUseOnConfidential(key, confidential, idempotencyKey);
-    await expectProblem(await send(key, route('submitExport'), idempotencyKey), 409, 'customer-api.idempotency.key-reused');
-    // Act
-    const retry = await send(key, confidential, idempotencyKey, first.ids);
-    // Assess
-    expect(retry.status).toBe(first.status);
-    expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect(await retry.text()).toBe(first.text);
-  });
-});
+    it('still replays its own response on a retry of the same request', async () => {
+      // Prepare
+      const { key } = await createTestKey();
+      const idempotencyKey = randomUUID();
+      const first = await firstUseOnConfidential(key, confidential, idempotencyKey);
+      await expectProblem(await send(key, route('submitExport'), idempotencyKey), 409, 'customer-api.idempotency.key-reused');
+      // Act
+      const retry = await send(key, confidential, idempotencyKey, first.ids);
+      // Assess
+      expect(retry.status).toBe(first.status);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(await retry.text()).toBe(first.text);
+    });
+  },
+);
 
 /**
  * Ordinary writes whose sample request succeeds in a small world (two items, an endpoint, a
  * BOM, an attachment link), so their key's record holds a stored response.
  */
-const ORDINARY_FIRST_USES = ['submitExport', 'submitImportJob', 'createAttachmentLink', 'uploadAttachment', 'deleteAttachment', 'createBom', 'updateBom', 'replaceWebhookEndpoint', 'deleteWebhookEndpoint', 'replayWebhookEvents'] as const;
+const ORDINARY_FIRST_USES = [
+  'submitExport',
+  'submitImportJob',
+  'createAttachmentLink',
+  'uploadAttachment',
+  'deleteAttachment',
+  'createBom',
+  'updateBom',
+  'replaceWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'replayWebhookEvents',
+] as const;
 
 /** The ids an ordinary write's sample needs to succeed: the record it changes, made first. */
 async function idsFor(key: string, itemIds: readonly string[], ordinary: RouteDefinition): Promise<SampleIds> {
@@ -116,18 +130,21 @@ describe('a key first used on an ordinary write', () => {
   });
 
   describe.each(ORDINARY_FIRST_USES.map((operationId) => [routeLabel(route(operationId)), route(operationId)] as const))('%s', (_label, ordinary) => {
-    it.each(CONFIDENTIAL_ROUTES.map((confidential) => [routeLabel(confidential), confidential] as const))('answers 409 key-reused when sent to %s', async (_target, confidential) => {
-      // Prepare
-      const { key, itemIds } = world;
-      const idempotencyKey = randomUUID();
-      const first = await send(key, ordinary, idempotencyKey, await idsFor(key, itemIds, ordinary));
-      const firstText = await first.text();
-      expect(first.status, firstText).toBe(ordinary.success.status);
-      const ids = confidential.path.includes('{id}') ? { id: await createEndpoint(key) } : {};
-      // Act
-      const reused = await send(key, confidential, idempotencyKey, ids);
-      // Assess
-      await expectProblem(reused, 409, 'customer-api.idempotency.key-reused');
-    });
+    it.each(CONFIDENTIAL_ROUTES.map((confidential) => [routeLabel(confidential), confidential] as const))(
+      'answers 409 key-reused when sent to %s',
+      async (_target, confidential) => {
+        // Prepare
+        const { key, itemIds } = world;
+        const idempotencyKey = randomUUID();
+        const first = await send(key, ordinary, idempotencyKey, await idsFor(key, itemIds, ordinary));
+        const firstText = await first.text();
+        expect(first.status, firstText).toBe(ordinary.success.status);
+        const ids = confidential.path.includes('{id}') ? { id: await createEndpoint(key) } : {};
+        // Act
+        const reused = await send(key, confidential, idempotencyKey, ids);
+        // Assess
+        await expectProblem(reused, 409, 'customer-api.idempotency.key-reused');
+      },
+    );
   });
 });

@@ -16,7 +16,12 @@ const UNKNOWN_ITEM = 'itm_01J0000000000000000000000Z';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 function link(key: string, idempotencyKey: string, body: unknown) {
-  return callApi('/v1/attachments/links', { method: 'POST', key, headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify(body) });
+  return callApi('/v1/attachments/links', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
 }
 
 function upload(key: string, idempotencyKey: string, targetId: string, content: Buffer) {
@@ -29,7 +34,12 @@ function upload(key: string, idempotencyKey: string, targetId: string, content: 
 }
 
 function put(key: string, idempotencyKey: string, bomId: string, body: unknown, headers: Record<string, string> = {}) {
-  return callApi(`/v1/boms/${bomId}`, { method: 'PUT', key, headers: { 'idempotency-key': idempotencyKey, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return callApi(`/v1/boms/${bomId}`, {
+    method: 'PUT',
+    key,
+    headers: { 'idempotency-key': idempotencyKey, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 function remove(key: string, idempotencyKey: string, id: string) {
@@ -37,7 +47,13 @@ function remove(key: string, idempotencyKey: string, id: string) {
 }
 
 function bomBody(itemIds: string[], overrides: Record<string, unknown> = {}) {
-  return { code: `BOM-${randomUUID().slice(0, 8)}`, name: 'Assembly', targetItemId: itemIds[0], components: [{ itemId: itemIds[1], quantity: 2 }], ...overrides };
+  return {
+    code: `BOM-${randomUUID().slice(0, 8)}`,
+    name: 'Assembly',
+    targetItemId: itemIds[0],
+    components: [{ itemId: itemIds[1], quantity: 2 }],
+    ...overrides,
+  };
 }
 
 async function createdBom(key: string, itemIds: string[]) {
@@ -90,7 +106,10 @@ describe('a corrected retry with the same Idempotency-Key runs', () => {
   });
 
   it.each([
-    ['an unknown targetItemId (checked inside the transaction)', (itemIds: string[]) => ({ targetItemId: UNKNOWN_ITEM, components: [{ itemId: itemIds[1], quantity: 2 }] })],
+    [
+      'an unknown targetItemId (checked inside the transaction)',
+      (itemIds: string[]) => ({ targetItemId: UNKNOWN_ITEM, components: [{ itemId: itemIds[1], quantity: 2 }] }),
+    ],
     ['an unknown component item', () => ({ components: [{ itemId: UNKNOWN_ITEM, quantity: 2 }] })],
   ])('POST /v1/boms after 400 for %s', async (_label, wrong) => {
     // Prepare

@@ -16,7 +16,14 @@ async function newKey() {
 }
 
 /** Two new items and one row without a name. */
-const FILE = csvOf(['sku', 'name'], [['DRY-1', 'First'], ['DRY-2', ''], ['DRY-3', 'Third']]);
+const FILE = csvOf(
+  ['sku', 'name'],
+  [
+    ['DRY-1', 'First'],
+    ['DRY-2', ''],
+    ['DRY-3', 'Third'],
+  ],
+);
 
 async function auditOf(key: string, kind: string, jobId: string): Promise<AuditEvent> {
   const response = await callApi(`/v1/audit/events?kind=${kind}`, { key });
@@ -40,7 +47,11 @@ describe('POST /v1/imports/jobs with dryRun', () => {
 
     // Assess: the dry run says so everywhere, decided as the real run did, and wrote no item or event
     expect(accepted.dryRun).toBe(true);
-    expect(dry).toMatchObject({ dryRun: true, status: 'completed_with_errors', counts: { totalRows: 3, processedRows: 3, created: 2, updated: 0, skipped: 0, failed: 1 } });
+    expect(dry).toMatchObject({
+      dryRun: true,
+      status: 'completed_with_errors',
+      counts: { totalRows: 3, processedRows: 3, created: 2, updated: 0, skipped: 0, failed: 1 },
+    });
     expect((await getJob(key, accepted.id)).dryRun).toBe(true);
     expect(real).toMatchObject({ dryRun: false, counts: dry.counts });
     expect((await allRowErrors(key, dry.id)).errors).toEqual((await allRowErrors(key, real.id)).errors);

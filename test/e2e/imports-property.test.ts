@@ -12,14 +12,21 @@ import { expectProblem } from '../support/problem.ts';
  * key).
  */
 
-const BOUNDARY_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\'()+_,-./:=?'];
+const BOUNDARY_CHARS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+_,-./:=?"];
 const boundary = fc.array(fc.constantFrom(...BOUNDARY_CHARS), { minLength: 1, maxLength: 70 }).map((chars) => chars.join(''));
-const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('', 'items', 'locations', 'skip', 'update', 'fail', 'sku,name\nA,a\n'));
+const text = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.constantFrom('', 'items', 'locations', 'skip', 'update', 'fail', 'sku,name\nA,a\n'),
+);
 const bytes = fc.uint8Array({ maxLength: 300 }).map((array) => Buffer.from(array));
 
 const part = fc.record({
   name: fc.oneof(fc.constantFrom('kind', 'duplicateStrategy', 'file', 'x', ''), fc.string({ maxLength: 20 })),
-  value: fc.oneof(text.map((value) => Buffer.from(value)), bytes),
+  value: fc.oneof(
+    text.map((value) => Buffer.from(value)),
+    bytes,
+  ),
   fileName: fc.option(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('items.csv', '../../etc/passwd', 'a\u202Eb.csv')), { nil: undefined }),
   contentType: fc.option(fc.constantFrom('text/csv', 'application/octet-stream', 'text/plain; charset=utf-8', '', 'x'), { nil: undefined }),
 });
@@ -50,7 +57,9 @@ describe('POST /v1/imports/jobs under generated input (property)', () => {
         async (parts, separator, cutAt, boundaryParameter) => {
           // Prepare
           const { key } = await createTestKey({ scopes: ['imports:write'] });
-          const declared = { plain: `boundary=${separator}`, quoted: `boundary="${separator}"`, mismatched: `boundary=${separator}x`, missing: '' }[boundaryParameter];
+          const declared = { plain: `boundary=${separator}`, quoted: `boundary="${separator}"`, mismatched: `boundary=${separator}x`, missing: '' }[
+            boundaryParameter
+          ];
 
           // Act
           const response = await postImport(key, multipartBody(parts, separator, cutAt), { 'content-type': `multipart/form-data; ${declared}` }, randomUUID());
@@ -66,7 +75,9 @@ describe('POST /v1/imports/jobs under generated input (property)', () => {
   });
 
   const cell = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', ' ', '"', '""', 'a,b', 'x\ny', '=1+1', '-1', '1e3', '12.5', 'lot', 'none', '\u0000'));
-  const header = fc.shuffledSubarray(['sku', 'name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode', 'extra', ''], { minLength: 1 });
+  const header = fc.shuffledSubarray(['sku', 'name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode', 'extra', ''], {
+    minLength: 1,
+  });
   const csvCell = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
   it('ends every accepted job of a generated items file in a final state, with counts that add up', { timeout: 240_000 }, async () => {

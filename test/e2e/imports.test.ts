@@ -420,10 +420,13 @@ describe('duplicate strategies on a re-import', () => {
   it('update: a column absent from the file leaves the field unchanged, an empty cell clears it', async () => {
     // Prepare
     const { key, organizationId, before } = await imported();
-    const partial = csvOf(['sku', 'name', 'reorderPoint'], [
-      ['D-1', 'Bolt', ''],
-      ['D-2', 'Nut', '20'],
-    ]);
+    const partial = csvOf(
+      ['sku', 'name', 'reorderPoint'],
+      [
+        ['D-1', 'Bolt', ''],
+        ['D-2', 'Nut', '20'],
+      ],
+    );
 
     // Act
     const job = await importAndWait(key, { file: partial, duplicateStrategy: 'update' });
@@ -490,7 +493,11 @@ describe('locations', () => {
     const header = ['code', 'name', 'type', 'parentCode'];
     await importAndWait(key, {
       kind: 'locations',
-      file: csvOf(header, [['WH', 'Main warehouse', 'warehouse', ''], ['Z-A', 'Zone A', 'zone', 'WH'], ['B-1', 'Bin 1', 'bin', 'Z-A']]),
+      file: csvOf(header, [
+        ['WH', 'Main warehouse', 'warehouse', ''],
+        ['Z-A', 'Zone A', 'zone', 'WH'],
+        ['B-1', 'Bin 1', 'bin', 'Z-A'],
+      ]),
       duplicateStrategy: 'fail',
     });
     const moves = csvOf(header, [
@@ -523,7 +530,14 @@ describe('locations', () => {
     const { key, organizationId } = await newKey();
     const header = ['code', 'name', 'type', 'parentCode'];
     const level = (depth: number) => [`D-${depth}`, `Depth ${depth}`, 'bin', depth === 1 ? '' : `D-${depth - 1}`];
-    await importAndWait(key, { kind: 'locations', file: csvOf(header, Array.from({ length: 70 }, (_, index) => level(index + 1))), duplicateStrategy: 'fail' });
+    await importAndWait(key, {
+      kind: 'locations',
+      file: csvOf(
+        header,
+        Array.from({ length: 70 }, (_, index) => level(index + 1)),
+      ),
+      duplicateStrategy: 'fail',
+    });
 
     // Act: the top goes under the bottom
     const job = await importAndWait(key, { kind: 'locations', file: csvOf(header, [['D-1', 'Depth 1', 'bin', 'D-70']]), duplicateStrategy: 'update' });
@@ -553,8 +567,22 @@ describe('hostile input', () => {
   it('refuses zero-width and bidi characters in identifier cells (WIDGET\\u200B, L-1\\u202E) with invalid-value; no look-alike record is made', async () => {
     // Prepare: each bad cell looks exactly like a valid one on screen
     const { key, organizationId } = await newKey();
-    const items = csvOf(['sku', 'name', 'barcode'], [['WIDGET', 'Widget', ''], ['WIDGET\u200B', 'Widget again', ''], ['W-2', 'Other', '4006381333931\u2066']]);
-    const locations = csvOf(['code', 'name'], [['L-1', 'Aisle'], ['L-1\u202E', 'Aisle again'], ['L\uFEFF-2', 'Hidden BOM']]);
+    const items = csvOf(
+      ['sku', 'name', 'barcode'],
+      [
+        ['WIDGET', 'Widget', ''],
+        ['WIDGET\u200B', 'Widget again', ''],
+        ['W-2', 'Other', '4006381333931\u2066'],
+      ],
+    );
+    const locations = csvOf(
+      ['code', 'name'],
+      [
+        ['L-1', 'Aisle'],
+        ['L-1\u202E', 'Aisle again'],
+        ['L\uFEFF-2', 'Hidden BOM'],
+      ],
+    );
 
     // Act
     const itemsJob = await importAndWait(key, { file: items, duplicateStrategy: 'fail' });
@@ -591,7 +619,10 @@ describe('hostile input', () => {
     // Assess: the tab-prefixed sku is refused (identifiers never carry control characters), the rest is stored verbatim
     expect(job.counts).toMatchObject({ created: 2, failed: 1 });
     expect(errorKeys((await allRowErrors(key, job.id)).errors)).toEqual([{ rowNumber: 3, column: 'sku', value: '\tTAB', code: 'invalid-value' }]);
-    const items = await itemsOf(organizationId, rows.slice(0, 2).map((row) => row[0] ?? ''));
+    const items = await itemsOf(
+      organizationId,
+      rows.slice(0, 2).map((row) => row[0] ?? ''),
+    );
     const events = await feedOf(organizationId);
     rows.slice(0, 2).forEach(([itemSku = '', name, description, category, barcode]) => {
       const expected = { sku: itemSku, name, description, category, barcode };
@@ -837,7 +868,16 @@ describe('GET /v1/imports/kinds', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(body.page).toEqual({ nextCursor: null });
-    expect(body.data.map((kind) => kind.kind)).toEqual(['items', 'locations', 'stock-adjustments', 'stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds']);
+    expect(body.data.map((kind) => kind.kind)).toEqual([
+      'items',
+      'locations',
+      'stock-adjustments',
+      'stock-transfers',
+      'stock-counts',
+      'po-receipts',
+      'boms',
+      'builds',
+    ]);
     const [items, locations] = body.data;
     expect(items).toMatchObject({ naturalKey: ['sku'], duplicateStrategies: ['skip', 'update', 'fail'], maxFileBytes: 4_194_304, maxRows: 100_000 });
     expect(items?.columns.map((column) => [column.name, column.required])).toEqual([

@@ -29,15 +29,30 @@ async function getJson<T>(key: string, path: string, status = 200): Promise<T> {
 
 const list = (key: string, path: string) => getJson<Page<Listed>>(key, path);
 
-let org: { key: string; widget: string; resin: string; gadget: string; a1: string; b1: string; wh: string; adjustmentDone: Listed[]; adjustmentMovement: Listed | undefined; adjustmentById: Listed };
+let org: {
+  key: string;
+  widget: string;
+  resin: string;
+  gadget: string;
+  a1: string;
+  b1: string;
+  wh: string;
+  adjustmentDone: Listed[];
+  adjustmentMovement: Listed | undefined;
+  adjustmentById: Listed;
+};
 
 beforeAll(async () => {
   const { key } = await createTestKey();
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'WIDGET,Blue widget,none', 'RESIN,Epoxy resin,lot', 'GADGET,Gadget,none'));
   await succeeded('locations', csv('code,name,type,parentCode', 'WH,Warehouse,warehouse,', 'A1,Bin A1,bin,WH', 'B1,Bin B1,bin,WH'));
   // RESIN received earlier, dated with an offset and half a second: its movement occurs then, in UTC.
-  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot,receivedAt', 'PO-1,WIDGET,A1,100,,', 'PO-1,RESIN,A1,10,L1,2026-01-05T08:00:00.5+01:00'));
+  await succeeded(
+    'po-receipts',
+    csv('poNumber,sku,locationCode,quantity,lot,receivedAt', 'PO-1,WIDGET,A1,100,,', 'PO-1,RESIN,A1,10,L1,2026-01-05T08:00:00.5+01:00'),
+  );
   await succeeded('stock-transfers', csv('reference,sku,fromLocationCode,toLocationCode,quantity,lot', 'T-1,WIDGET,A1,B1,40,'));
   await succeeded('stock-adjustments', csv('reference,sku,locationCode,quantityDelta,lot,reason', 'ADJ-1,WIDGET,B1,-40,,damaged'));
   // Read right after the job reported `succeeded`: no wait, no retry.
@@ -115,7 +130,11 @@ describe('locations', () => {
     const unknown = await list(org.key, '/v1/locations?parentId=loc_0000000000000000000000');
     const notALocation = await list(org.key, `/v1/locations?parentId=${org.widget}`);
     const foreign = await list(other.key, `/v1/locations?parentId=${org.wh}`);
-    const otherParentCursor = await getJson<{ code: string }>(org.key, `/v1/locations?parentId=${org.a1}&limit=1&cursor=${encodeURIComponent(firstChild.page.nextCursor ?? '')}`, 400);
+    const otherParentCursor = await getJson<{ code: string }>(
+      org.key,
+      `/v1/locations?parentId=${org.a1}&limit=1&cursor=${encodeURIComponent(firstChild.page.nextCursor ?? '')}`,
+      400,
+    );
     const badId = await getJson<{ code: string; errors: unknown[] }>(org.key, '/v1/locations?parentId=WH', 400);
 
     // Assess
@@ -152,11 +171,25 @@ describe('stock records', () => {
     );
     expect(ofWidgetInStock.data.map((record) => [record.locationCode, record.quantity])).toEqual([['A1', 60]]);
     expect(atA1.data.map((record) => record.sku).sort()).toEqual(['RESIN', 'WIDGET']);
-    expect(widgetAtA1.data).toEqual([expect.objectContaining({ itemId: org.widget, sku: 'WIDGET', locationId: org.a1, locationCode: 'A1', lot: null, quantity: 60 })]);
+    expect(widgetAtA1.data).toEqual([
+      expect.objectContaining({ itemId: org.widget, sku: 'WIDGET', locationId: org.a1, locationCode: 'A1', lot: null, quantity: 60 }),
+    ]);
     expect(lotL1.data).toEqual([expect.objectContaining({ sku: 'RESIN', lot: 'L1', quantity: 10 })]);
     expect(exact.data).toHaveLength(1);
     expect(one).toEqual(exact.data[0]);
-    expect(Object.keys(one).sort()).toEqual(['available', 'id', 'itemId', 'locationCode', 'locationId', 'lot', 'onHand', 'quantity', 'reserved', 'sku', 'updatedAt']);
+    expect(Object.keys(one).sort()).toEqual([
+      'available',
+      'id',
+      'itemId',
+      'locationCode',
+      'locationId',
+      'lot',
+      'onHand',
+      'quantity',
+      'reserved',
+      'sku',
+      'updatedAt',
+    ]);
     expect(one).toMatchObject({ quantity: 10, onHand: 10, reserved: 0, available: 10 });
   });
 });
@@ -177,7 +210,9 @@ describe('movements', () => {
     // Assess
     expect(all.data.map((movement) => movement.type)).toEqual(['adjustment', 'transfer', 'receipt', 'receipt']);
     expect(times).toEqual([...times].sort().reverse());
-    expect(ofResin.data).toEqual([expect.objectContaining({ type: 'receipt', sku: 'RESIN', toLocationId: org.a1, fromLocationId: null, quantity: 10, lot: 'L1', reference: 'PO-1' })]);
+    expect(ofResin.data).toEqual([
+      expect.objectContaining({ type: 'receipt', sku: 'RESIN', toLocationId: org.a1, fromLocationId: null, quantity: 10, lot: 'L1', reference: 'PO-1' }),
+    ]);
     expect(atB1.data.map((movement) => movement.type)).toEqual(['adjustment', 'transfer']);
     expect(transfers.data).toEqual([expect.objectContaining({ fromLocationId: org.a1, toLocationId: org.b1, quantity: 40, reference: 'T-1' })]);
     expect(fromNewest.data.every((movement) => String(movement.occurredAt) >= newest)).toBe(true);
@@ -216,7 +251,9 @@ describe('paging', () => {
       seen.push(...page.data.map((item) => String(item.sku)));
       cursor = page.page.nextCursor;
       pages += 1;
-      expect((await importAndWait(key, { kind: 'items', file: csv('sku,name', `AA-${pages},Early ${pages}`, `ZZ-${pages},Late ${pages}`) })).status).toBe('succeeded');
+      expect((await importAndWait(key, { kind: 'items', file: csv('sku,name', `AA-${pages},Early ${pages}`, `ZZ-${pages},Late ${pages}`) })).status).toBe(
+        'succeeded',
+      );
     } while (cursor !== null);
 
     // Assess
@@ -242,7 +279,15 @@ describe('tenancy, scope and refusals', () => {
       expect(foreign.code).toBe('customer-api.inventory.not-found');
       expect({ ...foreign, traceId: undefined, instance: undefined }).toEqual({ ...unknown, traceId: undefined, instance: undefined });
     }
-    for (const path of ['/v1/items', '/v1/items?sku=WIDGET', '/v1/locations?code=A1', `/v1/stock-records?itemId=${org.widget}`, `/v1/stock-records?locationId=${org.a1}`, '/v1/movements', `/v1/movements?itemId=${org.widget}`]) {
+    for (const path of [
+      '/v1/items',
+      '/v1/items?sku=WIDGET',
+      '/v1/locations?code=A1',
+      `/v1/stock-records?itemId=${org.widget}`,
+      `/v1/stock-records?locationId=${org.a1}`,
+      '/v1/movements',
+      `/v1/movements?itemId=${org.widget}`,
+    ]) {
       expect((await list(other.key, path)).data, path).toEqual([]);
     }
   });
@@ -257,7 +302,13 @@ describe('tenancy, scope and refusals', () => {
     const { key } = await createTestKey({ organizationId: undefined, scopes: ['boms:read'] });
 
     // Act / Assess
-    for (const path of ['/v1/items', '/v1/locations', '/v1/stock-records', '/v1/movements', ...Object.entries(ids()).map(([area, id]) => `/v1/${area}/${id}`)]) {
+    for (const path of [
+      '/v1/items',
+      '/v1/locations',
+      '/v1/stock-records',
+      '/v1/movements',
+      ...Object.entries(ids()).map(([area, id]) => `/v1/${area}/${id}`),
+    ]) {
       const problem = await getJson<{ code: string; requiredScope: string }>(key, path, 403);
       expect(problem).toMatchObject({ code: 'customer-api.auth.insufficient-scope', requiredScope: 'inventory:read' });
     }

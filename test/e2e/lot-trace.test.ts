@@ -34,10 +34,19 @@ beforeAll(async () => {
     expect(job.status, JSON.stringify(job.counts)).toBe('succeeded');
   }
   // The builds are traceable moments after their import commits (the index is eventually consistent).
-  await eventuallyTraced(() => traced({ sku: 'FIN', lot: 'F2', direction: 'backward' }), (trace) => trace.nodeCount === 5);
+  await eventuallyTraced(
+    () => traced({ sku: 'FIN', lot: 'F2', direction: 'backward' }),
+    (trace) => trace.nodeCount === 5,
+  );
   // Each index entry arrives on its own: the forward chain from C1 is waited for too.
-  await eventuallyTraced(() => traced({ sku: 'COMP', lot: 'C1', direction: 'forward' }), (trace) => trace.nodeCount === 3);
-  await eventuallyTraced(() => traced({ sku: 'COMP', lot: 'C2', direction: 'forward' }), (trace) => trace.nodeCount === 2);
+  await eventuallyTraced(
+    () => traced({ sku: 'COMP', lot: 'C1', direction: 'forward' }),
+    (trace) => trace.nodeCount === 3,
+  );
+  await eventuallyTraced(
+    () => traced({ sku: 'COMP', lot: 'C2', direction: 'forward' }),
+    (trace) => trace.nodeCount === 2,
+  );
 }, 120_000);
 
 describe('GET /v1/lots/trace', () => {
@@ -46,12 +55,25 @@ describe('GET /v1/lots/trace', () => {
 
     expect(shapeOf(trace.nodes)).toEqual([{ 'SUB/S1': [{ 'FIN/F1': [] }, { 'FIN/F2': [] }] }]);
     expect(trace).toMatchObject({ sku: 'COMP', lot: 'C1', direction: 'forward', depth: 5, truncated: false, continuation: null });
-    expect(trace.nodes[0]).toMatchObject({ itemId: expect.stringMatching(/^itm_/), buildId: expect.stringMatching(/^bld_/), bomId: expect.stringMatching(/^bom_/), builtAt: expect.any(String) });
+    expect(trace.nodes[0]).toMatchObject({
+      itemId: expect.stringMatching(/^itm_/),
+      buildId: expect.stringMatching(/^bld_/),
+      bomId: expect.stringMatching(/^bom_/),
+      builtAt: expect.any(String),
+    });
   });
 
   it('backward: what F2 was made of, with depth', async () => {
-    expect(shapeOf((await traced({ sku: 'FIN', lot: 'F2', direction: 'backward' })).nodes)).toEqual([{ 'SUB/S1': [{ 'COMP/C1': [] }] }, { 'SUB/S2': [{ 'COMP/C2': [] }] }, { 'SCREW/null': [] }]);
-    expect(shapeOf((await traced({ sku: 'FIN', lot: 'F2', direction: 'backward', depth: '1' })).nodes)).toEqual([{ 'SUB/S1': [] }, { 'SUB/S2': [] }, { 'SCREW/null': [] }]);
+    expect(shapeOf((await traced({ sku: 'FIN', lot: 'F2', direction: 'backward' })).nodes)).toEqual([
+      { 'SUB/S1': [{ 'COMP/C1': [] }] },
+      { 'SUB/S2': [{ 'COMP/C2': [] }] },
+      { 'SCREW/null': [] },
+    ]);
+    expect(shapeOf((await traced({ sku: 'FIN', lot: 'F2', direction: 'backward', depth: '1' })).nodes)).toEqual([
+      { 'SUB/S1': [] },
+      { 'SUB/S2': [] },
+      { 'SCREW/null': [] },
+    ]);
   });
 
   it.each([
@@ -91,7 +113,11 @@ describe('GET /v1/lots/trace', () => {
     const cli = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
     const env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: key };
 
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'lots', 'trace', '--sku', 'FIN', '--lot', 'F1', '--direction', 'backward', '--depth', '2'], { env, encoding: 'utf8' });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', cli, 'lots', 'trace', '--sku', 'FIN', '--lot', 'F1', '--direction', 'backward', '--depth', '2'],
+      { env, encoding: 'utf8' },
+    );
 
     expect(shapeOf((JSON.parse(stdout) as LotTrace).nodes)).toEqual([{ 'SUB/S1': [{ 'COMP/C1': [] }] }, { 'SCREW/null': [] }]);
   });
@@ -107,10 +133,18 @@ describe('GET /v1/lots/trace', () => {
     // Depth 1: the split build is the point; deeper, each of the first 1,000 lots would be its own continuation.
     const request = { sku: 'FIN', lot: 'F1', direction: 'backward', depth: 1 } as const;
 
-    const trace = await eventuallyTraced(() => traceLotAll(client, request), (found) => found.nodeCount > 0, 30_000);
+    const trace = await eventuallyTraced(
+      () => traceLotAll(client, request),
+      (found) => found.nodeCount > 0,
+      30_000,
+    );
     const cli = join(import.meta.dirname, '..', '..', 'client', 'cli', 'main.ts');
     const env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: many.key };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'lots', 'trace', '--sku', 'FIN', '--lot', 'F1', '--direction', 'backward', '--depth', '1'], { env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', cli, 'lots', 'trace', '--sku', 'FIN', '--lot', 'F1', '--direction', 'backward', '--depth', '1'],
+      { env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    );
 
     expect(trace).toMatchObject({ nodeCount: 1001, truncated: false, continuation: null });
     expect(trace.nodes.map((node) => node.lot).sort()).toEqual(lotNames);

@@ -79,36 +79,40 @@ async function spendBudget(keyId: string, count: number): Promise<void> {
 }
 
 describe('general rate limit per API key (1200 per 60 s)', () => {
-  it('lets 1200 requests of a fresh key through, refuses the 1201st with 429, and leaves another key of the organization alone', { timeout: 180_000 }, async () => {
-    // Prepare + Act: 1201 requests of key A, then one of key B, within one window (≈ 10–25 s here).
-    const { allowed, refused, expectedRetryAfter, otherKey } = await withinOneWindow(async (inWindow) => {
-      const keyA = await createTestKey({ scopes: ['labels:read'] });
-      const keyB = await createTestKey({ scopes: ['labels:read'], organizationId: keyA.record.organizationId });
-      const allowed = await pooled(LIMIT, CONCURRENCY, () => barcode(keyA.key), inWindow);
-      if (!allowed || !inWindow()) return undefined;
-      const refused = await callApi(BARCODE, { key: keyA.key });
-      const expectedRetryAfter = secondsLeftInWindow();
-      const otherKey = await callApi(BARCODE, { key: keyB.key });
-      return { allowed, refused, expectedRetryAfter, otherKey };
-    });
-    // Assess
-    expect(allowed.filter((outcome) => outcome.status !== 200)).toEqual([]);
-    // Each request saw its own count: remaining went 1199, 1198, …, 0 (in whatever order they finished).
-    expect(ascending(allowed.map((outcome) => outcome.remaining))).toEqual(range(LIMIT));
+  it(
+    'lets 1200 requests of a fresh key through, refuses the 1201st with 429, and leaves another key of the organization alone',
+    { timeout: 180_000 },
+    async () => {
+      // Prepare + Act: 1201 requests of key A, then one of key B, within one window (≈ 10–25 s here).
+      const { allowed, refused, expectedRetryAfter, otherKey } = await withinOneWindow(async (inWindow) => {
+        const keyA = await createTestKey({ scopes: ['labels:read'] });
+        const keyB = await createTestKey({ scopes: ['labels:read'], organizationId: keyA.record.organizationId });
+        const allowed = await pooled(LIMIT, CONCURRENCY, () => barcode(keyA.key), inWindow);
+        if (!allowed || !inWindow()) return undefined;
+        const refused = await callApi(BARCODE, { key: keyA.key });
+        const expectedRetryAfter = secondsLeftInWindow();
+        const otherKey = await callApi(BARCODE, { key: keyB.key });
+        return { allowed, refused, expectedRetryAfter, otherKey };
+      });
+      // Assess
+      expect(allowed.filter((outcome) => outcome.status !== 200)).toEqual([]);
+      // Each request saw its own count: remaining went 1199, 1198, …, 0 (in whatever order they finished).
+      expect(ascending(allowed.map((outcome) => outcome.remaining))).toEqual(range(LIMIT));
 
-    expect(refused.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
-    const retryAfter = Number(refused.headers.get('retry-after'));
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(Math.abs(retryAfter - expectedRetryAfter)).toBeLessThanOrEqual(2);
-    expect(refused.headers.get('ratelimit-policy')).toBe('"general";q=1200;w=60');
-    expect(parseRateLimitField(refused.headers.get('ratelimit'))).toEqual({ general: { r: 0, t: retryAfter } });
-    const problem = await expectProblem(refused, 429, 'customer-api.rate-limit.exceeded');
-    expect(problem.detail).toMatch(/retry after \d+ s/);
+      expect(refused.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(Math.abs(retryAfter - expectedRetryAfter)).toBeLessThanOrEqual(2);
+      expect(refused.headers.get('ratelimit-policy')).toBe('"general";q=1200;w=60');
+      expect(parseRateLimitField(refused.headers.get('ratelimit'))).toEqual({ general: { r: 0, t: retryAfter } });
+      const problem = await expectProblem(refused, 429, 'customer-api.rate-limit.exceeded');
+      expect(problem.detail).toMatch(/retry after \d+ s/);
 
-    expect(otherKey.status).toBe(200);
-    expect(parseRateLimitField(otherKey.headers.get('ratelimit')).general?.r).toBe(LIMIT - 1);
-    await otherKey.arrayBuffer();
-  });
+      expect(otherKey.status).toBe(200);
+      expect(parseRateLimitField(otherKey.headers.get('ratelimit')).general?.r).toBe(LIMIT - 1);
+      await otherKey.arrayBuffer();
+    },
+  );
 
   it('admits exactly the remaining 10 of 50 parallel requests', async () => {
     // Prepare: 1190 of the budget spent; a few seconds of window are plenty for 50 requests.

@@ -25,7 +25,9 @@ const routes: readonly RouteDefinition[] = ROUTES;
 function chromiumExecutable(): string {
   const candidates = [
     ...(process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : []),
-    ...(process.env.PATH ?? '').split(delimiter).flatMap((directory) => ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'].map((name) => join(directory, name))),
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .flatMap((directory) => ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'].map((name) => join(directory, name))),
     '/usr/bin/chromium',
   ];
   for (const candidate of candidates) {
@@ -36,7 +38,7 @@ function chromiumExecutable(): string {
       // not this one
     }
   }
-  throw new Error('No Chromium found (set CHROMIUM_PATH or run `npm run setup`, which installs Debian\'s chromium).');
+  throw new Error("No Chromium found (set CHROMIUM_PATH or run `npm run setup`, which installs Debian's chromium).");
 }
 
 describe('GET /docs in headless Chromium', () => {
@@ -157,12 +159,16 @@ describe('docs/openapi.json documents what the shared chain answers (checked by 
     await expectProblem(await callApi('/v1/attachments/att_01J000000000000000000000', { method: 'DELETE', key }), 400, 'customer-api.idempotency.key-missing');
   });
 
-  it.each(jsonBodyRoutes.map((route) => [routeLabel(route), route] as const))('%s: 415 for XML, 413 for a body over its limit (256 KiB unless the route sets its own)', async (_label, route) => {
-    const call = (contentType: string, body: string) => callApi(concretePath(route), { method: route.method, key, headers: { 'idempotency-key': randomUUID(), 'content-type': contentType }, body });
-    const limit = route.requestBody && 'maxBytes' in route.requestBody && route.requestBody.maxBytes !== undefined ? route.requestBody.maxBytes : 256 * 1024;
-    await expectProblem(await call('application/xml', '<bom/>'), 415, 'customer-api.request.unsupported-media-type');
-    await expectProblem(await call('application/json', `"${'x'.repeat(limit + 44 * 1024)}"`), 413, 'customer-api.request.too-large');
-  });
+  it.each(jsonBodyRoutes.map((route) => [routeLabel(route), route] as const))(
+    '%s: 415 for XML, 413 for a body over its limit (256 KiB unless the route sets its own)',
+    async (_label, route) => {
+      const call = (contentType: string, body: string) =>
+        callApi(concretePath(route), { method: route.method, key, headers: { 'idempotency-key': randomUUID(), 'content-type': contentType }, body });
+      const limit = route.requestBody && 'maxBytes' in route.requestBody && route.requestBody.maxBytes !== undefined ? route.requestBody.maxBytes : 256 * 1024;
+      await expectProblem(await call('application/xml', '<bom/>'), 415, 'customer-api.request.unsupported-media-type');
+      await expectProblem(await call('application/json', `"${'x'.repeat(limit + 44 * 1024)}"`), 413, 'customer-api.request.too-large');
+    },
+  );
 
   it('answers JSON as text/plain when asked, and 406 for a media type no route offers', async () => {
     const plain = await callApi('/v1/imports/kinds', { key, headers: { accept: 'text/plain' } });

@@ -56,10 +56,14 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'reservations-cli-'));
   ({ key } = await createTestKey());
   env = { ...process.env, INVENTORY_API_URL: baseUrl(), INVENTORY_API_KEY: key };
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'RC-WIDGET,Widget,none', 'RC-RESIN,Resin,lot', 'RC-BOLT,Bolt,none'));
   await succeeded('locations', csv('code,name,type', 'RC-A1,Bin A1,bin'));
-  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-RC-1,RC-WIDGET,RC-A1,10,', 'PO-RC-1,RC-RESIN,RC-A1,3,L1', 'PO-RC-1,RC-BOLT,RC-A1,6,'));
+  await succeeded(
+    'po-receipts',
+    csv('poNumber,sku,locationCode,quantity,lot', 'PO-RC-1,RC-WIDGET,RC-A1,10,', 'PO-RC-1,RC-RESIN,RC-A1,3,L1', 'PO-RC-1,RC-BOLT,RC-A1,6,'),
+  );
   // A later lot: receipt order is the order lots are held in.
   await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-RC-2,RC-RESIN,RC-A1,5,L2'));
 });
@@ -71,7 +75,16 @@ describe('npm run cli -- reservations', () => {
 
   it('create holds the --line lines (a lot item without lot=: oldest lots first) and prints the reservation; get reads it back', async () => {
     // Act
-    order1 = await reservationOf('reservations', 'create', '--reference', 'RC-ORDER-1', '--line', 'sku=RC-WIDGET,location=RC-A1,quantity=4', '--line', 'sku=RC-RESIN,location=RC-A1,quantity=5');
+    order1 = await reservationOf(
+      'reservations',
+      'create',
+      '--reference',
+      'RC-ORDER-1',
+      '--line',
+      'sku=RC-WIDGET,location=RC-A1,quantity=4',
+      '--line',
+      'sku=RC-RESIN,location=RC-A1,quantity=5',
+    );
     const read = await reservationOf('reservations', 'get', '--id', order1.id);
 
     // Assess
@@ -97,7 +110,16 @@ describe('npm run cli -- reservations', () => {
     // Act
     const fromFile = await reservationOf('reservations', 'create', '--file', file, '--idempotency-key', 'rc-order-2');
     const replayed = await reservationOf('reservations', 'create', '--file', file, '--idempotency-key', 'rc-order-2');
-    const withExpiry = await reservationOf('reservations', 'create', '--reference', 'RC-ORDER-3', '--expires-at', expiresAt, '--line', 'sku=RC-RESIN,location=RC-A1,lot=L2,quantity=1');
+    const withExpiry = await reservationOf(
+      'reservations',
+      'create',
+      '--reference',
+      'RC-ORDER-3',
+      '--expires-at',
+      expiresAt,
+      '--line',
+      'sku=RC-RESIN,location=RC-A1,lot=L2,quantity=1',
+    );
     const stock = await cli('stock', 'list', '--sku', 'RC-BOLT');
 
     // Assess
@@ -110,7 +132,16 @@ describe('npm run cli -- reservations', () => {
   it('a refusal prints the problem on stderr with what it names, exit 1: reference-taken, insufficient-stock, a 400, not-found', async () => {
     // Act
     const taken = await cli('reservations', 'create', '--reference', 'RC-ORDER-1', '--line', 'sku=RC-BOLT,location=RC-A1,quantity=1');
-    const short = await cli('reservations', 'create', '--reference', 'RC-ORDER-4', '--line', 'sku=RC-BOLT,location=RC-A1,quantity=1', '--line', 'sku=RC-WIDGET,location=RC-A1,quantity=7');
+    const short = await cli(
+      'reservations',
+      'create',
+      '--reference',
+      'RC-ORDER-4',
+      '--line',
+      'sku=RC-BOLT,location=RC-A1,quantity=1',
+      '--line',
+      'sku=RC-WIDGET,location=RC-A1,quantity=7',
+    );
     const invalid = await cli('reservations', 'create', '--reference', 'RC-ORDER-4', '--line', 'sku=RC-NOPE,location=RC-A1,quantity=1');
     const missing = await cli('reservations', 'get', '--id', 'res_01KH8MP4807D4A2FX90YJXQ7VB');
     const nothingHeld = await cli('reservations', 'list', '--reference', 'RC-ORDER-4');
@@ -118,13 +149,19 @@ describe('npm run cli -- reservations', () => {
     // Assess
     const stderrLines = (stderr: string) => stderr.trimEnd().split('\n');
     expect([taken.code, taken.stdout]).toEqual([1, '']);
-    expect(stderrLines(taken.stderr)).toEqual([expect.stringMatching(/^409 customer-api\.reservations\.reference-taken: .*\(traceId [\w-]+\)$/), `  reservation ${order1.id}`]);
+    expect(stderrLines(taken.stderr)).toEqual([
+      expect.stringMatching(/^409 customer-api\.reservations\.reference-taken: .*\(traceId [\w-]+\)$/),
+      `  reservation ${order1.id}`,
+    ]);
     // RC-WIDGET: 10 on hand, 4 held by RC-ORDER-1.
     expect([short.code, short.stdout]).toEqual([1, '']);
     const [shortFirst, ...shortLines] = stderrLines(short.stderr);
     expect(shortFirst).toMatch(/^409 customer-api\.stock\.insufficient-stock: /);
     expect(shortLines.map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ line: 1, available: 6, requested: 7 })]);
-    expect([invalid.code, stderrLines(invalid.stderr)]).toEqual([1, [expect.stringMatching(/^400 customer-api\.validation\.failed: /), expect.stringMatching(/^ {2}\/lines\/0\/sku: /)]]);
+    expect([invalid.code, stderrLines(invalid.stderr)]).toEqual([
+      1,
+      [expect.stringMatching(/^400 customer-api\.validation\.failed: /), expect.stringMatching(/^ {2}\/lines\/0\/sku: /)],
+    ]);
     expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/^404 customer-api\.reservations\.not-found: [^\n]*\n$/)]);
     // All or none: RC-ORDER-4's first line held nothing.
     expect([nothingHeld.code, nothingHeld.stdout]).toEqual([0, '']);
@@ -135,7 +172,16 @@ describe('npm run cli -- reservations', () => {
     const [widget, resinL1, resinL2] = order1.lines as [ReservationLine, ReservationLine, ReservationLine];
 
     // Act
-    const part = await reservationOf('reservations', 'release', '--id', order1.id, '--line', `lineId=${widget.lineId},quantity=1`, '--line', `lineId=${resinL2.lineId},quantity=2`);
+    const part = await reservationOf(
+      'reservations',
+      'release',
+      '--id',
+      order1.id,
+      '--line',
+      `lineId=${widget.lineId},quantity=1`,
+      '--line',
+      `lineId=${resinL2.lineId},quantity=2`,
+    );
     const over = await cli('reservations', 'release', '--id', order1.id, '--line', `lineId=${widget.lineId},quantity=5`);
     const rest = await reservationOf('reservations', 'release', '--id', order1.id);
     const again = await cli('reservations', 'release', '--id', order1.id);
@@ -152,7 +198,10 @@ describe('npm run cli -- reservations', () => {
     expect([over.code, over.stderr.split('\n')[0]]).toEqual([1, expect.stringMatching(/^409 customer-api\.reservations\.over-quantity: /)]);
     expect(JSON.parse(over.stderr.split('\n')[1] ?? '')).toEqual({ lineId: widget.lineId, requested: 5, left: 3 });
     expect(rest).toMatchObject({ status: 'released', lines: [{ releasedQuantity: 4 }, { releasedQuantity: 3 }, { releasedQuantity: 2 }] });
-    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^409 customer-api\\.reservations\\.not-active: .*\\n {2}status released\\n$`))]);
+    expect([again.code, again.stderr]).toEqual([
+      1,
+      expect.stringMatching(new RegExp(`^409 customer-api\\.reservations\\.not-active: .*\\n {2}status released\\n$`)),
+    ]);
   });
 
   it('fulfil --line ships part of a line, fulfil with no --line the rest; on-hand goes down by what was shipped', async () => {
@@ -185,7 +234,9 @@ describe('npm run cli -- reservations', () => {
     expect(all.code, all.stderr).toBe(0);
     const references = (stdout: string) => jsonLines<Reservation>(stdout).map((reservation) => reservation.reference);
     expect(references(all.stdout)).toEqual(['RC-ORDER-1', 'RC-ORDER-2', 'RC-ORDER-3', 'RC-ORDER-5']);
-    expect(jsonLines<Reservation>(byReference.stdout)).toEqual([expect.objectContaining({ reference: 'RC-ORDER-2', status: 'active', lines: [expect.objectContaining({ sku: 'RC-BOLT' })] })]);
+    expect(jsonLines<Reservation>(byReference.stdout)).toEqual([
+      expect.objectContaining({ reference: 'RC-ORDER-2', status: 'active', lines: [expect.objectContaining({ sku: 'RC-BOLT' })] }),
+    ]);
     expect(references(active.stdout)).toEqual(['RC-ORDER-2', 'RC-ORDER-3']);
     expect(references(byItem.stdout)).toEqual(['RC-ORDER-1', 'RC-ORDER-3']);
   });
@@ -195,7 +246,11 @@ describe('npm run cli -- reservations', () => {
     ['create without --line', ['create', '--reference', 'RC-X'], '--line'],
     ['a --line without quantity', ['create', '--reference', 'RC-X', '--line', 'sku=RC-BOLT,location=RC-A1'], 'quantity required'],
     ['a --line with an unknown part', ['create', '--reference', 'RC-X', '--line', 'sku=RC-BOLT,location=RC-A1,quantity=1,bin=2'], 'unknown bin'],
-    ['a quantity that is not a number', ['create', '--reference', 'RC-X', '--line', 'sku=RC-BOLT,location=RC-A1,quantity=two'], "quantity must be a number, not 'two'"],
+    [
+      'a quantity that is not a number',
+      ['create', '--reference', 'RC-X', '--line', 'sku=RC-BOLT,location=RC-A1,quantity=two'],
+      "quantity must be a number, not 'two'",
+    ],
     ['--file with --reference', ['create', '--file', 'x.json', '--reference', 'RC-X'], 'not both (--reference)'],
     ['get without --id', ['get'], '--id'],
     ['release with a --line without lineId', ['release', '--id', 'res_01KH8MP4807D4A2FX90YJXQ7VB', '--line', 'quantity=1'], 'lineId required'],

@@ -62,10 +62,29 @@ function expectedCsvRows(reservations: readonly Reservation[]): Array<Record<str
 
 beforeAll(async () => {
   ({ key } = await createTestKey());
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
-  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [['WIDGET', 'Widget', 'none'], ['RESIN', 'Resin', 'lot']]));
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  await succeeded(
+    'items',
+    csvOf(
+      ['sku', 'name', 'trackingMode'],
+      [
+        ['WIDGET', 'Widget', 'none'],
+        ['RESIN', 'Resin', 'lot'],
+      ],
+    ),
+  );
   await succeeded('locations', csvOf(['code', 'name', 'type'], [['BIN-1', 'Bin one', 'bin']]));
-  await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [['PO-1', 'WIDGET', 'BIN-1', '10', ''], ['PO-1', 'RESIN', 'BIN-1', '3', 'L1']]));
+  await succeeded(
+    'po-receipts',
+    csvOf(
+      ['poNumber', 'sku', 'locationCode', 'quantity', 'lot'],
+      [
+        ['PO-1', 'WIDGET', 'BIN-1', '10', ''],
+        ['PO-1', 'RESIN', 'BIN-1', '3', 'L1'],
+      ],
+    ),
+  );
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [['PO-2', 'RESIN', 'BIN-1', '4', 'L2']]));
 
   // A hostile reference with a comma: escaped and quoted in the CSV, as every text cell.
@@ -84,7 +103,13 @@ describe('Export kind reservations', () => {
     const jsonl = await exportAndDownload(key, { kind: 'reservations', format: 'jsonl' });
 
     // Assess: the three states, oldest first, one row per line (the resin reservation holds two lots)
-    expect(partlyFulfilled).toMatchObject({ status: 'active', lines: [{ lot: 'L1', quantity: 3, fulfilledQuantity: 1.5 }, { lot: 'L2', quantity: 2, fulfilledQuantity: 0 }] });
+    expect(partlyFulfilled).toMatchObject({
+      status: 'active',
+      lines: [
+        { lot: 'L1', quantity: 3, fulfilledQuantity: 1.5 },
+        { lot: 'L2', quantity: 2, fulfilledQuantity: 0 },
+      ],
+    });
     expect(released).toMatchObject({ status: 'released', lines: [{ quantity: 2, releasedQuantity: 2 }] });
     const expected = expectedCsvRows([active, partlyFulfilled, released]);
     expect(csv.job.rowCount).toBe(4);
@@ -120,7 +145,9 @@ describe('Export kind reservations', () => {
   it('lists the kind with its columns and the statuses its status filter takes', async () => {
     // Act
     const response = await callApi('/v1/exports/kinds', { key });
-    const body = (await response.json()) as { data: Array<{ kind: string; columns: Array<{ name: string }>; filters: Array<{ name: string; values?: string[] }> }> };
+    const body = (await response.json()) as {
+      data: Array<{ kind: string; columns: Array<{ name: string }>; filters: Array<{ name: string; values?: string[] }> }>;
+    };
 
     // Assess
     const kind = body.data.find((candidate) => candidate.kind === 'reservations');
@@ -138,6 +165,8 @@ describe('Export kind reservations', () => {
     const response = await postExport(key, { kind: 'reservations', filters: { status: 'pending' } });
 
     // Assess
-    expect((await expectProblem(response, 400, 'customer-api.validation.failed')).errors).toEqual([expect.objectContaining({ pointer: '/filters/status', code: 'invalid-value' })]);
+    expect((await expectProblem(response, 400, 'customer-api.validation.failed')).errors).toEqual([
+      expect.objectContaining({ pointer: '/filters/status', code: 'invalid-value' }),
+    ]);
   });
 });

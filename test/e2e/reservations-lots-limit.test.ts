@@ -50,12 +50,20 @@ beforeAll(async () => {
   const created = await createTestKey();
   key = created.key;
   organizationId = created.record.organizationId;
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
-  await succeeded('items', csvOf(['sku', 'name', 'trackingMode'], [...SKUS.map((sku) => [sku, sku, 'lot']), ['CROWDED', 'Crowded', 'lot'], ['LONGLOTS', 'Long lots', 'lot']]));
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  await succeeded(
+    'items',
+    csvOf(['sku', 'name', 'trackingMode'], [...SKUS.map((sku) => [sku, sku, 'lot']), ['CROWDED', 'Crowded', 'lot'], ['LONGLOTS', 'Long lots', 'lot']]),
+  );
   await succeeded('locations', csvOf(['code', 'name', 'type'], [['BIN-1', 'Bin one', 'bin']]));
   const receipt = (sku: string, lots: string[]) => lots.map((lot) => ['PO-1', sku, 'BIN-1', '2', lot]);
-  await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [...receipt('SIXTY', lotsOf('S', 60)), ...receipt('CROWDED', lotsOf('HELD', 93))]));
-  for (const sku of ['FULFIL120', 'RELEASE120', 'EXPIRE120']) await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt(sku, lotsOf(sku.slice(0, 1), 120))));
+  await succeeded(
+    'po-receipts',
+    csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [...receipt('SIXTY', lotsOf('S', 60)), ...receipt('CROWDED', lotsOf('HELD', 93))]),
+  );
+  for (const sku of ['FULFIL120', 'RELEASE120', 'EXPIRE120'])
+    await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt(sku, lotsOf(sku.slice(0, 1), 120))));
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt('LONGLOTS', LONG_LOTS)));
   // Received later: the newest lot, after every held one.
   await succeeded('po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], receipt('CROWDED', ['FREE'])));
@@ -64,9 +72,15 @@ beforeAll(async () => {
 describe('A reservation split across many lots', () => {
   it('60 lots: held, fulfilled in part (50 lots, two slices), then released whole; on-hand and reserved exact', { timeout: 60_000 }, async () => {
     // Act
-    const held = await reservationOf(await post('/v1/reservations', { reference: 'SIXTY-ALL', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 120 }] }), 201);
+    const held = await reservationOf(
+      await post('/v1/reservations', { reference: 'SIXTY-ALL', lines: [{ sku: 'SIXTY', locationCode: 'BIN-1', quantity: 120 }] }),
+      201,
+    );
     const afterHold = await availabilityOf('SIXTY');
-    const part = await reservationOf(await post(`/v1/reservations/${held.id}/fulfil`, { lines: held.lines.slice(0, 50).map((line) => ({ lineId: line.lineId, quantity: 1 })) }), 200);
+    const part = await reservationOf(
+      await post(`/v1/reservations/${held.id}/fulfil`, { lines: held.lines.slice(0, 50).map((line) => ({ lineId: line.lineId, quantity: 1 })) }),
+      200,
+    );
     const afterPart = await availabilityOf('SIXTY');
     const released = await reservationOf(await post(`/v1/reservations/${held.id}/release`), 200);
 
@@ -85,11 +99,16 @@ describe('A reservation split across many lots', () => {
 
   it('120 lots: held and fulfilled whole, one shipment a lot', { timeout: 60_000 }, async () => {
     // Act
-    const held = await reservationOf(await post('/v1/reservations', { reference: 'FULFIL-ALL', lines: [{ sku: 'FULFIL120', locationCode: 'BIN-1', quantity: 240 }] }), 201);
+    const held = await reservationOf(
+      await post('/v1/reservations', { reference: 'FULFIL-ALL', lines: [{ sku: 'FULFIL120', locationCode: 'BIN-1', quantity: 240 }] }),
+      201,
+    );
     const fulfilled = await reservationOf(await post(`/v1/reservations/${held.id}/fulfil`), 200);
     const shipped: string[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const page = (await (await callApi(`/v1/movements?itemId=${await itemIdOf('FULFIL120')}&type=shipment&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key })).json()) as { data: Array<{ reference: string | null }>; page: { nextCursor: string | null } };
+    for (let cursor: string | null = null; ;) {
+      const page = (await (
+        await callApi(`/v1/movements?itemId=${await itemIdOf('FULFIL120')}&type=shipment&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key })
+      ).json()) as { data: Array<{ reference: string | null }>; page: { nextCursor: string | null } };
       shipped.push(...page.data.map((movement) => movement.reference ?? ''));
       cursor = page.page.nextCursor;
       if (cursor === null) break;
@@ -106,8 +125,14 @@ describe('A reservation split across many lots', () => {
 
   it('120 lots: released in part (100 lots) then whole', { timeout: 60_000 }, async () => {
     // Act
-    const held = await reservationOf(await post('/v1/reservations', { reference: 'RELEASE-ALL', lines: [{ sku: 'RELEASE120', locationCode: 'BIN-1', quantity: 240 }] }), 201);
-    const part = await reservationOf(await post(`/v1/reservations/${held.id}/release`, { lines: held.lines.slice(20).map((line) => ({ lineId: line.lineId, quantity: 1 })) }), 200);
+    const held = await reservationOf(
+      await post('/v1/reservations', { reference: 'RELEASE-ALL', lines: [{ sku: 'RELEASE120', locationCode: 'BIN-1', quantity: 240 }] }),
+      201,
+    );
+    const part = await reservationOf(
+      await post(`/v1/reservations/${held.id}/release`, { lines: held.lines.slice(20).map((line) => ({ lineId: line.lineId, quantity: 1 })) }),
+      200,
+    );
     const afterPart = await availabilityOf('RELEASE120');
     const released = await reservationOf(await post(`/v1/reservations/${held.id}/release`), 200);
 
@@ -122,7 +147,10 @@ describe('A reservation split across many lots', () => {
   it('120 lots: expired by the sweep in slices', { timeout: 60_000 }, async () => {
     // Prepare
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
-    const held = await reservationOf(await post('/v1/reservations', { reference: 'EXPIRE-ALL', expiresAt, lines: [{ sku: 'EXPIRE120', locationCode: 'BIN-1', quantity: 239 }] }), 201);
+    const held = await reservationOf(
+      await post('/v1/reservations', { reference: 'EXPIRE-ALL', expiresAt, lines: [{ sku: 'EXPIRE120', locationCode: 'BIN-1', quantity: 239 }] }),
+      201,
+    );
     const afterHold = await availabilityOf('EXPIRE120');
 
     // Act: the sweep as of after its expiry
@@ -147,7 +175,10 @@ describe('A reservation split across many lots', () => {
     }
 
     // Act
-    const oldestFirst = await reservationOf(await post('/v1/reservations', { reference: 'CROWDED-ANY', lines: [{ sku: 'CROWDED', locationCode: 'BIN-1', quantity: 1 }] }), 201);
+    const oldestFirst = await reservationOf(
+      await post('/v1/reservations', { reference: 'CROWDED-ANY', lines: [{ sku: 'CROWDED', locationCode: 'BIN-1', quantity: 1 }] }),
+      201,
+    );
 
     // Assess
     expect(oldestFirst.lines.map((line) => line.lot)).toEqual(['FREE']);

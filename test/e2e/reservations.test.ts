@@ -38,10 +38,14 @@ let key: string;
 
 beforeAll(async () => {
   ({ key } = await createTestKey());
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode,reorderPoint', 'WIDGET,Widget,none,', 'RESIN,Resin,lot,', 'GADGET,Gadget,none,', 'BOLT,Bolt,none,8'));
   await succeeded('locations', csv('code,name,type', 'A1,Bin A1,bin', 'B1,Bin B1,bin'));
-  await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,WIDGET,A1,10,', 'PO-1,RESIN,A1,3,L1', 'PO-1,GADGET,A1,5,', 'PO-1,BOLT,A1,10,'));
+  await succeeded(
+    'po-receipts',
+    csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,WIDGET,A1,10,', 'PO-1,RESIN,A1,3,L1', 'PO-1,GADGET,A1,5,', 'PO-1,BOLT,A1,10,'),
+  );
   // A later lot: receipt order is the order lots are held in.
   await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-2,RESIN,A1,5,L2'));
 });
@@ -62,7 +66,10 @@ async function created(body: unknown): Promise<Reservation> {
   return JSON.parse(text) as Reservation;
 }
 
-async function problemOf(response: Response, status: number): Promise<{ code: string; lines?: unknown[]; errors?: Array<{ pointer: string }> } & Record<string, unknown>> {
+async function problemOf(
+  response: Response,
+  status: number,
+): Promise<{ code: string; lines?: unknown[]; errors?: Array<{ pointer: string }> } & Record<string, unknown>> {
   const text = await response.text();
   expect(response.status, text).toBe(status);
   return JSON.parse(text);
@@ -87,7 +94,11 @@ describe('POST /v1/reservations', () => {
     const read = await callApi(`/v1/reservations/${reservation.id}`, { key });
 
     // Assess
-    expect(reservation).toMatchObject({ reference: 'ORDER-1', status: 'active', lines: [{ sku: 'WIDGET', lot: null, quantity: 4, fulfilledQuantity: 0, releasedQuantity: 0 }] });
+    expect(reservation).toMatchObject({
+      reference: 'ORDER-1',
+      status: 'active',
+      lines: [{ sku: 'WIDGET', lot: null, quantity: 4, fulfilledQuantity: 0, releasedQuantity: 0 }],
+    });
     expect(Date.parse(reservation.expiresAt) - Date.parse(reservation.createdAt)).toBe(24 * 60 * 60 * 1000);
     expect(await read.json()).toEqual(reservation);
     const line = reservation.lines[0] as ReservationLine;
@@ -98,8 +109,14 @@ describe('POST /v1/reservations', () => {
 
   it('protects what it holds: an adjustment may take only what is available', async () => {
     // Act
-    const tooMuch = await post('/v1/stock/adjustments', { reference: 'SALE-1', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -7, expectedQuantity: null }] });
-    const enough = await post('/v1/stock/adjustments', { reference: 'SALE-2', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -6, expectedQuantity: 10 }] });
+    const tooMuch = await post('/v1/stock/adjustments', {
+      reference: 'SALE-1',
+      lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -7, expectedQuantity: null }],
+    });
+    const enough = await post('/v1/stock/adjustments', {
+      reference: 'SALE-2',
+      lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -6, expectedQuantity: 10 }],
+    });
 
     // Assess
     expect(await problemOf(tooMuch, 409)).toMatchObject({ code: 'customer-api.stock.insufficient-stock', lines: [{ line: 0, available: 6, requested: 7 }] });
@@ -120,7 +137,13 @@ describe('POST /v1/reservations', () => {
 
   it('answers 409 insufficient-stock with what is available, and 409 reference-taken; nothing is held', async () => {
     // Act
-    const short = await post('/v1/reservations', { reference: 'ORDER-2', lines: [{ sku: 'GADGET', locationCode: 'A1', quantity: 2 }, { sku: 'RESIN', locationCode: 'A1', quantity: 4 }] });
+    const short = await post('/v1/reservations', {
+      reference: 'ORDER-2',
+      lines: [
+        { sku: 'GADGET', locationCode: 'A1', quantity: 2 },
+        { sku: 'RESIN', locationCode: 'A1', quantity: 4 },
+      ],
+    });
     const taken = await post('/v1/reservations', { reference: 'ORDER-1', lines: [{ sku: 'GADGET', locationCode: 'A1', quantity: 1 }] });
     const again = await created({ reference: 'ORDER-2', lines: [{ sku: 'GADGET', locationCode: 'A1', quantity: 2 }] });
 
@@ -133,8 +156,16 @@ describe('POST /v1/reservations', () => {
   it.each([
     ['an unknown sku', { reference: 'BAD-1', lines: [{ sku: 'NOPE', locationCode: 'A1', quantity: 1 }] }, '/lines/0/sku'],
     ['a lot on an item not tracked by lot', { reference: 'BAD-2', lines: [{ sku: 'WIDGET', locationCode: 'A1', lot: 'L1', quantity: 1 }] }, '/lines/0/lot'],
-    ['an expiresAt in the past', { reference: 'BAD-3', expiresAt: '2020-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] }, '/expiresAt'],
-    ['an expiresAt more than 30 days ahead', { reference: 'BAD-4', expiresAt: '2999-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] }, '/expiresAt'],
+    [
+      'an expiresAt in the past',
+      { reference: 'BAD-3', expiresAt: '2020-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] },
+      '/expiresAt',
+    ],
+    [
+      'an expiresAt more than 30 days ahead',
+      { reference: 'BAD-4', expiresAt: '2999-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] },
+      '/expiresAt',
+    ],
     ['21 lines', { reference: 'BAD-5', lines: Array.from({ length: 21 }, () => ({ sku: 'WIDGET', locationCode: 'A1', quantity: 1 })) }, '/lines'],
   ])('answers 400 for %s', async (_what, body, pointer) => {
     const problem = await problemOf(await post('/v1/reservations', body), 400);
@@ -156,7 +187,10 @@ describe('releasing and fulfilling', () => {
 
     // Assess
     expect(await part.json()).toMatchObject({ status: 'active', lines: [{ releasedQuantity: 1 }] });
-    expect(await problemOf(over, 409)).toMatchObject({ code: 'customer-api.reservations.over-quantity', lines: [{ lineId: line.lineId, requested: 5, left: 2 }] });
+    expect(await problemOf(over, 409)).toMatchObject({
+      code: 'customer-api.reservations.over-quantity',
+      lines: [{ lineId: line.lineId, requested: 5, left: 2 }],
+    });
     expect(await rest.json()).toMatchObject({ status: 'released', lines: [{ releasedQuantity: 3 }] });
     expect(await problemOf(again, 409)).toMatchObject({ code: 'customer-api.reservations.not-active', reservationStatus: 'released' });
     expect(await stateOf(line.stockRecordId)).toEqual({ quantity: 10, reserved: 0, available: 10 });
@@ -189,7 +223,11 @@ describe('releasing and fulfilling', () => {
     const reservation = await created({ reference: 'ORDER-CNT', lines: [{ sku: 'GADGET', locationCode: 'A1', quantity: 3 }] });
 
     // Act
-    const count = await post('/v1/stock/counts', { countReference: 'CNT-1', locationCode: 'A1', lines: [{ sku: 'GADGET', countedQuantity: 1, expectedQuantity: 5 }] });
+    const count = await post('/v1/stock/counts', {
+      countReference: 'CNT-1',
+      locationCode: 'A1',
+      lines: [{ sku: 'GADGET', countedQuantity: 1, expectedQuantity: 5 }],
+    });
     const fulfil = await post(`/v1/reservations/${reservation.id}/fulfil`, undefined);
 
     // Assess
@@ -235,17 +273,26 @@ describe('GET /v1/reservations', () => {
   it('needs inventory:read to list and stock:write to reserve', async () => {
     const { key: readOnly } = await createTestKey({ scopes: ['inventory:read'] });
     expect((await callApi('/v1/reservations', { key: readOnly })).status).toBe(200);
-    expect((await post('/v1/reservations', { reference: 'SCOPE', lines: [{ sku: 'BOLT', locationCode: 'A1', quantity: 1 }] }, { key: readOnly })).status).toBe(403);
+    expect((await post('/v1/reservations', { reference: 'SCOPE', lines: [{ sku: 'BOLT', locationCode: 'A1', quantity: 1 }] }, { key: readOnly })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('reserving the last units at once', () => {
   it('of 8 clients asking for 2 of 5 units, at most 2 succeed; the others get 409 with what is available; reserved never passes on-hand', async () => {
     // Prepare: 5 WIDGET at B1
-    expect((await post('/v1/stock/adjustments', { reference: 'SEED-B1', lines: [{ sku: 'WIDGET', locationCode: 'B1', quantityDelta: 5, expectedQuantity: 0 }] })).status).toBe(201);
+    expect(
+      (await post('/v1/stock/adjustments', { reference: 'SEED-B1', lines: [{ sku: 'WIDGET', locationCode: 'B1', quantityDelta: 5, expectedQuantity: 0 }] }))
+        .status,
+    ).toBe(201);
 
     // Act
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, client) => post('/v1/reservations', { reference: `RACE-${client}`, lines: [{ sku: 'WIDGET', locationCode: 'B1', quantity: 2 }] })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, client) =>
+        post('/v1/reservations', { reference: `RACE-${client}`, lines: [{ sku: 'WIDGET', locationCode: 'B1', quantity: 2 }] }),
+      ),
+    );
 
     // Assess
     const statuses = responses.map((response) => response.status);

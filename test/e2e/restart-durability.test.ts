@@ -78,7 +78,8 @@ async function waitForJob(server: Running, jobId: string, until: (job: ImportJob
   for (;;) {
     const job = await getJob(server, jobId);
     if (until(job)) return job;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} is ${job.status} at ${JSON.stringify(job.counts)} after ${timeoutMs} ms:\n${server.output().slice(-2_000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`job ${jobId} is ${job.status} at ${JSON.stringify(job.counts)} after ${timeoutMs} ms:\n${server.output().slice(-2_000)}`);
     await sleep(200);
   }
 }

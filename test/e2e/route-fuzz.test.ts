@@ -48,9 +48,37 @@ async function created(key: string, operationId: string, ids: SampleIds = {}, id
 async function stockedOrganization() {
   const { key, record } = await createTestKey();
   const imports = [
-    { kind: 'items', file: csvOf(['sku', 'name', 'unit'], [['SAMPLE-2', 'Assembly', 'ea'], ['SAMPLE-1', 'Part', 'ea']]) },
-    { kind: 'locations', file: csvOf(['code', 'name', 'type'], [['LOC-SAMPLE', 'Sample bin', 'bin'], ['LOC-A', 'Bin A', 'bin'], ['LOC-B', 'Bin B', 'bin']]) },
-    { kind: 'po-receipts', file: csvOf(['poNumber', 'sku', 'locationCode', 'quantity'], [['PO-SETUP', 'SAMPLE-1', 'LOC-SAMPLE', '100000'], ['PO-SETUP', 'SAMPLE-1', 'LOC-A', '100000']]) },
+    {
+      kind: 'items',
+      file: csvOf(
+        ['sku', 'name', 'unit'],
+        [
+          ['SAMPLE-2', 'Assembly', 'ea'],
+          ['SAMPLE-1', 'Part', 'ea'],
+        ],
+      ),
+    },
+    {
+      kind: 'locations',
+      file: csvOf(
+        ['code', 'name', 'type'],
+        [
+          ['LOC-SAMPLE', 'Sample bin', 'bin'],
+          ['LOC-A', 'Bin A', 'bin'],
+          ['LOC-B', 'Bin B', 'bin'],
+        ],
+      ),
+    },
+    {
+      kind: 'po-receipts',
+      file: csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity'],
+        [
+          ['PO-SETUP', 'SAMPLE-1', 'LOC-SAMPLE', '100000'],
+          ['PO-SETUP', 'SAMPLE-1', 'LOC-A', '100000'],
+        ],
+      ),
+    },
   ];
   for (const submission of imports) expect((await importAndWait(key, submission)).status).toBe('succeeded');
   const items = await itemsOf(record.organizationId, ['SAMPLE-2', 'SAMPLE-1']);
@@ -113,7 +141,8 @@ async function check(request: FuzzRequest): Promise<Finding | undefined> {
   tally.set(label, (tally.get(label) ?? 0) + 1);
   if (response.status >= 500) return { request, status: response.status, detail: text.slice(0, 300) };
   if (response.status < 400) return undefined;
-  if (response.headers.get('content-type') !== 'application/problem+json') return { request, status: response.status, detail: `content-type ${response.headers.get('content-type')}` };
+  if (response.headers.get('content-type') !== 'application/problem+json')
+    return { request, status: response.status, detail: `content-type ${response.headers.get('content-type')}` };
   let parsed: ReturnType<typeof problemSchema.safeParse>;
   try {
     parsed = problemSchema.safeParse(JSON.parse(text));
@@ -149,7 +178,13 @@ describe('a seeded fuzz of every route', () => {
         }
       }),
     );
-    if (process.env.ROUTE_FUZZ_REPORT) console.log([...tally].sort(([a], [b]) => a.localeCompare(b)).map(([label, count]) => `${count}\t${label}`).join('\n'));
+    if (process.env.ROUTE_FUZZ_REPORT)
+      console.log(
+        [...tally]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([label, count]) => `${count}\t${label}`)
+          .join('\n'),
+      );
     // Assess
     expect(findings.map(describeFinding).slice(0, 20), `${findings.length} of ${RUNS} requests answered wrongly`).toEqual([]);
   });

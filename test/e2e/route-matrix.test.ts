@@ -81,7 +81,11 @@ describe.each(ALL_ROUTES.map((route) => [routeLabel(route), route] as const))('%
     const { key } = await createTestKey({ scopes: [route.scope] });
     const { query: querySchema } = operationEntry(route.operationId)?.contract.request ?? {};
     const queryNames = [...Object.keys(querySchema?._zod.def.shape ?? {}), 'limit', 'cursor', 'x'];
-    const value = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '-1', '1e3', '007', '%', '2147483648', 'null'));
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      fc.constantFrom('', '-1', '1e3', '007', '%', '2147483648', 'null'),
+    );
     const query = fc.dictionary(fc.constantFrom(...queryNames), value, { maxKeys: 4 });
     const segment = fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('..', '%2F', '%00', 'bom_', 'x'.repeat(300)));
     // Act + Assess

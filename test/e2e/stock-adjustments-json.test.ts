@@ -23,7 +23,8 @@ let key: string;
 
 beforeAll(async () => {
   ({ key } = await createTestKey());
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'WIDGET,Widget,none', 'RESIN,Resin,lot', 'GADGET,Gadget,none'));
   await succeeded('locations', csv('code,name,type', 'A1,Bin A1,bin', 'B1,Bin B1,bin'));
   await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity', 'PO-1,WIDGET,A1,10', 'PO-1,GADGET,A1,2'));
@@ -40,7 +41,9 @@ function adjust(body: unknown, options: { idempotencyKey?: string; key?: string 
 
 async function quantityAt(sku: string, locationCode: string): Promise<number> {
   const items = (await (await callApi(`/v1/items?sku=${sku}`, { key })).json()) as { data: Array<{ id: string }> };
-  const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}`, { key })).json()) as { data: Array<{ locationCode: string; quantity: number }> };
+  const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}`, { key })).json()) as {
+    data: Array<{ locationCode: string; quantity: number }>;
+  };
   return records.data.find((record) => record.locationCode === locationCode)?.quantity ?? 0;
 }
 
@@ -48,7 +51,14 @@ describe('POST /v1/stock/adjustments', () => {
   it('applies the lines and answers 201 with the change, which GET /v1/stock/changes/{id} reads back; a replay is byte for byte', async () => {
     // Act
     const idempotencyKey = randomUUID();
-    const body = { reference: 'ORDER-1', reason: 'sale', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -3, expectedQuantity: 10 }, { sku: 'RESIN', locationCode: 'B1', lot: 'L1', quantityDelta: 4, expectedQuantity: 0 }] };
+    const body = {
+      reference: 'ORDER-1',
+      reason: 'sale',
+      lines: [
+        { sku: 'WIDGET', locationCode: 'A1', quantityDelta: -3, expectedQuantity: 10 },
+        { sku: 'RESIN', locationCode: 'B1', lot: 'L1', quantityDelta: 4, expectedQuantity: 0 },
+      ],
+    };
     const response = await adjust(body, { idempotencyKey });
     const text = await response.text();
     const replay = await adjust(body, { idempotencyKey });
@@ -72,7 +82,14 @@ describe('POST /v1/stock/adjustments', () => {
 
   it('answers 409 quantity-stale with every stale line and moves nothing', async () => {
     // Act
-    const response = await adjust({ reference: 'ORDER-2', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: 10 }, { sku: 'GADGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: 2 }, { sku: 'GADGET', locationCode: 'B1', quantityDelta: 1, expectedQuantity: 5 }] });
+    const response = await adjust({
+      reference: 'ORDER-2',
+      lines: [
+        { sku: 'WIDGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: 10 },
+        { sku: 'GADGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: 2 },
+        { sku: 'GADGET', locationCode: 'B1', quantityDelta: 1, expectedQuantity: 5 },
+      ],
+    });
 
     // Assess
     expect(response.status).toBe(409);
@@ -87,7 +104,13 @@ describe('POST /v1/stock/adjustments', () => {
 
   it('answers 409 insufficient-stock with each short line, lines applied in order', async () => {
     // Act
-    const response = await adjust({ reference: 'ORDER-3', lines: [{ sku: 'GADGET', locationCode: 'A1', quantityDelta: -2, expectedQuantity: null }, { sku: 'GADGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: null }] });
+    const response = await adjust({
+      reference: 'ORDER-3',
+      lines: [
+        { sku: 'GADGET', locationCode: 'A1', quantityDelta: -2, expectedQuantity: null },
+        { sku: 'GADGET', locationCode: 'A1', quantityDelta: -1, expectedQuantity: null },
+      ],
+    });
 
     // Assess
     expect(response.status).toBe(409);
@@ -98,12 +121,24 @@ describe('POST /v1/stock/adjustments', () => {
 
   it('shares natural keys with the stock-adjustments import: a reference applied by either door moves stock once', async () => {
     // Prepare: an imported row with reference IMP-1
-    expect((await importAndWait(key, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csv('reference,sku,locationCode,quantityDelta', 'IMP-1,GADGET,A1,1') })).status).toBe('succeeded');
+    expect(
+      (
+        await importAndWait(key, {
+          kind: 'stock-adjustments',
+          duplicateStrategy: 'fail',
+          file: csv('reference,sku,locationCode,quantityDelta', 'IMP-1,GADGET,A1,1'),
+        })
+      ).status,
+    ).toBe('succeeded');
 
     // Act
     const again = await adjust({ reference: 'IMP-1', lines: [{ sku: 'GADGET', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null }] });
     const json = await adjust({ reference: 'JSON-1', lines: [{ sku: 'GADGET', locationCode: 'A1', quantityDelta: 1, expectedQuantity: 3 }] });
-    const imported = await importAndWait(key, { kind: 'stock-adjustments', duplicateStrategy: 'skip', file: csv('reference,sku,locationCode,quantityDelta', 'JSON-1,GADGET,A1,1') });
+    const imported = await importAndWait(key, {
+      kind: 'stock-adjustments',
+      duplicateStrategy: 'skip',
+      file: csv('reference,sku,locationCode,quantityDelta', 'JSON-1,GADGET,A1,1'),
+    });
 
     // Assess
     expect(again.status).toBe(409);
@@ -115,7 +150,11 @@ describe('POST /v1/stock/adjustments', () => {
 
   it.each([
     ['an unknown sku', { sku: 'NOPE', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null }, '/lines/0/sku'],
-    ['both sku and itemId', { sku: 'WIDGET', itemId: 'itm_01KH8MP4807D4A2FX90YJXQ7VB', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null }, '/lines/0/itemId'],
+    [
+      'both sku and itemId',
+      { sku: 'WIDGET', itemId: 'itm_01KH8MP4807D4A2FX90YJXQ7VB', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null },
+      '/lines/0/itemId',
+    ],
     ['a quantityDelta of 0', { sku: 'WIDGET', locationCode: 'A1', quantityDelta: 0, expectedQuantity: null }, '/lines/0/quantityDelta'],
     ['no expectedQuantity', { sku: 'WIDGET', locationCode: 'A1', quantityDelta: 1 }, '/lines/0/expectedQuantity'],
     ['a lot on an item not tracked by lot', { sku: 'WIDGET', locationCode: 'A1', lot: 'L1', quantityDelta: 1, expectedQuantity: null }, '/lines/0/lot'],
@@ -141,21 +180,31 @@ describe('POST /v1/stock/adjustments', () => {
 
   it('holds 20 lines that each create a stock record (the records first, at 0, then the change)', async () => {
     // Act
-    const response = await adjust({ reference: 'NEW-LOTS', lines: Array.from({ length: 20 }, (_, index) => ({ sku: 'RESIN', locationCode: 'A1', lot: `N-${index}`, quantityDelta: index + 1, expectedQuantity: 0 })) });
+    const response = await adjust({
+      reference: 'NEW-LOTS',
+      lines: Array.from({ length: 20 }, (_, index) => ({ sku: 'RESIN', locationCode: 'A1', lot: `N-${index}`, quantityDelta: index + 1, expectedQuantity: 0 })),
+    });
 
     // Assess
     const text = await response.text();
     expect(response.status, text).toBe(201);
     const change = JSON.parse(text) as Change;
-    expect(change.lines.map(({ lot, previousQuantity, quantity }) => [lot, previousQuantity, quantity])).toEqual(Array.from({ length: 20 }, (_, index) => [`N-${index}`, 0, index + 1]));
+    expect(change.lines.map(({ lot, previousQuantity, quantity }) => [lot, previousQuantity, quantity])).toEqual(
+      Array.from({ length: 20 }, (_, index) => [`N-${index}`, 0, index + 1]),
+    );
     const items = (await (await callApi('/v1/items?sku=RESIN', { key })).json()) as { data: Array<{ id: string }> };
-    const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}&limit=200`, { key })).json()) as { data: Array<{ lot: string; quantity: number }> };
+    const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}&limit=200`, { key })).json()) as {
+      data: Array<{ lot: string; quantity: number }>;
+    };
     expect(records.data.filter((record) => record.lot.startsWith('N-')).reduce((sum, record) => sum + record.quantity, 0)).toBe(210);
   });
 
   it('needs the stock:write scope', async () => {
     const { key: readOnly } = await createTestKey({ scopes: ['inventory:read'] });
-    const response = await adjust({ reference: 'SCOPE-1', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null }] }, { key: readOnly });
+    const response = await adjust(
+      { reference: 'SCOPE-1', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantityDelta: 1, expectedQuantity: null }] },
+      { key: readOnly },
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -176,14 +225,19 @@ describe('compare-and-set under concurrent clients', () => {
     for (let round = 0; round < 3; round += 1) {
       // Act
       const responses = await Promise.all(
-        Array.from({ length: 5 }, (_, client) => adjust({ reference: `CAS-${round}-${client}`, lines: [{ sku: 'GADGET', locationCode: 'B1', quantityDelta: -1, expectedQuantity: quantity }] })),
+        Array.from({ length: 5 }, (_, client) =>
+          adjust({ reference: `CAS-${round}-${client}`, lines: [{ sku: 'GADGET', locationCode: 'B1', quantityDelta: -1, expectedQuantity: quantity }] }),
+        ),
       );
 
       // Assess
       const statuses = responses.map((response) => response.status).sort();
       expect(statuses).toEqual([201, 409, 409, 409, 409]);
       for (const response of responses.filter((candidate) => candidate.status === 409)) {
-        expect(await response.json()).toMatchObject({ code: 'customer-api.stock.quantity-stale', lines: [{ line: 0, expectedQuantity: quantity, currentQuantity: quantity - 1 }] });
+        expect(await response.json()).toMatchObject({
+          code: 'customer-api.stock.quantity-stale',
+          lines: [{ line: 0, expectedQuantity: quantity, currentQuantity: quantity - 1 }],
+        });
       }
       quantity -= 1;
     }

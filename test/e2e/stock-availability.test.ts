@@ -29,7 +29,9 @@ interface States {
 interface Availability extends States {
   itemId: string;
   sku: string;
-  locations: Array<States & { locationId: string; locationCode: string; lotsTruncated: boolean; lots: Array<States & { lot: string | null; stockRecordId: string }> }>;
+  locations: Array<
+    States & { locationId: string; locationCode: string; lotsTruncated: boolean; lots: Array<States & { lot: string | null; stockRecordId: string }> }
+  >;
   truncated: boolean;
   nextAfterLocationId: string | null;
 }
@@ -41,7 +43,8 @@ async function getJson<T>(key: string, path: string, status = 200): Promise<T> {
   return body;
 }
 
-const succeeded = async (key: string, kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file }, 60_000)).status).toBe('succeeded');
+const succeeded = async (key: string, kind: string, file: string) =>
+  expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file }, 60_000)).status).toBe('succeeded');
 
 /** What a reservation writes: the record's `reserved` and its item total's, where they are stored. */
 async function storeReserved(organizationId: string, stockRecordId: string, itemId: string, reserved: number, itemReserved: number): Promise<void> {
@@ -61,7 +64,8 @@ async function storeReserved(organizationId: string, stockRecordId: string, item
 }
 
 let org: { key: string; organizationId: string; items: Record<string, string>; locations: Record<string, string>; records: Listed[] };
-const recordAt = (sku: string, code: string, lot: string | null) => org.records.find((record) => record.sku === sku && record.locationCode === code && record.lot === lot)!;
+const recordAt = (sku: string, code: string, lot: string | null) =>
+  org.records.find((record) => record.sku === sku && record.locationCode === code && record.lot === lot)!;
 
 beforeAll(async () => {
   const { key, record } = await createTestKey();
@@ -70,9 +74,17 @@ beforeAll(async () => {
   await succeeded(
     key,
     'po-receipts',
-    csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,WIDGET,A1,100,', 'PO-1,WIDGET,B1,30,', 'PO-1,RESIN,A1,10.5,L1', 'PO-1,RESIN,A1,5,L2', 'PO-1,RESIN,B1,7,L1'),
+    csv(
+      'poNumber,sku,locationCode,quantity,lot',
+      'PO-1,WIDGET,A1,100,',
+      'PO-1,WIDGET,B1,30,',
+      'PO-1,RESIN,A1,10.5,L1',
+      'PO-1,RESIN,A1,5,L2',
+      'PO-1,RESIN,B1,7,L1',
+    ),
   );
-  const idsBy = async (path: string, field: string) => Object.fromEntries((await getJson<Page<Listed>>(key, path)).data.map((listed) => [String(listed[field]), listed.id]));
+  const idsBy = async (path: string, field: string) =>
+    Object.fromEntries((await getJson<Page<Listed>>(key, path)).data.map((listed) => [String(listed[field]), listed.id]));
   const items = await idsBy('/v1/items', 'sku');
   const locations = await idsBy('/v1/locations', 'code');
   org = { key, organizationId: record.organizationId, items, locations, records: [] };
@@ -93,7 +105,19 @@ describe('stock records', () => {
 
     // Assess
     expect(one).toMatchObject({ sku: 'WIDGET', locationCode: 'A1', quantity: 100, onHand: 100, reserved: 40, available: 60 });
-    expect(Object.keys(one).sort()).toEqual(['available', 'id', 'itemId', 'locationCode', 'locationId', 'lot', 'onHand', 'quantity', 'reserved', 'sku', 'updatedAt']);
+    expect(Object.keys(one).sort()).toEqual([
+      'available',
+      'id',
+      'itemId',
+      'locationCode',
+      'locationId',
+      'lot',
+      'onHand',
+      'quantity',
+      'reserved',
+      'sku',
+      'updatedAt',
+    ]);
     expect(ofWidget.data.map((record) => [record.locationCode, record.quantity, record.onHand, record.reserved, record.available]).sort()).toEqual([
       ['A1', 100, 100, 40, 60],
       ['B1', 30, 30, 0, 30],
@@ -134,9 +158,23 @@ describe('GET /v1/items/{id}/availability', () => {
     const resin = await getJson<Availability>(org.key, `/v1/items/${org.items.RESIN}/availability`);
 
     // Assess
-    const lot = (code: string, name: string, onHand: number, reserved: number) => ({ lot: name, stockRecordId: recordAt('RESIN', code, name).id, onHand, reserved, available: onHand - reserved });
+    const lot = (code: string, name: string, onHand: number, reserved: number) => ({
+      lot: name,
+      stockRecordId: recordAt('RESIN', code, name).id,
+      onHand,
+      reserved,
+      available: onHand - reserved,
+    });
     const locations = {
-      A1: { locationId: org.locations.A1, locationCode: 'A1', onHand: 15.5, reserved: 5, available: 10.5, lotsTruncated: false, lots: [lot('A1', 'L1', 10.5, 0), lot('A1', 'L2', 5, 5)] },
+      A1: {
+        locationId: org.locations.A1,
+        locationCode: 'A1',
+        onHand: 15.5,
+        reserved: 5,
+        available: 10.5,
+        lotsTruncated: false,
+        lots: [lot('A1', 'L1', 10.5, 0), lot('A1', 'L2', 5, 5)],
+      },
       B1: { locationId: org.locations.B1, locationCode: 'B1', onHand: 7, reserved: 0, available: 7, lotsTruncated: false, lots: [lot('B1', 'L1', 7, 0)] },
     };
     expect(resin).toEqual({
@@ -158,10 +196,29 @@ describe('GET /v1/items/{id}/availability', () => {
 
     // Assess
     expect(widget).toMatchObject({ onHand: 130, reserved: 40, available: 90, truncated: false });
-    expect(widget.locations.map((location) => [location.locationCode, location.onHand, location.reserved, location.available, location.lots.map((lot) => [lot.lot, lot.stockRecordId])])).toEqual(
-      byLocationId(['A1', 'B1']).map((code) => (code === 'A1' ? ['A1', 100, 40, 60, [[null, recordAt('WIDGET', 'A1', null).id]]] : ['B1', 30, 0, 30, [[null, recordAt('WIDGET', 'B1', null).id]]])),
+    expect(
+      widget.locations.map((location) => [
+        location.locationCode,
+        location.onHand,
+        location.reserved,
+        location.available,
+        location.lots.map((lot) => [lot.lot, lot.stockRecordId]),
+      ]),
+    ).toEqual(
+      byLocationId(['A1', 'B1']).map((code) =>
+        code === 'A1' ? ['A1', 100, 40, 60, [[null, recordAt('WIDGET', 'A1', null).id]]] : ['B1', 30, 0, 30, [[null, recordAt('WIDGET', 'B1', null).id]]],
+      ),
     );
-    expect(bare).toEqual({ itemId: org.items.BARE, sku: 'BARE', onHand: 0, reserved: 0, available: 0, locations: [], truncated: false, nextAfterLocationId: null });
+    expect(bare).toEqual({
+      itemId: org.items.BARE,
+      sku: 'BARE',
+      onHand: 0,
+      reserved: 0,
+      available: 0,
+      locations: [],
+      truncated: false,
+      nextAfterLocationId: null,
+    });
   });
 
   it('starts after afterLocationId, and shows a stock write at once', async () => {
@@ -218,7 +275,11 @@ describe('GET /v1/items/{id}/availability', () => {
     await succeeded(key, 'items', csv('sku,name,trackingMode', 'BIG,Many lots,lot'));
     await succeeded(key, 'locations', csv('code,name', 'X1,Bin X1', 'X2,Bin X2'));
     const lots = Array.from({ length: 600 }, (_, index) => `LOT-${String(index).padStart(4, '0')}`);
-    await succeeded(key, 'po-receipts', csv('poNumber,sku,locationCode,quantity,lot', ...lots.map((lot) => `PO-X1,BIG,X1,1,${lot}`), ...lots.map((lot) => `PO-X2,BIG,X2,2,${lot}`)));
+    await succeeded(
+      key,
+      'po-receipts',
+      csv('poNumber,sku,locationCode,quantity,lot', ...lots.map((lot) => `PO-X1,BIG,X1,1,${lot}`), ...lots.map((lot) => `PO-X2,BIG,X2,2,${lot}`)),
+    );
     const [item] = (await getJson<Page<Listed>>(key, '/v1/items?sku=BIG')).data;
 
     // Act

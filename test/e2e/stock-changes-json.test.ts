@@ -38,7 +38,8 @@ let key: string;
 
 beforeAll(async () => {
   ({ key } = await createTestKey());
-  const succeeded = async (kind: string, file: string) => expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
+  const succeeded = async (kind: string, file: string) =>
+    expect((await importAndWait(key, { kind, duplicateStrategy: 'fail', file })).status).toBe('succeeded');
   await succeeded('items', csv('sku,name,trackingMode', 'WIDGET,Widget,none', 'RESIN,Resin,lot', 'GADGET,Gadget,none'));
   await succeeded('locations', csv('code,name,type', 'A1,Bin A1,bin', 'B1,Bin B1,bin', 'C1,Bin C1,bin'));
   await succeeded('po-receipts', csv('poNumber,sku,locationCode,quantity,lot', 'PO-0,WIDGET,A1,10,', 'PO-0,GADGET,A1,2,', 'PO-0,RESIN,A1,6,R1'));
@@ -55,7 +56,9 @@ function post(path: 'transfers' | 'counts' | 'receipts', body: unknown, options:
 
 async function quantityAt(sku: string, locationCode: string, lot: string | null = null): Promise<number> {
   const items = (await (await callApi(`/v1/items?sku=${sku}`, { key })).json()) as { data: Array<{ id: string }> };
-  const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}&limit=200`, { key })).json()) as { data: Array<{ locationCode: string; lot: string | null; quantity: number }> };
+  const records = (await (await callApi(`/v1/stock-records?itemId=${items.data[0]?.id}&limit=200`, { key })).json()) as {
+    data: Array<{ locationCode: string; lot: string | null; quantity: number }>;
+  };
   return records.data.find((record) => record.locationCode === locationCode && record.lot === lot)?.quantity ?? 0;
 }
 
@@ -70,13 +73,26 @@ async function problemOf(response: Response, status: number): Promise<{ code: st
   return JSON.parse(text);
 }
 
-const shape = (line: ChangeLine) => ({ line: line.line, locationCode: line.locationCode, lot: line.lot, previousQuantity: line.previousQuantity, quantity: line.quantity, delta: line.delta });
+const shape = (line: ChangeLine) => ({
+  line: line.line,
+  locationCode: line.locationCode,
+  lot: line.lot,
+  previousQuantity: line.previousQuantity,
+  quantity: line.quantity,
+  delta: line.delta,
+});
 
 describe('POST /v1/stock/transfers', () => {
   it('moves each line from its source to its destination, both legs listed; GET reads it back; a replay is byte for byte', async () => {
     // Act
     const idempotencyKey = randomUUID();
-    const body = { reference: 'TR-1', lines: [{ sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 4, expectedQuantity: 10 }, { sku: 'RESIN', fromLocationCode: 'A1', toLocationCode: 'C1', lot: 'R1', quantity: 1, expectedQuantity: null }] };
+    const body = {
+      reference: 'TR-1',
+      lines: [
+        { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 4, expectedQuantity: 10 },
+        { sku: 'RESIN', fromLocationCode: 'A1', toLocationCode: 'C1', lot: 'R1', quantity: 1, expectedQuantity: null },
+      ],
+    };
     const response = await post('transfers', body, { idempotencyKey });
     const text = await response.text();
     const replay = await post('transfers', body, { idempotencyKey });
@@ -102,31 +118,66 @@ describe('POST /v1/stock/transfers', () => {
 
   it('answers 409 quantity-stale on the source record and 409 insufficient-stock with what the source holds', async () => {
     // Act
-    const stale = await post('transfers', { reference: 'TR-2', lines: [{ sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 1, expectedQuantity: 10 }] });
-    const short = await post('transfers', { reference: 'TR-3', lines: [{ sku: 'GADGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 3, expectedQuantity: 2 }] });
+    const stale = await post('transfers', {
+      reference: 'TR-2',
+      lines: [{ sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 1, expectedQuantity: 10 }],
+    });
+    const short = await post('transfers', {
+      reference: 'TR-3',
+      lines: [{ sku: 'GADGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 3, expectedQuantity: 2 }],
+    });
 
     // Assess
-    expect(await problemOf(stale, 409)).toMatchObject({ code: 'customer-api.stock.quantity-stale', lines: [{ line: 0, expectedQuantity: 10, currentQuantity: 6 }] });
+    expect(await problemOf(stale, 409)).toMatchObject({
+      code: 'customer-api.stock.quantity-stale',
+      lines: [{ line: 0, expectedQuantity: 10, currentQuantity: 6 }],
+    });
     expect(await problemOf(short, 409)).toMatchObject({ code: 'customer-api.stock.insufficient-stock', lines: [{ line: 0, available: 2, requested: 3 }] });
     expect(await quantityAt('GADGET', 'A1')).toBe(2);
   });
 
   it('shares natural keys with the stock-transfers import (reference + sku + lot)', async () => {
     // Prepare
-    expect((await importAndWait(key, { kind: 'stock-transfers', duplicateStrategy: 'fail', file: csv('reference,sku,fromLocationCode,toLocationCode,quantity', 'TR-IMP,WIDGET,A1,C1,1') })).status).toBe('succeeded');
+    expect(
+      (
+        await importAndWait(key, {
+          kind: 'stock-transfers',
+          duplicateStrategy: 'fail',
+          file: csv('reference,sku,fromLocationCode,toLocationCode,quantity', 'TR-IMP,WIDGET,A1,C1,1'),
+        })
+      ).status,
+    ).toBe('succeeded');
 
     // Act
-    const again = await post('transfers', { reference: 'TR-IMP', lines: [{ sku: 'WIDGET', fromLocationCode: 'B1', toLocationCode: 'C1', quantity: 1, expectedQuantity: null }] });
+    const again = await post('transfers', {
+      reference: 'TR-IMP',
+      lines: [{ sku: 'WIDGET', fromLocationCode: 'B1', toLocationCode: 'C1', quantity: 1, expectedQuantity: null }],
+    });
 
     // Assess
-    expect(await problemOf(again, 409)).toMatchObject({ code: 'customer-api.stock.already-applied', lines: [{ line: 0, appliedBy: expect.stringMatching(/^imp_/) }] });
+    expect(await problemOf(again, 409)).toMatchObject({
+      code: 'customer-api.stock.already-applied',
+      lines: [{ line: 0, appliedBy: expect.stringMatching(/^imp_/) }],
+    });
     expect(await quantityAt('WIDGET', 'C1')).toBe(1);
   });
 
   it.each([
-    ['the same source and destination', { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'A1', quantity: 1, expectedQuantity: null }, '/lines/0/toLocationCode'],
-    ['an unknown destination', { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'NOPE', quantity: 1, expectedQuantity: null }, '/lines/0/toLocationCode'],
-    ['both fromLocationCode and fromLocationId', { sku: 'WIDGET', fromLocationCode: 'A1', fromLocationId: 'loc_01KH8MP4807D4A2FX90YJXQ7VB', toLocationCode: 'B1', quantity: 1, expectedQuantity: null }, '/lines/0/fromLocationId'],
+    [
+      'the same source and destination',
+      { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'A1', quantity: 1, expectedQuantity: null },
+      '/lines/0/toLocationCode',
+    ],
+    [
+      'an unknown destination',
+      { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'NOPE', quantity: 1, expectedQuantity: null },
+      '/lines/0/toLocationCode',
+    ],
+    [
+      'both fromLocationCode and fromLocationId',
+      { sku: 'WIDGET', fromLocationCode: 'A1', fromLocationId: 'loc_01KH8MP4807D4A2FX90YJXQ7VB', toLocationCode: 'B1', quantity: 1, expectedQuantity: null },
+      '/lines/0/fromLocationId',
+    ],
     ['a quantity of 0', { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 0, expectedQuantity: null }, '/lines/0/quantity'],
     ['no expectedQuantity', { sku: 'WIDGET', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 1 }, '/lines/0/expectedQuantity'],
     ['no lot for an item tracked by lot', { sku: 'RESIN', fromLocationCode: 'A1', toLocationCode: 'B1', quantity: 1, expectedQuantity: null }, '/lines/0/lot'],
@@ -139,7 +190,14 @@ describe('POST /v1/stock/transfers', () => {
 describe('POST /v1/stock/counts', () => {
   it('sets on-hand to what was counted, variances as count movements, and emits count.completed with every line', async () => {
     // Act: GADGET at C1 counted 5 (was 0), WIDGET at C1 counted 1 (as stored: no movement)
-    const response = await post('counts', { countReference: 'CNT-1', locationCode: 'C1', lines: [{ sku: 'GADGET', countedQuantity: 5, expectedQuantity: 0 }, { sku: 'WIDGET', countedQuantity: 1, expectedQuantity: 1 }] });
+    const response = await post('counts', {
+      countReference: 'CNT-1',
+      locationCode: 'C1',
+      lines: [
+        { sku: 'GADGET', countedQuantity: 5, expectedQuantity: 0 },
+        { sku: 'WIDGET', countedQuantity: 1, expectedQuantity: 1 },
+      ],
+    });
 
     // Assess
     const text = await response.text();
@@ -153,7 +211,13 @@ describe('POST /v1/stock/counts', () => {
     expect(change.lines[0]?.movementId).toMatch(/^mov_/);
     expect(change.lines[1]?.movementId).toBeNull();
     const completed = (await eventsOf('count.completed')).find((event) => event.data.countReference === 'CNT-1');
-    expect(completed?.data).toMatchObject({ countId: expect.stringMatching(/^cnt_/), lines: [{ sku: 'GADGET', expected: 0, counted: 5, delta: 5 }, { sku: 'WIDGET', expected: 1, counted: 1, delta: 0 }] });
+    expect(completed?.data).toMatchObject({
+      countId: expect.stringMatching(/^cnt_/),
+      lines: [
+        { sku: 'GADGET', expected: 0, counted: 5, delta: 5 },
+        { sku: 'WIDGET', expected: 1, counted: 1, delta: 0 },
+      ],
+    });
   });
 
   it('answers 409 quantity-stale for a line whose record moved since it was read, and 409 already-applied for a counted line', async () => {
@@ -162,15 +226,25 @@ describe('POST /v1/stock/counts', () => {
     const again = await post('counts', { countReference: 'CNT-1', locationCode: 'C1', lines: [{ sku: 'GADGET', countedQuantity: 4, expectedQuantity: null }] });
 
     // Assess
-    expect(await problemOf(stale, 409)).toMatchObject({ code: 'customer-api.stock.quantity-stale', lines: [{ line: 0, expectedQuantity: 0, currentQuantity: 5 }] });
-    expect(await problemOf(again, 409)).toMatchObject({ code: 'customer-api.stock.already-applied', lines: [{ line: 0, appliedBy: expect.stringMatching(/^chg_/) }] });
+    expect(await problemOf(stale, 409)).toMatchObject({
+      code: 'customer-api.stock.quantity-stale',
+      lines: [{ line: 0, expectedQuantity: 0, currentQuantity: 5 }],
+    });
+    expect(await problemOf(again, 409)).toMatchObject({
+      code: 'customer-api.stock.already-applied',
+      lines: [{ line: 0, appliedBy: expect.stringMatching(/^chg_/) }],
+    });
     expect(await quantityAt('GADGET', 'C1')).toBe(5);
   });
 
   it('shares natural keys with the stock-counts import (countReference + sku + lot)', async () => {
     // Act
     const json = await post('counts', { countReference: 'CNT-3', locationCode: 'B1', lines: [{ sku: 'WIDGET', countedQuantity: 3, expectedQuantity: 4 }] });
-    const imported = await importAndWait(key, { kind: 'stock-counts', duplicateStrategy: 'skip', file: csv('countReference,locationCode,sku,countedQuantity', 'CNT-3,B1,WIDGET,9') });
+    const imported = await importAndWait(key, {
+      kind: 'stock-counts',
+      duplicateStrategy: 'skip',
+      file: csv('countReference,locationCode,sku,countedQuantity', 'CNT-3,B1,WIDGET,9'),
+    });
 
     // Assess
     expect(json.status).toBe(201);
@@ -179,11 +253,39 @@ describe('POST /v1/stock/counts', () => {
   });
 
   it.each([
-    ['both locationCode and locationId', { countReference: 'CNT-BAD', locationCode: 'C1', locationId: 'loc_01KH8MP4807D4A2FX90YJXQ7VB', lines: [{ sku: 'WIDGET', countedQuantity: 1, expectedQuantity: null }] }, '/locationId'],
+    [
+      'both locationCode and locationId',
+      {
+        countReference: 'CNT-BAD',
+        locationCode: 'C1',
+        locationId: 'loc_01KH8MP4807D4A2FX90YJXQ7VB',
+        lines: [{ sku: 'WIDGET', countedQuantity: 1, expectedQuantity: null }],
+      },
+      '/locationId',
+    ],
     ['no location', { countReference: 'CNT-BAD', lines: [{ sku: 'WIDGET', countedQuantity: 1, expectedQuantity: null }] }, '/locationId'],
-    ['an unknown location', { countReference: 'CNT-BAD', locationCode: 'NOPE', lines: [{ sku: 'WIDGET', countedQuantity: 1, expectedQuantity: null }, { sku: 'GADGET', countedQuantity: 1, expectedQuantity: null }] }, '/locationCode'],
-    ['a negative countedQuantity', { countReference: 'CNT-BAD', locationCode: 'C1', lines: [{ sku: 'WIDGET', countedQuantity: -1, expectedQuantity: null }] }, '/lines/0/countedQuantity'],
-    ['a lot on an item not tracked by lot', { countReference: 'CNT-BAD', locationCode: 'C1', lines: [{ sku: 'WIDGET', lot: 'L1', countedQuantity: 1, expectedQuantity: null }] }, '/lines/0/lot'],
+    [
+      'an unknown location',
+      {
+        countReference: 'CNT-BAD',
+        locationCode: 'NOPE',
+        lines: [
+          { sku: 'WIDGET', countedQuantity: 1, expectedQuantity: null },
+          { sku: 'GADGET', countedQuantity: 1, expectedQuantity: null },
+        ],
+      },
+      '/locationCode',
+    ],
+    [
+      'a negative countedQuantity',
+      { countReference: 'CNT-BAD', locationCode: 'C1', lines: [{ sku: 'WIDGET', countedQuantity: -1, expectedQuantity: null }] },
+      '/lines/0/countedQuantity',
+    ],
+    [
+      'a lot on an item not tracked by lot',
+      { countReference: 'CNT-BAD', locationCode: 'C1', lines: [{ sku: 'WIDGET', lot: 'L1', countedQuantity: 1, expectedQuantity: null }] },
+      '/lines/0/lot',
+    ],
   ])('answers 400 for %s, pointing at it once', async (_what, body, pointer) => {
     const problem = await problemOf(await post('counts', body), 400);
     expect(problem.errors?.filter((error) => error.pointer === pointer)).toHaveLength(1);
@@ -212,8 +314,16 @@ describe('POST /v1/stock/receipts', () => {
       { line: 1, locationCode: 'B1', lot: null, previousQuantity: 0, quantity: 3, delta: 3 },
     ]);
     const received = (await eventsOf('po.received')).find((event) => event.data.poNumber === 'PO-7');
-    expect(received?.data).toMatchObject({ receiptId: expect.stringMatching(/^rcp_/), lines: [{ sku: 'RESIN', quantity: 2.5, lot: 'R7' }, { sku: 'GADGET', quantity: 3 }] });
-    const movement = (await eventsOf('movement.created')).map((event) => event.data.movement as { id: string; occurredAt?: string }).find((candidate) => candidate.id === change.lines[0]?.movementId);
+    expect(received?.data).toMatchObject({
+      receiptId: expect.stringMatching(/^rcp_/),
+      lines: [
+        { sku: 'RESIN', quantity: 2.5, lot: 'R7' },
+        { sku: 'GADGET', quantity: 3 },
+      ],
+    });
+    const movement = (await eventsOf('movement.created'))
+      .map((event) => event.data.movement as { id: string; occurredAt?: string })
+      .find((candidate) => candidate.id === change.lines[0]?.movementId);
     expect(movement).toBeDefined();
     const read = (await (await callApi(`/v1/movements/${change.lines[0]?.movementId}`, { key })).json()) as { occurredAt: string };
     expect(read.occurredAt).toBe('2026-01-05T09:00:00.000Z');
@@ -221,18 +331,38 @@ describe('POST /v1/stock/receipts', () => {
 
   it('shares natural keys with the po-receipts import (poNumber + sku + location + lot), and checks expectedQuantity where given', async () => {
     // Act
-    const again = await post('receipts', { poNumber: 'PO-0', lines: [{ sku: 'GADGET', locationCode: 'A1', quantity: 1 }, { sku: 'GADGET', locationCode: 'C1', quantity: 1 }] });
+    const again = await post('receipts', {
+      poNumber: 'PO-0',
+      lines: [
+        { sku: 'GADGET', locationCode: 'A1', quantity: 1 },
+        { sku: 'GADGET', locationCode: 'C1', quantity: 1 },
+      ],
+    });
     const stale = await post('receipts', { poNumber: 'PO-8', lines: [{ sku: 'GADGET', locationCode: 'B1', quantity: 1, expectedQuantity: 0 }] });
 
     // Assess
-    expect(await problemOf(again, 409)).toMatchObject({ code: 'customer-api.stock.already-applied', lines: [{ line: 0, appliedBy: expect.stringMatching(/^imp_/) }] });
-    expect(await problemOf(stale, 409)).toMatchObject({ code: 'customer-api.stock.quantity-stale', lines: [{ line: 0, expectedQuantity: 0, currentQuantity: 3 }] });
+    expect(await problemOf(again, 409)).toMatchObject({
+      code: 'customer-api.stock.already-applied',
+      lines: [{ line: 0, appliedBy: expect.stringMatching(/^imp_/) }],
+    });
+    expect(await problemOf(stale, 409)).toMatchObject({
+      code: 'customer-api.stock.quantity-stale',
+      lines: [{ line: 0, expectedQuantity: 0, currentQuantity: 3 }],
+    });
     expect(await quantityAt('GADGET', 'C1')).toBe(5);
   });
 
   it.each([
-    ['a receivedAt in the future', { poNumber: 'PO-BAD', receivedAt: '2999-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] }, '/receivedAt'],
-    ['a receivedAt that is no date', { poNumber: 'PO-BAD', receivedAt: '2026-02-30T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] }, '/receivedAt'],
+    [
+      'a receivedAt in the future',
+      { poNumber: 'PO-BAD', receivedAt: '2999-01-01T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] },
+      '/receivedAt',
+    ],
+    [
+      'a receivedAt that is no date',
+      { poNumber: 'PO-BAD', receivedAt: '2026-02-30T00:00:00Z', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: 1 }] },
+      '/receivedAt',
+    ],
     ['a negative quantity', { poNumber: 'PO-BAD', lines: [{ sku: 'WIDGET', locationCode: 'A1', quantity: -1 }] }, '/lines/0/quantity'],
     ['21 lines', { poNumber: 'PO-BAD', lines: Array.from({ length: 21 }, () => ({ sku: 'WIDGET', locationCode: 'A1', quantity: 1 })) }, '/lines'],
   ])('answers 400 for %s, pointing at it', async (_what, body, pointer) => {
@@ -241,7 +371,10 @@ describe('POST /v1/stock/receipts', () => {
   });
 
   it('holds 20 lines in one change', async () => {
-    const response = await post('receipts', { poNumber: 'PO-20', lines: Array.from({ length: 20 }, (_, index) => ({ sku: 'RESIN', locationCode: 'C1', lot: `P20-${index}`, quantity: 1 })) });
+    const response = await post('receipts', {
+      poNumber: 'PO-20',
+      lines: Array.from({ length: 20 }, (_, index) => ({ sku: 'RESIN', locationCode: 'C1', lot: `P20-${index}`, quantity: 1 })),
+    });
     const text = await response.text();
     expect(response.status, text).toBe(201);
     expect((JSON.parse(text) as Change).lines).toHaveLength(20);

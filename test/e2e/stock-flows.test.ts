@@ -18,9 +18,21 @@ async function organizationWithCatalog() {
   const created = await createTestKey();
   const { key } = created;
   const organizationId = created.record.organizationId;
-  await importAndWait(key, { kind: 'items', duplicateStrategy: 'fail', file: csv('sku,name,reorderPoint,trackingMode', 'WIDGET,Widget,30,none', 'RESIN,Resin,,lot', 'GADGET,Gadget,,none') });
-  await importAndWait(key, { kind: 'locations', duplicateStrategy: 'fail', file: csv('code,name,type,parentCode', 'WH,Warehouse,warehouse,', 'A1,Bin A1,bin,WH', 'B1,Bin B1,bin,WH') });
-  await importAndWait(key, { kind: 'boms', duplicateStrategy: 'fail', file: csv('bomCode,name,targetSku,componentSku,quantity,scrapPercent', 'GADGET-BOM,Gadget,GADGET,WIDGET,2,', 'GADGET-BOM,,GADGET,RESIN,0.5,0') });
+  await importAndWait(key, {
+    kind: 'items',
+    duplicateStrategy: 'fail',
+    file: csv('sku,name,reorderPoint,trackingMode', 'WIDGET,Widget,30,none', 'RESIN,Resin,,lot', 'GADGET,Gadget,,none'),
+  });
+  await importAndWait(key, {
+    kind: 'locations',
+    duplicateStrategy: 'fail',
+    file: csv('code,name,type,parentCode', 'WH,Warehouse,warehouse,', 'A1,Bin A1,bin,WH', 'B1,Bin B1,bin,WH'),
+  });
+  await importAndWait(key, {
+    kind: 'boms',
+    duplicateStrategy: 'fail',
+    file: csv('bomCode,name,targetSku,componentSku,quantity,scrapPercent', 'GADGET-BOM,Gadget,GADGET,WIDGET,2,', 'GADGET-BOM,,GADGET,RESIN,0.5,0'),
+  });
   const items = await itemsOf(organizationId, ['WIDGET', 'RESIN', 'GADGET']);
   const locations = await locationsOf(organizationId, ['A1', 'B1']);
   const id = (map: Map<string, { record: { id: string } }>, code: string) => map.get(code)?.record.id ?? '';
@@ -40,7 +52,10 @@ const FILES = {
   transfer: { kind: 'stock-transfers', file: csv('reference,sku,fromLocationCode,toLocationCode,quantity,lot', 'T-1,WIDGET,A1,B1,40,') },
   count: { kind: 'stock-counts', file: csv('countReference,locationCode,sku,countedQuantity,lot', 'C-1,A1,WIDGET,58,', 'C-1,A1,RESIN,10,L1') },
   build: { kind: 'builds', file: csv('buildReference,bomCode,quantity,locationCode,outputLot,componentSku,sourceLot', 'B-1,GADGET-BOM,5,A1,,RESIN,L1') },
-  adjustment: { kind: 'stock-adjustments', file: csv('reference,sku,locationCode,quantityDelta,lot,reason', 'ADJ-1,WIDGET,B1,-40,,damaged', 'ADJ-2,WIDGET,A1,-20,,') },
+  adjustment: {
+    kind: 'stock-adjustments',
+    file: csv('reference,sku,locationCode,quantityDelta,lot,reason', 'ADJ-1,WIDGET,B1,-40,,damaged', 'ADJ-2,WIDGET,A1,-20,,'),
+  },
 } as const;
 
 type Step = keyof typeof FILES;
@@ -62,7 +77,10 @@ describe('stock flows through imports', () => {
     // Assess: every job applied every row
     for (const step of Object.keys(FILES) as Step[]) {
       const rows = FILES[step].file.trim().split('\n').length - 1;
-      expect(jobs[step], step).toEqual({ status: 'succeeded', counts: { totalRows: rows, processedRows: rows, created: rows, updated: 0, skipped: 0, failed: 0 } });
+      expect(jobs[step], step).toEqual({
+        status: 'succeeded',
+        counts: { totalRows: rows, processedRows: rows, created: rows, updated: 0, skipped: 0, failed: 0 },
+      });
     }
     // on-hand per stock record, and the ledger invariant on each
     const widgetA1 = await stockAt(org.organizationId, org.widget, org.a1, null);
@@ -76,20 +94,44 @@ describe('stock flows through imports', () => {
     // the exact sequence of events, each valid against its schema
     expect(events.map((event) => event.type)).toEqual([
       // PO-1: two lines, then the receipt
-      'movement.created', 'stock.changed', 'movement.created', 'stock.changed', 'po.received',
+      'movement.created',
+      'stock.changed',
+      'movement.created',
+      'stock.changed',
+      'po.received',
       // T-1: one movement, two stock records
-      'movement.created', 'stock.changed', 'stock.changed',
+      'movement.created',
+      'stock.changed',
+      'stock.changed',
       // C-1: the WIDGET variance, then the count (RESIN matched)
-      'movement.created', 'stock.changed', 'count.completed',
+      'movement.created',
+      'stock.changed',
+      'count.completed',
       // B-1, a build job (docs/boms.md "Builds"): WIDGET and RESIN held, then consumed, GADGET produced
-      'stock.changed', 'stock.changed',
-      'movement.created', 'stock.changed', 'movement.created', 'stock.changed', 'movement.created', 'stock.changed',
+      'stock.changed',
+      'stock.changed',
+      'movement.created',
+      'stock.changed',
+      'movement.created',
+      'stock.changed',
+      'movement.created',
+      'stock.changed',
       // ADJ-1 (B1 to 0: WIDGET total 88 → 48), ADJ-2 (A1: total 48 → 28, below 30)
-      'movement.created', 'stock.changed', 'movement.created', 'stock.changed', 'low-stock',
+      'movement.created',
+      'stock.changed',
+      'movement.created',
+      'stock.changed',
+      'low-stock',
     ]);
     expectEventsMatchSchemas(events);
     const data = (index: number) => (events[index] as EventEnvelope).data;
-    expect(data(4)).toMatchObject({ poNumber: 'PO-1', lines: [{ itemId: org.widget, quantity: 100, lot: null, stockRecordId: widgetA1.id }, { itemId: org.resin, quantity: 10, lot: 'L1', stockRecordId: resinL1.id }] });
+    expect(data(4)).toMatchObject({
+      poNumber: 'PO-1',
+      lines: [
+        { itemId: org.widget, quantity: 100, lot: null, stockRecordId: widgetA1.id },
+        { itemId: org.resin, quantity: 10, lot: 'L1', stockRecordId: resinL1.id },
+      ],
+    });
     expect(String(data(4).receiptId)).toMatch(/^rcp_/);
     expect(data(5)).toMatchObject({ movement: { type: 'transfer', fromLocationId: org.a1, toLocationId: org.b1, quantity: 40, reference: 'T-1' } });
     expect([data(6), data(7)]).toMatchObject([
@@ -139,7 +181,12 @@ describe('stock flows through imports', () => {
 
     // the receipt and the count are attachment targets, each under its own kind only
     const attach = (targetKind: string, targetId: unknown) =>
-      callApi('/v1/attachments/links', { method: 'POST', key: org.key, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ targetKind, targetId, url: 'https://example.com/delivery-note.pdf' }) });
+      callApi('/v1/attachments/links', {
+        method: 'POST',
+        key: org.key,
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ targetKind, targetId, url: 'https://example.com/delivery-note.pdf' }),
+      });
     expect((await attach('purchase-order', data(4).receiptId)).status).toBe(201);
     expect((await attach('count', data(10).countId)).status).toBe(201);
     expect((await attach('purchase-order', data(10).countId)).status).toBe(400);
@@ -159,15 +206,32 @@ describe('stock flows through imports', () => {
   it('refuses with row errors: insufficient-stock, unknown-sku, unknown-location, lot-required, lot-not-allowed, duplicate, unknown-bom', async () => {
     // Prepare: 5 WIDGET at A1
     const org = await organizationWithCatalog();
-    await importAndWait(org.key, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csv('reference,sku,locationCode,quantityDelta,lot', 'START,WIDGET,A1,5,') });
+    await importAndWait(org.key, {
+      kind: 'stock-adjustments',
+      duplicateStrategy: 'fail',
+      file: csv('reference,sku,locationCode,quantityDelta,lot', 'START,WIDGET,A1,5,'),
+    });
 
     // Act
     const adjustments = await importAndWait(org.key, {
       kind: 'stock-adjustments',
       duplicateStrategy: 'fail',
-      file: csv('reference,sku,locationCode,quantityDelta,lot', 'X1,WIDGET,A1,-6,', 'X2,NOPE,A1,1,', 'X3,WIDGET,ZZ,1,', 'X4,RESIN,A1,1,', 'X5,WIDGET,A1,1,L9', 'START,WIDGET,A1,5,', 'X6,WIDGET,A1,-5,'),
+      file: csv(
+        'reference,sku,locationCode,quantityDelta,lot',
+        'X1,WIDGET,A1,-6,',
+        'X2,NOPE,A1,1,',
+        'X3,WIDGET,ZZ,1,',
+        'X4,RESIN,A1,1,',
+        'X5,WIDGET,A1,1,L9',
+        'START,WIDGET,A1,5,',
+        'X6,WIDGET,A1,-5,',
+      ),
     });
-    const builds = await importAndWait(org.key, { kind: 'builds', duplicateStrategy: 'fail', file: csv('buildReference,bomCode,quantity,locationCode', 'B-9,NO-BOM,1,A1', 'B-8,GADGET-BOM,1,A1') });
+    const builds = await importAndWait(org.key, {
+      kind: 'builds',
+      duplicateStrategy: 'fail',
+      file: csv('buildReference,bomCode,quantity,locationCode', 'B-9,NO-BOM,1,A1', 'B-8,GADGET-BOM,1,A1'),
+    });
 
     // Assess
     expect(adjustments).toMatchObject({ status: 'completed_with_errors', counts: { totalRows: 7, created: 1, failed: 6 } });

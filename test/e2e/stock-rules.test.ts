@@ -25,13 +25,33 @@ describe('trackingMode changes (issue 24, item 4)', () => {
   it('refuses a trackingMode change while any stock record of the item is non-zero (tracking-change-with-stock), an empty cell included', async () => {
     // Prepare: LOTI holds 100 in lot L1; LOTE held stock once, all of it gone; FRESH never held any
     const org = await organization(['LOTI,Lot item,ea,,lot', 'LOTE,Emptied,ea,,lot', 'FRESH,Fresh,ea,,none']);
-    await importAndWait(org.key, { kind: 'po-receipts', duplicateStrategy: 'fail', file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,LOTI,A1,100,L1', 'PO-1,LOTE,A1,5,E1') });
-    await importAndWait(org.key, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csv('reference,sku,locationCode,quantityDelta,lot', 'ADJ-1,LOTE,A1,-5,E1') });
+    await importAndWait(org.key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,LOTI,A1,100,L1', 'PO-1,LOTE,A1,5,E1'),
+    });
+    await importAndWait(org.key, {
+      kind: 'stock-adjustments',
+      duplicateStrategy: 'fail',
+      file: csv('reference,sku,locationCode,quantityDelta,lot', 'ADJ-1,LOTE,A1,-5,E1'),
+    });
 
     // Act
-    const toNone = await importAndWait(org.key, { kind: 'items', duplicateStrategy: 'update', file: csv('sku,name,trackingMode', 'LOTI,Lot item,none', 'LOTE,Emptied,none', 'FRESH,Fresh,lot') });
-    const emptyCell = await importAndWait(org.key, { kind: 'items', duplicateStrategy: 'update', file: csv('sku,name,trackingMode', 'LOTI,Lot item renamed,') });
-    const sameMode = await importAndWait(org.key, { kind: 'items', duplicateStrategy: 'update', file: csv('sku,name,trackingMode', 'LOTI,Lot item renamed,lot') });
+    const toNone = await importAndWait(org.key, {
+      kind: 'items',
+      duplicateStrategy: 'update',
+      file: csv('sku,name,trackingMode', 'LOTI,Lot item,none', 'LOTE,Emptied,none', 'FRESH,Fresh,lot'),
+    });
+    const emptyCell = await importAndWait(org.key, {
+      kind: 'items',
+      duplicateStrategy: 'update',
+      file: csv('sku,name,trackingMode', 'LOTI,Lot item renamed,'),
+    });
+    const sameMode = await importAndWait(org.key, {
+      kind: 'items',
+      duplicateStrategy: 'update',
+      file: csv('sku,name,trackingMode', 'LOTI,Lot item renamed,lot'),
+    });
     const errors = [...(await allRowErrors(org.key, toNone.id)).errors, ...(await allRowErrors(org.key, emptyCell.id)).errors];
     const items = await itemsOf(org.organizationId, ['LOTI', 'LOTE', 'FRESH']);
 
@@ -60,14 +80,22 @@ describe('BOM size (issue 24, item 9; issue 34)', () => {
     // Prepare: KIT and MAX components, 10 of each at A1, each with reorder point 10 so a build crosses it
     const skus = components(MAX);
     const org = await organization(['KIT,Kit,ea,,none', ...skus.map((sku) => `${sku},Part ${sku},ea,10,none`)]);
-    await importAndWait(org.key, { kind: 'po-receipts', duplicateStrategy: 'fail', file: csv('poNumber,sku,locationCode,quantity', ...skus.map((sku) => `PO-1,${sku},A1,10`)) });
+    await importAndWait(org.key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity', ...skus.map((sku) => `PO-1,${sku},A1,10`)),
+    });
     const items = await itemsOf(org.organizationId, ['KIT', ...skus]);
     const id = (sku: string) => items.get(sku)?.record.id ?? '';
     const body = { code: 'KIT-BOM', name: 'Kit', targetItemId: id('KIT'), status: 'active', components: skus.map((sku) => ({ itemId: id(sku), quantity: 1 })) };
 
     // Act
     const largest = await postBom(org.key, body);
-    const build = await importAndWait(org.key, { kind: 'builds', duplicateStrategy: 'fail', file: csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,1,A1') });
+    const build = await importAndWait(org.key, {
+      kind: 'builds',
+      duplicateStrategy: 'fail',
+      file: csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,1,A1'),
+    });
     const buildErrors = (await allRowErrors(org.key, build.id)).errors;
     const a1 = (await locationsOf(org.organizationId, ['A1'])).get('A1')?.record.id ?? '';
     const feed = await feedOf(org.organizationId);
@@ -86,9 +114,21 @@ describe('builds draw a component tracked by lot oldest lot first (issue 24, ite
   it('without source lines: oldest lot at locationCode first, split across lots, each lot in consumed, its own movement and stock.changed', async () => {
     // Prepare: RESIN received at A1 in L-2 first, then in L-1 (names sort the other way), and at B1 in L-0; KIT = 1 RESIN
     const org = await organization(['KIT,Kit,ea,,none', 'RESIN,Resin,kg,,lot'], ['A1,Bin A1,bin,', 'B1,Bin B1,bin,']);
-    await importAndWait(org.key, { kind: 'po-receipts', duplicateStrategy: 'fail', file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-0,RESIN,B1,50,L-0') });
-    await importAndWait(org.key, { kind: 'po-receipts', duplicateStrategy: 'fail', file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,RESIN,A1,3,L-2') });
-    await importAndWait(org.key, { kind: 'po-receipts', duplicateStrategy: 'fail', file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-2,RESIN,A1,10,L-1') });
+    await importAndWait(org.key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-0,RESIN,B1,50,L-0'),
+    });
+    await importAndWait(org.key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-1,RESIN,A1,3,L-2'),
+    });
+    await importAndWait(org.key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity,lot', 'PO-2,RESIN,A1,10,L-1'),
+    });
     await importAndWait(org.key, { kind: 'boms', duplicateStrategy: 'fail', file: csv('bomCode,targetSku,componentSku,quantity', 'KIT-BOM,KIT,RESIN,1') });
     const items = await itemsOf(org.organizationId, ['KIT', 'RESIN']);
     const locations = await locationsOf(org.organizationId, ['A1', 'B1']);
@@ -102,10 +142,18 @@ describe('builds draw a component tracked by lot oldest lot first (issue 24, ite
       file: csv('buildReference,bomCode,quantity,locationCode,componentSku,sourceLot', 'B-1,KIT-BOM,5,A1,,', 'B-2,KIT-BOM,1,A1,RESIN,L-1'),
     });
     const events = (await feedOf(org.organizationId)).slice(feedBefore);
-    const [l2, l1, l0] = [await stockAt(org.organizationId, resin, a1, 'L-2'), await stockAt(org.organizationId, resin, a1, 'L-1'), await stockAt(org.organizationId, resin, b1, 'L-0')];
+    const [l2, l1, l0] = [
+      await stockAt(org.organizationId, resin, a1, 'L-2'),
+      await stockAt(org.organizationId, resin, a1, 'L-1'),
+      await stockAt(org.organizationId, resin, b1, 'L-0'),
+    ];
     const bomId = ((await (await callApi('/v1/boms?limit=10', { key: org.key })).json()) as { data: Array<{ id: string }> }).data[0]?.id;
     const buildsOf = async (stockRecordId: string) =>
-      ((await (await callApi(`/v1/boms/${bomId}/builds?sourceStockRecordId=${stockRecordId}`, { key: org.key })).json()) as { data: Array<{ reference: string; consumed: unknown[] }> }).data;
+      (
+        (await (await callApi(`/v1/boms/${bomId}/builds?sourceStockRecordId=${stockRecordId}`, { key: org.key })).json()) as {
+          data: Array<{ reference: string; consumed: unknown[] }>;
+        }
+      ).data;
 
     // Assess
     expect(job).toMatchObject({ status: 'succeeded', counts: { created: 2, failed: 0 } });
@@ -117,7 +165,9 @@ describe('builds draw a component tracked by lot oldest lot first (issue 24, ite
     ]);
     expect((await buildsOf(l1.id)).map((build) => build.reference).sort()).toEqual(['B-1', 'B-2']);
     // Each build is a job (docs/boms.md "Builds"): its holds (delta 0) come first, then its consumptions.
-    const resinEvents = events.filter((event) => event.type === 'stock.changed' && (event.data as { itemId: string }).itemId === resin).map((event) => event.data as { lot: string; delta: number; reserved: number; movementId: string | null });
+    const resinEvents = events
+      .filter((event) => event.type === 'stock.changed' && (event.data as { itemId: string }).itemId === resin)
+      .map((event) => event.data as { lot: string; delta: number; reserved: number; movementId: string | null });
     expect(resinEvents.map(({ lot, delta, reserved }) => [lot, delta, reserved])).toEqual([
       ['L-2', 0, 3],
       ['L-1', 0, 2],
@@ -127,7 +177,9 @@ describe('builds draw a component tracked by lot oldest lot first (issue 24, ite
       ['L-1', -1, 0],
     ]);
     const resinChanges = resinEvents.filter((change) => change.delta !== 0);
-    const movements = events.filter((event) => event.type === 'movement.created').map((event) => (event.data as { movement: { id: string; lot: string | null; type: string } }).movement);
+    const movements = events
+      .filter((event) => event.type === 'movement.created')
+      .map((event) => (event.data as { movement: { id: string; lot: string | null; type: string } }).movement);
     expect(new Set(resinChanges.map((change) => change.movementId)).size).toBe(3);
     expect(movements.filter((movement) => movement.type === 'consumption').map((movement) => movement.lot)).toEqual(['L-2', 'L-1', 'L-1']);
   });

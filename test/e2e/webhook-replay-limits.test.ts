@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 const write = (key: string, method: string, path: string, body?: unknown) =>
-  callApi(path, { method, key, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  callApi(path, {
+    method,
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 
 async function register(key: string, path: string): Promise<string> {
   const response = await write(key, 'POST', '/v1/webhooks/endpoints', { url: receiver.url(path) });
@@ -56,7 +61,13 @@ async function cancelAll(tasks: DeliveryTask[]): Promise<void> {
 
 async function pendingReplayTasks(organizationId: string, endpointId: string, count: number): Promise<DeliveryTask[]> {
   const origin = `whr_load${randomUUID().replaceAll('-', '')}`;
-  const tasks = Array.from({ length: count }, (_, index) => newTask({ organizationId, sequence: index + 1, eventId: `evt_load${index}`, type: 'item.created', committedAt: new Date().toISOString() }, endpointId, origin));
+  const tasks = Array.from({ length: count }, (_, index) =>
+    newTask(
+      { organizationId, sequence: index + 1, eventId: `evt_load${index}`, type: 'item.created', committedAt: new Date().toISOString() },
+      endpointId,
+      origin,
+    ),
+  );
   for (let start = 0; start < tasks.length; start += 50) await Promise.all(tasks.slice(start, start + 50).map((task) => deliveries().createTask(task)));
   return tasks;
 }
@@ -80,7 +91,9 @@ describe('replay limits', () => {
     const problem = await expectProblem(second, 409, 'customer-api.webhooks.replay-in-progress');
     expect(problem.detail).toContain(firstReplay.id);
     // Another endpoint of the organization is not held by it (the cap, not the lock, paces it).
-    const otherEndpoint = await write(key, 'POST', `/v1/webhooks/endpoints/${busyEndpointId}/replays`, { fromUtc: new Date(Date.now() + 3_600_000).toISOString() });
+    const otherEndpoint = await write(key, 'POST', `/v1/webhooks/endpoints/${busyEndpointId}/replays`, {
+      fromUtc: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect(otherEndpoint.status, await otherEndpoint.clone().text()).toBe(202);
 
     // The cap holds: the page waits and queues nothing while the organization is over it.
@@ -111,9 +124,12 @@ describe('replay limits', () => {
     const busyEndpointId = await register(key, `/replay-race-busy/${randomUUID()}`);
     // Over the cap, so the replay that wins stays running while the others commit.
     const load = await pendingReplayTasks(organizationId, busyEndpointId, MAX_REPLAY_TASKS_IN_FLIGHT - REPLAY_PAGE_SIZE + 1);
-    const responses = await Promise.all(Array.from({ length: 5 }, () => write(key, 'POST', `/v1/webhooks/endpoints/${endpointId}/replays`, { fromUtc: '2026-01-01T00:00:00Z' })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => write(key, 'POST', `/v1/webhooks/endpoints/${endpointId}/replays`, { fromUtc: '2026-01-01T00:00:00Z' })),
+    );
     expect(responses.map((response) => response.status).sort()).toEqual([202, 409, 409, 409, 409]);
-    for (const refused of responses.filter((response) => response.status === 409)) await expectProblem(refused, 409, 'customer-api.webhooks.replay-in-progress');
+    for (const refused of responses.filter((response) => response.status === 409))
+      await expectProblem(refused, 409, 'customer-api.webhooks.replay-in-progress');
     await cancelAll(load);
   });
 });

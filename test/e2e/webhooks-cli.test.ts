@@ -6,7 +6,6 @@ import { runCli } from '../support/cli.ts';
 
 /** `npm run cli -- webhooks …` against `npm start` (docs/webhooks.md), as a child process. */
 
-
 let env: Record<string, string | undefined>;
 let organizationId: string;
 let receiver: Receiver;
@@ -24,7 +23,16 @@ afterAll(() => receiver.close());
 
 describe('npm run cli -- webhooks', () => {
   it('create prints the secret once; list, deliveries and replay follow the endpoint', async () => {
-    const created = await cli('webhooks', 'create', '--endpoint-url', receiver.url('/cli'), '--types', 'item.created,low-stock', '--description', 'from the CLI');
+    const created = await cli(
+      'webhooks',
+      'create',
+      '--endpoint-url',
+      receiver.url('/cli'),
+      '--types',
+      'item.created,low-stock',
+      '--description',
+      'from the CLI',
+    );
     expect(created.code, created.stderr).toBe(0);
     const endpoint = JSON.parse(created.stdout) as { id: string; secret: string; eventTypes: string[] };
     expect(endpoint.secret).toMatch(/^whsec_/);
@@ -32,7 +40,12 @@ describe('npm run cli -- webhooks', () => {
     receiver.trust('/cli', endpoint.secret);
 
     const listed = await cli('webhooks', 'list');
-    expect(listed.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([endpoint.id]);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual([endpoint.id]);
     expect(listed.stdout).not.toContain('whsec_');
 
     const { events } = await commit(organizationId, [eventDraft('item.created')]);
@@ -42,7 +55,11 @@ describe('npm run cli -- webhooks', () => {
     let attempts: Array<{ eventId: string; status: string }> = [];
     for (let tries = 0; tries < 50 && !attempts.some((attempt) => attempt.status === 'succeeded'); tries += 1) {
       const deliveries = await cli('webhooks', 'deliveries', '--endpoint', endpoint.id, '--event', events[0]?.id ?? '');
-      attempts = deliveries.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { eventId: string; status: string });
+      attempts = deliveries.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { eventId: string; status: string });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(attempts).toMatchObject([{ eventId: events[0]?.id, status: 'succeeded' }]);

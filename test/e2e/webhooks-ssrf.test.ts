@@ -22,7 +22,11 @@ interface Listener {
 }
 
 async function listen(host: string, port: number): Promise<Listener> {
-  const listener: Listener = { server: createServer((request, response) => (listener.paths.push(request.url ?? ''), response.writeHead(200).end('ok'))), connections: 0, paths: [] };
+  const listener: Listener = {
+    server: createServer((request, response) => (listener.paths.push(request.url ?? ''), response.writeHead(200).end('ok'))),
+    connections: 0,
+    paths: [],
+  };
   listener.server.on('connection', () => listener.connections++);
   await new Promise<void>((resolve, reject) => {
     listener.server.once('error', reject);
@@ -54,7 +58,12 @@ interface LogEntry {
 }
 
 async function register(key: string, url: string): Promise<string> {
-  const response = await callApi('/v1/webhooks/endpoints', { method: 'POST', key, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ url }) });
+  const response = await callApi('/v1/webhooks/endpoints', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ url }),
+  });
   const body = (await response.json()) as { id: string };
   expect(response.status, JSON.stringify(body)).toBe(201);
   return body.id;
@@ -81,7 +90,9 @@ describe('refusals at delivery', () => {
       { name: 'mixed', host: TEST_WEBHOOK_RESOLVE.mixed.host, address: '127.0.0.2', reason: /loopback/ },
       { name: 'loopback alias', host: TEST_WEBHOOK_RESOLVE.loopbackAlias.host, address: '127.0.0.2', reason: /loopback/ },
     ];
-    const endpoints = await Promise.all(refused.map(async (target) => ({ ...target, id: await register(key, `https://${target.host}:${port}/${randomUUID()}`) })));
+    const endpoints = await Promise.all(
+      refused.map(async (target) => ({ ...target, id: await register(key, `https://${target.host}:${port}/${randomUUID()}`) })),
+    );
     const controlPath = `/control/${randomUUID()}`;
     await register(key, `http://127.0.0.1:${port}${controlPath}`);
 

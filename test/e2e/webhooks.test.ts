@@ -24,7 +24,12 @@ afterAll(async () => {
 
 const json = (body: unknown) => JSON.stringify(body);
 const write = (key: string, method: string, path: string, body?: unknown) =>
-  callApi(path, { method, key, headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, ...(body === undefined ? {} : { body: json(body) }) });
+  callApi(path, {
+    method,
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    ...(body === undefined ? {} : { body: json(body) }),
+  });
 
 interface Created {
   id: string;
@@ -50,7 +55,11 @@ async function register(key: string, path: string, body: Record<string, unknown>
 
 const uniquePath = (name: string) => `/${name}/${randomUUID()}`;
 
-async function deliveriesOf(key: string, endpointId: string, query = ''): Promise<Array<{ eventId: string; attempt: number; status: string; responseStatus: number | null; nextAttemptAt: string | null }>> {
+async function deliveriesOf(
+  key: string,
+  endpointId: string,
+  query = '',
+): Promise<Array<{ eventId: string; attempt: number; status: string; responseStatus: number | null; nextAttemptAt: string | null }>> {
   const response = await callApi(`/v1/webhooks/endpoints/${endpointId}/deliveries${query}`, { key });
   const body = (await response.json()) as { data: never[] };
   expect(response.status, json(body)).toBe(200);
@@ -72,7 +81,10 @@ describe('delivery', () => {
     const path = uniquePath('types');
     const subscribed: EventType[] = ['item.created', 'stock.changed'];
     await register(key, path, { eventTypes: subscribed });
-    await commit(organizationId, EVENT_TYPES.map((type) => eventDraft(type)));
+    await commit(
+      organizationId,
+      EVENT_TYPES.map((type) => eventDraft(type)),
+    );
     const received = await receiver.waitFor(path, subscribed.length);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.deliveries(path)).toHaveLength(subscribed.length);
@@ -110,7 +122,10 @@ describe('delivery', () => {
     const [first, second] = await receiver.waitFor(path, 2);
     expect(first?.headers['webhook-id']).toBe(events[0]?.id);
     expect(second?.headers['webhook-id']).toBe(events[0]?.id);
-    const log = await eventually(() => deliveriesOf(key, endpoint.id), (entries) => entries.length === 2 && entries.every((entry) => entry.status !== 'pending'));
+    const log = await eventually(
+      () => deliveriesOf(key, endpoint.id),
+      (entries) => entries.length === 2 && entries.every((entry) => entry.status !== 'pending'),
+    );
     // Newest first.
     expect(log.map((entry) => [entry.attempt, entry.status, entry.responseStatus])).toEqual([
       [2, 'succeeded', 200],
@@ -175,14 +190,26 @@ describe('delivery', () => {
     const { organizationId, key } = await tenant();
     const path = uniquePath('replay');
     const endpoint = await register(key, path, { eventTypes: ['item.created'] });
-    const { events } = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.updated'), eventDraft('item.created'), eventDraft('item.created')]);
+    const { events } = await commit(organizationId, [
+      eventDraft('item.created'),
+      eventDraft('item.updated'),
+      eventDraft('item.created'),
+      eventDraft('item.created'),
+    ]);
     await receiver.waitFor(path, 3);
     const replay = await write(key, 'POST', `/v1/webhooks/endpoints/${endpoint.id}/replays`, { afterEventId: events[0]?.id });
     expect(replay.status, await replay.clone().text()).toBe(202);
     const all = await receiver.waitFor(path, 5);
-    const replayed = all.slice(3).map((delivery) => delivery.headers['webhook-id']).sort();
+    const replayed = all
+      .slice(3)
+      .map((delivery) => delivery.headers['webhook-id'])
+      .sort();
     expect(replayed).toEqual([events[2]?.id, events[3]?.id].sort());
-    await expectProblem(await write(key, 'POST', `/v1/webhooks/endpoints/${endpoint.id}/replays`, { afterEventId: 'evt_0000000000ZZZZZZZZZZZZZZZZ' }), 400, 'customer-api.events.unknown-checkpoint');
+    await expectProblem(
+      await write(key, 'POST', `/v1/webhooks/endpoints/${endpoint.id}/replays`, { afterEventId: 'evt_0000000000ZZZZZZZZZZZZZZZZ' }),
+      400,
+      'customer-api.events.unknown-checkpoint',
+    );
   });
 
   it('deleting an endpoint stops its attempts', async () => {
@@ -199,7 +226,7 @@ describe('delivery', () => {
     await expectProblem(await callApi(`/v1/webhooks/endpoints/${endpoint.id}`, { key }), 404, 'customer-api.webhooks.not-found');
   });
 
-  it('one tenant never receives, sees or changes another tenant\'s events or endpoints', async () => {
+  it("one tenant never receives, sees or changes another tenant's events or endpoints", async () => {
     const a = await tenant();
     const b = await tenant();
     const pathA = uniquePath('tenant-a');
@@ -226,13 +253,32 @@ describe('management', () => {
     expect(listText).not.toContain('whsec_');
     expect((JSON.parse(listText) as { data: Array<{ id: string }> }).data.map((entry) => entry.id)).toEqual([endpoint.id]);
     const replaced = await write(key, 'PUT', `/v1/webhooks/endpoints/${endpoint.id}`, { url: receiver.url('/elsewhere'), enabled: false });
-    expect(await replaced.json()).toMatchObject({ id: endpoint.id, url: receiver.url('/elsewhere'), eventTypes: [], description: '', status: 'disabled', disabledReason: 'manual' });
+    expect(await replaced.json()).toMatchObject({
+      id: endpoint.id,
+      url: receiver.url('/elsewhere'),
+      eventTypes: [],
+      description: '',
+      status: 'disabled',
+      disabledReason: 'manual',
+    });
   });
 
   it('refuses unknown event types, and URLs that are not public https (at registration)', async () => {
     const { key } = await tenant();
-    await expectProblem(await write(key, 'POST', '/v1/webhooks/endpoints', { url: 'https://hooks.example.com/a', eventTypes: ['item.deleted'] }), 400, 'customer-api.validation.failed');
-    for (const url of ['http://hooks.example.com/a', 'https://user:pw@hooks.example.com/a', 'https://10.0.0.1/a', 'https://[::1]/a', 'https://localhost/a', 'http://10.0.0.1:8080/a', 'http://169.254.169.254/latest']) {
+    await expectProblem(
+      await write(key, 'POST', '/v1/webhooks/endpoints', { url: 'https://hooks.example.com/a', eventTypes: ['item.deleted'] }),
+      400,
+      'customer-api.validation.failed',
+    );
+    for (const url of [
+      'http://hooks.example.com/a',
+      'https://user:pw@hooks.example.com/a',
+      'https://10.0.0.1/a',
+      'https://[::1]/a',
+      'https://localhost/a',
+      'http://10.0.0.1:8080/a',
+      'http://169.254.169.254/latest',
+    ]) {
       const response = await write(key, 'POST', '/v1/webhooks/endpoints', { url });
       await expectProblem(response, 400, 'customer-api.validation.failed');
     }
@@ -240,7 +286,9 @@ describe('management', () => {
 
   it('allows 16 endpoints per organization, also to concurrent creates', async () => {
     const { key } = await tenant();
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => write(key, 'POST', '/v1/webhooks/endpoints', { url: `https://hooks${index}.example.com/a` })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => write(key, 'POST', '/v1/webhooks/endpoints', { url: `https://hooks${index}.example.com/a` })),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(16);
     for (const response of responses.filter((candidate) => candidate.status !== 201)) await expectProblem(response, 409, 'customer-api.webhooks.limit-reached');
@@ -249,7 +297,11 @@ describe('management', () => {
   it('asks for webhooks:read to read and webhooks:write to change', async () => {
     const reader = await tenant(['webhooks:read']);
     expect((await callApi('/v1/webhooks/endpoints', { key: reader.key })).status).toBe(200);
-    await expectProblem(await write(reader.key, 'POST', '/v1/webhooks/endpoints', { url: 'https://hooks.example.com/a' }), 403, 'customer-api.auth.insufficient-scope');
+    await expectProblem(
+      await write(reader.key, 'POST', '/v1/webhooks/endpoints', { url: 'https://hooks.example.com/a' }),
+      403,
+      'customer-api.auth.insufficient-scope',
+    );
     const other = await tenant(['events:read']);
     await expectProblem(await callApi('/v1/webhooks/endpoints', { key: other.key }), 403, 'customer-api.auth.insufficient-scope');
   });

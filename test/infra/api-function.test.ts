@@ -25,7 +25,12 @@ function syntheticRoute(operationId: string, method: RouteDefinition['method'], 
 
 /** The chain's own tables (lib/app/routes.ts `resourcesFor`), granted their least here. */
 const READ_CHAIN: FunctionGrant = { tables: { keys: { calls: ['GetItem'] }, 'rate-limits': { calls: ['UpdateItem'] } } };
-const WRITE_CHAIN: FunctionGrant['tables'] = { ...READ_CHAIN.tables, idempotency: { calls: ['PutItem'] }, audit: { calls: ['PutItem'] }, events: { calls: [] } };
+const WRITE_CHAIN: FunctionGrant['tables'] = {
+  ...READ_CHAIN.tables,
+  idempotency: { calls: ['PutItem'] },
+  audit: { calls: ['PutItem'] },
+  events: { calls: [] },
+};
 
 const VARIANTS: ReadonlyArray<{ route: RouteDefinition; grant: FunctionGrant }> = [
   {

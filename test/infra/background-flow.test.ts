@@ -71,7 +71,12 @@ function bareStack(): { stack: Stack; flow: WorkerQueue; resources: ApiFunctionR
     bucket: Bucket.fromBucketName(stack, 'Files', 'flow-files'),
     importQueue: flow.queue,
     importDeadLetterQueue: flow.deadLetterQueue,
-    queues: { imports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue }, exports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue }, webhooks: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue }, builds: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue } },
+    queues: {
+      imports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue },
+      exports: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue },
+      webhooks: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue },
+      builds: { queue: flow.queue, deadLetterQueue: flow.deadLetterQueue },
+    },
     cursorSecret: Secret.fromSecretNameV2(stack, 'Cursor', 'flow-cursor'),
     webhookSecretsKey: Key.fromKeyArn(stack, 'WebhookKey', 'arn:aws:kms:us-east-1:111111111111:key/flow'),
   };

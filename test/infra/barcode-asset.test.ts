@@ -54,13 +54,19 @@ describe('the synthesized GET /v1/barcodes asset', () => {
     const options = onDemandEsbuildOptions(route.handler);
     if (!options) throw new Error(`${route.handler} has no on-demand modules`);
     const built = await build({ ...options, logLevel: 'error' });
-    const expected = new Map(built.outputFiles.filter((file) => file.path.endsWith('.mjs')).map((file) => [file.path.slice(file.path.lastIndexOf('/') + 1), file.contents]));
+    const expected = new Map(
+      built.outputFiles.filter((file) => file.path.endsWith('.mjs')).map((file) => [file.path.slice(file.path.lastIndexOf('/') + 1), file.contents]),
+    );
 
     // Act
     const deployed = readdirSync(join(assetDirectory, 'encoders')).filter((file) => file.endsWith('.mjs'));
 
     // Assess
-    expect(deployed.sort()).toEqual(Object.values(ENCODER_MODULES).map((name) => `${name}.mjs`).sort());
+    expect(deployed.sort()).toEqual(
+      Object.values(ENCODER_MODULES)
+        .map((name) => `${name}.mjs`)
+        .sort(),
+    );
     for (const file of deployed) {
       expect(readFileSync(join(assetDirectory, 'encoders', file)).equals(Buffer.from(expected.get(file) ?? [])), file).toBe(true);
     }

@@ -119,18 +119,30 @@ describe('every function bundle', () => {
   // send with a signed request (lib/platform/aws/job-queue.ts). The content sniffer only where files are
   // uploaded. Export files: the worker and the sweeper use the S3 client's multipart calls; the
   // download link is presigned like an attachment's.
-  const handlersWhere = (uses: (access: ResourceAccess) => boolean) => new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
+  const handlersWhere = (uses: (access: ResourceAccess) => boolean) =>
+    new Set([...ROUTES.filter((route) => uses(route.access)), ...WORKERS.filter((worker) => uses(worker.access))].map((fn) => fn.handler));
   const S3_FUNCTIONS = handlersWhere((access) => access.attachmentObjects === 'list-delete' || access.exportObjects === 'write');
   const SIGNS_S3_REQUESTS = handlersWhere((access) => access.attachmentObjects !== undefined || access.exportObjects === 'get');
   const SIGNS_FILE_REQUESTS = handlersWhere((access) => access.bucket !== undefined);
-  const SQS_FUNCTIONS = handlersWhere((access) => access.importDeadLetterQueue !== undefined || Object.values(access.queues ?? {}).includes('send-and-settle-dead-letters'));
+  const SQS_FUNCTIONS = handlersWhere(
+    (access) => access.importDeadLetterQueue !== undefined || Object.values(access.queues ?? {}).includes('send-and-settle-dead-letters'),
+  );
   it.each(functionEntries)('%s carries the S3 and SQS clients, the signed S3 requests and file-type only if it uses them', (entry) => {
     const inputs = bundleOf(entry).inputs;
-    expect(inputs.some((input) => input.includes('@aws-sdk/client-s3/')), 'client-s3').toBe(S3_FUNCTIONS.has(entry));
-    expect(inputs.some((input) => input.includes('@aws-sdk/client-sqs/')), 'client-sqs').toBe(SQS_FUNCTIONS.has(entry));
+    expect(
+      inputs.some((input) => input.includes('@aws-sdk/client-s3/')),
+      'client-s3',
+    ).toBe(S3_FUNCTIONS.has(entry));
+    expect(
+      inputs.some((input) => input.includes('@aws-sdk/client-sqs/')),
+      'client-sqs',
+    ).toBe(SQS_FUNCTIONS.has(entry));
     expect(inputs.includes('lib/attachments/store/attachment-objects.ts'), 'attachment-objects').toBe(SIGNS_S3_REQUESTS.has(entry));
     expect(inputs.includes('lib/platform/aws/files-store.ts'), 'files-store').toBe(SIGNS_FILE_REQUESTS.has(entry));
-    expect(inputs.some((input) => input.includes('node_modules/file-type/')), 'file-type').toBe(entry === 'functions/http/attachments/upload-attachment.ts');
+    expect(
+      inputs.some((input) => input.includes('node_modules/file-type/')),
+      'file-type',
+    ).toBe(entry === 'functions/http/attachments/upload-attachment.ts');
   });
 
   it.each(functionEntries)('%s carries no default credential chain and no classic zod', (entry) => {
@@ -154,7 +166,13 @@ describe('every function bundle', () => {
   // contract modules (lib/platform/contracts/zod.ts says why), so a read function drops them.
   it('GET /v1/boms/{id} carries neither the BOM bodies nor the unused wire primitives', () => {
     const { code } = bundleOf('functions/http/boms/get-bom.ts');
-    for (const message of ['A BOM has at least one component.', 'Must be an ISO 8601 date-time', 'Must be a decimal number', "Must be 'true' or 'false'", 'Must be a 32-bit signed integer.']) {
+    for (const message of [
+      'A BOM has at least one component.',
+      'Must be an ISO 8601 date-time',
+      'Must be a decimal number',
+      "Must be 'true' or 'false'",
+      'Must be a 32-bit signed integer.',
+    ]) {
       expect(code, message).not.toContain(message);
     }
   });
@@ -190,7 +208,11 @@ describe('the GET /v1/barcodes asset', () => {
   const inputsOf = (metafile: Metafile, file: string) =>
     Object.entries(metafile.outputs)
       .filter(([output]) => output.endsWith(file))
-      .flatMap(([, output]) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input));
+      .flatMap(([, output]) =>
+        Object.entries(output.inputs)
+          .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+          .map(([input]) => input),
+      );
 
   beforeAll(async () => {
     asset = await buildLambdaAsset(entry);
@@ -219,7 +241,9 @@ describe('the GET /v1/barcodes asset', () => {
     if (!encoderBuild) throw new Error('no encoder build');
     const inputs = inputsOf(encoderBuild, `encoders/${ENCODER_MODULES[format]}.mjs`);
     expect(inputs).toContain(`lib/labels/domain/encoders/${ENCODER_MODULES[format]}.ts`);
-    expect(inputs.filter((input) => !input.startsWith('node_modules/bwip-js/') && input !== `lib/labels/domain/encoders/${ENCODER_MODULES[format]}.ts`)).toEqual([]);
+    expect(
+      inputs.filter((input) => !input.startsWith('node_modules/bwip-js/') && input !== `lib/labels/domain/encoders/${ENCODER_MODULES[format]}.ts`),
+    ).toEqual([]);
   });
 
   it.each(BARCODE_FORMATS)(`%s: its encoder file is at most ${ON_DEMAND_MODULE_BUDGET_BYTES / 1000} KB minified`, (format) => {

@@ -89,16 +89,20 @@ describe('the grant map', () => {
     expect(() => assertGrantMatchesAccess(name, grant, access, consumesImportQueue, consumedQueue)).not.toThrow();
   });
 
-  it.each(CASES)('$name: only GetItem on the keys table; no Scan or DescribeTable anywhere, BatchWriteItem (puts with no condition) only for the delivery log and the dispatch outbox', ({ name, grant }) => {
-    // Assess
-    for (const [table, tableGrant] of tableGrants(grant)) {
-      expect(tableGrant.calls, table).not.toContain('Scan');
-      if (!['deliverWebhooks', 'dispatchWebhookEvents'].includes(name) || table !== 'inventory') expect(tableGrant.calls, table).not.toContain('BatchWriteItem');
-      expect(tableGrant.calls, table).not.toContain('DescribeTable');
-    }
-    for (const call of grant.tables.keys?.calls ?? []) expect(call).toBe('GetItem');
-    expect(grant.tables.keys?.queryIndexes).toBeUndefined();
-  });
+  it.each(CASES)(
+    '$name: only GetItem on the keys table; no Scan or DescribeTable anywhere, BatchWriteItem (puts with no condition) only for the delivery log and the dispatch outbox',
+    ({ name, grant }) => {
+      // Assess
+      for (const [table, tableGrant] of tableGrants(grant)) {
+        expect(tableGrant.calls, table).not.toContain('Scan');
+        if (!['deliverWebhooks', 'dispatchWebhookEvents'].includes(name) || table !== 'inventory')
+          expect(tableGrant.calls, table).not.toContain('BatchWriteItem');
+        expect(tableGrant.calls, table).not.toContain('DescribeTable');
+      }
+      for (const call of grant.tables.keys?.calls ?? []) expect(call).toBe('GetItem');
+      expect(grant.tables.keys?.queryIndexes).toBeUndefined();
+    },
+  );
 
   it('import files are written under the import-file prefix (the key the submitter builds)', async () => {
     // Prepare
@@ -176,7 +180,9 @@ describe('synthesized roles (stage "grants")', () => {
       for (const call of calls) expected.push(permission(`s3:${call}`, stack.resolve(stack.filesBucket.arnForObjects(`${OBJECT_AREA_PREFIXES[area]}*`))));
     }
     for (const area of grant.listObjects ?? []) {
-      expected.push(permission('s3:ListBucket', stack.resolve(stack.filesBucket.bucketArn), { StringLike: { 's3:prefix': [`${OBJECT_AREA_PREFIXES[area]}*`] } }));
+      expected.push(
+        permission('s3:ListBucket', stack.resolve(stack.filesBucket.bucketArn), { StringLike: { 's3:prefix': [`${OBJECT_AREA_PREFIXES[area]}*`] } }),
+      );
     }
     const queue = stack.resolve(stack.importQueue.queueArn);
     if (grant.importQueue?.includes('send')) expected.push(permission('sqs:SendMessage', queue));
@@ -187,7 +193,8 @@ describe('synthesized roles (stage "grants")', () => {
     for (const [id, uses] of Object.entries(grant.queues ?? {}) as [QueueId, string[]][]) {
       const arn = stack.resolve(stack.workerQueues[id].queue.queueArn);
       if (uses.includes('send')) expected.push(permission('sqs:SendMessage', arn));
-      if (uses.includes('consume')) for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, arn));
+      if (uses.includes('consume'))
+        for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']) expected.push(permission(action, arn));
     }
     for (const [id, deadLetterCalls] of Object.entries(grant.deadLetterQueues ?? {}) as [QueueId, string[]][]) {
       for (const call of deadLetterCalls) expected.push(permission(`sqs:${call}`, stack.resolve(stack.workerQueues[id].deadLetterQueue.queueArn)));
@@ -244,14 +251,24 @@ describe('synthesized roles (stage "grants")', () => {
     const env = environmentOf(template, fnLogicalId(constructId));
 
     // Assess
-    expect(Object.keys(env).filter((key) => tableEnvVars.has(key)).sort()).toEqual(tableGrants(grant).map(([id]) => TABLES[id].envVar).sort());
+    expect(
+      Object.keys(env)
+        .filter((key) => tableEnvVars.has(key))
+        .sort(),
+    ).toEqual(
+      tableGrants(grant)
+        .map(([id]) => TABLES[id].envVar)
+        .sort(),
+    );
     for (const [id] of tableGrants(grant)) expect(env[TABLES[id].envVar]).toEqual(stack.resolve(stack.tables[id].tableName));
     expect(env[BUCKET_ENV_VAR]).toEqual(grant.objects || grant.listObjects ? stack.resolve(stack.filesBucket.bucketName) : undefined);
     expect(env[IMPORT_QUEUE_ENV_VAR]).toEqual(grant.importQueue?.includes('send') ? stack.resolve(stack.importQueue.queueUrl) : undefined);
     expect(env[IMPORT_DLQ_ENV_VAR]).toEqual(grant.importDeadLetterQueue ? stack.resolve(stack.importDeadLetterQueue.queueUrl) : undefined);
     for (const id of (Object.keys(QUEUES) as QueueId[]).filter((queueId) => queueId !== IMPORT_QUEUE.id)) {
       expect(env[QUEUES[id].envVar], id).toEqual(grant.queues?.[id]?.includes('send') ? stack.resolve(stack.workerQueues[id].queue.queueUrl) : undefined);
-      expect(env[QUEUES[id].deadLetterEnvVar], id).toEqual(grant.deadLetterQueues?.[id] ? stack.resolve(stack.workerQueues[id].deadLetterQueue.queueUrl) : undefined);
+      expect(env[QUEUES[id].deadLetterEnvVar], id).toEqual(
+        grant.deadLetterQueues?.[id] ? stack.resolve(stack.workerQueues[id].deadLetterQueue.queueUrl) : undefined,
+      );
     }
     expect(env[CURSOR_SECRET_ARN_ENV]).toEqual(grant.cursorSecret ? stack.resolve(cursorSecret().secretArn) : undefined);
   });

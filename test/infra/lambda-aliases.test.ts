@@ -16,7 +16,12 @@ type Operation =
   | { op: 'wait'; minutes: number };
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-  fc.record({ op: fc.constant('set' as const), key: fc.constantFrom(...KEYS), addresses: fc.array(fc.constantFrom('x', 'y'), { minLength: 1, maxLength: 2 }), minutes: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: fc.constantFrom(...KEYS),
+    addresses: fc.array(fc.constantFrom('x', 'y'), { minLength: 1, maxLength: 2 }),
+    minutes: fc.integer({ min: 1, max: 5 }),
+  }),
   fc.record({ op: fc.constantFrom('get' as const, 'getEndpoint' as const, 'has' as const, 'delete' as const), key: fc.constantFrom(...KEYS) }),
   fc.record({ op: fc.constant('clear' as const) }),
   fc.record({ op: fc.constant('wait' as const), minutes: fc.integer({ min: 1, max: 3 }) }),
@@ -48,7 +53,10 @@ describe('the endpoint cache of Lambda bundles', () => {
           const call = (cache: EndpointCache | PackageEndpointCache): unknown => {
             switch (step.op) {
               case 'set':
-                return cache.set(step.key, step.addresses.map((Address) => ({ Address, CachePeriodInMinutes: step.minutes })));
+                return cache.set(
+                  step.key,
+                  step.addresses.map((Address) => ({ Address, CachePeriodInMinutes: step.minutes })),
+                );
               case 'clear':
                 return cache.clear();
               default:

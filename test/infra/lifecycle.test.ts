@@ -86,9 +86,7 @@ describe('files bucket lifecycle (stage "life")', () => {
     const statements = (resourceById(template, policyId).Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
 
     // Assess
-    expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-    );
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     expect(statements).toContainEqual({
       Effect: 'Allow',
       Principal: { Service: 'logging.s3.amazonaws.com' },

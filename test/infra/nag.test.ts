@@ -36,7 +36,9 @@ function findings(stack: CustomerApiStack, options: { ignoringAcknowledgments?: 
 }
 
 const describeFindings = (violations: PolicyViolation[]) =>
-  violations.map((violation) => `${violation.severity ?? ''} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`);
+  violations.map(
+    (violation) => `${violation.severity ?? ''} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+  );
 
 describe.each([
   { name: 'dev', context: { stage: 'dev' } },

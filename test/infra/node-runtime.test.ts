@@ -16,7 +16,7 @@ const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import
 const majorOf = (version: string): number => Number(/^v?(\d+)\./.exec(version)?.[1]);
 
 describe('Node runtime', () => {
-  it('runs the tests on the Lambda runtime\'s Node major', () => {
+  it("runs the tests on the Lambda runtime's Node major", () => {
     // Assess
     expect(LAMBDA_RUNTIME_NAME).toBe(`nodejs${LAMBDA_NODE_MAJOR}.x`);
     expect(majorOf(process.version), `tests run on ${process.execPath} (${process.version})`).toBe(LAMBDA_NODE_MAJOR);

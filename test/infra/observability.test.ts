@@ -11,7 +11,18 @@ import type { CfnResource } from './template-helpers.ts';
 // SNS topic for the alarms, one without.
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:customer-api-ops';
-const ALARM_NAMES = ['api-5xx-rate', 'api-throttled', 'imports-dlq-not-empty', 'exports-dlq-not-empty', 'webhooks-dlq-not-empty', 'worker-errors', 'worker-errors-2', 'builds-dlq-not-empty', 'dispatchWebhookEvents-iterator-age', 'webhook-failed-attempts'].map((suffix) => `customer-api-obs-${suffix}`);
+const ALARM_NAMES = [
+  'api-5xx-rate',
+  'api-throttled',
+  'imports-dlq-not-empty',
+  'exports-dlq-not-empty',
+  'webhooks-dlq-not-empty',
+  'worker-errors',
+  'worker-errors-2',
+  'builds-dlq-not-empty',
+  'dispatchWebhookEvents-iterator-age',
+  'webhook-failed-attempts',
+].map((suffix) => `customer-api-obs-${suffix}`);
 
 const synth = stackSynthesizer();
 
@@ -140,10 +151,21 @@ describe('alarms and dashboard (stage "obs", with an SNS topic)', () => {
     const metrics = resources.flatMap((resource) => queries(resource).filter((query) => query.MetricStat));
 
     // Assess: every worker watched once, at most 10 per alarm (CloudWatch's limit for metric math)
-    for (const resource of resources) expect(resource.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    for (const resource of resources)
+      expect(resource.Properties).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+      });
     expect(metrics.map((query) => singleReference(query.MetricStat?.Metric.Dimensions?.[0]?.Value)).sort()).toEqual([...workerIds].sort());
-    for (const query of metrics) expect(query.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors' }, Period: 300, Stat: 'Sum' });
-    expect(queries(resources[0]!).find((query) => query.Expression)?.Expression).toBe(WORKERS.slice(0, 10).map((_, index) => `FILL(w${index}, 0)`).join(' + '));
+    for (const query of metrics)
+      expect(query.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors' }, Period: 300, Stat: 'Sum' });
+    expect(queries(resources[0]!).find((query) => query.Expression)?.Expression).toBe(
+      WORKERS.slice(0, 10)
+        .map((_, index) => `FILL(w${index}, 0)`)
+        .join(' + '),
+    );
     expect(queries(resources[1]!).filter((query) => query.MetricStat)).toHaveLength(WORKERS.length - 10);
   });
 

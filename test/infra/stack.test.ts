@@ -158,9 +158,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const table = resourceById(template, tableLogicalId(template, STAGE, id));
 
       // Assess
-      expect(table.Properties.TimeToLiveSpecification).toEqual(
-        spec.ttlAttribute ? { AttributeName: spec.ttlAttribute, Enabled: true } : undefined,
-      );
+      expect(table.Properties.TimeToLiveSpecification).toEqual(spec.ttlAttribute ? { AttributeName: spec.ttlAttribute, Enabled: true } : undefined);
     });
 
     it.each(TABLE_IDS)('%s: GSIs exactly as in the spec, with its projection', (id) => {
@@ -181,10 +179,14 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(table.Properties.GlobalSecondaryIndexes).toEqual(expected.length > 0 ? expected : undefined);
     });
 
-    it('inventory: the active-jobs index is sharded and keys only, so a job\'s checkpoint never writes it', () => {
+    it("inventory: the active-jobs index is sharded and keys only, so a job's checkpoint never writes it", () => {
       // Act
       const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
-      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string }>; Projection: { ProjectionType: string } }>;
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{
+        IndexName: string;
+        KeySchema: Array<{ AttributeName: string }>;
+        Projection: { ProjectionType: string };
+      }>;
       const active = indexes.find((index) => index.IndexName === ACTIVE_JOBS_INDEX.indexName);
 
       // Assess
@@ -196,7 +198,11 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
     it("inventory: gsi2 holds a transfer's second ledger leg, projecting the whole movement as gsi1 does", () => {
       // Act
       const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
-      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string; KeyType: string }>; Projection: { ProjectionType: string } }>;
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{
+        IndexName: string;
+        KeySchema: Array<{ AttributeName: string; KeyType: string }>;
+        Projection: { ProjectionType: string };
+      }>;
 
       // Assess
       expect(indexes.find((index) => index.IndexName === 'gsi2')).toEqual({
@@ -212,7 +218,11 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
     it('inventory: the lots index lists builds by the lot they consumed and produced, projecting the whole provenance (docs/inventory.md "Tracing a lot")', () => {
       // Act
       const table = resourceById(template, tableLogicalId(template, STAGE, 'inventory'));
-      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string; KeyType: string }>; Projection: { ProjectionType: string } }>;
+      const indexes = table.Properties.GlobalSecondaryIndexes as Array<{
+        IndexName: string;
+        KeySchema: Array<{ AttributeName: string; KeyType: string }>;
+        Projection: { ProjectionType: string };
+      }>;
 
       // Assess
       expect(indexes.find((index) => index.IndexName === LOTS_INDEX.indexName)).toEqual({
@@ -255,9 +265,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
           ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
         },
         LifecycleConfiguration: {
-          Rules: expect.arrayContaining([
-            expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
-          ]),
+          Rules: expect.arrayContaining([expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })]),
         },
       });
       expect(bucket.Properties.CorsConfiguration).toBeUndefined();
@@ -269,9 +277,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const bucketId = filesBucketId();
 
       // Act
-      const policy = logicalIdOfType(template, 'AWS::S3::BucketPolicy', (candidate) =>
-        referencedLogicalIds(candidate.Properties.Bucket).has(bucketId),
-      );
+      const policy = logicalIdOfType(template, 'AWS::S3::BucketPolicy', (candidate) => referencedLogicalIds(candidate.Properties.Bucket).has(bucketId));
 
       // Assess
       expect(resourceById(template, policy).Properties.PolicyDocument).toMatchObject({
@@ -324,15 +330,11 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       const id = queueId(suffix);
 
       // Act
-      const policyId = logicalIdOfType(template, 'AWS::SQS::QueuePolicy', (policy) =>
-        referencedLogicalIds(policy.Properties.Queues).has(id),
-      );
+      const policyId = logicalIdOfType(template, 'AWS::SQS::QueuePolicy', (policy) => referencedLogicalIds(policy.Properties.Queues).has(id));
 
       // Assess
       expect(resourceById(template, policyId).Properties.PolicyDocument).toMatchObject({
-        Statement: expect.arrayContaining([
-          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: expect.arrayContaining([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       });
     });
 
@@ -460,9 +462,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
 
     it('runs every function on arm64 + nodejs22.x, ESM bundle, 512 MB, 10 s (workers: their own timeout), own log group', () => {
       // Prepare
-      const workerTimeouts = new Map(
-        WORKERS.map((worker) => [functionLogicalId(synthesized.stack, functionIdFor(worker.id)), worker.timeoutSeconds]),
-      );
+      const workerTimeouts = new Map(WORKERS.map((worker) => [functionLogicalId(synthesized.stack, functionIdFor(worker.id)), worker.timeoutSeconds]));
 
       // Act
       const functions = resourcesOfType(template, 'AWS::Lambda::Function');
@@ -513,7 +513,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
   describe('workers (lib/app/workers.ts)', () => {
     const workerFnId = (workerId: string): string => functionLogicalId(synthesized.stack, functionIdFor(workerId));
     const queueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].queue.queueUrl);
-    const deadLetterQueueIdOf = (worker: { queue: QueueId }): string => stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl);
+    const deadLetterQueueIdOf = (worker: { queue: QueueId }): string =>
+      stackRef(synthesized.stack, synthesized.stack.workerQueues[worker.queue].deadLetterQueue.queueUrl);
 
     function mappingsOf(fnId: string): CfnResource[] {
       return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')
@@ -521,7 +522,7 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
         .map(([, mapping]) => mapping);
     }
 
-    it.each(WORKERS)("$id: the bundle is built from its handler entry, timeout $timeoutSeconds s", (worker) => {
+    it.each(WORKERS)('$id: the bundle is built from its handler entry, timeout $timeoutSeconds s', (worker) => {
       // Prepare
       const fn = resourceById(template, workerFnId(worker.id));
       const assetPath = fn.Metadata?.['aws:asset:path'] as string;
@@ -548,20 +549,23 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(principals).toEqual(worker.trigger === 'schedule' ? ['events.amazonaws.com'] : []);
     });
 
-    it.each(QUEUE_WORKERS)('$id: one SQS event source mapping with partial batch failures, batch size $batchSize, max concurrency $maxConcurrency', (worker) => {
-      // Act
-      const mappings = mappingsOf(workerFnId(worker.id));
+    it.each(QUEUE_WORKERS)(
+      '$id: one SQS event source mapping with partial batch failures, batch size $batchSize, max concurrency $maxConcurrency',
+      (worker) => {
+        // Act
+        const mappings = mappingsOf(workerFnId(worker.id));
 
-      // Assess
-      expect(mappings).toHaveLength(1);
-      expect(mappings[0]?.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::GetAtt': [queueIdOf(worker), 'Arn'] },
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        BatchSize: worker.batchSize,
-        ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
-      });
-      expect(worker.maxConcurrency).toBeGreaterThanOrEqual(2);
-    });
+        // Assess
+        expect(mappings).toHaveLength(1);
+        expect(mappings[0]?.Properties).toMatchObject({
+          EventSourceArn: { 'Fn::GetAtt': [queueIdOf(worker), 'Arn'] },
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          BatchSize: worker.batchSize,
+          ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
+        });
+        expect(worker.maxConcurrency).toBeGreaterThanOrEqual(2);
+      },
+    );
 
     it.each(QUEUE_WORKERS)('$id: its queue hides a message ≥ 6 × the function timeout and dead-letters after ≥ 5 receives', (worker) => {
       // Prepare
@@ -597,7 +601,8 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
       expect(rules).toHaveLength(1);
       const [ruleId, rule] = rules[0] as [string, CfnResource];
       // CDK writes whole hours in hours.
-      const rate = minutes % 60 === 0 ? `rate(${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'})` : `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
+      const rate =
+        minutes % 60 === 0 ? `rate(${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'})` : `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
       expect(rule.Properties).toMatchObject({
         ScheduleExpression: rate,
         State: 'ENABLED',

@@ -16,16 +16,13 @@ describe('validateStageName', () => {
     expect(result).toBe(stage);
   });
 
-  it.each(['', 'Dev', '1dev', '-dev', 'dev_1', 'dev.1', 'a123456789012345678901', 'dev ', 42, null])(
-    'rejects %j',
-    (stage) => {
-      // Act
-      const act = () => validateStageName(stage);
+  it.each(['', 'Dev', '1dev', '-dev', 'dev_1', 'dev.1', 'a123456789012345678901', 'dev ', 42, null])('rejects %j', (stage) => {
+    // Act
+    const act = () => validateStageName(stage);
 
-      // Assess
-      expect(act).toThrow(/Invalid stage/);
-    },
-  );
+    // Assess
+    expect(act).toThrow(/Invalid stage/);
+  });
 });
 
 describe('stackNameFor', () => {

@@ -5,9 +5,11 @@ import { expect } from 'vitest';
 /** Helpers to read a synthesized CloudFormation template in infra tests. */
 
 /** The feature flags of cdk.json, so tests synthesize what `cdk synth` does. */
-export const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-}).context;
+export const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
 
 export interface CfnResource {
   Type: string;
@@ -75,7 +77,9 @@ export function statementsOfFunction(template: Template, fnLogicalId: string): P
 
 /** Every IAM statement of a role: its inline policies and the AWS::IAM::Policy resources attached to it. */
 export function statementsOfRole(template: Template, roleId: string): PolicyStatement[] {
-  const inline = ((resourceById(template, roleId).Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: PolicyStatement[] } }>).flatMap((policy) => policy.PolicyDocument.Statement);
+  const inline = ((resourceById(template, roleId).Properties.Policies ?? []) as Array<{ PolicyDocument: { Statement: PolicyStatement[] } }>).flatMap(
+    (policy) => policy.PolicyDocument.Statement,
+  );
   const attached = resourcesOfType(template, 'AWS::IAM::Policy')
     .filter(([, policy]) => referencedLogicalIds(policy.Properties.Roles).has(roleId))
     .flatMap(([, policy]) => (policy.Properties.PolicyDocument as { Statement: PolicyStatement[] }).Statement);

@@ -76,7 +76,9 @@ describe('context overrides', () => {
   it('keeps the import worker event source within its reservation', () => {
     // Act
     const importQueueArn = synthesized.stack.resolve(synthesized.stack.importQueue.queueArn);
-    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping').filter(([, mapping]) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(importQueueArn));
+    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, mapping]) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(importQueueArn),
+    );
 
     // Assess
     expect(mappings).toHaveLength(QUEUE_WORKERS.length);

@@ -43,12 +43,16 @@ describe.each(['dev', 'prod'])('stage %s', (stage) => {
     if (dispatcher?.trigger !== 'stream') throw new Error('no stream worker');
     const fn = synthesized.stack.workerFunctions.get(dispatcher.id);
     const fnId = singleReference(synthesized.stack.resolve(fn?.function.functionName));
-    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping').filter(([, mapping]) => singleReference(mapping.Properties.FunctionName) === fnId);
+    const mappings = resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, mapping]) => singleReference(mapping.Properties.FunctionName) === fnId,
+    );
     expect(mappings).toHaveLength(1);
     const properties = mappings[0]?.[1].Properties as Record<string, unknown>;
     expect(properties.BisectBatchOnFunctionError).toBe(true);
     expect(properties.MaximumRetryAttempts).toBe(dispatcher.maxRetries);
-    expect(JSON.stringify(properties.DestinationConfig)).toContain(singleReference(synthesized.stack.resolve(synthesized.stack.workerQueues[WEBHOOK_QUEUE.id].deadLetterQueue.queueArn)));
+    expect(JSON.stringify(properties.DestinationConfig)).toContain(
+      singleReference(synthesized.stack.resolve(synthesized.stack.workerQueues[WEBHOOK_QUEUE.id].deadLetterQueue.queueArn)),
+    );
     expect(JSON.stringify(properties.FilterCriteria)).toContain('\\"INSERT\\"');
     expect(functionIdFor(dispatcher.id)).toBe('DispatchWebhookEventsFunction');
   });

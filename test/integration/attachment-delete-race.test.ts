@@ -40,16 +40,22 @@ describe('concurrent deletes of one attachment', () => {
     const commands = new AttachmentCommands({ attachments, objects: { put: unused, delete: unused }, targets: { exists: async () => true } });
     const id = newId('att');
     const context = { organizationId, actor: { type: 'system' as const, id: 'tests' }, traceId: null };
-    await transactionWriter().run(context, async () => ({ writes: attachments.createWrites(organizationId, { attachment: linkAttachment(id), objectKey: null }), events: [], result: undefined }));
+    await transactionWriter().run(context, async () => ({
+      writes: attachments.createWrites(organizationId, { attachment: linkAttachment(id), objectKey: null }),
+      events: [],
+      result: undefined,
+    }));
     const winner = await commands.delete(organizationId, id);
     const loser = await commands.delete(organizationId, id);
 
     // Act
     await transactionWriter().run(context, async () => winner);
-    const lost = await transactionWriter().run(context, async () => loser).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const lost = await transactionWriter()
+      .run(context, async () => loser)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
 
     // Assess
     expect(lost).toMatchObject({ status: 404, code: 'customer-api.attachments.not-found' });

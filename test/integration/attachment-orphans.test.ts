@@ -30,7 +30,22 @@ async function exists(key: string): Promise<boolean> {
 
 function fileAttachment(id: string): Attachment {
   const now = new Date().toISOString();
-  return { id, targetKind: 'item', targetId: 'itm_01J0000000000000000000000Z', kind: 'file', fileKind: 'other', title: 'a.pdf', fileName: 'a.pdf', contentType: 'application/pdf', sizeBytes: 3, sha256: 'x', pageCount: null, url: null, createdAt: now, createdBy: 'key_test' };
+  return {
+    id,
+    targetKind: 'item',
+    targetId: 'itm_01J0000000000000000000000Z',
+    kind: 'file',
+    fileKind: 'other',
+    title: 'a.pdf',
+    fileName: 'a.pdf',
+    contentType: 'application/pdf',
+    sizeBytes: 3,
+    sha256: 'x',
+    pageCount: null,
+    url: null,
+    createdAt: now,
+    createdBy: 'key_test',
+  };
 }
 
 describe('the orphan sweep', () => {

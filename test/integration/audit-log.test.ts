@@ -77,13 +77,20 @@ describe('TransactionWriter audit events', () => {
       Array.from({ length: 3 }, async (_, writerIndex) => {
         const results = [];
         for (let index = 0; index < 5; index += 1) {
-          results.push(await commit(organizationId, [eventDraft('stock.changed'), eventDraft('movement.created')], { writer, audit: auditDraft('bom.updated', `w${writerIndex}-${index}`) }));
+          results.push(
+            await commit(organizationId, [eventDraft('stock.changed'), eventDraft('movement.created')], {
+              writer,
+              audit: auditDraft('bom.updated', `w${writerIndex}-${index}`),
+            }),
+          );
         }
         return results;
       }),
     );
     const aborted = await Promise.allSettled(
-      Array.from({ length: 3 }, (_, index) => commit(organizationId, [eventDraft('low-stock')], { marker: taken, audit: auditDraft('bom.updated', `aborted-${index}`) })),
+      Array.from({ length: 3 }, (_, index) =>
+        commit(organizationId, [eventDraft('low-stock')], { marker: taken, audit: auditDraft('bom.updated', `aborted-${index}`) }),
+      ),
     );
 
     // Assess

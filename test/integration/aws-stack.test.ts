@@ -15,13 +15,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import {
-  DeleteMessageCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_QUEUE, TABLES, physicalTableName } from '../../lib/platform/storage/tables.ts';
@@ -142,7 +136,11 @@ describe('local AWS stack, in memory', () => {
         .sort(byName);
       expect(indexes).toEqual(
         spec.globalIndexes
-          .map((index) => ({ name: index.indexName, keys: [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])], projection: index.projection }))
+          .map((index) => ({
+            name: index.indexName,
+            keys: [index.partitionKey.name, ...(index.sortKey ? [index.sortKey.name] : [])],
+            projection: index.projection,
+          }))
           .sort(byName),
       );
       const ttl = await aws.dynamo.send(new DescribeTimeToLiveCommand({ TableName }));
@@ -166,9 +164,7 @@ describe('local AWS stack, in memory', () => {
     await expect(aws.dynamo.send(transaction)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
     await aws.dynamo.send(new PutItemCommand({ TableName: keys, Item: { pk: { S: 'KEY#tx' } } }));
     await aws.dynamo.send(transaction);
-    const { Item } = await aws.dynamo.send(
-      new GetItemCommand({ TableName: inventory, Key: { pk: { S: 'ORG#tx' }, sk: { S: 'ITEM#1' } } }),
-    );
+    const { Item } = await aws.dynamo.send(new GetItemCommand({ TableName: inventory, Key: { pk: { S: 'ORG#tx' }, sk: { S: 'ITEM#1' } } }));
     expect(Item?.qty).toEqual({ N: '3' });
   });
 
@@ -197,9 +193,7 @@ describe('local AWS stack, in memory', () => {
     const QueueUrl = stack.env.IMPORT_QUEUE_URL!;
     const dlqUrl = stack.env.IMPORT_DLQ_URL!;
     const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['All'] }));
-    const { Attributes: dlq } = await aws.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
-    );
+    const { Attributes: dlq } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
     expect(Attributes?.VisibilityTimeout).toBe(String(IMPORT_QUEUE.visibilityTimeoutSeconds));
     expect(JSON.parse(Attributes?.RedrivePolicy ?? '{}')).toEqual({
       deadLetterTargetArn: dlq?.QueueArn,
@@ -289,9 +283,7 @@ describe('local AWS stack, persistent', () => {
     const first = await startAwsStack({ stateDir });
     try {
       const aws = clients(first);
-      await aws.dynamo.send(
-        new PutItemCommand({ TableName: first.env.INVENTORY_TABLE_NAME, Item: { pk: { S: 'ORG#p' }, sk: { S: 'ITEM#p' } } }),
-      );
+      await aws.dynamo.send(new PutItemCommand({ TableName: first.env.INVENTORY_TABLE_NAME, Item: { pk: { S: 'ORG#p' }, sk: { S: 'ITEM#p' } } }));
       await aws.s3.send(new PutObjectCommand({ Bucket: first.env.FILES_BUCKET_NAME, Key: 'kept.txt', Body: 'kept' }));
     } finally {
       await first.stop();

@@ -22,7 +22,10 @@ describe.each(['wide', 'escaped'] as const)('the largest BOM (%s characters) on 
   it('commits in one transaction, and the BOM, its revision and its stored response read back whole', async () => {
     // Prepare: the longest organization id (`org_` and 64 characters)
     const organizationId = `org_${randomUUID().replaceAll('-', '')}${'o'.repeat(32)}`;
-    const input = z.parse(createBomBody, worstCaseBomBody({ itemIds: Array.from({ length: BOM_LIMITS.components }, (_, index) => longestId(index + 1)), targetItemId: longestId(0), text }));
+    const input = z.parse(
+      createBomBody,
+      worstCaseBomBody({ itemIds: Array.from({ length: BOM_LIMITS.components }, (_, index) => longestId(index + 1)), targetItemId: longestId(0), text }),
+    );
     const boms = new BomsStore(tableName('inventory'));
     const idempotency = new PartedResponseIdempotencyStore(tableName('idempotency'), 30);
     const writer = new TransactionWriter({ events: tableName('events'), audit: tableName('audit') }, idempotency);
@@ -33,11 +36,15 @@ describe.each(['wide', 'escaped'] as const)('the largest BOM (%s characters) on 
     const keyId = newId('key');
 
     // Act
-    const { result, response } = await writer.run({ organizationId, actor: { type: 'api-key', id: keyId }, traceId: null, idempotency: { key: 'k', claim: claimed.claim } }, () => command.create(organizationId, keyId, input), ({ bom }) => ({
-      statusCode: 201,
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
-      body: JSON.stringify(bom),
-    }));
+    const { result, response } = await writer.run(
+      { organizationId, actor: { type: 'api-key', id: keyId }, traceId: null, idempotency: { key: 'k', claim: claimed.claim } },
+      () => command.create(organizationId, keyId, input),
+      ({ bom }) => ({
+        statusCode: 201,
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        body: JSON.stringify(bom),
+      }),
+    );
     const stored = await boms.get(organizationId, result.bom.id);
     const revision = await boms.revision(organizationId, result.bom.id, result.bom.revision.id);
     const replay = await idempotency.claim(organizationId, keyHash, 'fingerprint', new Date());

@@ -17,9 +17,11 @@ import { stockAt } from '../support/stock.ts';
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
 /** The import records, with `interfere` run once, right after the job has read its BOMs. */
-const recordsInterferingAfterBomLoad = (interfere: () => Promise<void>) => watchedImportRecords({ afterRead: (entity, count) => (entity === 'bom' && count === 1 ? interfere() : undefined) });
+const recordsInterferingAfterBomLoad = (interfere: () => Promise<void>) =>
+  watchedImportRecords({ afterRead: (entity, count) => (entity === 'bom' && count === 1 ? interfere() : undefined) });
 
-const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, kind, file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
+const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) =>
+  runImportInProcess(organizationId, kind, file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
 
 async function organizationWithKitBom() {
   const organizationId = uniqueOrganization();
@@ -44,10 +46,16 @@ describe('a build whose BOM changes between the job reading it and the build com
   it('is built from the revision that is current at commit: revised from NUT×2 to BOLT×3, it consumes 3 BOLT per kit and names revision 2', async () => {
     // Prepare
     const org = await organizationWithKitBom();
-    const revise = () => runJob(org.organizationId, 'boms', csv('bomCode,name,targetSku,componentSku,quantity', 'KIT-BOM,Kit,KIT,BOLT,3')).then(() => undefined);
+    const revise = () =>
+      runJob(org.organizationId, 'boms', csv('bomCode,name,targetSku,componentSku,quantity', 'KIT-BOM,Kit,KIT,BOLT,3')).then(() => undefined);
 
     // Act: the BOM is revised right after the build job read it
-    const job = await runJob(org.organizationId, 'builds', csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,5,A1'), recordsInterferingAfterBomLoad(revise));
+    const job = await runJob(
+      org.organizationId,
+      'builds',
+      csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,5,A1'),
+      recordsInterferingAfterBomLoad(revise),
+    );
     const { bom } = await storedBom(org.organizationId);
     const builds = await bomsStore().builds(org.organizationId, bom.id, (await stockAt(org.organizationId, org.bolt, org.a1, null)).id, undefined, 10);
 
@@ -74,7 +82,12 @@ describe('a build whose BOM changes between the job reading it and the build com
     };
 
     // Act
-    const job = await runJob(org.organizationId, 'builds', csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,5,A1'), recordsInterferingAfterBomLoad(archive));
+    const job = await runJob(
+      org.organizationId,
+      'builds',
+      csv('buildReference,bomCode,quantity,locationCode', 'B-1,KIT-BOM,5,A1'),
+      recordsInterferingAfterBomLoad(archive),
+    );
     const errors = await importJobsStore().listRowErrors(org.organizationId, job.id, undefined, 10);
 
     // Assess

@@ -71,13 +71,22 @@ function linesOf(prefix: string, count: number, options: { screws?: number; apar
   const lot = (index: number) => (options.apart ? `${prefix}-${index}` : lotOf(index));
   return Array.from({ length: count }, (_, index) => {
     if (index >= count - screws) return { sourceStockRecordId: `stk_${prefix}s${index}`, itemId: ids.screw, quantity: 2, lot: null };
-    return { sourceStockRecordId: index === 0 && !options.apart ? SHARED : `stk_${prefix}${index}`, itemId: ids.comp, quantity: 0.25 * (1 + (index % 4)), lot: lot(Math.floor(index / 5)) };
+    return {
+      sourceStockRecordId: index === 0 && !options.apart ? SHARED : `stk_${prefix}${index}`,
+      itemId: ids.comp,
+      quantity: 0.25 * (1 + (index % 4)),
+      lot: lot(Math.floor(index / 5)),
+    };
   });
 }
 
 /** Commits each group in a transaction of its own, as the build runner does. */
 async function commit(group: StoreWrite[]): Promise<void> {
-  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'provenance-tests' }, traceId: null }, async () => ({ writes: group, events: [], result: undefined }));
+  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'provenance-tests' }, traceId: null }, async () => ({
+    writes: group,
+    events: [],
+    result: undefined,
+  }));
 }
 
 async function writeInGroups(build: BuildProvenance): Promise<number[]> {
@@ -99,7 +108,8 @@ async function allPages(limit: number): Promise<BuildProvenance[][]> {
 }
 
 const linesIn = (page: readonly BuildProvenance[]) => page.reduce((total, build) => total + build.consumed.length, 0);
-const nodesOf = (build: BuildProvenance, direction: 'forward' | 'backward') => nodesOfBuild(build, direction).map(({ itemId, lot, quantity, buildId }) => ({ itemId, lot, quantity, buildId }));
+const nodesOf = (build: BuildProvenance, direction: 'forward' | 'backward') =>
+  nodesOfBuild(build, direction).map(({ itemId, lot, quantity, buildId }) => ({ itemId, lot, quantity, buildId }));
 
 beforeAll(async () => {
   await runImportInProcess(organizationId, 'items', 'sku,name,trackingMode\nCOMP,Component,lot\nFIN,Finished,lot\nSCREW,Screw,none\n');
@@ -135,16 +145,27 @@ describe('a build of 3,000 consumed lines', () => {
     const [pointer] = await batchGet(tableName('inventory'), [buildPointerEntity.key(key)]);
     const entries = await batchGet(
       tableName('inventory'),
-      [...new Set(big.consumed.map((line) => line.sourceStockRecordId))].map((stockRecordId) => buildProvenanceEntity.key({ organizationId, bomId: ids.bomId, stockRecordId, buildId: big.id })),
+      [...new Set(big.consumed.map((line) => line.sourceStockRecordId))].map((stockRecordId) =>
+        buildProvenanceEntity.key({ organizationId, bomId: ids.bomId, stockRecordId, buildId: big.id }),
+      ),
     );
-    const slices = await batchGet(tableName('inventory'), Array.from({ length: 60 }, (_, index) => buildConsumedSliceEntity.key({ organizationId, buildId: big.id, index })));
+    const slices = await batchGet(
+      tableName('inventory'),
+      Array.from({ length: 60 }, (_, index) => buildConsumedSliceEntity.key({ organizationId, buildId: big.id, index })),
+    );
 
-    const sizes = { pointer: storedItemBytes(pointer ?? {}), entry: Math.max(...entries.map(storedItemBytes)), slice: Math.max(...slices.map(storedItemBytes)) };
+    const sizes = {
+      pointer: storedItemBytes(pointer ?? {}),
+      entry: Math.max(...entries.map(storedItemBytes)),
+      slice: Math.max(...slices.map(storedItemBytes)),
+    };
     const total = sizes.pointer + [...entries, ...slices].reduce((sum, item) => sum + storedItemBytes(item), 0);
     // Every entry of the first layout held the same whole provenance: one measured stands for all.
     const [pointerV1, ...entriesV1] = legacyBuildWrites(organizationId, big).map((write) => storedItemBytes(write.item.Put?.Item ?? {}));
     const firstLayout = (pointerV1 ?? 0) + entriesV1.length * (entriesV1[0] ?? 0);
-    console.info(`3,000 lines: pointer ${sizes.pointer} B, largest entry ${sizes.entry} B, largest slice ${sizes.slice} B, all ${total} B; first layout ${firstLayout} B`);
+    console.info(
+      `3,000 lines: pointer ${sizes.pointer} B, largest entry ${sizes.entry} B, largest slice ${sizes.slice} B, all ${total} B; first layout ${firstLayout} B`,
+    );
 
     expect(entries).toHaveLength(3000);
     expect(slices).toHaveLength(60);
@@ -224,7 +245,10 @@ describe('the lot trace', () => {
   });
 
   it('backward through a build of the first layout', async () => {
-    const trace = await eventuallyTraced(() => traces().trace(organizationId, { sku: 'FIN', lot: 'F-LEGACY', direction: 'backward', depth: 1 }), (found) => found.nodeCount > 0);
+    const trace = await eventuallyTraced(
+      () => traces().trace(organizationId, { sku: 'FIN', lot: 'F-LEGACY', direction: 'backward', depth: 1 }),
+      (found) => found.nodeCount > 0,
+    );
 
     expect(trace.nodes.map(({ itemId, lot, quantity, buildId }) => ({ itemId, lot, quantity, buildId }))).toEqual(nodesOf(legacy, 'backward'));
   });
@@ -266,7 +290,11 @@ describe('the lot trace', () => {
       counter.reset();
       await store.buildsFrom(organizationId, { itemId: ids.fin, lot: 'F-S0' }, 'backward', undefined, 200);
 
-      expect({ forward, backwardLarge, backwardSmall: counter.operations() }).toEqual({ forward: ['Query'], backwardLarge: ['Query', 'BatchGetItem'], backwardSmall: ['Query'] });
+      expect({ forward, backwardLarge, backwardSmall: counter.operations() }).toEqual({
+        forward: ['Query'],
+        backwardLarge: ['Query', 'BatchGetItem'],
+        backwardSmall: ['Query'],
+      });
     } finally {
       counter.stop();
     }

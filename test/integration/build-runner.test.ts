@@ -39,33 +39,88 @@ async function commit(organizationId: string, writes: StoreWrite[]): Promise<voi
 }
 
 /** `components` items with `stockPerRecord` on hand at A1 each (lot items: `lots` lots of it), a target and an active BOM of one of each per unit. */
-async function world(options: { components: number; lots?: number; stockPerRecord: number }): Promise<{ organizationId: string; bom: Bom; components: Item[] }> {
+async function world(options: {
+  components: number;
+  lots?: number;
+  stockPerRecord: number;
+}): Promise<{ organizationId: string; bom: Bom; components: Item[] }> {
   const organizationId = uniqueOrganization();
   const store = inventoryRecords();
   const stock = new StockStore(tableName('inventory'));
   const target = itemOf('itm_target', 'TARGET');
-  const components = Array.from({ length: options.components }, (_, index) => itemOf(`itm_c${index}`, `C${index}`, index === 0 && options.lots ? { trackingMode: 'lot' } : {}));
+  const components = Array.from({ length: options.components }, (_, index) =>
+    itemOf(`itm_c${index}`, `C${index}`, index === 0 && options.lots ? { trackingMode: 'lot' } : {}),
+  );
   const writes: StoreWrite[] = [...store.createWrites(organizationId, 'item', target), ...store.createWrites(organizationId, 'location', A1)];
   for (const item of components) {
     const lots = item.trackingMode === 'lot' ? Array.from({ length: options.lots ?? 1 }, (_, index) => `L${String(index).padStart(3, '0')}`) : [null];
-    writes.push(...store.createWrites(organizationId, 'item', item), stock.itemStockWrite(organizationId, { itemId: item.id, onHand: options.stockPerRecord * lots.length, trackingMode: item.trackingMode }, null, item.trackingMode));
+    writes.push(
+      ...store.createWrites(organizationId, 'item', item),
+      stock.itemStockWrite(
+        organizationId,
+        { itemId: item.id, onHand: options.stockPerRecord * lots.length, trackingMode: item.trackingMode },
+        null,
+        item.trackingMode,
+      ),
+    );
     lots.forEach((lot, index) => {
       const createdAt = new Date(Date.parse(STORED_AT) + index * 1000).toISOString();
-      const record: StockRecord = { id: `stk_${item.sku}_${lot ?? 'none'}`, itemId: item.id, sku: item.sku, locationId: A1.id, locationCode: A1.code, lot, onHand: options.stockPerRecord, createdAt, updatedAt: createdAt };
+      const record: StockRecord = {
+        id: `stk_${item.sku}_${lot ?? 'none'}`,
+        itemId: item.id,
+        sku: item.sku,
+        locationId: A1.id,
+        locationCode: A1.code,
+        lot,
+        onHand: options.stockPerRecord,
+        createdAt,
+        updatedAt: createdAt,
+      };
       writes.push(...store.createWrites(organizationId, 'stock-record', record));
     });
   }
   for (let start = 0; start < writes.length; start += 90) await commit(organizationId, writes.slice(start, start + 90));
-  const content = { name: 'Target', targetItemId: target.id, status: 'active' as const, outputQuantity: 1, unit: null, notes: null, lines: components.map((item, index) => ({ lineId: `bln_${index}`, itemId: item.id, quantity: 1, unit: null, scrapPercent: 0, notes: null })) };
-  const bom: Bom = { id: 'bom_target', code: 'TARGET-BOM', archived: false, revision: { id: 'rev_target', number: 1 }, createdAt: STORED_AT, updatedAt: STORED_AT, ...content };
-  const revision: BomRevision = { id: 'rev_target', bomId: bom.id, number: 1, createdAt: STORED_AT, createdBy: ACTOR.id, summary: { added: components.length, removed: 0, changed: 0 }, content };
+  const content = {
+    name: 'Target',
+    targetItemId: target.id,
+    status: 'active' as const,
+    outputQuantity: 1,
+    unit: null,
+    notes: null,
+    lines: components.map((item, index) => ({ lineId: `bln_${index}`, itemId: item.id, quantity: 1, unit: null, scrapPercent: 0, notes: null })),
+  };
+  const bom: Bom = {
+    id: 'bom_target',
+    code: 'TARGET-BOM',
+    archived: false,
+    revision: { id: 'rev_target', number: 1 },
+    createdAt: STORED_AT,
+    updatedAt: STORED_AT,
+    ...content,
+  };
+  const revision: BomRevision = {
+    id: 'rev_target',
+    bomId: bom.id,
+    number: 1,
+    createdAt: STORED_AT,
+    createdBy: ACTOR.id,
+    summary: { added: components.length, removed: 0, changed: 0 },
+    content,
+  };
   await commit(organizationId, new BomsStore(tableName('inventory')).createWrites(organizationId, bom, revision));
   return { organizationId, bom, components };
 }
 
 async function submit(organizationId: string, input: Partial<BuildInput> & { quantity: number }): Promise<Build> {
   const command = new SubmitBuildCommand(buildPorts(tables()));
-  const body: BuildInput = { buildReference: `B-${input.quantity}-${Math.random()}`, bomCode: 'TARGET-BOM', locationCode: A1.code, outputLot: null, sources: [], ...input };
+  const body: BuildInput = {
+    buildReference: `B-${input.quantity}-${Math.random()}`,
+    bomCode: 'TARGET-BOM',
+    locationCode: A1.code,
+    outputLot: null,
+    sources: [],
+    ...input,
+  };
   return (await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () => command.submit(organizationId, body, ACTOR))).result;
 }
 
@@ -98,16 +153,29 @@ async function runToEnd(organizationId: string, buildId: string, crashAfter?: Bu
 /** On-hand and reserved of every stock record, by sku and lot. */
 async function stockState(organizationId: string, items: Item[]): Promise<Record<string, [number, number]>> {
   const ports = buildPorts(tables());
-  const keys = items.flatMap((item) => (item.trackingMode === 'lot' ? Array.from({ length: 40 }, (_, index) => stockRecordKey(item.id, A1.id, `L${String(index).padStart(3, '0')}`)) : [stockRecordKey(item.id, A1.id, null)]));
+  const keys = items.flatMap((item) =>
+    item.trackingMode === 'lot'
+      ? Array.from({ length: 40 }, (_, index) => stockRecordKey(item.id, A1.id, `L${String(index).padStart(3, '0')}`))
+      : [stockRecordKey(item.id, A1.id, null)],
+  );
   const found = await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [...keys, stockRecordKey('itm_target', A1.id, null)]);
-  return Object.fromEntries([...found.values()].map(({ record }) => { const stock = record as StockRecord; return [`${stock.sku}/${stock.lot ?? ''}`, [stock.onHand, stock.reserved ?? 0]]; }).sort());
+  return Object.fromEntries(
+    [...found.values()]
+      .map(({ record }) => {
+        const stock = record as StockRecord;
+        return [`${stock.sku}/${stock.lot ?? ''}`, [stock.onHand, stock.reserved ?? 0]];
+      })
+      .sort(),
+  );
 }
 
 /** The feed without what differs between two runs (ids, times): types, skus and quantities in commit order. */
 async function feedShape(organizationId: string): Promise<string[]> {
   return (await feedOf(organizationId)).map((event) => {
     const data = event.data as { movement?: { type: string; sku: string; quantity: number }; sku?: string; delta?: number; reserved?: number };
-    return data.movement ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.quantity}` : `${event.type}:${data.sku ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
+    return data.movement
+      ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.quantity}`
+      : `${event.type}:${data.sku ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
   });
 }
 
@@ -189,14 +257,21 @@ describe('build runner', () => {
     const counted = {
       ...ports,
       // The stores are class instances: their other methods stay on the prototype.
-      boms: Object.assign(Object.create(ports.boms) as typeof ports.boms, { revision: (...args: Parameters<typeof ports.boms.revision>) => ((reads.revisions += 1), ports.boms.revision(...args)) }),
-      builds: Object.assign(Object.create(ports.builds) as typeof ports.builds, { get: (...args: Parameters<typeof ports.builds.get>) => ((reads.builds += 1), ports.builds.get(...args)) }),
+      boms: Object.assign(Object.create(ports.boms) as typeof ports.boms, {
+        revision: (...args: Parameters<typeof ports.boms.revision>) => ((reads.revisions += 1), ports.boms.revision(...args)),
+      }),
+      builds: Object.assign(Object.create(ports.builds) as typeof ports.builds, {
+        get: (...args: Parameters<typeof ports.builds.get>) => ((reads.builds += 1), ports.builds.get(...args)),
+      }),
     };
     const runner = new BuildRunner(counted);
     const first = await submit(organizationId, { quantity: 1 });
     const second = await submit(organizationId, { quantity: 2 });
     expect(await runner.run(organizationId, first.id, forever)).toMatchObject({ outcome: 'done', build: { status: 'succeeded' } });
-    expect(await runner.run(organizationId, second.id, forever, { build: second, version: SUBMITTED_BUILD_VERSION })).toMatchObject({ outcome: 'done', build: { status: 'succeeded', quantity: 2 } });
+    expect(await runner.run(organizationId, second.id, forever, { build: second, version: SUBMITTED_BUILD_VERSION })).toMatchObject({
+      outcome: 'done',
+      build: { status: 'succeeded', quantity: 2 },
+    });
     expect(reads).toEqual({ revisions: 1, builds: 1 });
     expect((await ports.builds.get(organizationId, second.id))?.build).toMatchObject({ status: 'succeeded' });
   }, 60_000);
@@ -213,7 +288,10 @@ describe('build runner', () => {
       const key = stockRecordKey('itm_c27', A1.id, null);
       const stored = (await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [key])).get(key);
       if (!stored) throw new Error('no C27');
-      await commit(organizationId, inventoryRecords().updateWrites(organizationId, 'stock-record', { ...(stored.record as StockRecord), onHand: 1 }, stored.version));
+      await commit(
+        organizationId,
+        inventoryRecords().updateWrites(organizationId, 'stock-record', { ...(stored.record as StockRecord), onHand: 1 }, stored.version),
+      );
     };
     await new BuildProcessor(ports, async () => undefined, countAfterFirstConsumption).process(organizationId, build.id, forever);
     const ended = (await ports.builds.get(organizationId, build.id))?.build;
@@ -256,13 +334,23 @@ describe('build runner', () => {
     const running = await submit(organizationId, { quantity: 1 });
     const done = await submit(organizationId, { quantity: 1 });
     await runToEnd(organizationId, done.id);
-    const active = (await activeJobItems(tableName('inventory'), buildActiveShard)).map((item) => item.build as Build).filter((build) => build.organizationId === organizationId);
+    const active = (await activeJobItems(tableName('inventory'), buildActiveShard))
+      .map((item) => item.build as Build)
+      .filter((build) => build.organizationId === organizationId);
     // Done builds leave the active-jobs index.
     expect(active.map((build) => build.id).sort()).toEqual([lost.id, running.id].sort());
     const sent: string[] = [];
     const now = Date.parse(lost.updatedAt) + 3 * 60 * 1000;
     const asIfRunningRecently = active.map((build) => (build.id === running.id ? { ...build, updatedAt: new Date(now - 10_000).toISOString() } : build));
-    const swept = await sweepStalledBuilds({ builds: asIfRunningRecently, now, stalledAfterMs: 2 * 60 * 1000, send: async (message) => void sent.push(message.jobId), onError: (_build, error) => { throw error; } });
+    const swept = await sweepStalledBuilds({
+      builds: asIfRunningRecently,
+      now,
+      stalledAfterMs: 2 * 60 * 1000,
+      send: async (message) => void sent.push(message.jobId),
+      onError: (_build, error) => {
+        throw error;
+      },
+    });
     expect(swept.resent).toBe(1);
     expect(sent).toEqual([lost.id]);
     // Its message runs it from where it stands.
@@ -288,7 +376,8 @@ async function failLastDeliveryAt(organizationId: string, buildId: string, phase
   };
   const real = new BuildProcessor(ports, async (message) => void sent.push(message.jobId), hook);
   const processor = {
-    process: (...args: Parameters<typeof real.process>) => (down ? Promise.reject(new Error('injected failure: the worker keeps failing')) : real.process(...args)),
+    process: (...args: Parameters<typeof real.process>) =>
+      down ? Promise.reject(new Error('injected failure: the worker keeps failing')) : real.process(...args),
     fail: (build: Build, failure: BuildFailure) => real.fail(build, failure),
   };
   const handler = createJobBatchHandler({
@@ -300,7 +389,11 @@ async function failLastDeliveryAt(organizationId: string, buildId: string, phase
     lastReceiveFailure: { code: 'processing-error', message: 'injected: every delivery failed', lines: [] },
     countMessages: () => undefined,
   });
-  const deliver = (receiveCount: number) => handler(sqsEvent(sqsRecord(jobMessage(organizationId, buildId), { receiveCount })), lambdaContext('processBuildJobs', `inv-${receiveCount}`, BUILD_QUEUE.workerTimeoutSeconds * 1000));
+  const deliver = (receiveCount: number) =>
+    handler(
+      sqsEvent(sqsRecord(jobMessage(organizationId, buildId), { receiveCount })),
+      lambdaContext('processBuildJobs', `inv-${receiveCount}`, BUILD_QUEUE.workerTimeoutSeconds * 1000),
+    );
   for (let receive = 1; receive <= BUILD_QUEUE.maxReceiveCount; receive += 1) {
     const response = await deliver(receive);
     // Every receive failed, up to a build already done (a crash after its last step is its last failure).
@@ -311,8 +404,18 @@ async function failLastDeliveryAt(organizationId: string, buildId: string, phase
   for (let round = 0; round < 20; round += 1) {
     if (sent.length === 0) {
       // Nothing handed on: the sweep finds the build if it is not done.
-      const active = (await activeJobItems(tableName('inventory'), buildActiveShard)).map((item) => item.build as Build).filter((build) => build.id === buildId);
-      await sweepStalledBuilds({ builds: active, now: Date.now() + 10 * 60 * 1000, stalledAfterMs: 2 * 60 * 1000, send: async (message) => void sent.push(message.jobId), onError: (_build, error) => { throw error; } });
+      const active = (await activeJobItems(tableName('inventory'), buildActiveShard))
+        .map((item) => item.build as Build)
+        .filter((build) => build.id === buildId);
+      await sweepStalledBuilds({
+        builds: active,
+        now: Date.now() + 10 * 60 * 1000,
+        stalledAfterMs: 2 * 60 * 1000,
+        send: async (message) => void sent.push(message.jobId),
+        onError: (_build, error) => {
+          throw error;
+        },
+      });
       if (sent.length === 0) break;
     }
     sent.shift();
@@ -337,11 +440,16 @@ async function outcomeOf(organizationId: string, items: Item[], buildReference: 
   const ports = buildPorts(tables());
   const stock = await stockState(organizationId, items);
   const totals = await new StockStore(tableName('inventory')).getItemStock(organizationId, [...items.map((item) => item.id), 'itm_target']);
-  const records = await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [...items.map((item) => stockRecordKey(item.id, A1.id, null)), stockRecordKey('itm_target', A1.id, null)]);
+  const records = await ports.stock.getByNaturalKeys(organizationId, 'stock-record', [
+    ...items.map((item) => stockRecordKey(item.id, A1.id, null)),
+    stockRecordKey('itm_target', A1.id, null),
+  ]);
   const ledger: Record<string, string[]> = {};
   for (const { record } of records.values()) {
     const stockRecord = record as StockRecord;
-    ledger[stockRecord.sku] = (await movementsOf(tableName('inventory'), organizationId, stockRecord.id)).map((movement) => `${movement.type}:${movement.quantity}`);
+    ledger[stockRecord.sku] = (await movementsOf(tableName('inventory'), organizationId, stockRecord.id)).map(
+      (movement) => `${movement.type}:${movement.quantity}`,
+    );
   }
   const provenance = await new BuildProvenanceStore(tableName('inventory')).builds(organizationId, 'bom_target', 'stk_C1_none', undefined, 50);
   return {
@@ -376,30 +484,45 @@ describe('a build whose last delivery fails', () => {
     { phase: 'record', occurrence: 1, ends: 'built' },
     { phase: 'record', occurrence: 2, ends: 'built' },
     { phase: 'done', occurrence: 1, ends: 'built' },
-  ] as const)('failing from step $occurrence that left it in $phase ends as $ends', async ({ phase, occurrence, ends }) => {
-    const { organizationId, components } = await world(size);
-    const build = await submit(organizationId, { quantity: 4 });
-    const before = await outcomeOf(organizationId, components, build.buildReference);
+  ] as const)(
+    'failing from step $occurrence that left it in $phase ends as $ends',
+    async ({ phase, occurrence, ends }) => {
+      const { organizationId, components } = await world(size);
+      const build = await submit(organizationId, { quantity: 4 });
+      const before = await outcomeOf(organizationId, components, build.buildReference);
 
-    const ended = await failLastDeliveryAt(organizationId, build.id, phase, occurrence);
+      const ended = await failLastDeliveryAt(organizationId, build.id, phase, occurrence);
 
-    const after = await outcomeOf(organizationId, components, build.buildReference);
-    if (ends === 'built') {
-      expect(after).toEqual({ ...uninterrupted, claimedBy: build.id });
-      expect(ended).toMatchObject({ status: 'succeeded', failure: null, progress: { phase: 'done' } });
-      return;
-    }
-    expect(ended).toMatchObject({ status: 'failed', failure: { code: 'processing-error' }, progress: { phase: 'done' } });
-    // No build at all: stock and totals as before, every consumption put back, no output, no provenance, the reference free.
-    expect({ stock: after.stock, totals: after.totals, provenance: after.provenance, claimedBy: after.claimedBy }).toEqual({ stock: before.stock, totals: before.totals, provenance: 0, claimedBy: undefined });
-    expect(after.stock['TARGET/']).toBeUndefined();
-    expect(after.feed.filter((entry) => entry.startsWith('movement.created:production'))).toEqual([]);
-    for (const item of components) {
-      const moved = after.ledger[item.sku] ?? [];
-      expect(moved.every((entry) => /^consumption(-reversal)?:/.test(entry)), item.sku).toBe(true);
-      expect(moved.reduce((sum, entry) => sum + Number(entry.split(':')[1]), 0), item.sku).toBe(0);
-    }
-    const consumed = after.feed.filter((entry) => entry.startsWith('movement.created:consumption:')).length;
-    expect(after.feed.filter((entry) => entry.startsWith('movement.created:consumption-reversal:')).length).toBe(consumed);
-  }, 120_000);
+      const after = await outcomeOf(organizationId, components, build.buildReference);
+      if (ends === 'built') {
+        expect(after).toEqual({ ...uninterrupted, claimedBy: build.id });
+        expect(ended).toMatchObject({ status: 'succeeded', failure: null, progress: { phase: 'done' } });
+        return;
+      }
+      expect(ended).toMatchObject({ status: 'failed', failure: { code: 'processing-error' }, progress: { phase: 'done' } });
+      // No build at all: stock and totals as before, every consumption put back, no output, no provenance, the reference free.
+      expect({ stock: after.stock, totals: after.totals, provenance: after.provenance, claimedBy: after.claimedBy }).toEqual({
+        stock: before.stock,
+        totals: before.totals,
+        provenance: 0,
+        claimedBy: undefined,
+      });
+      expect(after.stock['TARGET/']).toBeUndefined();
+      expect(after.feed.filter((entry) => entry.startsWith('movement.created:production'))).toEqual([]);
+      for (const item of components) {
+        const moved = after.ledger[item.sku] ?? [];
+        expect(
+          moved.every((entry) => /^consumption(-reversal)?:/.test(entry)),
+          item.sku,
+        ).toBe(true);
+        expect(
+          moved.reduce((sum, entry) => sum + Number(entry.split(':')[1]), 0),
+          item.sku,
+        ).toBe(0);
+      }
+      const consumed = after.feed.filter((entry) => entry.startsWith('movement.created:consumption:')).length;
+      expect(after.feed.filter((entry) => entry.startsWith('movement.created:consumption-reversal:')).length).toBe(consumed);
+    },
+    120_000,
+  );
 });

@@ -21,7 +21,13 @@ async function storedItems(organizationId: string): Promise<Array<Record<string,
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
-      new QueryCommand({ TableName: tableName('events'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId) }, ConsistentRead: true, ExclusiveStartKey: startKey }),
+      new QueryCommand({
+        TableName: tableName('events'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.eventsOf(organizationId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
@@ -30,7 +36,10 @@ async function storedItems(organizationId: string): Promise<Array<Record<string,
 }
 
 /** A draft whose envelope is about `kilobytes` KB (a long text in its data). */
-const largeDraft = (index: number, kilobytes: number): EventDraft => ({ ...eventDraft(typeAt(index)), data: { ...eventDraft(typeAt(index)).data, padding: `${index}:${'p'.repeat(kilobytes * 1000)}` } });
+const largeDraft = (index: number, kilobytes: number): EventDraft => ({
+  ...eventDraft(typeAt(index)),
+  data: { ...eventDraft(typeAt(index)).data, padding: `${index}:${'p'.repeat(kilobytes * 1000)}` },
+});
 
 const textsOf = (events: Array<{ envelopeJson: string }>) => events.map((event) => event.envelopeJson);
 
@@ -46,7 +55,14 @@ describe('event batches', () => {
     // Assess
     const items = await storedItems(organizationId);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ sk: keys.eventSortKey(7), entity: 'event', schemaVersion: 3, first: 1, last: 7, types: drafts.map((draft) => draft.type) });
+    expect(items[0]).toMatchObject({
+      sk: keys.eventSortKey(7),
+      entity: 'event',
+      schemaVersion: 3,
+      first: 1,
+      last: 7,
+      types: drafts.map((draft) => draft.type),
+    });
     expect(items[0]?.envelopes).toEqual(committed.map((event) => JSON.stringify(event)));
     const page = await eventFeed().read(organizationId, { limit: 50 });
     expect(page.data.map((event) => JSON.stringify(event))).toEqual(committed.map((event) => JSON.stringify(event)));
@@ -109,7 +125,11 @@ describe('event batches', () => {
 
     // Assess
     expect((await storedItems(organizationId)).map((item) => item.schemaVersion)).toEqual([2, 2, 2, 3, 2, 2]);
-    expect(all.events.map((event) => event.id)).toEqual([...early.map((event) => event.id), ...batch.map((event) => event.id), ...late.map((event) => event.id)]);
+    expect(all.events.map((event) => event.id)).toEqual([
+      ...early.map((event) => event.id),
+      ...batch.map((event) => event.id),
+      ...late.map((event) => event.id),
+    ]);
     expect(fromInside.map((event) => event.sequence)).toEqual([5, 6, 7]);
     expect(found.map((event) => event?.envelope.id)).toEqual([early[1]?.id, batch[1]?.id, late[0]?.id]);
   });

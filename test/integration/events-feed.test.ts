@@ -116,31 +116,31 @@ describe('EventFeed at the tail while a writer commits', () => {
     }
   }
 
-  it.each([['unfiltered', undefined], ['filtered', 'item.created' as const]])(
-    '%s: a commit that lands between the query and the expiry check is served on the next poll, not reported as cursor-expired',
-    async (_label, type) => {
-      // Prepare
-      const organizationId = uniqueOrganization();
-      const first = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.created')]);
-      const tail = await eventFeed().read(organizationId, { limit: 200, ...(type ? { type } : {}) });
-      let late: EventEnvelope[] = [];
-      const racing = new EventFeed(
-        new CommitAfterQuery(async () => {
-          if (late.length === 0) late = (await commit(organizationId, [eventDraft('item.created')])).events;
-        }),
-        cursorCodec(),
-      );
+  it.each([
+    ['unfiltered', undefined],
+    ['filtered', 'item.created' as const],
+  ])('%s: a commit that lands between the query and the expiry check is served on the next poll, not reported as cursor-expired', async (_label, type) => {
+    // Prepare
+    const organizationId = uniqueOrganization();
+    const first = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.created')]);
+    const tail = await eventFeed().read(organizationId, { limit: 200, ...(type ? { type } : {}) });
+    let late: EventEnvelope[] = [];
+    const racing = new EventFeed(
+      new CommitAfterQuery(async () => {
+        if (late.length === 0) late = (await commit(organizationId, [eventDraft('item.created')])).events;
+      }),
+      cursorCodec(),
+    );
 
-      // Act
-      const polled = await racing.read(organizationId, { limit: 200, cursor: tail.page.nextCursor, ...(type ? { type } : {}) });
-      const next = await eventFeed().read(organizationId, { limit: 200, cursor: polled.page.nextCursor, ...(type ? { type } : {}) });
+    // Act
+    const polled = await racing.read(organizationId, { limit: 200, cursor: tail.page.nextCursor, ...(type ? { type } : {}) });
+    const next = await eventFeed().read(organizationId, { limit: 200, cursor: polled.page.nextCursor, ...(type ? { type } : {}) });
 
-      // Assess
-      expect(ids(tail.data)).toEqual(ids(first.events));
-      expect(polled.data).toEqual([]);
-      expect(ids(next.data)).toEqual(ids(late));
-    },
-  );
+    // Assess
+    expect(ids(tail.data)).toEqual(ids(first.events));
+    expect(polled.data).toEqual([]);
+    expect(ids(next.data)).toEqual(ids(late));
+  });
 });
 
 describe('TransactionWriter with a failing condition', () => {

@@ -28,12 +28,25 @@ const jobs = () => new ExportJobsStore(tableName('inventory'));
  * sat in the dispatch index even for a moment would be sent by the test server's own sweeper.
  */
 async function dispatchedExport(organizationId: string, submittedAt = new Date()): Promise<ExportJobState> {
-  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'items', format: 'csv', filters: {} }, submittedAt);
+  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(
+    organizationId,
+    { kind: 'items', format: 'csv', filters: {} },
+    submittedAt,
+  );
   const writes = plan.writes.map((write) => {
     const item = write.item.Put?.Item;
     if (item?.entity !== exportJobEntity.type) return write;
     const { gsi1pk: _pending, gsi1sk: _pendingAt, ...dispatched } = item;
-    return { ...write, item: { Put: { ...write.item.Put, TableName: write.item.Put?.TableName ?? '', Item: { ...dispatched, ...exportJobIndexKeys.active(organizationId, plan.result.id) } } } };
+    return {
+      ...write,
+      item: {
+        Put: {
+          ...write.item.Put,
+          TableName: write.item.Put?.TableName ?? '',
+          Item: { ...dispatched, ...exportJobIndexKeys.active(organizationId, plan.result.id) },
+        },
+      },
+    };
   });
   await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-index-tests' }, traceId: null }, async () => ({ ...plan, writes }));
   return plan.result;
@@ -86,14 +99,21 @@ describe('export jobs in the active-jobs index', () => {
     const [entry] = await exportEntriesOf(new Set([job.id]));
 
     // Act: a part's checkpoint, committed as the worker commits it
-    const checkpoint = jobs().checkpointWrite(started, 0, { ...progress, parts: [{ partNumber: 1, etag: '"etag-1"' }], position: 'after-first', bytes: 1024 }, 4);
+    const checkpoint = jobs().checkpointWrite(
+      started,
+      0,
+      { ...progress, parts: [{ partNumber: 1, etag: '"etag-1"' }], position: 'after-first', bytes: 1024 },
+      4,
+    );
     const committed = await documentClient.send(new TransactWriteCommand({ TransactItems: [checkpoint.item], ReturnConsumedCapacity: 'INDEXES' }));
 
     // Assess: the entry names the job and nothing else, in the export shards; the checkpoint touched no index
     expect(Object.keys(entry ?? {}).sort()).toEqual(['pk', 'sk', ACTIVE_JOBS_INDEX.partitionKey.name, ACTIVE_JOBS_INDEX.sortKey.name].sort());
     expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).toBe(keys.activeExportsShard(activeJobShardOf(job.id)));
     expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).not.toBe(keys.activeJobsShard(activeJobShardOf(job.id)));
-    expect(`${checkpoint.item.Update?.UpdateExpression}`).not.toMatch(new RegExp(`${ACTIVE_JOBS_INDEX.partitionKey.name}|${ACTIVE_JOBS_INDEX.sortKey.name}|gsi1`));
+    expect(`${checkpoint.item.Update?.UpdateExpression}`).not.toMatch(
+      new RegExp(`${ACTIVE_JOBS_INDEX.partitionKey.name}|${ACTIVE_JOBS_INDEX.sortKey.name}|gsi1`),
+    );
     expect((committed.ConsumedCapacity ?? []).flatMap((capacity) => Object.keys(capacity.GlobalSecondaryIndexes ?? {}))).toEqual([]);
     expect((await jobs().get(organizationId, job.id))?.rowCount).toBe(4);
     expect(await exportEntriesOf(new Set([job.id]))).toEqual([entry]);

@@ -19,13 +19,21 @@ const jobs = () => new ExportJobsStore(tableName('inventory'));
 const slots = () => new ExportSlotsStore(tableName('inventory'), jobs());
 
 async function queuedExport(organizationId: string): Promise<ExportJobState> {
-  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, { kind: 'items', format: 'csv', filters: {} });
+  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, {
+    kind: 'items',
+    format: 'csv',
+    filters: {},
+  });
   await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-tests' }, traceId: null }, async () => plan);
   return plan.result;
 }
 
 async function release(organizationId: string, jobId: string): Promise<void> {
-  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-tests' }, traceId: null }, async () => ({ writes: [slots().releaseWrite(organizationId, jobId)], events: [], result: undefined }));
+  await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-tests' }, traceId: null }, async () => ({
+    writes: [slots().releaseWrite(organizationId, jobId)],
+    events: [],
+    result: undefined,
+  }));
 }
 
 describe('export slots', () => {

@@ -41,8 +41,26 @@ async function importNow(organizationId: string, kind: string, csv: string): Pro
 async function stockedOrganization(skus: number): Promise<string> {
   const organizationId = uniqueOrganization();
   const names = Array.from({ length: skus }, (_, index) => `S-${String(index).padStart(3, '0')}`);
-  await importNow(organizationId, 'items', csvOf(['sku', 'name'], names.map((sku) => [sku, `=${sku}`])));
-  await importNow(organizationId, 'locations', csvOf(['code', 'name'], [['L1', 'One'], ['L2', 'Two'], ['L3', 'Three']]));
+  await importNow(
+    organizationId,
+    'items',
+    csvOf(
+      ['sku', 'name'],
+      names.map((sku) => [sku, `=${sku}`]),
+    ),
+  );
+  await importNow(
+    organizationId,
+    'locations',
+    csvOf(
+      ['code', 'name'],
+      [
+        ['L1', 'One'],
+        ['L2', 'Two'],
+        ['L3', 'Three'],
+      ],
+    ),
+  );
   const rows = names.flatMap((sku, index) => ['L1', 'L2', 'L3'].map((code, at) => [`INIT-${sku}-${code}`, sku, code, String(index + at + 1)]));
   await importNow(organizationId, 'stock-adjustments', csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows));
   return organizationId;
@@ -50,14 +68,24 @@ async function stockedOrganization(skus: number): Promise<string> {
 
 /** Commits an export job as submission does, without sending it to the queue. */
 async function queuedExport(organizationId: string, kind: string, filters: Record<string, unknown> = {}): Promise<ExportJobState> {
-  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, { kind, format: 'csv', filters });
+  const plan = new ExportSubmitter<StoreWrite>({ jobs: jobs(), queue: { send: async () => undefined } }).prepare(organizationId, {
+    kind,
+    format: 'csv',
+    filters,
+  });
   await transactionWriter().run({ organizationId, actor: { type: 'system', id: 'export-tests' }, traceId: null }, async () => plan);
   return plan.result;
 }
 
 /** A processor on the real stores with small parts (one page each) and optional overrides. */
 function smallPartProcessor(overrides: Partial<ExportProcessPorts<StoreWrite>> = {}, handOffs: string[] = []): ExportProcessor<StoreWrite> {
-  return new ExportProcessor<StoreWrite>({ ...exportPorts, partBytes: 1, pageSize: 4, continueLater: async (message) => void handOffs.push(message.jobId), ...overrides });
+  return new ExportProcessor<StoreWrite>({
+    ...exportPorts,
+    partBytes: 1,
+    pageSize: 4,
+    continueLater: async (message) => void handOffs.push(message.jobId),
+    ...overrides,
+  });
 }
 
 /** A clock that has time for `parts` parts per invocation, then runs out. */
@@ -154,62 +182,70 @@ describe('export worker faults', () => {
     expect(rows.map((row) => row.stockRecordId)).toEqual((await allStock(organizationId)).map((record) => record.id));
   });
 
-  it('a time budget that runs out in the middle of a part: no page read late, a short part checkpointed, and the same file as an uninterrupted run', { timeout: 120_000 }, async () => {
-    // Prepare: 45 records, pages of 4 rows, parts of 1,200 bytes (3–4 pages), a cut part kept from 400 bytes
-    const organizationId = await stockedOrganization(15);
-    const sizes = { partBytes: 1200, minPartBytes: 400 };
-    const reference = await queuedExport(organizationId, 'stock-records');
-    await smallPartProcessor(sizes).process(organizationId, reference.id, () => 3_600_000);
-    const job = await queuedExport(organizationId, 'stock-records');
-    // Simulated time: each page takes 10 s of an invocation of 45 s
-    let elapsed = 0;
-    let pagesReadLate = 0;
-    const timedSources = {
-      open: async (opened: ExportJobState, asOfSequence: number) => {
-        const source = await exportPorts.sources.open(opened, asOfSequence);
-        return {
-          ...source,
-          page: (after: string | undefined, limit: number) => {
-            if (45_000 - elapsed < 10_000) pagesReadLate += 1;
-            elapsed += 10_000;
-            return source.page(after, limit);
-          },
-        };
-      },
-    };
-    const handOffs: string[] = [];
-    const processor = smallPartProcessor({ ...sizes, sources: timedSources }, handOffs);
+  it(
+    'a time budget that runs out in the middle of a part: no page read late, a short part checkpointed, and the same file as an uninterrupted run',
+    { timeout: 120_000 },
+    async () => {
+      // Prepare: 45 records, pages of 4 rows, parts of 1,200 bytes (3–4 pages), a cut part kept from 400 bytes
+      const organizationId = await stockedOrganization(15);
+      const sizes = { partBytes: 1200, minPartBytes: 400 };
+      const reference = await queuedExport(organizationId, 'stock-records');
+      await smallPartProcessor(sizes).process(organizationId, reference.id, () => 3_600_000);
+      const job = await queuedExport(organizationId, 'stock-records');
+      // Simulated time: each page takes 10 s of an invocation of 45 s
+      let elapsed = 0;
+      let pagesReadLate = 0;
+      const timedSources = {
+        open: async (opened: ExportJobState, asOfSequence: number) => {
+          const source = await exportPorts.sources.open(opened, asOfSequence);
+          return {
+            ...source,
+            page: (after: string | undefined, limit: number) => {
+              if (45_000 - elapsed < 10_000) pagesReadLate += 1;
+              elapsed += 10_000;
+              return source.page(after, limit);
+            },
+          };
+        },
+      };
+      const handOffs: string[] = [];
+      const processor = smallPartProcessor({ ...sizes, sources: timedSources }, handOffs);
 
-    // Act
-    let invocations = 0;
-    while ((await finished(organizationId, job.id)).status !== 'succeeded' && invocations < 30) {
-      elapsed = 0;
-      await processor.process(organizationId, job.id, () => 45_000 - elapsed);
-      invocations += 1;
-    }
+      // Act
+      let invocations = 0;
+      while ((await finished(organizationId, job.id)).status !== 'succeeded' && invocations < 30) {
+        elapsed = 0;
+        await processor.process(organizationId, job.id, () => 45_000 - elapsed);
+        invocations += 1;
+      }
 
-    // Assess
-    const done = await finished(organizationId, job.id);
-    expect(done.status).toBe('succeeded');
-    expect(pagesReadLate).toBe(0);
-    expect(invocations).toBeGreaterThan(2);
-    expect(handOffs).toHaveLength(invocations - 1);
-    // Parts cut short by the budget: more of them than the uninterrupted run wrote.
-    expect(done.progress!.parts.length).toBeGreaterThan((await finished(organizationId, reference.id)).progress!.parts.length);
-    const body = async (finishedJob: ExportJobState) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await filesStore().open(finishedJob.objectKey)) chunks.push(Buffer.from(chunk));
-      return Buffer.concat(chunks).toString('utf8');
-    };
-    expect(await body(done)).toBe(await body(await finished(organizationId, reference.id)));
-    expect(done.sha256).toBe((await finished(organizationId, reference.id)).sha256);
-  });
+      // Assess
+      const done = await finished(organizationId, job.id);
+      expect(done.status).toBe('succeeded');
+      expect(pagesReadLate).toBe(0);
+      expect(invocations).toBeGreaterThan(2);
+      expect(handOffs).toHaveLength(invocations - 1);
+      // Parts cut short by the budget: more of them than the uninterrupted run wrote.
+      expect(done.progress!.parts.length).toBeGreaterThan((await finished(organizationId, reference.id)).progress!.parts.length);
+      const body = async (finishedJob: ExportJobState) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await filesStore().open(finishedJob.objectKey)) chunks.push(Buffer.from(chunk));
+        return Buffer.concat(chunks).toString('utf8');
+      };
+      expect(await body(done)).toBe(await body(await finished(organizationId, reference.id)));
+      expect(done.sha256).toBe((await finished(organizationId, reference.id)).sha256);
+    },
+  );
 
   it('a redelivered message of a finished export changes nothing; the handler reports no failure', { timeout: 120_000 }, async () => {
     // Prepare
     const organizationId = await stockedOrganization(2);
     const job = await queuedExport(organizationId, 'items');
-    const deliver = () => handler(sqsEvent({ ...sqsRecord(jobMessage(organizationId, job.id)), eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${EXPORT_QUEUE.id}` }), workerContext(EXPORT_QUEUE.workerTimeoutSeconds * 1000));
+    const deliver = () =>
+      handler(
+        sqsEvent({ ...sqsRecord(jobMessage(organizationId, job.id)), eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${EXPORT_QUEUE.id}` }),
+        workerContext(EXPORT_QUEUE.workerTimeoutSeconds * 1000),
+      );
 
     // Act
     const first = await deliver();
@@ -227,34 +263,43 @@ describe('export worker faults', () => {
 });
 
 describe('running exports per organization on the real stores', () => {
-  it('starts 2 of one organization’s 4 exports, leaves 2 queued for later, runs another organization’s export to its end meanwhile, and starts a waiting one once a slot frees', { timeout: 120_000 }, async () => {
-    // Prepare
-    const busy = await stockedOrganization(2);
-    const other = await stockedOrganization(2);
-    const busyJobs = [await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records'), await queuedExport(busy, 'stock-records')];
-    const otherJob = await queuedExport(other, 'stock-records');
-    const waiting: string[] = [];
-    const processor = smallPartProcessor({ retryLater: async (message) => void waiting.push(message.jobId) });
+  it(
+    'starts 2 of one organization’s 4 exports, leaves 2 queued for later, runs another organization’s export to its end meanwhile, and starts a waiting one once a slot frees',
+    { timeout: 120_000 },
+    async () => {
+      // Prepare
+      const busy = await stockedOrganization(2);
+      const other = await stockedOrganization(2);
+      const busyJobs = [
+        await queuedExport(busy, 'stock-records'),
+        await queuedExport(busy, 'stock-records'),
+        await queuedExport(busy, 'stock-records'),
+        await queuedExport(busy, 'stock-records'),
+      ];
+      const otherJob = await queuedExport(other, 'stock-records');
+      const waiting: string[] = [];
+      const processor = smallPartProcessor({ retryLater: async (message) => void waiting.push(message.jobId) });
 
-    // Act: each busy export gets an invocation with time for one part
-    const outcomes = [];
-    for (const job of busyJobs) outcomes.push(await processor.process(busy, job.id, budgetOf(1)));
-    const otherOutcome = await processor.process(other, otherJob.id, () => 120_000);
-    const statusesMeanwhile = await Promise.all(busyJobs.map(async (job) => (await finished(busy, job.id)).status));
-    await processor.process(busy, busyJobs[0]!.id, () => 120_000);
-    const afterSlotFreed = await processor.process(busy, busyJobs[2]!.id, budgetOf(1));
+      // Act: each busy export gets an invocation with time for one part
+      const outcomes = [];
+      for (const job of busyJobs) outcomes.push(await processor.process(busy, job.id, budgetOf(1)));
+      const otherOutcome = await processor.process(other, otherJob.id, () => 120_000);
+      const statusesMeanwhile = await Promise.all(busyJobs.map(async (job) => (await finished(busy, job.id)).status));
+      await processor.process(busy, busyJobs[0]!.id, () => 120_000);
+      const afterSlotFreed = await processor.process(busy, busyJobs[2]!.id, budgetOf(1));
 
-    // Assess
-    expect(outcomes).toEqual(['continued', 'continued', 'waiting', 'waiting']);
-    expect(waiting).toEqual([busyJobs[2]!.id, busyJobs[3]!.id]);
-    expect(statusesMeanwhile).toEqual(['processing', 'processing', 'queued', 'queued']);
-    expect(otherOutcome).toBe('finished');
-    expect((await finished(other, otherJob.id)).status).toBe('succeeded');
-    expect((await finished(busy, busyJobs[0]!.id)).status).toBe('succeeded');
-    expect(afterSlotFreed).toBe('continued');
-    expect((await finished(busy, busyJobs[2]!.id)).status).toBe('processing');
-    expect((await finished(busy, busyJobs[3]!.id)).status).toBe('queued');
-  });
+      // Assess
+      expect(outcomes).toEqual(['continued', 'continued', 'waiting', 'waiting']);
+      expect(waiting).toEqual([busyJobs[2]!.id, busyJobs[3]!.id]);
+      expect(statusesMeanwhile).toEqual(['processing', 'processing', 'queued', 'queued']);
+      expect(otherOutcome).toBe('finished');
+      expect((await finished(other, otherJob.id)).status).toBe('succeeded');
+      expect((await finished(busy, busyJobs[0]!.id)).status).toBe('succeeded');
+      expect(afterSlotFreed).toBe('continued');
+      expect((await finished(busy, busyJobs[2]!.id)).status).toBe('processing');
+      expect((await finished(busy, busyJobs[3]!.id)).status).toBe('queued');
+    },
+  );
 });
 
 /** A deterministic generator (mulberry32), so a failing seed can be replayed. */
@@ -272,52 +317,59 @@ function random(seed: number): () => number {
 describe('exact stock-records snapshot while stock moves', () => {
   const SEEDS = [1, 2, 3, 4, 5, 6];
 
-  it.each(SEEDS)('seed %i: the file plus the deltas of every event after asOfEventId equals the stock afterwards, zeros included; updatedAt as of asOfEventId', { timeout: 180_000 }, async (seed) => {
-    // Prepare
-    const next = random(seed);
-    const skus = 4;
-    const organizationId = await stockedOrganization(skus);
-    const job = await queuedExport(organizationId, 'stock-records');
-    const processor = smallPartProcessor();
+  it.each(SEEDS)(
+    'seed %i: the file plus the deltas of every event after asOfEventId equals the stock afterwards, zeros included; updatedAt as of asOfEventId',
+    { timeout: 180_000 },
+    async (seed) => {
+      // Prepare
+      const next = random(seed);
+      const skus = 4;
+      const organizationId = await stockedOrganization(skus);
+      const job = await queuedExport(organizationId, 'stock-records');
+      const processor = smallPartProcessor();
 
-    // Act: the export, an invocation per part, while batches of random adjustments commit
-    const exporting = (async () => {
-      for (let invocation = 0; invocation < 60 && (await finished(organizationId, job.id)).status !== 'succeeded'; invocation += 1) {
-        await processor.process(organizationId, job.id, budgetOf(1));
-      }
-    })();
-    const writing = (async () => {
-      for (let batch = 0; batch < 4; batch += 1) {
-        const rows = Array.from({ length: 1 + Math.floor(next() * 5) }, (_, index) => {
-          const sku = `S-${String(Math.floor(next() * (skus + 1))).padStart(3, '0')}`;
-          const code = `L${1 + Math.floor(next() * 3)}`;
-          return [`R-${seed}-${batch}-${index}-${randomUUID().slice(0, 6)}`, sku, code, String(Math.floor(next() * 9) - 3)];
-        });
-        await importNow(organizationId, 'stock-adjustments', csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows));
-      }
-    })();
-    await Promise.all([exporting, writing]);
+      // Act: the export, an invocation per part, while batches of random adjustments commit
+      const exporting = (async () => {
+        for (let invocation = 0; invocation < 60 && (await finished(organizationId, job.id)).status !== 'succeeded'; invocation += 1) {
+          await processor.process(organizationId, job.id, budgetOf(1));
+        }
+      })();
+      const writing = (async () => {
+        for (let batch = 0; batch < 4; batch += 1) {
+          const rows = Array.from({ length: 1 + Math.floor(next() * 5) }, (_, index) => {
+            const sku = `S-${String(Math.floor(next() * (skus + 1))).padStart(3, '0')}`;
+            const code = `L${1 + Math.floor(next() * 3)}`;
+            return [`R-${seed}-${batch}-${index}-${randomUUID().slice(0, 6)}`, sku, code, String(Math.floor(next() * 9) - 3)];
+          });
+          await importNow(organizationId, 'stock-adjustments', csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows));
+        }
+      })();
+      await Promise.all([exporting, writing]);
 
-    // Assess
-    const done = await finished(organizationId, job.id);
-    expect(done.status).toBe('succeeded');
-    const rows = await fileRows(done);
-    const state = new Map(rows.map((row) => [row.stockRecordId ?? '', Number(row.quantity)] as [string, number]));
-    const asOf = sequenceOfEventId(done.asOfEventId ?? '') ?? 0;
-    const stockChanges = (await feedOf(organizationId)).filter((event) => event.type === 'stock.changed');
-    const later = stockChanges.filter((event) => (sequenceOfEventId(event.id) ?? 0) > asOf);
-    // The writes ran while the export did: the property is exercised, not trivially true.
-    expect(later.length).toBeGreaterThan(0);
-    for (const event of later) {
-      const data = event.data as { stockRecordId: string; delta: number };
-      state.set(data.stockRecordId, Math.round(((state.get(data.stockRecordId) ?? 0) + data.delta) * 1e6) / 1e6);
-    }
-    // Exact, zeros included: every record of the file existed at asOfEventId, and the feed brings the others.
-    const now = (await allStock(organizationId)).map((record) => [record.id, record.onHand] as [string, number]);
-    expect(Object.fromEntries([...state].sort())).toEqual(Object.fromEntries(now.sort()));
-    // Each row's updatedAt is its record's at asOfEventId: the time of its last change up to it.
-    const updatedAtAsOf = new Map<string, string>();
-    for (const event of stockChanges) if ((sequenceOfEventId(event.id) ?? 0) <= asOf) updatedAtAsOf.set((event.data as { stockRecordId: string }).stockRecordId, event.occurredAt);
-    expect(Object.fromEntries(rows.map((row) => [row.stockRecordId, row.updatedAt]))).toEqual(Object.fromEntries(rows.map((row) => [row.stockRecordId, updatedAtAsOf.get(row.stockRecordId ?? '')])));
-  });
+      // Assess
+      const done = await finished(organizationId, job.id);
+      expect(done.status).toBe('succeeded');
+      const rows = await fileRows(done);
+      const state = new Map(rows.map((row) => [row.stockRecordId ?? '', Number(row.quantity)] as [string, number]));
+      const asOf = sequenceOfEventId(done.asOfEventId ?? '') ?? 0;
+      const stockChanges = (await feedOf(organizationId)).filter((event) => event.type === 'stock.changed');
+      const later = stockChanges.filter((event) => (sequenceOfEventId(event.id) ?? 0) > asOf);
+      // The writes ran while the export did: the property is exercised, not trivially true.
+      expect(later.length).toBeGreaterThan(0);
+      for (const event of later) {
+        const data = event.data as { stockRecordId: string; delta: number };
+        state.set(data.stockRecordId, Math.round(((state.get(data.stockRecordId) ?? 0) + data.delta) * 1e6) / 1e6);
+      }
+      // Exact, zeros included: every record of the file existed at asOfEventId, and the feed brings the others.
+      const now = (await allStock(organizationId)).map((record) => [record.id, record.onHand] as [string, number]);
+      expect(Object.fromEntries([...state].sort())).toEqual(Object.fromEntries(now.sort()));
+      // Each row's updatedAt is its record's at asOfEventId: the time of its last change up to it.
+      const updatedAtAsOf = new Map<string, string>();
+      for (const event of stockChanges)
+        if ((sequenceOfEventId(event.id) ?? 0) <= asOf) updatedAtAsOf.set((event.data as { stockRecordId: string }).stockRecordId, event.occurredAt);
+      expect(Object.fromEntries(rows.map((row) => [row.stockRecordId, row.updatedAt]))).toEqual(
+        Object.fromEntries(rows.map((row) => [row.stockRecordId, updatedAtAsOf.get(row.stockRecordId ?? '')])),
+      );
+    },
+  );
 });

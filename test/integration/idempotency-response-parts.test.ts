@@ -24,7 +24,11 @@ const MIXED_STORED_BYTES = Buffer.byteLength(JSON.stringify(JSON.stringify(MIXED
 
 /** A 201 whose stored text is about `bytes` long. */
 function responseOf(bytes: number): StoredResponse {
-  return { statusCode: 201, headers: { 'Content-Type': 'application/json; charset=utf-8', ETag: '"1.1"' }, body: JSON.stringify({ text: MIXED.repeat(Math.floor(bytes / MIXED_STORED_BYTES)) }) };
+  return {
+    statusCode: 201,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ETag: '"1.1"' },
+    body: JSON.stringify({ text: MIXED.repeat(Math.floor(bytes / MIXED_STORED_BYTES)) }),
+  };
 }
 
 /** Claims a fresh key, completes it with `response` in one transaction (as the writer does), and claims it again. */
@@ -47,7 +51,9 @@ describe('idempotency responses in parts', () => {
 
     // Act
     const { items, replayed, org, keyHash } = await completeAndReplay(response);
-    const { Item: part } = await documentClient.send(new GetCommand({ TableName: tableName('idempotency'), Key: idempotencyResponsePartEntity.key({ organizationId: org, keyHash, index: 0 }) }));
+    const { Item: part } = await documentClient.send(
+      new GetCommand({ TableName: tableName('idempotency'), Key: idempotencyResponsePartEntity.key({ organizationId: org, keyHash, index: 0 }) }),
+    );
 
     // Assess: the record's update and 3 parts
     expect(items.map((item) => Object.keys(item)[0])).toEqual(['Update', 'Put', 'Put', 'Put']);

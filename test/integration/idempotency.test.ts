@@ -102,7 +102,12 @@ describe('Idempotency-Key', () => {
   it('lets a retry run exactly once after a crash before commit left a stale claim', async () => {
     // Prepare: a claim taken long enough ago that its lease has run out, as a crashed process leaves it.
     const { key, organizationId } = await freshCaller();
-    const stale = await idempotencyRecords().claim(organizationId, hashIdempotencyKey('crashy'), fingerprintOf({ name: 'bolt' }), new Date(Date.now() - 10 * 60_000));
+    const stale = await idempotencyRecords().claim(
+      organizationId,
+      hashIdempotencyKey('crashy'),
+      fingerprintOf({ name: 'bolt' }),
+      new Date(Date.now() - 10 * 60_000),
+    );
     expect(stale.kind).toBe('claimed');
     // Act
     const retry = await postWidget({ key, idempotencyKey: 'crashy', body: { name: 'bolt' } });
@@ -212,7 +217,12 @@ describe('Idempotency-Key', () => {
   it('forgets a key 24 hours after its first use, judged from the stored time', async () => {
     // Prepare: a completed record created 25 hours ago, whose TTL deletion has not happened yet.
     const { key, organizationId } = await freshCaller();
-    const old = await idempotencyRecords().claim(organizationId, hashIdempotencyKey('old'), fingerprintOf({ name: 'other' }), new Date(Date.now() - 25 * 3600_000));
+    const old = await idempotencyRecords().claim(
+      organizationId,
+      hashIdempotencyKey('old'),
+      fingerprintOf({ name: 'other' }),
+      new Date(Date.now() - 25 * 3600_000),
+    );
     if (old.kind !== 'claimed') throw new Error('expected a claim');
     await idempotencyRecords().complete(old.claim, { statusCode: 201, headers: {}, body: '{"old":true}' }, new Date(Date.now() - 25 * 3600_000));
     // Act

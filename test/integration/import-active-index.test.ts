@@ -38,7 +38,9 @@ describe('the active-jobs index', () => {
   it('the sweeper still finds and fails stuck jobs in every shard, and leaves young ones', { timeout: 120_000 }, async () => {
     // Prepare: 48 dispatched jobs without progress for 15 days, spread over the shards, and one young job
     const organizationId = uniqueOrganization();
-    const stuck = await Promise.all(Array.from({ length: 48 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'STUCK'), submittedAt: ABANDONED_AGO })));
+    const stuck = await Promise.all(
+      Array.from({ length: 48 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'STUCK'), submittedAt: ABANDONED_AGO })),
+    );
     const young = await commitQueuedJob(organizationId, { file: itemsCsv(1, 'YOUNG') });
     const shards = new Set(stuck.map(({ job }) => activeJobShardOf(job.id)));
 

@@ -3,7 +3,18 @@ import type { BuildPhase } from '../../lib/builds/domain/build.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
 import { importBuilds } from '../../lib/imports/store/import-builds.ts';
 import { uniqueOrganization } from '../support/api.ts';
-import { commitQueuedJob, csvOf, feedOf, importJobsStore, inProcessProcessor, itemsOf, locationsOf, runImportInProcess, storedJob, storeTables } from '../support/imports.ts';
+import {
+  commitQueuedJob,
+  csvOf,
+  feedOf,
+  importJobsStore,
+  inProcessProcessor,
+  itemsOf,
+  locationsOf,
+  runImportInProcess,
+  storedJob,
+  storeTables,
+} from '../support/imports.ts';
 import { stockAt } from '../support/stock.ts';
 
 /**
@@ -24,18 +35,45 @@ async function world(stock: (sku: string) => number = () => 10): Promise<string>
   await runImportInProcess(organizationId, 'items', csvOf(['sku', 'name'], [['KIT', 'Kit'], ...componentSkus.map((sku) => [sku, sku])]));
   await runImportInProcess(organizationId, 'locations', csvOf(['code', 'name'], [['A1', 'Bin A1']]));
   const received = componentSkus.filter((sku) => stock(sku) > 0);
-  if (received.length > 0) await runImportInProcess(organizationId, 'po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity'], received.map((sku) => ['PO-1', sku, 'A1', String(stock(sku))])));
-  await runImportInProcess(organizationId, 'boms', csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [...componentSkus.map((sku) => ['KIT-BOM', 'KIT', sku, '1']), ...componentSkus.slice(0, 3).map((sku) => ['SMALL-BOM', 'KIT', sku, '1'])]));
+  if (received.length > 0)
+    await runImportInProcess(
+      organizationId,
+      'po-receipts',
+      csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity'],
+        received.map((sku) => ['PO-1', sku, 'A1', String(stock(sku))]),
+      ),
+    );
+  await runImportInProcess(
+    organizationId,
+    'boms',
+    csvOf(
+      ['bomCode', 'targetSku', 'componentSku', 'quantity'],
+      [...componentSkus.map((sku) => ['KIT-BOM', 'KIT', sku, '1']), ...componentSkus.slice(0, 3).map((sku) => ['SMALL-BOM', 'KIT', sku, '1'])],
+    ),
+  );
   return organizationId;
 }
 
-const buildsFile = (...rows: Array<[reference: string, quantity: string]>) => csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], rows.map(([reference, quantity]) => [reference, 'KIT-BOM', quantity, 'A1']));
-const smallBuildsFile = (count: number) => csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], Array.from({ length: count }, (_, index) => [`S-${index}`, 'SMALL-BOM', '1', 'A1']));
+const buildsFile = (...rows: Array<[reference: string, quantity: string]>) =>
+  csvOf(
+    ['buildReference', 'bomCode', 'quantity', 'locationCode'],
+    rows.map(([reference, quantity]) => [reference, 'KIT-BOM', quantity, 'A1']),
+  );
+const smallBuildsFile = (count: number) =>
+  csvOf(
+    ['buildReference', 'bomCode', 'quantity', 'locationCode'],
+    Array.from({ length: count }, (_, index) => [`S-${index}`, 'SMALL-BOM', '1', 'A1']),
+  );
 
 async function onHandBySku(organizationId: string): Promise<Record<string, number>> {
   const items = await itemsOf(organizationId, ['KIT', ...componentSkus]);
   const a1 = (await locationsOf(organizationId, ['A1'])).get('A1')?.record.id ?? '';
-  const entries = await Promise.all([...items.values()].map(async ({ record }) => [record.sku, (await stockAt(organizationId, record.id, a1, null).catch(() => ({ onHand: 0 }))).onHand] as const));
+  const entries = await Promise.all(
+    [...items.values()].map(
+      async ({ record }) => [record.sku, (await stockAt(organizationId, record.id, a1, null).catch(() => ({ onHand: 0 }))).onHand] as const,
+    ),
+  );
   return Object.fromEntries(entries.sort());
 }
 
@@ -43,7 +81,9 @@ async function onHandBySku(organizationId: string): Promise<Record<string, numbe
 async function feedShape(organizationId: string, from: number): Promise<string[]> {
   return (await feedOf(organizationId)).slice(from).map((event) => {
     const data = event.data as { movement?: { type: string; sku: string; quantity: number }; sku?: string; delta?: number; reserved?: number };
-    return data.movement ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.quantity}` : `${event.type}:${data.sku ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
+    return data.movement
+      ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.quantity}`
+      : `${event.type}:${data.sku ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
   });
 }
 
@@ -60,17 +100,25 @@ async function importBuildsFile(organizationId: string, file: string, crashAfter
   };
   const processor = inProcessProcessor({ builds: importBuilds(buildPorts(storeTables()), hook) });
   for (let delivery = 0; delivery < 3; delivery += 1) {
-    const outcome = await processor.process(organizationId, job.id, () => 600_000).catch((error: Error) => {
-      if (error.message !== 'injected crash') throw error;
-      return 'crashed';
-    });
+    const outcome = await processor
+      .process(organizationId, job.id, () => 600_000)
+      .catch((error: Error) => {
+        if (error.message !== 'injected crash') throw error;
+        return 'crashed';
+      });
     if (outcome === 'finished') break;
   }
   return { job: await storedJob(organizationId, job.id), crashes };
 }
 
 /** Imports `file` into a fresh world once per phase, crashing after that phase once: each ends with every row created, `expectedStock` and `expectedFeed`. */
-async function expectCrashesEndTheSame(file: string, phases: readonly BuildPhase[], rows: number, expectedStock: Record<string, number>, expectedFeed: string[]): Promise<void> {
+async function expectCrashesEndTheSame(
+  file: string,
+  phases: readonly BuildPhase[],
+  rows: number,
+  expectedStock: Record<string, number>,
+  expectedFeed: string[],
+): Promise<void> {
   for (const phase of phases) {
     const organizationId = await world();
     const from = (await feedOf(organizationId)).length;
@@ -117,12 +165,27 @@ describe('builds imported through the build runner', () => {
 
     const short = await importBuildsFile(organizationId, buildsFile(['B-SHORT', '2']));
     const errors = await importJobsStore().listRowErrors(organizationId, short.job.id, undefined, 10);
-    await runImportInProcess(organizationId, 'po-receipts', csvOf(['poNumber', 'sku', 'locationCode', 'quantity'], [['PO-2', 'C-07', 'A1', '1'], ['PO-2', 'C-31', 'A1', '1']]));
+    await runImportInProcess(
+      organizationId,
+      'po-receipts',
+      csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity'],
+        [
+          ['PO-2', 'C-07', 'A1', '1'],
+          ['PO-2', 'C-31', 'A1', '1'],
+        ],
+      ),
+    );
     const again = await importBuildsFile(organizationId, buildsFile(['B-SHORT', '2']));
 
     expect(short.job).toMatchObject({ status: 'completed_with_errors', counts: { created: 0, failed: 1 } });
     expect(errors.errors).toEqual([
-      expect.objectContaining({ rowNumber: 1, column: 'quantity', code: 'insufficient-stock', message: expect.stringMatching(/Component "C-07" has 1 available.*2 is more than that.*Component "C-31" has 1 available.*Nothing was consumed/) }),
+      expect.objectContaining({
+        rowNumber: 1,
+        column: 'quantity',
+        code: 'insufficient-stock',
+        message: expect.stringMatching(/Component "C-07" has 1 available.*2 is more than that.*Component "C-31" has 1 available.*Nothing was consumed/),
+      }),
     ]);
     expect(again.job).toMatchObject({ status: 'succeeded', counts: { created: 1, failed: 0 } });
     const after = await onHandBySku(organizationId);

@@ -48,14 +48,19 @@ const rarely = (values: readonly string[]) => fc.oneof({ arbitrary: fc.constant(
 const KINDS: Record<string, { header: string[]; row: fc.Arbitrary<(index: number) => string[]>; chunkActions?: number }> = {
   items: {
     header: ['sku', 'name', 'reorderPoint', 'trackingMode'],
-    row: fc.tuple(reuse, rarely(['P1', 'LOT', 'P2']), pick(['Alpha', 'Beta']), pick(['', '2', '5', '-1']), pick(['', 'none', 'none', 'lot'])).map(
-      ([again, existing, name, reorderPoint, trackingMode]) => (index) => [existing ?? ownKey('N', index, again), name, reorderPoint, trackingMode],
-    ),
+    row: fc
+      .tuple(reuse, rarely(['P1', 'LOT', 'P2']), pick(['Alpha', 'Beta']), pick(['', '2', '5', '-1']), pick(['', 'none', 'none', 'lot']))
+      .map(([again, existing, name, reorderPoint, trackingMode]) => (index) => [existing ?? ownKey('N', index, again), name, reorderPoint, trackingMode]),
   },
   locations: {
     header: ['code', 'name', 'type', 'parentCode'],
     row: fc
-      .tuple(reuse, pick(['bin', 'zone', '']), fc.oneof({ arbitrary: fc.integer({ min: -4, max: -1 }), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: 2 }), weight: 1 }), pick(['', 'W1', 'W9', 'nearby', 'nearby']))
+      .tuple(
+        reuse,
+        pick(['bin', 'zone', '']),
+        fc.oneof({ arbitrary: fc.integer({ min: -4, max: -1 }), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: 2 }), weight: 1 }),
+        pick(['', 'W1', 'W9', 'nearby', 'nearby']),
+      )
       .map(([again, type, offset, parent]) => (index) => [
         ownKey('L', index, again),
         'Here',
@@ -66,42 +71,49 @@ const KINDS: Record<string, { header: string[]; row: fc.Arbitrary<(index: number
   },
   boms: {
     header: ['bomCode', 'targetSku', 'componentSku', 'quantity'],
-    row: fc.tuple(fc.integer({ min: 1, max: 12 }), rarely(['GHOST', 'P2']), pick(['1', '1', '2.5', '0'])).map(([bom, odd, quantity]) => (index) => [
-      bom === 12 ? 'KIT' : `B${bom}`,
-      'P2',
-      odd ?? (index % 2 === 0 ? 'P1' : 'LOT'),
-      quantity,
-    ]),
+    row: fc
+      .tuple(fc.integer({ min: 1, max: 12 }), rarely(['GHOST', 'P2']), pick(['1', '1', '2.5', '0']))
+      .map(([bom, odd, quantity]) => (index) => [bom === 12 ? 'KIT' : `B${bom}`, 'P2', odd ?? (index % 2 === 0 ? 'P1' : 'LOT'), quantity]),
   },
   'stock-adjustments': {
     header: ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot'],
-    row: fc.tuple(reuse, place, pick(['-3', '-2', '-1', '1', '2', '3'])).map(([again, [sku, location, lot], delta]) => (index) => [ownKey('R', index, again), sku, location, delta, lot]),
+    row: fc
+      .tuple(reuse, place, pick(['-3', '-2', '-1', '1', '2', '3']))
+      .map(([again, [sku, location, lot], delta]) => (index) => [ownKey('R', index, again), sku, location, delta, lot]),
   },
   'stock-transfers': {
     header: ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'],
     // Stock goes W1 → W2 and back: a transfer out of W2 needs what earlier rows brought there.
-    row: fc.tuple(reuse, place, fc.boolean(), rarely(['W9', 'W1']), pick(['1', '2'])).map(([again, [sku, , lot], outward, odd, quantity]) => (index) => [
-      ownKey('T', index, again),
-      sku,
-      outward ? 'W1' : 'W2',
-      odd ?? (outward ? 'W2' : 'W1'),
-      quantity,
-      lot,
-    ]),
+    row: fc
+      .tuple(reuse, place, fc.boolean(), rarely(['W9', 'W1']), pick(['1', '2']))
+      .map(([again, [sku, , lot], outward, odd, quantity]) => (index) => [
+        ownKey('T', index, again),
+        sku,
+        outward ? 'W1' : 'W2',
+        odd ?? (outward ? 'W2' : 'W1'),
+        quantity,
+        lot,
+      ]),
   },
   'stock-counts': {
     header: ['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'],
-    row: fc.tuple(fc.integer({ min: 1, max: 5 }), place, pick(['0', '1', '4'])).map(([count, [sku, location, lot], counted]) => () => [`C${count}`, location, sku, counted, lot]),
+    row: fc
+      .tuple(fc.integer({ min: 1, max: 5 }), place, pick(['0', '1', '4']))
+      .map(([count, [sku, location, lot], counted]) => () => [`C${count}`, location, sku, counted, lot]),
   },
   'po-receipts': {
     header: ['poNumber', 'sku', 'locationCode', 'quantity', 'lot'],
-    row: fc.tuple(fc.integer({ min: 1, max: 8 }), place, pick(['1', '3'])).map(([po, [sku, location, lot], quantity]) => () => [`PO${po}`, sku, location, quantity, lot]),
+    row: fc
+      .tuple(fc.integer({ min: 1, max: 8 }), place, pick(['1', '3']))
+      .map(([po, [sku, location, lot], quantity]) => () => [`PO${po}`, sku, location, quantity, lot]),
   },
   builds: {
     // A build takes 17 storage actions: one build per chunk.
     chunkActions: 24,
     header: ['buildReference', 'bomCode', 'quantity', 'locationCode'],
-    row: fc.tuple(reuse, pick(['KIT', 'KIT', 'KIT', 'NOPE']), pick(['1', '2']), pick(['W1', 'W1', 'W2'])).map(([again, bom, quantity, location]) => (index) => [ownKey('D', index, again), bom, quantity, location]),
+    row: fc
+      .tuple(reuse, pick(['KIT', 'KIT', 'KIT', 'NOPE']), pick(['1', '2']), pick(['W1', 'W1', 'W2']))
+      .map(([again, bom, quantity, location]) => (index) => [ownKey('D', index, again), bom, quantity, location]),
   },
 };
 
@@ -126,9 +138,20 @@ describe('a dry run', () => {
 
           // Act: the dry run (resumed, maybe after a crash), then the real run on the same data
           const recorder = recordWrites();
-          const dry = await runJob(organizationId, kind, file, { duplicateStrategy, dryRun: true, callsPerInvocation, crashBeforeTransaction, chunkActions: KINDS[kind]?.chunkActions }).finally(recorder.stop);
+          const dry = await runJob(organizationId, kind, file, {
+            duplicateStrategy,
+            dryRun: true,
+            callsPerInvocation,
+            crashBeforeTransaction,
+            chunkActions: KINDS[kind]?.chunkActions,
+          }).finally(recorder.stop);
           const afterDryRun = await eventsSnapshot(organizationId);
-          const real = await runJob(organizationId, kind, file, { duplicateStrategy, dryRun: false, callsPerInvocation: 1000, chunkActions: KINDS[kind]?.chunkActions });
+          const real = await runJob(organizationId, kind, file, {
+            duplicateStrategy,
+            dryRun: false,
+            callsPerInvocation: 1000,
+            chunkActions: KINDS[kind]?.chunkActions,
+          });
 
           // Assess: same verdicts, nothing written by the dry run; the job spanned several chunks
           expect(dry.verdicts).toEqual(real.verdicts);

@@ -13,7 +13,10 @@ import { csvOf, storedJob } from '../support/imports.ts';
 /** 20 receipts of 1 of P1 at W2 (which has none), then 21 issues of 1: the last has no stock left. */
 const FILE = csvOf(
   ['reference', 'sku', 'locationCode', 'quantityDelta'],
-  [...Array.from({ length: 20 }, (_, index) => [`IN-${index + 1}`, 'P1', 'W2', '1']), ...Array.from({ length: 21 }, (_, index) => [`OUT-${index + 1}`, 'P1', 'W2', '-1'])],
+  [
+    ...Array.from({ length: 20 }, (_, index) => [`IN-${index + 1}`, 'P1', 'W2', '1']),
+    ...Array.from({ length: 21 }, (_, index) => [`OUT-${index + 1}`, 'P1', 'W2', '-1']),
+  ],
 );
 
 /** Invocations that end after a few chunks, and a crash before the 4th transaction. */
@@ -29,7 +32,12 @@ describe('a dry run resumed after its invocation ended mid-file', () => {
 
     // Act: a dry run in one invocation; one through invocations of a few chunks, crashing once; then the real run
     const wholeReads = countingRecords();
-    const whole = await runJob(organizationId, 'stock-adjustments', FILE, { duplicateStrategy: 'fail', dryRun: true, callsPerInvocation: 10_000, records: wholeReads.records });
+    const whole = await runJob(organizationId, 'stock-adjustments', FILE, {
+      duplicateStrategy: 'fail',
+      dryRun: true,
+      callsPerInvocation: 10_000,
+      records: wholeReads.records,
+    });
     const resumedReads = countingRecords();
     const resumed = await runJob(organizationId, 'stock-adjustments', FILE, { ...RESUMED, dryRun: true, records: resumedReads.records });
     const halfwayPointer = (await storedJob(organizationId, resumed.jobId)).dryRunOverlay;
@@ -42,7 +50,12 @@ describe('a dry run resumed after its invocation ended mid-file', () => {
     const realResumed = await runJob(twin, 'stock-adjustments', FILE, { ...RESUMED, dryRun: false, records: realResumedReads.records });
     const realReads = countingRecords();
     const realRecorder = recordWrites();
-    const real = await runJob(organizationId, 'stock-adjustments', FILE, { duplicateStrategy: 'fail', dryRun: false, callsPerInvocation: 10_000, records: realReads.records });
+    const real = await runJob(organizationId, 'stock-adjustments', FILE, {
+      duplicateStrategy: 'fail',
+      dryRun: false,
+      callsPerInvocation: 10_000,
+      records: realReads.records,
+    });
     realRecorder.stop();
 
     // Assess: every adjustment but the last applies; the resumed run took several invocations

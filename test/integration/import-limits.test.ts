@@ -41,7 +41,19 @@ async function seedItems(count: number): Promise<void> {
   const table = tableName('inventory');
   const now = new Date().toISOString();
   const items = Array.from({ length: count }, (_, index) => {
-    const item: Item = { id: `itm_lim${String(index).padStart(6, '0')}`, sku: sku(index), name: `Item ${index}`, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: 0, trackingMode: 'none', createdAt: now, updatedAt: now };
+    const item: Item = {
+      id: `itm_lim${String(index).padStart(6, '0')}`,
+      sku: sku(index),
+      name: `Item ${index}`,
+      unit: 'ea',
+      description: null,
+      category: null,
+      barcode: null,
+      reorderPoint: 0,
+      trackingMode: 'none',
+      createdAt: now,
+      updatedAt: now,
+    };
     return store.createWrites(organizationId, 'item', item).map((write) => write.item.Put?.Item ?? {});
   }).flat();
   let next = 0;
@@ -139,7 +151,11 @@ describe(`imports of ${ROWS.toLocaleString('en-US')} rows, invocations of ${BUDG
   it(`a stock-counts file over ${ROWS.toLocaleString('en-US')} distinct skus completes, every row counted once`, SLOW, async () => {
     // Prepare: counts of 1,000 lines each (a count's limit), every sku once
     const rows = Array.from({ length: ROWS }, (_, index) => [`CNT-${Math.floor(index / 1000)}`, 'LIM-A1', sku(index), String(index % 7)]);
-    const { job } = await commitQueuedJob(organizationId, { kind: 'stock-counts', duplicateStrategy: 'fail', file: csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity'], rows) });
+    const { job } = await commitQueuedJob(organizationId, {
+      kind: 'stock-counts',
+      duplicateStrategy: 'fail',
+      file: csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity'], rows),
+    });
 
     // Act
     const { job: finished, invocations, seconds } = await runToEnd(job.id);
@@ -153,7 +169,11 @@ describe(`imports of ${ROWS.toLocaleString('en-US')} rows, invocations of ${BUDG
   it(`a stock-adjustments file of ${ROWS.toLocaleString('en-US')} rows completes, every row counted once`, SLOW, async () => {
     // Prepare: one adjustment per sku
     const rows = Array.from({ length: ROWS }, (_, index) => [`ADJ-${index}`, sku(index), 'LIM-A1', '3']);
-    const { job } = await commitQueuedJob(organizationId, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows) });
+    const { job } = await commitQueuedJob(organizationId, {
+      kind: 'stock-adjustments',
+      duplicateStrategy: 'fail',
+      file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], rows),
+    });
 
     // Act
     const { job: finished, invocations, seconds } = await runToEnd(job.id);

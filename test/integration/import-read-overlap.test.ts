@@ -16,7 +16,8 @@ import { stockAt } from '../support/stock.ts';
 
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
-const runJob = (organizationId: string, kind: string, file: string, ports: { records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {}) => runImportInProcess(organizationId, kind, file, ports);
+const runJob = (organizationId: string, kind: string, file: string, ports: { records?: ImportRecords<StoreWrite>; writer?: CommandWriter<StoreWrite> } = {}) =>
+  runImportInProcess(organizationId, kind, file, ports);
 
 describe('reading ahead while a chunk commits', () => {
   it('overlaps the next reads with the commit and stores exactly what the rows say: 400 adjustments cycling over 30 items', async () => {
@@ -44,7 +45,10 @@ describe('reading ahead while a chunk commits', () => {
     };
 
     // Act
-    const job = await runJob(organizationId, 'stock-adjustments', csv('reference,sku,locationCode,quantityDelta', ...rows), { records, writer: countingWriter });
+    const job = await runJob(organizationId, 'stock-adjustments', csv('reference,sku,locationCode,quantityDelta', ...rows), {
+      records,
+      writer: countingWriter,
+    });
 
     // Assess: reads ran during commits, and every record holds exactly what the rows took
     expect(readsDuringCommit).toBeGreaterThan(0);

@@ -16,7 +16,6 @@ import { commitQueuedJob, csvOf, filesStore, importJobsStore, importRecords, ite
  * first run dies after its first chunk.
  */
 
-
 function ports(writer: CommandWriter<StoreWrite> = transactionWriter()): ProcessPorts<StoreWrite> {
   return {
     jobs: importJobsStore(),
@@ -52,17 +51,38 @@ describe('a group whose verdict changes between two runs of its job', () => {
     // Prepare: items KIT and PART, location A1; a builds file whose build G (rows 3 and 21) names
     // the BOM LATE, which does not exist yet; every other row names a BOM that never exists
     const organizationId = uniqueOrganization();
-    await finish(organizationId, csvOf(['sku', 'name'], [['KIT', 'Kit'], ['PART', 'Part']]), 'items');
+    await finish(
+      organizationId,
+      csvOf(
+        ['sku', 'name'],
+        [
+          ['KIT', 'Kit'],
+          ['PART', 'Part'],
+        ],
+      ),
+      'items',
+    );
     await finish(organizationId, csvOf(['code', 'name', 'type'], [['A1', 'Bin A1', 'bin']]), 'locations');
     const rows: string[][] = [];
     for (let row = 1; row <= 21; row += 1) rows.push(row === 3 || row === 21 ? ['G', 'LATE', '1', 'A1'] : [`B-${row}`, `NOPE-${row}`, '1', 'A1']);
-    const { job } = await commitQueuedJob(organizationId, { kind: 'builds', duplicateStrategy: 'fail', file: csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], rows) });
+    const { job } = await commitQueuedJob(organizationId, {
+      kind: 'builds',
+      duplicateStrategy: 'fail',
+      file: csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode'], rows),
+    });
 
     // Act: the first run commits its first chunk (rows 1..8) and dies; then the BOM appears; a second run finishes the job
     await new ImportJobProcessor(ports(dyingBefore(2))).process(organizationId, job.id, () => 60_000).catch(() => undefined);
     const halfway = await storedJob(organizationId, job.id);
     const items = await itemsOf(organizationId, ['KIT', 'PART']);
-    await createBomsDirectly(organizationId, [{ code: 'LATE', name: 'Late', targetItemId: items.get('KIT')?.record.id ?? '', components: [{ itemId: items.get('PART')?.record.id ?? '', quantity: 1 }] }]);
+    await createBomsDirectly(organizationId, [
+      {
+        code: 'LATE',
+        name: 'Late',
+        targetItemId: items.get('KIT')?.record.id ?? '',
+        components: [{ itemId: items.get('PART')?.record.id ?? '', quantity: 1 }],
+      },
+    ]);
     const outcome = await new ImportJobProcessor(ports()).process(organizationId, job.id, () => 60_000);
 
     // Assess: the checkpoint had passed row 3 but not row 21; every row is counted once in the end
@@ -82,9 +102,23 @@ describe('a continuation of a stock file', () => {
     // Prepare: 300 items and a location; 300 adjustments, one per item; windows of 100 rows
     const organizationId = uniqueOrganization();
     const skus = Array.from({ length: 300 }, (_, index) => `WIN-${index}`);
-    await finish(organizationId, csvOf(['sku', 'name'], skus.map((code) => [code, code])), 'items');
+    await finish(
+      organizationId,
+      csvOf(
+        ['sku', 'name'],
+        skus.map((code) => [code, code]),
+      ),
+      'items',
+    );
     await finish(organizationId, csvOf(['code', 'name', 'type'], [['W1', 'Bin W1', 'bin']]), 'locations');
-    const { job } = await commitQueuedJob(organizationId, { kind: 'stock-adjustments', duplicateStrategy: 'fail', file: csvOf(['reference', 'sku', 'locationCode', 'quantityDelta'], skus.map((code, index) => [`A-${index}`, code, 'W1', '2'])) });
+    const { job } = await commitQueuedJob(organizationId, {
+      kind: 'stock-adjustments',
+      duplicateStrategy: 'fail',
+      file: csvOf(
+        ['reference', 'sku', 'locationCode', 'quantityDelta'],
+        skus.map((code, index) => [`A-${index}`, code, 'W1', '2']),
+      ),
+    });
     const records = importRecords();
     const itemKeysRead: string[] = [];
     let transactions = 0;

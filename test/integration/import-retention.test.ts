@@ -23,12 +23,21 @@ describe('import job retention', () => {
   it('stamps the job and every row error with the same expiry, 90 days after submission', async () => {
     // Prepare
     const { key, record } = await createTestKey();
-    const file = csvOf(['sku', 'name', 'unit'], [['RET-1', 'Kept', 'ea'], ['', 'No sku', 'ea'], ['RET-3', '', 'ea']]);
+    const file = csvOf(
+      ['sku', 'name', 'unit'],
+      [
+        ['RET-1', 'Kept', 'ea'],
+        ['', 'No sku', 'ea'],
+        ['RET-3', '', 'ea'],
+      ],
+    );
     const { job } = await commitQueuedJob(record.organizationId, { file });
 
     // Act
     const finished = await processed(record.organizationId, job.id);
-    const jobItem = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: importJobEntity.key({ organizationId: record.organizationId, jobId: job.id }) }));
+    const jobItem = await documentClient.send(
+      new GetCommand({ TableName: tableName('inventory'), Key: importJobEntity.key({ organizationId: record.organizationId, jobId: job.id }) }),
+    );
     const errorItems = await documentClient.send(
       new QueryCommand({
         TableName: tableName('inventory'),

@@ -158,7 +158,10 @@ describe('a worker that stops after chunk k', () => {
   const K = 3;
   const header = ['sku', 'name', 'unit'];
   /** 10 existing items: 5 renamed (updated), 5 as they are (skipped); 26 new; 4 without a name (failed). */
-  const existing = csvOf(header, skusOf(10, 'RES').map((itemSku) => [itemSku, `Old ${itemSku}`, 'ea']));
+  const existing = csvOf(
+    header,
+    skusOf(10, 'RES').map((itemSku) => [itemSku, `Old ${itemSku}`, 'ea']),
+  );
   const file = csvOf(header, [
     ...skusOf(10, 'RES').map((itemSku, index) => [itemSku, index < 5 ? `New ${itemSku}` : `Old ${itemSku}`, 'ea']),
     ...skusOf(30, 'NEW').map((itemSku, index) => [itemSku, index % 7 === 6 ? '' : `Item ${itemSku}`, 'ea']),
@@ -288,9 +291,17 @@ describe('a resumed locations job with a forward reference', () => {
   it('counts a row whose parent a later row of the same file created once, as the first run judged it', async () => {
     // Prepare: row 2 names a parent created by row 3, so it is unknown-location; a new location takes 3 actions (record, code claim, list entry)
     const organizationId = uniqueOrganization();
-    const rows = [['P-A', 'Parent A', 'zone', ''], ['C-1', 'Child 1', 'bin', 'P-B'], ['P-B', 'Parent B', 'zone', '']];
+    const rows = [
+      ['P-A', 'Parent A', 'zone', ''],
+      ['C-1', 'Child 1', 'bin', 'P-B'],
+      ['P-B', 'Parent B', 'zone', ''],
+    ];
     for (let index = 4; index <= 12; index += 1) rows.push([`L-${index}`, `Location ${index}`, 'bin', 'P-A']);
-    const { job } = await commitQueuedJob(organizationId, { kind: 'locations', duplicateStrategy: 'fail', file: csvOf(['code', 'name', 'type', 'parentCode'], rows) });
+    const { job } = await commitQueuedJob(organizationId, {
+      kind: 'locations',
+      duplicateStrategy: 'fail',
+      file: csvOf(['code', 'name', 'type', 'parentCode'], rows),
+    });
     const real = transactionWriter();
     let transactions = 0;
     const writer: CommandWriter<StoreWrite> = {
@@ -415,38 +426,47 @@ describe('poison messages and jobs that keep failing', () => {
 });
 
 describe('two jobs on the same records at once', () => {
-  it('both succeed: a chunk that loses a race is decided again against fresh records; every sku is created once and ends with the last writer\'s values', { timeout: 120_000 }, async () => {
-    // Prepare: two 3,000-row update jobs over the same skus, with different names
-    const organizationId = uniqueOrganization();
-    const skus = skusOf(3000, 'BOTH');
-    const fileOf = (label: string) => csvOf(['sku', 'name'], skus.map((itemSku) => [itemSku, `${label} ${itemSku}`]));
-    const first = await commitQueuedJob(organizationId, { file: fileOf('First'), duplicateStrategy: 'update' });
-    const second = await commitQueuedJob(organizationId, { file: fileOf('Second'), duplicateStrategy: 'update' });
+  it(
+    "both succeed: a chunk that loses a race is decided again against fresh records; every sku is created once and ends with the last writer's values",
+    { timeout: 120_000 },
+    async () => {
+      // Prepare: two 3,000-row update jobs over the same skus, with different names
+      const organizationId = uniqueOrganization();
+      const skus = skusOf(3000, 'BOTH');
+      const fileOf = (label: string) =>
+        csvOf(
+          ['sku', 'name'],
+          skus.map((itemSku) => [itemSku, `${label} ${itemSku}`]),
+        );
+      const first = await commitQueuedJob(organizationId, { file: fileOf('First'), duplicateStrategy: 'update' });
+      const second = await commitQueuedJob(organizationId, { file: fileOf('Second'), duplicateStrategy: 'update' });
 
-    // Act: both run at once
-    const responses = await Promise.all([deliver(organizationId, first.job.id), deliver(organizationId, second.job.id)]);
+      // Act: both run at once
+      const responses = await Promise.all([deliver(organizationId, first.job.id), deliver(organizationId, second.job.id)]);
 
-    // Assess: no failed message, both jobs done with every row accounted for
-    expect(responses.flatMap(failures)).toEqual([]);
-    const jobs = await Promise.all([storedJob(organizationId, first.job.id), storedJob(organizationId, second.job.id)]);
-    for (const job of jobs) {
-      expect(job.status).toBe('succeeded');
-      expect(job.counts.processedRows).toBe(3000);
-      expect(job.counts.created + job.counts.updated + job.counts.skipped).toBe(3000);
-      expect(job.counts.failed).toBe(0);
-    }
-    expect(jobs[0]!.counts.created + jobs[1]!.counts.created).toBe(3000);
-    const feed = await feedOf(organizationId);
-    const created = countPerSku(feed, 'item.created');
-    expect(created.size).toBe(3000);
-    expect([...created.values()].every((count) => count === 1)).toBe(true);
-    // The stored record is what the sku's last event says: the last writer's values.
-    const lastEvent = new Map<string, Item>();
-    for (const event of feed) if (event.type === 'item.created' || event.type === 'item.updated') lastEvent.set((event.data.item as Item).sku, event.data.item as Item);
-    const stored = await itemsOf(organizationId, skus);
-    expect(stored.size).toBe(3000);
-    for (const itemSku of skus) expect(stored.get(itemSku)?.record.name).toBe(lastEvent.get(itemSku)?.name);
-  });
+      // Assess: no failed message, both jobs done with every row accounted for
+      expect(responses.flatMap(failures)).toEqual([]);
+      const jobs = await Promise.all([storedJob(organizationId, first.job.id), storedJob(organizationId, second.job.id)]);
+      for (const job of jobs) {
+        expect(job.status).toBe('succeeded');
+        expect(job.counts.processedRows).toBe(3000);
+        expect(job.counts.created + job.counts.updated + job.counts.skipped).toBe(3000);
+        expect(job.counts.failed).toBe(0);
+      }
+      expect(jobs[0]!.counts.created + jobs[1]!.counts.created).toBe(3000);
+      const feed = await feedOf(organizationId);
+      const created = countPerSku(feed, 'item.created');
+      expect(created.size).toBe(3000);
+      expect([...created.values()].every((count) => count === 1)).toBe(true);
+      // The stored record is what the sku's last event says: the last writer's values.
+      const lastEvent = new Map<string, Item>();
+      for (const event of feed)
+        if (event.type === 'item.created' || event.type === 'item.updated') lastEvent.set((event.data.item as Item).sku, event.data.item as Item);
+      const stored = await itemsOf(organizationId, skus);
+      expect(stored.size).toBe(3000);
+      for (const itemSku of skus) expect(stored.get(itemSku)?.record.name).toBe(lastEvent.get(itemSku)?.name);
+    },
+  );
 });
 
 describe('the sweeper', () => {
@@ -484,7 +504,9 @@ describe('the sweeper', () => {
     const organizationId = uniqueOrganization();
     const old = new Date(Date.now() - 5 * 60_000);
     const active = await Promise.all(Array.from({ length: 130 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'PAGE') })));
-    const waiting = await Promise.all(Array.from({ length: 130 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'WAIT'), submittedAt: old, dispatched: false })));
+    const waiting = await Promise.all(
+      Array.from({ length: 130 }, () => commitQueuedJob(organizationId, { file: itemsCsv(1, 'WAIT'), submittedAt: old, dispatched: false })),
+    );
 
     // Act
     const activeIds = new Set((await importJobsStore().activeJobs()).map((job) => job.id));
@@ -517,7 +539,9 @@ describe('the sweeper', () => {
     expect((await storedJob(organizationId, waiting.job.id)).status).toBe('queued');
     expect((await importJobsStore().activeJobs()).map((job) => job.id)).not.toContain(dead.job.id);
     expect(await auditKinds(organizationId)).toEqual(['import.failed', 'import.submitted', 'import.submitted']);
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: deadLetterQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 0 }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: deadLetterQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 0 }),
+    );
     expect(Messages.map((message) => message.Body)).not.toContain(jobMessage(organizationId, dead.job.id));
     sqs.destroy();
   });

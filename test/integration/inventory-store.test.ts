@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '../../lib/inventory/domain/item.ts';
 import type { Location } from '../../lib/inventory/domain/location.ts';
 import { NaturalKeyTakenError, newRecordId } from '../../lib/inventory/domain/records.ts';
-import { newMovementId, onHandMatchesLedger, sumQuantities, stockRecordKey, type Movement, type MovementRecord, type StockRecord } from '../../lib/inventory/domain/stock.ts';
+import {
+  newMovementId,
+  onHandMatchesLedger,
+  sumQuantities,
+  stockRecordKey,
+  type Movement,
+  type MovementRecord,
+  type StockRecord,
+} from '../../lib/inventory/domain/stock.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
 import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
@@ -20,7 +28,19 @@ const NOW = '2026-11-22T10:00:00.000Z';
 const ACTOR = { type: 'system' as const, id: 'inventory-tests' };
 
 function newItem(sku: string, name = `Item ${sku}`): Item {
-  return { id: newRecordId('item'), sku, name, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: NOW, updatedAt: NOW };
+  return {
+    id: newRecordId('item'),
+    sku,
+    name,
+    unit: 'ea',
+    description: null,
+    category: null,
+    barcode: null,
+    reorderPoint: null,
+    trackingMode: 'none',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
 }
 
 function newLocation(code: string): Location {
@@ -35,7 +55,10 @@ async function createItems(organizationId: string, items: Item[]): Promise<void>
   const store = inventoryRecords();
   // 2 actions per item (record, list entry claiming the sku): 45 items per transaction.
   for (let start = 0; start < items.length; start += 45) {
-    await commit(organizationId, items.slice(start, start + 45).flatMap((item) => store.createWrites(organizationId, 'item', item)));
+    await commit(
+      organizationId,
+      items.slice(start, start + 45).flatMap((item) => store.createWrites(organizationId, 'item', item)),
+    );
   }
 }
 
@@ -133,7 +156,11 @@ describe('natural keys are unique by a conditional write', () => {
     const organizationId = uniqueOrganization();
     const item = newItem('OLD-1');
     const [record] = inventoryRecords().createWrites(organizationId, 'item', item);
-    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: 'item', naturalKey: item.sku }, { organizationId, recordType: 'item', naturalKey: item.sku, id: item.id });
+    const claim = entityItem(
+      naturalKeyClaimEntity,
+      { organizationId, recordType: 'item', naturalKey: item.sku },
+      { organizationId, recordType: 'item', naturalKey: item.sku, id: item.id },
+    );
     await commit(organizationId, [record!, { item: { Put: { TableName: tableName('inventory'), Item: claim } } }]);
 
     // Act
@@ -171,14 +198,41 @@ describe('stock records and the movement ledger', () => {
     const item = newItem('OIL-46');
     const location = newLocation('TANK-1');
     const store = inventoryRecords();
-    const stock: StockRecord = { id: newRecordId('stock-record'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: 'L-2026-11', onHand: 12.5, createdAt: NOW, updatedAt: NOW };
+    const stock: StockRecord = {
+      id: newRecordId('stock-record'),
+      itemId: item.id,
+      sku: item.sku,
+      locationId: location.id,
+      locationCode: location.code,
+      lot: 'L-2026-11',
+      onHand: 12.5,
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
     const adjustment = (quantity: number, second: number): MovementRecord => {
       const occurredAt = `2026-11-22T10:00:0${second}.000Z`;
       const side = { fromLocationId: quantity < 0 ? location.id : null, toLocationId: quantity > 0 ? location.id : null };
-      return { id: newMovementId(occurredAt), type: 'adjustment', itemId: item.id, sku: item.sku, ...side, quantity: Math.abs(quantity), lot: 'L-2026-11', reference: null, occurredAt };
+      return {
+        id: newMovementId(occurredAt),
+        type: 'adjustment',
+        itemId: item.id,
+        sku: item.sku,
+        ...side,
+        quantity: Math.abs(quantity),
+        lot: 'L-2026-11',
+        reference: null,
+        occurredAt,
+      };
     };
     const adjustments = [10, 3.1, -0.6].map((delta, index) => ({ delta, movement: adjustment(delta, index + 1) }));
-    const movements = adjustments.map(({ delta, movement: { id, type, reference, occurredAt } }): Movement => ({ id, stockRecordId: stock.id, quantity: delta, type, reference, occurredAt }));
+    const movements = adjustments.map(({ delta, movement: { id, type, reference, occurredAt } }): Movement => ({
+      id,
+      stockRecordId: stock.id,
+      quantity: delta,
+      type,
+      reference,
+      occurredAt,
+    }));
     await createItems(organizationId, [item]);
     await commit(organizationId, [
       ...store.createWrites(organizationId, 'location', location),
@@ -187,7 +241,10 @@ describe('stock records and the movement ledger', () => {
     ]);
 
     // Act
-    const byKey = await store.getByNaturalKeys(organizationId, 'stock-record', [stockRecordKey(item.id, location.id, 'L-2026-11'), stockRecordKey(item.id, location.id, null)]);
+    const byKey = await store.getByNaturalKeys(organizationId, 'stock-record', [
+      stockRecordKey(item.id, location.id, 'L-2026-11'),
+      stockRecordKey(item.id, location.id, null),
+    ]);
     const ledger = await store.movementsOf(organizationId, stock.id);
 
     // Assess

@@ -77,14 +77,24 @@ describe('item availability on DynamoDB', () => {
       ...store.createWrites(organizationId, 'item', itemOf(ITEM, 'AVAIL', { trackingMode: 'lot' })),
       new StockStore(tableName('inventory')).itemStockWrite(organizationId, { itemId: ITEM, onHand: 51, reserved: 3, trackingMode: 'lot' }, null, 'lot'),
     ]);
-    await commit(organizationId, records.flatMap((stock) => store.createWrites(organizationId, 'stock-record', stock)));
+    await commit(
+      organizationId,
+      records.flatMap((stock) => store.createWrites(organizationId, 'stock-record', stock)),
+    );
 
     // Act
     const responses = await allResponses(organizationId, 3);
 
     // Assess
     const shapes = responses.map(({ answer }) => ({
-      locations: answer.locations.map((location) => [location.locationId, location.lots.map((lot) => lot.lot).join(','), location.onHand, location.reserved, location.available, location.lotsTruncated]),
+      locations: answer.locations.map((location) => [
+        location.locationId,
+        location.lots.map((lot) => lot.lot).join(','),
+        location.onHand,
+        location.reserved,
+        location.available,
+        location.lotsTruncated,
+      ]),
       truncated: answer.truncated,
       next: answer.nextAfterLocationId,
     }));
@@ -115,7 +125,16 @@ describe('item availability on DynamoDB', () => {
     const reads = new ItemAvailabilityReads(new ItemAvailabilityStore(tableName('inventory')));
 
     // Act + Assess
-    expect(await reads.availability(organizationId, ITEM)).toEqual({ itemId: ITEM, sku: 'AVAIL', onHand: 0, reserved: 0, available: 0, locations: [], truncated: false, nextAfterLocationId: null });
+    expect(await reads.availability(organizationId, ITEM)).toEqual({
+      itemId: ITEM,
+      sku: 'AVAIL',
+      onHand: 0,
+      reserved: 0,
+      available: 0,
+      locations: [],
+      truncated: false,
+      nextAfterLocationId: null,
+    });
     await expect(reads.availability(uniqueOrganization(), ITEM)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -261,7 +261,11 @@ describe('the GET /v1/barcodes Lambda asset', () => {
     const encoders = readdirSync(join(dir, 'asset', 'encoders')).filter((file) => file.endsWith('.mjs'));
 
     // Assess
-    expect(encoders.sort()).toEqual(Object.values(ENCODER_MODULES).map((name) => `${name}.mjs`).sort());
+    expect(encoders.sort()).toEqual(
+      Object.values(ENCODER_MODULES)
+        .map((name) => `${name}.mjs`)
+        .sort(),
+    );
   });
 
   it('renders QR, Code 128, EAN-13, PDF417 and Data Matrix that scan back to their payloads', { timeout: 60_000 }, async () => {
@@ -275,7 +279,10 @@ describe('the GET /v1/barcodes Lambda asset', () => {
     ];
 
     // Act
-    const responses = await invoke(join(dir, 'asset'), cases.map(({ format, payload }) => ({ query: new URLSearchParams({ format, payload }).toString() })));
+    const responses = await invoke(
+      join(dir, 'asset'),
+      cases.map(({ format, payload }) => ({ query: new URLSearchParams({ format, payload }).toString() })),
+    );
 
     // Assess
     for (const [index, { format, expected }] of cases.entries()) {

@@ -16,9 +16,11 @@ const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
 /** The import records, with `interfere` run once, right after the job has read its own records (and the tree above them). */
 // 1: the parentCode references; 2: the rows' own records (read ahead of the chunk)
-const recordsInterferingAfterRead = (interfere: () => Promise<void>) => watchedImportRecords({ afterRead: (entity, count) => (entity === 'location' && count === 2 ? interfere() : undefined) });
+const recordsInterferingAfterRead = (interfere: () => Promise<void>) =>
+  watchedImportRecords({ afterRead: (entity, count) => (entity === 'location' && count === 2 ? interfere() : undefined) });
 
-const runJob = (organizationId: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, 'locations', file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
+const runJob = (organizationId: string, file: string, records?: ImportRecords<StoreWrite>) =>
+  runImportInProcess(organizationId, 'locations', file, { duplicateStrategy: 'update', ...(records ? { records } : {}) });
 
 /** Whether following parent links from `start` comes back to a location already seen. */
 function cycleFrom(start: string, parents: Map<string, string | null>): boolean {

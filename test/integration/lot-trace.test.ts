@@ -38,10 +38,19 @@ beforeAll(async () => {
   }
   // Another organization with the same skus and lots, and builds of its own.
   for (const { kind, file } of LOT_CHAIN_IMPORTS.slice(0, 4)) await runImportInProcess(otherOrganizationId, kind, file);
-  await eventuallyTraced(() => trace({ sku: 'FIN', lot: 'F2', direction: 'backward' }), (found) => found.nodeCount === 5);
+  await eventuallyTraced(
+    () => trace({ sku: 'FIN', lot: 'F2', direction: 'backward' }),
+    (found) => found.nodeCount === 5,
+  );
   // Each index entry arrives on its own: the forward chains are waited for too.
-  await eventuallyTraced(() => trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }), (found) => found.nodeCount === 3);
-  await eventuallyTraced(() => trace({ sku: 'COMP', lot: 'C2', direction: 'forward' }), (found) => found.nodeCount === 2);
+  await eventuallyTraced(
+    () => trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }),
+    (found) => found.nodeCount === 3,
+  );
+  await eventuallyTraced(
+    () => trace({ sku: 'COMP', lot: 'C2', direction: 'forward' }),
+    (found) => found.nodeCount === 2,
+  );
 }, 120_000);
 
 describe('a three-level build chain', () => {
@@ -66,7 +75,11 @@ describe('a three-level build chain', () => {
     const backward = await trace({ sku: 'FIN', lot: 'F2', direction: 'backward' });
 
     expect(shapeOf(backward.nodes)).toEqual([{ 'SUB/S1': [{ 'COMP/C1': [] }] }, { 'SUB/S2': [{ 'COMP/C2': [] }] }, { 'SCREW/null': [] }]);
-    expect(backward.nodes.map((node) => [node.sku, node.quantity])).toEqual([['SUB', 2], ['SUB', 1], ['SCREW', 6]]);
+    expect(backward.nodes.map((node) => [node.sku, node.quantity])).toEqual([
+      ['SUB', 2],
+      ['SUB', 1],
+      ['SCREW', 6],
+    ]);
     // Each node names the build that consumed it: FB-2 for the three, SB-1 and SB-2 below.
     const [s1, s2] = backward.nodes;
     expect(new Set(backward.nodes.map((node) => node.buildId)).size).toBe(1);
@@ -97,20 +110,33 @@ describe('refusals', () => {
   });
 
   it('a cursor issued for another lot is refused', async () => {
-    const cursor = new CursorCodec('lot-trace-test-cursor-secret-0123456789').encode('USED#', { organizationId, endpoint: 'GET /v1/lots/trace', filters: { itemId: 'itm_other', lot: 'C1', direction: 'forward' } });
+    const cursor = new CursorCodec('lot-trace-test-cursor-secret-0123456789').encode('USED#', {
+      organizationId,
+      endpoint: 'GET /v1/lots/trace',
+      filters: { itemId: 'itm_other', lot: 'C1', direction: 'forward' },
+    });
 
-    expect(await problemOf(trace({ sku: 'COMP', lot: 'C1', direction: 'forward', cursor }))).toEqual({ status: 400, code: 'customer-api.pagination.invalid-cursor' });
+    expect(await problemOf(trace({ sku: 'COMP', lot: 'C1', direction: 'forward', cursor }))).toEqual({
+      status: 400,
+      code: 'customer-api.pagination.invalid-cursor',
+    });
   });
 });
 
 describe('tenancy', () => {
   it("another organization's sku is the same 404, and its own trace shows none of this organization's builds", async () => {
     const outsider = uniqueOrganization();
-    expect(await problemOf(trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }, outsider))).toEqual({ status: 404, code: 'customer-api.inventory.not-found' });
+    expect(await problemOf(trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }, outsider))).toEqual({
+      status: 404,
+      code: 'customer-api.inventory.not-found',
+    });
 
     // Same skus and lots, received, never built with there.
     expect(await trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }, otherOrganizationId)).toMatchObject({ nodes: [], nodeCount: 0 });
-    expect(await problemOf(trace({ sku: 'FIN', lot: 'F2', direction: 'backward' }, otherOrganizationId))).toEqual({ status: 404, code: 'customer-api.inventory.not-found' });
+    expect(await problemOf(trace({ sku: 'FIN', lot: 'F2', direction: 'backward' }, otherOrganizationId))).toEqual({
+      status: 404,
+      code: 'customer-api.inventory.not-found',
+    });
   });
 });
 
@@ -124,7 +150,12 @@ describe('the node cap', () => {
     const comp = items.get('COMP')?.record.id ?? '';
     const source = await stockAt(wide, comp, a1?.record.id ?? '', 'C1');
     const count = LOT_TRACE_MAX_NODES + 10;
-    await recordBuildsOfOneLot(wide, { count, bomId: 'bom_bulk', consumed: { itemId: comp, lot: 'C1', stockRecordId: source.id }, output: { itemId: items.get('SUB')?.record.id ?? '', lotPrefix: 'W' } });
+    await recordBuildsOfOneLot(wide, {
+      count,
+      bomId: 'bom_bulk',
+      consumed: { itemId: comp, lot: 'C1', stockRecordId: source.id },
+      output: { itemId: items.get('SUB')?.record.id ?? '', lotPrefix: 'W' },
+    });
 
     const read = async () => {
       const first = await trace({ sku: 'COMP', lot: 'C1', direction: 'forward' }, wide);
@@ -161,10 +192,16 @@ describe('the node cap', () => {
       let continuation: { depth: number; cursor: string | null } = { depth: 5, cursor: null };
       for (let response = 0; response < 5; response += 1) {
         followed.add(JSON.stringify(continuation));
-        const page = await trace({ sku: 'FIN', lot: 'F1', direction: 'backward', depth: continuation.depth, ...(continuation.cursor === null ? {} : { cursor: continuation.cursor }) }, many);
+        const page = await trace(
+          { sku: 'FIN', lot: 'F1', direction: 'backward', depth: continuation.depth, ...(continuation.cursor === null ? {} : { cursor: continuation.cursor }) },
+          many,
+        );
         pages.push(page);
         if (!page.continuation) break;
-        expect(followed.has(JSON.stringify(page.continuation)), `response ${response} continues with a continuation already followed: ${JSON.stringify(page.continuation)}`).toBe(false);
+        expect(
+          followed.has(JSON.stringify(page.continuation)),
+          `response ${response} continues with a continuation already followed: ${JSON.stringify(page.continuation)}`,
+        ).toBe(false);
         continuation = page.continuation;
       }
       return pages;

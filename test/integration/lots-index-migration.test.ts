@@ -25,7 +25,12 @@ it('adds the lots index to an existing inventory table that lacks it: active wit
   const TableName = physicalTableName(prefix, 'inventory');
   const before = { ...TABLES.inventory, globalIndexes: TABLES.inventory.globalIndexes.filter((index) => index.indexName !== LOTS_INDEX.indexName) };
   await dynamoClient.send(new CreateTableCommand(createTableInput(prefix, before)));
-  await dynamoClient.send(new PutItemCommand({ TableName, Item: { pk: { S: 'ORG#o#bld_1' }, sk: { S: 'POINTER' }, lotPk: { S: 'ORG#o#LOT#itm_1#L1' }, lotSk: { S: 'MADE#2026#bld_1' } } }));
+  await dynamoClient.send(
+    new PutItemCommand({
+      TableName,
+      Item: { pk: { S: 'ORG#o#bld_1' }, sk: { S: 'POINTER' }, lotPk: { S: 'ORG#o#LOT#itm_1#L1' }, lotSk: { S: 'MADE#2026#bld_1' } },
+    }),
+  );
   const logged: string[] = [];
 
   // Act
@@ -35,9 +40,16 @@ it('adds the lots index to an existing inventory table that lacks it: active wit
   const { Table } = await dynamoClient.send(new DescribeTableCommand({ TableName }));
   expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(TABLES.inventory.globalIndexes.map((index) => index.indexName).sort());
   expect(logged).toContain(`added index ${LOTS_INDEX.indexName} to table ${TableName}`);
-  const warned = logged.some((line) => line.startsWith(`index ${LOTS_INDEX.indexName} of table ${TableName} is not active`) && line.includes('<stateDir>/dynamodb'));
+  const warned = logged.some(
+    (line) => line.startsWith(`index ${LOTS_INDEX.indexName} of table ${TableName} is not active`) && line.includes('<stateDir>/dynamodb'),
+  );
   if (Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === LOTS_INDEX.indexName)?.IndexStatus === 'ACTIVE' && !warned) {
-    const query = new QueryCommand({ TableName, IndexName: LOTS_INDEX.indexName, KeyConditionExpression: 'lotPk = :pk', ExpressionAttributeValues: { ':pk': { S: 'ORG#o#LOT#itm_1#L1' } } });
+    const query = new QueryCommand({
+      TableName,
+      IndexName: LOTS_INDEX.indexName,
+      KeyConditionExpression: 'lotPk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: 'ORG#o#LOT#itm_1#L1' } },
+    });
     expect((await dynamoClient.send(query)).Items?.map((item) => item.sk?.S)).toEqual(['POINTER']);
   } else {
     expect(warned).toBe(true);

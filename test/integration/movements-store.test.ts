@@ -21,7 +21,19 @@ async function commit(organizationId: string, writes: StoreWrite[]): Promise<voi
 }
 
 function movementAt(occurredAt: string, fields: Partial<MovementRecord>, id = newMovementId(occurredAt)): MovementRecord {
-  return { id, type: 'adjustment', itemId: ITEM, sku: 'M', fromLocationId: null, toLocationId: null, quantity: 1, lot: null, reference: null, occurredAt, ...fields };
+  return {
+    id,
+    type: 'adjustment',
+    itemId: ITEM,
+    sku: 'M',
+    fromLocationId: null,
+    toLocationId: null,
+    quantity: 1,
+    lot: null,
+    reference: null,
+    occurredAt,
+    ...fields,
+  };
 }
 
 /** The put(s) of a movement as the import pipeline makes them. */
@@ -115,9 +127,16 @@ describe('a movement is one stored item', () => {
     // Prepare: a legacy transfer whose id was made an hour after it occurred, then a new adjustment of the source
     const organizationId = uniqueOrganization();
     const occurredAt = '2026-11-21T09:00:00.000Z';
-    const legacy = movementAt(occurredAt, { type: 'transfer', fromLocationId: A1, toLocationId: B1, quantity: 3 }, newId('mov', Date.parse(occurredAt) + 3_600_000));
+    const legacy = movementAt(
+      occurredAt,
+      { type: 'transfer', fromLocationId: A1, toLocationId: B1, quantity: 3 },
+      newId('mov', Date.parse(occurredAt) + 3_600_000),
+    );
     const adjustment = movementAt('2026-11-22T08:00:00.000Z', { fromLocationId: A1, quantity: 1 });
-    await commit(organizationId, [...legacyTransferWrites(organizationId, legacy), ...recordWrites(organizationId, adjustment, [{ stockRecordId: SOURCE, quantity: -1 }])]);
+    await commit(organizationId, [
+      ...legacyTransferWrites(organizationId, legacy),
+      ...recordWrites(organizationId, adjustment, [{ stockRecordId: SOURCE, quantity: -1 }]),
+    ]);
     const reads = new InventoryReadStore(tableName('inventory'));
 
     // Act
@@ -149,7 +168,9 @@ describe('a movement is one stored item', () => {
     const reads = new InventoryReadStore(tableName('inventory'));
 
     // Act
-    const found = await Promise.all([newMovementId('2026-11-22T10:00:00.000Z'), 'mov_missing000000', 'mov_ZZZZZZZZZZZZZZZZZZZZZZZZZZ'].map((id) => reads.movement(organizationId, id)));
+    const found = await Promise.all(
+      [newMovementId('2026-11-22T10:00:00.000Z'), 'mov_missing000000', 'mov_ZZZZZZZZZZZZZZZZZZZZZZZZZZ'].map((id) => reads.movement(organizationId, id)),
+    );
 
     // Assess
     expect(found).toEqual([undefined, undefined, undefined]);

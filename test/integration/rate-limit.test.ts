@@ -65,7 +65,9 @@ describe('RateLimitStore', () => {
     const granted = grants.map((grant) => grant.get('general')?.granted ?? 0);
     expect(granted.reduce((sum, tokens) => sum + tokens, 0)).toBe(100);
     expect(granted.every((tokens) => tokens <= 8)).toBe(true);
-    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 60, WINDOW) }, ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName(), Key: { pk: rateLimitCounterKey(keyId, 60, WINDOW) }, ConsistentRead: true }),
+    );
     expect(Item?.general).toBe(100);
   });
 
@@ -98,7 +100,9 @@ describe('RateLimitStore', () => {
     const keyId = uniqueKeyId();
     for (let i = 0; i < 3; i += 1) await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)]);
     // Act
-    const otherCount = await store.addWithinLimits(other.keyId === 'same' ? keyId : uniqueKeyId(), windowAt(other.window), [{ policy: other.policy, limit: 1200, tokens: 1 }]);
+    const otherCount = await store.addWithinLimits(other.keyId === 'same' ? keyId : uniqueKeyId(), windowAt(other.window), [
+      { policy: other.policy, limit: 1200, tokens: 1 },
+    ]);
     const sameCount = await store.addWithinLimits(keyId, windowAt(WINDOW), [general(1)]);
     // Assess
     expect(otherCount.counts[other.policy]).toBe(1);

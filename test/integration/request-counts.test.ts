@@ -60,7 +60,7 @@ async function requestsOf(operationId: RouteId, request: () => Omit<EventRequest
   for (let warmUps = 1; ; warmUps += 1) {
     const warm = await invoke(operationId, request());
     expect(warm.statusCode, String(warm.body)).toBe(expectedStatus);
-    if ((heldGeneralTokens() > 0) === (block === 'held')) break;
+    if (heldGeneralTokens() > 0 === (block === 'held')) break;
     // A block holds at most 50 tokens: past that many calls the state can no longer come.
     if (warmUps > 50) throw new Error(`No ${block} block after ${warmUps} warm calls`);
   }
@@ -70,12 +70,20 @@ async function requestsOf(operationId: RouteId, request: () => Omit<EventRequest
   const operations = counter.operations();
   // Local runs do not enforce IAM: every call counted must be one its grant allows (infra/grants.ts), or AWS denies it.
   const granted = new Set(Object.values(ROUTE_GRANTS[operationId].tables).flatMap((table) => table?.calls ?? []));
-  expect(operations.filter((operation) => operation !== 'TransactWriteItems' && !granted.has(operation as never)), `calls ${operationId}'s grant lacks`).toEqual([]);
+  expect(
+    operations.filter((operation) => operation !== 'TransactWriteItems' && !granted.has(operation as never)),
+    `calls ${operationId}'s grant lacks`,
+  ).toEqual([]);
   return operations;
 }
 
 const bomBody = () =>
-  JSON.stringify({ code: `BOM-${randomUUID().slice(0, 8)}`, name: 'Frame', targetItemId: tenant.itemIds[0], components: [{ itemId: tenant.itemIds[1], quantity: 2 }] });
+  JSON.stringify({
+    code: `BOM-${randomUUID().slice(0, 8)}`,
+    name: 'Frame',
+    targetItemId: tenant.itemIds[0],
+    components: [{ itemId: tenant.itemIds[1], quantity: 2 }],
+  });
 /** A multipart import of `rows` (CSV lines after the header), base64 as API Gateway passes it. */
 function importBody(rows: string, kind = 'items', header = 'sku,name'): Omit<EventRequest, 'key'> {
   const multipart = rawMultipart([
@@ -112,14 +120,22 @@ beforeAll(async () => {
   jobId = await importAndWait(importBody('RC-A,Frame\nRC-B,Bolt\n'));
   await importAndWait(importBody('RC-L1,Bin\n', 'locations', 'code,name'));
   await importAndWait(importBody('RC-PO,RC-A,RC-L1,5\n', 'po-receipts', 'poNumber,sku,locationCode,quantity'));
-  inventoryIds = { item: await firstIdOf('listItems'), location: await firstIdOf('listLocations'), stockRecord: await firstIdOf('listStockRecords'), movement: await firstIdOf('listMovements') };
+  inventoryIds = {
+    item: await firstIdOf('listItems'),
+    location: await firstIdOf('listLocations'),
+    stockRecord: await firstIdOf('listStockRecords'),
+    movement: await firstIdOf('listMovements'),
+  };
   const stored = await itemsOf(created.record.organizationId, ['RC-A', 'RC-B']);
   tenant.itemIds = ['RC-A', 'RC-B'].map((sku) => stored.get(sku)?.record.id ?? '');
   counter = countDynamoDbRequests(dynamoClient);
   const bom = await invoke('createBom', { body: bomBody(), headers: writeHeaders() });
   expect(bom.statusCode, String(bom.body)).toBe(201);
   bomId = (JSON.parse(String(bom.body)) as { id: string }).id;
-  const exported = await invoke('submitExport', { body: JSON.stringify({ kind: 'locations' }), headers: { ...writeHeaders(), 'content-type': 'application/json' } });
+  const exported = await invoke('submitExport', {
+    body: JSON.stringify({ kind: 'locations' }),
+    headers: { ...writeHeaders(), 'content-type': 'application/json' },
+  });
   expect(exported.statusCode, String(exported.body)).toBe(202);
   exportId = (JSON.parse(String(exported.body)) as { id: string }).id;
 }, 120_000);
@@ -145,15 +161,18 @@ describe('DynamoDB requests per warm API call', () => {
   it.each([
     ['all', () => ({ query: 'limit=50' })],
     ['nonZero', () => ({ query: `locationId=${inventoryIds.location}&nonZero=true` })],
-  ] as const)('listStockRecords (%s) within a leased block: the Query of the entries and one BatchGetItem of their records, 2 requests', async (_filter, request) => {
-    // The entries hold keys only; a page reads its records by id (docs/inventory.md "Reading inventory").
-    expect(await requestsOf('listStockRecords', request, 200)).toEqual(['Query', 'BatchGetItem']);
-  });
+  ] as const)(
+    'listStockRecords (%s) within a leased block: the Query of the entries and one BatchGetItem of their records, 2 requests',
+    async (_filter, request) => {
+      // The entries hold keys only; a page reads its records by id (docs/inventory.md "Reading inventory").
+      expect(await requestsOf('listStockRecords', request, 200)).toEqual(['Query', 'BatchGetItem']);
+    },
+  );
 
   it.each([
     ['all', () => ({ query: 'limit=50' })],
     ['q', () => ({ query: 'q=rc&limit=50' })],
-  ] as const)('listItems (%s) within a leased block: the Query of the page and one BatchGetItem of its items\' totals, 2 requests', async (_filter, request) => {
+  ] as const)("listItems (%s) within a leased block: the Query of the page and one BatchGetItem of its items' totals, 2 requests", async (_filter, request) => {
     // The entries hold the items, not their totals, which change with every stock write (docs/inventory.md "Reading inventory").
     expect(await requestsOf('listItems', request, 200)).toEqual(['Query', 'BatchGetItem']);
   });
@@ -162,17 +181,23 @@ describe('DynamoDB requests per warm API call', () => {
     expect(await requestsOf('getItem', () => ({ path: `/v1/items/${inventoryIds.item}` }), 200)).toEqual(['BatchGetItem']);
   });
 
-  it('getItemAvailability within a leased block: the Query of the item\'s stock-record entries, then one BatchGetItem of the item, its total and its records, 2 requests', async () => {
+  it("getItemAvailability within a leased block: the Query of the item's stock-record entries, then one BatchGetItem of the item, its total and its records, 2 requests", async () => {
     expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.item}/availability` }), 200)).toEqual(['Query', 'BatchGetItem']);
   });
 
   it('getItemAvailability of an unknown item: the same 2 requests, nothing found; of an id of another type: none', async () => {
-    expect(await requestsOf('getItemAvailability', () => ({ path: '/v1/items/itm_0000000000000000000000/availability' }), 404)).toEqual(['Query', 'BatchGetItem']);
+    expect(await requestsOf('getItemAvailability', () => ({ path: '/v1/items/itm_0000000000000000000000/availability' }), 404)).toEqual([
+      'Query',
+      'BatchGetItem',
+    ]);
     expect(await requestsOf('getItemAvailability', () => ({ path: `/v1/items/${inventoryIds.location}/availability` }), 404)).toEqual([]);
   });
 
   it('getMovement of an id of no movement: the key its time gives, then where older code stored movements, 2 requests', async () => {
-    expect(await requestsOf('getMovement', () => ({ path: `/v1/movements/${newMovementId('2026-11-22T10:00:00.000Z')}` }), 404)).toEqual(['GetItem', 'GetItem']);
+    expect(await requestsOf('getMovement', () => ({ path: `/v1/movements/${newMovementId('2026-11-22T10:00:00.000Z')}` }), 404)).toEqual([
+      'GetItem',
+      'GetItem',
+    ]);
   });
 
   it('getBom when its block is spent: the domain read and one lease of the counter, 2 requests', async () => {
@@ -199,7 +224,11 @@ describe('DynamoDB requests per warm API call', () => {
   });
 
   it('submitExport: the submission token, the claim, the transaction (job + audit) and the dispatch mark, 4 requests', async () => {
-    const operations = await requestsOf('submitExport', () => ({ body: JSON.stringify({ kind: 'items' }), headers: { ...writeHeaders(), 'content-type': 'application/json' } }), 202);
+    const operations = await requestsOf(
+      'submitExport',
+      () => ({ body: JSON.stringify({ kind: 'items' }), headers: { ...writeHeaders(), 'content-type': 'application/json' } }),
+      202,
+    );
     expect(operations).toEqual(['UpdateItem', 'PutItem', 'TransactWriteItems', 'UpdateItem']);
   });
 
@@ -233,7 +262,9 @@ describe('DynamoDB requests per warm call on a BOM of 500 lines, every text at i
     large.id = (JSON.parse(String(created.body)) as { id: string }).id;
     const updated = await invoke('updateBom', { path: `/v1/boms/${large.id}`, body: largeBody(2), headers: writeHeaders() });
     expect(updated.statusCode).toBe(200);
-    const revisions = JSON.parse(String((await invoke('listBomRevisions', { path: `/v1/boms/${large.id}/revisions` })).body)) as { data: Array<{ id: string }> };
+    const revisions = JSON.parse(String((await invoke('listBomRevisions', { path: `/v1/boms/${large.id}/revisions` })).body)) as {
+      data: Array<{ id: string }>;
+    };
     large = { ...large, firstRevision: revisions.data[0]?.id ?? '', lastRevision: revisions.data.at(-1)?.id ?? '' };
   }, 120_000);
 
@@ -241,7 +272,11 @@ describe('DynamoDB requests per warm call on a BOM of 500 lines, every text at i
     ['getBom', () => ({ path: `/v1/boms/${large.id}` }), ['GetItem']],
     ['getBomRevision', () => ({ path: `/v1/boms/${large.id}/revisions/${large.firstRevision}` }), ['GetItem', 'GetItem']],
     ['listBomRevisions', () => ({ path: `/v1/boms/${large.id}/revisions`, query: 'limit=50' }), ['GetItem', 'Query']],
-    ['compareBomRevisions', () => ({ path: `/v1/boms/${large.id}/revisions/compare`, query: `fromRevisionId=${large.firstRevision}&toRevisionId=${large.lastRevision}` }), ['GetItem', 'GetItem', 'GetItem', 'GetItem']],
+    [
+      'compareBomRevisions',
+      () => ({ path: `/v1/boms/${large.id}/revisions/compare`, query: `fromRevisionId=${large.firstRevision}&toRevisionId=${large.lastRevision}` }),
+      ['GetItem', 'GetItem', 'GetItem', 'GetItem'],
+    ],
     ['listBoms', () => ({ query: 'limit=50' }), ['Query']],
   ] as const)('%s within a leased block: as for any BOM, whatever its lines', async (operationId, request, expected) => {
     // The BOM and each revision are one item each: a read of either is one request (compare reads the BOM and a revision twice).

@@ -39,10 +39,24 @@ async function world(): Promise<string> {
   const store = inventoryRecords();
   const stock = new StockStore(tableName('inventory'));
   const many = itemOf('itm_many', 'MANY', { trackingMode: 'lot' });
-  const writes: StoreWrite[] = [...store.createWrites(organizationId, 'location', A1), ...store.createWrites(organizationId, 'item', many), stock.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, trackingMode: 'lot' }, null, 'lot')];
+  const writes: StoreWrite[] = [
+    ...store.createWrites(organizationId, 'location', A1),
+    ...store.createWrites(organizationId, 'item', many),
+    stock.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, trackingMode: 'lot' }, null, 'lot'),
+  ];
   for (let index = 0; index < LOTS; index += 1) {
     const at = new Date(Date.parse(STORED_AT) + index * 1000).toISOString();
-    const record: StockRecord = { id: `stk_MANY_${lotName(index)}`, itemId: many.id, sku: many.sku, locationId: A1.id, locationCode: A1.code, lot: lotName(index), onHand: 2, createdAt: at, updatedAt: at };
+    const record: StockRecord = {
+      id: `stk_MANY_${lotName(index)}`,
+      itemId: many.id,
+      sku: many.sku,
+      locationId: A1.id,
+      locationCode: A1.code,
+      lot: lotName(index),
+      onHand: 2,
+      createdAt: at,
+      updatedAt: at,
+    };
     writes.push(...store.createWrites(organizationId, 'stock-record', record));
   }
   for (let start = 0; start < writes.length; start += 90) await commit(organizationId, writes.slice(start, start + 90));
@@ -68,39 +82,54 @@ const RACERS: Array<[string, (organizationId: string, reservationId: string) => 
     (organizationId, reservationId) => {
       const run = runOf(organizationId, 'racer-release');
       const command = new SettleReservationCommand(ports());
-      return decideAgainOnLostRace(async () => (await transactionWriter().run(run.context, () => command.settle(organizationId, reservationId, 'release', undefined, run))).result);
+      return decideAgainOnLostRace(
+        async () => (await transactionWriter().run(run.context, () => command.settle(organizationId, reservationId, 'release', undefined, run))).result,
+      );
     },
     'released',
     { status: 'released' },
   ],
-  ['a second create with the same reference', (organizationId) => create(organizationId, INPUT, runOf(organizationId, 'racer-create')).then(() => 'created', (error: unknown) => error), 'active', { code: 'customer-api.reservations.reference-taken' }],
+  [
+    'a second create with the same reference',
+    (organizationId) =>
+      create(organizationId, INPUT, runOf(organizationId, 'racer-create')).then(
+        () => 'created',
+        (error: unknown) => error,
+      ),
+    'active',
+    { code: 'customer-api.reservations.reference-taken' },
+  ],
   // As of after the operation's grace: the sweep finishes what the request seems to have left.
   ['the expiry sweep', (organizationId) => sweepOrganization(organizationId, new Date(Date.now() + 10 * 60_000)), 'active', { finished: 1, errors: 0 }],
 ];
 
 describe('a create in slices raced by another writer', () => {
-  it.each(RACERS)('a create whose operation %s finishes between two slices answers what a same-key retry answers', async (_name, racer, status, racerOutcome) => {
-    // Prepare: after the create's first slice, the racer finishes the operation (and does its own)
-    const organizationId = await world();
-    let raced: unknown;
-    const run = runOf(organizationId, 'create-raced', async (kind, slicesDone) => {
-      if (kind !== 'create' || slicesDone !== 1) return;
-      const reservationId = await ports().reservations.idOfReference(organizationId, INPUT.reference);
-      raced = await racer(organizationId, reservationId!);
-    });
+  it.each(RACERS)(
+    'a create whose operation %s finishes between two slices answers what a same-key retry answers',
+    async (_name, racer, status, racerOutcome) => {
+      // Prepare: after the create's first slice, the racer finishes the operation (and does its own)
+      const organizationId = await world();
+      let raced: unknown;
+      const run = runOf(organizationId, 'create-raced', async (kind, slicesDone) => {
+        if (kind !== 'create' || slicesDone !== 1) return;
+        const reservationId = await ports().reservations.idOfReference(organizationId, INPUT.reference);
+        raced = await racer(organizationId, reservationId!);
+      });
 
-    // Act
-    const answer = await create(organizationId, INPUT, run).catch((error: unknown) => error);
-    const retry = await create(organizationId, INPUT, runOf(organizationId, 'create-raced')).catch((error: unknown) => error);
+      // Act
+      const answer = await create(organizationId, INPUT, run).catch((error: unknown) => error);
+      const retry = await create(organizationId, INPUT, runOf(organizationId, 'create-raced')).catch((error: unknown) => error);
 
-    // Assess: the racer ran; the create answers the reservation as it stands, as its retry does
-    expect(raced).toMatchObject(racerOutcome as object);
-    expect(answer).not.toBeInstanceOf(Error);
-    expect(answer).toMatchObject({ reference: INPUT.reference, status });
-    expect(answer).toEqual(retry);
-    const stored = await ports().reservations.get(organizationId, (answer as Reservation).id);
-    expect(stored?.pending).toBeUndefined();
-    expect(answer).toEqual(stored?.reservation);
-    expect((answer as Reservation).lines).toHaveLength(LOTS);
-  }, 300_000);
+      // Assess: the racer ran; the create answers the reservation as it stands, as its retry does
+      expect(raced).toMatchObject(racerOutcome as object);
+      expect(answer).not.toBeInstanceOf(Error);
+      expect(answer).toMatchObject({ reference: INPUT.reference, status });
+      expect(answer).toEqual(retry);
+      const stored = await ports().reservations.get(organizationId, (answer as Reservation).id);
+      expect(stored?.pending).toBeUndefined();
+      expect(answer).toEqual(stored?.reservation);
+      expect((answer as Reservation).lines).toHaveLength(LOTS);
+    },
+    300_000,
+  );
 });

@@ -32,7 +32,17 @@ async function stocked(): Promise<string> {
   const organizationId = uniqueOrganization();
   const store = inventoryRecords();
   const stock = new StockStore(tableName('inventory'));
-  const record = (item: typeof WIDGET, location: typeof A1) => ({ id: `stk_${item.sku}_${location.code}_${organizationId.slice(-8)}`, itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: null, onHand: 10, createdAt: STORED_AT, updatedAt: STORED_AT });
+  const record = (item: typeof WIDGET, location: typeof A1) => ({
+    id: `stk_${item.sku}_${location.code}_${organizationId.slice(-8)}`,
+    itemId: item.id,
+    sku: item.sku,
+    locationId: location.id,
+    locationCode: location.code,
+    lot: null,
+    onHand: 10,
+    createdAt: STORED_AT,
+    updatedAt: STORED_AT,
+  });
   await commit(organizationId, [
     ...store.createWrites(organizationId, 'item', WIDGET),
     ...store.createWrites(organizationId, 'item', GADGET),
@@ -67,7 +77,9 @@ async function sweep(organizationId: string, options: { failFirst?: boolean } = 
         failures -= 1;
         throw new Error('the invocation died');
       }
-      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () => command.settle(entry.organizationId, entry.id, 'expire', undefined));
+      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () =>
+        command.settle(entry.organizationId, entry.id, 'expire', undefined),
+      );
     },
     onError: (_entry, error) => errors.push(error),
   });
@@ -84,7 +96,11 @@ describe('the reservation expiry sweep', () => {
     // Prepare: one due (created two days ago, expired a day ago), one not due
     const organizationId = await stocked();
     const due = await reserve(organizationId, { reference: 'DUE', expiresAt: new Date(Date.now() - DAY).toISOString(), lines }, new Date(Date.now() - 2 * DAY));
-    const later = await reserve(organizationId, { reference: 'LATER', expiresAt: null, lines: [{ sku: 'WIDGET', locationCode: 'A1', lot: null, quantity: 1 }] }, new Date());
+    const later = await reserve(
+      organizationId,
+      { reference: 'LATER', expiresAt: null, lines: [{ sku: 'WIDGET', locationCode: 'A1', lot: null, quantity: 1 }] },
+      new Date(),
+    );
 
     // Act
     const first = await sweep(organizationId);
@@ -109,16 +125,24 @@ describe('the reservation expiry sweep', () => {
   it('leaves a reservation released meanwhile as it is: nothing is released twice', async () => {
     // Prepare: due, then released by a client before the sweep's transaction
     const organizationId = await stocked();
-    const due = await reserve(organizationId, { reference: 'RACE', expiresAt: new Date(Date.now() - DAY).toISOString(), lines }, new Date(Date.now() - 2 * DAY));
+    const due = await reserve(
+      organizationId,
+      { reference: 'RACE', expiresAt: new Date(Date.now() - DAY).toISOString(), lines },
+      new Date(Date.now() - 2 * DAY),
+    );
     const listed = (await expiries().due(new Date(), 100)).filter((entry) => entry.organizationId === organizationId);
-    await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () => new SettleReservationCommand(ports()).settle(organizationId, due.id, 'release', undefined));
+    await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () =>
+      new SettleReservationCommand(ports()).settle(organizationId, due.id, 'release', undefined),
+    );
     const command = new SettleReservationCommand(ports());
 
     // Act: the sweep works on what it listed before the release
     const counts = await sweepExpiredReservations({
       due: async () => listed,
       expire: async (entry) => {
-        await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () => command.settle(entry.organizationId, entry.id, 'expire', undefined));
+        await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, () =>
+          command.settle(entry.organizationId, entry.id, 'expire', undefined),
+        );
       },
       onError: () => undefined,
     });
@@ -126,16 +150,30 @@ describe('the reservation expiry sweep', () => {
     // Assess
     expect(listed.map((entry) => entry.id)).toEqual([due.id]);
     expect(counts).toEqual({ expired: 0, finished: 0, skipped: 1, errors: 0 });
-    expect((await ports().reservations.get(organizationId, due.id))?.reservation).toMatchObject({ status: 'released', lines: [{ releasedQuantity: 4 }, { releasedQuantity: 2 }] });
-    const releases = (await feedOf(organizationId)).filter((event) => event.type === 'stock.changed' && event.data.reservationId === due.id && (event.data.reserved as number) < (event.data.previousReserved as number));
+    expect((await ports().reservations.get(organizationId, due.id))?.reservation).toMatchObject({
+      status: 'released',
+      lines: [{ releasedQuantity: 4 }, { releasedQuantity: 2 }],
+    });
+    const releases = (await feedOf(organizationId)).filter(
+      (event) =>
+        event.type === 'stock.changed' && event.data.reservationId === due.id && (event.data.reserved as number) < (event.data.previousReserved as number),
+    );
     expect(releases).toHaveLength(2);
   });
 
   it('leaves what a failed expiry did not do due, and the next sweep finishes it', async () => {
     // Prepare
     const organizationId = await stocked();
-    const first = await reserve(organizationId, { reference: 'ONE', expiresAt: new Date(Date.now() - DAY).toISOString(), lines: [lines[0] as ReservationInput['lines'][number]] }, new Date(Date.now() - 2 * DAY));
-    const second = await reserve(organizationId, { reference: 'TWO', expiresAt: new Date(Date.now() - DAY).toISOString(), lines: [lines[1] as ReservationInput['lines'][number]] }, new Date(Date.now() - 2 * DAY));
+    const first = await reserve(
+      organizationId,
+      { reference: 'ONE', expiresAt: new Date(Date.now() - DAY).toISOString(), lines: [lines[0] as ReservationInput['lines'][number]] },
+      new Date(Date.now() - 2 * DAY),
+    );
+    const second = await reserve(
+      organizationId,
+      { reference: 'TWO', expiresAt: new Date(Date.now() - DAY).toISOString(), lines: [lines[1] as ReservationInput['lines'][number]] },
+      new Date(Date.now() - 2 * DAY),
+    );
 
     // Act
     const failing = await sweep(organizationId, { failFirst: true });

@@ -34,8 +34,21 @@ const STOCKED = ['S1', 'S2', 'S3'];
 /** Stock records of `item` at `location`: `past` lots at 0 (received, used up), then the STOCKED lots holding 5 each. */
 function recordsOf(item: Item, location: Location, past: number): StockRecord[] {
   const at = (index: number) => new Date(STORED_AT + index * 1000).toISOString();
-  const record = (lot: string, index: number, onHand: number): StockRecord => ({ id: `stk_${item.sku}_${location.code}_${lot}`, itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot, onHand, createdAt: at(index), updatedAt: at(index) });
-  return [...Array.from({ length: past }, (_, index) => record(`P${String(index).padStart(5, '0')}`, index, 0)), ...STOCKED.map((lot, index) => record(lot, past + index, 5))];
+  const record = (lot: string, index: number, onHand: number): StockRecord => ({
+    id: `stk_${item.sku}_${location.code}_${lot}`,
+    itemId: item.id,
+    sku: item.sku,
+    locationId: location.id,
+    locationCode: location.code,
+    lot,
+    onHand,
+    createdAt: at(index),
+    updatedAt: at(index),
+  });
+  return [
+    ...Array.from({ length: past }, (_, index) => record(`P${String(index).padStart(5, '0')}`, index, 0)),
+    ...STOCKED.map((lot, index) => record(lot, past + index, 5)),
+  ];
 }
 
 /** Stores the writes as plain puts, 25 a request, a few requests at once (the records' own writes; no transaction needed to seed). */
@@ -63,7 +76,11 @@ async function world(items: number, past: number): Promise<{ organizationId: str
   const stock = new StockStore(tableName('inventory'));
   const made = Array.from({ length: items }, (_, index) => itemOf(`itm_lots${index}`, `LOTS-${index}`, { trackingMode: 'lot' }));
   const head: StoreWrite[] = [...store.createWrites(organizationId, 'location', A1)];
-  for (const item of made) head.push(...store.createWrites(organizationId, 'item', item), stock.itemStockWrite(organizationId, { itemId: item.id, onHand: 5 * STOCKED.length, trackingMode: 'lot' }, null, 'lot'));
+  for (const item of made)
+    head.push(
+      ...store.createWrites(organizationId, 'item', item),
+      stock.itemStockWrite(organizationId, { itemId: item.id, onHand: 5 * STOCKED.length, trackingMode: 'lot' }, null, 'lot'),
+    );
   await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, async () => ({ writes: head, events: [], result: undefined }));
   await putAll(made.flatMap((item) => recordsOf(item, A1, past).flatMap((record) => store.createWrites(organizationId, 'stock-record', record))));
   return { organizationId, items: made };
@@ -76,7 +93,11 @@ function summary(operations: string[]): string {
   return [...counts].map(([operation, count]) => `${operation} ×${count}`).join(', ');
 }
 
-const oneLotEach = (items: Item[], reference: string): ReservationInput => ({ reference, expiresAt: null, lines: items.map((item) => ({ itemId: item.id, locationId: A1.id, lot: null, quantity: 2 })) });
+const oneLotEach = (items: Item[], reference: string): ReservationInput => ({
+  reference,
+  expiresAt: null,
+  lines: items.map((item) => ({ itemId: item.id, locationId: A1.id, lot: null, quantity: 2 })),
+});
 
 /** The DynamoDB requests of one create, by operation. */
 async function requestsOfCreate(organizationId: string, input: ReservationInput) {
@@ -123,7 +144,16 @@ describe('a reservation line without lot reads the lots that hold stock', () => 
     // Prepare: 50 lots at 0 and 3 with stock, their stocked entries and the mark removed (as older code stored them)
     const { organizationId, items } = await world(1, 50);
     const [item] = items as [Item];
-    await Promise.all(STOCKED.map((lot) => documentClient.send(new DeleteCommand({ TableName: tableName('inventory'), Key: { pk: keys.stockedLotsOf(organizationId, item.id, A1.id), sk: keys.stockedLotSortKey(lot) } }))));
+    await Promise.all(
+      STOCKED.map((lot) =>
+        documentClient.send(
+          new DeleteCommand({
+            TableName: tableName('inventory'),
+            Key: { pk: keys.stockedLotsOf(organizationId, item.id, A1.id), sk: keys.stockedLotSortKey(lot) },
+          }),
+        ),
+      ),
+    );
 
     // Act
     const first = await reserveAsOf(organizationId, oneLotEach(items, 'FIRST'), new Date());
@@ -139,7 +169,11 @@ describe('a reservation line without lot reads the lots that hold stock', () => 
     // Prepare: S1 (the oldest with stock) fulfilled to 0 by its reservation
     const { organizationId, items } = await world(1, 10);
     const [item] = items as [Item];
-    const drained = await reserveAsOf(organizationId, { reference: 'ALL-S1', expiresAt: null, lines: [{ itemId: item.id, locationId: A1.id, lot: 'S1', quantity: 5 }] }, new Date());
+    const drained = await reserveAsOf(
+      organizationId,
+      { reference: 'ALL-S1', expiresAt: null, lines: [{ itemId: item.id, locationId: A1.id, lot: 'S1', quantity: 5 }] },
+      new Date(),
+    );
     await fulfil(organizationId, drained.id);
     const before = await stockedPartition(organizationId, item);
 
@@ -163,7 +197,14 @@ describe('a reservation line without lot reads the lots that hold stock', () => 
 
 /** The sort keys of the item's stocked-lots partition at A1. */
 async function stockedPartition(organizationId: string, item: Item): Promise<string[]> {
-  const result = await documentClient.send(new QueryCommand({ TableName: tableName('inventory'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.stockedLotsOf(organizationId, item.id, A1.id) }, ConsistentRead: true }));
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName('inventory'),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.stockedLotsOf(organizationId, item.id, A1.id) },
+      ConsistentRead: true,
+    }),
+  );
   return (result.Items ?? []).map((entry) => entry.sk as string).sort();
 }
 

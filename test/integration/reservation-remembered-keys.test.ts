@@ -39,17 +39,35 @@ async function world(): Promise<string> {
   const store = inventoryRecords();
   const stock = new StockStore(tableName('inventory'));
   const many = itemOf('itm_many', 'MANY', { trackingMode: 'lot' });
-  const writes: StoreWrite[] = [...store.createWrites(organizationId, 'location', A1), ...store.createWrites(organizationId, 'item', many), stock.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, trackingMode: 'lot' }, null, 'lot')];
+  const writes: StoreWrite[] = [
+    ...store.createWrites(organizationId, 'location', A1),
+    ...store.createWrites(organizationId, 'item', many),
+    stock.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, trackingMode: 'lot' }, null, 'lot'),
+  ];
   for (let index = 0; index < LOTS; index += 1) {
     const at = new Date(Date.parse(STORED_AT) + index * 1000).toISOString();
-    const record: StockRecord = { id: `stk_MANY_${lotName(index)}`, itemId: many.id, sku: many.sku, locationId: A1.id, locationCode: A1.code, lot: lotName(index), onHand: 2, createdAt: at, updatedAt: at };
+    const record: StockRecord = {
+      id: `stk_MANY_${lotName(index)}`,
+      itemId: many.id,
+      sku: many.sku,
+      locationId: A1.id,
+      locationCode: A1.code,
+      lot: lotName(index),
+      onHand: 2,
+      createdAt: at,
+      updatedAt: at,
+    };
     writes.push(...store.createWrites(organizationId, 'stock-record', record));
   }
   for (let start = 0; start < writes.length; start += 90) await commit(organizationId, writes.slice(start, start + 90));
   return organizationId;
 }
 
-const runOf = (organizationId: string, requestKey: string): SliceRun<StoreWrite> => ({ writer: transactionWriter(), context: { organizationId, actor: ACTOR, traceId: null }, requestKey });
+const runOf = (organizationId: string, requestKey: string): SliceRun<StoreWrite> => ({
+  writer: transactionWriter(),
+  context: { organizationId, actor: ACTOR, traceId: null },
+  requestKey,
+});
 
 async function create(organizationId: string, input: ReservationInput, now: Date): Promise<Reservation> {
   const run = runOf(organizationId, 'create');
@@ -61,7 +79,9 @@ async function create(organizationId: string, input: ReservationInput, now: Date
 async function release(organizationId: string, id: string, lines: SettleLineInput[], requestKey: string, now: Date): Promise<Reservation> {
   const run = runOf(organizationId, requestKey);
   const command = new SettleReservationCommand(ports(now));
-  return decideAgainOnLostRace(async () => (await transactionWriter().run(run.context, () => command.settle(organizationId, id, 'release', lines, run))).result);
+  return decideAgainOnLostRace(
+    async () => (await transactionWriter().run(run.context, () => command.settle(organizationId, id, 'release', lines, run))).result,
+  );
 }
 
 const released = (reservation: Reservation) => [...new Set(reservation.lines.map((line) => line.releasedQuantity))];
@@ -70,31 +90,47 @@ describe('the requests a reservation remembers', () => {
   it.each([
     ['one transaction', { lot: lotName(0), quantity: 2 }],
     ['slices', { lot: null, quantity: 2 * LOTS }],
-  ] as const)('a release in %s under a key reused after the key expired runs; within the key retention it is answered, not applied again', async (_name, line) => {
-    // Prepare: a reservation holding 2 of each lot, and 1 of each released under K
-    const organizationId = await world();
-    const start = new Date();
-    const held = await create(organizationId, { reference: 'KEYS', expiresAt: new Date(start.getTime() + 10 * 24 * HOUR).toISOString(), lines: [{ sku: 'MANY', locationCode: A1.code, ...line }] }, start);
-    const lines = held.lines.map((entry) => ({ lineId: entry.lineId, quantity: 1 }));
-    const first = await release(organizationId, held.id, lines, 'key-k', start);
-    const retention = IDEMPOTENCY_RETENTION_SECONDS * 1000;
+  ] as const)(
+    'a release in %s under a key reused after the key expired runs; within the key retention it is answered, not applied again',
+    async (_name, line) => {
+      // Prepare: a reservation holding 2 of each lot, and 1 of each released under K
+      const organizationId = await world();
+      const start = new Date();
+      const held = await create(
+        organizationId,
+        { reference: 'KEYS', expiresAt: new Date(start.getTime() + 10 * 24 * HOUR).toISOString(), lines: [{ sku: 'MANY', locationCode: A1.code, ...line }] },
+        start,
+      );
+      const lines = held.lines.map((entry) => ({ lineId: entry.lineId, quantity: 1 }));
+      const first = await release(organizationId, held.id, lines, 'key-k', start);
+      const retention = IDEMPOTENCY_RETENTION_SECONDS * 1000;
 
-    // Act: K within its retention (a retry after a crash), then K once its record expired
-    const retried = await release(organizationId, held.id, lines, 'key-k', new Date(start.getTime() + retention - HOUR));
-    const reused = await release(organizationId, held.id, lines, 'key-k', new Date(start.getTime() + retention + HOUR));
+      // Act: K within its retention (a retry after a crash), then K once its record expired
+      const retried = await release(organizationId, held.id, lines, 'key-k', new Date(start.getTime() + retention - HOUR));
+      const reused = await release(organizationId, held.id, lines, 'key-k', new Date(start.getTime() + retention + HOUR));
 
-    // Assess
-    expect(held.lines).toHaveLength(line.lot === null ? LOTS : 1);
-    expect([first.status, released(first)]).toEqual(['active', [1]]);
-    expect(retried).toEqual(first);
-    expect([reused.status, released(reused)]).toEqual(['released', [2]]);
-  }, 300_000);
+      // Assess
+      expect(held.lines).toHaveLength(line.lot === null ? LOTS : 1);
+      expect([first.status, released(first)]).toEqual(['active', [1]]);
+      expect(retried).toEqual(first);
+      expect([reused.status, released(reused)]).toEqual(['released', [2]]);
+    },
+    300_000,
+  );
 
-  it('a request remembered before remembered requests carried a time (its key hash alone) is remembered as of the reservation\'s last change', async () => {
+  it("a request remembered before remembered requests carried a time (its key hash alone) is remembered as of the reservation's last change", async () => {
     // Prepare: a reservation of one lot, its item rewritten as stored before, with K a bare hash
     const organizationId = await world();
     const start = new Date();
-    const held = await create(organizationId, { reference: 'LEGACY-KEYS', expiresAt: new Date(start.getTime() + 10 * 24 * HOUR).toISOString(), lines: [{ sku: 'MANY', locationCode: A1.code, lot: lotName(0), quantity: 2 }] }, start);
+    const held = await create(
+      organizationId,
+      {
+        reference: 'LEGACY-KEYS',
+        expiresAt: new Date(start.getTime() + 10 * 24 * HOUR).toISOString(),
+        lines: [{ sku: 'MANY', locationCode: A1.code, lot: lotName(0), quantity: 2 }],
+      },
+      start,
+    );
     const { store } = reservationPorts(tableName('inventory'));
     const stored = await store.get(organizationId, held.id);
     const put = store.updateWrite(organizationId, held, stored!.version, { requests: [] }).item.Put!;

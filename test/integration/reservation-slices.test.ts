@@ -45,11 +45,27 @@ async function world(): Promise<{ organizationId: string; many: Item; once: Item
   const many = itemOf('itm_many', 'MANY', { trackingMode: 'lot' });
   const once = itemOf('itm_once', 'ONCE', { trackingMode: 'lot' });
   const writes: StoreWrite[] = [...store.createWrites(organizationId, 'location', A1)];
-  for (const [item, each] of [[many, 2], [once, 1]] as const) {
-    writes.push(...store.createWrites(organizationId, 'item', item), stock.itemStockWrite(organizationId, { itemId: item.id, onHand: each * LOTS, trackingMode: 'lot' }, null, 'lot'));
+  for (const [item, each] of [
+    [many, 2],
+    [once, 1],
+  ] as const) {
+    writes.push(
+      ...store.createWrites(organizationId, 'item', item),
+      stock.itemStockWrite(organizationId, { itemId: item.id, onHand: each * LOTS, trackingMode: 'lot' }, null, 'lot'),
+    );
     for (let index = 0; index < LOTS; index += 1) {
       const at = new Date(Date.parse(STORED_AT) + index * 1000).toISOString();
-      const record: StockRecord = { id: `stk_${item.sku}_${lotName(index)}`, itemId: item.id, sku: item.sku, locationId: A1.id, locationCode: A1.code, lot: lotName(index), onHand: each, createdAt: at, updatedAt: at };
+      const record: StockRecord = {
+        id: `stk_${item.sku}_${lotName(index)}`,
+        itemId: item.id,
+        sku: item.sku,
+        locationId: A1.id,
+        locationCode: A1.code,
+        lot: lotName(index),
+        onHand: each,
+        createdAt: at,
+        updatedAt: at,
+      };
       writes.push(...store.createWrites(organizationId, 'stock-record', record));
     }
   }
@@ -85,13 +101,25 @@ async function request<T>(attempt: () => Promise<T>): Promise<{ answer: T; crash
   }
 }
 
-async function create(organizationId: string, input: ReservationInput, requestKey: string, crash?: { kind: PendingKind; armed: boolean }): Promise<Reservation> {
+async function create(
+  organizationId: string,
+  input: ReservationInput,
+  requestKey: string,
+  crash?: { kind: PendingKind; armed: boolean },
+): Promise<Reservation> {
   const command = new ReserveCommand(ports());
   const run = runOf(organizationId, requestKey, crash);
   return decideAgainOnLostRace(async () => (await transactionWriter().run(run.context, () => command.create(organizationId, input, run))).result);
 }
 
-async function settle(organizationId: string, id: string, action: SettleAction, lines: SettleLineInput[] | undefined, requestKey: string | null, crash?: { kind: PendingKind; armed: boolean }): Promise<Reservation> {
+async function settle(
+  organizationId: string,
+  id: string,
+  action: SettleAction,
+  lines: SettleLineInput[] | undefined,
+  requestKey: string | null,
+  crash?: { kind: PendingKind; armed: boolean },
+): Promise<Reservation> {
   const command = new SettleReservationCommand(ports());
   const run = runOf(organizationId, requestKey, crash);
   // As the routes do: a last slice that lost a race is decided again.
@@ -102,23 +130,43 @@ async function settle(organizationId: string, id: string, action: SettleAction, 
 async function stockState(organizationId: string, items: Item[]): Promise<Record<string, readonly [number, number]>> {
   const keys = items.flatMap((item) => Array.from({ length: LOTS }, (_, index) => stockRecordKey(item.id, A1.id, lotName(index))));
   const found = await ports().stock.getByNaturalKeys(organizationId, 'stock-record', keys);
-  const totals = await ports().stock.getByNaturalKeys(organizationId, 'item-stock', items.map((item) => item.id));
+  const totals = await ports().stock.getByNaturalKeys(
+    organizationId,
+    'item-stock',
+    items.map((item) => item.id),
+  );
   return Object.fromEntries([
-    ...[...found.values()].map(({ record }) => [`${(record as StockRecord).sku}/${(record as StockRecord).lot}`, [(record as StockRecord).onHand, (record as StockRecord).reserved ?? 0]] as const),
-    ...[...totals.entries()].map(([itemId, { record }]) => [`total/${itemId}`, [(record as StockRecord).onHand, (record as StockRecord).reserved ?? 0]] as const),
+    ...[...found.values()].map(
+      ({ record }) =>
+        [`${(record as StockRecord).sku}/${(record as StockRecord).lot}`, [(record as StockRecord).onHand, (record as StockRecord).reserved ?? 0]] as const,
+    ),
+    ...[...totals.entries()].map(
+      ([itemId, { record }]) => [`total/${itemId}`, [(record as StockRecord).onHand, (record as StockRecord).reserved ?? 0]] as const,
+    ),
   ]);
 }
 
 /** The feed without what differs between two runs (ids, times): types, skus, lots and quantities in commit order. */
 async function feedShape(organizationId: string): Promise<string[]> {
   return (await feedOf(organizationId)).map((event) => {
-    const data = event.data as { movement?: { type: string; sku: string; lot: string | null; quantity: number }; sku?: string; lot?: string | null; delta?: number; reserved?: number };
-    return data.movement ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.lot}:${data.movement.quantity}` : `${event.type}:${data.sku ?? ''}:${data.lot ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
+    const data = event.data as {
+      movement?: { type: string; sku: string; lot: string | null; quantity: number };
+      sku?: string;
+      lot?: string | null;
+      delta?: number;
+      reserved?: number;
+    };
+    return data.movement
+      ? `${event.type}:${data.movement.type}:${data.movement.sku}:${data.movement.lot}:${data.movement.quantity}`
+      : `${event.type}:${data.sku ?? ''}:${data.lot ?? ''}:${data.delta ?? ''}:${data.reserved ?? ''}`;
   });
 }
 
 /** The reservation without ids and times. */
-const shapeOf = (reservation: Reservation) => ({ status: reservation.status, lines: reservation.lines.map((line) => [line.sku, line.lot, line.quantity, line.fulfilledQuantity, line.releasedQuantity]) });
+const shapeOf = (reservation: Reservation) => ({
+  status: reservation.status,
+  lines: reservation.lines.map((line) => [line.sku, line.lot, line.quantity, line.fulfilledQuantity, line.releasedQuantity]),
+});
 
 /**
  * The whole story on a fresh world: 100 lots of MANY held, 60 of them fulfilled in part, the
@@ -130,13 +178,33 @@ async function story(crash?: PendingKind) {
   const { organizationId, many, once } = await world();
   const fault = crash ? { kind: crash, armed: true } : undefined;
   let crashes = 0;
-  const held = await request(() => create(organizationId, { reference: 'MANY-ALL', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 * LOTS }] }, 'create-many', fault));
+  const held = await request(() =>
+    create(
+      organizationId,
+      { reference: 'MANY-ALL', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 * LOTS }] },
+      'create-many',
+      fault,
+    ),
+  );
   crashes += held.crashes;
-  const part = await request(() => settle(organizationId, held.answer.id, 'fulfil', held.answer.lines.slice(0, 60).map((line) => ({ lineId: line.lineId, quantity: 1 })), 'fulfil-part', fault));
+  const part = await request(() =>
+    settle(
+      organizationId,
+      held.answer.id,
+      'fulfil',
+      held.answer.lines.slice(0, 60).map((line) => ({ lineId: line.lineId, quantity: 1 })),
+      'fulfil-part',
+      fault,
+    ),
+  );
   crashes += part.crashes;
   const released = await request(() => settle(organizationId, held.answer.id, 'release', undefined, 'release-rest', fault));
   crashes += released.crashes;
-  const onceHeld = await create(organizationId, { reference: 'ONCE-ALL', expiresAt: null, lines: [{ sku: 'ONCE', locationCode: A1.code, lot: null, quantity: LOTS }] }, 'create-once');
+  const onceHeld = await create(
+    organizationId,
+    { reference: 'ONCE-ALL', expiresAt: null, lines: [{ sku: 'ONCE', locationCode: A1.code, lot: null, quantity: LOTS }] },
+    'create-once',
+  );
   try {
     await settle(organizationId, onceHeld.id, 'expire', undefined, null, fault);
   } catch (error) {
@@ -166,7 +234,10 @@ describe('reservations in slices', () => {
     // Assess: the plain run is what the story says
     expect(plain.crashes).toBe(0);
     expect(plain.answers.map((answer) => answer.status)).toEqual(['active', 'active', 'fulfilled']);
-    expect(plain.stored.map((entry) => [entry.status, entry.pending])).toEqual([['fulfilled', undefined], ['expired', undefined]]);
+    expect(plain.stored.map((entry) => [entry.status, entry.pending])).toEqual([
+      ['fulfilled', undefined],
+      ['expired', undefined],
+    ]);
     expect(plain.stock['MANY/L000']).toEqual([1, 0]);
     expect(plain.stock['MANY/L099']).toEqual([2, 0]);
     expect(plain.stock['total/itm_many']).toEqual([140, 0]);
@@ -194,7 +265,11 @@ describe('reservations in slices', () => {
         afterSlice: async (kind, slicesDone) => {
           if (!raced) {
             raced = true;
-            await create(organizationId, { reference: 'RACER', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: lotName(LOTS - 1), quantity: 2 }] }, 'racer');
+            await create(
+              organizationId,
+              { reference: 'RACER', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: lotName(LOTS - 1), quantity: 2 }] },
+              'racer',
+            );
           }
           await base.afterSlice?.(kind, slicesDone);
         },
@@ -202,12 +277,23 @@ describe('reservations in slices', () => {
       const input: ReservationInput = { reference: 'RACED', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 * LOTS }] };
 
       // Act
-      const outcome = await request(() => transactionWriter().run(run.context, () => command.create(organizationId, input, run)).then(() => 'created', (error: unknown) => (isInjected(error) ? Promise.reject(error) : error)));
+      const outcome = await request(() =>
+        transactionWriter()
+          .run(run.context, () => command.create(organizationId, input, run))
+          .then(
+            () => 'created',
+            (error: unknown) => (isInjected(error) ? Promise.reject(error) : error),
+          ),
+      );
       const again = await create(organizationId, { ...input, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 }] }, 'after-unwind');
 
       // Assess
       expect(outcome.crashes, String(crash)).toBe(crash ? 1 : 0);
-      expect(outcome.answer, String(crash)).toMatchObject({ status: 409, code: 'customer-api.stock.insufficient-stock', extensions: { lines: [{ line: 0, available: 0, requested: 2 * LOTS }] } });
+      expect(outcome.answer, String(crash)).toMatchObject({
+        status: 409,
+        code: 'customer-api.stock.insufficient-stock',
+        extensions: { lines: [{ line: 0, available: 0, requested: 2 * LOTS }] },
+      });
       expect(again.reference).toBe('RACED');
       const stock = await stockState(organizationId, [many]);
       // The racer holds the last lot; the new RACED the first; nothing else is held.
@@ -220,13 +306,29 @@ describe('reservations in slices', () => {
   it('two fulfilments of one reservation at once ship it once; two finishers of one operation apply each slice once', async () => {
     // Prepare
     const { organizationId, many, once } = await world();
-    const held = await create(organizationId, { reference: 'TWICE', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 * LOTS }] }, 'create-twice');
-    const onceHeld = await create(organizationId, { reference: 'ONCE', expiresAt: null, lines: [{ sku: 'ONCE', locationCode: A1.code, lot: null, quantity: LOTS }] }, 'create-once');
-    const crashedRelease = await settle(organizationId, onceHeld.id, 'release', undefined, 'release-once', { kind: 'release', armed: true }).catch((error: unknown) => error);
+    const held = await create(
+      organizationId,
+      { reference: 'TWICE', expiresAt: null, lines: [{ sku: 'MANY', locationCode: A1.code, lot: null, quantity: 2 * LOTS }] },
+      'create-twice',
+    );
+    const onceHeld = await create(
+      organizationId,
+      { reference: 'ONCE', expiresAt: null, lines: [{ sku: 'ONCE', locationCode: A1.code, lot: null, quantity: LOTS }] },
+      'create-once',
+    );
+    const crashedRelease = await settle(organizationId, onceHeld.id, 'release', undefined, 'release-once', { kind: 'release', armed: true }).catch(
+      (error: unknown) => error,
+    );
 
     // Act
-    const fulfils = await Promise.allSettled([settle(organizationId, held.id, 'fulfil', undefined, 'fulfil-a'), settle(organizationId, held.id, 'fulfil', undefined, 'fulfil-b')]);
-    const finishers = await Promise.allSettled([settle(organizationId, onceHeld.id, 'release', undefined, 'release-once'), settle(organizationId, onceHeld.id, 'fulfil', undefined, 'another')]);
+    const fulfils = await Promise.allSettled([
+      settle(organizationId, held.id, 'fulfil', undefined, 'fulfil-a'),
+      settle(organizationId, held.id, 'fulfil', undefined, 'fulfil-b'),
+    ]);
+    const finishers = await Promise.allSettled([
+      settle(organizationId, onceHeld.id, 'release', undefined, 'release-once'),
+      settle(organizationId, onceHeld.id, 'fulfil', undefined, 'another'),
+    ]);
 
     // Assess: one fulfilment shipped everything, the other found nothing left
     expect(isInjected(crashedRelease)).toBe(true);
@@ -249,11 +351,42 @@ describe('reservations in slices', () => {
     // Prepare: 100 lots of MANY held by a reservation written as the old code wrote it
     const { organizationId, many } = await world();
     const store = new StockStore(tableName('inventory'));
-    const lines = Array.from({ length: LOTS }, (_, index) => ({ lineId: `rsl_legacy${String(index).padStart(3, '0')}`, itemId: many.id, sku: many.sku, locationId: A1.id, locationCode: A1.code, lot: lotName(index), stockRecordId: `stk_MANY_${lotName(index)}`, quantity: 2, fulfilledQuantity: 0, releasedQuantity: 0 }));
-    const legacy: Reservation = { id: 'res_legacy', reference: 'LEGACY', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z', createdAt: STORED_AT, updatedAt: STORED_AT, lines };
-    const records = await ports().stock.getByNaturalKeys(organizationId, 'stock-record', lines.map((line) => stockRecordKey(many.id, A1.id, line.lot)));
+    const lines = Array.from({ length: LOTS }, (_, index) => ({
+      lineId: `rsl_legacy${String(index).padStart(3, '0')}`,
+      itemId: many.id,
+      sku: many.sku,
+      locationId: A1.id,
+      locationCode: A1.code,
+      lot: lotName(index),
+      stockRecordId: `stk_MANY_${lotName(index)}`,
+      quantity: 2,
+      fulfilledQuantity: 0,
+      releasedQuantity: 0,
+    }));
+    const legacy: Reservation = {
+      id: 'res_legacy',
+      reference: 'LEGACY',
+      status: 'active',
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      createdAt: STORED_AT,
+      updatedAt: STORED_AT,
+      lines,
+    };
+    const records = await ports().stock.getByNaturalKeys(
+      organizationId,
+      'stock-record',
+      lines.map((line) => stockRecordKey(many.id, A1.id, line.lot)),
+    );
     const writes: StoreWrite[] = [];
-    for (const { record, version } of records.values()) writes.push(...ports().stock.writesOf(organizationId, { op: 'update', entity: 'stock-record', record: { ...(record as StockRecord), reserved: 2 }, expectedVersion: version }));
+    for (const { record, version } of records.values())
+      writes.push(
+        ...ports().stock.writesOf(organizationId, {
+          op: 'update',
+          entity: 'stock-record',
+          record: { ...(record as StockRecord), reserved: 2 },
+          expectedVersion: version,
+        }),
+      );
     writes.push(store.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, reserved: 2 * LOTS, trackingMode: 'lot' }, 1, 'lot'));
     for (let start = 0; start < writes.length; start += 90) await commit(organizationId, writes.slice(start, start + 90));
     const [reservationPut] = ports().reservations.createWrites(organizationId, legacy, { requests: [] });
@@ -261,7 +394,13 @@ describe('reservations in slices', () => {
     await commit(organizationId, [{ item: { Put: { ...reservationPut!.item.Put!, Item: oldItem } } }]);
 
     // Act
-    const part = await settle(organizationId, legacy.id, 'fulfil', lines.slice(0, 50).map((line) => ({ lineId: line.lineId, quantity: 2 })), 'legacy-fulfil');
+    const part = await settle(
+      organizationId,
+      legacy.id,
+      'fulfil',
+      lines.slice(0, 50).map((line) => ({ lineId: line.lineId, quantity: 2 })),
+      'legacy-fulfil',
+    );
     const rest = await settle(organizationId, legacy.id, 'release', undefined, 'legacy-release');
 
     // Assess

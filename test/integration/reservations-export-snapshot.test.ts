@@ -27,7 +27,17 @@ async function stocked(): Promise<string> {
   const store = inventoryRecords();
   const stock = new StockStore(tableName('inventory'));
   const at = new Date().toISOString();
-  const record = { id: `stk_W_${organizationId.slice(-8)}`, itemId: WIDGET.id, sku: WIDGET.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 10, createdAt: at, updatedAt: at };
+  const record = {
+    id: `stk_W_${organizationId.slice(-8)}`,
+    itemId: WIDGET.id,
+    sku: WIDGET.sku,
+    locationId: A1.id,
+    locationCode: A1.code,
+    lot: null,
+    onHand: 10,
+    createdAt: at,
+    updatedAt: at,
+  };
   const writes = [
     ...store.createWrites(organizationId, 'item', WIDGET),
     ...store.createWrites(organizationId, 'location', A1),
@@ -59,38 +69,42 @@ async function exportedRows(organizationId: string, asOfSequence: number, filter
 const widgetLine = (quantity: number) => ({ sku: WIDGET.sku, locationCode: A1.code, lot: null, quantity });
 
 describe('Export kind reservations as of its snapshot', () => {
-  it('writes each reservation as it was at S: changes after S rolled back, one created after S left out, the status filter at S', { timeout: 60_000 }, async () => {
-    // Prepare: two reservations, then S
-    const organizationId = await stocked();
-    const first = await reserveAsOf(organizationId, { reference: 'R-1', expiresAt: null, lines: [widgetLine(4)] }, new Date());
-    const second = await reserveAsOf(organizationId, { reference: 'R-2', expiresAt: null, lines: [widgetLine(2)] }, new Date());
-    await settle(organizationId, first.id, 'release', [{ lineId: first.lines[0]!.lineId, quantity: 0.5 }]);
-    const asOf = await exportPorts.events.lastSequence(organizationId);
-    const atSnapshot = await storedReservations(organizationId);
+  it(
+    'writes each reservation as it was at S: changes after S rolled back, one created after S left out, the status filter at S',
+    { timeout: 60_000 },
+    async () => {
+      // Prepare: two reservations, then S
+      const organizationId = await stocked();
+      const first = await reserveAsOf(organizationId, { reference: 'R-1', expiresAt: null, lines: [widgetLine(4)] }, new Date());
+      const second = await reserveAsOf(organizationId, { reference: 'R-2', expiresAt: null, lines: [widgetLine(2)] }, new Date());
+      await settle(organizationId, first.id, 'release', [{ lineId: first.lines[0]!.lineId, quantity: 0.5 }]);
+      const asOf = await exportPorts.events.lastSequence(organizationId);
+      const atSnapshot = await storedReservations(organizationId);
 
-    // Act: changes after S, at once (each version of a reservation its own updatedAt), then the exports
-    await settle(organizationId, first.id, 'release', [{ lineId: first.lines[0]!.lineId, quantity: 1 }]);
-    await settle(organizationId, first.id, 'fulfil', [{ lineId: first.lines[0]!.lineId, quantity: 1 }]);
-    await settle(organizationId, second.id, 'release');
-    await reserveAsOf(organizationId, { reference: 'R-3', expiresAt: null, lines: [widgetLine(1)] }, new Date());
-    const rows = await exportedRows(organizationId, asOf);
-    const activeAtSnapshot = await exportedRows(organizationId, asOf, { status: 'active' });
-    const releasedAtSnapshot = await exportedRows(organizationId, asOf, { status: 'released' });
-    const current = await exportedRows(organizationId, await exportPorts.events.lastSequence(organizationId));
+      // Act: changes after S, at once (each version of a reservation its own updatedAt), then the exports
+      await settle(organizationId, first.id, 'release', [{ lineId: first.lines[0]!.lineId, quantity: 1 }]);
+      await settle(organizationId, first.id, 'fulfil', [{ lineId: first.lines[0]!.lineId, quantity: 1 }]);
+      await settle(organizationId, second.id, 'release');
+      await reserveAsOf(organizationId, { reference: 'R-3', expiresAt: null, lines: [widgetLine(1)] }, new Date());
+      const rows = await exportedRows(organizationId, asOf);
+      const activeAtSnapshot = await exportedRows(organizationId, asOf, { status: 'active' });
+      const releasedAtSnapshot = await exportedRows(organizationId, asOf, { status: 'released' });
+      const current = await exportedRows(organizationId, await exportPorts.events.lastSequence(organizationId));
 
-    // Assess
-    expect(atSnapshot.map((reservation) => [reservation.reference, reservation.status, reservation.lines[0]!.releasedQuantity])).toEqual([
-      ['R-1', 'active', 0.5],
-      ['R-2', 'active', 0],
-    ]);
-    expect(rows).toEqual(filteredReservationRows(atSnapshot, {}));
-    expect(activeAtSnapshot).toEqual(rows);
-    expect(releasedAtSnapshot).toEqual([]);
-    expect(current).toEqual(filteredReservationRows(await storedReservations(organizationId), {}));
-    expect(current.map((row) => [row.reference, row.status, row.fulfilledQuantity, row.releasedQuantity, row.left])).toEqual([
-      ['R-1', 'active', 1, 1.5, 1.5],
-      ['R-2', 'released', 0, 2, 0],
-      ['R-3', 'active', 0, 0, 1],
-    ]);
-  });
+      // Assess
+      expect(atSnapshot.map((reservation) => [reservation.reference, reservation.status, reservation.lines[0]!.releasedQuantity])).toEqual([
+        ['R-1', 'active', 0.5],
+        ['R-2', 'active', 0],
+      ]);
+      expect(rows).toEqual(filteredReservationRows(atSnapshot, {}));
+      expect(activeAtSnapshot).toEqual(rows);
+      expect(releasedAtSnapshot).toEqual([]);
+      expect(current).toEqual(filteredReservationRows(await storedReservations(organizationId), {}));
+      expect(current.map((row) => [row.reference, row.status, row.fulfilledQuantity, row.releasedQuantity, row.left])).toEqual([
+        ['R-1', 'active', 1, 1.5, 1.5],
+        ['R-2', 'released', 0, 2, 0],
+        ['R-3', 'active', 0, 0, 1],
+      ]);
+    },
+  );
 });

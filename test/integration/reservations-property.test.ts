@@ -198,7 +198,8 @@ interface SweepStep {
 
 type Step = ReserveStep | SettleStep | StockStep | SweepStep;
 
-const weighted = <T>(common: fc.Arbitrary<T>, rare: fc.Arbitrary<T>, odds: number) => fc.oneof({ arbitrary: common, weight: odds }, { arbitrary: rare, weight: 1 });
+const weighted = <T>(common: fc.Arbitrary<T>, rare: fc.Arbitrary<T>, odds: number) =>
+  fc.oneof({ arbitrary: common, weight: odds }, { arbitrary: rare, weight: 1 });
 const quarters = (min: number, max: number) => fc.integer({ min, max }).map((count) => count * QUARTER);
 const loc = fc.constantFrom<Loc>('W1', 'W1', 'W2');
 const lot = fc.constantFrom<string>(...LOTS);
@@ -210,7 +211,8 @@ const amount: fc.Arbitrary<Amount> = weighted<Amount>(
 );
 /** About one step in four has a line asking for more than is available (often between available and on-hand). */
 const over: fc.Arbitrary<Over> = weighted<Over>(fc.constant(null), fc.record({ at: fc.nat(), by: quarters(1, 4) }), 3);
-const amountOf = (spec: { amount: Amount }, index: number, count: number, chosen: Over): Amount => (chosen !== null && chosen.at % count === index ? { mode: 'over', by: chosen.by } : spec.amount);
+const amountOf = (spec: { amount: Amount }, index: number, count: number, chosen: Over): Amount =>
+  chosen !== null && chosen.at % count === index ? { mode: 'over', by: chosen.by } : spec.amount;
 
 const reserveLine: fc.Arbitrary<ReserveLineSpec> = fc.record({
   sku: fc.constantFrom<Sku>('P1', 'P2', 'LOT', 'LOT'),
@@ -298,7 +300,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 /** An opening receipt of 3 or 4 lines (so that later steps find stock, lots among it) and a reservation of what is there, then 6 to 11 steps. */
 const steps = fc
-  .tuple(stockStep('json', 'receipts', fc.array(stockLine, { minLength: 3, maxLength: 4 })), reserveStep(false, fc.constant(null)), fc.array(step, { minLength: 6, maxLength: 11 }))
+  .tuple(
+    stockStep('json', 'receipts', fc.array(stockLine, { minLength: 3, maxLength: 4 })),
+    reserveStep(false, fc.constant(null)),
+    fc.array(step, { minLength: 6, maxLength: 11 }),
+  )
   .map(([opening, reservation, rest]): Step[] => [opening, reservation, ...rest]);
 
 const reorderPoint = fc.integer({ min: 1, max: 8 }).map((halves) => halves * (MICRO / 2));
@@ -309,7 +315,16 @@ const reorderPoints = fc.record({ P1: reorderPoint, P2: fc.option(reorderPoint, 
 
 /** An event as compared: ids replaced by skus, location codes and reservation references, quantities in micro-units. */
 type Seen =
-  | { type: 'movement.created'; movementType: string; sku: string; from: string | null; to: string | null; quantity: number; lot: string | null; reference: string | null }
+  | {
+      type: 'movement.created';
+      movementType: string;
+      sku: string;
+      from: string | null;
+      to: string | null;
+      quantity: number;
+      lot: string | null;
+      reference: string | null;
+    }
   | {
       type: 'stock.changed';
       sku: string;
@@ -350,7 +365,12 @@ interface ShortLine {
   available: number;
   requested: number;
 }
-const shortLine = (line: number, stockRecordId: string | null, available: number, requested: number): ShortLine => ({ line, stockRecordId, available: decimal(available), requested: decimal(requested) });
+const shortLine = (line: number, stockRecordId: string | null, available: number, requested: number): ShortLine => ({
+  line,
+  stockRecordId,
+  available: decimal(available),
+  requested: decimal(requested),
+});
 
 /** A request line of a reservation as sent: `lot` null is none (a plain item, or the oldest lots of a lot item). */
 interface ReserveRequestLine {
@@ -464,7 +484,8 @@ class Model {
     const point = this.reorderPoints[sku];
     const after = this.totals(sku);
     const available = after.onHand - after.reserved;
-    if (point !== null && before.onHand - before.reserved >= point && available < point) events.push({ type: 'low-stock', sku, onHand: after.onHand, reserved: after.reserved, available, reorderPoint: point });
+    if (point !== null && before.onHand - before.reserved >= point && available < point)
+      events.push({ type: 'low-stock', sku, onHand: after.onHand, reserved: after.reserved, available, reorderPoint: point });
   }
 
   private changed(events: Seen[], place: Place, delta: number, reservedDelta: number, movement: boolean, reservation: string | null) {
@@ -473,13 +494,39 @@ class Model {
     const [quantity, reserved] = [previousQuantity + delta, previousReserved + reservedDelta];
     this.onHand.set(key, quantity);
     this.reservedAt.set(key, reserved);
-    events.push({ type: 'stock.changed', sku: place.sku, locationCode: place.loc, lot: nullable(place.lot), previousQuantity, quantity, delta, previousReserved, reserved, previousAvailable: previousQuantity - previousReserved, available: quantity - reserved, movement, reservation });
+    events.push({
+      type: 'stock.changed',
+      sku: place.sku,
+      locationCode: place.loc,
+      lot: nullable(place.lot),
+      previousQuantity,
+      quantity,
+      delta,
+      previousReserved,
+      reserved,
+      previousAvailable: previousQuantity - previousReserved,
+      available: quantity - reserved,
+      movement,
+      reservation,
+    });
   }
 
   /** A movement: its events; a shipment (of `reservation`) takes reserved with on-hand. */
-  private move(events: Seen[], movement: { type: string; sku: Sku; quantity: number; reference: string; from?: Place; to?: Place; reservation?: string; backdated?: boolean }) {
+  private move(
+    events: Seen[],
+    movement: { type: string; sku: Sku; quantity: number; reference: string; from?: Place; to?: Place; reservation?: string; backdated?: boolean },
+  ) {
     const before = this.totals(movement.sku);
-    events.push({ type: 'movement.created', movementType: movement.type, sku: movement.sku, from: movement.from?.loc ?? null, to: movement.to?.loc ?? null, quantity: movement.quantity, lot: nullable((movement.from ?? movement.to)?.lot ?? ''), reference: movement.reference });
+    events.push({
+      type: 'movement.created',
+      movementType: movement.type,
+      sku: movement.sku,
+      from: movement.from?.loc ?? null,
+      to: movement.to?.loc ?? null,
+      quantity: movement.quantity,
+      lot: nullable((movement.from ?? movement.to)?.lot ?? ''),
+      reference: movement.reference,
+    });
     const legs: Array<[Place, number]> = [];
     if (movement.from) legs.push([movement.from, -movement.quantity]);
     if (movement.to) legs.push([movement.to, movement.quantity]);
@@ -503,14 +550,36 @@ class Model {
   // Stock changes and import rows: each line on the stock as earlier lines left it
 
   /** One line (or row) of a stock change; its answered legs, or the short line when it would take more than is available. */
-  private decideLine(route: StockChangeRoute, line: StockRequestLine, index: number, reference: string, events: Seen[], backdated: boolean, recordIds: ReadonlyMap<string, string>): { ok: true; answered: AnsweredLine[] } | { ok: false; short: ShortLine } {
+  private decideLine(
+    route: StockChangeRoute,
+    line: StockRequestLine,
+    index: number,
+    reference: string,
+    events: Seen[],
+    backdated: boolean,
+    recordIds: ReadonlyMap<string, string>,
+  ): { ok: true; answered: AnsweredLine[] } | { ok: false; short: ShortLine } {
     const { place } = line;
     const answered = (legs: Place[], previous: number[], moved: boolean): AnsweredLine[] =>
       legs.map((leg, legIndex) => {
         const before = previous[legIndex] ?? 0;
-        return { line: index, sku: leg.sku, locationCode: leg.loc, lot: nullable(leg.lot), previousQuantity: before, quantity: this.at(leg), delta: this.at(leg) - before, reserved: this.reserved(leg), available: this.available(leg), moved };
+        return {
+          line: index,
+          sku: leg.sku,
+          locationCode: leg.loc,
+          lot: nullable(leg.lot),
+          previousQuantity: before,
+          quantity: this.at(leg),
+          delta: this.at(leg) - before,
+          reserved: this.reserved(leg),
+          available: this.available(leg),
+          moved,
+        };
       });
-    const short = (requested: number) => ({ ok: false as const, short: shortLine(index, recordIds.get(placeKey(place)) ?? null, this.available(place), requested) });
+    const short = (requested: number) => ({
+      ok: false as const,
+      short: shortLine(index, recordIds.get(placeKey(place)) ?? null, this.available(place), requested),
+    });
     const before = this.at(place);
     switch (route) {
       case 'adjustments': {
@@ -528,7 +597,8 @@ class Model {
       }
       case 'counts': {
         const delta = line.quantity - before;
-        if (delta !== 0) this.move(events, { type: 'count', sku: place.sku, quantity: Math.abs(delta), reference, ...(delta < 0 ? { from: place } : { to: place }) });
+        if (delta !== 0)
+          this.move(events, { type: 'count', sku: place.sku, quantity: Math.abs(delta), reference, ...(delta < 0 ? { from: place } : { to: place }) });
         return { ok: true, answered: answered([place], [before], delta !== 0) };
       }
       case 'receipts':
@@ -538,7 +608,13 @@ class Model {
   }
 
   /** A JSON stock change: all lines or none; 409 insufficient-stock names every line that would take more than is available. */
-  applyChange(route: StockChangeRoute, lines: StockRequestLine[], reference: string, backdated: boolean, recordIds: ReadonlyMap<string, string>): Expected & { lines?: AnsweredLine[] } {
+  applyChange(
+    route: StockChangeRoute,
+    lines: StockRequestLine[],
+    reference: string,
+    backdated: boolean,
+    recordIds: ReadonlyMap<string, string>,
+  ): Expected & { lines?: AnsweredLine[] } {
     const restore = this.snapshot();
     const events: Seen[] = [];
     const answered: AnsweredLine[] = [];
@@ -556,7 +632,12 @@ class Model {
   }
 
   /** An import: each row one unit, in order; a row that would take more than is available fails with insufficient-stock. */
-  applyImport(route: StockChangeRoute, rows: StockRequestLine[], references: string[], backdated: boolean): { created: number; failed: number; errors: Map<number, string[]>; events: Seen[] } {
+  applyImport(
+    route: StockChangeRoute,
+    rows: StockRequestLine[],
+    references: string[],
+    backdated: boolean,
+  ): { created: number; failed: number; errors: Map<number, string[]>; events: Seen[] } {
     const events: Seen[] = [];
     const errors = new Map<number, string[]>();
     rows.forEach((row, index) => {
@@ -570,10 +651,16 @@ class Model {
   // Reservations
 
   /** POST /v1/reservations: reference taken, then lot rules (400), then every line held on what is available, or 409 naming the short ones. */
-  reserve(reference: string, lines: ReserveRequestLine[], recordIds: ReadonlyMap<string, string>): Expected & { held?: Array<{ place: Place; quantity: number }> } {
+  reserve(
+    reference: string,
+    lines: ReserveRequestLine[],
+    recordIds: ReadonlyMap<string, string>,
+  ): Expected & { held?: Array<{ place: Place; quantity: number }> } {
     const taken = this.reservations.find((reservation) => reservation.reference === reference);
     if (taken) return conflict('customer-api.reservations.reference-taken', { reservationId: taken.id });
-    const errors = lines.flatMap((line, index) => (!isLotTracked(line.sku) && line.lot !== null ? [{ pointer: `/lines/${index}/lot`, code: 'lot-not-allowed' }] : []));
+    const errors = lines.flatMap((line, index) =>
+      !isLotTracked(line.sku) && line.lot !== null ? [{ pointer: `/lines/${index}/lot`, code: 'lot-not-allowed' }] : [],
+    );
     if (errors.length > 0) return { status: 400, errors };
 
     const restore = this.snapshot();
@@ -583,7 +670,8 @@ class Model {
     lines.forEach((line, index) => {
       if (line.lot !== null || !isLotTracked(line.sku)) {
         const place = { sku: line.sku, loc: line.loc, lot: line.lot ?? '' };
-        if (this.available(place) < line.quantity) return short.push(shortLine(index, recordIds.get(placeKey(place)) ?? null, this.available(place), line.quantity));
+        if (this.available(place) < line.quantity)
+          return short.push(shortLine(index, recordIds.get(placeKey(place)) ?? null, this.available(place), line.quantity));
         this.hold(events, place, line.quantity, reference);
         return held.push({ place, quantity: line.quantity });
       }
@@ -617,7 +705,13 @@ class Model {
       reference: reservation.reference,
       status: 'active',
       expiresAt: reservation.expiresAt,
-      lines: held.map((line, index) => ({ lineId: reservation.lines[index]?.lineId ?? `missing line ${index}`, place: line.place, quantity: line.quantity, fulfilled: 0, released: 0 })),
+      lines: held.map((line, index) => ({
+        lineId: reservation.lines[index]?.lineId ?? `missing line ${index}`,
+        place: line.place,
+        quantity: line.quantity,
+        fulfilled: 0,
+        released: 0,
+      })),
     });
   }
 
@@ -626,7 +720,12 @@ class Model {
    * active, unknown lines (400), more than a line has left (409), a shipment of more than is on
    * hand (409), else every line's amount, in the reservation's line order.
    */
-  settle(reservation: ModelReservation | undefined, action: 'release' | 'fulfil' | 'expire', asked: Array<{ lineId: string; quantity: number }> | undefined, recordIds: ReadonlyMap<string, string>): Expected {
+  settle(
+    reservation: ModelReservation | undefined,
+    action: 'release' | 'fulfil' | 'expire',
+    asked: Array<{ lineId: string; quantity: number }> | undefined,
+    recordIds: ReadonlyMap<string, string>,
+  ): Expected {
     if (!reservation) return { status: 404, code: 'customer-api.reservations.not-found', extensions: {} };
     if (reservation.status !== 'active') return conflict('customer-api.reservations.not-active', { reservationStatus: reservation.status });
     const amounts = new Map<string, number>();
@@ -657,7 +756,14 @@ class Model {
           short.push(shortLine(index, recordIds.get(placeKey(line.place)) ?? null, this.at(line.place), quantity));
           return line;
         }
-        this.move(events, { type: 'shipment', sku: line.place.sku, quantity, reference: reservation.reference, from: line.place, reservation: reservation.reference });
+        this.move(events, {
+          type: 'shipment',
+          sku: line.place.sku,
+          quantity,
+          reference: reservation.reference,
+          from: line.place,
+          reservation: reservation.reference,
+        });
         return { ...line, fulfilled: line.fulfilled + quantity };
       }
       this.hold(events, line.place, -quantity, reservation.reference);
@@ -668,7 +774,8 @@ class Model {
       return conflict('customer-api.stock.insufficient-stock', { lines: short });
     }
     reservation.lines = settled;
-    if (settled.every((line) => leftOf(line) === 0)) reservation.status = action === 'expire' ? 'expired' : settled.some((line) => line.fulfilled > 0) ? 'fulfilled' : 'released';
+    if (settled.every((line) => leftOf(line) === 0))
+      reservation.status = action === 'expire' ? 'expired' : settled.some((line) => line.fulfilled > 0) ? 'fulfilled' : 'released';
     return { status: 200, events };
   }
 
@@ -742,7 +849,8 @@ function reserveLinesOf(chosen: ReserveStep, model: Model): ReserveRequestLine[]
 function stockLinesOf(chosen: StockStep, model: Model): { location: Loc; lines: StockRequestLine[] } {
   const reservedPlaces = model.stocked((place) => model.reserved(place) > 0);
   const first = chosen.lines[0];
-  const location = first?.counted === 'under-reserved' && reservedPlaces.length > 0 ? (reservedPlaces[first.pick % reservedPlaces.length] as Place).loc : chosen.location;
+  const location =
+    first?.counted === 'under-reserved' && reservedPlaces.length > 0 ? (reservedPlaces[first.pick % reservedPlaces.length] as Place).loc : chosen.location;
   const atCount = (place: Place) => chosen.route !== 'counts' || chosen.door === 'import' || place.loc === location;
   const drawn = new Set<string>();
   const lines = chosen.lines.map((spec, index): StockRequestLine => {
@@ -765,7 +873,8 @@ function stockLinesOf(chosen: StockStep, model: Model): { location: Loc; lines: 
         return { place, to: otherLoc(place.loc), quantity: taken(), expected };
       case 'counts': {
         const reserved = model.reserved(place);
-        const counted = spec.counted === 'zero' ? 0 : spec.counted === 'under-reserved' && reserved > 0 ? Math.max(0, reserved - QUARTER - spec.by) : spec.units;
+        const counted =
+          spec.counted === 'zero' ? 0 : spec.counted === 'under-reserved' && reserved > 0 ? Math.max(0, reserved - QUARTER - spec.by) : spec.units;
         return { place, to: place.loc, quantity: counted, expected };
       }
       case 'receipts':
@@ -799,32 +908,86 @@ function stockBody(route: StockChangeRoute, reference: string, chosen: StockStep
   const expectedQuantity = (line: StockRequestLine) => ({ expectedQuantity: line.expected === null ? null : decimal(line.expected) });
   switch (route) {
     case 'adjustments':
-      return { reference, reason: 'property', lines: lines.map((line) => ({ sku: line.place.sku, locationCode: line.place.loc, ...lotOf(line.place), quantityDelta: decimal(line.quantity), ...expectedQuantity(line) })) };
+      return {
+        reference,
+        reason: 'property',
+        lines: lines.map((line) => ({
+          sku: line.place.sku,
+          locationCode: line.place.loc,
+          ...lotOf(line.place),
+          quantityDelta: decimal(line.quantity),
+          ...expectedQuantity(line),
+        })),
+      };
     case 'transfers':
-      return { reference, lines: lines.map((line) => ({ sku: line.place.sku, fromLocationCode: line.place.loc, toLocationCode: line.to, ...lotOf(line.place), quantity: decimal(line.quantity), ...expectedQuantity(line) })) };
+      return {
+        reference,
+        lines: lines.map((line) => ({
+          sku: line.place.sku,
+          fromLocationCode: line.place.loc,
+          toLocationCode: line.to,
+          ...lotOf(line.place),
+          quantity: decimal(line.quantity),
+          ...expectedQuantity(line),
+        })),
+      };
     case 'counts':
-      return { countReference: reference, locationCode: location, lines: lines.map((line) => ({ sku: line.place.sku, ...lotOf(line.place), countedQuantity: decimal(line.quantity), ...expectedQuantity(line) })) };
+      return {
+        countReference: reference,
+        locationCode: location,
+        lines: lines.map((line) => ({ sku: line.place.sku, ...lotOf(line.place), countedQuantity: decimal(line.quantity), ...expectedQuantity(line) })),
+      };
     case 'receipts':
       return {
         poNumber: reference,
         ...(chosen.backdated ? { receivedAt: RECEIVED_AT } : {}),
-        lines: lines.map((line) => ({ sku: line.place.sku, locationCode: line.place.loc, ...lotOf(line.place), quantity: decimal(line.quantity), ...(line.expected === null ? {} : expectedQuantity(line)) })),
+        lines: lines.map((line) => ({
+          sku: line.place.sku,
+          locationCode: line.place.loc,
+          ...lotOf(line.place),
+          quantity: decimal(line.quantity),
+          ...(line.expected === null ? {} : expectedQuantity(line)),
+        })),
       };
   }
 }
 
-const IMPORT_KIND: Record<StockChangeRoute, string> = { adjustments: 'stock-adjustments', transfers: 'stock-transfers', counts: 'stock-counts', receipts: 'po-receipts' };
+const IMPORT_KIND: Record<StockChangeRoute, string> = {
+  adjustments: 'stock-adjustments',
+  transfers: 'stock-transfers',
+  counts: 'stock-counts',
+  receipts: 'po-receipts',
+};
 
 function importFile(route: StockChangeRoute, rows: StockRequestLine[], references: string[], backdated: boolean): string {
   switch (route) {
     case 'adjustments':
-      return csvOf(['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'], rows.map((row, index) => [references[index] ?? '', row.place.sku, row.place.loc, String(decimal(row.quantity)), row.place.lot, 'property']));
+      return csvOf(
+        ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'],
+        rows.map((row, index) => [references[index] ?? '', row.place.sku, row.place.loc, String(decimal(row.quantity)), row.place.lot, 'property']),
+      );
     case 'transfers':
-      return csvOf(['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'], rows.map((row, index) => [references[index] ?? '', row.place.sku, row.place.loc, row.to, String(decimal(row.quantity)), row.place.lot]));
+      return csvOf(
+        ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'],
+        rows.map((row, index) => [references[index] ?? '', row.place.sku, row.place.loc, row.to, String(decimal(row.quantity)), row.place.lot]),
+      );
     case 'counts':
-      return csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'], rows.map((row, index) => [references[index] ?? '', row.place.loc, row.place.sku, String(decimal(row.quantity)), row.place.lot]));
+      return csvOf(
+        ['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'],
+        rows.map((row, index) => [references[index] ?? '', row.place.loc, row.place.sku, String(decimal(row.quantity)), row.place.lot]),
+      );
     case 'receipts':
-      return csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot', 'receivedAt'], rows.map((row, index) => [references[index] ?? '', row.place.sku, row.place.loc, String(decimal(row.quantity)), row.place.lot, backdated ? RECEIVED_AT : '']));
+      return csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity', 'lot', 'receivedAt'],
+        rows.map((row, index) => [
+          references[index] ?? '',
+          row.place.sku,
+          row.place.loc,
+          String(decimal(row.quantity)),
+          row.place.lot,
+          backdated ? RECEIVED_AT : '',
+        ]),
+      );
   }
 }
 
@@ -855,7 +1018,13 @@ async function outcomeOfCommand(run: () => Promise<unknown>): Promise<Outcome> {
  * answer is the first (a 2xx byte for byte, as stored; a refusal, which nothing stored, decided
  * again on the same stock: the same problem), and moves nothing more (the step's events show it).
  */
-async function sentWithReplay(key: string, action: 'create' | 'release' | 'fulfil', request: { id?: string; body?: unknown }, replay: boolean, label: string): Promise<Outcome> {
+async function sentWithReplay(
+  key: string,
+  action: 'create' | 'release' | 'fulfil',
+  request: { id?: string; body?: unknown },
+  replay: boolean,
+  label: string,
+): Promise<Outcome> {
   const idempotencyKey = randomUUID();
   const first = await callReservationRoute(key, action, { ...request, idempotencyKey });
   if (replay) {
@@ -870,7 +1039,8 @@ async function sentWithReplay(key: string, action: 'create' | 'release' | 'fulfi
   return outcomeOf(first);
 }
 
-const byPointer = (errors: ReadonlyArray<{ pointer: string; code: string }>) => errors.map(({ pointer, code }) => ({ pointer, code })).sort((a, b) => a.pointer.localeCompare(b.pointer) || a.code.localeCompare(b.code));
+const byPointer = (errors: ReadonlyArray<{ pointer: string; code: string }>) =>
+  errors.map(({ pointer, code }) => ({ pointer, code })).sort((a, b) => a.pointer.localeCompare(b.pointer) || a.code.localeCompare(b.code));
 
 /** Status and, for a refusal, its code, extensions (or 400 pointers); success bodies are checked by the caller. */
 function expectOutcome(outcome: Outcome, expected: Expected, label: string): void {
@@ -890,7 +1060,16 @@ interface ReservationAnswer {
   status: string;
   expiresAt: string;
   createdAt: string;
-  lines: Array<{ lineId: string; sku: string; locationCode: string; lot: string | null; stockRecordId: string; quantity: number; fulfilledQuantity: number; releasedQuantity: number }>;
+  lines: Array<{
+    lineId: string;
+    sku: string;
+    locationCode: string;
+    lot: string | null;
+    stockRecordId: string;
+    quantity: number;
+    fulfilledQuantity: number;
+    releasedQuantity: number;
+  }>;
 }
 
 /** A reservation as compared with the model: its lines' places and quantities (micro-units). */
@@ -900,7 +1079,16 @@ function reservationView(reservation: ReservationAnswer) {
     reference: reservation.reference,
     status: reservation.status,
     expiresAt: reservation.expiresAt,
-    lines: reservation.lines.map((line) => ({ lineId: line.lineId, sku: line.sku, locationCode: line.locationCode, lot: line.lot, stockRecordId: line.stockRecordId, quantity: micro(line.quantity), fulfilled: micro(line.fulfilledQuantity), released: micro(line.releasedQuantity) })),
+    lines: reservation.lines.map((line) => ({
+      lineId: line.lineId,
+      sku: line.sku,
+      locationCode: line.locationCode,
+      lot: line.lot,
+      stockRecordId: line.stockRecordId,
+      quantity: micro(line.quantity),
+      fulfilled: micro(line.fulfilledQuantity),
+      released: micro(line.releasedQuantity),
+    })),
   };
 }
 
@@ -932,8 +1120,25 @@ function seen(ids: Ids, model: Model, event: EventEnvelope): Seen {
   const data = event.data;
   switch (event.type) {
     case 'movement.created': {
-      const movement = data.movement as { type: string; sku: string; fromLocationId: string | null; toLocationId: string | null; quantity: number; lot: string | null; reference: string | null };
-      return { type: 'movement.created', movementType: movement.type, sku: movement.sku, from: codeOf(ids, movement.fromLocationId), to: codeOf(ids, movement.toLocationId), quantity: micro(movement.quantity), lot: movement.lot, reference: movement.reference };
+      const movement = data.movement as {
+        type: string;
+        sku: string;
+        fromLocationId: string | null;
+        toLocationId: string | null;
+        quantity: number;
+        lot: string | null;
+        reference: string | null;
+      };
+      return {
+        type: 'movement.created',
+        movementType: movement.type,
+        sku: movement.sku,
+        from: codeOf(ids, movement.fromLocationId),
+        to: codeOf(ids, movement.toLocationId),
+        quantity: micro(movement.quantity),
+        lot: movement.lot,
+        reference: movement.reference,
+      };
     }
     case 'stock.changed':
       return {
@@ -952,7 +1157,14 @@ function seen(ids: Ids, model: Model, event: EventEnvelope): Seen {
         reservation: data.reservationId === null ? null : model.referenceOf(String(data.reservationId)),
       };
     default:
-      return { type: 'low-stock', sku: String(data.sku), onHand: micro(Number(data.onHand)), reserved: micro(Number(data.reserved)), available: micro(Number(data.available)), reorderPoint: micro(Number(data.reorderPoint)) };
+      return {
+        type: 'low-stock',
+        sku: String(data.sku),
+        onHand: micro(Number(data.onHand)),
+        reserved: micro(Number(data.reserved)),
+        available: micro(Number(data.available)),
+        reorderPoint: micro(Number(data.reorderPoint)),
+      };
   }
 }
 
@@ -988,30 +1200,67 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: ReadonlyMap
   };
   const relevant = events.filter((event) => COMPARED.has(event.type));
   const leg = (event: EventEnvelope, movement: { id: string; type: string } | null) => {
-    const data = event.data as { stockRecordId: string; itemId: string; locationId: string; lot: string | null; previousQuantity: number; quantity: number; delta: number; previousReserved: number; reserved: number; previousAvailable: number; available: number; movementId: string | null; reservationId: string | null };
+    const data = event.data as {
+      stockRecordId: string;
+      itemId: string;
+      locationId: string;
+      lot: string | null;
+      previousQuantity: number;
+      quantity: number;
+      delta: number;
+      previousReserved: number;
+      reserved: number;
+      previousAvailable: number;
+      available: number;
+      movementId: string | null;
+      reservationId: string | null;
+    };
     const what = `stock.changed of ${data.stockRecordId} (${movement ? `${movement.type} ${movement.id}` : `reservation ${data.reservationId}`})`;
     const place = stockRecordKey(data.itemId, data.locationId, data.lot);
     const previous = records.get(data.stockRecordId) ?? { onHand: 0, reserved: 0, available: 0, itemId: data.itemId, place };
     expect(previous.place, `${what}: place`).toBe(place);
-    const [previousQuantity, previousReserved, quantity, reserved, delta] = [data.previousQuantity, data.previousReserved, data.quantity, data.reserved, data.delta].map(micro) as [number, number, number, number, number];
-    expect({ previousQuantity, previousReserved }, `${what}: chains on the record's last change`).toEqual({ previousQuantity: previous.onHand, previousReserved: previous.reserved });
+    const [previousQuantity, previousReserved, quantity, reserved, delta] = [
+      data.previousQuantity,
+      data.previousReserved,
+      data.quantity,
+      data.reserved,
+      data.delta,
+    ].map(micro) as [number, number, number, number, number];
+    expect({ previousQuantity, previousReserved }, `${what}: chains on the record's last change`).toEqual({
+      previousQuantity: previous.onHand,
+      previousReserved: previous.reserved,
+    });
     expect(quantity, `${what}: quantity = previous + delta`).toBe(previousQuantity + delta);
-    expect({ previousAvailable: micro(data.previousAvailable), available: micro(data.available) }, `${what}: available = on-hand − reserved`).toEqual({ previousAvailable: previousQuantity - previousReserved, available: quantity - reserved });
+    expect({ previousAvailable: micro(data.previousAvailable), available: micro(data.available) }, `${what}: available = on-hand − reserved`).toEqual({
+      previousAvailable: previousQuantity - previousReserved,
+      available: quantity - reserved,
+    });
     expect(quantity, `${what}: on-hand`).toBeGreaterThanOrEqual(0);
     expect(reserved, `${what}: reserved`).toBeGreaterThanOrEqual(0);
     if (!movement) {
-      expect({ delta, movementId: data.movementId, reservation: data.reservationId !== null }, `${what}: a hold or release`).toEqual({ delta: 0, movementId: null, reservation: true });
+      expect({ delta, movementId: data.movementId, reservation: data.reservationId !== null }, `${what}: a hold or release`).toEqual({
+        delta: 0,
+        movementId: null,
+        reservation: true,
+      });
     } else if (movement.type === 'shipment') {
-      expect({ reservedDelta: reserved - previousReserved, reservation: data.reservationId !== null }, `${what}: a shipment takes reserved with on-hand`).toEqual({ reservedDelta: delta, reservation: true });
+      expect(
+        { reservedDelta: reserved - previousReserved, reservation: data.reservationId !== null },
+        `${what}: a shipment takes reserved with on-hand`,
+      ).toEqual({ reservedDelta: delta, reservation: true });
     } else {
-      expect({ reserved, reservationId: data.reservationId }, `${what}: a movement leaves reserved`).toEqual({ reserved: previousReserved, reservationId: null });
+      expect({ reserved, reservationId: data.reservationId }, `${what}: a movement leaves reserved`).toEqual({
+        reserved: previousReserved,
+        reservationId: null,
+      });
     }
     const available = quantity - reserved;
-    if (available < 0 && available < previousQuantity - previousReserved) expect(movement?.type, `${what}: only a count makes available negative (${previousQuantity - previousReserved} → ${available})`).toBe('count');
+    if (available < 0 && available < previousQuantity - previousReserved)
+      expect(movement?.type, `${what}: only a count makes available negative (${previousQuantity - previousReserved} → ${available})`).toBe('count');
     records.set(data.stockRecordId, { onHand: quantity, reserved, available, itemId: data.itemId, place });
     return data.itemId;
   };
-  for (let index = 0; index < relevant.length; ) {
+  for (let index = 0; index < relevant.length;) {
     const event = relevant[index] as EventEnvelope;
     index += 1;
     let itemId: string;
@@ -1030,7 +1279,10 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: ReadonlyMap
       }
       expect(legs, `${label}: stock.changed legs`).toBe(movement.type === 'transfer' ? 2 : 1);
     } else {
-      expect(event.type === 'stock.changed' && event.data.movementId === null, `event ${event.id} (${event.type} ${JSON.stringify(event.data)}) outside a movement or a hold`).toBe(true);
+      expect(
+        event.type === 'stock.changed' && event.data.movementId === null,
+        `event ${event.id} (${event.type} ${JSON.stringify(event.data)}) outside a movement or a hold`,
+      ).toBe(true);
       itemId = String(event.data.itemId);
       label = `hold ${String(event.data.reservationId)}`;
       before = totalOf(itemId);
@@ -1042,7 +1294,10 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: ReadonlyMap
     const lowStock = next?.type === 'low-stock' ? next : undefined;
     if (point !== null && before.available >= point && after.available < point) {
       expect(lowStock?.data, `low-stock after ${label} (available ${before.available} → ${after.available}, reorder point ${point})`).toMatchObject({ itemId });
-      expect([lowStock?.data.onHand, lowStock?.data.reserved, lowStock?.data.available, lowStock?.data.reorderPoint].map((value) => micro(Number(value))), `low-stock after ${label}`).toEqual([after.onHand, after.reserved, after.available, point]);
+      expect(
+        [lowStock?.data.onHand, lowStock?.data.reserved, lowStock?.data.available, lowStock?.data.reorderPoint].map((value) => micro(Number(value))),
+        `low-stock after ${label}`,
+      ).toEqual([after.onHand, after.reserved, after.available, point]);
       index += 1;
     } else {
       expect(lowStock?.data, `no low-stock after ${label} (available ${before.available} → ${after.available}, reorder point ${point})`).toBeUndefined();
@@ -1061,7 +1316,12 @@ interface Stored {
  * Checks 1, 3 and 5 against what is stored, and check 2 between the previous step and this one
  * (`previous`: each place's available before; `counted`: the step was a count).
  */
-async function expectStored(organizationId: string, ids: Ids, model: Model, context: { label: string; previous: ReadonlyMap<string, number>; counted: boolean; window: { from: string; to: string } }): Promise<Stored> {
+async function expectStored(
+  organizationId: string,
+  ids: Ids,
+  model: Model,
+  context: { label: string; previous: ReadonlyMap<string, number>; counted: boolean; window: { from: string; to: string } },
+): Promise<Stored> {
   const { label } = context;
   const keyOf = (place: Place) => stockRecordKey(ids.items.get(place.sku) ?? '', ids.locations.get(place.loc) ?? '', nullable(place.lot));
   const [found, totals, reservations] = await Promise.all([
@@ -1078,7 +1338,11 @@ async function expectStored(organizationId: string, ids: Ids, model: Model, cont
       if (reservation.status === 'active') heldOn.set(line.stockRecordId, (heldOn.get(line.stockRecordId) ?? 0) + left);
       else expect(left, `${label}: ${reservation.status} reservation ${reservation.reference} holds nothing`).toBe(0);
     }
-    if (reservation.status === 'active') expect(reservation.lines.some((line) => micro(line.quantity) - micro(line.fulfilledQuantity) - micro(line.releasedQuantity) > 0), `${label}: active ${reservation.reference} holds something`).toBe(true);
+    if (reservation.status === 'active')
+      expect(
+        reservation.lines.some((line) => micro(line.quantity) - micro(line.fulfilledQuantity) - micro(line.releasedQuantity) > 0),
+        `${label}: active ${reservation.reference} holds something`,
+      ).toBe(true);
   }
 
   const records = new Map<string, StockRecord>();
@@ -1098,7 +1362,8 @@ async function expectStored(organizationId: string, ids: Ids, model: Model, cont
     heldOn.delete(record.id);
     available.set(key, onHand - reserved);
     const before = context.previous.get(key) ?? 0;
-    if (!context.counted && onHand - reserved < 0) expect(onHand - reserved, `${what}: only a count makes available negative (${before} before)`).toBeGreaterThanOrEqual(before);
+    if (!context.counted && onHand - reserved < 0)
+      expect(onHand - reserved, `${what}: only a count makes available negative (${before} before)`).toBeGreaterThanOrEqual(before);
 
     // Receipt order: createdAt is when the step that created the record ran (or a backdated receipt's date), and never changes.
     const order = model.receiptOrder.get(key);
@@ -1108,7 +1373,11 @@ async function expectStored(organizationId: string, ids: Ids, model: Model, cont
       const createdIn = model.createdIn.get(key);
       expect(createdIn?.step, `${what}: created by this step`).toBe(model.step);
       if (createdIn?.backdated) expect(record.createdAt, `${what}: createdAt of a backdated receipt`).toBe(new Date(RECEIVED_AT).toISOString());
-      else expect(context.window.from <= record.createdAt && record.createdAt <= context.window.to, `${what}: createdAt ${record.createdAt} within the step (${context.window.from} – ${context.window.to})`).toBe(true);
+      else
+        expect(
+          context.window.from <= record.createdAt && record.createdAt <= context.window.to,
+          `${what}: createdAt ${record.createdAt} within the step (${context.window.from} – ${context.window.to})`,
+        ).toBe(true);
       model.receiptOrder.set(key, { createdAt: record.createdAt, id: record.id });
     }
   }
@@ -1117,8 +1386,13 @@ async function expectStored(organizationId: string, ids: Ids, model: Model, cont
   for (const [sku, itemId] of ids.items) {
     const total = totals.get(itemId)?.record as ItemStock | undefined;
     const mine = [...records.values()].filter((record) => record.itemId === itemId);
-    const sums = { onHand: mine.reduce((sum, record) => sum + micro(record.onHand), 0), reserved: mine.reduce((sum, record) => sum + micro(record.reserved ?? 0), 0) };
-    expect({ onHand: micro(total?.onHand ?? 0), reserved: micro(total?.reserved ?? 0) }, `${label}: item-stock of ${sku} is the sum of its records`).toEqual(sums);
+    const sums = {
+      onHand: mine.reduce((sum, record) => sum + micro(record.onHand), 0),
+      reserved: mine.reduce((sum, record) => sum + micro(record.reserved ?? 0), 0),
+    };
+    expect({ onHand: micro(total?.onHand ?? 0), reserved: micro(total?.reserved ?? 0) }, `${label}: item-stock of ${sku} is the sum of its records`).toEqual(
+      sums,
+    );
   }
 
   const storedById = new Map(reservations.map((reservation) => [reservation.id, reservationView(reservation as unknown as ReservationAnswer)]));
@@ -1162,10 +1436,27 @@ describe('reservations mixed with every other stock write (property)', () => {
             return point === null ? '' : String(decimal(point));
           };
           const setup = [
-            { kind: 'items', file: csvOf(['sku', 'name', 'reorderPoint', 'trackingMode'], [['P1', 'Plain one', rp('P1'), 'none'], ['P2', 'Plain two', rp('P2'), 'none'], ['LOT', 'Lot tracked', rp('LOT'), 'lot']]) },
-            { kind: 'locations', file: csvOf(['code', 'name', 'type'], LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse'])) },
+            {
+              kind: 'items',
+              file: csvOf(
+                ['sku', 'name', 'reorderPoint', 'trackingMode'],
+                [
+                  ['P1', 'Plain one', rp('P1'), 'none'],
+                  ['P2', 'Plain two', rp('P2'), 'none'],
+                  ['LOT', 'Lot tracked', rp('LOT'), 'lot'],
+                ],
+              ),
+            },
+            {
+              kind: 'locations',
+              file: csvOf(
+                ['code', 'name', 'type'],
+                LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse']),
+              ),
+            },
           ];
-          for (const { kind, file } of setup) expect((await runImportInProcess(organizationId, kind, file)).status, `${kind} job of the catalog`).toBe('succeeded');
+          for (const { kind, file } of setup)
+            expect((await runImportInProcess(organizationId, kind, file)).status, `${kind} job of the catalog`).toBe('succeeded');
           const [items, locations] = await Promise.all([itemsOf(organizationId, SKUS), locationsOf(organizationId, LOCATIONS)]);
           const ids: Ids = {
             items: new Map(SKUS.map((sku) => [sku, items.get(sku)?.record.id ?? ''])),
@@ -1191,13 +1482,25 @@ describe('reservations mixed with every other stock write (property)', () => {
               const now = Date.now();
               const expiresAt = chosen.past
                 ? new Date(now + 15 * MINUTE).toISOString()
-                : { absent: undefined, null: null, soon: new Date(now + 30 * MINUTE).toISOString(), later: new Date(now + 3 * DAY).toISOString() }[chosen.expiry];
+                : { absent: undefined, null: null, soon: new Date(now + 30 * MINUTE).toISOString(), later: new Date(now + 3 * DAY).toISOString() }[
+                    chosen.expiry
+                  ];
               const body = reserveBody(reference, expiresAt, lines, ids);
               label = `step ${index + 1} (${chosen.past ? 'reservation created two days ago' : 'POST /v1/reservations'} ${JSON.stringify(body)})`;
 
               // Act
               const outcome = chosen.past
-                ? await outcomeOfCommand(() => reserveAsOf(organizationId, { reference, expiresAt: expiresAt ?? null, lines: lines.map((line) => ({ sku: line.sku, locationCode: line.loc, lot: line.lot, quantity: decimal(line.quantity) })) }, new Date(now - 2 * DAY)))
+                ? await outcomeOfCommand(() =>
+                    reserveAsOf(
+                      organizationId,
+                      {
+                        reference,
+                        expiresAt: expiresAt ?? null,
+                        lines: lines.map((line) => ({ sku: line.sku, locationCode: line.loc, lot: line.lot, quantity: decimal(line.quantity) })),
+                      },
+                      new Date(now - 2 * DAY),
+                    ),
+                  )
                 : await sentWithReplay(key, 'create', { body }, chosen.replay, label);
               const expected = model.reserve(reference, lines, stored.recordIds);
 
@@ -1208,7 +1511,8 @@ describe('reservations mixed with every other stock write (property)', () => {
                 model.created(reservation as unknown as Reservation, expected.held);
                 const recordIds = new Map(stored.recordIds);
                 expect(reservationView(reservation), `${label}: the reservation`).toEqual(modelView(model.reservations.at(-1) as ModelReservation, recordIds));
-                if (expiresAt === undefined || expiresAt === null) expect(Date.parse(reservation.expiresAt) - Date.parse(reservation.createdAt), `${label}: 24 h by default`).toBe(DAY);
+                if (expiresAt === undefined || expiresAt === null)
+                  expect(Date.parse(reservation.expiresAt) - Date.parse(reservation.createdAt), `${label}: 24 h by default`).toBe(DAY);
                 else expect(reservation.expiresAt, `${label}: expiresAt`).toBe(expiresAt);
                 if (chosen.past) expect(Date.parse(reservation.createdAt), `${label}: created two days ago`).toBe(now - 2 * DAY);
                 else {
@@ -1234,7 +1538,9 @@ describe('reservations mixed with every other stock write (property)', () => {
                   if (asked.length === 0) asked = undefined;
                   break;
                 case 'partial':
-                  asked = lines.filter((_line, lineIndex) => ((chosen.which >> lineIndex) & 1) === 1 || lineIndex === chosen.which % lines.length).map((line) => ({ lineId: line.lineId, quantity: partOf(leftOf(line)) }));
+                  asked = lines
+                    .filter((_line, lineIndex) => ((chosen.which >> lineIndex) & 1) === 1 || lineIndex === chosen.which % lines.length)
+                    .map((line) => ({ lineId: line.lineId, quantity: partOf(leftOf(line)) }));
                   break;
                 case 'over': {
                   const line = pickLine();
@@ -1243,7 +1549,12 @@ describe('reservations mixed with every other stock write (property)', () => {
                 }
                 case 'twice': {
                   const line = pickLine();
-                  asked = line ? [{ lineId: line.lineId, quantity: partOf(leftOf(line)) }, { lineId: line.lineId, quantity: partOf(leftOf(line)) }] : undefined;
+                  asked = line
+                    ? [
+                        { lineId: line.lineId, quantity: partOf(leftOf(line)) },
+                        { lineId: line.lineId, quantity: partOf(leftOf(line)) },
+                      ]
+                    : undefined;
                   break;
                 }
                 case 'unknown-line': {
@@ -1255,7 +1566,11 @@ describe('reservations mixed with every other stock write (property)', () => {
                   asked = undefined;
               }
               if (asked?.length === 0) asked = undefined;
-              const body = asked ? { lines: asked.map((ask) => ({ lineId: ask.lineId, quantity: decimal(ask.quantity) })) } : chosen.body === 'empty' ? {} : undefined;
+              const body = asked
+                ? { lines: asked.map((ask) => ({ lineId: ask.lineId, quantity: decimal(ask.quantity) })) }
+                : chosen.body === 'empty'
+                  ? {}
+                  : undefined;
               label = `step ${index + 1} (POST /v1/reservations/${target?.reference ?? 'unknown'}/${chosen.action} ${JSON.stringify(body)})`;
 
               // Act
@@ -1283,20 +1598,33 @@ describe('reservations mixed with every other stock write (property)', () => {
                 // Assess: the answer is the model's, each line's reserved and available with it
                 expectOutcome(outcomeOf(answer), expected, label);
                 if (expected.status === 201) {
-                  const answered = (answer.json as { lines: Array<{ line: number; movementId: string | null; sku: string; locationCode: string; lot: string | null; previousQuantity: number; quantity: number; delta: number; reserved: number; available: number }> }).lines.map(
-                    (line): AnsweredLine => ({
-                      line: line.line,
-                      sku: line.sku,
-                      locationCode: line.locationCode,
-                      lot: line.lot,
-                      previousQuantity: micro(line.previousQuantity),
-                      quantity: micro(line.quantity),
-                      delta: micro(line.delta),
-                      reserved: micro(line.reserved),
-                      available: micro(line.available),
-                      moved: line.movementId !== null,
-                    }),
-                  );
+                  const answered = (
+                    answer.json as {
+                      lines: Array<{
+                        line: number;
+                        movementId: string | null;
+                        sku: string;
+                        locationCode: string;
+                        lot: string | null;
+                        previousQuantity: number;
+                        quantity: number;
+                        delta: number;
+                        reserved: number;
+                        available: number;
+                      }>;
+                    }
+                  ).lines.map((line): AnsweredLine => ({
+                    line: line.line,
+                    sku: line.sku,
+                    locationCode: line.locationCode,
+                    lot: line.lot,
+                    previousQuantity: micro(line.previousQuantity),
+                    quantity: micro(line.quantity),
+                    delta: micro(line.delta),
+                    reserved: micro(line.reserved),
+                    available: micro(line.available),
+                    moved: line.movementId !== null,
+                  }));
                   expect(answered, `${label}: the change's lines`).toEqual(expected.lines);
                   expectedEvents = expected.events;
                 }
@@ -1305,14 +1633,24 @@ describe('reservations mixed with every other stock write (property)', () => {
                 label = `step ${index + 1} (import ${IMPORT_KIND[chosen.route]}: ${importFile(chosen.route, lines, references, chosen.backdated).trim().replaceAll('\n', ' | ')})`;
 
                 // Act
-                const job = await runImportInProcess(organizationId, IMPORT_KIND[chosen.route], importFile(chosen.route, lines, references, chosen.backdated), { duplicateStrategy: 'fail' });
+                const job = await runImportInProcess(organizationId, IMPORT_KIND[chosen.route], importFile(chosen.route, lines, references, chosen.backdated), {
+                  duplicateStrategy: 'fail',
+                });
                 const expected = model.applyImport(chosen.route, lines, references, chosen.backdated);
 
                 // Assess: the job's counts and row errors are the model's
-                expect(job.counts, label).toEqual({ totalRows: lines.length, processedRows: lines.length, created: expected.created, updated: 0, skipped: 0, failed: expected.failed });
+                expect(job.counts, label).toEqual({
+                  totalRows: lines.length,
+                  processedRows: lines.length,
+                  created: expected.created,
+                  updated: 0,
+                  skipped: 0,
+                  failed: expected.failed,
+                });
                 expect(job.status, label).toBe(expected.failed > 0 ? 'completed_with_errors' : 'succeeded');
                 const codes = new Map<number, string[]>();
-                for (const error of await rowErrorsOf(organizationId, job.id)) codes.set(error.rowNumber, [...(codes.get(error.rowNumber) ?? []), error.code].sort());
+                for (const error of await rowErrorsOf(organizationId, job.id))
+                  codes.set(error.rowNumber, [...(codes.get(error.rowNumber) ?? []), error.code].sort());
                 expect(codes, `${label}: row errors`).toEqual(expected.errors);
                 expectedEvents = expected.events;
               }
@@ -1325,18 +1663,32 @@ describe('reservations mixed with every other stock write (property)', () => {
               const expected = model.sweep(now);
 
               // Assess: every due reservation, and only those, expired
-              expect({ expired: counts.expired, skipped: counts.skipped, errors: counts.errors, failures: counts.failures.map(String) }, label).toEqual({ expired: expected.expired, skipped: 0, errors: 0, failures: [] });
+              expect({ expired: counts.expired, skipped: counts.skipped, errors: counts.errors, failures: counts.failures.map(String) }, label).toEqual({
+                expired: expected.expired,
+                skipped: 0,
+                errors: 0,
+                failures: [],
+              });
               expectedEvents = expected.events;
             }
 
             // 1, 2, 3, 5: stored records, reserved against the stored reservations, totals, the reservations themselves
-            stored = await expectStored(organizationId, ids, model, { label, previous: stored.available, counted, window: { from, to: new Date().toISOString() } });
+            stored = await expectStored(organizationId, ids, model, {
+              label,
+              previous: stored.available,
+              counted,
+              window: { from, to: new Date().toISOString() },
+            });
 
             // 4. the whole feed replays to the stored on-hand and reserved; the step's events are the model's
             const feed = await feedOf(organizationId);
             const replayed = replayFeed(feed, itemPoints);
             for (const [place, record] of stored.records) {
-              expect(replayed.get(record.id), `${label}: replayed ${place} (${record.id})`).toMatchObject({ onHand: micro(record.onHand), reserved: micro(record.reserved ?? 0), available: micro(record.onHand) - micro(record.reserved ?? 0) });
+              expect(replayed.get(record.id), `${label}: replayed ${place} (${record.id})`).toMatchObject({
+                onHand: micro(record.onHand),
+                reserved: micro(record.reserved ?? 0),
+                available: micro(record.onHand) - micro(record.reserved ?? 0),
+              });
             }
             expect(replayed.size, `${label}: stock.changed names only stored records`).toBe(stored.records.size);
             const fresh = feed.slice(feedLength);
@@ -1346,9 +1698,14 @@ describe('reservations mixed with every other stock write (property)', () => {
             ).toEqual(expectedEvents);
             expectEventsMatchSchemas(fresh);
             // Each movement announced is stored as announced (a shipment's too): what GET /v1/movements/{id} and the ledger read.
-            const announced = fresh.filter((event) => event.type === 'movement.created').map((event) => ({ ...(event.data.movement as { id: string }), occurredAt: event.occurredAt }));
+            const announced = fresh
+              .filter((event) => event.type === 'movement.created')
+              .map((event) => ({ ...(event.data.movement as { id: string }), occurredAt: event.occurredAt }));
             const movements = await Promise.all(announced.map((movement) => movementById(tableName('inventory'), organizationId, movement.id)));
-            expect(movements.map((movement) => (movement ? movementView(movement) : `no movement stored`)), `${label}: the movements announced are stored`).toEqual(announced);
+            expect(
+              movements.map((movement) => (movement ? movementView(movement) : `no movement stored`)),
+              `${label}: the movements announced are stored`,
+            ).toEqual(announced);
             feedLength = feed.length;
           }
 

@@ -23,7 +23,14 @@ afterEach(() => counter.stop());
 /** Another container commits `count` events for the organization, moving the counter on. */
 async function commitElsewhere(organizationId: string, last: number, count: number): Promise<void> {
   const now = new Date();
-  const envelopes = Array.from({ length: count }, (_, index) => ({ id: `evt_elsewhere_${last + 1 + index}`, type: 'item.created' as const, version: 1 as const, occurredAt: now.toISOString(), organizationId, data: {} }));
+  const envelopes = Array.from({ length: count }, (_, index) => ({
+    id: `evt_elsewhere_${last + 1 + index}`,
+    type: 'item.created' as const,
+    version: 1 as const,
+    occurredAt: now.toISOString(),
+    organizationId,
+    data: {},
+  }));
   for (const item of eventBatchItems(envelopes, last + 1, now)) await documentClient.send(new PutCommand({ TableName: tableName('events'), Item: item }));
   await documentClient.send(
     new UpdateCommand({

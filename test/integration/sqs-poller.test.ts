@@ -196,7 +196,7 @@ describe('startQueuePoller (local SQS event source mapping)', () => {
     expect(logs.join('\n')).toMatch(/1 of 3 messages failed/);
   });
 
-  it('hands an invocation at most the worker\'s batch size, however many messages wait', async () => {
+  it("hands an invocation at most the worker's batch size, however many messages wait", async () => {
     // Prepare: ten messages waiting for a worker of batch size 3, two invocations at a time
     const queues = await createQueues();
     const bodies = Array.from({ length: 10 }, (_, index) => `m${index}`);

@@ -36,11 +36,25 @@ describe('statement batches', () => {
     const pk = `TEST#BATCHES#${uniqueOrganization()}`;
     const batches = new StatementBatches();
     await batches.write(insertStatement(table(), { pk, sk: 'task', task: { status: 'pending', inFlight: { attemptId: 'a1' } } }));
-    const refused = await batches.write(updateStatement(table(), keyOf(pk, 'task'), { set: { 'task.status': 'succeeded' }, conditions: { 'task.inFlight.attemptId': 'other' }, returnOldItem: true }));
+    const refused = await batches.write(
+      updateStatement(table(), keyOf(pk, 'task'), {
+        set: { 'task.status': 'succeeded' },
+        conditions: { 'task.inFlight.attemptId': 'other' },
+        returnOldItem: true,
+      }),
+    );
     expect(refused).toMatchObject({ written: false, reason: 'condition-failed', item: { task: { status: 'pending' } } });
-    const absent = await batches.write(updateStatement(table(), keyOf(pk, 'missing'), { set: { status: 'x' }, conditions: { status: 'pending' }, returnOldItem: true }));
+    const absent = await batches.write(
+      updateStatement(table(), keyOf(pk, 'missing'), { set: { status: 'x' }, conditions: { status: 'pending' }, returnOldItem: true }),
+    );
     expect(absent).toEqual({ written: false, reason: 'condition-failed', item: undefined });
-    const written = await batches.write(updateStatement(table(), keyOf(pk, 'task'), { set: { 'task.status': 'succeeded', 'task.inFlight': null }, remove: ['gone'], conditions: { 'task.inFlight.attemptId': 'a1' } }));
+    const written = await batches.write(
+      updateStatement(table(), keyOf(pk, 'task'), {
+        set: { 'task.status': 'succeeded', 'task.inFlight': null },
+        remove: ['gone'],
+        conditions: { 'task.inFlight.attemptId': 'a1' },
+      }),
+    );
     expect(written).toEqual({ written: true });
     const { Item } = await documentClient.send(new GetCommand({ TableName: table(), Key: keyOf(pk, 'task'), ConsistentRead: true }));
     expect(Item?.task).toEqual({ status: 'succeeded', inFlight: null });
@@ -94,7 +108,11 @@ describe('put batches', () => {
     const puts = new PutBatches();
     const counter = countDynamoDbRequests(dynamoClient);
     try {
-      await Promise.all([...Array.from({ length: 28 }, (_, index) => puts.put(table(), { pk, sk: `item${index}`, n: index })), puts.put(table(), { pk, sk: 'twice', n: 1 }), puts.put(table(), { pk, sk: 'twice', n: 2 })]);
+      await Promise.all([
+        ...Array.from({ length: 28 }, (_, index) => puts.put(table(), { pk, sk: `item${index}`, n: index })),
+        puts.put(table(), { pk, sk: 'twice', n: 1 }),
+        puts.put(table(), { pk, sk: 'twice', n: 2 }),
+      ]);
       expect(counter.operations().every((operation) => operation === 'BatchWriteItem')).toBe(true);
       expect(counter.operations().length).toBeLessThanOrEqual(3);
     } finally {

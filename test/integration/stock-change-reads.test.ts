@@ -67,7 +67,13 @@ describe('the reads of a stock change over JSON', () => {
     counter.reset();
 
     // Act
-    const found = await readsOf().references(organizationId, { skus: [WIDGET.sku, WIDGET.sku], itemIds: [GADGET.id], codes: [A1.code], locationIds: [B1.id], claimKeys: [claimKey, adjustmentClaimKey('ORDER-2', WIDGET.sku, A1.code, null)] });
+    const found = await readsOf().references(organizationId, {
+      skus: [WIDGET.sku, WIDGET.sku],
+      itemIds: [GADGET.id],
+      codes: [A1.code],
+      locationIds: [B1.id],
+      claimKeys: [claimKey, adjustmentClaimKey('ORDER-2', WIDGET.sku, A1.code, null)],
+    });
 
     // Assess
     expect(counter.operations()).toEqual(['BatchGetItem']);
@@ -122,10 +128,46 @@ describe('the reads of a stock change over JSON', () => {
     const record = recordOf(`stk_older_${organizationId.slice(-8)}`, 3);
     const naturalKey = stockRecordKey(WIDGET.id, A1.id, null);
     const table = tableName('inventory');
-    await documentClient.send(new PutCommand({ TableName: table, Item: entityItem(inventoryRecordEntity, { organizationId, recordType: 'stock-record', id: record.id }, { organizationId, recordType: 'stock-record', id: record.id, naturalKey, version: 4, record }) }));
-    await documentClient.send(new PutCommand({ TableName: table, Item: entityItem(naturalKeyClaimEntity, { organizationId, recordType: 'stock-record', naturalKey }, { organizationId, recordType: 'stock-record', naturalKey, id: record.id }) }));
-    await documentClient.send(new PutCommand({ TableName: table, Item: entityItem(inventoryRecordEntity, { organizationId, recordType: 'item', id: GADGET.id }, { organizationId, recordType: 'item', id: GADGET.id, naturalKey: GADGET.sku, version: 1, record: GADGET }) }));
-    await documentClient.send(new PutCommand({ TableName: table, Item: entityItem(naturalKeyClaimEntity, { organizationId, recordType: 'item', naturalKey: GADGET.sku }, { organizationId, recordType: 'item', naturalKey: GADGET.sku, id: GADGET.id }) }));
+    await documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: entityItem(
+          inventoryRecordEntity,
+          { organizationId, recordType: 'stock-record', id: record.id },
+          { organizationId, recordType: 'stock-record', id: record.id, naturalKey, version: 4, record },
+        ),
+      }),
+    );
+    await documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: entityItem(
+          naturalKeyClaimEntity,
+          { organizationId, recordType: 'stock-record', naturalKey },
+          { organizationId, recordType: 'stock-record', naturalKey, id: record.id },
+        ),
+      }),
+    );
+    await documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: entityItem(
+          inventoryRecordEntity,
+          { organizationId, recordType: 'item', id: GADGET.id },
+          { organizationId, recordType: 'item', id: GADGET.id, naturalKey: GADGET.sku, version: 1, record: GADGET },
+        ),
+      }),
+    );
+    await documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: entityItem(
+          naturalKeyClaimEntity,
+          { organizationId, recordType: 'item', naturalKey: GADGET.sku },
+          { organizationId, recordType: 'item', naturalKey: GADGET.sku, id: GADGET.id },
+        ),
+      }),
+    );
     const reads = readsOf();
 
     // Act

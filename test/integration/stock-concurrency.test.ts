@@ -101,7 +101,11 @@ describe('two adjustment jobs on the same stock records at once', () => {
       expect([...(await rowErrorCodes(organizationId, job.id))]).toEqual(job.counts.failed > 0 ? ['insufficient-stock'] : []);
     }
     expect(jobA.counts.failed + jobB.counts.failed).toBeGreaterThan(0);
-    const totals = await importRecords().getByNaturalKeys(organizationId, 'item-stock', [...items.values()].map(({ record }) => record.id));
+    const totals = await importRecords().getByNaturalKeys(
+      organizationId,
+      'item-stock',
+      [...items.values()].map(({ record }) => record.id),
+    );
     let movedA = 0;
     let movedB = 0;
     for (const sku of skus) {
@@ -124,7 +128,12 @@ describe('two adjustment jobs on the same stock records at once', () => {
     // One stock.changed per applied row, and one low-stock per item (stock only went down)
     const events = (await feedOf(organizationId)).slice(feedBefore);
     expect(events.filter((event) => event.type === 'stock.changed')).toHaveLength(movedA + movedB);
-    expect(events.filter((event) => event.type === 'low-stock').map((event) => event.data.sku).sort()).toEqual([...skus].sort());
+    expect(
+      events
+        .filter((event) => event.type === 'low-stock')
+        .map((event) => event.data.sku)
+        .sort(),
+    ).toEqual([...skus].sort());
 
     // Act again: the same file once more applies nothing twice; what failed fails again
     const feedLength = (await feedOf(organizationId)).length;
@@ -141,7 +150,11 @@ describe('a decision that rests on stock it only read', () => {
     await runJob(organizationId, 'items', 'sku,name\nW,Widget\n');
     await runJob(organizationId, 'locations', 'code,name\nA1,Bin A1\n');
     await runJob(organizationId, 'stock-adjustments', 'reference,sku,locationCode,quantityDelta\nSTART,W,A1,10\n');
-    const { job: count } = await commitQueuedJob(organizationId, { kind: 'stock-counts', file: 'countReference,locationCode,sku,countedQuantity\nC-1,A1,W,10\n', duplicateStrategy: 'fail' });
+    const { job: count } = await commitQueuedJob(organizationId, {
+      kind: 'stock-counts',
+      file: 'countReference,locationCode,sku,countedQuantity\nC-1,A1,W,10\n',
+      duplicateStrategy: 'fail',
+    });
     const real = transactionWriter();
     let raced = false;
     const racingWriter: CommandWriter<StoreWrite> = {
@@ -153,7 +166,14 @@ describe('a decision that rests on stock it only read', () => {
         return real.run(context, build, respond);
       },
     };
-    const ports = { jobs: importJobsStore(), files: filesStore(), records: importRecords(), writer: racingWriter, continueLater: () => Promise.reject(new Error('handed on')), chunkActions: bulkChunkActions() };
+    const ports = {
+      jobs: importJobsStore(),
+      files: filesStore(),
+      records: importRecords(),
+      writer: racingWriter,
+      continueLater: () => Promise.reject(new Error('handed on')),
+      chunkActions: bulkChunkActions(),
+    };
 
     // Act
     expect(await new ImportJobProcessor(ports).process(organizationId, count.id, () => 60_000)).toBe('finished');

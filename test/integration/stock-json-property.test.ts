@@ -223,8 +223,20 @@ const adjustmentFile = fc.record({
   strategy,
   rows: fileRows(
     fc
-      .record({ reference: sharedReference('adjustments'), sku, location: anyLocation, quantity: quarters(1, 12), negative: fc.boolean(), lot: lotChoice, reason: fc.constantFrom('', 'damaged') })
-      .map(({ quantity, negative, lot, ...row }): AdjustmentRow => ({ ...row, delta: negative ? -quantity : quantity, lot: lotOf(row.sku, lot.pick, lot.mistake) })),
+      .record({
+        reference: sharedReference('adjustments'),
+        sku,
+        location: anyLocation,
+        quantity: quarters(1, 12),
+        negative: fc.boolean(),
+        lot: lotChoice,
+        reason: fc.constantFrom('', 'damaged'),
+      })
+      .map(({ quantity, negative, lot, ...row }): AdjustmentRow => ({
+        ...row,
+        delta: negative ? -quantity : quantity,
+        lot: lotOf(row.sku, lot.pick, lot.mistake),
+      })),
   ),
 });
 
@@ -245,7 +257,14 @@ const countFile = fc
     strategy,
     locations: fc.record({ 'CNT-1': location, 'CNT-2': location }),
     rows: fileRows(
-      fc.record({ countReference: sharedReference('counts'), sku, counted: fc.oneof(quarters(0, 16), fc.constant(0)), lot: lotChoice, elsewhere: weighted(fc.constant(false), fc.constant(true), 6), pick: fc.nat() }),
+      fc.record({
+        countReference: sharedReference('counts'),
+        sku,
+        counted: fc.oneof(quarters(0, 16), fc.constant(0)),
+        lot: lotChoice,
+        elsewhere: weighted(fc.constant(false), fc.constant(true), 6),
+        pick: fc.nat(),
+      }),
     ),
   })
   .map(({ strategy: chosen, locations, rows }): ImportStep => ({
@@ -259,7 +278,14 @@ const countFile = fc
   }));
 
 const receiptRow = fc
-  .record({ poNumber: sharedReference('receipts'), sku, location: anyLocation, quantity: quarters(1, 16), lot: lotChoice, receivedAt: weighted(fc.constant(''), fc.constant(RECEIVED_AT), 4) })
+  .record({
+    poNumber: sharedReference('receipts'),
+    sku,
+    location: anyLocation,
+    quantity: quarters(1, 16),
+    lot: lotChoice,
+    receivedAt: weighted(fc.constant(''), fc.constant(RECEIVED_AT), 4),
+  })
   .map(({ lot, ...row }): ReceiptRow => ({ ...row, lot: lotOf(row.sku, lot.pick, lot.mistake) }));
 const receiptFile = fc.record({ door: fc.constant('import' as const), kind: fc.constant('po-receipts' as const), strategy, rows: fileRows(receiptRow) });
 
@@ -305,12 +331,21 @@ function jsonLine(route: StockChangeRoute): fc.Arbitrary<JsonLine> {
       expectation: expectation(route),
       wrongBy: fc.tuple(quarters(1, 4), fc.boolean()).map(([by, below]) => (below ? -by : by)),
     })
-    .map(({ lot, ...line }): JsonLine => ({ ...line, to: otherThan(line.loc, line.pick), lot: isLotTracked(line.sku) ? lot : '', toSource: false, flawed: false }));
+    .map(({ lot, ...line }): JsonLine => ({
+      ...line,
+      to: otherThan(line.loc, line.pick),
+      lot: isLotTracked(line.sku) ? lot : '',
+      toSource: false,
+      flawed: false,
+    }));
 }
 
 /** What makes a change a 400, rarely: a lot-rule breach, an unknown sku or location, a transfer to its own source. */
 type Flaw = 'none' | 'lot' | 'sku' | 'location' | 'source';
-const flaw = fc.oneof({ arbitrary: fc.constant<Flaw>('none'), weight: 24 }, { arbitrary: fc.constantFrom<Flaw>('lot', 'sku', 'location', 'source'), weight: 2 });
+const flaw = fc.oneof(
+  { arbitrary: fc.constant<Flaw>('none'), weight: 24 },
+  { arbitrary: fc.constantFrom<Flaw>('lot', 'sku', 'location', 'source'), weight: 2 },
+);
 
 /** The step's flaw put on one of its lines (or, for a count's location, on the body). */
 function withFlaw(chosen: JsonStep, what: Flaw, at: number, destination: boolean): JsonStep {
@@ -367,7 +402,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 /** The opening step receives stock (by either door), so that later steps find some to move; 4 to 10 steps in all. */
-const steps = fc.tuple(fc.oneof(receiptFile, jsonStep('receipts')), fc.array(step, { minLength: 3, maxLength: 9 })).map(([opening, rest]): Step[] => [opening, ...rest]);
+const steps = fc
+  .tuple(fc.oneof(receiptFile, jsonStep('receipts')), fc.array(step, { minLength: 3, maxLength: 9 }))
+  .map(([opening, rest]): Step[] => [opening, ...rest]);
 
 const reorderPoint = fc.integer({ min: 1, max: 8 }).map((halves) => halves * (MICRO / 2));
 const reorderPoints = fc.record({ P1: reorderPoint, P2: reorderPoint, LOT: fc.option(reorderPoint, { nil: null }) });
@@ -375,13 +412,25 @@ const reorderPoints = fc.record({ P1: reorderPoint, P2: reorderPoint, LOT: fc.op
 function fileOf(chosen: ImportStep): string {
   switch (chosen.kind) {
     case 'stock-adjustments':
-      return csvOf(['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'], chosen.rows.map((row) => [row.reference, row.sku, row.location, decimal(row.delta), row.lot, row.reason]));
+      return csvOf(
+        ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'],
+        chosen.rows.map((row) => [row.reference, row.sku, row.location, decimal(row.delta), row.lot, row.reason]),
+      );
     case 'stock-transfers':
-      return csvOf(['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'], chosen.rows.map((row) => [row.reference, row.sku, row.from, row.to, decimal(row.quantity), row.lot]));
+      return csvOf(
+        ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'],
+        chosen.rows.map((row) => [row.reference, row.sku, row.from, row.to, decimal(row.quantity), row.lot]),
+      );
     case 'stock-counts':
-      return csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'], chosen.rows.map((row) => [row.countReference, row.location, row.sku, decimal(row.counted), row.lot]));
+      return csvOf(
+        ['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'],
+        chosen.rows.map((row) => [row.countReference, row.location, row.sku, decimal(row.counted), row.lot]),
+      );
     case 'po-receipts':
-      return csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot', 'receivedAt'], chosen.rows.map((row) => [row.poNumber, row.sku, row.location, decimal(row.quantity), row.lot, row.receivedAt]));
+      return csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity', 'lot', 'receivedAt'],
+        chosen.rows.map((row) => [row.poNumber, row.sku, row.location, decimal(row.quantity), row.lot, row.receivedAt]),
+      );
   }
 }
 
@@ -422,7 +471,10 @@ function changeOf(chosen: JsonStep, model: StockModel, ids: Ids, index: number):
     lines: chosen.lines.map((line): ChangeLine => {
       let place = { sku: line.sku, loc: chosen.route === 'counts' ? chosen.location : line.loc, lot: line.lot };
       let quantity = line.quantity;
-      const stocked = line.stocked && !line.flawed && chosen.route !== 'receipts' ? model.stockedPlaces().filter((candidate) => chosen.route !== 'counts' || candidate.loc === chosen.location) : [];
+      const stocked =
+        line.stocked && !line.flawed && chosen.route !== 'receipts'
+          ? model.stockedPlaces().filter((candidate) => chosen.route !== 'counts' || candidate.loc === chosen.location)
+          : [];
       const picked = stocked[line.pick % Math.max(stocked.length, 1)];
       if (picked) {
         place = picked;
@@ -460,7 +512,14 @@ function bodyOf(chosen: JsonStep, change: Change, ids: Ids): Record<string, unkn
       case 'adjustments':
         return { ...itemOf(line, changeLine), ...locationOf(changeLine.loc, line.locById, 'location'), ...lot, quantityDelta: quantity, ...expectedQuantity };
       case 'transfers':
-        return { ...itemOf(line, changeLine), ...locationOf(changeLine.loc, line.locById, 'fromLocation'), ...locationOf(changeLine.to, line.locById, 'toLocation'), ...lot, quantity, ...expectedQuantity };
+        return {
+          ...itemOf(line, changeLine),
+          ...locationOf(changeLine.loc, line.locById, 'fromLocation'),
+          ...locationOf(changeLine.to, line.locById, 'toLocation'),
+          ...lot,
+          quantity,
+          ...expectedQuantity,
+        };
       case 'counts':
         return { ...itemOf(line, changeLine), ...lot, countedQuantity: quantity, ...expectedQuantity };
       case 'receipts':
@@ -484,8 +543,26 @@ function bodyOf(chosen: JsonStep, change: Change, ids: Ids): Record<string, unkn
 
 /** An event as compared: ids replaced by skus and location codes, quantities in micro-units. */
 type Seen =
-  | { type: 'movement.created'; movementType: string; sku: string; from: string | null; to: string | null; quantity: number; lot: string | null; reference: string | null }
-  | { type: 'stock.changed'; sku: string; locationCode: string; lot: string | null; previousQuantity: number; quantity: number; delta: number; reason: string | null }
+  | {
+      type: 'movement.created';
+      movementType: string;
+      sku: string;
+      from: string | null;
+      to: string | null;
+      quantity: number;
+      lot: string | null;
+      reference: string | null;
+    }
+  | {
+      type: 'stock.changed';
+      sku: string;
+      locationCode: string;
+      lot: string | null;
+      previousQuantity: number;
+      quantity: number;
+      delta: number;
+      reason: string | null;
+    }
   | { type: 'low-stock'; sku: string; onHand: number; reorderPoint: number }
   | { type: 'po.received'; poNumber: string; lines: Array<{ sku: string; location: string; quantity: number; lot: string | null }> }
   | { type: 'count.completed'; countReference: string; location: string; lines: CountLine[] }
@@ -520,7 +597,15 @@ type ExpectedAnswer =
   | { status: 409; code: 'insufficient-stock'; lines: Array<{ line: number; stockRecordId: string | null; available: number; requested: number }> }
   | { status: 201; lines: AnsweredLine[]; events: Seen[] };
 
-type Movement = { type: string; sku: CatalogSku; quantity: number; reference: string; from?: { loc: Loc; lot: string }; to?: { loc: Loc; lot: string }; reason?: string | null };
+type Movement = {
+  type: string;
+  sku: CatalogSku;
+  quantity: number;
+  reference: string;
+  from?: { loc: Loc; lot: string };
+  to?: { loc: Loc; lot: string };
+  reason?: string | null;
+};
 
 class StockModel {
   readonly onHand = new Map<string, number>();
@@ -565,7 +650,16 @@ class StockModel {
   private move(events: Seen[], movement: Movement): Array<{ loc: Loc; lot: string; previous: number; quantity: number }> {
     const before = this.total(movement.sku);
     const lot = nullable((movement.from ?? movement.to)?.lot ?? '');
-    events.push({ type: 'movement.created', movementType: movement.type, sku: movement.sku, from: movement.from?.loc ?? null, to: movement.to?.loc ?? null, quantity: movement.quantity, lot, reference: movement.reference });
+    events.push({
+      type: 'movement.created',
+      movementType: movement.type,
+      sku: movement.sku,
+      from: movement.from?.loc ?? null,
+      to: movement.to?.loc ?? null,
+      quantity: movement.quantity,
+      lot,
+      reference: movement.reference,
+    });
     const legs: Array<[{ loc: Loc; lot: string }, number]> = [];
     if (movement.from) legs.push([movement.from, -movement.quantity]);
     if (movement.to) legs.push([movement.to, movement.quantity]);
@@ -574,7 +668,16 @@ class StockModel {
       const previous = this.onHand.get(key) ?? 0;
       this.onHand.set(key, previous + delta);
       this.touched.add(key);
-      events.push({ type: 'stock.changed', sku: movement.sku, locationCode: side.loc, lot: nullable(side.lot), previousQuantity: previous, quantity: previous + delta, delta, reason: movement.reason ?? null });
+      events.push({
+        type: 'stock.changed',
+        sku: movement.sku,
+        locationCode: side.loc,
+        lot: nullable(side.lot),
+        previousQuantity: previous,
+        quantity: previous + delta,
+        delta,
+        reason: movement.reason ?? null,
+      });
       return { ...side, previous, quantity: previous + delta };
     });
     const after = this.total(movement.sku);
@@ -630,7 +733,8 @@ class StockModel {
         const receipt = receipts.get(reference);
         const count = counts.get(reference);
         if (receipt && receipt.length > 0) expected.events.push({ type: 'po.received', poNumber: reference, lines: receipt });
-        if (count && count.lines.length > 0) expected.events.push({ type: 'count.completed', countReference: reference, location: count.location, lines: count.lines });
+        if (count && count.lines.length > 0)
+          expected.events.push({ type: 'count.completed', countReference: reference, location: count.location, lines: count.lines });
       }
     });
     // Movements per claim: counted from the events, for the end-of-run check.
@@ -644,7 +748,12 @@ class StockModel {
   }
 
   /** One valid, unclaimed row on the model's stock; the refusal's code, or undefined when it applied. */
-  private decideRow(row: ImportStep['rows'][number], events: Seen[], receipts: Map<string, ReceiptLine[]>, counts: Map<string, { location: Loc; lines: CountLine[] }>): string | undefined {
+  private decideRow(
+    row: ImportStep['rows'][number],
+    events: Seen[],
+    receipts: Map<string, ReceiptLine[]>,
+    counts: Map<string, { location: Loc; lines: CountLine[] }>,
+  ): string | undefined {
     const lotProblem = this.lotProblem(row.sku, row.lot);
     if (lotProblem) return lotProblem;
     const of = row.sku as CatalogSku;
@@ -657,15 +766,32 @@ class StockModel {
       if (count && count.location !== row.location) return 'invalid-value';
       const before = this.at(of, row.location, row.lot);
       const delta = row.counted - before;
-      if (delta !== 0) this.move(events, { type: 'count', sku: of, quantity: Math.abs(delta), reference: row.countReference, ...(delta < 0 ? { from: side(row.location) } : { to: side(row.location) }) });
-      counts.set(row.countReference, { location: row.location, lines: [...(count?.lines ?? []), { sku: of, lot: nullable(row.lot), expected: before, counted: row.counted, delta }] });
+      if (delta !== 0)
+        this.move(events, {
+          type: 'count',
+          sku: of,
+          quantity: Math.abs(delta),
+          reference: row.countReference,
+          ...(delta < 0 ? { from: side(row.location) } : { to: side(row.location) }),
+        });
+      counts.set(row.countReference, {
+        location: row.location,
+        lines: [...(count?.lines ?? []), { sku: of, lot: nullable(row.lot), expected: before, counted: row.counted, delta }],
+      });
     } else if ('from' in row) {
       if (this.at(of, row.from, row.lot) < row.quantity) return 'insufficient-stock';
       this.move(events, { type: 'transfer', sku: of, quantity: row.quantity, reference: row.reference, from: side(row.from), to: side(row.to) });
     } else {
       const quantity = Math.abs(row.delta);
       if (row.delta < 0 && this.at(of, row.location, row.lot) < quantity) return 'insufficient-stock';
-      this.move(events, { type: 'adjustment', sku: of, quantity, reference: row.reference, reason: row.reason === '' ? null : row.reason, ...(row.delta < 0 ? { from: side(row.location) } : { to: side(row.location) }) });
+      this.move(events, {
+        type: 'adjustment',
+        sku: of,
+        quantity,
+        reference: row.reference,
+        reason: row.reason === '' ? null : row.reason,
+        ...(row.delta < 0 ? { from: side(row.location) } : { to: side(row.location) }),
+      });
     }
     return undefined;
   }
@@ -683,7 +809,8 @@ class StockModel {
     const unknown: Array<{ pointer: string; code: string }> = [];
     lines.forEach((line, index) => {
       if (line.sku === 'GHOST') unknown.push({ pointer: `/lines/${index}/sku`, code: 'unknown-item' });
-      if (route !== 'counts' && line.loc === 'W9') unknown.push({ pointer: `/lines/${index}/${route === 'transfers' ? 'fromLocationCode' : 'locationCode'}`, code: 'unknown-location' });
+      if (route !== 'counts' && line.loc === 'W9')
+        unknown.push({ pointer: `/lines/${index}/${route === 'transfers' ? 'fromLocationCode' : 'locationCode'}`, code: 'unknown-location' });
       if (route === 'transfers' && line.to === 'W9') unknown.push({ pointer: `/lines/${index}/toLocationCode`, code: 'unknown-location' });
     });
     if (route === 'counts' && lines[0]?.loc === 'W9') unknown.push({ pointer: '/locationCode', code: 'unknown-location' });
@@ -706,7 +833,9 @@ class StockModel {
     const recordId = (line: ChangeLine) => recordIds.get(placeKey(line.sku, line.loc, line.lot)) ?? null;
     const stale = lines.flatMap((line, index) => {
       const current = this.at(line.sku, line.loc, line.lot);
-      return line.expected === null || line.expected === undefined || line.expected === current ? [] : [{ line: index, stockRecordId: recordId(line), expectedQuantity: line.expected / MICRO, currentQuantity: current / MICRO }];
+      return line.expected === null || line.expected === undefined || line.expected === current
+        ? []
+        : [{ line: index, stockRecordId: recordId(line), expectedQuantity: line.expected / MICRO, currentQuantity: current / MICRO }];
     });
     if (stale.length > 0) return { status: 409, code: 'quantity-stale', lines: stale };
 
@@ -720,23 +849,58 @@ class StockModel {
       const of = line.sku as CatalogSku;
       const at = { loc: line.loc as Loc, lot: line.lot };
       const answer = (legs: Array<{ loc: Loc; lot: string; previous: number; quantity: number }>, moved: boolean) => {
-        for (const leg of legs) answered.push({ line: index, sku: of, locationCode: leg.loc, lot: nullable(leg.lot), previousQuantity: leg.previous, quantity: leg.quantity, delta: leg.quantity - leg.previous, moved });
+        for (const leg of legs)
+          answered.push({
+            line: index,
+            sku: of,
+            locationCode: leg.loc,
+            lot: nullable(leg.lot),
+            previousQuantity: leg.previous,
+            quantity: leg.quantity,
+            delta: leg.quantity - leg.previous,
+            moved,
+          });
       };
       const available = this.at(of, at.loc, at.lot);
       switch (route) {
         case 'adjustments': {
           const quantity = Math.abs(line.quantity);
-          if (line.quantity < 0 && available < quantity) return short.push({ line: index, stockRecordId: recordId(line), available: available / MICRO, requested: quantity / MICRO });
-          return answer(this.move(events, { type: 'adjustment', sku: of, quantity, reference: change.reference, reason: change.reason, ...(line.quantity < 0 ? { from: at } : { to: at }) }), true);
+          if (line.quantity < 0 && available < quantity)
+            return short.push({ line: index, stockRecordId: recordId(line), available: available / MICRO, requested: quantity / MICRO });
+          return answer(
+            this.move(events, {
+              type: 'adjustment',
+              sku: of,
+              quantity,
+              reference: change.reference,
+              reason: change.reason,
+              ...(line.quantity < 0 ? { from: at } : { to: at }),
+            }),
+            true,
+          );
         }
         case 'transfers':
-          if (available < line.quantity) return short.push({ line: index, stockRecordId: recordId(line), available: available / MICRO, requested: line.quantity / MICRO });
-          return answer(this.move(events, { type: 'transfer', sku: of, quantity: line.quantity, reference: change.reference, from: at, to: { loc: line.to as Loc, lot: line.lot } }), true);
+          if (available < line.quantity)
+            return short.push({ line: index, stockRecordId: recordId(line), available: available / MICRO, requested: line.quantity / MICRO });
+          return answer(
+            this.move(events, {
+              type: 'transfer',
+              sku: of,
+              quantity: line.quantity,
+              reference: change.reference,
+              from: at,
+              to: { loc: line.to as Loc, lot: line.lot },
+            }),
+            true,
+          );
         case 'counts': {
           const delta = line.quantity - available;
           documentLines.push({ sku: of, lot: nullable(line.lot), expected: available, counted: line.quantity, delta });
           if (delta === 0) return answer([{ ...at, previous: available, quantity: available }], false);
-          return answer(this.move(events, { type: 'count', sku: of, quantity: Math.abs(delta), reference: change.reference, ...(delta < 0 ? { from: at } : { to: at }) }), true);
+          return answer(
+            this.move(events, { type: 'count', sku: of, quantity: Math.abs(delta), reference: change.reference, ...(delta < 0 ? { from: at } : { to: at }) }),
+            true,
+          );
         }
         case 'receipts':
           documentLines.push({ sku: of, location: at.loc, quantity: line.quantity, lot: nullable(line.lot) });
@@ -751,7 +915,8 @@ class StockModel {
       return { status: 409, code: 'insufficient-stock', lines: short };
     }
     if (route === 'receipts') events.push({ type: 'po.received', poNumber: change.reference, lines: documentLines as ReceiptLine[] });
-    if (route === 'counts') events.push({ type: 'count.completed', countReference: change.reference, location: lines[0]?.loc ?? '', lines: documentLines as CountLine[] });
+    if (route === 'counts')
+      events.push({ type: 'count.completed', countReference: change.reference, location: lines[0]?.loc ?? '', lines: documentLines as CountLine[] });
     for (const key of new Set(keys)) this.claim(key, changeId, 0);
     for (const event of events) if (event.type === 'movement.created') this.countMovement(event);
     return { status: 201, lines: answered, events };
@@ -781,7 +946,14 @@ function changeClaimKey(change: Change, line: ChangeLine): string {
 }
 
 /** The natural key a movement was made under, from what it carries: its type, reference, sku, location and lot. */
-function movementClaimKey(movement: { movementType: string; sku: string; from: string | null; to: string | null; lot: string | null; reference: string | null }): string {
+function movementClaimKey(movement: {
+  movementType: string;
+  sku: string;
+  from: string | null;
+  to: string | null;
+  lot: string | null;
+  reference: string | null;
+}): string {
   const reference = movement.reference ?? '';
   switch (movement.movementType) {
     case 'adjustment':
@@ -809,7 +981,9 @@ interface Ids {
 /** Every place of the catalog (including lots an item may not have, which must never hold a record). */
 function allPlaces(ids: Ids) {
   return CATALOG_SKUS.flatMap((of) =>
-    LOCATIONS.flatMap((loc) => ALL_LOTS.map((lot) => ({ sku: of, loc, lot, key: stockRecordKey(ids.items.get(of) ?? '', ids.locations.get(loc) ?? '', nullable(lot)) }))),
+    LOCATIONS.flatMap((loc) =>
+      ALL_LOTS.map((lot) => ({ sku: of, loc, lot, key: stockRecordKey(ids.items.get(of) ?? '', ids.locations.get(loc) ?? '', nullable(lot)) })),
+    ),
   );
 }
 
@@ -820,8 +994,25 @@ function seen(ids: Ids, event: EventEnvelope): Seen {
   const data = event.data;
   switch (event.type) {
     case 'movement.created': {
-      const movement = data.movement as { type: string; sku: string; fromLocationId: string | null; toLocationId: string | null; quantity: number; lot: string | null; reference: string | null };
-      return { type: event.type, movementType: movement.type, sku: movement.sku, from: codeOf(ids, movement.fromLocationId), to: codeOf(ids, movement.toLocationId), quantity: micro(movement.quantity), lot: movement.lot, reference: movement.reference };
+      const movement = data.movement as {
+        type: string;
+        sku: string;
+        fromLocationId: string | null;
+        toLocationId: string | null;
+        quantity: number;
+        lot: string | null;
+        reference: string | null;
+      };
+      return {
+        type: event.type,
+        movementType: movement.type,
+        sku: movement.sku,
+        from: codeOf(ids, movement.fromLocationId),
+        to: codeOf(ids, movement.toLocationId),
+        quantity: micro(movement.quantity),
+        lot: movement.lot,
+        reference: movement.reference,
+      };
     }
     case 'stock.changed':
       return {
@@ -838,7 +1029,11 @@ function seen(ids: Ids, event: EventEnvelope): Seen {
       return { type: event.type, sku: String(data.sku), onHand: micro(Number(data.onHand)), reorderPoint: micro(Number(data.reorderPoint)) };
     case 'po.received': {
       const lines = data.lines as Array<{ sku: string; locationId: string; quantity: number; lot: string | null }>;
-      return { type: event.type, poNumber: String(data.poNumber), lines: lines.map((line) => ({ sku: line.sku, location: codeOf(ids, line.locationId) ?? '', quantity: micro(line.quantity), lot: line.lot })) };
+      return {
+        type: event.type,
+        poNumber: String(data.poNumber),
+        lines: lines.map((line) => ({ sku: line.sku, location: codeOf(ids, line.locationId) ?? '', quantity: micro(line.quantity), lot: line.lot })),
+      };
     }
     case 'count.completed': {
       const lines = data.lines as Array<{ sku: string; lot: string | null; expected: number; counted: number; delta: number }>;
@@ -868,7 +1063,7 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     for (const [recordId, quantity] of quantities) if (placeOf.get(recordId)?.startsWith(`${itemId}#`)) sum += quantity;
     return sum;
   };
-  for (let index = 0; index < events.length; ) {
+  for (let index = 0; index < events.length;) {
     const event = events[index] as EventEnvelope;
     expect(['stock.changed', 'low-stock'], `event ${index} (${event.type}) outside a movement`).not.toContain(event.type);
     index += 1;
@@ -877,11 +1072,22 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     const before = totalOf(movement.itemId);
     let legs = 0;
     for (let next = events[index]; next?.type === 'stock.changed' && next.data.movementId === movement.id; next = events[index]) {
-      const change = next.data as { stockRecordId: string; itemId: string; locationId: string; lot: string | null; previousQuantity: number; quantity: number; delta: number };
+      const change = next.data as {
+        stockRecordId: string;
+        itemId: string;
+        locationId: string;
+        lot: string | null;
+        previousQuantity: number;
+        quantity: number;
+        delta: number;
+      };
       const place = stockRecordKey(change.itemId, change.locationId, change.lot);
       expect(change.itemId, `stock.changed of movement ${movement.id}`).toBe(movement.itemId);
       expect(placeOf.get(change.stockRecordId) ?? place, `place of ${change.stockRecordId}`).toBe(place);
-      expect([...placeOf].filter(([id, known]) => known === place && id !== change.stockRecordId), `one record per place ${place}`).toEqual([]);
+      expect(
+        [...placeOf].filter(([id, known]) => known === place && id !== change.stockRecordId),
+        `one record per place ${place}`,
+      ).toEqual([]);
       placeOf.set(change.stockRecordId, place);
       const previous = quantities.get(change.stockRecordId) ?? 0;
       expect(micro(change.previousQuantity), `previousQuantity of ${change.stockRecordId} in movement ${movement.id}`).toBe(previous);
@@ -898,7 +1104,9 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     const next = events[index];
     const lowStock = next?.type === 'low-stock' ? next : undefined;
     if (crossed) {
-      expect(lowStock?.data, `low-stock after movement ${movement.id} (total ${before} → ${after}, reorder point ${point})`).toMatchObject({ itemId: movement.itemId });
+      expect(lowStock?.data, `low-stock after movement ${movement.id} (total ${before} → ${after}, reorder point ${point})`).toMatchObject({
+        itemId: movement.itemId,
+      });
       expect(micro(Number(lowStock?.data.onHand)), `low-stock onHand after movement ${movement.id}`).toBe(after);
       expect(micro(Number(lowStock?.data.reorderPoint))).toBe(point);
       index += 1;
@@ -913,7 +1121,11 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
 async function expectStockMatches(organizationId: string, ids: Ids, model: StockModel, label: string) {
   const places = allPlaces(ids);
   const [stored, totals] = await Promise.all([
-    inventoryRecords().getByNaturalKeys(organizationId, 'stock-record', places.map(({ key }) => key)),
+    inventoryRecords().getByNaturalKeys(
+      organizationId,
+      'stock-record',
+      places.map(({ key }) => key),
+    ),
     importRecords().getByNaturalKeys(organizationId, 'item-stock', [...ids.items.values()]),
   ]);
   const records = new Map<string, StockRecord>([...stored].map(([key, { record }]) => [key, record]));
@@ -926,7 +1138,9 @@ async function expectStockMatches(organizationId: string, ids: Ids, model: Stock
     if (!record) continue;
     recordIds.set(modelled, record.id);
     expect(record.onHand, `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}'`).toBeGreaterThanOrEqual(0);
-    expect(micro(record.onHand), `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}' (model)`).toBe(model.at(place.sku, place.loc, place.lot));
+    expect(micro(record.onHand), `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}' (model)`).toBe(
+      model.at(place.sku, place.loc, place.lot),
+    );
   }
   for (const [of, itemId] of ids.items) {
     const sum = [...records.values()].filter((record) => record.itemId === itemId).reduce((total, record) => total + micro(record.onHand), 0);
@@ -955,7 +1169,18 @@ interface ChangeAnswer {
   kind: string;
   reference: string;
   reason: string | null;
-  lines: Array<{ line: number; movementId: string | null; sku: string; locationCode: string; lot: string | null; previousQuantity: number; quantity: number; delta: number; reserved: number; available: number }>;
+  lines: Array<{
+    line: number;
+    movementId: string | null;
+    sku: string;
+    locationCode: string;
+    lot: string | null;
+    previousQuantity: number;
+    quantity: number;
+    delta: number;
+    reserved: number;
+    available: number;
+  }>;
 }
 interface Problem {
   code?: string;
@@ -964,7 +1189,8 @@ interface Problem {
 }
 
 const KIND_OF: Record<StockChangeRoute, string> = { adjustments: 'adjustment', transfers: 'transfer', counts: 'count', receipts: 'receipt' };
-const byPointer = (errors: ReadonlyArray<{ pointer: string; code: string }>) => errors.map(({ pointer, code }) => ({ pointer, code })).sort((a, b) => a.pointer.localeCompare(b.pointer) || a.code.localeCompare(b.code));
+const byPointer = (errors: ReadonlyArray<{ pointer: string; code: string }>) =>
+  errors.map(({ pointer, code }) => ({ pointer, code })).sort((a, b) => a.pointer.localeCompare(b.pointer) || a.code.localeCompare(b.code));
 
 function expectAnswer(answer: HandlerAnswer, expected: ExpectedAnswer, change: Change, label: string): void {
   expect(answer.status, `${label}: status of ${answer.text}`).toBe(expected.status);
@@ -981,10 +1207,21 @@ function expectAnswer(answer: HandlerAnswer, expected: ExpectedAnswer, change: C
   const body = answer.json as ChangeAnswer;
   expect(answer.headers.location, `${label}: Location`).toBe(`/v1/stock/changes/${body.id}`);
   expect(body.id).toMatch(/^chg_/);
-  expect({ kind: body.kind, reference: body.reference, reason: body.reason }, label).toEqual({ kind: KIND_OF[change.route], reference: change.reference, reason: change.reason });
-  const lines = body.lines.map(
-    (line): AnsweredLine => ({ line: line.line, sku: line.sku, locationCode: line.locationCode, lot: line.lot, previousQuantity: micro(line.previousQuantity), quantity: micro(line.quantity), delta: micro(line.delta), moved: line.movementId !== null }),
-  );
+  expect({ kind: body.kind, reference: body.reference, reason: body.reason }, label).toEqual({
+    kind: KIND_OF[change.route],
+    reference: change.reference,
+    reason: change.reason,
+  });
+  const lines = body.lines.map((line): AnsweredLine => ({
+    line: line.line,
+    sku: line.sku,
+    locationCode: line.locationCode,
+    lot: line.lot,
+    previousQuantity: micro(line.previousQuantity),
+    quantity: micro(line.quantity),
+    delta: micro(line.delta),
+    moved: line.movementId !== null,
+  }));
   expect(lines, `${label}: the change's lines`).toEqual(expected.lines);
   for (const line of body.lines) expect({ reserved: line.reserved, available: line.available }, label).toEqual({ reserved: 0, available: line.quantity });
 }
@@ -1009,10 +1246,27 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
             return point === null ? '' : decimal(point);
           };
           const setup = [
-            { kind: 'items', file: csvOf(['sku', 'name', 'reorderPoint', 'trackingMode'], [['P1', 'Plain one', rp('P1'), 'none'], ['P2', 'Plain two', rp('P2'), 'none'], ['LOT', 'Lot tracked', rp('LOT'), 'lot']]) },
-            { kind: 'locations', file: csvOf(['code', 'name', 'type'], LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse'])) },
+            {
+              kind: 'items',
+              file: csvOf(
+                ['sku', 'name', 'reorderPoint', 'trackingMode'],
+                [
+                  ['P1', 'Plain one', rp('P1'), 'none'],
+                  ['P2', 'Plain two', rp('P2'), 'none'],
+                  ['LOT', 'Lot tracked', rp('LOT'), 'lot'],
+                ],
+              ),
+            },
+            {
+              kind: 'locations',
+              file: csvOf(
+                ['code', 'name', 'type'],
+                LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse']),
+              ),
+            },
           ];
-          for (const { kind, file } of setup) expect((await runImportInProcess(organizationId, kind, file)).status, `${kind} job of the catalog`).toBe('succeeded');
+          for (const { kind, file } of setup)
+            expect((await runImportInProcess(organizationId, kind, file)).status, `${kind} job of the catalog`).toBe('succeeded');
           const [items, locations] = await Promise.all([itemsOf(organizationId, CATALOG_SKUS), locationsOf(organizationId, LOCATIONS)]);
           const ids: Ids = {
             items: new Map(CATALOG_SKUS.map((of) => [of, items.get(of)?.record.id ?? ''])),
@@ -1023,7 +1277,14 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
           const model = new StockModel(points);
           let recordIds = new Map<string, string>();
           /** The JSON requests sent so far, with their latest answer. */
-          const sent: Array<{ step: number; route: StockChangeRoute; body: Record<string, unknown>; idempotencyKey: string; change: Change; answer: HandlerAnswer }> = [];
+          const sent: Array<{
+            step: number;
+            route: StockChangeRoute;
+            body: Record<string, unknown>;
+            idempotencyKey: string;
+            change: Change;
+            answer: HandlerAnswer;
+          }> = [];
           let feedLength = (await feedOf(organizationId)).length;
 
           for (const [index, chosen] of chosenSteps.entries()) {
@@ -1038,7 +1299,14 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
 
               // Assess: 1. the job's status, counts and row errors are the model's
               const total = chosen.rows.length;
-              expect(job.counts, label).toEqual({ totalRows: total, processedRows: total, created: expected.counts.created, updated: 0, skipped: expected.counts.skipped, failed: expected.counts.failed });
+              expect(job.counts, label).toEqual({
+                totalRows: total,
+                processedRows: total,
+                created: expected.counts.created,
+                updated: 0,
+                skipped: expected.counts.skipped,
+                failed: expected.counts.failed,
+              });
               expect(job.status, label).toBe(expected.counts.failed > 0 ? 'completed_with_errors' : 'succeeded');
               const errors = await rowErrorsOf(organizationId, job.id);
               const codesByRow = new Map<number, string[]>();
@@ -1055,7 +1323,10 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
 
                 // Assess: 1. a stored 201 as it was; a refusal decided again, on the stock as it is now
                 if (earlier.answer.status === 201) {
-                  expect({ status: answer.status, text: answer.text }, `${label}: the stored answer`).toEqual({ status: earlier.answer.status, text: earlier.answer.text });
+                  expect({ status: answer.status, text: answer.text }, `${label}: the stored answer`).toEqual({
+                    status: earlier.answer.status,
+                    text: earlier.answer.text,
+                  });
                 } else {
                   const expected = model.applyChange(earlier.change, recordIds, answer.status === 201 ? (answer.json as ChangeAnswer).id : 'no change');
                   expectAnswer(answer, expected, earlier.change, label);
@@ -1080,8 +1351,18 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
               expectAnswer(answer, expected, change, label);
               if (chosen.replay) {
                 const again = await postStockChange(key, chosen.route, body, idempotencyKey);
-                if (answer.status === 201) expect({ status: again.status, text: again.text }, `${label}: replay`).toEqual({ status: answer.status, text: answer.text });
-                else expect({ status: again.status, code: (again.json as Problem).code, lines: (again.json as Problem).lines, errors: (again.json as Problem).errors }, `${label}: replay`).toEqual({ status: answer.status, code: (answer.json as Problem).code, lines: (answer.json as Problem).lines, errors: (answer.json as Problem).errors });
+                if (answer.status === 201)
+                  expect({ status: again.status, text: again.text }, `${label}: replay`).toEqual({ status: answer.status, text: answer.text });
+                else
+                  expect(
+                    { status: again.status, code: (again.json as Problem).code, lines: (again.json as Problem).lines, errors: (again.json as Problem).errors },
+                    `${label}: replay`,
+                  ).toEqual({
+                    status: answer.status,
+                    code: (answer.json as Problem).code,
+                    lines: (answer.json as Problem).lines,
+                    errors: (answer.json as Problem).errors,
+                  });
               }
               expectedEvents = expected.status === 201 ? expected.events : [];
               sent.push({ step: index + 1, route: chosen.route, body, idempotencyKey, change, answer });
@@ -1102,7 +1383,10 @@ describe('stock changes over JSON mixed with stock imports (property)', () => {
 
             // 4. the step's events are the model's, each valid; the listed stock records are the feed's
             const fresh = feed.slice(feedLength);
-            expect(fresh.map((event) => seen(ids, event)), `${label}: events`).toEqual(expectedEvents);
+            expect(
+              fresh.map((event) => seen(ids, event)),
+              `${label}: events`,
+            ).toEqual(expectedEvents);
             expectEventsMatchSchemas(fresh);
             feedLength = feed.length;
             expect(await listedStockRecords(organizationId), `${label}: listed stock records`).toEqual(stockRecordsOfFeed(feed));

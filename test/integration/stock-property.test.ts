@@ -9,7 +9,18 @@ import type { ItemStock } from '../../lib/stock/domain/records.ts';
 import { bulkChunkActions } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { transactionWriter } from '../support/events.ts';
-import { commitQueuedJob, csvOf, feedOf, filesStore, importJobsStore, importRecords, inventoryRecords, itemsOf, locationsOf, storedJob } from '../support/imports.ts';
+import {
+  commitQueuedJob,
+  csvOf,
+  feedOf,
+  filesStore,
+  importJobsStore,
+  importRecords,
+  inventoryRecords,
+  itemsOf,
+  locationsOf,
+  storedJob,
+} from '../support/imports.ts';
 import { expectEventsMatchSchemas, expectLedgerMatches, listedStockRecords, stockRecordsOfFeed } from '../support/stock.ts';
 
 /**
@@ -141,8 +152,20 @@ const adjustments = fc.record({
   strategy,
   rows: rows(
     fc
-      .record({ reference: fc.constantFrom('R1', 'R2', 'R3', 'R4'), sku, location: anyLocation, quantity: quarters(1, 12), negative: fc.constantFrom(true, false, true), lot: lotChoice, reason: fc.constantFrom('', 'damaged') })
-      .map(({ quantity, negative, lot, ...row }): AdjustmentRow => ({ ...row, delta: negative ? -quantity : quantity, lot: lotOf(row.sku, lot.pick, lot.mistake) })),
+      .record({
+        reference: fc.constantFrom('R1', 'R2', 'R3', 'R4'),
+        sku,
+        location: anyLocation,
+        quantity: quarters(1, 12),
+        negative: fc.constantFrom(true, false, true),
+        lot: lotChoice,
+        reason: fc.constantFrom('', 'damaged'),
+      })
+      .map(({ quantity, negative, lot, ...row }): AdjustmentRow => ({
+        ...row,
+        delta: negative ? -quantity : quantity,
+        lot: lotOf(row.sku, lot.pick, lot.mistake),
+      })),
   ),
 });
 
@@ -162,7 +185,13 @@ const counts = fc
     strategy,
     locations: fc.record({ C1: location, C2: location }),
     rows: rows(
-      fc.record({ countReference: fc.constantFrom<'C1' | 'C2'>('C1', 'C2'), sku, counted: fc.oneof(quarters(0, 16), fc.constant(0)), lot: lotChoice, elsewhere: weighted(fc.constant(false), fc.constant(true), 6) }),
+      fc.record({
+        countReference: fc.constantFrom<'C1' | 'C2'>('C1', 'C2'),
+        sku,
+        counted: fc.oneof(quarters(0, 16), fc.constant(0)),
+        lot: lotChoice,
+        elsewhere: weighted(fc.constant(false), fc.constant(true), 6),
+      }),
     ),
   })
   .map(({ strategy: chosen, locations, rows: generated }): Step => ({
@@ -207,21 +236,32 @@ const build = fc.record({
   quantity: fc.integer({ min: 1, max: 3 }).map((halves) => halves * (MICRO / 2)),
   location,
   sources: fc
-    .tuple(source(fc.constant('LOT')), fc.oneof(none, source(fc.constant('P1'))), weighted(none, source(fc.constant('LOT')), 4), weighted(none, source(fc.constantFrom<Sku>('P2', 'GHOST')), 15))
+    .tuple(
+      source(fc.constant('LOT')),
+      fc.oneof(none, source(fc.constant('P1'))),
+      weighted(none, source(fc.constant('LOT')), 4),
+      weighted(none, source(fc.constantFrom<Sku>('P2', 'GHOST')), 15),
+    )
     .map((lines) => lines.flat()),
 });
 
-const builds = fc.record({ strategy, builds: weighted(fc.array(build, { minLength: 1, maxLength: 1 }), fc.array(build, { minLength: 2, maxLength: 2 }), 2) }).map(
-  ({ strategy: chosen, builds: generated }): Step => ({
+const builds = fc
+  .record({ strategy, builds: weighted(fc.array(build, { minLength: 1, maxLength: 1 }), fc.array(build, { minLength: 2, maxLength: 2 }), 2) })
+  .map(({ strategy: chosen, builds: generated }): Step => ({
     kind: 'builds',
     strategy: chosen,
     rows: generated.flatMap(({ sources, ...header }): BuildRow[] =>
       sources.length === 0 ? [{ ...header, componentSku: '', sourceLot: '', sourceLocation: '' }] : sources.map((source) => ({ ...header, ...source })),
     ),
-  }),
-);
+  }));
 
-const step: fc.Arbitrary<Step> = fc.oneof({ arbitrary: receipts, weight: 3 }, { arbitrary: adjustments, weight: 2 }, { arbitrary: transfers, weight: 2 }, { arbitrary: counts, weight: 2 }, { arbitrary: builds, weight: 3 });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: receipts, weight: 3 },
+  { arbitrary: adjustments, weight: 2 },
+  { arbitrary: transfers, weight: 2 },
+  { arbitrary: counts, weight: 2 },
+  { arbitrary: builds, weight: 3 },
+);
 
 /** 3 to 8 files; the first receives stock of the components, so that later files find some to move. */
 const steps = fc.tuple(opening, fc.array(step, { minLength: 2, maxLength: 7 })).map(([opening, rest]): Step[] => [opening, ...rest]);
@@ -236,17 +276,38 @@ const catalog: fc.Arbitrary<Catalog> = fc.record({
 function fileOf(chosen: Step): string {
   switch (chosen.kind) {
     case 'stock-adjustments':
-      return csvOf(['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'], chosen.rows.map((row) => [row.reference, row.sku, row.location, decimal(row.delta), row.lot, row.reason]));
+      return csvOf(
+        ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot', 'reason'],
+        chosen.rows.map((row) => [row.reference, row.sku, row.location, decimal(row.delta), row.lot, row.reason]),
+      );
     case 'stock-transfers':
-      return csvOf(['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'], chosen.rows.map((row) => [row.reference, row.sku, row.from, row.to, decimal(row.quantity), row.lot]));
+      return csvOf(
+        ['reference', 'sku', 'fromLocationCode', 'toLocationCode', 'quantity', 'lot'],
+        chosen.rows.map((row) => [row.reference, row.sku, row.from, row.to, decimal(row.quantity), row.lot]),
+      );
     case 'stock-counts':
-      return csvOf(['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'], chosen.rows.map((row) => [row.countReference, row.location, row.sku, decimal(row.counted), row.lot]));
+      return csvOf(
+        ['countReference', 'locationCode', 'sku', 'countedQuantity', 'lot'],
+        chosen.rows.map((row) => [row.countReference, row.location, row.sku, decimal(row.counted), row.lot]),
+      );
     case 'po-receipts':
-      return csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], chosen.rows.map((row) => [row.poNumber, row.sku, row.location, decimal(row.quantity), row.lot]));
+      return csvOf(
+        ['poNumber', 'sku', 'locationCode', 'quantity', 'lot'],
+        chosen.rows.map((row) => [row.poNumber, row.sku, row.location, decimal(row.quantity), row.lot]),
+      );
     case 'builds':
       return csvOf(
         ['buildReference', 'bomCode', 'quantity', 'locationCode', 'outputLot', 'componentSku', 'sourceLot', 'sourceLocationCode'],
-        chosen.rows.map((row) => [row.buildReference, row.bomCode, decimal(row.quantity), row.location, '', row.componentSku, row.sourceLot, row.sourceLocation]),
+        chosen.rows.map((row) => [
+          row.buildReference,
+          row.bomCode,
+          decimal(row.quantity),
+          row.location,
+          '',
+          row.componentSku,
+          row.sourceLot,
+          row.sourceLocation,
+        ]),
       );
   }
 }
@@ -256,11 +317,34 @@ function fileOf(chosen: Step): string {
 
 /** An event as compared: ids replaced by skus and location codes, quantities in micro-units. */
 type Seen =
-  | { type: 'movement.created'; movementType: string; sku: string; from: string | null; to: string | null; quantity: number; lot: string | null; reference: string | null }
-  | { type: 'stock.changed'; sku: string; locationCode: string; lot: string | null; previousQuantity: number; quantity: number; delta: number; reason: string | null }
+  | {
+      type: 'movement.created';
+      movementType: string;
+      sku: string;
+      from: string | null;
+      to: string | null;
+      quantity: number;
+      lot: string | null;
+      reference: string | null;
+    }
+  | {
+      type: 'stock.changed';
+      sku: string;
+      locationCode: string;
+      lot: string | null;
+      previousQuantity: number;
+      quantity: number;
+      delta: number;
+      reason: string | null;
+    }
   | { type: 'low-stock'; sku: string; onHand: number; reorderPoint: number }
   | { type: 'po.received'; poNumber: string; lines: Array<{ sku: string; location: string; quantity: number; lot: string | null }> }
-  | { type: 'count.completed'; countReference: string; location: string; lines: Array<{ sku: string; lot: string | null; expected: number; counted: number; delta: number }> }
+  | {
+      type: 'count.completed';
+      countReference: string;
+      location: string;
+      lines: Array<{ sku: string; lot: string | null; expected: number; counted: number; delta: number }>;
+    }
   | { type: 'other'; eventType: string };
 
 interface Expected {
@@ -315,10 +399,30 @@ class StockModel {
     return undefined;
   }
 
-  private move(events: Seen[], movement: { type: string; sku: CatalogSku; quantity: number; reference: string; from?: { loc: Loc; lot: string }; to?: { loc: Loc; lot: string }; reason?: string }) {
+  private move(
+    events: Seen[],
+    movement: {
+      type: string;
+      sku: CatalogSku;
+      quantity: number;
+      reference: string;
+      from?: { loc: Loc; lot: string };
+      to?: { loc: Loc; lot: string };
+      reason?: string;
+    },
+  ) {
     const before = this.total(movement.sku);
     const lot = nullable((movement.from ?? movement.to)?.lot ?? '');
-    events.push({ type: 'movement.created', movementType: movement.type, sku: movement.sku, from: movement.from?.loc ?? null, to: movement.to?.loc ?? null, quantity: movement.quantity, lot, reference: movement.reference });
+    events.push({
+      type: 'movement.created',
+      movementType: movement.type,
+      sku: movement.sku,
+      from: movement.from?.loc ?? null,
+      to: movement.to?.loc ?? null,
+      quantity: movement.quantity,
+      lot,
+      reference: movement.reference,
+    });
     const legs: Array<[{ loc: Loc; lot: string }, number]> = [];
     if (movement.from) legs.push([movement.from, -movement.quantity]);
     if (movement.to) legs.push([movement.to, movement.quantity]);
@@ -327,7 +431,16 @@ class StockModel {
       const previous = this.onHand.get(key) ?? 0;
       this.onHand.set(key, previous + delta);
       this.touched.add(key);
-      events.push({ type: 'stock.changed', sku: movement.sku, locationCode: side.loc, lot: nullable(side.lot), previousQuantity: previous, quantity: previous + delta, delta, reason: movement.reason ? movement.reason : null });
+      events.push({
+        type: 'stock.changed',
+        sku: movement.sku,
+        locationCode: side.loc,
+        lot: nullable(side.lot),
+        previousQuantity: previous,
+        quantity: previous + delta,
+        delta,
+        reason: movement.reason ? movement.reason : null,
+      });
     }
     const after = this.total(movement.sku);
     const point = this.catalog.reorderPoints[movement.sku];
@@ -371,7 +484,8 @@ class StockModel {
         const receipt = receipts.get(reference);
         const count = countsOf.get(reference);
         if (receipt && receipt.length > 0) expected.events.push({ type: 'po.received', poNumber: reference, lines: receipt });
-        if (count && count.lines.length > 0) expected.events.push({ type: 'count.completed', countReference: reference, location: count.location, lines: count.lines });
+        if (count && count.lines.length > 0)
+          expected.events.push({ type: 'count.completed', countReference: reference, location: count.location, lines: count.lines });
       }
     });
   }
@@ -398,7 +512,14 @@ class StockModel {
       if (count && count.location !== row.location) return this.fail(expected, rowNumber, ['invalid-value']);
       const before = this.at(of, row.location, row.lot);
       const delta = row.counted - before;
-      if (delta !== 0) this.move(expected.events, { type: 'count', sku: of, quantity: Math.abs(delta), reference: row.countReference, ...(delta < 0 ? { from: side(row.location) } : { to: side(row.location) }) });
+      if (delta !== 0)
+        this.move(expected.events, {
+          type: 'count',
+          sku: of,
+          quantity: Math.abs(delta),
+          reference: row.countReference,
+          ...(delta < 0 ? { from: side(row.location) } : { to: side(row.location) }),
+        });
       const line = { sku: of, lot: nullable(row.lot), expected: before, counted: row.counted, delta };
       countsOf.set(row.countReference, { location: row.location, lines: [...(count?.lines ?? []), line] });
     } else if ('from' in row) {
@@ -407,7 +528,14 @@ class StockModel {
     } else {
       const quantity = Math.abs(row.delta);
       if (row.delta < 0 && this.at(of, row.location, row.lot) < quantity) return this.fail(expected, rowNumber, ['insufficient-stock']);
-      this.move(expected.events, { type: 'adjustment', sku: of, quantity, reference: row.reference, reason: row.reason, ...(row.delta < 0 ? { from: side(row.location) } : { to: side(row.location) }) });
+      this.move(expected.events, {
+        type: 'adjustment',
+        sku: of,
+        quantity,
+        reference: row.reference,
+        reason: row.reason,
+        ...(row.delta < 0 ? { from: side(row.location) } : { to: side(row.location) }),
+      });
     }
     this.claims.add(key);
     expected.counts.created += 1;
@@ -441,12 +569,16 @@ class StockModel {
         for (const { rowNumber } of group) this.duplicate(expected, rowNumber, chosenStrategy);
         continue;
       }
-      const plan = this.planBuild(group.map(({ row }) => row), header);
+      const plan = this.planBuild(
+        group.map(({ row }) => row),
+        header,
+      );
       if (!plan) {
         failAll();
         continue;
       }
-      for (const take of plan) this.move(expected.events, { type: 'consumption', sku: take.sku, quantity: take.quantity, reference, from: { loc: take.loc, lot: take.lot } });
+      for (const take of plan)
+        this.move(expected.events, { type: 'consumption', sku: take.sku, quantity: take.quantity, reference, from: { loc: take.loc, lot: take.lot } });
       this.move(expected.events, { type: 'production', sku: TARGET, quantity: header.quantity, reference, to: { loc: header.location, lot: '' } });
       this.claims.add(claim);
       expected.counts.created += group.length;
@@ -529,7 +661,9 @@ interface Ids {
 /** Every place of the catalog (including lots an item may not have, which must never hold a record). */
 function allPlaces(ids: Ids) {
   return CATALOG_SKUS.flatMap((of) =>
-    LOCATIONS.flatMap((loc) => ALL_LOTS.map((lot) => ({ sku: of, loc, lot, key: stockRecordKey(ids.items.get(of) ?? '', ids.locations.get(loc) ?? '', nullable(lot)) }))),
+    LOCATIONS.flatMap((loc) =>
+      ALL_LOTS.map((lot) => ({ sku: of, loc, lot, key: stockRecordKey(ids.items.get(of) ?? '', ids.locations.get(loc) ?? '', nullable(lot)) })),
+    ),
   );
 }
 
@@ -540,8 +674,25 @@ function seen(ids: Ids, event: EventEnvelope): Seen {
   const data = event.data;
   switch (event.type) {
     case 'movement.created': {
-      const movement = data.movement as { type: string; sku: string; fromLocationId: string | null; toLocationId: string | null; quantity: number; lot: string | null; reference: string | null };
-      return { type: event.type, movementType: movement.type, sku: movement.sku, from: codeOf(ids, movement.fromLocationId), to: codeOf(ids, movement.toLocationId), quantity: micro(movement.quantity), lot: movement.lot, reference: movement.reference };
+      const movement = data.movement as {
+        type: string;
+        sku: string;
+        fromLocationId: string | null;
+        toLocationId: string | null;
+        quantity: number;
+        lot: string | null;
+        reference: string | null;
+      };
+      return {
+        type: event.type,
+        movementType: movement.type,
+        sku: movement.sku,
+        from: codeOf(ids, movement.fromLocationId),
+        to: codeOf(ids, movement.toLocationId),
+        quantity: micro(movement.quantity),
+        lot: movement.lot,
+        reference: movement.reference,
+      };
     }
     case 'stock.changed':
       return {
@@ -558,7 +709,11 @@ function seen(ids: Ids, event: EventEnvelope): Seen {
       return { type: event.type, sku: String(data.sku), onHand: micro(Number(data.onHand)), reorderPoint: micro(Number(data.reorderPoint)) };
     case 'po.received': {
       const lines = data.lines as Array<{ sku: string; locationId: string; quantity: number; lot: string | null }>;
-      return { type: event.type, poNumber: String(data.poNumber), lines: lines.map((line) => ({ sku: line.sku, location: codeOf(ids, line.locationId) ?? '', quantity: micro(line.quantity), lot: line.lot })) };
+      return {
+        type: event.type,
+        poNumber: String(data.poNumber),
+        lines: lines.map((line) => ({ sku: line.sku, location: codeOf(ids, line.locationId) ?? '', quantity: micro(line.quantity), lot: line.lot })),
+      };
     }
     case 'count.completed': {
       const lines = data.lines as Array<{ sku: string; lot: string | null; expected: number; counted: number; delta: number }>;
@@ -588,7 +743,7 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     for (const [recordId, quantity] of quantities) if (placeOf.get(recordId)?.startsWith(`${itemId}#`)) sum += quantity;
     return sum;
   };
-  for (let index = 0; index < events.length; ) {
+  for (let index = 0; index < events.length;) {
     const event = events[index] as EventEnvelope;
     expect(['stock.changed', 'low-stock'], `event ${index} (${event.type}) outside a movement`).not.toContain(event.type);
     index += 1;
@@ -597,11 +752,22 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     const before = totalOf(movement.itemId);
     let legs = 0;
     for (let next = events[index]; next?.type === 'stock.changed' && next.data.movementId === movement.id; next = events[index]) {
-      const change = next.data as { stockRecordId: string; itemId: string; locationId: string; lot: string | null; previousQuantity: number; quantity: number; delta: number };
+      const change = next.data as {
+        stockRecordId: string;
+        itemId: string;
+        locationId: string;
+        lot: string | null;
+        previousQuantity: number;
+        quantity: number;
+        delta: number;
+      };
       const place = stockRecordKey(change.itemId, change.locationId, change.lot);
       expect(change.itemId, `stock.changed of movement ${movement.id}`).toBe(movement.itemId);
       expect(placeOf.get(change.stockRecordId) ?? place, `place of ${change.stockRecordId}`).toBe(place);
-      expect([...placeOf].filter(([id, known]) => known === place && id !== change.stockRecordId), `one record per place ${place}`).toEqual([]);
+      expect(
+        [...placeOf].filter(([id, known]) => known === place && id !== change.stockRecordId),
+        `one record per place ${place}`,
+      ).toEqual([]);
       placeOf.set(change.stockRecordId, place);
       const previous = quantities.get(change.stockRecordId) ?? 0;
       expect(micro(change.previousQuantity), `previousQuantity of ${change.stockRecordId} in movement ${movement.id}`).toBe(previous);
@@ -618,7 +784,9 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
     const next = events[index];
     const lowStock = next?.type === 'low-stock' ? next : undefined;
     if (crossed) {
-      expect(lowStock?.data, `low-stock after movement ${movement.id} (total ${before} → ${after}, reorder point ${point})`).toMatchObject({ itemId: movement.itemId });
+      expect(lowStock?.data, `low-stock after movement ${movement.id} (total ${before} → ${after}, reorder point ${point})`).toMatchObject({
+        itemId: movement.itemId,
+      });
       expect(micro(Number(lowStock?.data.onHand)), `low-stock onHand after movement ${movement.id}`).toBe(after);
       expect(micro(Number(lowStock?.data.reorderPoint))).toBe(point);
       index += 1;
@@ -633,7 +801,11 @@ function replayFeed(events: readonly EventEnvelope[], reorderPoints: Map<string,
 async function expectStockMatches(organizationId: string, ids: Ids, model: StockModel, label: string) {
   const places = allPlaces(ids);
   const [stored, totals] = await Promise.all([
-    inventoryRecords().getByNaturalKeys(organizationId, 'stock-record', places.map(({ key }) => key)),
+    inventoryRecords().getByNaturalKeys(
+      organizationId,
+      'stock-record',
+      places.map(({ key }) => key),
+    ),
     importRecords().getByNaturalKeys(organizationId, 'item-stock', [...ids.items.values()]),
   ]);
   const records = new Map<string, StockRecord>([...stored].map(([key, { record }]) => [key, record]));
@@ -644,7 +816,9 @@ async function expectStockMatches(organizationId: string, ids: Ids, model: Stock
     expect(record !== undefined, `${label}: a stock record of ${place.sku} at ${place.loc} in lot '${place.lot}' exists`).toBe(model.touched.has(modelled));
     if (!record) continue;
     expect(record.onHand, `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}'`).toBeGreaterThanOrEqual(0);
-    expect(micro(record.onHand), `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}' (model)`).toBe(model.at(place.sku, place.loc, place.lot));
+    expect(micro(record.onHand), `${label}: on-hand of ${place.sku} at ${place.loc} in lot '${place.lot}' (model)`).toBe(
+      model.at(place.sku, place.loc, place.lot),
+    );
   }
   for (const [of, itemId] of ids.items) {
     const sum = [...records.values()].filter((record) => record.itemId === itemId).reduce((total, record) => total + micro(record.onHand), 0);
@@ -670,13 +844,36 @@ describe('stock flows under generated import sequences (property)', () => {
             return point === null ? '' : decimal(point);
           };
           const setup = [
-            { kind: 'items', file: csvOf(['sku', 'name', 'reorderPoint', 'trackingMode'], [['P1', 'Plain one', rp('P1'), 'none'], ['P2', 'Plain two', rp('P2'), 'none'], ['LOT', 'Lot tracked', rp('LOT'), 'lot']]) },
-            { kind: 'locations', file: csvOf(['code', 'name', 'type'], LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse'])) },
+            {
+              kind: 'items',
+              file: csvOf(
+                ['sku', 'name', 'reorderPoint', 'trackingMode'],
+                [
+                  ['P1', 'Plain one', rp('P1'), 'none'],
+                  ['P2', 'Plain two', rp('P2'), 'none'],
+                  ['LOT', 'Lot tracked', rp('LOT'), 'lot'],
+                ],
+              ),
+            },
+            {
+              kind: 'locations',
+              file: csvOf(
+                ['code', 'name', 'type'],
+                LOCATIONS.map((code) => [code, `Warehouse ${code}`, 'warehouse']),
+              ),
+            },
             {
               kind: 'boms',
               file: csvOf(
                 ['bomCode', 'name', 'targetSku', 'componentSku', 'quantity', 'scrapPercent'],
-                chosenCatalog.bom.map((line, index) => [BOM_CODE, index === 0 ? 'Kit' : '', TARGET, line.sku, String(line.quarters / 4), String(line.scrapPercent)]),
+                chosenCatalog.bom.map((line, index) => [
+                  BOM_CODE,
+                  index === 0 ? 'Kit' : '',
+                  TARGET,
+                  line.sku,
+                  String(line.quarters / 4),
+                  String(line.scrapPercent),
+                ]),
               ),
             },
           ];
@@ -710,12 +907,20 @@ describe('stock flows under generated import sequences (property)', () => {
             expect(['succeeded', 'completed_with_errors'], `${label}: status ${job.status} ${JSON.stringify(job.failure)}`).toContain(job.status);
             expect(counts.processedRows, `${label}: processedRows`).toBe(counts.totalRows);
             expect(counts.created + counts.updated + counts.skipped + counts.failed, `${label}: counts add up`).toBe(counts.totalRows);
-            expect(counts, label).toEqual({ totalRows: total, processedRows: total, created: expected.counts.created, updated: 0, skipped: expected.counts.skipped, failed: expected.counts.failed });
+            expect(counts, label).toEqual({
+              totalRows: total,
+              processedRows: total,
+              created: expected.counts.created,
+              updated: 0,
+              skipped: expected.counts.skipped,
+              failed: expected.counts.failed,
+            });
             expect(job.status, label).toBe(expected.counts.failed > 0 ? 'completed_with_errors' : 'succeeded');
             const errors = await rowErrorsOf(organizationId, job.id);
             const codesByRow = new Map<number, string[]>();
             for (const error of errors) codesByRow.set(error.rowNumber, [...(codesByRow.get(error.rowNumber) ?? []), error.code].sort());
-            if (chosen.kind === 'builds') expect([...codesByRow.keys()].sort(), `${label}: failing rows ${JSON.stringify(errors)}`).toEqual([...expected.errors.keys()].sort());
+            if (chosen.kind === 'builds')
+              expect([...codesByRow.keys()].sort(), `${label}: failing rows ${JSON.stringify(errors)}`).toEqual([...expected.errors.keys()].sort());
             else expect(codesByRow, `${label}: row errors ${JSON.stringify(errors)}`).toEqual(expected.errors);
 
             // 2 and 3. the ledger invariant, on-hand never negative and the model's, item totals
@@ -732,7 +937,10 @@ describe('stock flows under generated import sequences (property)', () => {
 
             // 5. the job's events are the model's, and every event matches its schema
             const fresh = feed.slice(feedLength);
-            expect(fresh.map((event) => seen(ids, event)), `${label}: events`).toEqual(expected.events);
+            expect(
+              fresh.map((event) => seen(ids, event)),
+              `${label}: events`,
+            ).toEqual(expected.events);
             expectEventsMatchSchemas(fresh);
             feedLength = feed.length;
 

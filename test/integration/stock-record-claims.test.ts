@@ -63,19 +63,36 @@ async function organizationWithBoltAtA1(): Promise<{ organizationId: string; ite
 }
 
 function stockRecordOf(item: Item, location: Location): StockRecord {
-  return { id: newRecordId('stock-record'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: null, onHand: 0, createdAt: NOW, updatedAt: NOW };
+  return {
+    id: newRecordId('stock-record'),
+    itemId: item.id,
+    sku: item.sku,
+    locationId: location.id,
+    locationCode: location.code,
+    lot: null,
+    onHand: 0,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
 }
 
 /** The organization's stock-record list entries (both orders). */
 async function listEntries(organizationId: string) {
   const result = await documentClient.send(
-    new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'stock-record') }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'stock-record') },
+      ConsistentRead: true,
+    }),
   );
   return result.Items ?? [];
 }
 
 async function claimItemOf(organizationId: string, naturalKey: string) {
-  return (await documentClient.send(new GetCommand({ TableName: table(), Key: keys.naturalKey(organizationId, 'stock-record', naturalKey), ConsistentRead: true }))).Item;
+  return (
+    await documentClient.send(new GetCommand({ TableName: table(), Key: keys.naturalKey(organizationId, 'stock-record', naturalKey), ConsistentRead: true }))
+  ).Item;
 }
 
 describe("a stock record's natural key, claimed by its by-item list entry", () => {
@@ -104,7 +121,9 @@ describe("a stock record's natural key, claimed by its by-item list entry", () =
     const contenders = [stockRecordOf(item, location), stockRecordOf(item, location)];
 
     // Act
-    const outcomes = await Promise.allSettled(contenders.map((record) => commit(organizationId, inventoryRecords().createWrites(organizationId, 'stock-record', record))));
+    const outcomes = await Promise.allSettled(
+      contenders.map((record) => commit(organizationId, inventoryRecords().createWrites(organizationId, 'stock-record', record))),
+    );
 
     // Assess
     const rejected = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -121,12 +140,18 @@ describe("a stock record's natural key, claimed by its by-item list entry", () =
   it('finds a record of older code by its claim item alone, and a later receipt updates it instead of creating a second one', async () => {
     // Prepare: 5 received, then stored as older code left it: a claim item and no list entries
     const { organizationId, item, location } = await organizationWithBoltAtA1();
-    const receipt = (poNumber: string, quantity: string) => runJob(organizationId, 'po-receipts', ['poNumber', 'sku', 'locationCode', 'quantity'], [[poNumber, 'BOLT', 'A1', quantity]]);
+    const receipt = (poNumber: string, quantity: string) =>
+      runJob(organizationId, 'po-receipts', ['poNumber', 'sku', 'locationCode', 'quantity'], [[poNumber, 'BOLT', 'A1', quantity]]);
     await receipt('PO-1', '5');
     const legacy = await stockAt(organizationId, item.id, location.id, null);
     const naturalKey = stockRecordKey(item.id, location.id, null);
-    for (const entry of await listEntries(organizationId)) await documentClient.send(new DeleteCommand({ TableName: table(), Key: { pk: entry.pk, sk: entry.sk } }));
-    const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: 'stock-record', naturalKey }, { organizationId, recordType: 'stock-record', naturalKey, id: legacy.id });
+    for (const entry of await listEntries(organizationId))
+      await documentClient.send(new DeleteCommand({ TableName: table(), Key: { pk: entry.pk, sk: entry.sk } }));
+    const claim = entityItem(
+      naturalKeyClaimEntity,
+      { organizationId, recordType: 'stock-record', naturalKey },
+      { organizationId, recordType: 'stock-record', naturalKey, id: legacy.id },
+    );
     await documentClient.send(new PutCommand({ TableName: table(), Item: claim }));
 
     // Act

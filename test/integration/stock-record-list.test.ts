@@ -42,7 +42,10 @@ function stockRecordAt(index: number, onHand: number, lot: string | null = null)
 async function createAll(organizationId: string, records: StockRecord[]): Promise<void> {
   const store = inventoryRecords();
   for (let start = 0; start < records.length; start += 24) {
-    await commit(organizationId, records.slice(start, start + 24).flatMap((record) => store.createWrites(organizationId, 'stock-record', record)));
+    await commit(
+      organizationId,
+      records.slice(start, start + 24).flatMap((record) => store.createWrites(organizationId, 'stock-record', record)),
+    );
   }
 }
 
@@ -139,7 +142,18 @@ describe('the stock-record list', () => {
     await createAll(organizationId, [record]);
     const stale = { ...record, onHand: 0 };
     for (const sk of [`ITEM#${ITEM}#${record.locationId}#L-OLD`, `LOC#${record.locationId}#${ITEM}#L-OLD`]) {
-      const legacy = { pk: `ORG#${organizationId}#LIST#stock-record`, sk, entity: 'inventory-list-entry', schemaVersion: 1, organizationId, recordType: 'stock-record', id: record.id, quantity: 0, lot: 'L-OLD', record: stale };
+      const legacy = {
+        pk: `ORG#${organizationId}#LIST#stock-record`,
+        sk,
+        entity: 'inventory-list-entry',
+        schemaVersion: 1,
+        organizationId,
+        recordType: 'stock-record',
+        id: record.id,
+        quantity: 0,
+        lot: 'L-OLD',
+        record: stale,
+      };
       await documentClient.send(new PutCommand({ TableName: tableName('inventory'), Item: legacy }));
     }
 

@@ -39,7 +39,7 @@ describe('the local stream poller and a poison batch', () => {
     const poisonId = poison[0]?.id ?? '';
     const afterId = after[0]?.id ?? '';
     /** The number of records of each batch that held the poison. */
-  const poisonAttempts: number[] = [];
+    const poisonAttempts: number[] = [];
     const handled: string[] = [];
     const failures: StreamBatchFailure[] = [];
     const handler = async (event: DynamoDBStreamEvent) => {

@@ -47,16 +47,32 @@ async function readUntil(source: Awaited<ReturnType<typeof dynamoStreamSource>>,
 describe('the local stream poller', () => {
   it('reads a failed batch again, and after a restart neither re-reads what was acknowledged nor loses what was not', async () => {
     const positionFile = join(directory, 'position.json');
-    const options = { worker, tableName: tableName('events'), positionFile, loadHandler: () => Promise.reject(new Error('not used')), idleMs: 20, retryDelayMs: 10, log: () => undefined };
+    const options = {
+      worker,
+      tableName: tableName('events'),
+      positionFile,
+      loadHandler: () => Promise.reject(new Error('not used')),
+      idleMs: 20,
+      retryDelayMs: 10,
+      log: () => undefined,
+    };
     const organizationId = uniqueOrganization();
     const first = await dynamoStreamSource(options);
     const { events: early } = await commit(organizationId, [eventDraft('item.created')]);
     // Read everything up to this event, acknowledging all: the position is after it.
-    await readUntil(first, early.map((event) => event.id), 'ack');
+    await readUntil(
+      first,
+      early.map((event) => event.id),
+      'ack',
+    );
 
     const { events: later } = await commit(organizationId, [eventDraft('item.updated')]);
     // Failed: read again by the same poller.
-    const failedOnce = await readUntil(first, later.map((event) => event.id), 'fail');
+    const failedOnce = await readUntil(
+      first,
+      later.map((event) => event.id),
+      'fail',
+    );
     expect(failedOnce).toEqual(later.map((event) => event.id));
     first.close();
 
@@ -74,15 +90,27 @@ describe('the local stream poller', () => {
     expect(seen).not.toContain(early[0]?.id);
   });
 
-  it('hands an invocation at most the worker\'s batch size of records, one stream batch at a time', async () => {
+  it("hands an invocation at most the worker's batch size of records, one stream batch at a time", async () => {
     // Prepare: the position at the stream's end, then five events committed one by one (five records)
     const positionFile = join(directory, 'batch-size.json');
     const small = { ...worker, batchSize: 2 };
-    const options = { worker: small, tableName: tableName('events'), positionFile, loadHandler: () => Promise.reject(new Error('not used')), idleMs: 20, retryDelayMs: 10, log: () => undefined };
+    const options = {
+      worker: small,
+      tableName: tableName('events'),
+      positionFile,
+      loadHandler: () => Promise.reject(new Error('not used')),
+      idleMs: 20,
+      retryDelayMs: 10,
+      log: () => undefined,
+    };
     const organizationId = uniqueOrganization();
     const { events: marker } = await commit(organizationId, [eventDraft('item.created')]);
     const reader = await dynamoStreamSource(options);
-    await readUntil(reader, marker.map((event) => event.id), 'ack');
+    await readUntil(
+      reader,
+      marker.map((event) => event.id),
+      'ack',
+    );
     reader.close();
     const ids: string[] = [];
     for (let index = 0; index < 5; index += 1) ids.push(...(await commit(organizationId, [eventDraft('item.updated')])).events.map((event) => event.id));
@@ -103,7 +131,8 @@ describe('the local stream poller', () => {
         }),
     });
     const deadline = Date.now() + 20_000;
-    while (!ids.every((id) => invocations.some((invocation) => invocation.ids.includes(id))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!ids.every((id) => invocations.some((invocation) => invocation.ids.includes(id))) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await poller.stop();
 
     // Assess: every event arrived, no invocation held more than 2 records, and none ran beside another

@@ -14,9 +14,11 @@ import { expectLedgerMatches, stockAt } from '../support/stock.ts';
 const csv = (...lines: string[]) => lines.join('\n') + '\n';
 
 /** The real import records, noting each write's op and each entity read. */
-const recordingRecords = (ops: string[], readEntities: string[]) => watchedImportRecords({ afterRead: (entity) => void readEntities.push(entity), onWrite: (op) => void ops.push(op) });
+const recordingRecords = (ops: string[], readEntities: string[]) =>
+  watchedImportRecords({ afterRead: (entity) => void readEntities.push(entity), onWrite: (op) => void ops.push(op) });
 
-const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) => runImportInProcess(organizationId, kind, file, records ? { records } : {});
+const runJob = (organizationId: string, kind: string, file: string, records?: ImportRecords<StoreWrite>) =>
+  runImportInProcess(organizationId, kind, file, records ? { records } : {});
 
 describe('a stock-transfers job', () => {
   it('moves the stock with no item-total action in its transactions, and the total stays at its version', async () => {

@@ -23,7 +23,16 @@ const LEASE_MS = 60_000;
 /** This file's own list of organizations waiting: the suites running beside it (the fairness tests through the server) mark theirs in the shared one. */
 const waitingKey = { pk: `WHGATE#WAITING#TEST#${randomUUID()}`, sk: 'WAITING' };
 const workers = (count: number, options: { limits?: FairShareLimits; clock?: () => number } = {}) =>
-  Array.from({ length: count }, () => new WebhookAttemptGate(tableName('inventory'), { limits: options.limits ?? limits, leaseMs: LEASE_MS, waitingKey, ...(options.clock ? { clock: options.clock } : {}) }));
+  Array.from(
+    { length: count },
+    () =>
+      new WebhookAttemptGate(tableName('inventory'), {
+        limits: options.limits ?? limits,
+        leaseMs: LEASE_MS,
+        waitingKey,
+        ...(options.clock ? { clock: options.clock } : {}),
+      }),
+  );
 
 /** Asks for `count` slots to each endpoint at once, spread over the gates; the requests admitted. */
 async function askAtOnce(gates: WebhookAttemptGate[], organizationId: string, endpointIds: string[], count: number, prefix: string) {
@@ -40,11 +49,20 @@ describe('WebhookAttemptGate', () => {
     const organizationId = uniqueOrganization();
     const gates = workers(4);
 
-    const admitted = (await askAtOnce(gates, organizationId, Array.from({ length: 8 }, (_, index) => `whe_${index}`), 5, 'lease')).map(({ request }) => request);
+    const admitted = (
+      await askAtOnce(
+        gates,
+        organizationId,
+        Array.from({ length: 8 }, (_, index) => `whe_${index}`),
+        5,
+        'lease',
+      )
+    ).map(({ request }) => request);
 
     expect(admitted.length).toBeGreaterThanOrEqual(1);
     expect(admitted.length).toBeLessThanOrEqual(4);
-    for (const endpointId of new Set(admitted.map((request) => request.endpointId))) expect(admitted.filter((request) => request.endpointId === endpointId).length).toBeLessThanOrEqual(2);
+    for (const endpointId of new Set(admitted.map((request) => request.endpointId)))
+      expect(admitted.filter((request) => request.endpointId === endpointId).length).toBeLessThanOrEqual(2);
     // Every slot given back (by any worker): a fresh worker is admitted again.
     await Promise.all(admitted.map((request) => (gates[0] as WebhookAttemptGate).release({ ...request, timedOut: null })));
     const [fresh] = workers(1);
@@ -63,8 +81,14 @@ describe('WebhookAttemptGate', () => {
     // Four answered, two to each endpoint: the organization may have 4 + 2 × 4 in flight, each endpoint 2 + 2 × 2.
     const second = await askAtOnce(workers(4), organizationId, endpoints, 10, 'second');
     expect(second).toHaveLength(12);
-    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
-    expect(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('n_')).reduce((sum, [, count]) => sum + Number(count), 0)).toBe(12);
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }),
+    );
+    expect(
+      Object.entries(Item ?? {})
+        .filter(([name]) => name.startsWith('n_'))
+        .reduce((sum, [, count]) => sum + Number(count), 0),
+    ).toBe(12);
   });
 
   it("an organization waiting for the worker holds another's burst to the fair split", async () => {
@@ -92,7 +116,10 @@ describe('WebhookAttemptGate', () => {
     const organizationId = uniqueOrganization();
     const [first, second, third] = workers(3) as [WebhookAttemptGate, WebhookAttemptGate, WebhookAttemptGate];
     const lease = (leaseId: string) => ({ organizationId, endpointId: 'whe_slow', leaseId });
-    for (const [gate, id] of [[first, 't1'], [second, 't2']] as const) {
+    for (const [gate, id] of [
+      [first, 't1'],
+      [second, 't2'],
+    ] as const) {
       expect(await gate.acquire(lease(id))).toEqual({ admitted: true });
       await gate.release({ ...lease(id), timedOut: true });
     }
@@ -113,14 +140,22 @@ describe('WebhookAttemptGate', () => {
     const clock = () => now;
     const admitted = await askAtOnce(workers(2, { clock }), organizationId, ['whe_a', 'whe_b'], 4, 'dies');
     expect(admitted).toHaveLength(4);
-    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'blocked' })).toEqual({ admitted: false, reason: 'organization-share' });
+    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'blocked' })).toEqual({
+      admitted: false,
+      reason: 'organization-share',
+    });
 
     now += LEASE_MS;
-    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'still' })).toEqual({ admitted: false, reason: 'organization-share' });
+    expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'still' })).toEqual({
+      admitted: false,
+      reason: 'organization-share',
+    });
     now += LEASE_MS;
     expect(await workers(1, { clock })[0]?.acquire({ organizationId, endpointId: 'whe_c', leaseId: 'after' })).toEqual({ admitted: true });
     // The dead generation's counters went with that admission.
-    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }),
+    );
     expect(Object.keys(Item ?? {}).filter((name) => /^[nekc]_/.test(name))).toEqual(expect.arrayContaining([expect.stringMatching(/^n_/)]));
     expect(Object.keys(Item ?? {}).filter((name) => name.startsWith('n_'))).toHaveLength(1);
   });
@@ -144,7 +179,9 @@ describe('WebhookAttemptGate', () => {
       await Promise.all(admitted.map((request) => gate.release({ ...request, timedOut: false })));
       expect(counter.operations()).toEqual(['UpdateItem']);
       // Eight answered: each endpoint's credit and the organization's counted from the one write.
-      const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
+      const { Item } = await documentClient.send(
+        new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }),
+      );
       const sum = (prefix: RegExp) => Object.entries(Item ?? {}).reduce((total, [name, value]) => total + (prefix.test(name) ? Number(value) : 0), 0);
       expect(sum(/^n_/)).toBe(0);
       expect(sum(/^k_/)).toBe(8);
@@ -163,7 +200,8 @@ describe('WebhookAttemptGate', () => {
     await gate.acquire(warm);
     await gate.release({ ...warm, timedOut: null });
     const name = 'failOneAlone';
-    const endpointsIn = (input: { ExpressionAttributeNames?: Record<string, string> }) => Object.values(input.ExpressionAttributeNames ?? {}).filter((value) => /^e_\d+_whe_/.test(value));
+    const endpointsIn = (input: { ExpressionAttributeNames?: Record<string, string> }) =>
+      Object.values(input.ExpressionAttributeNames ?? {}).filter((value) => /^e_\d+_whe_/.test(value));
     dynamoClient.middlewareStack.add(
       (next) => async (args) => {
         const input = args.input as { Key?: { pk?: unknown }; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string> };
@@ -175,7 +213,10 @@ describe('WebhookAttemptGate', () => {
       { step: 'initialize', name },
     );
     try {
-      const [good, bad] = await Promise.allSettled([gate.acquire({ organizationId, endpointId: 'whe_good', leaseId: 'good' }), gate.acquire({ organizationId, endpointId: 'whe_bad', leaseId: 'bad' })]);
+      const [good, bad] = await Promise.allSettled([
+        gate.acquire({ organizationId, endpointId: 'whe_good', leaseId: 'good' }),
+        gate.acquire({ organizationId, endpointId: 'whe_bad', leaseId: 'bad' }),
+      ]);
       expect(good).toEqual({ status: 'fulfilled', value: { admitted: true } });
       expect(bad.status).toBe('rejected');
     } finally {
@@ -183,7 +224,13 @@ describe('WebhookAttemptGate', () => {
     }
     // The admitted slot is this worker's to give back: released, the table counts nothing in flight.
     await gate.release({ organizationId, endpointId: 'whe_good', leaseId: 'good', timedOut: null });
-    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }));
-    expect(Object.entries(Item ?? {}).filter(([attribute]) => attribute.startsWith('n_')).reduce((total, [, value]) => total + Number(value), 0)).toBe(0);
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }),
+    );
+    expect(
+      Object.entries(Item ?? {})
+        .filter(([attribute]) => attribute.startsWith('n_'))
+        .reduce((total, [, value]) => total + Number(value), 0),
+    ).toBe(0);
   });
 });

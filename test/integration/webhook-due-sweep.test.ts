@@ -75,7 +75,10 @@ const settle = (ms = 2500) => new Promise((resolve) => setTimeout(resolve, ms));
 async function tenantWithEvents(count: number, name: string) {
   const organizationId = uniqueOrganization();
   const { key } = await createTestKey({ organizationId, scopes: ['all'] });
-  const { events: committed } = await commit(organizationId, Array.from({ length: count }, () => eventDraft('item.created')));
+  const { events: committed } = await commit(
+    organizationId,
+    Array.from({ length: count }, () => eventDraft('item.created')),
+  );
   const path = `/${name}/${randomUUID()}`;
   const endpoint = await register(key, path);
   return { organizationId, key, committed, path, endpoint };
@@ -84,7 +87,13 @@ async function tenantWithEvents(count: number, name: string) {
 describe('due-task sweep', () => {
   it('the dispatcher wrote its outbox, then its send failed: the sweep queues each delivery from the outbox, each event arrives once, and the item goes', async () => {
     const { organizationId, committed, path } = await tenantWithEvents(3, 'lost-dispatch');
-    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    const batch: CommittedEvent[] = committed.map((event, index) => ({
+      organizationId,
+      sequence: index + 1,
+      eventId: event.id,
+      type: event.type,
+      committedAt: new Date().toISOString(),
+    }));
     const dispatcher: LiveDispatcher = {
       // As if the endpoint had been registered before the events: the dispatcher's own code path.
       endpoints: { all: async (org) => (await endpoints().all(org)).map((stored) => ({ ...stored, createdAfterSequence: 0 })) },
@@ -106,16 +115,26 @@ describe('due-task sweep', () => {
     // Past the lease, the sweep finds every delivery's task: nothing queued, and the item is deleted.
     expect(await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS + 10_000)()).toMatchObject({ tasks: 0, outbox: 0, errors: 0 });
     const later = new Date(Date.now() + 4 * MESSAGE_LOST_AFTER_MS);
-    expect((await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId)).toEqual([]);
+    expect(
+      (await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
+    ).toEqual([]);
     expect(receiver.deliveries(path)).toHaveLength(3);
   });
 
   it('a message lost after the dispatch (a dead letter): the sweep queues only the delivery that has no task', async () => {
     const { organizationId, committed, path } = await tenantWithEvents(2, 'lost-message');
-    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    const batch: CommittedEvent[] = committed.map((event, index) => ({
+      organizationId,
+      sequence: index + 1,
+      eventId: event.id,
+      type: event.type,
+      committedAt: new Date().toISOString(),
+    }));
     // The first event's message reaches the worker; the second's is lost.
     const queue = realQueue();
-    const losingSecond: DeliveryQueue = { send: (messages) => queue.send(messages.filter(({ message }) => message.kind !== 'attempt' || message.sequence !== 2)) };
+    const losingSecond: DeliveryQueue = {
+      send: (messages) => queue.send(messages.filter(({ message }) => message.kind !== 'attempt' || message.sequence !== 2)),
+    };
     const dispatcher: LiveDispatcher = {
       endpoints: { all: async (org) => (await endpoints().all(org)).map((stored) => ({ ...stored, createdAfterSequence: 0 })) },
       outbox: new WebhookOutboxStore(tableName('inventory')),
@@ -149,24 +168,48 @@ describe('due-task sweep', () => {
     expect(receiver.deliveries(path)).toHaveLength(0);
     expect(await deliveries().getTask(task)).toMatchObject({ attempts: 1, inFlight: { attemptId: attempt.attemptId } });
 
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+        'claimant',
+      ),
+    ).toBe(true);
     expect(await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS + 10_000)()).toMatchObject({ tasks: 0, outbox: 0, errors: 0 });
     const later = new Date(Date.now() + 4 * MESSAGE_LOST_AFTER_MS);
-    expect((await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId)).toEqual([]);
+    expect(
+      (await dueSweepPortsOf(tableName('inventory'), realQueue()).dueOutbox(later, 16_000)).filter((entry) => entry.item.organizationId === organizationId),
+    ).toEqual([]);
   });
 
-  it('an attempt failed and settled, then the next attempt\'s send failed: the sweep sends it and the event arrives once', async () => {
+  it("an attempt failed and settled, then the next attempt's send failed: the sweep sends it and the event arrives once", async () => {
     const { organizationId, committed, path, endpoint } = await tenantWithEvents(1, 'lost-retry');
     const event = committed[0];
     if (!event) throw new Error('no event');
     receiver.answer(path, (_delivery, index) => ({ status: index === 0 ? 500 : 204 }));
     const stored = await events().find(organizationId, 1);
-    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() }, endpoint.id, 'live');
+    const task = newTask(
+      { organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() },
+      endpoint.id,
+      'live',
+    );
     expect((await deliveries().createTask(task)).created).toBe(true);
     const sender = createWebhookSender({ allowLoopback: true });
-    const worker = new DeliveryWorker({ endpoints: endpoints(), deliveries: deliveries(), events: events(), queue: failingQueue, secrets: webhookSecretBox(), send: (input) => sender.send(input), firstRetrySeconds: 0 });
+    const worker = new DeliveryWorker({
+      endpoints: endpoints(),
+      deliveries: deliveries(),
+      events: events(),
+      queue: failingQueue,
+      secrets: webhookSecretBox(),
+      send: (input) => sender.send(input),
+      firstRetrySeconds: 0,
+    });
     // The attempt fails (500), settles with its retry due, and the retry's send is refused.
-    await expect(worker.handle({ kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).rejects.toThrow('injected');
+    await expect(
+      worker.handle({ kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false),
+    ).rejects.toThrow('injected');
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null });
     await settle(1500);
     expect(receiver.deliveries(path)).toHaveLength(1);
@@ -200,16 +243,31 @@ describe('due-task sweep', () => {
     expect(receiver.deliveries(path)).toHaveLength(0);
     expect(await deliveries().getTask(task)).toMatchObject({ attempts: 1, inFlight: { attemptId: attempt.attemptId } });
     // The first worker settles its attempt; the task leaves the due index.
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null })).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+      ),
+    ).toBe(true);
     expect((await sweepOf(organizationId, 2 * MESSAGE_LOST_AFTER_MS)()).tasks).toBe(0);
   });
 
-  it('a replay committed, then its first page\'s send failed: the sweep sends it and the replayed events arrive once', async () => {
+  it("a replay committed, then its first page's send failed: the sweep sends it and the replayed events arrive once", async () => {
     const { organizationId, committed, path, endpoint } = await tenantWithEvents(4, 'lost-replay');
-    const commands = new WebhookCommands<StoreWrite>({ endpoints: endpoints(), replays: new WebhookReplaysStore(tableName('inventory')), events: events(), secrets: webhookSecretBox(), allowLoopback: true });
+    const commands = new WebhookCommands<StoreWrite>({
+      endpoints: endpoints(),
+      replays: new WebhookReplaysStore(tableName('inventory')),
+      events: events(),
+      secrets: webhookSecretBox(),
+      allowLoopback: true,
+    });
     const plan = await commands.replay(organizationId, endpoint.id, { afterEventId: committed[0]?.id ?? '' });
     const logged: string[] = [];
-    await commitReplayRequest({ queue: failingQueue, log: (message) => logged.push(message) }, plan.result, () => transactionWriter().run(writeContext(organizationId), () => Promise.resolve(plan)));
+    await commitReplayRequest({ queue: failingQueue, log: (message) => logged.push(message) }, plan.result, () =>
+      transactionWriter().run(writeContext(organizationId), () => Promise.resolve(plan)),
+    );
     expect(logged).toHaveLength(1);
     await settle(1500);
     expect(receiver.deliveries(path)).toHaveLength(0);
@@ -220,7 +278,12 @@ describe('due-task sweep', () => {
     await receiver.waitFor(path, 3);
     await settle();
     const ids = receiver.deliveries(path).map((delivery) => String(delivery.headers['webhook-id']));
-    expect(ids.sort()).toEqual(committed.slice(1).map((event) => event.id).sort());
+    expect(ids.sort()).toEqual(
+      committed
+        .slice(1)
+        .map((event) => event.id)
+        .sort(),
+    );
     expect((await new WebhookReplaysStore(tableName('inventory')).get(organizationId, plan.result.id))?.status).toBe('done');
   });
 });

@@ -19,7 +19,13 @@ import { tableName, transactionWriter, writeContext } from '../support/events.ts
 
 const endpoints = () => new WebhookEndpointsStore(tableName('inventory'), tableName('audit'));
 const commands = () =>
-  new WebhookCommands<StoreWrite>({ endpoints: endpoints(), replays: new WebhookReplaysStore(tableName('inventory')), events: new WebhookEventSource(tableName('events')), secrets: webhookSecretBox(), allowLoopback: false });
+  new WebhookCommands<StoreWrite>({
+    endpoints: endpoints(),
+    replays: new WebhookReplaysStore(tableName('inventory')),
+    events: new WebhookEventSource(tableName('events')),
+    secrets: webhookSecretBox(),
+    allowLoopback: false,
+  });
 
 async function committed<T>(organizationId: string, plan: CommandPlan<T, StoreWrite>): Promise<T> {
   return (await transactionWriter().run(writeContext(organizationId), () => Promise.resolve(plan))).result;
@@ -37,7 +43,10 @@ async function openedSecrets(organizationId: string, endpointId: string): Promis
 }
 
 async function conflictOf(promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   return error instanceof ApiError ? `${error.status} ${error.code}` : error === undefined ? undefined : String(error);
 }
 
@@ -75,7 +84,7 @@ describe('webhook endpoint versions', () => {
     expect((await openedSecrets(organizationId, endpointId))[0]).toBe(secret);
   });
 
-  it('the worker disables between a rotation\'s read and its write: the disable is kept', async () => {
+  it("the worker disables between a rotation's read and its write: the disable is kept", async () => {
     const organizationId = uniqueOrganization();
     const endpointId = await registered(organizationId);
     const rotation = await commands().rotateSecret(organizationId, endpointId);
@@ -87,8 +96,15 @@ describe('webhook endpoint versions', () => {
   it('the worker disables after a PUT it did not read: it re-reads and disables the current endpoint', async () => {
     const organizationId = uniqueOrganization();
     const endpointId = await registered(organizationId);
-    await committed(organizationId, await commands().replace(organizationId, endpointId, { url: 'https://hooks.example.com/versions', description: 'changed' }));
+    await committed(
+      organizationId,
+      await commands().replace(organizationId, endpointId, { url: 'https://hooks.example.com/versions', description: 'changed' }),
+    );
     expect(await endpoints().disable(organizationId, endpointId, 'failing', disabledAudit(endpointId), new Date())).toBe(true);
-    expect((await endpoints().get(organizationId, endpointId))?.endpoint).toMatchObject({ status: 'disabled', disabledReason: 'failing', description: 'changed' });
+    expect((await endpoints().get(organizationId, endpointId))?.endpoint).toMatchObject({
+      status: 'disabled',
+      disabledReason: 'failing',
+      description: 'changed',
+    });
   });
 });

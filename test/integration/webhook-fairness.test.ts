@@ -65,7 +65,10 @@ describe('delivery fairness', () => {
     const hangingEndpoints = await registerEndpoints(hangingTenant, receiver, hangingPaths);
     const [healthyEndpoint] = await registerEndpoints(healthyTenant, receiver, [healthyPath]);
     harness = await startDeliveryHarness({ attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, fair: process.env.WEBHOOK_FAIRNESS_OFF !== '1' });
-    await harness.queueDeliveries(hangingTenant, hangingEndpoints.flatMap((endpointId) => hangingTenant.events.map((_, eventIndex) => ({ endpointId, eventIndex }))));
+    await harness.queueDeliveries(
+      hangingTenant,
+      hangingEndpoints.flatMap((endpointId) => hangingTenant.events.map((_, eventIndex) => ({ endpointId, eventIndex }))),
+    );
 
     // Act
     harness.startPolling();
@@ -87,7 +90,10 @@ describe('delivery fairness', () => {
     receiver.answer(healthyPath, { status: 204 });
     const [hangingEndpoint, healthyEndpoint] = await registerEndpoints(tenant, receiver, [hangingPath, healthyPath]);
     harness = await startDeliveryHarness({ attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, fair: process.env.WEBHOOK_FAIRNESS_OFF !== '1' });
-    await harness.queueDeliveries(tenant, Array.from({ length: 400 }, (_, eventIndex) => ({ endpointId: hangingEndpoint ?? '', eventIndex })));
+    await harness.queueDeliveries(
+      tenant,
+      Array.from({ length: 400 }, (_, eventIndex) => ({ endpointId: hangingEndpoint ?? '', eventIndex })),
+    );
     harness.startPolling();
 
     // Act

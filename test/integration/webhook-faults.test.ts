@@ -59,8 +59,19 @@ describe('dispatcher crash', () => {
     const { key } = await createTestKey({ organizationId, scopes: ['all'] });
     const paths = [0, 1, 2].map((index) => `/dispatch-crash/${index}/${randomUUID()}`);
     for (const path of paths) await register(key, path);
-    const { events: committed } = await commit(organizationId, [eventDraft('item.created'), eventDraft('item.updated'), eventDraft('stock.changed'), eventDraft('low-stock')]);
-    const batch: CommittedEvent[] = committed.map((event, index) => ({ organizationId, sequence: index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    const { events: committed } = await commit(organizationId, [
+      eventDraft('item.created'),
+      eventDraft('item.updated'),
+      eventDraft('stock.changed'),
+      eventDraft('low-stock'),
+    ]);
+    const batch: CommittedEvent[] = committed.map((event, index) => ({
+      organizationId,
+      sequence: index + 1,
+      eventId: event.id,
+      type: event.type,
+      committedAt: new Date().toISOString(),
+    }));
     const queue = new WebhookDeliveryQueue(process.env[WEBHOOK_QUEUE.envVar] as string);
     const real: LiveDispatcher = { endpoints: endpoints(), outbox: new WebhookOutboxStore(tableName('inventory')), queue };
     let sends = 0;
@@ -99,7 +110,11 @@ describe('delivery worker crash', () => {
     const event = committed[0];
     if (!event) throw new Error('no event');
     const stored = await events().find(organizationId, 1);
-    const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() }, endpoint.id, 'fault-test');
+    const task = newTask(
+      { organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored?.committedAt ?? new Date().toISOString() },
+      endpoint.id,
+      'fault-test',
+    );
     expect((await deliveries().createTask(task)).created).toBe(true);
 
     let now = Date.now();
@@ -119,12 +134,24 @@ describe('delivery worker crash', () => {
       firstRetrySeconds: 0,
       clock: () => new Date(now),
     });
-    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'fault-test', attempt: 1, dueAt: now };
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = {
+      kind: 'attempt',
+      organizationId,
+      endpointId: endpoint.id,
+      sequence: 1,
+      origin: 'fault-test',
+      attempt: 1,
+      dueAt: now,
+    };
     await expect(worker.handle(message, false)).rejects.toThrow('injected crash');
     expect((await deliveries().getTask(task))?.inFlight?.number).toBe(1);
     // Redelivered while the attempt might still run: sent on until it must have ended, nothing sent to the endpoint.
     expect(await worker.handle(message, true)).toBe('delayed');
-    expect(queue.sent.at(-1)).toMatchObject({ kind: 'attempt', attempt: 1, dueAt: Date.parse((await deliveries().getTask(task))?.inFlight?.startedAt ?? '') + STALE_ATTEMPT_MS });
+    expect(queue.sent.at(-1)).toMatchObject({
+      kind: 'attempt',
+      attempt: 1,
+      dueAt: Date.parse((await deliveries().getTask(task))?.inFlight?.startedAt ?? '') + STALE_ATTEMPT_MS,
+    });
     // Redelivered after the attempt must have ended: settled as failed, attempt 2 queued.
     now += STALE_ATTEMPT_MS + 1000;
     dies = false;
@@ -180,12 +207,29 @@ describe('delivery worker crash between the outcome and the task', () => {
     if (!event || !stored) throw new Error('no event');
     const task = newTask({ organizationId, sequence: 1, eventId: event.id, type: event.type, committedAt: stored.committedAt }, endpoint.id, 'fault-test');
     expect((await deliveries().createTask(task)).created).toBe(true);
-    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId, endpointId: endpoint.id, sequence: 1, origin: 'fault-test', attempt: 1, dueAt: Date.now() };
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = {
+      kind: 'attempt',
+      organizationId,
+      endpointId: endpoint.id,
+      sequence: 1,
+      origin: 'fault-test',
+      attempt: 1,
+      dueAt: Date.now(),
+    };
     return { organizationId, endpoint, path, task, message };
   }
 
   function workerWith(store: WebhookDeliveriesStore, queue: CollectingQueue, clock: () => Date) {
-    return new DeliveryWorker({ endpoints: endpoints(), deliveries: store, events: events(), queue, secrets: webhookSecretBox(), send: createWebhookSender({ allowLoopback: true }).send, firstRetrySeconds: 0, clock });
+    return new DeliveryWorker({
+      endpoints: endpoints(),
+      deliveries: store,
+      events: events(),
+      queue,
+      secrets: webhookSecretBox(),
+      send: createWebhookSender({ allowLoopback: true }).send,
+      firstRetrySeconds: 0,
+      clock,
+    });
   }
 
   it('a success recorded in the log: the next delivery of the message ends the task as succeeded, sends nothing more', async () => {
@@ -208,7 +252,9 @@ describe('delivery worker crash between the outcome and the task', () => {
     const { organizationId, endpoint, task, message } = await taskOfOneEvent('dies-after-gone', 410);
     let now = Date.now();
     const queue = new CollectingQueue();
-    await expect(workerWith(new DiesBeforeTaskSettles(tableName('inventory')), queue, () => new Date(now)).handle(message, false)).rejects.toThrow('injected crash');
+    await expect(workerWith(new DiesBeforeTaskSettles(tableName('inventory')), queue, () => new Date(now)).handle(message, false)).rejects.toThrow(
+      'injected crash',
+    );
     expect((await endpoints().get(organizationId, endpoint.id))?.endpoint.status).toBe('enabled');
     now += STALE_ATTEMPT_MS + 1000;
     expect(await workerWith(deliveries(), queue, () => new Date(now)).handle(message, true)).toBe('settled-interrupted');

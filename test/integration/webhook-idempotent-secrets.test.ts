@@ -24,7 +24,8 @@ async function idempotencyItemsText(): Promise<string> {
 
 async function twice(path: string, key: string, body?: string): Promise<[Response, Response]> {
   const idempotencyKey = randomUUID();
-  const call = () => callApi(path, { method: 'POST', key, headers: { 'idempotency-key': idempotencyKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
+  const call = () =>
+    callApi(path, { method: 'POST', key, headers: { 'idempotency-key': idempotencyKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
   const first = await call();
   return [first, await call()];
 }

@@ -36,9 +36,11 @@ afterEach(() => {
   dynamoClient.middlewareStack.remove(MIDDLEWARE);
 });
 
-const updateStarting = (prefix: string) => (input: Record<string, unknown>) => typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
+const updateStarting = (prefix: string) => (input: Record<string, unknown>) =>
+  typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
 /** A batched statement (lib/platform/dynamo/statement-batches.ts) that sets `attribute`. */
-const batchedSetting = (attribute: string) => (input: Record<string, unknown>) => Array.isArray(input.Statements) && (input.Statements as { Statement: string }[]).some(({ Statement }) => Statement.includes(`SET "${attribute}" = ?`));
+const batchedSetting = (attribute: string) => (input: Record<string, unknown>) =>
+  Array.isArray(input.Statements) && (input.Statements as { Statement: string }[]).some(({ Statement }) => Statement.includes(`SET "${attribute}" = ?`));
 
 async function pendingTask() {
   const organizationId = uniqueOrganization();
@@ -68,13 +70,25 @@ describe('delivery store, an answer lost after the write landed', () => {
     if (!claim.claimed) throw new Error('not claimed');
     await deliveries().recordPending(claim.task, attempt);
     const loss = loseAnswerOnce(batchedSetting('settleId'));
-    const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null });
+    const settled = await deliveries().settleAttempt(
+      claim.task,
+      attempt,
+      { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null },
+      { status: 'succeeded', nextAttemptAt: null },
+    );
     expect(loss.lost()).toBe(true);
     expect(settled).toBe(true);
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', inFlight: null });
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
     // A second settle of the attempt (an interrupted settle elsewhere) changes nothing.
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null })).toBe(false);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null },
+        { status: 'failed', nextAttemptAt: null },
+      ),
+    ).toBe(false);
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded' });
   });
 
@@ -85,7 +99,12 @@ describe('delivery store, an answer lost after the write landed', () => {
     if (!claim.claimed) throw new Error('not claimed');
     const nextAttemptAt = new Date(Date.now() + 5000).toISOString();
     const loss = loseAnswerOnce(batchedSetting('finishId'));
-    const settled = await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: 500, durationMs: 5, error: 'HTTP 500', nextAttemptAt }, { status: 'pending', nextAttemptAt });
+    const settled = await deliveries().settleAttempt(
+      claim.task,
+      attempt,
+      { status: 'failed', responseStatus: 500, durationMs: 5, error: 'HTTP 500', nextAttemptAt },
+      { status: 'pending', nextAttemptAt },
+    );
     expect(loss.lost()).toBe(true);
     expect(settled).toBe(true);
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', attempts: 1, inFlight: null, nextAttemptAt });
@@ -103,13 +122,31 @@ describe('delivery store, who settles an attempt', () => {
     await deliveries().recordPending(claim.task, attempt);
     // Another worker took the attempt for interrupted and scheduled the next one.
     const retryAt = new Date(Date.now() + 60_000).toISOString();
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt }, { status: 'pending', nextAttemptAt: retryAt }, 'successor')).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt },
+        { status: 'pending', nextAttemptAt: retryAt },
+        'successor',
+      ),
+    ).toBe(true);
     // The claimant was only slow: what it sent is the truth of the attempt.
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 95_000, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'succeeded', responseStatus: 204, durationMs: 95_000, error: null, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+        'claimant',
+      ),
+    ).toBe(true);
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded', responseStatus: 204 });
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
     // The successor's retry message: its claim is refused, nothing is sent again.
-    expect((await deliveries().claimAttempt(task, { attemptId: `${attempt.attemptId}_2`, number: 2, startedAt: new Date().toISOString() })).claimed).toBe(false);
+    expect((await deliveries().claimAttempt(task, { attemptId: `${attempt.attemptId}_2`, number: 2, startedAt: new Date().toISOString() })).claimed).toBe(
+      false,
+    );
   });
 
   it("the claimant's failure that schedules a retry does not overwrite a successor's settle: its task write is refused, so one retry is queued", async () => {
@@ -118,15 +155,35 @@ describe('delivery store, who settles an attempt', () => {
     const claim = await deliveries().claimAttempt(task, attempt);
     if (!claim.claimed) throw new Error('not claimed');
     const retryAt = new Date(Date.now() + 60_000).toISOString();
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt }, { status: 'pending', nextAttemptAt: retryAt }, 'successor')).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: retryAt },
+        { status: 'pending', nextAttemptAt: retryAt },
+        'successor',
+      ),
+    ).toBe(true);
     const laterRetry = new Date(Date.now() + 90_000).toISOString();
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: 500, durationMs: 95_000, error: 'HTTP 500', nextAttemptAt: laterRetry }, { status: 'pending', nextAttemptAt: laterRetry }, 'claimant')).toBe(false);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'failed', responseStatus: 500, durationMs: 95_000, error: 'HTTP 500', nextAttemptAt: laterRetry },
+        { status: 'pending', nextAttemptAt: laterRetry },
+        'claimant',
+      ),
+    ).toBe(false);
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'failed', responseStatus: 500 });
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'pending', inFlight: null, nextAttemptAt: retryAt });
   });
 
   it('a live delivery has no task before its first claim: the claim creates it from the event the message names, and a copy of the claim is refused', async () => {
-    const task = newTask({ organizationId: uniqueOrganization(), sequence: 9, eventId: 'evt_live', type: 'item.created', committedAt: new Date().toISOString() }, 'whe_live', 'live');
+    const task = newTask(
+      { organizationId: uniqueOrganization(), sequence: 9, eventId: 'evt_live', type: 'item.created', committedAt: new Date().toISOString() },
+      'whe_live',
+      'live',
+    );
     expect(await deliveries().getTask(task)).toBeUndefined();
     const attempt = attemptOne();
     const claim = await deliveries().claimAttempt(task, attempt, task);
@@ -134,8 +191,19 @@ describe('delivery store, who settles an attempt', () => {
     if (!claim.claimed) throw new Error('not claimed');
     // The SDK's re-send of that very claim finds it its own; another worker's copy is refused.
     expect((await deliveries().claimAttempt(task, attempt, task)).claimed).toBe(true);
-    expect(await deliveries().claimAttempt(task, { ...attempt, attemptId: `${attempt.attemptId}_copy` }, task)).toMatchObject({ claimed: false, task: { inFlight: { attemptId: attempt.attemptId } } });
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
+    expect(await deliveries().claimAttempt(task, { ...attempt, attemptId: `${attempt.attemptId}_copy` }, task)).toMatchObject({
+      claimed: false,
+      task: { inFlight: { attemptId: attempt.attemptId } },
+    });
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+        'claimant',
+      ),
+    ).toBe(true);
     expect((await deliveries().claimAttempt(task, { ...attempt, attemptId: `${attempt.attemptId}_late` }, task)).claimed).toBe(false);
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
@@ -145,8 +213,24 @@ describe('delivery store, who settles an attempt', () => {
     const attempt = attemptOne();
     const claim = await deliveries().claimAttempt(task, attempt);
     if (!claim.claimed) throw new Error('not claimed');
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant')).toBe(true);
-    expect(await deliveries().settleAttempt(claim.task, attempt, { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null }, { status: 'failed', nextAttemptAt: null }, 'successor')).toBe(false);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'succeeded', responseStatus: 204, durationMs: 5, error: null, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+        'claimant',
+      ),
+    ).toBe(true);
+    expect(
+      await deliveries().settleAttempt(
+        claim.task,
+        attempt,
+        { status: 'failed', responseStatus: null, durationMs: null, error: 'interrupted', nextAttemptAt: null },
+        { status: 'failed', nextAttemptAt: null },
+        'successor',
+      ),
+    ).toBe(false);
     expect(await deliveries().attemptOf(task, attempt.attemptId)).toMatchObject({ status: 'succeeded' });
     expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded' });
   });

@@ -52,7 +52,14 @@ async function httpServer(respond: (response: ServerResponse, request: IncomingM
   return state;
 }
 
-const body = JSON.stringify({ id: 'evt_1', type: 'item.created', version: 1, occurredAt: '2026-11-26T12:00:00.000Z', organizationId: 'org_1', data: { item: { sku: 'Ä-1' } } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'item.created',
+  version: 1,
+  occurredAt: '2026-11-26T12:00:00.000Z',
+  organizationId: 'org_1',
+  data: { item: { sku: 'Ä-1' } },
+});
 const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': '1790000000', 'webhook-signature': 'v1,c2lnbmF0dXJl' };
 const loopback = createWebhookSender({ allowLoopback: true });
 
@@ -195,7 +202,9 @@ describe('webhook sender: address checks at each attempt', () => {
     const sender = createWebhookSender({ allowLoopback: false, resolve: async (host) => (lookups.push(host), ['93.184.216.34']) });
 
     // Act
-    const results = await Promise.all(['http://hooks.example.test/', 'http://127.0.0.1:9/', 'https://localhost/'].map((url) => sender.send({ url, body, headers })));
+    const results = await Promise.all(
+      ['http://hooks.example.test/', 'http://127.0.0.1:9/', 'https://localhost/'].map((url) => sender.send({ url, body, headers })),
+    );
 
     // Assess
     expect(results.map((result) => [result.outcome, result.error?.slice(0, 26)])).toEqual([
@@ -219,7 +228,10 @@ describe('webhook sender: address checks at each attempt', () => {
   });
 
   it('reports a failed lookup as a failed attempt', async () => {
-    const sender = createWebhookSender({ allowLoopback: false, resolve: () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })) });
+    const sender = createWebhookSender({
+      allowLoopback: false,
+      resolve: () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' })),
+    });
     const result = await sender.send({ url: 'https://hooks.example.test/', body, headers });
     expect(result).toMatchObject({ outcome: 'failed', error: 'refused: DNS lookup of hooks.example.test failed (getaddrinfo ENOTFOUND)' });
   });
@@ -305,4 +317,3 @@ describe('webhook sender: kept-alive connections', () => {
     expect(server.connections).toBe(2);
   });
 });
-

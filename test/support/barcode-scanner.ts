@@ -111,7 +111,30 @@ const GS = '\u001d';
  * GS1 AIs with a predefined (fixed) length, by two-digit prefix (GS1 General Specifications,
  * Figure 7.8.5-2). Every other AI is variable length and is followed by GS unless it is last.
  */
-const FIXED_LENGTH_PREFIXES = new Set(['00', '01', '02', '03', '04', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '31', '32', '33', '34', '35', '36', '41']);
+const FIXED_LENGTH_PREFIXES = new Set([
+  '00',
+  '01',
+  '02',
+  '03',
+  '04',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '18',
+  '19',
+  '20',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '41',
+]);
 
 /** Bracketed element string `(01)…(10)…` → the raw string a scanner transmits (no brackets, GS after variable-length AIs). */
 export function gs1ElementString(bracketed: string): string {

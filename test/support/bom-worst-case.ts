@@ -54,7 +54,13 @@ export function worstCaseBomBody({ itemIds, targetItemId, text, alternate = fals
     outputQuantity: LONGEST_QUANTITY,
     unit,
     notes: character.repeat(BOM_LIMITS.notes),
-    components: itemIds.map((itemId) => ({ itemId, quantity: LONGEST_QUANTITY, unit, scrapPercent: LONGEST_SCRAP_PERCENT, notes: character.repeat(BOM_LIMITS.lineNotes) })),
+    components: itemIds.map((itemId) => ({
+      itemId,
+      quantity: LONGEST_QUANTITY,
+      unit,
+      scrapPercent: LONGEST_SCRAP_PERCENT,
+      notes: character.repeat(BOM_LIMITS.lineNotes),
+    })),
   };
 }
 

@@ -25,11 +25,21 @@ export async function keyWithItems(count: number) {
 }
 
 export function postBom(key: string, body: unknown, idempotencyKey: string = randomUUID()) {
-  return callApi('/v1/boms', { method: 'POST', key, headers: { 'idempotency-key': idempotencyKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return callApi('/v1/boms', {
+    method: 'POST',
+    key,
+    headers: { 'idempotency-key': idempotencyKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 export function putBom(key: string, id: string, body: unknown, headers: Record<string, string> = {}) {
-  return callApi(`/v1/boms/${id}`, { method: 'PUT', key, headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return callApi(`/v1/boms/${id}`, {
+    method: 'PUT',
+    key,
+    headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Creates BOMs through the real command and writer, in process (faster than HTTP for hundreds). */
@@ -41,7 +51,9 @@ export async function createBomsDirectly(organizationId: string, inputs: CreateB
     items: {
       getByIds: async (_org, _type, ids) => new Map([...ids].map((id) => [id, { record: {} as never, version: 1 }])),
       existsCheck: (_org, _type, id) => ({
-        item: { ConditionCheck: { TableName: tableName('inventory'), Key: { pk: `TEST#absent#${id}`, sk: 'NONE' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        item: {
+          ConditionCheck: { TableName: tableName('inventory'), Key: { pk: `TEST#absent#${id}`, sk: 'NONE' }, ConditionExpression: 'attribute_not_exists(pk)' },
+        },
       }),
       // Read items are checked unchanged only for lines that name a unit; these BOMs name none.
       unchangedCheck: () => {
@@ -52,7 +64,9 @@ export async function createBomsDirectly(organizationId: string, inputs: CreateB
   const writer = transactionWriter();
   const ids: string[] = [];
   for (const input of inputs) {
-    const committed = await writer.run({ organizationId, actor: { type: 'system', id: 'bom-tests' }, traceId: null }, () => commands.create(organizationId, 'key_test', input));
+    const committed = await writer.run({ organizationId, actor: { type: 'system', id: 'bom-tests' }, traceId: null }, () =>
+      commands.create(organizationId, 'key_test', input),
+    );
     ids.push(committed.result.bom.id);
   }
   return ids;

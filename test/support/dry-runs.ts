@@ -123,7 +123,10 @@ export function recordWrites(): { writes: RecordedWrite[]; stop(): void } {
     (next, context) => async (args) => {
       const result = await next(args);
       const operation = String(context.commandName ?? '').replace(/Command$/, '');
-      const input = args.input as WriteAction & { RequestItems?: Record<string, Array<{ PutRequest?: { Item?: KeyAttributes }; DeleteRequest?: { Key?: KeyAttributes } }>>; TransactItems?: Array<Record<string, WriteAction | undefined>> };
+      const input = args.input as WriteAction & {
+        RequestItems?: Record<string, Array<{ PutRequest?: { Item?: KeyAttributes }; DeleteRequest?: { Key?: KeyAttributes } }>>;
+        TransactItems?: Array<Record<string, WriteAction | undefined>>;
+      };
       if (operation === 'PutItem') add(input.TableName, input.Item);
       if (operation === 'UpdateItem' || operation === 'DeleteItem') add(input.TableName, input.Key);
       for (const [table, requests] of Object.entries(operation === 'BatchWriteItem' ? (input.RequestItems ?? {}) : {})) {
@@ -154,7 +157,11 @@ export function writesBeyondTheJob(writes: RecordedWrite[]): RecordedWrite[] {
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object' || value instanceof Set) return value instanceof Set ? [...(value as Set<unknown>)].sort() : value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([key, inner]) => [key, canonical(inner)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, inner]) => [key, canonical(inner)]),
+  );
 }
 
 /** The real import records, counting what they read from the store (keys, ids, places). */
@@ -187,9 +194,45 @@ export function countingRecords(): { records: ImportRecords<StoreWrite>; reads: 
 /** A catalog with stock: items P1 (reorder point 3), P2, LOT (by lot); locations W1, W2; BOM KIT (P2 from P1 and LOT). */
 export async function seedCatalog(organizationId: string): Promise<void> {
   const run = (kind: string, file: string) => runImportInProcess(organizationId, kind, file);
-  await run('items', csvOf(['sku', 'name', 'reorderPoint', 'trackingMode'], [['P1', 'Part 1', '3', 'none'], ['P2', 'Part 2', '', 'none'], ['LOT', 'Lot part', '', 'lot']]));
-  await run('locations', csvOf(['code', 'name', 'type'], [['W1', 'Warehouse 1', 'warehouse'], ['W2', 'Warehouse 2', 'warehouse']]));
-  await run('boms', csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [['KIT', 'P2', 'P1', '1'], ['KIT', 'P2', 'LOT', '1']]));
-  await run('stock-adjustments', csvOf(['reference', 'sku', 'locationCode', 'quantityDelta', 'lot'], [['SEED-1', 'P1', 'W1', '4', ''], ['SEED-2', 'LOT', 'W1', '2', 'L1']]));
+  await run(
+    'items',
+    csvOf(
+      ['sku', 'name', 'reorderPoint', 'trackingMode'],
+      [
+        ['P1', 'Part 1', '3', 'none'],
+        ['P2', 'Part 2', '', 'none'],
+        ['LOT', 'Lot part', '', 'lot'],
+      ],
+    ),
+  );
+  await run(
+    'locations',
+    csvOf(
+      ['code', 'name', 'type'],
+      [
+        ['W1', 'Warehouse 1', 'warehouse'],
+        ['W2', 'Warehouse 2', 'warehouse'],
+      ],
+    ),
+  );
+  await run(
+    'boms',
+    csvOf(
+      ['bomCode', 'targetSku', 'componentSku', 'quantity'],
+      [
+        ['KIT', 'P2', 'P1', '1'],
+        ['KIT', 'P2', 'LOT', '1'],
+      ],
+    ),
+  );
+  await run(
+    'stock-adjustments',
+    csvOf(
+      ['reference', 'sku', 'locationCode', 'quantityDelta', 'lot'],
+      [
+        ['SEED-1', 'P1', 'W1', '4', ''],
+        ['SEED-2', 'LOT', 'W1', '2', 'L1'],
+      ],
+    ),
+  );
 }
-

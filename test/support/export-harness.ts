@@ -116,7 +116,17 @@ export class MemoryStock {
 }
 
 export function stockRecord(id: string, onHand: number, updatedAt = '2026-11-01T00:00:00.000Z'): StockRecord {
-  return { id, itemId: 'itm_0000000001', sku: `SKU-${id}`, locationId: 'loc_0000000001', locationCode: 'L1', lot: null, onHand, createdAt: '2026-01-01T00:00:00.000Z', updatedAt };
+  return {
+    id,
+    itemId: 'itm_0000000001',
+    sku: `SKU-${id}`,
+    locationId: 'loc_0000000001',
+    locationCode: 'L1',
+    lot: null,
+    onHand,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt,
+  };
 }
 
 export class MemorySlots implements ExportSlots<MemoryWrite> {
@@ -193,7 +203,12 @@ export class MemoryExportWorld {
         finishWrite: (job, outcome) => () => {
           const current = jobs.get(job.id)!;
           if (current.status !== 'queued' && current.status !== 'processing') throw stepAlreadyCommitted(`export ${job.id} already finished`);
-          jobs.set(job.id, outcome.status === 'succeeded' ? { ...current, status: 'succeeded', ...outcome.completion } : { ...current, status: 'failed', failure: outcome.failure, completedAt: outcome.completedAt });
+          jobs.set(
+            job.id,
+            outcome.status === 'succeeded'
+              ? { ...current, status: 'succeeded', ...outcome.completion }
+              : { ...current, status: 'failed', failure: outcome.failure, completedAt: outcome.completedAt },
+          );
         },
       },
       files: {

@@ -36,7 +36,10 @@ export async function waitForExport(key: string, id: string, timeoutMs = 60_000)
 }
 
 /** Submits (expects 202), waits for success and downloads the file through the presigned link. */
-export async function exportAndDownload(key: string, submission: ExportSubmission): Promise<{ job: ExportJob; content: string; download: { url: string; fileName: string; contentType: string; sizeBytes: number } }> {
+export async function exportAndDownload(
+  key: string,
+  submission: ExportSubmission,
+): Promise<{ job: ExportJob; content: string; download: { url: string; fileName: string; contentType: string; sizeBytes: number } }> {
   const response = await postExport(key, submission);
   const accepted = (await response.json()) as ExportJob;
   expect(response.status, JSON.stringify(accepted)).toBe(202);

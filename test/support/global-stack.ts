@@ -68,7 +68,18 @@ export async function setup(project: TestProject): Promise<void> {
   const readyFile = join(stateDir, 'ready.json');
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    env: { ...process.env, PORT: '0', LOCAL_STATE_DIR: stateDir, LOCAL_IN_MEMORY: '1', LOCAL_FRESH: '1', LOCAL_READY_FILE: readyFile, LOG_LEVEL: 'silent', API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS), AUTH_FAILURE_LIMIT_PER_MINUTE: String(TEST_AUTH_FAILURE_LIMIT), WEBHOOK_ALLOW_LOOPBACK: '1', WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS),
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOCAL_STATE_DIR: stateDir,
+      LOCAL_IN_MEMORY: '1',
+      LOCAL_FRESH: '1',
+      LOCAL_READY_FILE: readyFile,
+      LOG_LEVEL: 'silent',
+      API_KEY_CACHE_SECONDS: String(TEST_API_KEY_CACHE_SECONDS),
+      AUTH_FAILURE_LIMIT_PER_MINUTE: String(TEST_AUTH_FAILURE_LIMIT),
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+      WEBHOOK_FIRST_RETRY_SECONDS: String(TEST_WEBHOOK_FIRST_RETRY_SECONDS),
       WEBHOOK_TEST_RESOLVE: JSON.stringify(Object.fromEntries(Object.values(TEST_WEBHOOK_RESOLVE).map(({ host, addresses }) => [host, addresses]))),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

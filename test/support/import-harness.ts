@@ -37,8 +37,21 @@ export interface HarnessOptions<Rec extends KeyedRecord> {
 export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<Rec>) {
   const { kind, file, keyOf } = options;
   let job: ImportJobState = {
-    id: 'imp_1', organizationId: 'org_1', kind: kind.kind, duplicateStrategy: 'fail', status: 'queued', fileName: 'f.csv', fileSizeBytes: file.length, fileSha256: 'x',
-    fileKey: 'k', submittedAt: HARNESS_NOW, startedAt: null, completedAt: null, failure: null, warnings: [], checkpoint: 0,
+    id: 'imp_1',
+    organizationId: 'org_1',
+    kind: kind.kind,
+    duplicateStrategy: 'fail',
+    status: 'queued',
+    fileName: 'f.csv',
+    fileSizeBytes: file.length,
+    fileSha256: 'x',
+    fileKey: 'k',
+    submittedAt: HARNESS_NOW,
+    startedAt: null,
+    completedAt: null,
+    failure: null,
+    warnings: [],
+    checkpoint: 0,
     counts: { totalRows: 0, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
   };
   const stored = new Map<string, VersionedRecord<Rec>>((options.existing ?? []).map((record) => [keyOf(record), { record, version: 1 }]));
@@ -81,7 +94,15 @@ export function importHarness<Rec extends KeyedRecord>(options: HarnessOptions<R
       get: async () => job,
       start: async (current, totals) => {
         if (job.status !== 'queued') return job;
-        job = { ...current, status: 'processing', startedAt: HARNESS_NOW, warnings: totals.warnings, counts: { ...current.counts, totalRows: totals.totalRows }, storedErrors: 0, unstoredErrors: 0 };
+        job = {
+          ...current,
+          status: 'processing',
+          startedAt: HARNESS_NOW,
+          warnings: totals.warnings,
+          counts: { ...current.counts, totalRows: totals.totalRows },
+          storedErrors: 0,
+          unstoredErrors: 0,
+        };
         return job;
       },
       rowErrorWrite: (_job, error, index) => ({ kind: 'row-error', error, index }),

@@ -86,7 +86,12 @@ export function importForm(submission: Submission): FormData {
 }
 
 /** POST /v1/imports/jobs with a multipart body (callApi takes only string and Buffer bodies). */
-export async function postImport(key: string, body: FormData | Buffer | string, headers: Record<string, string> = {}, idempotencyKey: string | null = randomUUID()): Promise<Response> {
+export async function postImport(
+  key: string,
+  body: FormData | Buffer | string,
+  headers: Record<string, string> = {},
+  idempotencyKey: string | null = randomUUID(),
+): Promise<Response> {
   const all: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
   if (idempotencyKey !== null) all['idempotency-key'] = idempotencyKey;
   // Through fetchApi, so the response is validated against docs/openapi.json like every other.
@@ -110,10 +115,15 @@ export async function submitAccepted(key: string, submission: Submission = {}): 
  * characters a quoted header value cannot carry (CR, LF, `"`, NUL) goes as RFC 5987 `filename*`,
  * as careful clients send it; the server then sees the name exactly.
  */
-export function rawMultipart(parts: Array<{ name: string; value: string | Buffer; fileName?: string; contentType?: string }>, boundary = `b${randomUUID().replaceAll('-', '')}`) {
+export function rawMultipart(
+  parts: Array<{ name: string; value: string | Buffer; fileName?: string; contentType?: string }>,
+  boundary = `b${randomUUID().replaceAll('-', '')}`,
+) {
   const chunks: Buffer[] = [];
   const fileNameParameter = (fileName: string) =>
-    /["\r\n]/.test(fileName) || fileName.includes(String.fromCharCode(0)) ? `; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}` : `; filename="${fileName}"`;
+    /["\r\n]/.test(fileName) || fileName.includes(String.fromCharCode(0))
+      ? `; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
+      : `; filename="${fileName}"`;
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : fileNameParameter(part.fileName)}`;
     const type = part.fileName === undefined ? '' : `Content-Type: ${part.contentType ?? 'text/csv'}\r\n`;
@@ -267,7 +277,12 @@ export async function runImportInProcess(
   file: string,
   options: InProcessOptions & { duplicateStrategy?: DuplicateStrategy; dryRun?: boolean } = {},
 ): Promise<ImportJobState> {
-  const { job } = await commitQueuedJob(organizationId, { kind, file, duplicateStrategy: options.duplicateStrategy ?? 'fail', dryRun: options.dryRun ?? false });
+  const { job } = await commitQueuedJob(organizationId, {
+    kind,
+    file,
+    duplicateStrategy: options.duplicateStrategy ?? 'fail',
+    dryRun: options.dryRun ?? false,
+  });
   expect(await inProcessProcessor(options).process(organizationId, job.id, () => 600_000)).toBe('finished');
   return storedJob(organizationId, job.id);
 }

@@ -16,7 +16,13 @@ function valueBytes(value: NativeAttributeValue): number {
   if (typeof value === 'number') return 1 + Math.ceil(significantDigits(value) / 2);
   if (Array.isArray(value)) return 3 + value.reduce((total: number, element: NativeAttributeValue) => total + 1 + valueBytes(element), 0);
   if (typeof value === 'object') {
-    return 3 + Object.entries(value as Record<string, NativeAttributeValue>).reduce((total, [name, element]) => total + 1 + Buffer.byteLength(name) + valueBytes(element), 0);
+    return (
+      3 +
+      Object.entries(value as Record<string, NativeAttributeValue>).reduce(
+        (total, [name, element]) => total + 1 + Buffer.byteLength(name) + valueBytes(element),
+        0,
+      )
+    );
   }
   throw new Error(`No DynamoDB size for a ${typeof value}`);
 }

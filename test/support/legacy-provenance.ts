@@ -16,14 +16,22 @@ export function legacyBuildWrites(organizationId: string, build: BuildProvenance
   const TableName = tableName('inventory');
   // One entry per stock record; the old code kept the last line of a record drawn twice.
   const sources = new Map(build.consumed.map((line) => [line.sourceStockRecordId, line]));
-  const pointer = entityItem(pointerV1, { organizationId, id: build.id, produced: { itemId: build.outputItemId, lot: build.outputLot ?? null, builtAt: build.builtAt } }, { bomId: build.bomId, build });
+  const pointer = entityItem(
+    pointerV1,
+    { organizationId, id: build.id, produced: { itemId: build.outputItemId, lot: build.outputLot ?? null, builtAt: build.builtAt } },
+    { bomId: build.bomId, build },
+  );
   return [
     { item: { Put: { TableName, Item: pointer, ConditionExpression: 'attribute_not_exists(pk)' } } },
     ...[...sources].map(([stockRecordId, line]) => ({
       item: {
         Put: {
           TableName,
-          Item: entityItem(entryV1, { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id, consumed: { itemId: line.itemId, lot: line.lot, builtAt: build.builtAt } }, { build }),
+          Item: entityItem(
+            entryV1,
+            { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id, consumed: { itemId: line.itemId, lot: line.lot, builtAt: build.builtAt } },
+            { build },
+          ),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -17,10 +17,41 @@ import { csvOf } from './imports.ts';
  * Each entry is one import, in order: `kind` and `file`.
  */
 export const LOT_CHAIN_IMPORTS = [
-  { kind: 'items', file: csvOf(['sku', 'name', 'trackingMode'], [['COMP', 'Component', 'lot'], ['SUB', 'Subassembly', 'lot'], ['FIN', 'Finished', 'lot'], ['SCREW', 'Screw', 'none']]) },
+  {
+    kind: 'items',
+    file: csvOf(
+      ['sku', 'name', 'trackingMode'],
+      [
+        ['COMP', 'Component', 'lot'],
+        ['SUB', 'Subassembly', 'lot'],
+        ['FIN', 'Finished', 'lot'],
+        ['SCREW', 'Screw', 'none'],
+      ],
+    ),
+  },
   { kind: 'locations', file: csvOf(['code', 'name', 'type'], [['A1', 'Bin A1', 'bin']]) },
-  { kind: 'po-receipts', file: csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], [['PO-1', 'COMP', 'A1', '10', 'C1'], ['PO-1', 'COMP', 'A1', '10', 'C2'], ['PO-1', 'SCREW', 'A1', '100', '']]) },
-  { kind: 'boms', file: csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [['SUB-BOM', 'SUB', 'COMP', '1'], ['FIN-BOM', 'FIN', 'SUB', '1'], ['FIN-BOM', 'FIN', 'SCREW', '2']]) },
+  {
+    kind: 'po-receipts',
+    file: csvOf(
+      ['poNumber', 'sku', 'locationCode', 'quantity', 'lot'],
+      [
+        ['PO-1', 'COMP', 'A1', '10', 'C1'],
+        ['PO-1', 'COMP', 'A1', '10', 'C2'],
+        ['PO-1', 'SCREW', 'A1', '100', ''],
+      ],
+    ),
+  },
+  {
+    kind: 'boms',
+    file: csvOf(
+      ['bomCode', 'targetSku', 'componentSku', 'quantity'],
+      [
+        ['SUB-BOM', 'SUB', 'COMP', '1'],
+        ['FIN-BOM', 'FIN', 'SUB', '1'],
+        ['FIN-BOM', 'FIN', 'SCREW', '2'],
+      ],
+    ),
+  },
   {
     kind: 'builds',
     file: csvOf(
@@ -47,9 +78,24 @@ export function oneBuildOfManyLotsImports(lots: number) {
   return {
     lotNames,
     imports: [
-      { kind: 'items', file: csvOf(['sku', 'name', 'trackingMode'], [['COMP', 'Component', 'lot'], ['FIN', 'Finished', 'lot']]) },
+      {
+        kind: 'items',
+        file: csvOf(
+          ['sku', 'name', 'trackingMode'],
+          [
+            ['COMP', 'Component', 'lot'],
+            ['FIN', 'Finished', 'lot'],
+          ],
+        ),
+      },
       { kind: 'locations', file: csvOf(['code', 'name', 'type'], [['A1', 'Bin A1', 'bin']]) },
-      { kind: 'po-receipts', file: csvOf(['poNumber', 'sku', 'locationCode', 'quantity', 'lot'], lotNames.map((lot, index) => [`PO-${Math.floor(index / 1000)}`, 'COMP', 'A1', '1', lot])) },
+      {
+        kind: 'po-receipts',
+        file: csvOf(
+          ['poNumber', 'sku', 'locationCode', 'quantity', 'lot'],
+          lotNames.map((lot, index) => [`PO-${Math.floor(index / 1000)}`, 'COMP', 'A1', '1', lot]),
+        ),
+      },
       { kind: 'boms', file: csvOf(['bomCode', 'targetSku', 'componentSku', 'quantity'], [['FIN-BOM', 'FIN', 'COMP', String(lots)]]) },
       { kind: 'builds', file: csvOf(['buildReference', 'bomCode', 'quantity', 'locationCode', 'outputLot'], [['FB-WIDE', 'FIN-BOM', '1', 'A1', 'F1']]) },
     ],
@@ -58,7 +104,9 @@ export function oneBuildOfManyLotsImports(lots: number) {
 
 /** A trace reduced to its shape: `sku/lot` with its children, in order. */
 export type TraceShape = Array<Record<string, TraceShape>>;
-export function shapeOf(nodes: ReadonlyArray<{ sku: string | null; lot: string | null; builtAt?: string; buildId?: string; children: ReadonlyArray<unknown> }>): TraceShape {
+export function shapeOf(
+  nodes: ReadonlyArray<{ sku: string | null; lot: string | null; builtAt?: string; buildId?: string; children: ReadonlyArray<unknown> }>,
+): TraceShape {
   // Siblings come in their builds' time order, a build's own nodes in its order; builds of the
   // same instant (one import chunk) come in no particular order, so those are put in the order
   // of their first node's sku/lot.

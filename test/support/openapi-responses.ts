@@ -90,13 +90,16 @@ function validatorFor(route: RouteDefinition): Promise<ChowChowInstance> {
     const operation = (paths[route.path] as JsonObject | undefined)?.[route.method.toLowerCase()];
     if (operation === undefined) throw new UndocumentedResponseError(`docs/openapi.json has no operation ${route.method} ${route.path} (${route.operationId})`);
     // Header values are strings on the wire: let `Retry-After: 3` pass as the integer it documents.
-    validator = ChowChow.create({ ...document, paths: { [route.path]: { [route.method.toLowerCase()]: operation } } }, { headerAjvOptions: { coerceTypes: true } });
+    validator = ChowChow.create(
+      { ...document, paths: { [route.path]: { [route.method.toLowerCase()]: operation } } },
+      { headerAjvOptions: { coerceTypes: true } },
+    );
     validators.set(route.operationId, validator);
   }
   return validator;
 }
 
-let problemValidator: ((value: unknown) => boolean) & { errors?: unknown } | undefined;
+let problemValidator: (((value: unknown) => boolean) & { errors?: unknown }) | undefined;
 function validateProblem(body: unknown): unknown {
   if (!problemValidator) {
     const schemas = (openApiDocument().components as JsonObject).schemas as JsonObject;
@@ -151,29 +154,39 @@ export async function assertDocumentedResponse(request: ApiRequest, response: Re
   if (outcome.kind !== 'matched') {
     const code = FALLBACK_CODES[response.status];
     if (code === undefined || mediaType !== 'application/problem+json') {
-      throw new UndocumentedResponseError(`${what}: no operation of docs/openapi.json answers this request, and it is not the fallback's 404 or 405 problem (${mediaType ?? 'no body'})`);
+      throw new UndocumentedResponseError(
+        `${what}: no operation of docs/openapi.json answers this request, and it is not the fallback's 404 or 405 problem (${mediaType ?? 'no body'})`,
+      );
     }
     const problem = parseJson(text, what);
     const errors = validateProblem(problem);
     if (errors) throw new UndocumentedResponseError(`${what}: not a ProblemDetails document: ${JSON.stringify(errors)}`);
-    if ((problem as { code?: unknown }).code !== code) throw new UndocumentedResponseError(`${what}: the fallback answers with code ${code}, not ${JSON.stringify((problem as { code?: unknown }).code)}`);
+    if ((problem as { code?: unknown }).code !== code)
+      throw new UndocumentedResponseError(`${what}: the fallback answers with code ${code}, not ${JSON.stringify((problem as { code?: unknown }).code)}`);
     return;
   }
 
   const { route } = outcome.match;
   const validator = await validatorFor(route);
-  const declared = ((((openApiDocument().paths as JsonObject)[route.path] as JsonObject)[route.method.toLowerCase()] as JsonObject).responses as JsonObject)[String(response.status)];
+  const declared = ((((openApiDocument().paths as JsonObject)[route.path] as JsonObject)[route.method.toLowerCase()] as JsonObject).responses as JsonObject)[
+    String(response.status)
+  ];
   const header = Object.fromEntries(response.headers);
   const validate = (contentType: string | undefined, body: unknown) => {
     try {
-      validator.validateResponseByOperationId(route.operationId, { status: response.status, header: contentType === undefined ? header : { ...header, 'content-type': contentType }, body });
+      validator.validateResponseByOperationId(route.operationId, {
+        status: response.status,
+        header: contentType === undefined ? header : { ...header, 'content-type': contentType },
+        body,
+      });
     } catch (error) {
       throw new UndocumentedResponseError(`${what} (${route.operationId}, ${contentType ?? 'no content'}): ${describeFailure(error)}`);
     }
   };
 
   if (mediaType === undefined) {
-    if (declared !== undefined && hasContent(declared)) throw new UndocumentedResponseError(`${what} (${route.operationId}): documented with a body, answered without one`);
+    if (declared !== undefined && hasContent(declared))
+      throw new UndocumentedResponseError(`${what} (${route.operationId}): documented with a body, answered without one`);
     validate(undefined, undefined);
     return;
   }

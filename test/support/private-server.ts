@@ -68,7 +68,8 @@ export async function startPrivateServer(settings: Record<string, string> = {}):
     if (existsSync(readyFile)) {
       try {
         const { baseUrl, devKey } = JSON.parse(readFileSync(readyFile, 'utf8')) as { baseUrl: string; devKey: string };
-        const call = (path: string, init: RequestInit = {}) => fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${devKey}`, ...(init.headers as Record<string, string> | undefined) } });
+        const call = (path: string, init: RequestInit = {}) =>
+          fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${devKey}`, ...(init.headers as Record<string, string> | undefined) } });
         return { baseUrl, devKey, output: () => output, call, stop };
       } catch {
         // Seen before it was fully written: read again.

@@ -53,12 +53,17 @@ export async function withinOneWindow<T>(attempt: (inWindow: () => boolean) => P
 /** Parses `"general";r=17;t=42, "submission";…` (RateLimit) or `…;q=1200;w=60` (RateLimit-Policy). */
 export function parseRateLimitField(value: string | null | undefined): Record<string, Record<string, number>> {
   const parsed: Record<string, Record<string, number>> = {};
-  for (const item of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [name = '', ...params] = item.split(';');
-    parsed[name.replace(/^"|"$/g, '')] = Object.fromEntries(params.map((param) => {
-      const [key = '', raw = ''] = param.split('=');
-      return [key, Number(raw)];
-    }));
+    parsed[name.replace(/^"|"$/g, '')] = Object.fromEntries(
+      params.map((param) => {
+        const [key = '', raw = ''] = param.split('=');
+        return [key, Number(raw)];
+      }),
+    );
   }
   return parsed;
 }

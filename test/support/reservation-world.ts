@@ -47,10 +47,29 @@ export class ReservationWorld {
   stock(item: Item, location: Location, lot: string | null, onHand: number, reserved = 0): StockRecord {
     this.created += 1;
     const receivedAt = new Date(Date.parse(STORED_AT) + this.created).toISOString();
-    const record: StockRecord = { id: `stk_${String(this.created).padStart(4, '0')}`, itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot, onHand, ...(reserved === 0 ? {} : { reserved }), createdAt: receivedAt, updatedAt: receivedAt };
+    const record: StockRecord = {
+      id: `stk_${String(this.created).padStart(4, '0')}`,
+      itemId: item.id,
+      sku: item.sku,
+      locationId: location.id,
+      locationCode: location.code,
+      lot,
+      onHand,
+      ...(reserved === 0 ? {} : { reserved }),
+      createdAt: receivedAt,
+      updatedAt: receivedAt,
+    };
     this.records.set(stockRecordKey(item.id, location.id, lot), { record, version: 1 });
     const total = this.totals.get(item.id)?.record;
-    this.totals.set(item.id, { record: { itemId: item.id, onHand: sumQuantities([total?.onHand ?? 0, onHand]), reserved: sumQuantities([total ? reservedOf(total) : 0, reserved]), trackingMode: item.trackingMode }, version: 1 });
+    this.totals.set(item.id, {
+      record: {
+        itemId: item.id,
+        onHand: sumQuantities([total?.onHand ?? 0, onHand]),
+        reserved: sumQuantities([total ? reservedOf(total) : 0, reserved]),
+        trackingMode: item.trackingMode,
+      },
+      version: 1,
+    });
     return record;
   }
 
@@ -62,7 +81,10 @@ export class ReservationWorld {
       const stored = this.records.get(key)!;
       this.records.set(key, { record: { ...stored.record, reserved: sumQuantities([reservedOf(stored.record), line.quantity]) }, version: stored.version + 1 });
       const total = this.totals.get(line.itemId)!;
-      this.totals.set(line.itemId, { record: { ...total.record, reserved: sumQuantities([reservedOf(total.record), line.quantity]) }, version: total.version + 1 });
+      this.totals.set(line.itemId, {
+        record: { ...total.record, reserved: sumQuantities([reservedOf(total.record), line.quantity]) },
+        version: total.version + 1,
+      });
     }
   }
 
@@ -70,7 +92,8 @@ export class ReservationWorld {
     const inventory = new InventoryStore(TABLE);
     const stock = new StockStore(TABLE);
     const reservations = new ReservationsStore(TABLE);
-    const pick = <T>(source: Map<string, T>, keys: Iterable<string>) => new Map([...keys].flatMap((key) => (source.has(key) ? [[key, source.get(key)!] as const] : [])));
+    const pick = <T>(source: Map<string, T>, keys: Iterable<string>) =>
+      new Map([...keys].flatMap((key) => (source.has(key) ? [[key, source.get(key)!] as const] : [])));
     const items = [...this.items.values()];
     const locations = [...this.locations.values()];
     return {
@@ -82,13 +105,20 @@ export class ReservationWorld {
           locationsById: pick(this.locations, wanted.locationIds),
           claims: new Map(),
         }),
-        stock: async (_organizationId, wanted) => ({ records: pick(this.records, wanted.recordKeys), totals: pick(this.totals, wanted.itemIds), claims: new Map() }),
+        stock: async (_organizationId, wanted) => ({
+          records: pick(this.records, wanted.recordKeys),
+          totals: pick(this.totals, wanted.itemIds),
+          claims: new Map(),
+        }),
       },
       stock: {
-        getByNaturalKeys: async (_organizationId, entity, keys) => (entity === 'stock-record' ? pick(this.records, keys) : entity === 'item-stock' ? pick(this.totals, keys) : new Map()),
+        getByNaturalKeys: async (_organizationId, entity, keys) =>
+          entity === 'stock-record' ? pick(this.records, keys) : entity === 'item-stock' ? pick(this.totals, keys) : new Map(),
         getItemsByIds: async (_organizationId, ids) => pick(this.items, ids),
         stockRecordsAt: async (_organizationId, places) =>
-          [...this.records.values()].map(({ record }) => record).filter((record) => places.some((place) => place.itemId === record.itemId && place.locationId === record.locationId)),
+          [...this.records.values()]
+            .map(({ record }) => record)
+            .filter((record) => places.some((place) => place.itemId === record.itemId && place.locationId === record.locationId)),
         writesOf: (organizationId, write) => stockWritesOf(inventory, stock, organizationId, write),
       },
       reservations: {

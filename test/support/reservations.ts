@@ -38,7 +38,11 @@ export type ReservationAction = keyof typeof OPERATIONS;
  * `fulfil` POST it (or no body when undefined) to /v1/reservations/{id}/…, `get` reads
  * /v1/reservations/{id}. Writes carry an Idempotency-Key (a fresh one unless given).
  */
-export async function callReservationRoute(key: string, action: ReservationAction, request: { id?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<HandlerAnswer> {
+export async function callReservationRoute(
+  key: string,
+  action: ReservationAction,
+  request: { id?: string; body?: unknown; idempotencyKey?: string } = {},
+): Promise<HandlerAnswer> {
   const definition = routeById(OPERATIONS[action]);
   const handler = await loadHandler<Handler>(definition.handler);
   const path = request.id === undefined ? definition.path : definition.path.replace('{id}', request.id);
@@ -67,7 +71,10 @@ export async function reserveAsOf(organizationId: string, input: ReservationInpu
  * limited to `organizationId`: the real expiry index read (a page large enough that other
  * organizations' due reservations cannot crowd this one's out) and the real expiry command.
  */
-export async function sweepOrganization(organizationId: string, now: Date): Promise<{ expired: number; finished: number; skipped: number; errors: number; failures: unknown[] }> {
+export async function sweepOrganization(
+  organizationId: string,
+  now: Date,
+): Promise<{ expired: number; finished: number; skipped: number; errors: number; failures: unknown[] }> {
   const expiries = new ReservationExpiryStore(tableName('inventory'));
   const command = new SettleReservationCommand(reservationPorts(tableName('inventory')));
   const failures: unknown[] = [];
@@ -75,7 +82,9 @@ export async function sweepOrganization(organizationId: string, now: Date): Prom
   const counts = await sweepExpiredReservations({
     due: async (at, limit) => (await expiries.due(at, 2_000)).filter((entry) => entry.organizationId === organizationId).slice(0, limit),
     expire: async (entry: DueReservation) => {
-      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () => command.settle(entry.organizationId, entry.id, 'expire', undefined, run));
+      await transactionWriter().run({ organizationId: entry.organizationId, actor: ACTOR, traceId: null }, () =>
+        command.settle(entry.organizationId, entry.id, 'expire', undefined, run),
+      );
     },
     finishPending: (entry) => command.finishPending(entry.organizationId, entry.id, run),
     onError: (_entry, error) => failures.push(error),

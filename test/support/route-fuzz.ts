@@ -33,7 +33,11 @@ export interface FuzzRequest {
 /** Printable ASCII only: what a header value may be in `fetch`. */
 const headerText = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
 
-const junkValue = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom('', '-1', '1e3', '007', '%', '2147483648', 'null', 'true', '[]'));
+const junkValue = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('', '-1', '1e3', '007', '%', '2147483648', 'null', 'true', '[]'),
+);
 
 /** A JSON value to put in place of a field: anything, or something close to a valid value. */
 const jsonValue = fc.oneof(
@@ -53,12 +57,33 @@ function mutate(json: unknown, mutation: Mutation): unknown {
     const listName = Object.keys(copy).find((key) => Array.isArray(copy[key]));
     const list = listName ? (copy[listName] as unknown[]) : [];
     const [first, ...rest] = list;
-    if (listName && first !== null && typeof first === 'object') copy[listName] = [{ ...(first as Record<string, unknown>), [mutation.field]: mutation.value }, ...rest];
+    if (listName && first !== null && typeof first === 'object')
+      copy[listName] = [{ ...(first as Record<string, unknown>), [mutation.field]: mutation.value }, ...rest];
   }
   return copy;
 }
 
-const FIELD_NAMES = ['kind', 'url', 'lines', 'components', 'quantity', 'sku', 'lot', 'reference', 'expectedQuantity', 'itemId', 'locationCode', 'eventTypes', 'fromUtc', 'afterEventId', 'filters', 'format', 'targetId', 'expectedRevisionNumber', 'x'];
+const FIELD_NAMES = [
+  'kind',
+  'url',
+  'lines',
+  'components',
+  'quantity',
+  'sku',
+  'lot',
+  'reference',
+  'expectedQuantity',
+  'itemId',
+  'locationCode',
+  'eventTypes',
+  'fromUtc',
+  'afterEventId',
+  'filters',
+  'format',
+  'targetId',
+  'expectedRevisionNumber',
+  'x',
+];
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), field: fc.constantFrom(...FIELD_NAMES), value: jsonValue }),
   fc.record({ kind: fc.constant('delete' as const), field: fc.constantFrom(...FIELD_NAMES) }),
@@ -81,27 +106,64 @@ const bodyChoice = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: 'sample' as const }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('mutated' as const), mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('json' as const), value: fc.json({ maxDepth: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), value: fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('', '{', '{"a":', 'null', '[]', '\u0000', '{"a":1}{"b":2}')) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('text' as const),
+      value: fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('', '{', '{"a":', 'null', '[]', '\u0000', '{"a":1}{"b":2}')),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('multipart' as const), parts: multipartParts, cut: fc.option(fc.nat(400), { nil: undefined }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
 );
 
 const contentTypeChoice = fc.oneof(
   { weight: 8, arbitrary: fc.constant<string | null>('as-built') },
-  { weight: 1, arbitrary: fc.constantFrom<string | null>(null, 'text/plain', 'application/json; charset=latin1', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/merge-patch+json', 'text/json') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string | null>(
+      null,
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+      'application/x-www-form-urlencoded',
+      'application/merge-patch+json',
+      'text/json',
+    ),
+  },
   { weight: 1, arbitrary: headerText(40) },
 );
 
 const acceptChoice = fc.oneof(
   { weight: 6, arbitrary: fc.constant<string | null>(null) },
-  { weight: 2, arbitrary: fc.constantFrom<string | null>('*/*', 'application/json', 'application/problem+json', 'text/html', 'image/svg+xml', 'text/csv', 'application/*', 'application/json;q=0') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<string | null>(
+      '*/*',
+      'application/json',
+      'application/problem+json',
+      'text/html',
+      'image/svg+xml',
+      'text/csv',
+      'application/*',
+      'application/json;q=0',
+    ),
+  },
   { weight: 1, arbitrary: headerText(30) },
 );
 
 const idempotencyChoice = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('shared' as const), index: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('fresh' as const), value: fc.uuid() }) },
-  { weight: 1, arbitrary: fc.constantFrom({ kind: 'missing' as const }, { kind: 'raw' as const, value: '' }, { kind: 'raw' as const, value: ' padded ' }, { kind: 'raw' as const, value: 'k'.repeat(256) }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      { kind: 'missing' as const },
+      { kind: 'raw' as const, value: '' },
+      { kind: 'raw' as const, value: ' padded ' },
+      { kind: 'raw' as const, value: 'k'.repeat(256) },
+    ),
+  },
 );
 
 const authChoice = fc.oneof(
@@ -114,7 +176,13 @@ const authChoice = fc.oneof(
 const pathChoice = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('known' as const), index: fc.nat() }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'placeholder' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('junk' as const), value: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('..', '%2F', '%00', 'bom_', 'x'.repeat(300))) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('junk' as const),
+      value: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constantFrom('..', '%2F', '%00', 'bom_', 'x'.repeat(300))),
+    }),
+  },
 );
 
 /** The tags of the samples' codes and references (test/support/write-samples.ts): few, so requests meet each other's records. */
@@ -130,7 +198,10 @@ export const fuzzChoice = fc.record({
   // Mostly none: an unknown parameter is a 400 before anything else is looked at.
   query: fc.oneof(
     { weight: 3, arbitrary: fc.constant({}) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('limit', 'cursor', 'x', 'kind', 'status', 'sku', 'format', 'eventId'), junkValue, { minKeys: 1, maxKeys: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.constantFrom('limit', 'cursor', 'x', 'kind', 'status', 'sku', 'format', 'eventId'), junkValue, { minKeys: 1, maxKeys: 3 }),
+    },
   ),
   addRouteQuery: fc.nat(3).map((draw) => draw === 0),
   body: bodyChoice,
@@ -197,5 +268,12 @@ export function materialize(world: FuzzWorld, choice: FuzzChoice): FuzzRequest {
   for (const name of names) if (!query.has(name)) query.set(name, pick(['1', 'items', 'csv', 'succeeded', 'A', ''], name.length));
   if ([...query.keys()].length > 0) path += `?${query.toString()}`;
   // A GET never has a body (fetch refuses one).
-  return { lane: laneIndex, route: `${route.method} ${route.path}`, method: route.method, path, headers, ...(route.method === 'GET' || body === undefined ? {} : { body }) };
+  return {
+    lane: laneIndex,
+    route: `${route.method} ${route.path}`,
+    method: route.method,
+    path,
+    headers,
+    ...(route.method === 'GET' || body === undefined ? {} : { body }),
+  };
 }

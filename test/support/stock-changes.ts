@@ -37,7 +37,11 @@ export interface HandlerAnswer {
 export async function postStockChange(key: string, route: StockChangeRoute, body: unknown, idempotencyKey: string = randomUUID()): Promise<HandlerAnswer> {
   const definition = routeById(STOCK_CHANGE_ROUTES[route]);
   const handler = await loadHandler<Handler>(definition.handler);
-  const event = apiGatewayEvent(definition, { key, headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify(body) });
+  const event = apiGatewayEvent(definition, {
+    key,
+    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
   const result = await handler(event, invocationContext(event));
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
   const text = result.isBase64Encoded ? Buffer.from(String(result.body ?? ''), 'base64').toString('utf8') : String(result.body ?? '');

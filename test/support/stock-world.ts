@@ -1,7 +1,15 @@
 import { expect } from 'vitest';
 import type { Bom } from '../../lib/boms/domain/records.ts';
 import type { EventDraft } from '../../lib/platform/events/types.ts';
-import type { DecideContext, ImportKindDefinition, ImportUnit, RecordWrite, ReferenceEntity, ReferenceTypes, UnitDecision } from '../../lib/imports/domain/kind-definition.ts';
+import type {
+  DecideContext,
+  ImportKindDefinition,
+  ImportUnit,
+  RecordWrite,
+  ReferenceEntity,
+  ReferenceTypes,
+  UnitDecision,
+} from '../../lib/imports/domain/kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from '../../lib/imports/domain/types.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
 import type { Location } from '../../lib/inventory/domain/location.ts';
@@ -22,7 +30,20 @@ export const STORED_AT = '2026-11-01T08:00:00.000Z';
 export const JOB = 'imp_1';
 
 export function itemOf(id: string, sku: string, overrides: Partial<Item> = {}): Item {
-  return { id, sku, name: sku, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: STORED_AT, updatedAt: STORED_AT, ...overrides };
+  return {
+    id,
+    sku,
+    name: sku,
+    unit: 'ea',
+    description: null,
+    category: null,
+    barcode: null,
+    reorderPoint: null,
+    trackingMode: 'none',
+    createdAt: STORED_AT,
+    updatedAt: STORED_AT,
+    ...overrides,
+  };
 }
 
 export function locationOf(id: string, code: string): Location {
@@ -103,7 +124,17 @@ export class World implements StockBase {
 
   /** Stored stock of `item` at a place (first received at `createdAt`); the item's stored total grows by it. */
   stock(item: Item, side: StockSide, onHand: number, createdAt = STORED_AT): StockRecord {
-    const record: StockRecord = { id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt, updatedAt: createdAt };
+    const record: StockRecord = {
+      id: `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`,
+      itemId: item.id,
+      sku: item.sku,
+      locationId: side.location.id,
+      locationCode: side.location.code,
+      lot: side.lot,
+      onHand,
+      createdAt,
+      updatedAt: createdAt,
+    };
     this.records.set(stockRecordKey(item.id, side.location.id, side.lot), { record, version: 1 });
     const total = this.totals.get(item.id)?.record.onHand ?? 0;
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total + onHand }, version: 1 });
@@ -168,12 +199,17 @@ export function rowOf(defaults: Record<string, string>, cells: Cells): RawRow {
   return row;
 }
 
-export const adjustment = (cells: Cells = {}) => rowOf({ reference: 'ADJ-1', sku: 'WIDGET', locationcode: 'A1', quantitydelta: '-3', lot: '', reason: 'damaged' }, cells);
-export const transfer = (cells: Cells = {}) => rowOf({ reference: 'T-1', sku: 'WIDGET', fromlocationcode: 'A1', tolocationcode: 'B1', quantity: '4', lot: '' }, cells);
+export const adjustment = (cells: Cells = {}) =>
+  rowOf({ reference: 'ADJ-1', sku: 'WIDGET', locationcode: 'A1', quantitydelta: '-3', lot: '', reason: 'damaged' }, cells);
+export const transfer = (cells: Cells = {}) =>
+  rowOf({ reference: 'T-1', sku: 'WIDGET', fromlocationcode: 'A1', tolocationcode: 'B1', quantity: '4', lot: '' }, cells);
 export const count = (cells: Cells = {}) => rowOf({ countreference: 'CNT-1', locationcode: 'A1', sku: 'WIDGET', countedquantity: '8', lot: '' }, cells);
 export const receipt = (cells: Cells = {}) => rowOf({ ponumber: 'PO-1', sku: 'WIDGET', locationcode: 'A1', quantity: '10', lot: '', receivedat: '' }, cells);
 export const build = (cells: Cells = {}) =>
-  rowOf({ buildreference: 'B-1', bomcode: 'GADGET-BOM', quantity: '4', locationcode: 'A1', outputlot: '', componentsku: '', sourcelot: '', sourcelocationcode: '' }, cells);
+  rowOf(
+    { buildreference: 'B-1', bomcode: 'GADGET-BOM', quantity: '4', locationcode: 'A1', outputlot: '', componentsku: '', sourcelot: '', sourcelocationcode: '' },
+    cells,
+  );
 
 /** Parses a row expected to be invalid and gives its errors' column and code. */
 export function problems<Row>(kind: ImportKindDefinition<Row, unknown>, raw: RawRow): Array<{ column: string | null; code: string }> {

@@ -66,10 +66,29 @@ export function stockRecordsOfFeed(feed: readonly EventEnvelope[]): StockRecordV
   const records = new Map<string, StockRecordView>();
   for (const event of feed) {
     if (event.type !== 'stock.changed') continue;
-    const data = event.data as { stockRecordId: string; itemId: string; sku: string; locationId: string; locationCode: string; lot: string | null; quantity: number; reserved?: number };
+    const data = event.data as {
+      stockRecordId: string;
+      itemId: string;
+      sku: string;
+      locationId: string;
+      locationCode: string;
+      lot: string | null;
+      quantity: number;
+      reserved?: number;
+    };
     // `reserved` once stock.changed carries it; 0 before, as the reads show it.
     const states = quantityStates({ onHand: data.quantity, ...(data.reserved === undefined ? {} : { reserved: data.reserved }) });
-    records.set(data.stockRecordId, { id: data.stockRecordId, itemId: data.itemId, sku: data.sku, locationId: data.locationId, locationCode: data.locationCode, lot: data.lot, quantity: data.quantity, ...states, updatedAt: event.occurredAt });
+    records.set(data.stockRecordId, {
+      id: data.stockRecordId,
+      itemId: data.itemId,
+      sku: data.sku,
+      locationId: data.locationId,
+      locationCode: data.locationCode,
+      lot: data.lot,
+      quantity: data.quantity,
+      ...states,
+      updatedAt: event.occurredAt,
+    });
   }
   return [...records.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

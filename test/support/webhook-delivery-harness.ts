@@ -40,7 +40,9 @@ export async function tenantWithEvents(count: number): Promise<Tenant> {
   for (let start = 0; start < count; start += 50) {
     const drafts = Array.from({ length: Math.min(50, count - start) }, (_, index) => eventDraft(typeAt(start + index)));
     const { events: committed } = await commit(organizationId, drafts);
-    committed.forEach((event, index) => events.push({ sequence: start + index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }));
+    committed.forEach((event, index) =>
+      events.push({ sequence: start + index + 1, eventId: event.id, type: event.type, committedAt: new Date().toISOString() }),
+    );
   }
   return { organizationId, events };
 }
@@ -71,7 +73,9 @@ export interface DeliveryHarness {
 
 export async function startDeliveryHarness(options: { attemptTimeoutMs: number; limits?: FairShareLimits; fair: boolean }): Promise<DeliveryHarness> {
   const sqs = new SQSClient({});
-  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `webhook-fairness-${randomUUID().slice(0, 8)}`, Attributes: { VisibilityTimeout: '60' } }));
+  const { QueueUrl } = await sqs.send(
+    new CreateQueueCommand({ QueueName: `webhook-fairness-${randomUUID().slice(0, 8)}`, Attributes: { VisibilityTimeout: '60' } }),
+  );
   const queueUrl = QueueUrl as string;
   const inventory = tableName('inventory');
   const endpoints = new WebhookEndpointsStore(inventory, tableName('audit'));
@@ -93,7 +97,15 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
       // Failed attempts come back after the test.
       firstRetrySeconds: 600,
       attemptDeadlineMs: options.attemptTimeoutMs,
-      ...(options.fair ? { gate: new WebhookAttemptGate(inventory, { leaseMs: options.attemptTimeoutMs + 5000, memory: gateMemory, ...(options.limits ? { limits: options.limits } : {}) }) } : {}),
+      ...(options.fair
+        ? {
+            gate: new WebhookAttemptGate(inventory, {
+              leaseMs: options.attemptTimeoutMs + 5000,
+              memory: gateMemory,
+              ...(options.limits ? { limits: options.limits } : {}),
+            }),
+          }
+        : {}),
     });
     return { worker, replay: { replays: new WebhookReplaysStore(inventory), endpoints, events, deliveries, queue, load: new WebhookReplayLoad(inventory) } };
   });
@@ -111,10 +123,19 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
       });
       for (let start = 0; start < tasks.length; start += 32) await Promise.all(tasks.slice(start, start + 32).map((task) => setup.createTask(task)));
       const messages = tasks.map((task): { message: DeliveryMessage; delaySeconds: number } => ({
-        message: { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt: 1, dueAt: Date.now() },
+        message: {
+          kind: 'attempt',
+          organizationId: task.organizationId,
+          endpointId: task.endpointId,
+          sequence: task.sequence,
+          origin: task.origin,
+          attempt: 1,
+          dueAt: Date.now(),
+        },
         delaySeconds: 0,
       }));
-      for (let start = 0; start < messages.length; start += 100) await Promise.all(Array.from({ length: 10 }, (_, chunk) => queue.send(messages.slice(start + chunk * 10, start + chunk * 10 + 10))));
+      for (let start = 0; start < messages.length; start += 100)
+        await Promise.all(Array.from({ length: 10 }, (_, chunk) => queue.send(messages.slice(start + chunk * 10, start + chunk * 10 + 10))));
     },
     startPolling() {
       poller ??= startQueuePoller({ worker: definition, queueUrl, client: sqs, loadHandler: () => Promise.resolve(handler), log: () => undefined });

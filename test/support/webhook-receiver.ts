@@ -42,7 +42,11 @@ export async function startReceiver(): Promise<Receiver> {
       const headers = request.headers;
       const verifiedWith = (secrets.get(path) ?? []).filter((secret) => {
         try {
-          new Webhook(secret).verify(body, { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) });
+          new Webhook(secret).verify(body, {
+            'webhook-id': String(headers['webhook-id']),
+            'webhook-timestamp': String(headers['webhook-timestamp']),
+            'webhook-signature': String(headers['webhook-signature']),
+          });
           return true;
         } catch {
           return false;

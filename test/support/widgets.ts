@@ -72,7 +72,19 @@ const handler = createOperationHandler(bindOperation(widgetRoute, widgetContract
 
 function newItem(id: string, sku: string, name: string): Item {
   const now = new Date().toISOString();
-  return { id, sku, name, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none', createdAt: now, updatedAt: now };
+  return {
+    id,
+    sku,
+    name,
+    unit: 'ea',
+    description: null,
+    category: null,
+    barcode: null,
+    reorderPoint: null,
+    trackingMode: 'none',
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** Another item takes `sku` first (no event, no audit), unless one already has it. */

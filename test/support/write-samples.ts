@@ -58,11 +58,18 @@ const SAMPLES: { readonly [Id in WriteRouteId]: (ids: SampleIds) => SampleBody }
   createBom: (ids) => ({ json: { code: `BOM-${tag(ids)}`, ...bomLines(ids) } }),
   updateBom: (ids) => ({ json: bomLines(ids) }),
   submitBuild: (ids) => ({ json: { buildReference: `BUILD-${tag(ids)}`, bomCode: `BOM-${tag(ids)}`, quantity: 1, locationCode: 'LOC-SAMPLE' } }),
-  adjustStock: (ids) => ({ json: { reference: `ADJ-${tag(ids)}`, lines: [{ sku: 'SAMPLE-1', locationCode: 'LOC-SAMPLE', quantityDelta: 1, expectedQuantity: null }] } }),
-  transferStock: (ids) => ({
-    json: { reference: `TRF-${tag(ids)}`, lines: [{ sku: 'SAMPLE-1', fromLocationCode: 'LOC-A', toLocationCode: 'LOC-B', quantity: 1, expectedQuantity: null }] },
+  adjustStock: (ids) => ({
+    json: { reference: `ADJ-${tag(ids)}`, lines: [{ sku: 'SAMPLE-1', locationCode: 'LOC-SAMPLE', quantityDelta: 1, expectedQuantity: null }] },
   }),
-  countStock: (ids) => ({ json: { countReference: `CNT-${tag(ids)}`, locationCode: 'LOC-SAMPLE', lines: [{ sku: 'SAMPLE-1', countedQuantity: 1, expectedQuantity: null }] } }),
+  transferStock: (ids) => ({
+    json: {
+      reference: `TRF-${tag(ids)}`,
+      lines: [{ sku: 'SAMPLE-1', fromLocationCode: 'LOC-A', toLocationCode: 'LOC-B', quantity: 1, expectedQuantity: null }],
+    },
+  }),
+  countStock: (ids) => ({
+    json: { countReference: `CNT-${tag(ids)}`, locationCode: 'LOC-SAMPLE', lines: [{ sku: 'SAMPLE-1', countedQuantity: 1, expectedQuantity: null }] },
+  }),
   receiveStock: (ids) => ({ json: { poNumber: `PO-${tag(ids)}`, lines: [{ sku: 'SAMPLE-1', locationCode: 'LOC-SAMPLE', quantity: 1 }] } }),
   createReservation: (ids) => ({ json: { reference: `RES-${tag(ids)}`, lines: [{ sku: 'SAMPLE-1', locationCode: 'LOC-SAMPLE', quantity: 1 }] } }),
   releaseReservation: () => ({ json: {} }),

@@ -3,11 +3,23 @@ import { settleWithin } from '../../lib/platform/jobs/deadline.ts';
 
 describe('settleWithin', () => {
   it('returns the value of work that ends in time', async () => {
-    expect(await settleWithin(Promise.resolve(42), () => 1000, () => undefined)).toEqual({ overran: false, value: 42 });
+    expect(
+      await settleWithin(
+        Promise.resolve(42),
+        () => 1000,
+        () => undefined,
+      ),
+    ).toEqual({ overran: false, value: 42 });
   });
 
   it('rejects with the error of work that fails in time', async () => {
-    await expect(settleWithin(Promise.reject(new Error('boom')), () => 1000, () => undefined)).rejects.toThrow('boom');
+    await expect(
+      settleWithin(
+        Promise.reject(new Error('boom')),
+        () => 1000,
+        () => undefined,
+      ),
+    ).rejects.toThrow('boom');
   });
 
   it('gives up on work still running at the deadline, and hands its later failure to onLateError', async () => {
@@ -18,7 +30,12 @@ describe('settleWithin', () => {
     const late: unknown[] = [];
 
     // Act
-    const result = await settleWithin(work, () => 50 - (Date.now() - start), (error) => late.push(error), 10);
+    const result = await settleWithin(
+      work,
+      () => 50 - (Date.now() - start),
+      (error) => late.push(error),
+      10,
+    );
     fail(new Error('late'));
     await new Promise((resolve) => setTimeout(resolve, 0));
 

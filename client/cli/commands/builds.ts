@@ -59,7 +59,14 @@ export const buildsSubmit = explainingBuildRefusals(async (args, context) => {
     args,
     strict: true,
     allowPositionals: true,
-    options: { ...GLOBAL_OPTIONS, ...own, source: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' }, wait: { type: 'boolean', default: false } },
+    options: {
+      ...GLOBAL_OPTIONS,
+      ...own,
+      source: { type: 'string', multiple: true },
+      file: { type: 'string' },
+      'idempotency-key': { type: 'string' },
+      wait: { type: 'boolean', default: false },
+    },
   });
   if (positionals.length > 0) throw new UsageError(`builds submit takes no positional arguments ('${positionals.join(' ')}').`);
   const given = values as Record<string, string | string[] | boolean | undefined>;
@@ -75,7 +82,10 @@ export const buildsSubmit = explainingBuildRefusals(async (args, context) => {
   let build: Build;
   try {
     // A build reports no counts, only its step: the label is the progress.
-    build = await waitForBuild(client, queued.id, { signal: context.signal, onProgress: (seen) => progress.update(0, 0, `${seen.id} ${seen.status} ${seen.phase}`) });
+    build = await waitForBuild(client, queued.id, {
+      signal: context.signal,
+      onProgress: (seen) => progress.update(0, 0, `${seen.id} ${seen.status} ${seen.phase}`),
+    });
   } finally {
     progress.finish();
   }
@@ -100,7 +110,8 @@ export const buildsGet = explainingBuildRefusals(async (args, context) => {
 
 async function bodyOfFileFlag(given: Record<string, unknown>, file: string): Promise<BuildSubmission> {
   const others = [...Object.keys(BODY_FLAGS), 'source'].filter((flag) => given[flag] !== undefined);
-  if (others.length > 0) throw new UsageError(`builds submit takes either --file or the body's flags, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
+  if (others.length > 0)
+    throw new UsageError(`builds submit takes either --file or the body's flags, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
   return bodyOfFile<BuildSubmission>(file);
 }
 
@@ -110,7 +121,10 @@ function bodyOfFlags(given: Record<string, unknown>): BuildSubmission {
   const quantity = text('quantity');
   if (reference === undefined) throw new UsageError('builds submit needs --build-reference (or --file).');
   if (quantity === undefined) throw new UsageError('builds submit needs --quantity (or --file).');
-  for (const [first, second] of [['bom-code', 'bom-id'], ['location-code', 'location-id']] as const) {
+  for (const [first, second] of [
+    ['bom-code', 'bom-id'],
+    ['location-code', 'location-id'],
+  ] as const) {
     if ((text(first) === undefined) === (text(second) === undefined)) throw new UsageError(`builds submit needs exactly one of --${first} and --${second}.`);
   }
   const body: Record<string, unknown> = {};

@@ -36,7 +36,8 @@ export async function eventsListen(args: string[], context: CliContext): Promise
     },
   });
   const target = forwardTarget(values['forward-to']);
-  if (values.secret !== undefined && !SECRET.test(values.secret)) throw new UsageError('--secret must be whsec_ and the base64 of 32 bytes, as the service generates.');
+  if (values.secret !== undefined && !SECRET.test(values.secret))
+    throw new UsageError('--secret must be whsec_ and the base64 of 32 bytes, as the service generates.');
   const secret = values.secret ?? generateWebhookSecret();
   const client = clientFor(values, context);
   const idleDelayMs = positiveNumber('--idle-delay', values['idle-delay']) * 1000;

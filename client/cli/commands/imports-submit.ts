@@ -64,11 +64,17 @@ export async function importsSubmit(args: string[], context: CliContext): Promis
   }
   context.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
   if (job.status === 'failed') context.stderr.write(`The file failed: ${job.failure?.code}: ${job.failure?.message}\n`);
-  if (job.status === 'completed_with_errors') await printRowErrors(rowErrorsOf(client, job.id, { signal: context.signal }), job.counts.failed, showErrors, context);
+  if (job.status === 'completed_with_errors')
+    await printRowErrors(rowErrorsOf(client, job.id, { signal: context.signal }), job.counts.failed, showErrors, context);
   return job.status === 'succeeded' ? 0 : 1;
 }
 
-async function printRowErrors(errors: AsyncIterable<{ rowNumber: number; column: string | null; code: string; message: string }>, failedRows: number, limit: number, context: CliContext) {
+async function printRowErrors(
+  errors: AsyncIterable<{ rowNumber: number; column: string | null; code: string; message: string }>,
+  failedRows: number,
+  limit: number,
+  context: CliContext,
+) {
   context.stderr.write(`${failedRows} row${failedRows === 1 ? '' : 's'} failed:\n`);
   let shown = 0;
   for await (const error of errors) {

@@ -53,7 +53,9 @@ export async function itemsAvailability(args: string[], context: CliContext): Pr
 }
 
 function availabilityPage(client: ReturnType<typeof clientFor>, id: string, afterLocationId: string | undefined, signal: AbortSignal | undefined) {
-  return unwrap(client.api.GET('/v1/items/{id}/availability', { params: { path: { id }, query: afterLocationId === undefined ? {} : { afterLocationId } }, signal }));
+  return unwrap(
+    client.api.GET('/v1/items/{id}/availability', { params: { path: { id }, query: afterLocationId === undefined ? {} : { afterLocationId } }, signal }),
+  );
 }
 
 /** `stock list` (docs/client.md#cli): codes and skus are looked up first, then every page is printed. */
@@ -61,20 +63,41 @@ export async function stockList(args: string[], context: CliContext): Promise<nu
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { ...GLOBAL_OPTIONS, location: { type: 'string' }, sku: { type: 'string' }, lot: { type: 'string' }, 'non-zero': { type: 'boolean', default: false } },
+    options: {
+      ...GLOBAL_OPTIONS,
+      location: { type: 'string' },
+      sku: { type: 'string' },
+      lot: { type: 'string' },
+      'non-zero': { type: 'boolean', default: false },
+    },
   });
   const client = clientFor(values, context);
   const signal = context.signal;
   const firstId = async (found: Promise<{ data: Array<{ id: string }> }>) => (await found).data[0]?.id;
-  const locationId = values.location === undefined ? undefined : await firstId(unwrap(client.api.GET('/v1/locations', { params: { query: { code: values.location } }, signal })));
+  const locationId =
+    values.location === undefined
+      ? undefined
+      : await firstId(unwrap(client.api.GET('/v1/locations', { params: { query: { code: values.location } }, signal })));
   const itemId = values.sku === undefined ? undefined : await firstId(unwrap(client.api.GET('/v1/items', { params: { query: { sku: values.sku } }, signal })));
-  const missing = [values.location !== undefined && locationId === undefined && `location with code '${values.location}'`, values.sku !== undefined && itemId === undefined && `item with sku '${values.sku}'`].filter(Boolean);
+  const missing = [
+    values.location !== undefined && locationId === undefined && `location with code '${values.location}'`,
+    values.sku !== undefined && itemId === undefined && `item with sku '${values.sku}'`,
+  ].filter(Boolean);
   if (missing.length > 0) {
     context.stderr.write(`No ${missing.join(' and no ')}.\n`);
     return 1;
   }
-  const filters = { limit: 200, nonZero: values['non-zero'], ...(locationId === undefined ? {} : { locationId }), ...(itemId === undefined ? {} : { itemId }), ...(values.lot === undefined ? {} : { lot: values.lot }) };
-  const records = paginate((cursor) => unwrap(client.api.GET('/v1/stock-records', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal })), 'GET /v1/stock-records');
+  const filters = {
+    limit: 200,
+    nonZero: values['non-zero'],
+    ...(locationId === undefined ? {} : { locationId }),
+    ...(itemId === undefined ? {} : { itemId }),
+    ...(values.lot === undefined ? {} : { lot: values.lot }),
+  };
+  const records = paginate(
+    (cursor) => unwrap(client.api.GET('/v1/stock-records', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal })),
+    'GET /v1/stock-records',
+  );
   for await (const record of records) context.stdout.write(`${JSON.stringify(record)}\n`);
   return 0;
 }

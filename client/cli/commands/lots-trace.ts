@@ -15,7 +15,14 @@ export async function lotsTrace(args: string[], context: CliContext): Promise<nu
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { ...GLOBAL_OPTIONS, sku: { type: 'string' }, lot: { type: 'string' }, direction: { type: 'string' }, depth: { type: 'string' }, 'first-page': { type: 'boolean', default: false } },
+    options: {
+      ...GLOBAL_OPTIONS,
+      sku: { type: 'string' },
+      lot: { type: 'string' },
+      direction: { type: 'string' },
+      depth: { type: 'string' },
+      'first-page': { type: 'boolean', default: false },
+    },
   });
   if (values.sku === undefined || values.lot === undefined) throw new UsageError('lots trace needs --sku and --lot.');
   const direction = DIRECTIONS.find((known) => known === values.direction);

@@ -36,9 +36,14 @@ const SETTLE_LINE: Record<string, LineField> = {
 };
 
 /** release and fulfil differ only in their route. */
-const SETTLE: Record<Settle, (client: InventoryClient, id: string, body: SettleBody | undefined, header: { 'Idempotency-Key': string }, signal: AbortSignal) => Promise<unknown>> = {
-  release: (client, id, body, header, signal) => unwrap(client.api.POST('/v1/reservations/{id}/release', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
-  fulfil: (client, id, body, header, signal) => unwrap(client.api.POST('/v1/reservations/{id}/fulfil', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
+const SETTLE: Record<
+  Settle,
+  (client: InventoryClient, id: string, body: SettleBody | undefined, header: { 'Idempotency-Key': string }, signal: AbortSignal) => Promise<unknown>
+> = {
+  release: (client, id, body, header, signal) =>
+    unwrap(client.api.POST('/v1/reservations/{id}/release', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
+  fulfil: (client, id, body, header, signal) =>
+    unwrap(client.api.POST('/v1/reservations/{id}/fulfil', { params: { path: { id }, header }, ...(body === undefined ? {} : { body }), signal })),
 };
 
 export const RESERVATIONS_USAGE = `reservations create --reference REF [--expires-at DATE-TIME] (--line sku=SKU,location=CODE,quantity=N[,lot=LOT]… | --file BODY.json) [--idempotency-key KEY]
@@ -64,19 +69,30 @@ export const RESERVATIONS_USAGE = `reservations create --reference REF [--expire
 
 /** A refusal names the reservation it is about (reference-taken) and its status (not-active). */
 const explainingReservationRefusals = (handler: CommandHandler) =>
-  explainingRefusals(handler, ({ reservationId, reservationStatus }) => [reservationId && `reservation ${reservationId}`, reservationStatus && `status ${reservationStatus}`]);
+  explainingRefusals(handler, ({ reservationId, reservationStatus }) => [
+    reservationId && `reservation ${reservationId}`,
+    reservationStatus && `status ${reservationStatus}`,
+  ]);
 
 /** `reservations create`. */
 export const reservationsCreate = explainingReservationRefusals(async (args, context) => {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { ...GLOBAL_OPTIONS, reference: { type: 'string' }, 'expires-at': { type: 'string' }, line: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' } },
+    options: {
+      ...GLOBAL_OPTIONS,
+      reference: { type: 'string' },
+      'expires-at': { type: 'string' },
+      line: { type: 'string', multiple: true },
+      file: { type: 'string' },
+      'idempotency-key': { type: 'string' },
+    },
   });
   let body: CreateBody;
   if (values.file !== undefined) {
     const others = (['reference', 'expires-at', 'line'] as const).filter((flag) => values[flag] !== undefined);
-    if (others.length > 0) throw new UsageError(`reservations create takes either --file or --reference and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
+    if (others.length > 0)
+      throw new UsageError(`reservations create takes either --file or --reference and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
     body = await bodyOfFile<CreateBody>(values.file);
   } else {
     if (values.reference === undefined) throw new UsageError('reservations create needs --reference (or --file).');
@@ -113,7 +129,11 @@ export const reservationsList = explainingReservationRefusals(async (args, conte
     ...(status === undefined ? {} : { status: status as Status }),
     ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
   };
-  const reservations = paginate((cursor) => unwrap(client.api.GET('/v1/reservations', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal })), 'GET /v1/reservations');
+  const reservations = paginate(
+    (cursor) =>
+      unwrap(client.api.GET('/v1/reservations', { params: { query: { ...filters, ...(cursor === undefined ? {} : { cursor }) } }, signal: context.signal })),
+    'GET /v1/reservations',
+  );
   for await (const reservation of reservations) context.stdout.write(`${JSON.stringify(reservation)}\n`);
   return 0;
 });
@@ -131,9 +151,14 @@ export const reservationsGet = explainingReservationRefusals(async (args, contex
 /** The handler of `reservations release|fulfil`: the lines given, or with no --line no body (everything left). */
 export function reservationsSettle(command: Settle): CommandHandler {
   return explainingReservationRefusals(async (args, context) => {
-    const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, id: { type: 'string' }, line: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' } } });
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: { ...GLOBAL_OPTIONS, id: { type: 'string' }, line: { type: 'string', multiple: true }, 'idempotency-key': { type: 'string' } },
+    });
     if (values.id === undefined) throw new UsageError(`reservations ${command} needs --id ID.`);
-    const body = values.line === undefined || values.line.length === 0 ? undefined : ({ lines: values.line.map((line) => lineOf(line, SETTLE_LINE)) } as SettleBody);
+    const body =
+      values.line === undefined || values.line.length === 0 ? undefined : ({ lines: values.line.map((line) => lineOf(line, SETTLE_LINE)) } as SettleBody);
     const client = clientFor(values, context);
     const header = { 'Idempotency-Key': values['idempotency-key'] ?? crypto.randomUUID() };
     const reservation = await SETTLE[command](client, values.id, body, header, context.signal);

@@ -11,7 +11,8 @@ import { clientFor, GLOBAL_OPTIONS, UsageError, type CliContext } from '../conte
  * flags or the whole body as `--file BODY.json`; prints the stock change as JSON.
  */
 
-type BodyOf<Operation extends 'adjustStock' | 'transferStock' | 'countStock' | 'receiveStock'> = operations[Operation]['requestBody']['content']['application/json'];
+type BodyOf<Operation extends 'adjustStock' | 'transferStock' | 'countStock' | 'receiveStock'> =
+  operations[Operation]['requestBody']['content']['application/json'];
 type Bodies = { adjust: BodyOf<'adjustStock'>; transfer: BodyOf<'transferStock'>; count: BodyOf<'countStock'>; receive: BodyOf<'receiveStock'> };
 type Command = keyof Bodies;
 
@@ -35,7 +36,10 @@ const lot = text('lot', false);
 
 const COMMANDS: Record<Command, ChangeCommand> = {
   adjust: {
-    flags: [{ flag: 'reference', field: 'reference', required: true }, { flag: 'reason', field: 'reason', required: false }],
+    flags: [
+      { flag: 'reference', field: 'reference', required: true },
+      { flag: 'reason', field: 'reason', required: false },
+    ],
     line: { sku: text('sku'), location: text('locationCode'), delta: number('quantityDelta'), expected: expected(), lot },
     send: (client, body, header, signal) => unwrap(client.api.POST('/v1/stock/adjustments', { params: { header }, body: body as Bodies['adjust'], signal })),
   },
@@ -45,12 +49,18 @@ const COMMANDS: Record<Command, ChangeCommand> = {
     send: (client, body, header, signal) => unwrap(client.api.POST('/v1/stock/transfers', { params: { header }, body: body as Bodies['transfer'], signal })),
   },
   count: {
-    flags: [{ flag: 'count-reference', field: 'countReference', required: true }, { flag: 'location', field: 'locationCode', required: true }],
+    flags: [
+      { flag: 'count-reference', field: 'countReference', required: true },
+      { flag: 'location', field: 'locationCode', required: true },
+    ],
     line: { sku: text('sku'), counted: number('countedQuantity'), expected: expected(), lot },
     send: (client, body, header, signal) => unwrap(client.api.POST('/v1/stock/counts', { params: { header }, body: body as Bodies['count'], signal })),
   },
   receive: {
-    flags: [{ flag: 'po-number', field: 'poNumber', required: true }, { flag: 'received-at', field: 'receivedAt', required: false }],
+    flags: [
+      { flag: 'po-number', field: 'poNumber', required: true },
+      { flag: 'received-at', field: 'receivedAt', required: false },
+    ],
     line: { sku: text('sku'), location: text('locationCode'), quantity: number('quantity'), expected: expected(false), lot },
     send: (client, body, header, signal) => unwrap(client.api.POST('/v1/stock/receipts', { params: { header }, body: body as Bodies['receive'], signal })),
   },
@@ -60,7 +70,10 @@ function usageOf(command: Command, summary: string): string {
   const { flags, line } = COMMANDS[command];
   const changeFlags = flags.map(({ flag, required }) => (required ? `--${flag} ${flag.toUpperCase()}` : `[--${flag} ${flag.toUpperCase()}]`)).join(' ');
   const lineParts = Object.entries(line)
-    .map(([name, { value, required }]) => `${required ? '' : '['}${name}=${value === 'text' ? name.toUpperCase() : value === 'number' ? 'N' : 'N|null'}${required ? '' : ']'}`)
+    .map(
+      ([name, { value, required }]) =>
+        `${required ? '' : '['}${name}=${value === 'text' ? name.toUpperCase() : value === 'number' ? 'N' : 'N|null'}${required ? '' : ']'}`,
+    )
     .join(',');
   return `stock ${command} ${changeFlags} (--line ${lineParts}… | --file BODY.json) [--idempotency-key KEY]\n    ${summary}`;
 }
@@ -80,7 +93,11 @@ export function stockChange(command: Command) {
   return async (args: string[], context: CliContext): Promise<number> => {
     const { flags } = COMMANDS[command];
     const own = Object.fromEntries(flags.map(({ flag }) => [flag, { type: 'string' as const }]));
-    const { values } = parseArgs({ args, strict: true, options: { ...GLOBAL_OPTIONS, ...own, line: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' } } });
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: { ...GLOBAL_OPTIONS, ...own, line: { type: 'string', multiple: true }, file: { type: 'string' }, 'idempotency-key': { type: 'string' } },
+    });
     const given = values as Record<string, string | string[] | boolean | undefined>;
     const body = values.file === undefined ? bodyOfFlags(command, given) : await bodyOfFileFlag(command, given);
     const client = clientFor(values, context);
@@ -94,7 +111,8 @@ export function stockChange(command: Command) {
 
 async function bodyOfFileFlag(command: Command, given: Record<string, unknown>): Promise<Bodies[Command]> {
   const others = [...COMMANDS[command].flags.map(({ flag }) => flag), 'line'].filter((flag) => given[flag] !== undefined);
-  if (others.length > 0) throw new UsageError(`stock ${command} takes either --file or the change's flags and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
+  if (others.length > 0)
+    throw new UsageError(`stock ${command} takes either --file or the change's flags and --line, not both (${others.map((flag) => `--${flag}`).join(', ')}).`);
   return bodyOfFile<Bodies[Command]>(String(given.file));
 }
 

@@ -10,7 +10,11 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
  * the object store, only the upload the content sniffer, and only the routes that attach (upload,
  * link) check targets, so no function bundles what it never calls (file-type, the target reads).
  */
-export function attachmentCommands(options: { objects?: Pick<AttachmentObjects, 'put' | 'delete'>; sniff?: (content: Buffer) => Promise<string>; checksTargets?: boolean }) {
+export function attachmentCommands(options: {
+  objects?: Pick<AttachmentObjects, 'put' | 'delete'>;
+  sniff?: (content: Buffer) => Promise<string>;
+  checksTargets?: boolean;
+}) {
   const table = requiredEnv(TABLES.inventory.envVar);
   const unused = (what: string) => () => Promise.reject(new Error(`This function has no access to ${what}`));
   return new AttachmentCommands({

@@ -8,9 +8,18 @@ import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ checksTargets: true });
 
-export const handler = createOperationHandler(bindOperation(createAttachmentLinkRoute, createAttachmentLinkContract), writeChainDependencies, async ({ body, principal, commit }) =>
-  commit(
-    () => commands.link(principal.organizationId, principal.keyId, { target: { kind: body.targetKind, id: body.targetId }, url: body.url, title: body.title, fileKind: body.fileKind ?? 'other' }),
-    (attachment) => ({ status: 201, json: publicAttachment(attachment), headers: { Location: `/v1/attachments/${attachment.id}` } }),
-  ),
+export const handler = createOperationHandler(
+  bindOperation(createAttachmentLinkRoute, createAttachmentLinkContract),
+  writeChainDependencies,
+  async ({ body, principal, commit }) =>
+    commit(
+      () =>
+        commands.link(principal.organizationId, principal.keyId, {
+          target: { kind: body.targetKind, id: body.targetId },
+          url: body.url,
+          title: body.title,
+          fileKind: body.fileKind ?? 'other',
+        }),
+      (attachment) => ({ status: 201, json: publicAttachment(attachment), headers: { Location: `/v1/attachments/${attachment.id}` } }),
+    ),
 );

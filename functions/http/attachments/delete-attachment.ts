@@ -11,10 +11,19 @@ import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)) });
 
-export const handler = createOperationHandler(bindOperation(deleteAttachmentRoute, deleteAttachmentContract), writeChainDependencies, async ({ path, principal, commit }) => {
-  const plan = await commands.delete(principal.organizationId, path.id);
-  const response = await commit(async () => plan, () => ({ status: 204, empty: true }));
-  // The record is gone: a body left behind is an orphan the sweeper removes (docs/attachments.md "Deleting").
-  await commands.removeBody(plan.result).catch((error: unknown) => log('warn', 'attachment body left for the orphan sweep', { attachmentId: path.id, ...describeError(error) }));
-  return response;
-});
+export const handler = createOperationHandler(
+  bindOperation(deleteAttachmentRoute, deleteAttachmentContract),
+  writeChainDependencies,
+  async ({ path, principal, commit }) => {
+    const plan = await commands.delete(principal.organizationId, path.id);
+    const response = await commit(
+      async () => plan,
+      () => ({ status: 204, empty: true }),
+    );
+    // The record is gone: a body left behind is an orphan the sweeper removes (docs/attachments.md "Deleting").
+    await commands
+      .removeBody(plan.result)
+      .catch((error: unknown) => log('warn', 'attachment body left for the orphan sweep', { attachmentId: path.id, ...describeError(error) }));
+    return response;
+  },
+);

@@ -14,7 +14,11 @@ const reads = new AttachmentReads({
   objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)),
 });
 
-export const handler = createOperationHandler(bindOperation(getAttachmentDownloadUrlRoute, getAttachmentDownloadUrlContract), chainDependencies, async ({ path, principal }) => ({
-  status: 200,
-  json: await reads.downloadUrl(principal.organizationId, path.id),
-}));
+export const handler = createOperationHandler(
+  bindOperation(getAttachmentDownloadUrlRoute, getAttachmentDownloadUrlContract),
+  chainDependencies,
+  async ({ path, principal }) => ({
+    status: 200,
+    json: await reads.downloadUrl(principal.organizationId, path.id),
+  }),
+);

@@ -13,12 +13,19 @@ import { attachmentCommands } from './commands.ts';
 
 const commands = attachmentCommands({ objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)), sniff: sniffContentType, checksTargets: true });
 
-export const handler = createOperationHandler(bindOperation(uploadAttachmentRoute, uploadAttachmentContract), { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
-  const plan = await commands.upload(principal.organizationId, principal.keyId, {
-    target: { kind: body.TargetKind, id: body.TargetId },
-    fileKind: body.FileKind ?? 'other',
-    pageCount: body.PageCount ?? null,
-    file: body.File,
-  });
-  return commit(async () => plan, (attachment) => ({ status: 200, json: publicAttachment(attachment) }));
-});
+export const handler = createOperationHandler(
+  bindOperation(uploadAttachmentRoute, uploadAttachmentContract),
+  { ...writeChainDependencies, parseMultipart },
+  async ({ body, principal, commit }) => {
+    const plan = await commands.upload(principal.organizationId, principal.keyId, {
+      target: { kind: body.TargetKind, id: body.TargetId },
+      fileKind: body.FileKind ?? 'other',
+      pageCount: body.PageCount ?? null,
+      file: body.File,
+    });
+    return commit(
+      async () => plan,
+      (attachment) => ({ status: 200, json: publicAttachment(attachment) }),
+    );
+  },
+);

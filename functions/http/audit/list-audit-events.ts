@@ -12,7 +12,11 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const auditLog = new AuditLog(new AuditStore(requiredEnv(TABLES.audit.envVar)), new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listAuditEventsRoute, listAuditEventsContract), chainDependencies, async ({ query, principal }) => ({
-  status: 200,
-  json: await auditLog.list(principal.organizationId, query),
-}));
+export const handler = createOperationHandler(
+  bindOperation(listAuditEventsRoute, listAuditEventsContract),
+  chainDependencies,
+  async ({ query, principal }) => ({
+    status: 200,
+    json: await auditLog.list(principal.organizationId, query),
+  }),
+);

@@ -8,7 +8,11 @@ import { bomReads } from './reads.ts';
 
 const reads = bomReads();
 
-export const handler = createOperationHandler(bindOperation(compareBomRevisionsRoute, compareBomRevisionsContract), chainDependencies, async ({ path, query, principal }) => ({
-  status: 200,
-  json: publicComparison(await reads.compare(principal.organizationId, path.id, query.fromRevisionId, query.toRevisionId)),
-}));
+export const handler = createOperationHandler(
+  bindOperation(compareBomRevisionsRoute, compareBomRevisionsContract),
+  chainDependencies,
+  async ({ path, query, principal }) => ({
+    status: 200,
+    json: publicComparison(await reads.compare(principal.organizationId, path.id, query.fromRevisionId, query.toRevisionId)),
+  }),
+);

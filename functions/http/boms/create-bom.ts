@@ -13,9 +13,12 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new CreateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });
 
-export const handler = createOperationHandler(bindOperation(createBomRoute, createBomContract), largeResponseWriteChainDependencies, async ({ body, principal, commit }) =>
-  commit(
-    () => commands.create(principal.organizationId, principal.keyId, body),
-    ({ bom, version }) => ({ status: 201, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }),
-  ),
+export const handler = createOperationHandler(
+  bindOperation(createBomRoute, createBomContract),
+  largeResponseWriteChainDependencies,
+  async ({ body, principal, commit }) =>
+    commit(
+      () => commands.create(principal.organizationId, principal.keyId, body),
+      ({ bom, version }) => ({ status: 201, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }),
+    ),
 );

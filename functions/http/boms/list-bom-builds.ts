@@ -10,8 +10,12 @@ import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listBomBuildsRoute, listBomBuildsContract), chainDependencies, async ({ path, query, principal }) => {
-  const { sourceStockRecordId, limit, cursor } = query;
-  const page = await reads.builds(principal.organizationId, path.id, sourceStockRecordId, { limit, ...(cursor === undefined ? {} : { cursor }) });
-  return { status: 200, json: { data: page.data.map(publicBuild), page: page.page } };
-});
+export const handler = createOperationHandler(
+  bindOperation(listBomBuildsRoute, listBomBuildsContract),
+  chainDependencies,
+  async ({ path, query, principal }) => {
+    const { sourceStockRecordId, limit, cursor } = query;
+    const page = await reads.builds(principal.organizationId, path.id, sourceStockRecordId, { limit, ...(cursor === undefined ? {} : { cursor }) });
+    return { status: 200, json: { data: page.data.map(publicBuild), page: page.page } };
+  },
+);

@@ -10,7 +10,11 @@ import { bomReads } from './reads.ts';
 
 const reads = bomReads(new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listBomRevisionsRoute, listBomRevisionsContract), chainDependencies, async ({ path, query, principal }) => {
-  const page = await reads.revisions(principal.organizationId, path.id, query);
-  return { status: 200, json: { data: page.data.map(publicRevisionListing), page: page.page } };
-});
+export const handler = createOperationHandler(
+  bindOperation(listBomRevisionsRoute, listBomRevisionsContract),
+  chainDependencies,
+  async ({ path, query, principal }) => {
+    const page = await reads.revisions(principal.organizationId, path.id, query);
+    return { status: 200, json: { data: page.data.map(publicRevisionListing), page: page.page } };
+  },
+);

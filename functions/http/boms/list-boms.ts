@@ -12,7 +12,12 @@ const reads = bomReads(new CursorCodec(await cursorKeys()));
 
 export const handler = createOperationHandler(bindOperation(listBomsRoute, listBomsContract), chainDependencies, async ({ query, principal }) => {
   const { q, status, targetItemId, includeArchived, limit, cursor } = query;
-  const filter = { includeArchived: includeArchived ?? false, ...(q === undefined ? {} : { q }), ...(status === undefined ? {} : { status }), ...(targetItemId === undefined ? {} : { targetItemId }) };
+  const filter = {
+    includeArchived: includeArchived ?? false,
+    ...(q === undefined ? {} : { q }),
+    ...(status === undefined ? {} : { status }),
+    ...(targetItemId === undefined ? {} : { targetItemId }),
+  };
   const page = await reads.list(principal.organizationId, filter, { limit, ...(cursor === undefined ? {} : { cursor }) });
   return { status: 200, json: { data: page.data.map(publicBomSummary), page: page.page } };
 });

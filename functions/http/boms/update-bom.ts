@@ -13,9 +13,12 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 const table = requiredEnv(TABLES.inventory.envVar);
 const commands = new UpdateBomCommand({ boms: new BomWritesStore(table), items: new InventoryRecordChecks(table) });
 
-export const handler = createOperationHandler(bindOperation(updateBomRoute, updateBomContract), largeResponseWriteChainDependencies, async ({ path, headers, body, principal, commit }) =>
-  commit(
-    () => commands.update(principal.organizationId, principal.keyId, path.id, body, headers['If-Match']),
-    ({ bom, version }) => ({ status: 200, json: publicBom(bom), headers: { ETag: bomETag(bom, version) } }),
-  ),
+export const handler = createOperationHandler(
+  bindOperation(updateBomRoute, updateBomContract),
+  largeResponseWriteChainDependencies,
+  async ({ path, headers, body, principal, commit }) =>
+    commit(
+      () => commands.update(principal.organizationId, principal.keyId, path.id, body, headers['If-Match']),
+      ({ bom, version }) => ({ status: 200, json: publicBom(bom), headers: { ETag: bomETag(bom, version) } }),
+    ),
 );

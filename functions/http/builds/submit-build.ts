@@ -17,25 +17,36 @@ import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../../lib/platform/storage/table
 
 const table = requiredEnv(TABLES.inventory.envVar);
 const reads = new StockChangeStoreReads(table, new InventoryStore(table));
-const command = new SubmitBuildCommand({ builds: new BuildsStore(table, new StockStore(table)), boms: new BomsStore(table), references: (organizationId, wanted) => reads.references(organizationId, wanted) });
+const command = new SubmitBuildCommand({
+  builds: new BuildsStore(table, new StockStore(table)),
+  boms: new BomsStore(table),
+  references: (organizationId, wanted) => reads.references(organizationId, wanted),
+});
 const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
 
-export const handler = createOperationHandler(bindOperation(submitBuildRoute, submitBuildContract), writeChainDependencies, async ({ body, principal, commit }) => {
-  // Set when this request committed the build (not on a replay of a stored response: the first one sent it).
-  let committed: string | undefined;
-  const response = await commit(
-    () =>
-      command.submit(
-        principal.organizationId,
-        { ...body, outputLot: body.outputLot ?? null, sources: (body.sources ?? []).map((source) => ({ ...source, lot: source.lot ?? null })) },
-        { type: 'api-key', id: principal.keyId },
-      ),
-    (build) => {
-      committed = build.id;
-      return { status: 202, json: publicBuild(build), headers: { Location: `/v1/builds/${build.id}` } };
-    },
-  );
-  // A send that fails leaves the build queued; the build sweep sends it within minutes.
-  if (committed) await queue.send({ organizationId: principal.organizationId, jobId: committed }).catch((error: unknown) => log('warn', 'build message not sent; the sweep sends it', { buildId: committed, error: describeError(error) }));
-  return response;
-});
+export const handler = createOperationHandler(
+  bindOperation(submitBuildRoute, submitBuildContract),
+  writeChainDependencies,
+  async ({ body, principal, commit }) => {
+    // Set when this request committed the build (not on a replay of a stored response: the first one sent it).
+    let committed: string | undefined;
+    const response = await commit(
+      () =>
+        command.submit(
+          principal.organizationId,
+          { ...body, outputLot: body.outputLot ?? null, sources: (body.sources ?? []).map((source) => ({ ...source, lot: source.lot ?? null })) },
+          { type: 'api-key', id: principal.keyId },
+        ),
+      (build) => {
+        committed = build.id;
+        return { status: 202, json: publicBuild(build), headers: { Location: `/v1/builds/${build.id}` } };
+      },
+    );
+    // A send that fails leaves the build queued; the build sweep sends it within minutes.
+    if (committed)
+      await queue
+        .send({ organizationId: principal.organizationId, jobId: committed })
+        .catch((error: unknown) => log('warn', 'build message not sent; the sweep sends it', { buildId: committed, error: describeError(error) }));
+    return response;
+  },
+);

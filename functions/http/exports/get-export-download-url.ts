@@ -15,7 +15,11 @@ const reads = new ExportReads({
   objects: new AttachmentObjectsStore(requiredEnv(BUCKET_ENV_VAR)),
 });
 
-export const handler = createOperationHandler(bindOperation(getExportDownloadUrlRoute, getExportDownloadUrlContract), chainDependencies, async ({ path, principal }) => ({
-  status: 200,
-  json: await reads.downloadUrl(principal.organizationId, path.id),
-}));
+export const handler = createOperationHandler(
+  bindOperation(getExportDownloadUrlRoute, getExportDownloadUrlContract),
+  chainDependencies,
+  async ({ path, principal }) => ({
+    status: 200,
+    json: await reads.downloadUrl(principal.organizationId, path.id),
+  }),
+);

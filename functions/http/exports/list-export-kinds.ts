@@ -9,7 +9,11 @@ import { listExportKindsRoute } from '../../../lib/exports/routes.ts';
 
 const cursors = new CursorCodec(await cursorKeys());
 
-export const handler = createOperationHandler(bindOperation(listExportKindsRoute, listExportKindsContract), chainDependencies, async ({ query, principal }) => ({
-  status: 200,
-  json: await exportKindsList(principal.organizationId, query, cursors),
-}));
+export const handler = createOperationHandler(
+  bindOperation(listExportKindsRoute, listExportKindsContract),
+  chainDependencies,
+  async ({ query, principal }) => ({
+    status: 200,
+    json: await exportKindsList(principal.organizationId, query, cursors),
+  }),
+);

@@ -17,12 +17,16 @@ const submitter = new ExportSubmitter({
   log: (message, fields) => log('warn', message, fields),
 });
 
-export const handler = createOperationHandler(bindOperation(submitExportRoute, submitExportContract), writeChainDependencies, async ({ body, principal, commit }) => {
-  const plan = submitter.prepare(principal.organizationId, body);
-  const response = await commit(
-    async () => plan,
-    (job) => ({ status: 202, json: publicExport(job), headers: { Location: `/v1/exports/${job.id}` } }),
-  );
-  await submitter.dispatch(plan.result);
-  return response;
-});
+export const handler = createOperationHandler(
+  bindOperation(submitExportRoute, submitExportContract),
+  writeChainDependencies,
+  async ({ body, principal, commit }) => {
+    const plan = submitter.prepare(principal.organizationId, body);
+    const response = await commit(
+      async () => plan,
+      (job) => ({ status: 202, json: publicExport(job), headers: { Location: `/v1/exports/${job.id}` } }),
+    );
+    await submitter.dispatch(plan.result);
+    return response;
+  },
+);

@@ -9,7 +9,11 @@ import { listImportKindsRoute } from '../../../lib/imports/routes.ts';
 
 const cursors = new CursorCodec(await cursorKeys());
 
-export const handler = createOperationHandler(bindOperation(listImportKindsRoute, listImportKindsContract), chainDependencies, async ({ query, principal }) => ({
-  status: 200,
-  json: await listImportKinds(principal.organizationId, query, cursors),
-}));
+export const handler = createOperationHandler(
+  bindOperation(listImportKindsRoute, listImportKindsContract),
+  chainDependencies,
+  async ({ query, principal }) => ({
+    status: 200,
+    json: await listImportKinds(principal.organizationId, query, cursors),
+  }),
+);

@@ -12,7 +12,11 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ImportReads(new ImportJobsStore(requiredEnv(TABLES.inventory.envVar)), new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listImportRowErrorsRoute, listImportRowErrorsContract), chainDependencies, async ({ path, query, principal }) => ({
-  status: 200,
-  json: await reads.listRowErrors(principal.organizationId, path.id, query),
-}));
+export const handler = createOperationHandler(
+  bindOperation(listImportRowErrorsRoute, listImportRowErrorsContract),
+  chainDependencies,
+  async ({ path, query, principal }) => ({
+    status: 200,
+    json: await reads.listRowErrors(principal.organizationId, path.id, query),
+  }),
+);

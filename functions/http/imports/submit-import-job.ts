@@ -20,12 +20,16 @@ const submitter = new ImportJobSubmitter({
   log: (message, fields) => log('warn', message, fields),
 });
 
-export const handler = createOperationHandler(bindOperation(submitImportJobRoute, submitImportJobContract), { ...writeChainDependencies, parseMultipart }, async ({ body, principal, commit }) => {
-  const plan = await submitter.prepare(principal.organizationId, { ...body, dryRun: body.dryRun === 'true' });
-  const response = await commit(
-    async () => plan,
-    (job) => ({ status: 202, json: publicJob(job), headers: { Location: `/v1/imports/jobs/${job.id}` } }),
-  );
-  await submitter.dispatch(plan.result);
-  return response;
-});
+export const handler = createOperationHandler(
+  bindOperation(submitImportJobRoute, submitImportJobContract),
+  { ...writeChainDependencies, parseMultipart },
+  async ({ body, principal, commit }) => {
+    const plan = await submitter.prepare(principal.organizationId, { ...body, dryRun: body.dryRun === 'true' });
+    const response = await commit(
+      async () => plan,
+      (job) => ({ status: 202, json: publicJob(job), headers: { Location: `/v1/imports/jobs/${job.id}` } }),
+    );
+    await submitter.dispatch(plan.result);
+    return response;
+  },
+);

@@ -10,7 +10,11 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const reads = new ItemAvailabilityReads(new ItemAvailabilityStore(requiredEnv(TABLES.inventory.envVar)));
 
-export const handler = createOperationHandler(bindOperation(getItemAvailabilityRoute, getItemAvailabilityContract), chainDependencies, async ({ path, query, principal }) => ({
-  status: 200,
-  json: await reads.availability(principal.organizationId, path.id, query.afterLocationId),
-}));
+export const handler = createOperationHandler(
+  bindOperation(getItemAvailabilityRoute, getItemAvailabilityContract),
+  chainDependencies,
+  async ({ path, query, principal }) => ({
+    status: 200,
+    json: await reads.availability(principal.organizationId, path.id, query.afterLocationId),
+  }),
+);

@@ -9,8 +9,12 @@ import { inventoryReads } from './reads.ts';
 
 const reads = inventoryReads(new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listStockRecordsRoute, listStockRecordsContract), chainDependencies, async ({ query, principal }) => {
-  const { limit, cursor, ...filter } = query;
-  const page = await reads.stockRecords(principal.organizationId, filter, { limit, ...(cursor === undefined ? {} : { cursor }) });
-  return { status: 200, json: page };
-});
+export const handler = createOperationHandler(
+  bindOperation(listStockRecordsRoute, listStockRecordsContract),
+  chainDependencies,
+  async ({ query, principal }) => {
+    const { limit, cursor, ...filter } = query;
+    const page = await reads.stockRecords(principal.organizationId, filter, { limit, ...(cursor === undefined ? {} : { cursor }) });
+    return { status: 200, json: page };
+  },
+);

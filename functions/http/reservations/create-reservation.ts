@@ -12,11 +12,19 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const command = new ReserveCommand(reservationPorts(requiredEnv(TABLES.inventory.envVar)));
 
-export const handler = createOperationHandler(bindOperation(createReservationRoute, createReservationContract), writeChainDependencies, async ({ body, principal, traceId, event, commit }) =>
-  decideAgainOnLostRace(() =>
-    commit(
-      () => command.create(principal.organizationId, { reference: body.reference, expiresAt: body.expiresAt ?? null, lines: body.lines.map((line) => ({ ...line, lot: line.lot ?? null })) }, requestSliceRun(transactionWriter, { principal, traceId, event })),
-      (reservation) => ({ status: 201, json: reservation, headers: { Location: `/v1/reservations/${reservation.id}` } }),
+export const handler = createOperationHandler(
+  bindOperation(createReservationRoute, createReservationContract),
+  writeChainDependencies,
+  async ({ body, principal, traceId, event, commit }) =>
+    decideAgainOnLostRace(() =>
+      commit(
+        () =>
+          command.create(
+            principal.organizationId,
+            { reference: body.reference, expiresAt: body.expiresAt ?? null, lines: body.lines.map((line) => ({ ...line, lot: line.lot ?? null })) },
+            requestSliceRun(transactionWriter, { principal, traceId, event }),
+          ),
+        (reservation) => ({ status: 201, json: reservation, headers: { Location: `/v1/reservations/${reservation.id}` } }),
+      ),
     ),
-  ),
 );

@@ -13,9 +13,19 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 const store = new ReservationsStore(requiredEnv(TABLES.inventory.envVar));
 const cursors = new CursorCodec(await cursorKeys());
 
-export const handler = createOperationHandler(bindOperation(listReservationsRoute, listReservationsContract), chainDependencies, async ({ query, principal }) => {
-  const { organizationId } = principal;
-  const filters = { ...(query.status === undefined ? {} : { status: query.status }), ...(query.itemId === undefined ? {} : { itemId: query.itemId }), ...(query.reference === undefined ? {} : { reference: query.reference }) };
-  const page = await cursorPage(cursors, { organizationId, endpoint: 'GET /v1/reservations', filters }, query.cursor, (after) => store.page(organizationId, filters, after, query.limit));
-  return { status: 200, json: page };
-});
+export const handler = createOperationHandler(
+  bindOperation(listReservationsRoute, listReservationsContract),
+  chainDependencies,
+  async ({ query, principal }) => {
+    const { organizationId } = principal;
+    const filters = {
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.itemId === undefined ? {} : { itemId: query.itemId }),
+      ...(query.reference === undefined ? {} : { reference: query.reference }),
+    };
+    const page = await cursorPage(cursors, { organizationId, endpoint: 'GET /v1/reservations', filters }, query.cursor, (after) =>
+      store.page(organizationId, filters, after, query.limit),
+    );
+    return { status: 200, json: page };
+  },
+);

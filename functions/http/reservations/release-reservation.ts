@@ -12,11 +12,14 @@ import { TABLES } from '../../../lib/platform/storage/tables.ts';
 
 const command = new SettleReservationCommand(reservationPorts(requiredEnv(TABLES.inventory.envVar)));
 
-export const handler = createOperationHandler(bindOperation(releaseReservationRoute, releaseReservationContract), writeChainDependencies, async ({ path, body, principal, traceId, event, commit }) =>
-  decideAgainOnLostRace(() =>
-    commit(
-      () => command.settle(principal.organizationId, path.id, 'release', body?.lines, requestSliceRun(transactionWriter, { principal, traceId, event })),
-      (reservation) => ({ status: 200, json: reservation }),
+export const handler = createOperationHandler(
+  bindOperation(releaseReservationRoute, releaseReservationContract),
+  writeChainDependencies,
+  async ({ path, body, principal, traceId, event, commit }) =>
+    decideAgainOnLostRace(() =>
+      commit(
+        () => command.settle(principal.organizationId, path.id, 'release', body?.lines, requestSliceRun(transactionWriter, { principal, traceId, event })),
+        (reservation) => ({ status: 200, json: reservation }),
+      ),
     ),
-  ),
 );

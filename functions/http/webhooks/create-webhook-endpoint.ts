@@ -8,11 +8,18 @@ import { publicEndpoint, lazySecretBox, webhookCommands } from './commands.ts';
 const secrets = lazySecretBox();
 const commands = webhookCommands(secrets);
 
-export const handler = createOperationHandler(bindOperation(createWebhookEndpointRoute, createWebhookEndpointContract), secretSealingWriteChainDependencies(secrets), async ({ body, principal, commit }) =>
-  commit(
-    () => commands.create(principal.organizationId, body),
-    ({ endpoint, secret }) => ({ status: 201, json: { ...publicEndpoint(endpoint), secret }, headers: { Location: `/v1/webhooks/endpoints/${endpoint.id}` } }),
-    // The response shows the secret: its idempotency record keeps it sealed (docs/webhooks.md "Secrets").
-    { confidentialResponse: true },
-  ),
+export const handler = createOperationHandler(
+  bindOperation(createWebhookEndpointRoute, createWebhookEndpointContract),
+  secretSealingWriteChainDependencies(secrets),
+  async ({ body, principal, commit }) =>
+    commit(
+      () => commands.create(principal.organizationId, body),
+      ({ endpoint, secret }) => ({
+        status: 201,
+        json: { ...publicEndpoint(endpoint), secret },
+        headers: { Location: `/v1/webhooks/endpoints/${endpoint.id}` },
+      }),
+      // The response shows the secret: its idempotency record keeps it sealed (docs/webhooks.md "Secrets").
+      { confidentialResponse: true },
+    ),
 );

@@ -7,9 +7,12 @@ import { webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();
 
-export const handler = createOperationHandler(bindOperation(deleteWebhookEndpointRoute, deleteWebhookEndpointContract), writeChainDependencies, async ({ path, principal, commit }) =>
-  commit(
-    () => commands.delete(principal.organizationId, path.id),
-    () => ({ status: 204, empty: true }),
-  ),
+export const handler = createOperationHandler(
+  bindOperation(deleteWebhookEndpointRoute, deleteWebhookEndpointContract),
+  writeChainDependencies,
+  async ({ path, principal, commit }) =>
+    commit(
+      () => commands.delete(principal.organizationId, path.id),
+      () => ({ status: 204, empty: true }),
+    ),
 );

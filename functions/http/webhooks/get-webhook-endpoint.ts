@@ -10,7 +10,11 @@ import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpo
 
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(requiredEnv(TABLES.inventory.envVar)) });
 
-export const handler = createOperationHandler(bindOperation(getWebhookEndpointRoute, getWebhookEndpointContract), chainDependencies, async ({ path, principal }) => ({
-  status: 200,
-  json: await reads.get(principal.organizationId, path.id),
-}));
+export const handler = createOperationHandler(
+  bindOperation(getWebhookEndpointRoute, getWebhookEndpointContract),
+  chainDependencies,
+  async ({ path, principal }) => ({
+    status: 200,
+    json: await reads.get(principal.organizationId, path.id),
+  }),
+);

@@ -14,8 +14,17 @@ import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpo
 const table = requiredEnv(TABLES.inventory.envVar);
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(table), deliveries: new WebhookDeliveryLog(table) }, new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listWebhookDeliveriesRoute, listWebhookDeliveriesContract), chainDependencies, async ({ path, query, principal }) => {
-  const { limit, cursor, eventId, status } = query;
-  const page = await reads.deliveries(principal.organizationId, path.id, { limit, ...(cursor === undefined ? {} : { cursor }), ...(eventId === undefined ? {} : { eventId }), ...(status === undefined ? {} : { status }) });
-  return { status: 200, json: page };
-});
+export const handler = createOperationHandler(
+  bindOperation(listWebhookDeliveriesRoute, listWebhookDeliveriesContract),
+  chainDependencies,
+  async ({ path, query, principal }) => {
+    const { limit, cursor, eventId, status } = query;
+    const page = await reads.deliveries(principal.organizationId, path.id, {
+      limit,
+      ...(cursor === undefined ? {} : { cursor }),
+      ...(eventId === undefined ? {} : { eventId }),
+      ...(status === undefined ? {} : { status }),
+    });
+    return { status: 200, json: page };
+  },
+);

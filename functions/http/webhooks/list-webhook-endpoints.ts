@@ -12,7 +12,11 @@ import { WebhookEndpointsStore } from '../../../lib/webhooks/store/webhook-endpo
 
 const reads = new WebhookReads({ endpoints: new WebhookEndpointsStore(requiredEnv(TABLES.inventory.envVar)) }, new CursorCodec(await cursorKeys()));
 
-export const handler = createOperationHandler(bindOperation(listWebhookEndpointsRoute, listWebhookEndpointsContract), chainDependencies, async ({ query, principal }) => {
-  const page = await reads.list(principal.organizationId, { limit: query.limit, ...(query.cursor === undefined ? {} : { cursor: query.cursor }) });
-  return { status: 200, json: page };
-});
+export const handler = createOperationHandler(
+  bindOperation(listWebhookEndpointsRoute, listWebhookEndpointsContract),
+  chainDependencies,
+  async ({ query, principal }) => {
+    const page = await reads.list(principal.organizationId, { limit: query.limit, ...(query.cursor === undefined ? {} : { cursor: query.cursor }) });
+    return { status: 200, json: page };
+  },
+);

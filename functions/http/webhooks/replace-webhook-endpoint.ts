@@ -7,9 +7,12 @@ import { publicEndpoint, webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();
 
-export const handler = createOperationHandler(bindOperation(replaceWebhookEndpointRoute, replaceWebhookEndpointContract), writeChainDependencies, async ({ path, body, principal, commit }) =>
-  commit(
-    () => commands.replace(principal.organizationId, path.id, body),
-    (endpoint) => ({ status: 200, json: publicEndpoint(endpoint) }),
-  ),
+export const handler = createOperationHandler(
+  bindOperation(replaceWebhookEndpointRoute, replaceWebhookEndpointContract),
+  writeChainDependencies,
+  async ({ path, body, principal, commit }) =>
+    commit(
+      () => commands.replace(principal.organizationId, path.id, body),
+      (endpoint) => ({ status: 200, json: publicEndpoint(endpoint) }),
+    ),
 );

@@ -11,19 +11,32 @@ import { WebhookDeliveryQueue } from '../../../lib/webhooks/store/webhook-queue.
 import { webhookCommands } from './commands.ts';
 
 const commands = webhookCommands();
-const replayPorts = { queue: new WebhookDeliveryQueue(requiredEnv(WEBHOOK_QUEUE.envVar)), log: (message: string, fields: Record<string, unknown>) => log('error', message, fields) };
+const replayPorts = {
+  queue: new WebhookDeliveryQueue(requiredEnv(WEBHOOK_QUEUE.envVar)),
+  log: (message: string, fields: Record<string, unknown>) => log('error', message, fields),
+};
 
-export const handler = createOperationHandler(bindOperation(replayWebhookEventsRoute, replayWebhookEventsContract), writeChainDependencies, async ({ path, body, principal, commit }) => {
-  const plan = await commands.replay(principal.organizationId, path.id, body);
-  const replay = plan.result;
-  // The first page's message only once the replay committed (docs/webhooks.md "Replaying").
-  return commitReplayRequest(replayPorts, replay, () =>
-    commit(
-      async () => plan,
-      () => ({
-        status: 202,
-        json: { id: replay.id, endpointId: replay.endpointId, afterEventId: 'afterEventId' in body ? body.afterEventId : null, fromUtc: replay.fromUtc, createdAt: replay.createdAt },
-      }),
-    ),
-  );
-});
+export const handler = createOperationHandler(
+  bindOperation(replayWebhookEventsRoute, replayWebhookEventsContract),
+  writeChainDependencies,
+  async ({ path, body, principal, commit }) => {
+    const plan = await commands.replay(principal.organizationId, path.id, body);
+    const replay = plan.result;
+    // The first page's message only once the replay committed (docs/webhooks.md "Replaying").
+    return commitReplayRequest(replayPorts, replay, () =>
+      commit(
+        async () => plan,
+        () => ({
+          status: 202,
+          json: {
+            id: replay.id,
+            endpointId: replay.endpointId,
+            afterEventId: 'afterEventId' in body ? body.afterEventId : null,
+            fromUtc: replay.fromUtc,
+            createdAt: replay.createdAt,
+          },
+        }),
+      ),
+    );
+  },
+);

@@ -17,7 +17,10 @@ function exampleValue(schema: JsonValue | undefined): string {
 
 /** `$NAME` for a path parameter: `revisionId` → `$REVISION_ID`. */
 function shellVariable(name: string): string {
-  return `$${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9_]/g, '_').toUpperCase()}`;
+  return `$${name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9_]/g, '_')
+    .toUpperCase()}`;
 }
 
 /**

@@ -133,7 +133,7 @@ export class OperationBuilder {
       const notModifiedHeaders: JsonObject = {};
       for (const [name, description] of Object.entries(success.headers ?? {})) notModifiedHeaders[name] = { description, schema: { type: 'string' } };
       Object.assign(notModifiedHeaders, this.responseComponents.rateLimitHeaders());
-      responses['304'] = { description: '`If-None-Match` matches the image: the client\'s copy is current. No body.', headers: notModifiedHeaders };
+      responses['304'] = { description: "`If-None-Match` matches the image: the client's copy is current. No body.", headers: notModifiedHeaders };
     }
 
     const routeCodes = routeProblemCodes(route);
@@ -141,7 +141,8 @@ export class OperationBuilder {
     for (const status of statuses) {
       const extra = status === 400 ? (route.problemMediaTypes ?? []) : [];
       const codes = routeCodes.get(status);
-      responses[String(status)] = codes === undefined ? this.responseComponents.sharedErrorRef(status) : this.responseComponents.operationProblemResponse(status, codes, extra);
+      responses[String(status)] =
+        codes === undefined ? this.responseComponents.sharedErrorRef(status) : this.responseComponents.operationProblemResponse(status, codes, extra);
     }
     return responses;
   }

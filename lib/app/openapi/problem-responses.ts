@@ -131,7 +131,10 @@ export class ResponseComponents {
     const content = response.content as JsonObject;
     for (const [mediaType, media] of Object.entries(content)) {
       if (!/[/+]json$/.test(mediaType)) continue;
-      content[mediaType] = { ...(media as JsonObject), schema: { allOf: [{ $ref: PROBLEM_REF }, { type: 'object', properties: { code: { enum: [...codes] } } }] } };
+      content[mediaType] = {
+        ...(media as JsonObject),
+        schema: { allOf: [{ $ref: PROBLEM_REF }, { type: 'object', properties: { code: { enum: [...codes] } } }] },
+      };
     }
     return response;
   }

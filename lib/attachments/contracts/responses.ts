@@ -22,7 +22,9 @@ export const attachmentSchema = z
   })
   .check(z.meta({ id: 'Attachment' }));
 
-export const attachmentsPageSchema = z.object({ data: z.array(attachmentSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) }).check(z.meta({ id: 'AttachmentsPage' }));
+export const attachmentsPageSchema = z
+  .object({ data: z.array(attachmentSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) })
+  .check(z.meta({ id: 'AttachmentsPage' }));
 
 export const downloadUrlSchema = z
   .object({ url: z.string(), expiresAt: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().check(z.int()) })

@@ -78,7 +78,12 @@ export class AttachmentCommands<Write> {
       createdAt: this.now(),
       createdBy,
     };
-    return this.createPlan(organizationId, { attachment, objectKey }, 'attachment.uploaded', `File ${fileName} (${attachment.sizeBytes} bytes) attached to ${input.target.kind} ${input.target.id}`);
+    return this.createPlan(
+      organizationId,
+      { attachment, objectKey },
+      'attachment.uploaded',
+      `File ${fileName} (${attachment.sizeBytes} bytes) attached to ${input.target.kind} ${input.target.id}`,
+    );
   }
 
   async link(organizationId: string, createdBy: string, input: LinkInput): Promise<CommandPlan<Attachment, Write>> {
@@ -101,7 +106,12 @@ export class AttachmentCommands<Write> {
       createdAt: this.now(),
       createdBy,
     };
-    return this.createPlan(organizationId, { attachment, objectKey: null }, 'attachment.linked', `Link to ${new URL(input.url).hostname} attached to ${input.target.kind} ${input.target.id}`);
+    return this.createPlan(
+      organizationId,
+      { attachment, objectKey: null },
+      'attachment.linked',
+      `Link to ${new URL(input.url).hostname} attached to ${input.target.kind} ${input.target.id}`,
+    );
   }
 
   /** The plan that deletes the record; the caller removes the body once it has committed (`removeBody`). */
@@ -127,7 +137,12 @@ export class AttachmentCommands<Write> {
     if (stored.objectKey) await this.ports.objects.delete(stored.objectKey);
   }
 
-  private createPlan(organizationId: string, stored: StoredAttachment, kind: 'attachment.uploaded' | 'attachment.linked', summary: string): CommandPlan<Attachment, Write> {
+  private createPlan(
+    organizationId: string,
+    stored: StoredAttachment,
+    kind: 'attachment.uploaded' | 'attachment.linked',
+    summary: string,
+  ): CommandPlan<Attachment, Write> {
     return {
       writes: this.ports.attachments.createWrites(organizationId, stored),
       audit: { kind, target: { kind: 'attachment', id: stored.attachment.id }, summary, changes: [] },
@@ -140,7 +155,16 @@ export class AttachmentCommands<Write> {
     if (await this.ports.targets.exists(organizationId, target)) return;
     throw new ApiError(400, 'customer-api.attachments.unknown-target', 'Unknown target', {
       detail: `No ${target.kind} '${target.id}' in the organization to attach to.`,
-      extensions: { errors: [{ location, ...(location === 'form' ? { name: 'TargetId' } : { pointer: '/targetId' }), code: 'unknown-target', message: `No ${target.kind} with this id.` }] },
+      extensions: {
+        errors: [
+          {
+            location,
+            ...(location === 'form' ? { name: 'TargetId' } : { pointer: '/targetId' }),
+            code: 'unknown-target',
+            message: `No ${target.kind} with this id.`,
+          },
+        ],
+      },
     });
   }
 

@@ -51,7 +51,9 @@ const ATTR_CHAR = /^[A-Za-z0-9!#$&+\-.^_`|~]$/u;
 /** A Content-Disposition that forces a download: `attachment; filename="<ascii fallback>"; filename*=UTF-8''<RFC 5987 percent-encoding>`. */
 export function attachmentDisposition(fileName: string): string {
   // Older clients only read `filename`, so it comes first; clients that understand `filename*` prefer it.
-  const ascii = [...fileName].map((character) => (ASCII_FALLBACK_CHARACTER.test(character) && !UNSAFE_IN_ASCII_FALLBACK.has(character) ? character : '_')).join('');
+  const ascii = [...fileName]
+    .map((character) => (ASCII_FALLBACK_CHARACTER.test(character) && !UNSAFE_IN_ASCII_FALLBACK.has(character) ? character : '_'))
+    .join('');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${percentEncoded(fileName)}`;
 }
 

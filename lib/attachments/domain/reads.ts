@@ -1,7 +1,14 @@
 import { ApiError } from '../../platform/core/errors.ts';
 import type { CursorBinding, CursorCodec } from '../../platform/pagination/cursor.ts';
 import { cursorPage, type ListPage } from '../../platform/pagination/page.ts';
-import { attachmentNotFound, DOWNLOAD_URL_TTL_SECONDS, type Attachment, type AttachmentObjects, type AttachmentStorage, type AttachmentTarget } from './attachment.ts';
+import {
+  attachmentNotFound,
+  DOWNLOAD_URL_TTL_SECONDS,
+  type Attachment,
+  type AttachmentObjects,
+  type AttachmentStorage,
+  type AttachmentTarget,
+} from './attachment.ts';
 
 /** Reads of the attachments area (docs/attachments.md): lists and download URLs. */
 
@@ -34,12 +41,18 @@ export class AttachmentReads {
     if (!stored) throw attachmentNotFound();
     const { attachment, objectKey } = stored;
     if (attachment.kind !== 'file' || !objectKey || !attachment.fileName || !attachment.contentType || attachment.sizeBytes === null) {
-      throw new ApiError(409, 'customer-api.attachments.not-downloadable', 'Not downloadable', { detail: 'A link attachment has no file to download; open its `url`.' });
+      throw new ApiError(409, 'customer-api.attachments.not-downloadable', 'Not downloadable', {
+        detail: 'A link attachment has no file to download; open its `url`.',
+      });
     }
     const { objects } = this.ports;
     if (!objects) throw new Error('Download URLs need the object store');
     const issuedAt = (this.ports.clock?.() ?? new Date()).getTime();
-    const url = await objects.downloadUrl(objectKey, { fileName: attachment.fileName, contentType: attachment.contentType, expiresInSeconds: this.downloadTtlSeconds });
+    const url = await objects.downloadUrl(objectKey, {
+      fileName: attachment.fileName,
+      contentType: attachment.contentType,
+      expiresInSeconds: this.downloadTtlSeconds,
+    });
     return {
       url,
       expiresAt: new Date(issuedAt + this.downloadTtlSeconds * 1000).toISOString(),

@@ -56,7 +56,10 @@ export async function sweepOrphanObjects(ports: OrphanSweepPorts, now: Date, opt
     for (const candidate of batch) byOrganization.set(candidate.organizationId, [...(byOrganization.get(candidate.organizationId) ?? []), candidate]);
     batch = [];
     for (const [organizationId, candidates] of byOrganization) {
-      const existing = await ports.existing(organizationId, candidates.map((candidate) => candidate.attachmentId));
+      const existing = await ports.existing(
+        organizationId,
+        candidates.map((candidate) => candidate.attachmentId),
+      );
       for (const candidate of candidates) {
         if (existing.has(candidate.attachmentId)) continue;
         try {

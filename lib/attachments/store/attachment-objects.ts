@@ -40,7 +40,12 @@ export class AttachmentObjectsStore implements AttachmentObjects {
         port: url.port === '' ? undefined : Number(url.port),
         path: url.pathname,
         // As the S3 client's GetObject: its checksum validation asks for the checksum, and it names the operation.
-        query: { 'response-content-disposition': attachmentDisposition(options.fileName), 'response-content-type': options.contentType, 'x-amz-checksum-mode': 'ENABLED', 'x-id': 'GetObject' },
+        query: {
+          'response-content-disposition': attachmentDisposition(options.fileName),
+          'response-content-type': options.contentType,
+          'x-amz-checksum-mode': 'ENABLED',
+          'x-id': 'GetObject',
+        },
         headers: { host: url.host, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
       },
       { expiresIn: options.expiresInSeconds, ...(options.signingDate ? { signingDate: options.signingDate } : {}) },

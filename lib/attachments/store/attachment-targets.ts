@@ -30,12 +30,18 @@ export class AttachmentTargetsStore implements AttachmentTargets {
         return (await this.read(bomEntity.key({ organizationId, bomId: target.id }))) !== undefined;
       case 'bom-revision':
       case 'build':
-        return target.id.startsWith(target.kind === 'build' ? 'bld_' : 'rev_') && (await this.read(recordPointerEntity.key({ organizationId, id: target.id }))) !== undefined;
+        return (
+          target.id.startsWith(target.kind === 'build' ? 'bld_' : 'rev_') &&
+          (await this.read(recordPointerEntity.key({ organizationId, id: target.id }))) !== undefined
+        );
       case 'import-job':
         return (await this.read(importJobEntity.key({ organizationId, jobId: target.id })))?.job !== undefined;
       case 'purchase-order':
       case 'count':
-        return target.id.startsWith(target.kind === 'count' ? 'cnt_' : 'rcp_') && (await this.read(recordPointerEntity.key({ organizationId, id: target.id })))?.documentKey !== undefined;
+        return (
+          target.id.startsWith(target.kind === 'count' ? 'cnt_' : 'rcp_') &&
+          (await this.read(recordPointerEntity.key({ organizationId, id: target.id })))?.documentKey !== undefined
+        );
     }
   }
 

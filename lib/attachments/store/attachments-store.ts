@@ -16,18 +16,25 @@ export class AttachmentsStore implements AttachmentStorage<StoreWrite> {
   constructor(private readonly tableName: string) {}
 
   async get(organizationId: string, attachmentId: string): Promise<StoredAttachment | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: attachmentEntity.key({ organizationId, attachmentId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: attachmentEntity.key({ organizationId, attachmentId }), ConsistentRead: true }),
+    );
     return Item ? { attachment: Item.attachment as Attachment, objectKey: (Item.objectKey as string | null) ?? null } : undefined;
   }
 
   async existing(organizationId: string, attachmentIds: string[]): Promise<Set<string>> {
-    const items = await batchGet(this.tableName, attachmentIds.map((attachmentId) => attachmentEntity.key({ organizationId, attachmentId })));
+    const items = await batchGet(
+      this.tableName,
+      attachmentIds.map((attachmentId) => attachmentEntity.key({ organizationId, attachmentId })),
+    );
     return new Set(items.map((item) => (item.attachment as Attachment).id));
   }
 
   createWrites(organizationId: string, stored: StoredAttachment): StoreWrite[] {
     const { attachment, objectKey } = stored;
-    const put = (Item: Record<string, unknown>): StoreWrite => ({ item: { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } } });
+    const put = (Item: Record<string, unknown>): StoreWrite => ({
+      item: { Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    });
     return [
       put(entityItem(attachmentEntity, { organizationId, attachmentId: attachment.id }, { attachment, objectKey })),
       ...this.entryIdentities(organizationId, attachment).map((identity) => put(entityItem(attachmentListEntryEntity, identity, { attachment }))),
@@ -37,7 +44,10 @@ export class AttachmentsStore implements AttachmentStorage<StoreWrite> {
   deleteWrites(organizationId: string, stored: StoredAttachment): StoreWrite[] {
     const { attachment } = stored;
     // Attachments are never changed, only deleted: a record gone since it was read was deleted by a concurrent request.
-    const remove = (Key: Record<string, unknown>): StoreWrite => ({ item: { Delete: { TableName: this.tableName, Key, ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: attachmentNotFound });
+    const remove = (Key: Record<string, unknown>): StoreWrite => ({
+      item: { Delete: { TableName: this.tableName, Key, ConditionExpression: 'attribute_exists(pk)' } },
+      onConditionFailed: attachmentNotFound,
+    });
     return [
       remove(attachmentEntity.key({ organizationId, attachmentId: attachment.id })),
       ...this.entryIdentities(organizationId, attachment).map((identity) => remove(attachmentListEntryEntity.key(identity))),

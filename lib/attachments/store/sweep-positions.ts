@@ -20,7 +20,12 @@ export class SweepPositionsStore {
         return typeof Item?.lastKey === 'string' ? Item.lastKey : undefined;
       },
       save: async (lastKey) => {
-        await documentClient.send(new PutCommand({ TableName: this.tableName, Item: entityItem(sweepPositionEntity, { sweep }, { lastKey: lastKey ?? null, savedAt: new Date().toISOString() }) }));
+        await documentClient.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: entityItem(sweepPositionEntity, { sweep }, { lastKey: lastKey ?? null, savedAt: new Date().toISOString() }),
+          }),
+        );
       },
     };
   }

@@ -19,7 +19,9 @@ export class AuditStore implements AuditLogStore {
     const page = await readPage({
       tableName: this.tableName,
       indexName: byKind ? 'gsi1' : undefined,
-      partition: byKind ? { name: 'gsi1pk', value: keys.auditOfKind(organizationId, options.kind as AuditKind) } : { name: 'pk', value: keys.auditOf(organizationId) },
+      partition: byKind
+        ? { name: 'gsi1pk', value: keys.auditOfKind(organizationId, options.kind as AuditKind) }
+        : { name: 'pk', value: keys.auditOf(organizationId) },
       sortKey: {
         name: byKind ? 'gsi1sk' : 'sk',
         lower: options.from === undefined ? all.lower : `${all.lower}${options.from}`,

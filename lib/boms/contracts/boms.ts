@@ -13,22 +13,17 @@ import { idParam } from '../../platform/contracts/primitives.ts';
 export const bomPath = /* @__PURE__ */ z.strictObject({ id: idParam });
 export const bomRevisionPath = /* @__PURE__ */ z.strictObject({ id: idParam, revisionId: idParam });
 
-
 const quantity = /* @__PURE__ */ (() =>
-  z
-    .number()
-    .check(
-      z.positive({ message: 'Must be greater than 0.' }),
-      z.maximum(1_000_000_000, { message: 'Must be at most 1000000000.' }),
-      z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
-    ))();
+  z.number().check(
+    z.positive({ message: 'Must be greater than 0.' }),
+    z.maximum(1_000_000_000, { message: 'Must be at most 1000000000.' }),
+    z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
+  ))();
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 
 const unit = /* @__PURE__ */ (() =>
-  z.optional(
-    z.nullable(z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.unit), z.regex(IDENTIFIER_PATTERN, { message: IDENTIFIER_RULE }))),
-  ))();
+  z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(BOM_LIMITS.unit), z.regex(IDENTIFIER_PATTERN, { message: IDENTIFIER_RULE })))))();
 
 const component = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -37,13 +32,11 @@ const component = /* @__PURE__ */ (() =>
     unit,
     // Decimals bounded as a quantity's: a number as small as 1e-131 is one DynamoDB cannot store.
     scrapPercent: z.optional(
-      z
-        .number()
-        .check(
-          z.minimum(0, { message: 'Must be between 0 and 100.' }),
-          z.maximum(100, { message: 'Must be between 0 and 100.' }),
-          z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
-        ),
+      z.number().check(
+        z.minimum(0, { message: 'Must be between 0 and 100.' }),
+        z.maximum(100, { message: 'Must be between 0 and 100.' }),
+        z.refine((value: number) => hasAllowedDecimals(String(value)), { message: `Must have at most ${BOM_LIMITS.quantityDecimals} decimals.` }),
+      ),
     ),
     notes: z.optional(z.nullable(text(BOM_LIMITS.lineNotes))),
   }))();
@@ -55,7 +48,12 @@ const contentFields = /* @__PURE__ */ (() => ({
   outputQuantity: z.optional(quantity),
   unit,
   notes: z.optional(z.nullable(text(BOM_LIMITS.notes))),
-  components: z.array(component).check(z.minLength(1, { message: 'A BOM has at least one component.' }), z.maxLength(BOM_LIMITS.components, { message: `A BOM has at most ${BOM_LIMITS.components} component lines.` })),
+  components: z
+    .array(component)
+    .check(
+      z.minLength(1, { message: 'A BOM has at least one component.' }),
+      z.maxLength(BOM_LIMITS.components, { message: `A BOM has at most ${BOM_LIMITS.components} component lines.` }),
+    ),
 }))();
 
 /**
@@ -66,9 +64,15 @@ function uniqueComponentItems(body: { targetItemId: string; components: Array<{ 
   const first = new Map<string, number>();
   body.components.forEach(({ itemId }, index) => {
     const earlier = first.get(itemId);
-    if (itemId === body.targetItemId) context.addIssue({ code: 'custom', path: ['components', index, 'itemId'], message: 'The target item cannot be a component of its own BOM.' });
+    if (itemId === body.targetItemId)
+      context.addIssue({ code: 'custom', path: ['components', index, 'itemId'], message: 'The target item cannot be a component of its own BOM.' });
     else if (earlier === undefined) first.set(itemId, index);
-    else context.addIssue({ code: 'custom', path: ['components', index, 'itemId'], message: `The same item as component ${earlier}; each item may appear once per BOM.` });
+    else
+      context.addIssue({
+        code: 'custom',
+        path: ['components', index, 'itemId'],
+        message: `The same item as component ${earlier}; each item may appear once per BOM.`,
+      });
   });
 }
 

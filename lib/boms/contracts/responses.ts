@@ -62,13 +62,27 @@ const page = { page: z.object({ nextCursor: z.nullable(z.string()) }) };
 export const bomSummariesPageSchema = z.object({ data: z.array(bomSummarySchema), ...page }).check(z.meta({ id: 'BomSummariesPage' }));
 
 export const bomRevisionSummarySchema = z
-  .object({ id: z.string(), number: z.number().check(z.int()), createdAt: z.string(), createdBy: z.string().check(z.meta({ description: 'The API key id that made the change.' })), summary: counts })
+  .object({
+    id: z.string(),
+    number: z.number().check(z.int()),
+    createdAt: z.string(),
+    createdBy: z.string().check(z.meta({ description: 'The API key id that made the change.' })),
+    summary: counts,
+  })
   .check(z.meta({ id: 'BomRevisionSummary' }));
 
 export const bomRevisionsPageSchema = z.object({ data: z.array(bomRevisionSummarySchema), ...page }).check(z.meta({ id: 'BomRevisionsPage' }));
 
 export const bomRevisionDetailSchema = z
-  .object({ id: z.string(), bomId: z.string(), number: z.number().check(z.int()), createdAt: z.string(), createdBy: z.string(), summary: counts, ...contentShape })
+  .object({
+    id: z.string(),
+    bomId: z.string(),
+    number: z.number().check(z.int()),
+    createdAt: z.string(),
+    createdBy: z.string(),
+    summary: counts,
+    ...contentShape,
+  })
   .check(z.meta({ id: 'BomRevisionDetail' }));
 
 const fieldChange = z.object({ field: z.string(), from: z.unknown(), to: z.unknown() });
@@ -84,7 +98,12 @@ export const bomCompareSchema = z
       removed: z.array(bomLineSchema),
       changed: z.array(z.object({ itemId: z.string(), changes: z.array(fieldChange), quantityDelta: z.number() })),
     }),
-    summary: z.object({ added: z.number().check(z.int()), removed: z.number().check(z.int()), changed: z.number().check(z.int()), unchanged: z.number().check(z.int()) }),
+    summary: z.object({
+      added: z.number().check(z.int()),
+      removed: z.number().check(z.int()),
+      changed: z.number().check(z.int()),
+      unchanged: z.number().check(z.int()),
+    }),
   })
   .check(z.meta({ id: 'BomRevisionComparison' }));
 

@@ -75,7 +75,9 @@ class BomCommandSupport<Write> {
     };
     return [...ids].map((id) => {
       const checked = read.get(id);
-      return checked ? this.ports.items.unchangedCheck(organizationId, 'item', checked.record, checked.version) : this.ports.items.existsCheck(organizationId, 'item', id, explain);
+      return checked
+        ? this.ports.items.unchangedCheck(organizationId, 'item', checked.record, checked.version)
+        : this.ports.items.existsCheck(organizationId, 'item', id, explain);
     });
   }
 

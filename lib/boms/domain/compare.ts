@@ -63,7 +63,9 @@ export function applyComparison(from: BomContent, comparison: ContentComparison)
   for (const itemId of [...removedItemIds, ...lineChanges.keys()]) {
     if (!fromLines.has(itemId)) throw new Error(`The comparison does not fit this content: it has no line for item ${itemId}.`);
   }
-  const kept = from.lines.filter((line) => !removedItemIds.has(line.itemId)).map((line) => withChanges(line, lineChanges.get(line.itemId) ?? [], BOM_LINE_FIELDS));
+  const kept = from.lines
+    .filter((line) => !removedItemIds.has(line.itemId))
+    .map((line) => withChanges(line, lineChanges.get(line.itemId) ?? [], BOM_LINE_FIELDS));
   const keptItemIds = new Set(kept.map((line) => line.itemId));
   const clash = added.find((line) => keptItemIds.has(line.itemId));
   if (clash) throw new Error(`The comparison does not fit this content: item ${clash.itemId} is added but already has a line.`);
@@ -86,7 +88,8 @@ function differingFields<T, K extends keyof T & string>(from: T, to: T, fields: 
 function withChanges<T extends object>(target: T, changes: readonly FieldChange[], fields: readonly (keyof T & string)[]): T {
   const result = { ...target };
   for (const change of changes) {
-    if (!(fields as readonly string[]).includes(change.field)) throw new Error(`The comparison does not fit this content: ${change.field} is not a compared field.`);
+    if (!(fields as readonly string[]).includes(change.field))
+      throw new Error(`The comparison does not fit this content: ${change.field} is not a compared field.`);
     // The value comes from compareContents reading this very field, so it has the field's type.
     (result as Record<string, unknown>)[change.field] = change.to;
   }

@@ -60,7 +60,11 @@ export function publicComparison(comparison: RevisionComparison) {
     components: {
       added: components.added.map(line),
       removed: components.removed.map(line),
-      changed: components.changed.map(({ itemId, changes, quantityDelta }) => ({ itemId, changes: changes.map(({ field, from, to }) => ({ field, from, to })), quantityDelta })),
+      changed: components.changed.map(({ itemId, changes, quantityDelta }) => ({
+        itemId,
+        changes: changes.map(({ field, from, to }) => ({ field, from, to })),
+        quantityDelta,
+      })),
     },
     summary: { added: summary.added, removed: summary.removed, changed: summary.changed, unchanged: summary.unchanged },
   };

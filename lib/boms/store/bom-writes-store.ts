@@ -4,7 +4,14 @@ import { summaryOf } from '../domain/records.ts';
 import { BomCodeTakenError, RevisionConflictError } from '../domain/errors.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
-import { bomEntity, bomListEntryEntity, bomRevisionEntity, bomRevisionListingEntity, naturalKeyClaimEntity, recordPointerEntity } from '../../platform/dynamo/entities.ts';
+import {
+  bomEntity,
+  bomListEntryEntity,
+  bomRevisionEntity,
+  bomRevisionListingEntity,
+  naturalKeyClaimEntity,
+  recordPointerEntity,
+} from '../../platform/dynamo/entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -20,14 +27,19 @@ export class BomWritesStore implements Pick<BomStorage<StoreWrite>, 'get' | 'cre
   constructor(protected readonly tableName: string) {}
 
   async get(organizationId: string, bomId: string): Promise<{ bom: Bom; version: number } | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConsistentRead: true }),
+    );
     return Item ? { bom: Item.bom as Bom, version: Item.version as number } : undefined;
   }
 
   createWrites(organizationId: string, bom: Bom, revision: BomRevision): StoreWrite[] {
     const claim = entityItem(naturalKeyClaimEntity, { organizationId, recordType: BOM_CODE_CLAIM, naturalKey: bom.code }, { id: bom.id });
     return [
-      { item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new BomCodeTakenError(bom.code) },
+      {
+        item: { Put: { TableName: this.tableName, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } },
+        onConditionFailed: () => new BomCodeTakenError(bom.code),
+      },
       { item: { Put: { TableName: this.tableName, Item: this.bomItem(organizationId, bom, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
       this.listEntryWrite(organizationId, bom),
       ...this.revisionWrites(organizationId, revision),
@@ -46,7 +58,8 @@ export class BomWritesStore implements Pick<BomStorage<StoreWrite>, 'get' | 'cre
           },
         },
         // Another update committed since this one read the BOM.
-        onConditionFailed: () => new RevisionConflictError(bom.revision.number - (revision ? 1 : 0), 'The BOM changed while this update was applied; read it again and retry.'),
+        onConditionFailed: () =>
+          new RevisionConflictError(bom.revision.number - (revision ? 1 : 0), 'The BOM changed while this update was applied; read it again and retry.'),
       },
       this.listEntryWrite(organizationId, bom),
       ...(revision ? this.revisionWrites(organizationId, revision) : []),
@@ -59,7 +72,14 @@ export class BomWritesStore implements Pick<BomStorage<StoreWrite>, 'get' | 'cre
 
   private listEntryWrite(organizationId: string, bom: Bom): StoreWrite {
     const summary = summaryOf(bom);
-    const attributes = { summary, archived: bom.archived, status: bom.status, targetItemId: bom.targetItemId, searchCode: searchable(bom.code), searchName: searchable(bom.name) };
+    const attributes = {
+      summary,
+      archived: bom.archived,
+      status: bom.status,
+      targetItemId: bom.targetItemId,
+      searchCode: searchable(bom.code),
+      searchName: searchable(bom.name),
+    };
     return { item: { Put: { TableName: this.tableName, Item: entityItem(bomListEntryEntity, { organizationId, bomId: bom.id }, attributes) } } };
   }
 
@@ -78,13 +98,29 @@ export class BomWritesStore implements Pick<BomStorage<StoreWrite>, 'get' | 'cre
         },
         onConditionFailed: () => new RevisionConflictError(revision.number),
       },
-      { item: { Put: { TableName: this.tableName, Item: entityItem(bomRevisionEntity, { ...identity, revisionId: revision.id }, { revision }), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      {
+        item: {
+          Put: {
+            TableName: this.tableName,
+            Item: entityItem(bomRevisionEntity, { ...identity, revisionId: revision.id }, { revision }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
       this.pointerWrite(organizationId, revision.id, bomId),
     ];
   }
 
   protected pointerWrite(organizationId: string, id: string, bomId: string): StoreWrite {
-    return { item: { Put: { TableName: this.tableName, Item: entityItem(recordPointerEntity, { organizationId, id }, { bomId }), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: entityItem(recordPointerEntity, { organizationId, id }, { bomId }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
   }
 }
 

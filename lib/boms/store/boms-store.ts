@@ -104,7 +104,12 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
   unchangedCheck(organizationId: string, bomId: string, expectedVersion: number): StoreWrite {
     return {
       item: {
-        ConditionCheck: { TableName: this.tableName, Key: bomEntity.key({ organizationId, bomId }), ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } },
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: bomEntity.key({ organizationId, bomId }),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        },
       },
     };
   }

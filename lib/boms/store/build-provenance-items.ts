@@ -50,7 +50,13 @@ export function provenanceItems(organizationId: string, build: BuildProvenance, 
   );
   const entries = [...sourcesOf(build)].map(([stockRecordId, lines]) => {
     const [first] = lines as [ConsumedLine];
-    const identity = { organizationId, bomId: build.bomId, stockRecordId, buildId: build.id, consumed: { itemId: first.itemId, lot: first.lot, builtAt: build.builtAt } };
+    const identity = {
+      organizationId,
+      bomId: build.bomId,
+      stockRecordId,
+      buildId: build.id,
+      consumed: { itemId: first.itemId, lot: first.lot, builtAt: build.builtAt },
+    };
     return entityItem(buildProvenanceEntity, identity, { header, ...where, consumed: lines });
   });
   return {
@@ -82,7 +88,12 @@ export function storedBuildOf(item: StoredItem): StoredBuild {
   const consumedCount = item.consumedCount as number;
   const held = item.consumed as ConsumedLine[] | undefined;
   // An entry holds its own record's lines: all of them when the build drew from that record alone.
-  return { header: item.header as BuildHeader, consumed: held?.length === consumedCount ? held : undefined, consumedCount, sliceCount: item.sliceCount as number };
+  return {
+    header: item.header as BuildHeader,
+    consumed: held?.length === consumedCount ? held : undefined,
+    consumedCount,
+    sliceCount: item.sliceCount as number,
+  };
 }
 
 /** The keys of the items that hold a build's consumed lines, in order: its slices, or its pointer. */
@@ -95,12 +106,35 @@ export function consumedLinesKeys(organizationId: string, build: StoredBuild): K
 export function provenanceOf(header: BuildHeader, consumed: ConsumedLine[]): BuildProvenance {
   const { id, bomId, revision, reference, quantity, outputItemId, outputStockRecordId, outputLot, locationId, builtAt } = header;
   // A build recorded before lot tracing has no `outputLot` at all; it stays absent.
-  return { id, bomId, revision, reference, quantity, outputItemId, outputStockRecordId, ...(outputLot === undefined ? {} : { outputLot }), locationId, consumed, builtAt };
+  return {
+    id,
+    bomId,
+    revision,
+    reference,
+    quantity,
+    outputItemId,
+    outputStockRecordId,
+    ...(outputLot === undefined ? {} : { outputLot }),
+    locationId,
+    consumed,
+    builtAt,
+  };
 }
 
 function headerOf(build: BuildProvenance): BuildHeader {
   const { id, bomId, revision, reference, quantity, outputItemId, outputStockRecordId, outputLot, locationId, builtAt } = build;
-  return { id, bomId, revision, reference, quantity, outputItemId, outputStockRecordId, ...(outputLot === undefined ? {} : { outputLot }), locationId, builtAt };
+  return {
+    id,
+    bomId,
+    revision,
+    reference,
+    quantity,
+    outputItemId,
+    outputStockRecordId,
+    ...(outputLot === undefined ? {} : { outputLot }),
+    locationId,
+    builtAt,
+  };
 }
 
 /** Each stock record drawn from, in the order first drawn, with its lines (a record may be drawn for two BOM lines). */

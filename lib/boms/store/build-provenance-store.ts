@@ -34,7 +34,8 @@ export class BuildProvenanceStore {
    * put is conditioned on the item being new: a group committed twice fails, it never doubles.
    */
   provenanceWriteGroups(organizationId: string, build: BuildProvenance, maxActionsPerGroup: number): StoreWrite[][] {
-    if (!Number.isInteger(maxActionsPerGroup) || maxActionsPerGroup < 1) throw new RangeError(`maxActionsPerGroup must be a positive integer, not ${maxActionsPerGroup}`);
+    if (!Number.isInteger(maxActionsPerGroup) || maxActionsPerGroup < 1)
+      throw new RangeError(`maxActionsPerGroup must be a positive integer, not ${maxActionsPerGroup}`);
     const writes = this.orderedWrites(organizationId, build, fitsInPointer(build, maxActionsPerGroup));
     const groups: StoreWrite[][] = [];
     for (let start = 0; start < writes.length; start += maxActionsPerGroup) groups.push(writes.slice(start, start + maxActionsPerGroup));
@@ -81,7 +82,13 @@ export class BuildProvenanceStore {
   /** The builds with every consumed line, reading (in one BatchGetItem) the lines their items do not hold. */
   async whole(organizationId: string, builds: readonly StoredBuild[]): Promise<BuildProvenance[]> {
     const missing = builds.filter((build) => build.consumed === undefined);
-    const found = missing.length === 0 ? [] : await batchGet(this.tableName, missing.flatMap((build) => consumedLinesKeys(organizationId, build)));
+    const found =
+      missing.length === 0
+        ? []
+        : await batchGet(
+            this.tableName,
+            missing.flatMap((build) => consumedLinesKeys(organizationId, build)),
+          );
     const byKey = new Map(found.map((item) => [keyString(item), item]));
     return builds.map((build) => {
       if (build.consumed) return provenanceOf(build.header, build.consumed);
@@ -91,14 +98,17 @@ export class BuildProvenanceStore {
         if (!holder) throw new Error(`Build ${build.header.id}: its consumed lines at ${key.pk} ${key.sk ?? ''} are missing`);
         return holder.consumed as BuildProvenance['consumed'];
       });
-      if (consumed.length !== build.consumedCount) throw new Error(`Build ${build.header.id}: ${consumed.length} consumed lines stored, ${build.consumedCount} expected`);
+      if (consumed.length !== build.consumedCount)
+        throw new Error(`Build ${build.header.id}: ${consumed.length} consumed lines stored, ${build.consumedCount} expected`);
       return provenanceOf(build.header, consumed);
     });
   }
 
   private orderedWrites(organizationId: string, build: BuildProvenance, linesInPointer: boolean): StoreWrite[] {
     const { slices, entries, pointer } = provenanceItems(organizationId, build, linesInPointer);
-    return [...slices, ...entries, pointer].map((item) => ({ item: { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } }));
+    return [...slices, ...entries, pointer].map((item) => ({
+      item: { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    }));
   }
 }
 

@@ -31,11 +31,18 @@ export const submitBuildBody = /* @__PURE__ */ (() =>
           .array(buildSourceInput)
           .check(
             z.maxLength(MAX_BUILD_SOURCE_LINES),
-            z.describe(`Where components are drawn from, in order (at most ${MAX_BUILD_SOURCE_LINES}); a component not named here is drawn at the build’s location: without a lot, or its oldest lots first.`),
+            z.describe(
+              `Where components are drawn from, in order (at most ${MAX_BUILD_SOURCE_LINES}); a component not named here is drawn at the build’s location: without a lot, or its oldest lots first.`,
+            ),
           ),
       ),
     })
-    .check(exactlyOne([['bomCode', 'bomId'], ['locationCode', 'locationId']])))();
+    .check(
+      exactlyOne([
+        ['bomCode', 'bomId'],
+        ['locationCode', 'locationId'],
+      ]),
+    ))();
 
 const shortLineSchema = z.object({
   line: z.number().check(z.int(), z.describe('Index of the BOM line in the revision’s lines.')),

@@ -106,9 +106,25 @@ export interface StoredBuild {
 }
 
 /** A build as submitted, over JSON or by an import: queued, at the reserve step, with a new id. */
-export function queuedBuild(fields: Pick<Build, 'organizationId' | 'buildReference' | 'bomId' | 'revision' | 'quantity' | 'locationId' | 'outputLot' | 'sources' | 'submittedBy' | 'importJobId'>, at: string): Build {
+export function queuedBuild(
+  fields: Pick<
+    Build,
+    'organizationId' | 'buildReference' | 'bomId' | 'revision' | 'quantity' | 'locationId' | 'outputLot' | 'sources' | 'submittedBy' | 'importJobId'
+  >,
+  at: string,
+): Build {
   const { importJobId, ...rest } = fields;
-  return { id: newId('bld'), ...rest, status: 'queued', failure: null, progress: newProgress(), ...(importJobId === undefined ? {} : { importJobId }), submittedAt: at, updatedAt: at, completedAt: null };
+  return {
+    id: newId('bld'),
+    ...rest,
+    status: 'queued',
+    failure: null,
+    progress: newProgress(),
+    ...(importJobId === undefined ? {} : { importJobId }),
+    submittedAt: at,
+    updatedAt: at,
+    completedAt: null,
+  };
 }
 
 export function newProgress(): BuildProgress {

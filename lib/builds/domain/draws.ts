@@ -28,7 +28,12 @@ export function needsOf(build: Build, content: BomContent, items: ReadonlyMap<st
     const item = items.get(line.itemId);
     if (!item) throw new Error(`Build ${build.id} needs an item that does not exist`);
     const named = build.sources.filter((source) => source.itemId === line.itemId);
-    const from = named.length > 0 ? named.map((source) => ({ location: placeOf(locations, source.locationId), lot: source.lot })) : item.trackingMode === 'lot' ? { lotsAt: at } : [{ location: at, lot: null }];
+    const from =
+      named.length > 0
+        ? named.map((source) => ({ location: placeOf(locations, source.locationId), lot: source.lot }))
+        : item.trackingMode === 'lot'
+          ? { lotsAt: at }
+          : [{ location: at, lot: null }];
     return { line: index, item, quantity: lineNeed(line, content, build.quantity), from };
   });
 }
@@ -55,13 +60,21 @@ export function readsOf(needs: readonly BuildNeed[]): { stockRecords: string[]; 
  * ledger, drawing only on available stock. Gives the draws, in line order, and the lines that
  * cannot get all they need (nothing is then to be committed).
  */
-export function holdNeeds(needs: readonly BuildNeed[], held: ReadonlyMap<number, number>, ledger: StockLedger, build: Build, occurredAt: string): { draws: BuildDraw[]; short: ShortBuildLine[] } {
+export function holdNeeds(
+  needs: readonly BuildNeed[],
+  held: ReadonlyMap<number, number>,
+  ledger: StockLedger,
+  build: Build,
+  occurredAt: string,
+): { draws: BuildDraw[]; short: ShortBuildLine[] } {
   const draws: BuildDraw[] = [];
   const short: ShortBuildLine[] = [];
   for (const need of needs) {
     const already = held.get(need.line) ?? 0;
     let left = sumQuantities([need.quantity, -already]);
-    const sides = Array.isArray(need.from) ? need.from : ledger.lotsWithStockAt(need.item, need.from.lotsAt).map((lot) => ({ location: (need.from as { lotsAt: Location }).lotsAt, lot }));
+    const sides = Array.isArray(need.from)
+      ? need.from
+      : ledger.lotsWithStockAt(need.item, need.from.lotsAt).map((lot) => ({ location: (need.from as { lotsAt: Location }).lotsAt, lot }));
     for (const side of sides) {
       if (left <= 0) break;
       const take = Math.min(left, ledger.available(need.item, side));
@@ -71,7 +84,8 @@ export function holdNeeds(needs: readonly BuildNeed[], held: ReadonlyMap<number,
       draws.push({ line: need.line, itemId: need.item.id, locationId: side.location.id, lot: side.lot, stockRecordId: hold.record.id, quantity: take });
       left = sumQuantities([left, -take]);
     }
-    if (left > 0) short.push({ line: need.line, itemId: need.item.id, sku: need.item.sku, needed: need.quantity, available: sumQuantities([need.quantity, -left]) });
+    if (left > 0)
+      short.push({ line: need.line, itemId: need.item.id, sku: need.item.sku, needed: need.quantity, available: sumQuantities([need.quantity, -left]) });
   }
   return { draws, short };
 }

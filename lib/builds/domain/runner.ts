@@ -164,7 +164,10 @@ export class BuildRunner<Write> {
     const planned = holdNeeds(session.needs, held, this.ledger(session), build, at);
     if (planned.short.length > 0) {
       const failure = shortFailure(planned.short);
-      if (slices.length === 0) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', failure, at), [this.ports.builds.releaseClaimWrite(organizationId, build)]);
+      if (slices.length === 0)
+        return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', failure, at), [
+          this.ports.builds.releaseClaimWrite(organizationId, build),
+        ]);
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const slice = planned.draws.slice(0, DRAWS_PER_SLICE);
@@ -172,13 +175,21 @@ export class BuildRunner<Write> {
     // Every draw fits this one slice: held and consumed in one transaction, all or nothing by itself.
     const whole = last && slices.length === 0 && slice.length > 0;
     const slicesAfter = build.progress.slices + (slice.length > 0 ? 1 : 0);
-    const progress: BuildProgress = whole ? { ...build.progress, slices: slicesAfter, consumed: slicesAfter, phase: 'produce' } : { ...build.progress, slices: slicesAfter, phase: last ? 'consume' : 'reserve' };
+    const progress: BuildProgress = whole
+      ? { ...build.progress, slices: slicesAfter, consumed: slicesAfter, phase: 'produce' }
+      : { ...build.progress, slices: slicesAfter, phase: last ? 'consume' : 'reserve' };
     const next: Build = { ...build, status: 'running', progress };
     if (slice.length === 0) return this.commit(organizationId, stored, session, undefined, next, []);
     const ledger = this.ledger(session);
     ledger.begin();
     for (const draw of slice) {
-      const hold = ledger.hold({ item: this.item(session, draw.itemId), side: this.side(session, draw), quantity: draw.quantity, reservationId: build.id, occurredAt: at });
+      const hold = ledger.hold({
+        item: this.item(session, draw.itemId),
+        side: this.side(session, draw),
+        quantity: draw.quantity,
+        reservationId: build.id,
+        occurredAt: at,
+      });
       if (!hold.ok) throw new Error('A slice holds what its plan found available');
     }
     if (whole) this.consumeDraws(ledger, session, build, slice, at);
@@ -191,7 +202,15 @@ export class BuildRunner<Write> {
   /** The draws leave on-hand and reserved together, as `consumption` movements, right after this transaction held them. */
   private consumeDraws(ledger: StockLedger, session: Session, build: Build, draws: readonly BuildDraw[], at: string): void {
     for (const draw of draws) {
-      const moved = ledger.move({ type: 'consumption', item: this.item(session, draw.itemId), quantity: draw.quantity, from: this.side(session, draw), reference: build.buildReference, reservationId: build.id, occurredAt: at });
+      const moved = ledger.move({
+        type: 'consumption',
+        item: this.item(session, draw.itemId),
+        quantity: draw.quantity,
+        from: this.side(session, draw),
+        reference: build.buildReference,
+        reservationId: build.id,
+        occurredAt: at,
+      });
       if (!moved.ok) throw new Error('A draw held in this transaction is there to consume');
     }
   }
@@ -200,23 +219,46 @@ export class BuildRunner<Write> {
   private async consume(organizationId: string, stored: StoredBuild, session: Session): Promise<StoredBuild> {
     const { build } = stored;
     const slice = (session.slices ?? [])[build.progress.consumed] ?? [];
-    await session.state.read({ stockRecords: slice.map((draw) => stockRecordKey(draw.itemId, draw.locationId, draw.lot)), itemIds: slice.map((draw) => draw.itemId) });
+    await session.state.read({
+      stockRecords: slice.map((draw) => stockRecordKey(draw.itemId, draw.locationId, draw.lot)),
+      itemIds: slice.map((draw) => draw.itemId),
+    });
     const at = this.now();
     const ledger = this.ledger(session);
     ledger.begin();
     const short: ShortBuildLine[] = [];
     for (const draw of slice) {
       const item = this.item(session, draw.itemId);
-      const moved = ledger.move({ type: 'consumption', item, quantity: draw.quantity, from: this.side(session, draw), reference: build.buildReference, reservationId: build.id, occurredAt: at });
-      if (!moved.ok && moved.reason === 'insufficient-stock') short.push({ line: draw.line, itemId: item.id, sku: item.sku, needed: draw.quantity, available: moved.available });
+      const moved = ledger.move({
+        type: 'consumption',
+        item,
+        quantity: draw.quantity,
+        from: this.side(session, draw),
+        reference: build.buildReference,
+        reservationId: build.id,
+        occurredAt: at,
+      });
+      if (!moved.ok && moved.reason === 'insufficient-stock')
+        short.push({ line: draw.line, itemId: item.id, sku: item.sku, needed: draw.quantity, available: moved.available });
     }
     if (short.length > 0) {
       // A count set on-hand below what the build holds: it cannot consume what is not there.
-      const failure: BuildFailure = { code: 'insufficient-stock', message: `A count lowered on-hand below what the build held at ${short.length} of its sources; what it had consumed was put back.`, lines: short };
+      const failure: BuildFailure = {
+        code: 'insufficient-stock',
+        message: `A count lowered on-hand below what the build held at ${short.length} of its sources; what it had consumed was put back.`,
+        lines: short,
+      };
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const consumed = build.progress.consumed + 1;
-    return this.commit(organizationId, stored, session, ledger, { ...build, progress: { ...build.progress, consumed, phase: consumed >= build.progress.slices ? 'produce' : 'consume' } }, []);
+    return this.commit(
+      organizationId,
+      stored,
+      session,
+      ledger,
+      { ...build, progress: { ...build.progress, consumed, phase: consumed >= build.progress.slices ? 'produce' : 'consume' } },
+      [],
+    );
   }
 
   private async produce(organizationId: string, stored: StoredBuild, session: Session): Promise<StoredBuild> {
@@ -226,9 +268,20 @@ export class BuildRunner<Write> {
     await session.state.read({ stockRecords: [stockRecordKey(target.id, location.id, build.outputLot)], itemIds: [target.id] });
     const ledger = this.ledger(session);
     ledger.begin();
-    const produced = ledger.move({ type: 'production', item: target, quantity: build.quantity, to: { location, lot: build.outputLot }, reference: build.buildReference, occurredAt: this.now() });
+    const produced = ledger.move({
+      type: 'production',
+      item: target,
+      quantity: build.quantity,
+      to: { location, lot: build.outputLot },
+      reference: build.buildReference,
+      occurredAt: this.now(),
+    });
     if (!produced.ok || !produced.to) {
-      const failure: BuildFailure = { code: 'invalid-number', message: `The output would take ${target.sku} at its location over the most a stock record or an item may hold; what the build consumed was put back.`, lines: [] };
+      const failure: BuildFailure = {
+        code: 'invalid-number',
+        message: `The output would take ${target.sku} at its location over the most a stock record or an item may hold; what the build consumed was put back.`,
+        lines: [],
+      };
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const progress: BuildProgress = { ...build.progress, phase: 'record', outputStockRecordId: produced.to.id, producedAt: this.now() };
@@ -236,7 +289,14 @@ export class BuildRunner<Write> {
     const groups = this.ports.provenanceGroups(organizationId, provenanceOf({ ...build, progress }, session), PROVENANCE_ACTIONS_PER_GROUP);
     const [only] = groups;
     if (groups.length === 1 && only && only.length <= PROVENANCE_ACTIONS_WITH_OUTPUT) {
-      return this.commit(organizationId, stored, session, ledger, finished({ ...build, progress: { ...progress, recorded: 1 } }, 'succeeded', null, this.now()), only);
+      return this.commit(
+        organizationId,
+        stored,
+        session,
+        ledger,
+        finished({ ...build, progress: { ...progress, recorded: 1 } }, 'succeeded', null, this.now()),
+        only,
+      );
     }
     return this.commit(organizationId, stored, session, ledger, { ...build, progress }, []);
   }
@@ -247,7 +307,10 @@ export class BuildRunner<Write> {
     const groups = this.ports.provenanceGroups(organizationId, provenanceOf(build, session), PROVENANCE_ACTIONS_PER_GROUP);
     const recorded = build.progress.recorded + 1;
     const at = this.now();
-    const next: Build = recorded >= groups.length ? finished({ ...build, progress: { ...build.progress, recorded } }, 'succeeded', null, at) : { ...build, progress: { ...build.progress, recorded } };
+    const next: Build =
+      recorded >= groups.length
+        ? finished({ ...build, progress: { ...build.progress, recorded } }, 'succeeded', null, at)
+        : { ...build, progress: { ...build.progress, recorded } };
     return this.commit(organizationId, stored, session, undefined, next, groups[build.progress.recorded] ?? []);
   }
 
@@ -257,9 +320,15 @@ export class BuildRunner<Write> {
     const slices = session.slices ?? [];
     const index = build.progress.unwound;
     const at = this.now();
-    if (index >= slices.length) return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', build.progress.failure, at), [this.ports.builds.releaseClaimWrite(organizationId, build)]);
+    if (index >= slices.length)
+      return this.commit(organizationId, stored, session, undefined, finished(build, 'failed', build.progress.failure, at), [
+        this.ports.builds.releaseClaimWrite(organizationId, build),
+      ]);
     const slice = slices[index] ?? [];
-    await session.state.read({ stockRecords: slice.map((draw) => stockRecordKey(draw.itemId, draw.locationId, draw.lot)), itemIds: slice.map((draw) => draw.itemId) });
+    await session.state.read({
+      stockRecords: slice.map((draw) => stockRecordKey(draw.itemId, draw.locationId, draw.lot)),
+      itemIds: slice.map((draw) => draw.itemId),
+    });
     const ledger = this.ledger(session);
     ledger.begin();
     for (const draw of slice) {
@@ -276,14 +345,26 @@ export class BuildRunner<Write> {
   }
 
   /** One step's transaction: the ledger's writes and events, `extra` writes, and the build over the version read. */
-  private async commit(organizationId: string, stored: StoredBuild, session: Session, ledger: StockLedger | undefined, next: Build, extra: Write[]): Promise<StoredBuild> {
+  private async commit(
+    organizationId: string,
+    stored: StoredBuild,
+    session: Session,
+    ledger: StockLedger | undefined,
+    next: Build,
+    extra: Write[],
+  ): Promise<StoredBuild> {
     const { ports } = this;
     const unit = ledger?.endUnit() ?? { writes: [], events: [] as EventDraft[] };
     const stockWrites: StockChangeWrite[] = ledger ? [...unit.writes, ...ledger.flush()] : [];
     const updated: Build = { ...next, updatedAt: this.now() };
     const checkpoint = ports.builds.checkpointWrite(organizationId, updated, stored.version);
     const writes = [...stockWrites.flatMap((write) => ports.stock.writesOf(organizationId, write)), ...extra, checkpoint];
-    await ports.writer.run({ organizationId, actor: stored.build.submittedBy, traceId: null }, async () => ({ writes, events: unit.events, audit: auditOf(stored.build, updated), result: undefined }));
+    await ports.writer.run({ organizationId, actor: stored.build.submittedBy, traceId: null }, async () => ({
+      writes,
+      events: unit.events,
+      audit: auditOf(stored.build, updated),
+      result: undefined,
+    }));
     if (ledger) session.state.advance(ledger);
     return { build: updated, version: stored.version + 1 };
   }
@@ -319,14 +400,23 @@ function finished(build: Build, status: 'succeeded' | 'failed', failure: BuildFa
 }
 
 function shortFailure(lines: ShortBuildLine[]): BuildFailure {
-  return { code: 'insufficient-stock', message: `${lines.length === 1 ? 'A component line lacks' : `${lines.length} component lines lack`} available stock (on-hand less what reservations and other builds hold); nothing was consumed.`, lines };
+  return {
+    code: 'insufficient-stock',
+    message: `${lines.length === 1 ? 'A component line lacks' : `${lines.length} component lines lack`} available stock (on-hand less what reservations and other builds hold); nothing was consumed.`,
+    lines,
+  };
 }
 
 /** The audit entry of the step that ends the build. */
 function auditOf(before: Build, after: Build): AuditDraft | undefined {
   if (after.progress.phase !== 'done' || before.progress.phase === 'done') return undefined;
   const succeeded = after.status === 'succeeded';
-  return { kind: succeeded ? 'build.succeeded' : 'build.failed', target: { kind: 'build', id: after.id }, summary: `Build ${succeeded ? 'succeeded' : 'failed'}: ${after.buildReference}`, changes: [] };
+  return {
+    kind: succeeded ? 'build.succeeded' : 'build.failed',
+    target: { kind: 'build', id: after.id },
+    summary: `Build ${succeeded ? 'succeeded' : 'failed'}: ${after.buildReference}`,
+    changes: [],
+  };
 }
 
 /** The provenance of a build whose output is produced: every draw consumed, in slice order. */
@@ -343,7 +433,9 @@ export function provenanceOf(build: Build, session: Pick<Session, 'slices' | 'co
     outputStockRecordId,
     outputLot: build.outputLot,
     locationId: build.locationId,
-    consumed: (session.slices ?? []).flat().map((draw) => ({ sourceStockRecordId: draw.stockRecordId, itemId: draw.itemId, quantity: draw.quantity, lot: draw.lot })),
+    consumed: (session.slices ?? [])
+      .flat()
+      .map((draw) => ({ sourceStockRecordId: draw.stockRecordId, itemId: draw.itemId, quantity: draw.quantity, lot: draw.lot })),
     builtAt: producedAt,
   };
 }

@@ -65,8 +65,17 @@ export interface CheckedBuild {
  * the BOM, lots as their tracking asks, each place once). Shared by the in-chunk decision (dry runs)
  * and the build job an import submits (lib/imports/domain/builds-kind.ts).
  */
-export function checkBuild(header: BuildRow, lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, bom: Bom, lookup: BuildLookup, rowNumber: number): CheckedBuild | { error: StockDecision } {
-  if (bom.archived || bom.status === 'obsolete') return { error: invalid(rowNumber, 'bomCode', header.bomCode, `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`) };
+export function checkBuild(
+  header: BuildRow,
+  lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>,
+  bom: Bom,
+  lookup: BuildLookup,
+  rowNumber: number,
+): CheckedBuild | { error: StockDecision } {
+  if (bom.archived || bom.status === 'obsolete')
+    return {
+      error: invalid(rowNumber, 'bomCode', header.bomCode, `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`),
+    };
   const target = lookup.itemById(bom.targetItemId);
   if (!target) return { error: invalid(rowNumber, 'bomCode', bom.code, `The target item of BOM "${bom.code}" is no longer an item of the organization.`) };
   const outputLotProblem = lotError(target, header.outputLot, 'outputLot', rowNumber);
@@ -106,17 +115,38 @@ export function decideBuild(
       if (left <= 0) break;
       const take = Math.min(left, ledger.available(source.item, source.side));
       if (take <= 0) continue;
-      const moved = ledger.move({ type: 'consumption', item: source.item, quantity: take, from: source.side, reference: header.buildReference, occurredAt: at.now });
+      const moved = ledger.move({
+        type: 'consumption',
+        item: source.item,
+        quantity: take,
+        from: source.side,
+        reference: header.buildReference,
+        occurredAt: at.now,
+      });
       if (!moved.ok || !moved.from) throw new Error('A source never gives more than it has');
       movementIds.push(moved.movementId);
       consumed.push({ sourceStockRecordId: moved.from.id, itemId: source.item.id, quantity: take, lot: source.side.lot });
       left = sumQuantities([left, -take]);
     }
-    if (left > 0) short.push({ sku: (Array.isArray(planned) ? planned[0]?.item.sku : planned.item.sku) ?? line.itemId, needed: need, available: sumQuantities([need, -left]) });
+    if (left > 0)
+      short.push({
+        sku: (Array.isArray(planned) ? planned[0]?.item.sku : planned.item.sku) ?? line.itemId,
+        needed: need,
+        available: sumQuantities([need, -left]),
+      });
   }
-  if (short.length > 0) return refused({ rowNumber, column: 'quantity', value: String(header.quantity), code: 'insufficient-stock', message: shortLinesMessage(short) });
-  const produced = ledger.move({ type: 'production', item: target, quantity: header.quantity, to: { location, lot: header.outputLot }, reference: header.buildReference, occurredAt: at.now });
-  if (!produced.ok) return refused(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
+  if (short.length > 0)
+    return refused({ rowNumber, column: 'quantity', value: String(header.quantity), code: 'insufficient-stock', message: shortLinesMessage(short) });
+  const produced = ledger.move({
+    type: 'production',
+    item: target,
+    quantity: header.quantity,
+    to: { location, lot: header.outputLot },
+    reference: header.buildReference,
+    occurredAt: at.now,
+  });
+  if (!produced.ok)
+    return refused(refusal(produced, rowNumber, 'quantity', String(header.quantity), `${target.sku} at ${header.locationCode}`, header.quantity));
   if (!produced.to) throw new Error('Production adds stock at its location');
   movementIds.push(produced.movementId);
   const build: BuildProvenance = {
@@ -147,7 +177,12 @@ const SHORT_LINES_NAMED = 10;
 
 /** The message of a build's `insufficient-stock` row error: each short component (the first 10), the same in a dry run and a real run. */
 export function shortLinesMessage(lines: readonly ShortLine[]): string {
-  const named = lines.slice(0, SHORT_LINES_NAMED).map((line) => `Component "${line.sku}" has ${line.available} available (on hand less what reservations and other builds hold); ${line.needed} is more than that.`);
+  const named = lines
+    .slice(0, SHORT_LINES_NAMED)
+    .map(
+      (line) =>
+        `Component "${line.sku}" has ${line.available} available (on hand less what reservations and other builds hold); ${line.needed} is more than that.`,
+    );
   const more = lines.length - named.length;
   return [...named, ...(more > 0 ? [`${more} more component lines are short.`] : []), 'Nothing was consumed.'].join(' ');
 }
@@ -158,13 +193,20 @@ function lotSources(item: Item, location: Location, ledger: StockLedger, rowNumb
 }
 
 /** The places each component is drawn from, in order; or the refusal that keeps the build from knowing them. */
-function sourcesOf(lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>, bom: Bom, location: Location, lookup: BuildLookup, firstRow: number): Map<string, Sources> | { error: StockDecision } {
+function sourcesOf(
+  lines: ReadonlyArray<{ rowNumber: number; row: BuildRow }>,
+  bom: Bom,
+  location: Location,
+  lookup: BuildLookup,
+  firstRow: number,
+): Map<string, Sources> | { error: StockDecision } {
   const sources = new Map<string, Source[]>();
   const seen = new Set<string>();
   for (const { rowNumber, row } of lines) {
     if (row.componentSku === null) continue;
     const item = lookup.item(row.componentSku);
-    if (!bom.lines.some((line) => line.itemId === item.id)) return { error: invalid(rowNumber, 'componentSku', row.componentSku, `"${row.componentSku}" is not a component of BOM "${bom.code}".`) };
+    if (!bom.lines.some((line) => line.itemId === item.id))
+      return { error: invalid(rowNumber, 'componentSku', row.componentSku, `"${row.componentSku}" is not a component of BOM "${bom.code}".`) };
     const lotProblem = lotError(item, row.sourceLot, 'sourceLot', rowNumber);
     if (lotProblem) return { error: refused(lotProblem) };
     const sourceLocation = row.sourceLocationCode === null ? location : lookup.location(row.sourceLocationCode);

@@ -57,9 +57,11 @@ export class SubmitBuildCommand<Write> {
     const refuse = (pointer: string, code: string, message: string) => errors.push({ location: 'body', pointer, code, message });
     const bomPointer = input.bomId !== undefined ? '/bomId' : '/bomCode';
     if (!bom) refuse(bomPointer, 'unknown-bom', 'No BOM of the organization has this id or code.');
-    else if (bom.archived || bom.status === 'obsolete') refuse(bomPointer, 'bom-not-buildable', `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`);
+    else if (bom.archived || bom.status === 'obsolete')
+      refuse(bomPointer, 'bom-not-buildable', `BOM "${bom.code}" is ${bom.archived ? 'archived' : 'obsolete'}; builds use draft or active BOMs.`);
     const location = input.locationId !== undefined ? found.locationsById.get(input.locationId) : found.locationsByCode.get(input.locationCode ?? '');
-    if (!location) refuse(input.locationId !== undefined ? '/locationId' : '/locationCode', 'unknown-location', 'No location of the organization has this id or code.');
+    if (!location)
+      refuse(input.locationId !== undefined ? '/locationId' : '/locationCode', 'unknown-location', 'No location of the organization has this id or code.');
 
     const components = new Set(bom?.lines.map((line) => line.itemId));
     const sources: BuildSource[] = [];
@@ -67,11 +69,21 @@ export class SubmitBuildCommand<Write> {
     input.sources.forEach((source, index) => {
       const item = source.itemId !== undefined ? found.itemsById.get(source.itemId) : found.itemsBySku.get(source.sku ?? '');
       const at = source.locationCode === undefined ? location : found.locationsByCode.get(source.locationCode);
-      if (!item) return refuse(`/sources/${index}/${source.itemId !== undefined ? 'itemId' : 'sku'}`, 'unknown-item', 'No item of the organization has this id or sku.');
-      if (!at) return source.locationCode === undefined ? undefined : refuse(`/sources/${index}/locationCode`, 'unknown-location', 'No location of the organization has this code.');
+      if (!item)
+        return refuse(`/sources/${index}/${source.itemId !== undefined ? 'itemId' : 'sku'}`, 'unknown-item', 'No item of the organization has this id or sku.');
+      if (!at)
+        return source.locationCode === undefined
+          ? undefined
+          : refuse(`/sources/${index}/locationCode`, 'unknown-location', 'No location of the organization has this code.');
       if (bom && !components.has(item.id)) return refuse(`/sources/${index}`, 'not-a-component', `"${item.sku}" is not a component of BOM "${bom.code}".`);
-      if (item.trackingMode === 'lot' && source.lot === null) return refuse(`/sources/${index}/lot`, 'lot-required', `Item "${item.sku}" is tracked by lot: name the lot to draw from, or leave the component out of sources to draw its oldest lots.`);
-      if (item.trackingMode !== 'lot' && source.lot !== null) return refuse(`/sources/${index}/lot`, 'lot-not-allowed', `Item "${item.sku}" is not tracked by lot: leave lot out.`);
+      if (item.trackingMode === 'lot' && source.lot === null)
+        return refuse(
+          `/sources/${index}/lot`,
+          'lot-required',
+          `Item "${item.sku}" is tracked by lot: name the lot to draw from, or leave the component out of sources to draw its oldest lots.`,
+        );
+      if (item.trackingMode !== 'lot' && source.lot !== null)
+        return refuse(`/sources/${index}/lot`, 'lot-not-allowed', `Item "${item.sku}" is not tracked by lot: leave lot out.`);
       const place = stockRecordKey(item.id, at.id, source.lot);
       if (seen.has(place)) return refuse(`/sources/${index}`, 'duplicate-source', `The same source of "${item.sku}" is named twice.`);
       seen.add(place);
@@ -81,11 +93,29 @@ export class SubmitBuildCommand<Write> {
     if (errors.length > 0 || !bom || !location) throw new ValidationError(errors, 'The build names what it cannot use; see `errors`.');
 
     const at = (ports.clock?.() ?? new Date()).toISOString();
-    const build = queuedBuild({ organizationId, buildReference: input.buildReference, bomId: bom.id, revision: { id: bom.revision.id, number: bom.revision.number }, quantity: input.quantity, locationId: location.id, outputLot: input.outputLot, sources, submittedBy }, at);
+    const build = queuedBuild(
+      {
+        organizationId,
+        buildReference: input.buildReference,
+        bomId: bom.id,
+        revision: { id: bom.revision.id, number: bom.revision.number },
+        quantity: input.quantity,
+        locationId: location.id,
+        outputLot: input.outputLot,
+        sources,
+        submittedBy,
+      },
+      at,
+    );
     return {
       writes: ports.builds.createWrites(organizationId, build),
       events: [],
-      audit: { kind: 'build.submitted', target: { kind: 'build', id: build.id }, summary: `Build submitted: ${build.buildReference} (${build.quantity} of BOM ${bom.code})`, changes: [] },
+      audit: {
+        kind: 'build.submitted',
+        target: { kind: 'build', id: build.id },
+        summary: `Build submitted: ${build.buildReference} (${build.quantity} of BOM ${bom.code})`,
+        changes: [],
+      },
       result: build,
     };
   }
@@ -96,10 +126,19 @@ export class SubmitBuildCommand<Write> {
   }
 
   /** The output's lot as its target item's tracking asks; a target no longer an item refuses the build. */
-  private async checkOutput(organizationId: string, bom: Bom, outputLot: string | null, refuse: (pointer: string, code: string, message: string) => void): Promise<void> {
-    const target = (await this.ports.references(organizationId, { skus: [], itemIds: [bom.targetItemId], codes: [], locationIds: [], claimKeys: [] })).itemsById.get(bom.targetItemId);
+  private async checkOutput(
+    organizationId: string,
+    bom: Bom,
+    outputLot: string | null,
+    refuse: (pointer: string, code: string, message: string) => void,
+  ): Promise<void> {
+    const target = (
+      await this.ports.references(organizationId, { skus: [], itemIds: [bom.targetItemId], codes: [], locationIds: [], claimKeys: [] })
+    ).itemsById.get(bom.targetItemId);
     if (!target) return refuse('/bomId', 'bom-not-buildable', `The target item of BOM "${bom.code}" is no longer an item of the organization.`);
-    if (target.trackingMode === 'lot' && outputLot === null) return refuse('/outputLot', 'lot-required', `The output "${target.sku}" is tracked by lot: outputLot is required.`);
-    if (target.trackingMode !== 'lot' && outputLot !== null) return refuse('/outputLot', 'lot-not-allowed', `The output "${target.sku}" is not tracked by lot: leave outputLot out.`);
+    if (target.trackingMode === 'lot' && outputLot === null)
+      return refuse('/outputLot', 'lot-required', `The output "${target.sku}" is tracked by lot: outputLot is required.`);
+    if (target.trackingMode !== 'lot' && outputLot !== null)
+      return refuse('/outputLot', 'lot-not-allowed', `The output "${target.sku}" is not tracked by lot: leave outputLot out.`);
   }
 }

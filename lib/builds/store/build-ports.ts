@@ -30,7 +30,9 @@ export function buildPorts(tables: { inventory: string; events: string; audit: s
     stock: {
       // Stock records through the reads that remember each key's record id (a stock record is never deleted): a record read before takes one round trip, not two.
       getByNaturalKeys: async (organizationId, entity, naturalKeys) =>
-        entity === 'stock-record' ? (await reads.stock(organizationId, { recordKeys: [...naturalKeys], itemIds: [], claimKeys: [] })).records : stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
+        entity === 'stock-record'
+          ? (await reads.stock(organizationId, { recordKeys: [...naturalKeys], itemIds: [], claimKeys: [] })).records
+          : stockStateByKeys(inventory, stock, organizationId, entity, naturalKeys),
       getItemsByIds: async (organizationId, ids) => recordsOf(await inventory.getByIds(organizationId, 'item', ids)) as Map<string, Item>,
       stockRecordsAt: (organizationId, places) => inventory.stockRecordsAt(organizationId, places),
       recordsAndTotals: async (organizationId, recordKeys, itemIds) => {

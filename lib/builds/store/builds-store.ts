@@ -45,7 +45,9 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
   ) {}
 
   async get(organizationId: string, id: string): Promise<StoredBuild | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, id }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, id }), ConsistentRead: true }),
+    );
     return Item ? { build: Item.build as Build, version: Item.version as number } : undefined;
   }
 
@@ -56,11 +58,25 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
   }
 
   createWrites(organizationId: string, build: Build): StoreWrite[] {
-    const claim = this.stock.entryWrite(organizationId, { key: buildClaimKey(build.buildReference), jobId: build.importJobId ?? build.id, movementIds: [], buildId: build.id, appliedAt: build.submittedAt });
+    const claim = this.stock.entryWrite(organizationId, {
+      key: buildClaimKey(build.buildReference),
+      jobId: build.importJobId ?? build.id,
+      movementIds: [],
+      buildId: build.id,
+      appliedAt: build.submittedAt,
+    });
     return [
-      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, build, SUBMITTED_BUILD_VERSION), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      {
+        item: {
+          Put: { TableName: this.tableName, Item: this.item(organizationId, build, SUBMITTED_BUILD_VERSION), ConditionExpression: 'attribute_not_exists(pk)' },
+        },
+      },
       // Another request or an import took the reference meanwhile.
-      { ...claim, onConditionFailed: async () => new BuildReferenceTakenError(build.buildReference, (await this.idOfReference(organizationId, build.buildReference)) ?? null) },
+      {
+        ...claim,
+        onConditionFailed: async () =>
+          new BuildReferenceTakenError(build.buildReference, (await this.idOfReference(organizationId, build.buildReference)) ?? null),
+      },
     ];
   }
 
@@ -83,12 +99,25 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
   }
 
   sliceWrite(organizationId: string, buildId: string, index: number, draws: BuildDraw[]): StoreWrite {
-    return { item: { Put: { TableName: this.tableName, Item: entityItem(drawSliceEntity, { organizationId, buildId, index }, { draws }), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    return {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: entityItem(drawSliceEntity, { organizationId, buildId, index }, { draws }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    };
   }
 
   async slices(organizationId: string, buildId: string): Promise<BuildDraw[][]> {
     const { pk } = drawSliceEntity.key({ organizationId, buildId, index: 0 });
-    const items = await queryAll({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slice)', ExpressionAttributeValues: { ':pk': pk, ':slice': 'SLICE#' }, ConsistentRead: true });
+    const items = await queryAll({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slice)',
+      ExpressionAttributeValues: { ':pk': pk, ':slice': 'SLICE#' },
+      ConsistentRead: true,
+    });
     return items.map((item) => item.draws as BuildDraw[]);
   }
 

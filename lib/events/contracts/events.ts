@@ -70,7 +70,15 @@ export const itemUpdatedDataSchema = open(
     // metadata (`open`, the description) are checks.
     previous: open(
       z.partial(
-        z.pick(z.object(eventItemSchema.shape), { name: true, unit: true, description: true, category: true, barcode: true, reorderPoint: true, trackingMode: true }),
+        z.pick(z.object(eventItemSchema.shape), {
+          name: true,
+          unit: true,
+          description: true,
+          category: true,
+          barcode: true,
+          reorderPoint: true,
+          trackingMode: true,
+        }),
       ),
     ).check(z.describe('The values before the change, one member per name in `changedFields`.')),
   }),
@@ -81,16 +89,44 @@ export const stockChangedDataSchema = open(
     ...stockPlaceFields,
     previousQuantity: onHandQuantity('On-hand quantity of the stock record before the change.'),
     previousUpdatedAt: z.optional(
-      z.nullable(utcTimestamp('The stock record’s `updatedAt` before the change; null when this change created the record. Absent from events committed before the field was added.')),
+      z.nullable(
+        utcTimestamp(
+          'The stock record’s `updatedAt` before the change; null when this change created the record. Absent from events committed before the field was added.',
+        ),
+      ),
     ),
     quantity: onHandQuantity('On-hand quantity of the stock record after the change.'),
     delta: z.number().check(z.describe('`quantity - previousQuantity`; negative when stock went down; 0 when only a reservation moved.')),
-    previousReserved: z.optional(z.number().check(z.minimum(0), z.describe('Held by reservations before the change. Absent from events committed before reservations existed.'))),
-    reserved: z.optional(z.number().check(z.minimum(0), z.describe('Held by reservations after the change. Absent from events committed before reservations existed.'))),
-    previousAvailable: z.optional(z.number().check(z.describe('`previousQuantity - previousReserved`; negative only after a count set on-hand below what reservations hold. Absent from events committed before reservations existed.'))),
+    previousReserved: z.optional(
+      z.number().check(z.minimum(0), z.describe('Held by reservations before the change. Absent from events committed before reservations existed.')),
+    ),
+    reserved: z.optional(
+      z.number().check(z.minimum(0), z.describe('Held by reservations after the change. Absent from events committed before reservations existed.')),
+    ),
+    previousAvailable: z.optional(
+      z
+        .number()
+        .check(
+          z.describe(
+            '`previousQuantity - previousReserved`; negative only after a count set on-hand below what reservations hold. Absent from events committed before reservations existed.',
+          ),
+        ),
+    ),
     available: z.optional(z.number().check(z.describe('`quantity - reserved`. Absent from events committed before reservations existed.'))),
-    movementId: z.nullable(movementId).check(z.describe('The movement that changed the stock (see `movement.created`); null when a reservation was created, released or expired (on-hand did not move).')),
-    reservationId: z.optional(z.nullable(z.string().check(z.regex(/^(res|bld)_[0-9A-Z]{26}$/)))).check(z.describe('The reservation (`res_…`) that held, released or shipped the stock, or the build (`bld_…`) that held, released or consumed it; null otherwise. Absent from events committed before reservations existed.')),
+    movementId: z
+      .nullable(movementId)
+      .check(
+        z.describe(
+          'The movement that changed the stock (see `movement.created`); null when a reservation was created, released or expired (on-hand did not move).',
+        ),
+      ),
+    reservationId: z
+      .optional(z.nullable(z.string().check(z.regex(/^(res|bld)_[0-9A-Z]{26}$/))))
+      .check(
+        z.describe(
+          'The reservation (`res_…`) that held, released or shipped the stock, or the build (`bld_…`) that held, released or consumed it; null otherwise. Absent from events committed before reservations existed.',
+        ),
+      ),
     reason: z.nullable(z.string()).check(z.describe('Reason given with an adjustment; null when none was given.')),
   }),
 );
@@ -149,22 +185,26 @@ export const lowStockDataSchema = open(
     itemId,
     sku,
     onHand: onHandQuantity('Total on-hand quantity of the item across all locations, after the change.'),
-    reserved: z.optional(z.number().check(z.minimum(0), z.describe('Total held by reservations after the change. Absent from events committed before reservations existed.'))),
-    available: z.optional(z.number().check(z.describe('`onHand - reserved`: what crossed below the reorder point. Absent from events committed before reservations existed (then `onHand` crossed it).'))),
-    reorderPoint: z
-      .number()
-      .check(z.minimum(0))
-      .check(z.describe('The reorder point the available quantity fell below.')),
+    reserved: z.optional(
+      z.number().check(z.minimum(0), z.describe('Total held by reservations after the change. Absent from events committed before reservations existed.')),
+    ),
+    available: z.optional(
+      z
+        .number()
+        .check(
+          z.describe(
+            '`onHand - reserved`: what crossed below the reorder point. Absent from events committed before reservations existed (then `onHand` crossed it).',
+          ),
+        ),
+    ),
+    reorderPoint: z.number().check(z.minimum(0)).check(z.describe('The reorder point the available quantity fell below.')),
   }),
 );
 
 export const exportCompletedDataSchema = open(
   z.object({
     exportId: opaqueId('export'),
-    kind: z
-      .string()
-      .check(z.minLength(1))
-      .check(z.describe('Kind of export (`GET /v1/exports/kinds`).')),
+    kind: z.string().check(z.minLength(1)).check(z.describe('Kind of export (`GET /v1/exports/kinds`).')),
     rowCount: z.int().check(z.minimum(0)),
     downloadUrl: z
       .string()
@@ -199,10 +239,7 @@ const envelopeShape = {
   type: eventTypeSchema.check(z.describe('Event type; selects the shape of `data`.')),
   version: z.literal(EVENT_VERSION).check(z.meta({ type: 'integer', description: 'Version of the event shape; 1.' })),
   occurredAt: utcTimestamp('Domain time of the event (UTC). Order by it for domain purposes, not by arrival.'),
-  organizationId: z
-    .string()
-    .check(z.regex(ORGANIZATION_ID_PATTERN))
-    .check(z.describe('The organization the event belongs to.')),
+  organizationId: z.string().check(z.regex(ORGANIZATION_ID_PATTERN)).check(z.describe('The organization the event belongs to.')),
   data: z.record(z.string(), z.unknown()).check(z.describe('Event payload; its shape depends on `type`.')),
 };
 

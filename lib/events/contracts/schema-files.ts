@@ -33,7 +33,18 @@ function isJsonObject(value: unknown): value is JsonObject {
 
 const LEADING_KEYWORDS = ['$schema', '$id', 'title', 'description'];
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
-const SCHEMA_KEYWORDS = new Set(['items', 'additionalProperties', 'propertyNames', 'not', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 
 /** Puts `$schema`, `title` and `description` first in every schema; keeps everything else in zod's order. */
@@ -95,7 +106,8 @@ export function eventJsonSchema(type: EventType): JsonObject {
 
 function readme(): string {
   const rows = EVENT_TYPES.map(
-    (type) => `| \`${type}\` | [${schemaFileOf(type)}](${schemaFileOf(type)}) | [${exampleFileOf(type)}](${exampleFileOf(type)}) | ${EVENT_DESCRIPTIONS[type]} |`,
+    (type) =>
+      `| \`${type}\` | [${schemaFileOf(type)}](${schemaFileOf(type)}) | [${exampleFileOf(type)}](${exampleFileOf(type)}) | ${EVENT_DESCRIPTIONS[type]} |`,
   );
   return [
     '# Event schemas',
@@ -104,7 +116,7 @@ function readme(): string {
     '`npm run events-schema -- --check` fails when these files are out of date.',
     '',
     'JSON Schema draft 2020-12. `envelope.schema.json` is the envelope every event shares; each',
-    '`<type>.schema.json` is the full envelope with that type\'s `data`; `examples/<type>.json` is',
+    "`<type>.schema.json` is the full envelope with that type's `data`; `examples/<type>.json` is",
     'an example that validates against it. No object is closed (`additionalProperties: true`):',
     'consumers must ignore unknown fields, and compatible additions may add fields. How to consume',
     'the feed: [docs/events.md](../docs/events.md).',

@@ -134,7 +134,12 @@ export class EventFeed {
    * none is committed yet), else cursor-expired for a cursor, or the position before the oldest
    * retained event for a reader from the start.
    */
-  private async checkedStart(organizationId: string, start: number, fromCursor: boolean, retained: (event: StoredEvent | undefined) => event is StoredEvent): Promise<number> {
+  private async checkedStart(
+    organizationId: string,
+    start: number,
+    fromCursor: boolean,
+    retained: (event: StoredEvent | undefined) => event is StoredEvent,
+  ): Promise<number> {
     const committed = await this.store.lastSequence(organizationId);
     if (start >= committed || retained(await this.findCommitted(organizationId, start + 1))) return start;
     if (fromCursor) throw cursorExpired();
@@ -172,7 +177,10 @@ export class EventFeed {
   }
 
   /** The position a page reads after, from the cursor or checkpoint, without reading storage. */
-  private async position(query: FeedQuery, binding: Parameters<CursorCodec['encode']>[1]): Promise<{ kind: 'cursor' | 'checkpoint' | 'start'; sequence: number }> {
+  private async position(
+    query: FeedQuery,
+    binding: Parameters<CursorCodec['encode']>[1],
+  ): Promise<{ kind: 'cursor' | 'checkpoint' | 'start'; sequence: number }> {
     if (query.cursor !== undefined) {
       const position = await this.cursors.decode(query.cursor, binding);
       if (!isPosition(position)) throw new ApiError(400, 'customer-api.pagination.invalid-cursor', 'Invalid cursor');

@@ -16,7 +16,11 @@ export const submitExportBody = /* @__PURE__ */ (() =>
     kind: z.string({ message: 'Required.' }).check(z.minLength(1), z.maxLength(64), z.describe('An export kind of `GET /v1/exports/kinds`.')),
     format: z._default(z.optional(z.enum(EXPORT_FORMATS, { message: `Must be one of: ${EXPORT_FORMATS.join(', ')}.` })), 'csv'),
     filters: z._default(
-      z.optional(z.record(z.string().check(z.minLength(1), z.maxLength(64)), z.union([z.string(), z.boolean()])).check(z.describe('The kind’s filters by name (`GET /v1/exports/kinds`).'))),
+      z.optional(
+        z
+          .record(z.string().check(z.minLength(1), z.maxLength(64)), z.union([z.string(), z.boolean()]))
+          .check(z.describe('The kind’s filters by name (`GET /v1/exports/kinds`).')),
+      ),
       {},
     ),
   }))();

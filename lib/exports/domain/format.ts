@@ -36,7 +36,11 @@ export function fileHeader(format: ExportFormat, columns: readonly ExportColumn[
 /** The rows as lines of the file. */
 export function encodeRows(format: ExportFormat, columns: readonly ExportColumn[], rows: readonly ExportRow[]): string {
   if (rows.length === 0) return '';
-  if (format === 'csv') return stringify(rows.map((row) => columns.map((column) => csvCell(column, row[column.name]))), CSV_OPTIONS);
+  if (format === 'csv')
+    return stringify(
+      rows.map((row) => columns.map((column) => csvCell(column, row[column.name]))),
+      CSV_OPTIONS,
+    );
   let lines = '';
   for (const row of rows) {
     const ordered: Record<string, ExportCell> = {};

@@ -68,7 +68,10 @@ export interface ExportProcessPorts<Write> {
     finishWrite(
       job: ExportJobState,
       outcome:
-        | { status: 'succeeded'; completion: { rowCount: number; fileSizeBytes: number; sha256: string; asOfEventId: string | null; completedAt: string; expiresAt: string } }
+        | {
+            status: 'succeeded';
+            completion: { rowCount: number; fileSizeBytes: number; sha256: string; asOfEventId: string | null; completedAt: string; expiresAt: string };
+          }
         | { status: 'failed'; failure: ExportFailure; completedAt: string },
     ): Write;
   };
@@ -93,7 +96,10 @@ export interface ExportProcessPorts<Write> {
   clock?: () => Date;
 }
 
-const TOO_MANY_ROWS: ExportFailure = { code: 'too-many-rows', message: `The export has more than ${MAX_EXPORT_ROWS.toLocaleString('en-US')} rows; narrow it with filters.` };
+const TOO_MANY_ROWS: ExportFailure = {
+  code: 'too-many-rows',
+  message: `The export has more than ${MAX_EXPORT_ROWS.toLocaleString('en-US')} rows; narrow it with filters.`,
+};
 const NO_PROGRESS: ExportFailure = { code: 'processing-error', message: 'The export made no progress in several attempts and was stopped. Submit it again.' };
 
 export class ExportProcessor<Write> {
@@ -166,7 +172,12 @@ export class ExportProcessor<Write> {
    * is uploaded and committed as it is (the next invocation continues from it); a smaller one is
    * dropped (`out-of-time`), as S3 accepts a smaller part only last.
    */
-  private async writePart(job: ExportJobState, source: ExportSource, columns: readonly ExportColumn[], budget: TimeBudget): Promise<ExportJobState | 'superseded' | 'too-many-rows' | 'out-of-time'> {
+  private async writePart(
+    job: ExportJobState,
+    source: ExportSource,
+    columns: readonly ExportColumn[],
+    budget: TimeBudget,
+  ): Promise<ExportJobState | 'superseded' | 'too-many-rows' | 'out-of-time'> {
     const progress = job.progress!;
     const partBytes = this.ports.partBytes ?? EXPORT_PART_BYTES;
     const minPartBytes = Math.min(partBytes, this.ports.minPartBytes ?? EXPORT_MIN_PART_BYTES);
@@ -224,9 +235,17 @@ export class ExportProcessor<Write> {
     const completedAt = this.now();
     const expiresAt = exportExpiresAt(completedAt);
     await commitStep(this.ports.writer, { organizationId: job.organizationId, actor: EXPORT_ACTOR, traceId: null }, () => ({
-      checkpoint: this.ports.jobs.finishWrite(job, { status: 'succeeded', completion: { rowCount: job.rowCount, fileSizeBytes: sizeBytes, sha256, asOfEventId: job.asOfEventId, completedAt, expiresAt } }),
+      checkpoint: this.ports.jobs.finishWrite(job, {
+        status: 'succeeded',
+        completion: { rowCount: job.rowCount, fileSizeBytes: sizeBytes, sha256, asOfEventId: job.asOfEventId, completedAt, expiresAt },
+      }),
       writes: [this.ports.slots.releaseWrite(job.organizationId, job.id)],
-      events: [{ type: 'export.completed', data: { exportId: job.id, kind: job.kind, rowCount: job.rowCount, downloadUrl: `/v1/exports/${job.id}/download-url`, expiresAt } }],
+      events: [
+        {
+          type: 'export.completed',
+          data: { exportId: job.id, kind: job.kind, rowCount: job.rowCount, downloadUrl: `/v1/exports/${job.id}/download-url`, expiresAt },
+        },
+      ],
       audit: {
         kind: 'export.completed',
         target: { kind: 'export', id: job.id },
@@ -246,7 +265,12 @@ export class ExportProcessor<Write> {
 
 /** The failed state and its `export.failed` audit entry in one transaction, once (the worker and the sweeper); then the upload is dropped. */
 export async function failExport<Write>(
-  ports: { jobs: Pick<ExportProcessPorts<Write>['jobs'], 'finishWrite'>; files: Pick<ExportProcessPorts<Write>['files'], 'abortUpload'>; slots: Pick<ExportSlots<Write>, 'releaseWrite'>; writer: CommandWriter<Write> },
+  ports: {
+    jobs: Pick<ExportProcessPorts<Write>['jobs'], 'finishWrite'>;
+    files: Pick<ExportProcessPorts<Write>['files'], 'abortUpload'>;
+    slots: Pick<ExportSlots<Write>, 'releaseWrite'>;
+    writer: CommandWriter<Write>;
+  },
   job: ExportJobState,
   failure: ExportFailure,
   completedAt: string,
@@ -255,7 +279,12 @@ export async function failExport<Write>(
     checkpoint: ports.jobs.finishWrite(job, { status: 'failed', failure, completedAt }),
     writes: [ports.slots.releaseWrite(job.organizationId, job.id)],
     events: [],
-    audit: { kind: 'export.failed', target: { kind: 'export', id: job.id }, summary: `Export ${job.id} of ${job.kind} failed: ${failure.code}`, changes: [{ field: 'status', from: job.status, to: 'failed' }] },
+    audit: {
+      kind: 'export.failed',
+      target: { kind: 'export', id: job.id },
+      summary: `Export ${job.id} of ${job.kind} failed: ${failure.code}`,
+      changes: [{ field: 'status', from: job.status, to: 'failed' }],
+    },
   }));
   if (job.progress) await ports.files.abortUpload(job.objectKey, job.progress.uploadId);
 }

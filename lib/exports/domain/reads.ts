@@ -2,7 +2,15 @@ import { ApiError } from '../../platform/core/errors.ts';
 import type { CursorCodec } from '../../platform/pagination/cursor.ts';
 import type { ListPage } from '../../platform/pagination/page.ts';
 import { staticListPage } from '../../platform/pagination/static-page.ts';
-import { EXPORT_CONTENT_TYPES, EXPORT_DOWNLOAD_URL_TTL_SECONDS, exportFileName, isExportExpired, publicExport, type ExportJob, type ExportJobState } from './job.ts';
+import {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_DOWNLOAD_URL_TTL_SECONDS,
+  exportFileName,
+  isExportExpired,
+  publicExport,
+  type ExportJob,
+  type ExportJobState,
+} from './job.ts';
 import { EXPORT_KINDS, type ExportColumn, type ExportFilter } from './kinds.ts';
 import { exportNotFound } from './submit.ts';
 
@@ -36,11 +44,21 @@ const KIND_SUMMARIES: readonly ExportKindSummary[] = EXPORT_KINDS.map(({ kind, t
   title,
   description,
   columns: columns.map(({ name, type, description: text }) => ({ name, type, description: text })),
-  filters: filters.map((filter: ExportFilter) => ({ name: filter.name, type: filter.type, required: filter.required, description: filter.description, ...(filter.values === undefined ? {} : { values: [...filter.values] }) })),
+  filters: filters.map((filter: ExportFilter) => ({
+    name: filter.name,
+    type: filter.type,
+    required: filter.required,
+    description: filter.description,
+    ...(filter.values === undefined ? {} : { values: [...filter.values] }),
+  })),
 }));
 
 /** What `GET /v1/exports/kinds` answers: the kinds, paged like every list (the declaration is static, so by offset). */
-export async function exportKindsList(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Promise<ListPage<ExportKindSummary>> {
+export async function exportKindsList(
+  organizationId: string,
+  query: { limit: number; cursor?: string },
+  cursors: CursorCodec,
+): Promise<ListPage<ExportKindSummary>> {
   return staticListPage(KIND_SUMMARIES, { organizationId, endpoint: 'GET /v1/exports/kinds', ...query }, cursors);
 }
 
@@ -74,6 +92,12 @@ export class ExportReads {
     const fileName = exportFileName(job);
     const contentType = EXPORT_CONTENT_TYPES[job.format];
     const url = await objects.downloadUrl(job.objectKey, { fileName, contentType, expiresInSeconds: EXPORT_DOWNLOAD_URL_TTL_SECONDS });
-    return { url, expiresAt: new Date(issuedAt + EXPORT_DOWNLOAD_URL_TTL_SECONDS * 1000).toISOString(), fileName, contentType, sizeBytes: job.fileSizeBytes ?? 0 };
+    return {
+      url,
+      expiresAt: new Date(issuedAt + EXPORT_DOWNLOAD_URL_TTL_SECONDS * 1000).toISOString(),
+      fileName,
+      contentType,
+      sizeBytes: job.fileSizeBytes ?? 0,
+    };
   }
 }

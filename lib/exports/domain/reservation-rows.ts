@@ -57,11 +57,17 @@ export function reservationRows(reservation: Reservation): ExportRow[] {
 /** The rows of reservations (as of S) the filter keeps, in order. */
 export function filteredReservationRows(reservations: readonly Reservation[], filter: ReservationRowFilter): ExportRow[] {
   return reservations
-    .filter((reservation) => (filter.status === undefined || reservation.status === filter.status) && (filter.reference === undefined || reservation.reference === filter.reference))
+    .filter(
+      (reservation) =>
+        (filter.status === undefined || reservation.status === filter.status) && (filter.reference === undefined || reservation.reference === filter.reference),
+    )
     .flatMap((reservation) =>
       reservationRows({
         ...reservation,
-        lines: reservation.lines.filter((line) => (filter.itemId === undefined || line.itemId === filter.itemId) && (filter.locationId === undefined || line.locationId === filter.locationId)),
+        lines: reservation.lines.filter(
+          (line) =>
+            (filter.itemId === undefined || line.itemId === filter.itemId) && (filter.locationId === undefined || line.locationId === filter.locationId),
+        ),
       }),
     );
 }
@@ -71,7 +77,12 @@ export function filteredReservationRows(reservations: readonly Reservation[], fi
  * left out; changed after S replaced by the before-image of their first change after S. Call it
  * after `rollback.catchUp()`, which must follow the page's read.
  */
-export async function reservationsAtSnapshot(ports: Pick<ReservationExports, 'before'>, organizationId: string, rollback: SnapshotRollback, reservations: readonly Reservation[]): Promise<Reservation[]> {
+export async function reservationsAtSnapshot(
+  ports: Pick<ReservationExports, 'before'>,
+  organizationId: string,
+  rollback: SnapshotRollback,
+  reservations: readonly Reservation[],
+): Promise<Reservation[]> {
   const changes = reservations.flatMap((reservation) => {
     const changedAt = rollback.reservationChangedAt(reservation.id);
     return changedAt === undefined || changedAt === reservation.createdAt ? [] : [{ reservationId: reservation.id, changedAt }];

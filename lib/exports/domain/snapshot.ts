@@ -62,7 +62,6 @@ interface StockBefore {
 
 type ItemFields = Partial<Pick<Item, 'name' | 'unit' | 'description' | 'category' | 'barcode' | 'reorderPoint' | 'trackingMode'>>;
 
-
 export class SnapshotRollback {
   /** Every event up to this sequence has been read into the before-images. */
   private readUpTo: number;
@@ -109,13 +108,21 @@ export class SnapshotRollback {
   private visit(event: StoredEvent): void {
     const { type } = event.envelope;
     if (type === 'stock.changed') {
-      const data = event.envelope.data as { stockRecordId?: string; previousQuantity?: number; previousUpdatedAt?: string | null; previousReserved?: number; reservationId?: string | null };
-      if (typeof data.reservationId === 'string' && !this.reservationsChangedAt.has(data.reservationId)) this.reservationsChangedAt.set(data.reservationId, event.envelope.occurredAt);
+      const data = event.envelope.data as {
+        stockRecordId?: string;
+        previousQuantity?: number;
+        previousUpdatedAt?: string | null;
+        previousReserved?: number;
+        reservationId?: string | null;
+      };
+      if (typeof data.reservationId === 'string' && !this.reservationsChangedAt.has(data.reservationId))
+        this.reservationsChangedAt.set(data.reservationId, event.envelope.occurredAt);
       if (data.stockRecordId === undefined) return;
       if (!this.stockBefore.has(data.stockRecordId) && typeof data.previousQuantity === 'number') {
         this.stockBefore.set(data.stockRecordId, { quantity: data.previousQuantity, updatedAt: data.previousUpdatedAt });
       }
-      if (!this.reservedBefore.has(data.stockRecordId) && typeof data.previousReserved === 'number') this.reservedBefore.set(data.stockRecordId, data.previousReserved);
+      if (!this.reservedBefore.has(data.stockRecordId) && typeof data.previousReserved === 'number')
+        this.reservedBefore.set(data.stockRecordId, data.previousReserved);
       return;
     }
     if (type !== 'item.created' && type !== 'item.updated') return;
@@ -143,7 +150,8 @@ export class SnapshotRollback {
       const before = this.stockBefore.get(record.id);
       const reserved = this.reservedBefore.get(record.id) ?? reservedOf(record);
       if (before === undefined) result.push({ record, quantity: record.onHand, reserved, updatedAt: record.updatedAt });
-      else if (before.updatedAt !== undefined && before.updatedAt !== null) result.push({ record, quantity: before.quantity, reserved, updatedAt: before.updatedAt });
+      else if (before.updatedAt !== undefined && before.updatedAt !== null)
+        result.push({ record, quantity: before.quantity, reserved, updatedAt: before.updatedAt });
       else if (before.updatedAt === undefined && before.quantity !== 0) result.push({ record, quantity: before.quantity, reserved, updatedAt: null });
     }
     return result;
@@ -161,7 +169,12 @@ export class SnapshotRollback {
 }
 
 /** One page's stock records at S, on a fresh read of the events (a rollback of its own). */
-export async function stockAtSnapshot(events: SnapshotEvents, organizationId: string, asOfSequence: number, records: readonly StockRecord[]): Promise<StockAtSnapshot[]> {
+export async function stockAtSnapshot(
+  events: SnapshotEvents,
+  organizationId: string,
+  asOfSequence: number,
+  records: readonly StockRecord[],
+): Promise<StockAtSnapshot[]> {
   const rollback = new SnapshotRollback(events, organizationId, asOfSequence);
   await rollback.catchUp();
   return rollback.stock(records);

@@ -52,7 +52,10 @@ const text = (filters: ExportFilters, name: string): string | undefined => (type
 
 export class ExportSourceUnavailable extends Error {
   override name = 'ExportSourceUnavailable';
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -90,7 +93,16 @@ export class ExportSources {
             const page = await inventory.items(organizationId, { sku: text(filters, 'sku') }, after, limit);
             await rollback.catchUp();
             const items = rollback.items(page.items);
-            const rows = items.map(({ sku, name, unit, description, category, barcode, reorderPoint, trackingMode }) => ({ sku, name, unit, description, category, barcode, reorderPoint, trackingMode }));
+            const rows = items.map(({ sku, name, unit, description, category, barcode, reorderPoint, trackingMode }) => ({
+              sku,
+              name,
+              unit,
+              description,
+              category,
+              barcode,
+              reorderPoint,
+              trackingMode,
+            }));
             return { rows, ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
           },
         };
@@ -176,7 +188,13 @@ export class ExportSources {
         const to = text(filters, 'toUtc');
         return {
           page: async (after, limit) => {
-            const page = await this.ports.audit.list(organizationId, { limit, ...(kind ? { kind } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}), ...(after ? { before: after } : {}) });
+            const page = await this.ports.audit.list(organizationId, {
+              limit,
+              ...(kind ? { kind } : {}),
+              ...(from ? { from } : {}),
+              ...(to ? { to } : {}),
+              ...(after ? { before: after } : {}),
+            });
             const rows = page.events.map((event) => ({
               id: event.id,
               occurredAt: event.occurredAt,

@@ -26,7 +26,9 @@ const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const MAX_FILTER_LENGTH = 256;
 
 export function unknownExportKind(kind: string): ApiError {
-  return new ValidationError([{ location: 'body', pointer: '/kind', code: 'invalid-value', message: `There is no export kind '${kind}'. GET /v1/exports/kinds lists them.` }]);
+  return new ValidationError([
+    { location: 'body', pointer: '/kind', code: 'invalid-value', message: `There is no export kind '${kind}'. GET /v1/exports/kinds lists them.` },
+  ]);
 }
 
 /** The filters as the kind declares them: unknown names, wrong types and missing required ones are 400s, all at once. */
@@ -35,13 +37,15 @@ export function validateFilters(declaration: ExportKindDeclaration, filters: Rec
   const valid: ExportFilters = {};
   const declared = new Map(declaration.filters.map((filter) => [filter.name, filter]));
   for (const name of Object.keys(filters)) {
-    if (!declared.has(name)) errors.push({ location: 'body', pointer: `/filters/${name}`, code: 'unknown-filter', message: `Kind '${declaration.kind}' has no filter '${name}'.` });
+    if (!declared.has(name))
+      errors.push({ location: 'body', pointer: `/filters/${name}`, code: 'unknown-filter', message: `Kind '${declaration.kind}' has no filter '${name}'.` });
   }
   for (const filter of declaration.filters) {
     const value = filters[filter.name];
     const pointer = `/filters/${filter.name}`;
     if (value === undefined || value === null) {
-      if (filter.required) errors.push({ location: 'body', pointer, code: 'required', message: `Kind '${declaration.kind}' requires the filter '${filter.name}'.` });
+      if (filter.required)
+        errors.push({ location: 'body', pointer, code: 'required', message: `Kind '${declaration.kind}' requires the filter '${filter.name}'.` });
       continue;
     }
     if (filter.type === 'boolean') {

@@ -27,7 +27,9 @@ export class ExportFilesStore {
   }
 
   async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
-    const result = await s3Client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }));
+    const result = await s3Client.send(
+      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+    );
     if (!result.ETag) throw new Error(`S3 gave no ETag for part ${partNumber} of ${key}`);
     return result.ETag;
   }

@@ -40,7 +40,11 @@ export class ExportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: entityItem(exportJobEntity, { organizationId: job.organizationId, jobId: job.id }, { job, ...exportJobIndexKeys.pendingDispatch(job), ttl: exportTtlEpochSeconds(job) }),
+          Item: entityItem(
+            exportJobEntity,
+            { organizationId: job.organizationId, jobId: job.id },
+            { job, ...exportJobIndexKeys.pendingDispatch(job), ttl: exportTtlEpochSeconds(job) },
+          ),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -48,7 +52,9 @@ export class ExportJobsStore {
   }
 
   async get(organizationId: string, jobId: string): Promise<ExportJobState | undefined> {
-    const result = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: exportJobEntity.key({ organizationId, jobId }), ConsistentRead: true }));
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: exportJobEntity.key({ organizationId, jobId }), ConsistentRead: true }),
+    );
     return result.Item?.job as ExportJobState | undefined;
   }
 
@@ -111,7 +117,13 @@ export class ExportJobsStore {
           UpdateExpression: 'SET #job.progress = :progress, #job.rowCount = :rows, #job.progressAt = :now',
           ConditionExpression: 'size(#job.progress.parts) = :before AND #job.#status = :processing',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':progress': progress, ':rows': rowCount, ':now': new Date().toISOString(), ':before': partsBefore, ':processing': 'processing' },
+          ExpressionAttributeValues: {
+            ':progress': progress,
+            ':rows': rowCount,
+            ':now': new Date().toISOString(),
+            ':before': partsBefore,
+            ':processing': 'processing',
+          },
         },
       },
       onConditionFailed: () => new ChunkAlreadyAppliedError(`Export ${job.id} is no longer at part ${partsBefore}`),
@@ -119,7 +131,10 @@ export class ExportJobsStore {
   }
 
   /** The final state: succeeded with its file, or failed; only from queued or processing. Leaves the sweeper's indexes. */
-  finishWrite(job: ExportJobState, outcome: { status: 'succeeded'; completion: ExportCompletion } | { status: 'failed'; failure: ExportFailure; completedAt: string }): StoreWrite {
+  finishWrite(
+    job: ExportJobState,
+    outcome: { status: 'succeeded'; completion: ExportCompletion } | { status: 'failed'; failure: ExportFailure; completedAt: string },
+  ): StoreWrite {
     const completedAt = outcome.status === 'succeeded' ? outcome.completion.completedAt : outcome.completedAt;
     const finished: ExportJobState =
       outcome.status === 'succeeded'

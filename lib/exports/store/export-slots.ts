@@ -51,7 +51,9 @@ export class ExportSlotsStore {
   }
 
   async holders(organizationId: string): Promise<string[]> {
-    const result = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: exportSlotsEntity.key({ organizationId }), ConsistentRead: true }));
+    const result = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: exportSlotsEntity.key({ organizationId }), ConsistentRead: true }),
+    );
     const running = result.Item?.running as Set<string> | undefined;
     return running ? [...running] : [];
   }

@@ -9,9 +9,9 @@ export const submitImportJobForm = z.strictObject({
   kind: z.string({ message: 'Required.' }).check(z.minLength(1), z.maxLength(64)),
   duplicateStrategy: z.enum(DUPLICATE_STRATEGIES, { message: `Must be one of: ${DUPLICATE_STRATEGIES.join(', ')}.` }),
   dryRun: z.optional(
-    z.enum(['true', 'false'], { message: 'Must be true or false.' }).check(
-      z.meta({ description: 'true: decide every row as a real run would and write nothing but the job. Default false.' }),
-    ),
+    z
+      .enum(['true', 'false'], { message: 'Must be true or false.' })
+      .check(z.meta({ description: 'true: decide every row as a real run would and write nothing but the job. Default false.' })),
   ),
   file: uploadedFileSchema.check(z.meta({ type: 'string', format: 'binary', description: 'UTF-8 CSV with a header row.' })),
 });

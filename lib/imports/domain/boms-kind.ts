@@ -46,7 +46,12 @@ function parseBomRow(raw: RawRow, rowNumber: number) {
   const unit = cells.optionalIdentifier('unit', BOM_LIMITS.unit);
   const scrapPercent = cells.optionalNumber('scrapPercent', { min: 0 });
   if (typeof scrapPercent === 'number' && (scrapPercent > 100 || !hasAllowedDecimals(cells.cell('scrapPercent') ?? ''))) {
-    cells.error('scrapPercent', cells.cell('scrapPercent') ?? '', 'invalid-number', `scrapPercent must be between 0 and 100, with at most ${BOM_LIMITS.quantityDecimals} decimals.`);
+    cells.error(
+      'scrapPercent',
+      cells.cell('scrapPercent') ?? '',
+      'invalid-number',
+      `scrapPercent must be between 0 and 100, with at most ${BOM_LIMITS.quantityDecimals} decimals.`,
+    );
   }
   const notes = cells.optionalText('notes', BOM_LIMITS.lineNotes);
   return cells.result<BomRow>(() =>
@@ -71,7 +76,12 @@ function contentOf(unit: ImportUnit<BomRow>, context: DecideContext): { input: B
   for (const [index, row] of unit.rows.entries()) {
     const rowNumber = unit.rowNumbers[index] ?? context.rowNumber;
     if (row.targetSku !== first.targetSku) {
-      return groupError(rowNumber, 'targetSku', row.targetSku, `targetSku "${row.targetSku}" differs from "${first.targetSku}" on row ${unit.rowNumbers[0]} of the same bomCode.`);
+      return groupError(
+        rowNumber,
+        'targetSku',
+        row.targetSku,
+        `targetSku "${row.targetSku}" differs from "${first.targetSku}" on row ${unit.rowNumbers[0]} of the same bomCode.`,
+      );
     }
     if (row.name !== null && name !== null && row.name !== name) {
       return groupError(rowNumber, 'name', row.name, `name "${row.name}" differs from "${name}" on an earlier row of the same bomCode.`);
@@ -82,43 +92,92 @@ function contentOf(unit: ImportUnit<BomRow>, context: DecideContext): { input: B
     }
     const earlier = seen.get(row.componentSku);
     if (earlier !== undefined) {
-      return groupError(rowNumber, 'componentSku', row.componentSku, `componentSku "${row.componentSku}" is already a line of this BOM on row ${earlier}; an item appears once per BOM.`);
+      return groupError(
+        rowNumber,
+        'componentSku',
+        row.componentSku,
+        `componentSku "${row.componentSku}" is already a line of this BOM on row ${earlier}; an item appears once per BOM.`,
+      );
     }
     seen.set(row.componentSku, rowNumber);
     const item = context.resolve('item', row.componentSku);
     if (!item) throw new Error(`componentSku ${row.componentSku} was validated but is not loaded`);
     const itemUnit = (item.record as Item).unit;
     if (row.unit !== null && !lineUnitFits(row.unit, itemUnit)) return groupError(rowNumber, 'unit', row.unit, lineUnitMessage(row.unit, itemUnit));
-    components.push({ itemId: (item.record as Item).id, quantity: row.quantity, unit: row.unit, notes: row.notes, ...(row.scrapPercent === null ? {} : { scrapPercent: row.scrapPercent }) });
+    components.push({
+      itemId: (item.record as Item).id,
+      quantity: row.quantity,
+      unit: row.unit,
+      notes: row.notes,
+      ...(row.scrapPercent === null ? {} : { scrapPercent: row.scrapPercent }),
+    });
   }
   if (components.length > BOM_LIMITS.components) {
-    return groupError(context.rowNumber, 'bomCode', first.bomCode, `A BOM has at most ${BOM_LIMITS.components} component lines; this one has ${components.length}.`);
+    return groupError(
+      context.rowNumber,
+      'bomCode',
+      first.bomCode,
+      `A BOM has at most ${BOM_LIMITS.components} component lines; this one has ${components.length}.`,
+    );
   }
   const target = context.resolve('item', first.targetSku);
   if (!target) throw new Error(`targetSku ${first.targetSku} was validated but is not loaded`);
   return { input: { name: name ?? first.bomCode, targetItemId: (target.record as Item).id, components }, name };
 }
 
-function decideBom(unit: ImportUnit<BomRow>, existing: { record: Bom; version: number } | undefined, strategy: DuplicateStrategy, context: DecideContext): UnitDecision {
+function decideBom(
+  unit: ImportUnit<BomRow>,
+  existing: { record: Bom; version: number } | undefined,
+  strategy: DuplicateStrategy,
+  context: DecideContext,
+): UnitDecision {
   const described = contentOf(unit, context);
   if ('action' in described) return described;
   const code = unit.rows[0]?.bomCode ?? '';
   if (!existing) {
     const id = context.newId();
     const content = contentFromInput(described.input, undefined, () => newId('lin'));
-    const revision: BomRevision = { id: newId('rev'), bomId: id, number: 1, createdAt: context.now, createdBy: IMPORT_REVISION_AUTHOR, summary: revisionSummary(undefined, content), content };
+    const revision: BomRevision = {
+      id: newId('rev'),
+      bomId: id,
+      number: 1,
+      createdAt: context.now,
+      createdBy: IMPORT_REVISION_AUTHOR,
+      summary: revisionSummary(undefined, content),
+      content,
+    };
     const bom: Bom = { id, code, ...content, archived: false, revision: { id: revision.id, number: 1 }, createdAt: context.now, updatedAt: context.now };
     return { action: 'created', writes: [{ op: 'create-bom', bom, revision }], events: [] };
   }
-  const duplicate = onExistingRecord(strategy, { rowNumber: context.rowNumber, column: 'bomCode', value: code, message: `A BOM with code "${code}" already exists (duplicateStrategy fail).` });
+  const duplicate = onExistingRecord(strategy, {
+    rowNumber: context.rowNumber,
+    column: 'bomCode',
+    value: code,
+    message: `A BOM with code "${code}" already exists (duplicateStrategy fail).`,
+  });
   if (duplicate) return duplicate;
   const previous = existing.record;
   // The header fields a file cannot carry keep their values; its name only when given.
-  const input = { ...described.input, name: described.name ?? previous.name, status: previous.status, outputQuantity: previous.outputQuantity, unit: previous.unit, notes: previous.notes };
+  const input = {
+    ...described.input,
+    name: described.name ?? previous.name,
+    status: previous.status,
+    outputQuantity: previous.outputQuantity,
+    unit: previous.unit,
+    notes: previous.notes,
+  };
   const content = contentFromInput(input, previous, () => newId('lin'));
   if (sameContent(previous, content)) return { action: 'skipped', events: [] };
   const number = previous.revision.number + 1;
-  const revision: BomRevision = { id: newId('rev'), bomId: previous.id, number, createdAt: context.now, createdBy: IMPORT_REVISION_AUTHOR, summary: revisionSummary(previous, content), content };
+  const revision: BomRevision = {
+    id: newId('rev'),
+    bomId: previous.id,
+    number,
+    createdAt: context.now,
+    createdBy: IMPORT_REVISION_AUTHOR,
+    summary: revisionSummary(previous, content),
+    content,
+  };
   const bom: Bom = { ...previous, ...content, revision: { id: revision.id, number }, updatedAt: context.now };
   return { action: 'updated', writes: [{ op: 'update-bom', bom, expectedVersion: existing.version, revision }], events: [] };
 }
@@ -129,13 +188,38 @@ export const bomsKind: ImportKindDefinition<BomRow, Bom> = {
   description:
     'Creates BOMs, one per bomCode, from one row per component line; with duplicateStrategy update, an existing BOM gets a new revision when its lines, target or name changed (status, outputQuantity, unit and notes keep their values). All rows of a bomCode share targetSku and name. A bomCode with any invalid row is not applied at all. No events.',
   columns: [
-    { name: 'bomCode', required: true, type: 'string', description: `BOM code; the natural key, and the group of the row. At most ${BOM_LIMITS.code} characters, no leading or trailing spaces.` },
-    { name: 'name', required: false, type: 'string', description: `BOM name, at most ${BOM_LIMITS.name} characters; a new BOM without one is named by its code.` },
+    {
+      name: 'bomCode',
+      required: true,
+      type: 'string',
+      description: `BOM code; the natural key, and the group of the row. At most ${BOM_LIMITS.code} characters, no leading or trailing spaces.`,
+    },
+    {
+      name: 'name',
+      required: false,
+      type: 'string',
+      description: `BOM name, at most ${BOM_LIMITS.name} characters; a new BOM without one is named by its code.`,
+    },
     { name: 'targetSku', required: true, type: 'string', description: 'sku of the item the BOM makes; an item of the organization.' },
     { name: 'componentSku', required: true, type: 'string', description: 'sku of the component item of this line; an item of the organization, once per BOM.' },
-    { name: 'quantity', required: true, type: 'number', description: `Quantity of the component, greater than 0, at most ${BOM_LIMITS.quantityDecimals} decimals.` },
-    { name: 'unit', required: false, type: 'string', description: `Unit of the quantity: empty or the component item's own unit (units are not converted), at most ${BOM_LIMITS.unit} characters.` },
-    { name: 'scrapPercent', required: false, type: 'number', description: `Expected scrap of the component, 0 to 100, at most ${BOM_LIMITS.quantityDecimals} decimals. Default 0.` },
+    {
+      name: 'quantity',
+      required: true,
+      type: 'number',
+      description: `Quantity of the component, greater than 0, at most ${BOM_LIMITS.quantityDecimals} decimals.`,
+    },
+    {
+      name: 'unit',
+      required: false,
+      type: 'string',
+      description: `Unit of the quantity: empty or the component item's own unit (units are not converted), at most ${BOM_LIMITS.unit} characters.`,
+    },
+    {
+      name: 'scrapPercent',
+      required: false,
+      type: 'number',
+      description: `Expected scrap of the component, 0 to 100, at most ${BOM_LIMITS.quantityDecimals} decimals. Default 0.`,
+    },
     { name: 'notes', required: false, type: 'string', description: `Notes on the line, at most ${BOM_LIMITS.lineNotes} characters.` },
   ],
   naturalKey: ['bomCode'],

@@ -40,7 +40,14 @@ function parseBuild(raw: RawRow, rowNumber: number) {
     cells.error('componentSku', componentSku ?? '', 'required', 'componentSku is required on a row that names a sourceLot or sourceLocationCode.');
   }
   return cells.result<BuildRow>(() =>
-    buildReference === undefined || bomCode === undefined || quantity === undefined || locationCode === undefined || outputLot === undefined || componentSku === undefined || sourceLot === undefined || sourceLocationCode === undefined
+    buildReference === undefined ||
+    bomCode === undefined ||
+    quantity === undefined ||
+    locationCode === undefined ||
+    outputLot === undefined ||
+    componentSku === undefined ||
+    sourceLot === undefined ||
+    sourceLocationCode === undefined
       ? undefined
       : { buildReference, bomCode, quantity, locationCode, outputLot, componentSku, sourceLot, sourceLocationCode },
   );
@@ -54,7 +61,15 @@ function headerOf(unit: ImportUnit<BuildRow>): BuildRow | { error: UnitDecision 
     for (const field of ['bomCode', 'quantity', 'locationCode', 'outputLot'] as const) {
       if (row[field] !== first[field]) {
         const rowNumber = unit.rowNumbers[index] ?? 0;
-        return { error: failed({ rowNumber, column: field, value: String(row[field]), code: 'invalid-value', message: `${field} differs from row ${unit.rowNumbers[0]} of the same buildReference.` }) };
+        return {
+          error: failed({
+            rowNumber,
+            column: field,
+            value: String(row[field]),
+            code: 'invalid-value',
+            message: `${field} differs from row ${unit.rowNumbers[0]} of the same buildReference.`,
+          }),
+        };
       }
     }
   }
@@ -72,7 +87,12 @@ function decideBuildUnit(unit: ImportUnit<BuildRow>, existing: unknown, strategy
   const { ledger, jobId, item: itemById } = stockOf(context);
   // The build (or its refusal) rests on this revision: the commit checks the BOM still at it.
   ledger.readBom(bom.id, stored.version);
-  return claimed(decideBuild(header, linesOf(unit, rowNumber), bom, lookupOf(context.resolve, itemById), ledger, { rowNumber, now: context.now }), buildClaimKey(header.buildReference), jobId, context.now);
+  return claimed(
+    decideBuild(header, linesOf(unit, rowNumber), bom, lookupOf(context.resolve, itemById), ledger, { rowNumber, now: context.now }),
+    buildClaimKey(header.buildReference),
+    jobId,
+    context.now,
+  );
 }
 
 /** The unit's rows, each with its row number. */
@@ -99,7 +119,18 @@ function planBuildJob(unit: ImportUnit<BuildRow>, existing: VersionedRecord<unkn
     return [{ itemId: lookup.item(row.componentSku).id, locationId: lookup.location(row.sourceLocationCode ?? header.locationCode).id, lot: row.sourceLot }];
   });
   const build = queuedBuild(
-    { organizationId: context.organizationId, buildReference: header.buildReference, bomId: bom.id, revision: { id: bom.revision.id, number: bom.revision.number }, quantity: header.quantity, locationId: checked.location.id, outputLot: header.outputLot, sources, submittedBy: SYSTEM_ACTOR, importJobId: context.jobId },
+    {
+      organizationId: context.organizationId,
+      buildReference: header.buildReference,
+      bomId: bom.id,
+      revision: { id: bom.revision.id, number: bom.revision.number },
+      quantity: header.quantity,
+      locationId: checked.location.id,
+      outputLot: header.outputLot,
+      sources,
+      submittedBy: SYSTEM_ACTOR,
+      importJobId: context.jobId,
+    },
     context.now,
   );
   return { submit: build, bomVersion: stored.version };
@@ -128,13 +159,23 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
   title: 'Builds',
   description: `Records production: the rows of one buildReference are one build of quantity units of a BOM's target at locationCode (in outputLot, for items tracked by lot). It consumes every component of the BOM's current revision (line quantity × quantity ÷ outputQuantity × (1 + scrapPercent/100)) from the source lines its rows name (componentSku with sourceLot and/or sourceLocationCode), drawn in file order; a component without source lines is drawn at locationCode: without a lot, or, tracked by lot, oldest lot first (the stock record that first received stock), split across lots as needed. Each build runs as a build job, like POST /v1/builds, in as many transactions as it needs (a BOM may hold 500 lines): it first holds every component, then consumes and produces; the import goes on once it ended. A build with too little available stock fails whole with insufficient-stock, naming each short component, nothing consumed; its buildReference may then be imported again. Records build provenance (GET /v1/boms/{id}/builds). Re-importing a build moves nothing (natural key buildReference). Emits movement.created, stock.changed and low-stock.`,
   columns: [
-    { name: 'buildReference', required: true, type: 'string', description: `Your reference of the build, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one are one build.` },
+    {
+      name: 'buildReference',
+      required: true,
+      type: 'string',
+      description: `Your reference of the build, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one are one build.`,
+    },
     { name: 'bomCode', required: true, type: 'string', description: 'code of a draft or active BOM of the organization; its current revision is built.' },
     { name: 'quantity', required: true, type: 'number', description: "Quantity of the BOM's target produced, greater than 0, at most 6 decimals." },
     { name: 'locationCode', required: true, type: 'string', description: 'code of the location the output goes to, and components come from by default.' },
     { name: 'outputLot', required: false, type: 'string', description: 'Lot of the output; required when the target is tracked by lot, refused otherwise.' },
     { name: 'componentSku', required: false, type: 'string', description: 'A source line: sku of a component of the BOM to draw from the source below.' },
-    { name: 'sourceLot', required: false, type: 'string', description: 'Lot the component is drawn from; for components tracked by lot (without it they are drawn oldest lot first), refused for others.' },
+    {
+      name: 'sourceLot',
+      required: false,
+      type: 'string',
+      description: 'Lot the component is drawn from; for components tracked by lot (without it they are drawn oldest lot first), refused for others.',
+    },
     { name: 'sourceLocationCode', required: false, type: 'string', description: 'Location the component is drawn from. Default: locationCode.' },
   ],
   naturalKey: ['buildReference'],
@@ -145,7 +186,9 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
     { entity: 'bom', key: row.bomCode, column: 'bomCode', code: 'unknown-bom' },
     { entity: 'location', key: row.locationCode, column: 'locationCode', code: 'unknown-location' },
     ...(row.componentSku === null ? [] : [{ entity: 'item' as const, key: row.componentSku, column: 'componentSku', code: 'unknown-sku' }]),
-    ...(row.sourceLocationCode === null ? [] : [{ entity: 'location' as const, key: row.sourceLocationCode, column: 'sourceLocationCode', code: 'unknown-location' }]),
+    ...(row.sourceLocationCode === null
+      ? []
+      : [{ entity: 'location' as const, key: row.sourceLocationCode, column: 'sourceLocationCode', code: 'unknown-location' }]),
   ],
   stock: {
     keysOf: (unit, { resolve }) => {
@@ -157,7 +200,10 @@ export const buildsKind: ImportKindDefinition<BuildRow, unknown> = {
       const named = new Set(unit.rows.flatMap((row) => (row.componentSku === null ? [] : [resolve('item', row.componentSku)?.record.id])));
       const places = bom.lines.filter((line) => !named.has(line.itemId)).map((line) => ({ itemId: line.itemId, locationId: location.id }));
       const itemIds = [bom.targetItemId, ...bom.lines.map((line) => line.itemId)];
-      const stockRecords = [stockRecordKey(bom.targetItemId, location.id, first.outputLot), ...bom.lines.map((line) => stockRecordKey(line.itemId, location.id, null))];
+      const stockRecords = [
+        stockRecordKey(bom.targetItemId, location.id, first.outputLot),
+        ...bom.lines.map((line) => stockRecordKey(line.itemId, location.id, null)),
+      ];
       for (const row of unit.rows) {
         const component = row.componentSku === null ? undefined : resolve('item', row.componentSku)?.record;
         const source = row.sourceLocationCode === null ? location : resolve('location', row.sourceLocationCode)?.record;

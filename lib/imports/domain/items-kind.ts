@@ -1,5 +1,13 @@
 import type { EventDraft } from '../../platform/events/types.ts';
-import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES, type Item, type TrackingMode } from '../../inventory/index.ts';
+import {
+  ITEM_CHANGEABLE_FIELDS,
+  ITEM_DEFAULT_TRACKING_MODE,
+  ITEM_DEFAULT_UNIT,
+  ITEM_MAX_LENGTHS,
+  TRACKING_MODES,
+  type Item,
+  type TrackingMode,
+} from '../../inventory/index.ts';
 import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type DecideContext, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
@@ -133,14 +141,35 @@ export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({
   description:
     'Creates items and, with duplicateStrategy update, changes existing items matched by sku. With update, a column missing from the file leaves the field unchanged and an empty cell clears it (unit and trackingMode return to their defaults). A trackingMode change (an empty cell included) is refused with tracking-change-with-stock while any stock record of the item is non-zero. Emits item.created and item.updated.',
   columns: [
-    { name: 'sku', required: true, type: 'string', description: `Stock keeping unit; the natural key. At most ${ITEM_MAX_LENGTHS.sku} characters, no leading or trailing spaces.` },
+    {
+      name: 'sku',
+      required: true,
+      type: 'string',
+      description: `Stock keeping unit; the natural key. At most ${ITEM_MAX_LENGTHS.sku} characters, no leading or trailing spaces.`,
+    },
     { name: 'name', required: true, type: 'string', description: `Item name, at most ${ITEM_MAX_LENGTHS.name} characters.` },
-    { name: 'unit', required: false, type: 'string', description: `Unit of measure, e.g. ea, kg, l; at most ${ITEM_MAX_LENGTHS.unit} characters. Default ${ITEM_DEFAULT_UNIT}.` },
+    {
+      name: 'unit',
+      required: false,
+      type: 'string',
+      description: `Unit of measure, e.g. ea, kg, l; at most ${ITEM_MAX_LENGTHS.unit} characters. Default ${ITEM_DEFAULT_UNIT}.`,
+    },
     { name: 'description', required: false, type: 'string', description: `Free-text description, at most ${ITEM_MAX_LENGTHS.description} characters.` },
     { name: 'category', required: false, type: 'string', description: `Category, at most ${ITEM_MAX_LENGTHS.category} characters.` },
     { name: 'barcode', required: false, type: 'string', description: `Barcode value (e.g. a GTIN), at most ${ITEM_MAX_LENGTHS.barcode} characters.` },
-    { name: 'reorderPoint', required: false, type: 'number', description: 'On-hand quantity below which low-stock is emitted; a plain decimal ≥ 0 such as 150 or 12.5. Empty: no reorder point.' },
-    { name: 'trackingMode', required: false, type: 'enum', values: TRACKING_MODES, description: `Whether stock is tracked by lot: none or lot. Default ${ITEM_DEFAULT_TRACKING_MODE}. Changes only while the item holds no stock.` },
+    {
+      name: 'reorderPoint',
+      required: false,
+      type: 'number',
+      description: 'On-hand quantity below which low-stock is emitted; a plain decimal ≥ 0 such as 150 or 12.5. Empty: no reorder point.',
+    },
+    {
+      name: 'trackingMode',
+      required: false,
+      type: 'enum',
+      values: TRACKING_MODES,
+      description: `Whether stock is tracked by lot: none or lot. Default ${ITEM_DEFAULT_TRACKING_MODE}. Changes only while the item holds no stock.`,
+    },
   ],
   naturalKey: ['sku'],
   duplicateStrategies: DUPLICATE_STRATEGIES,

@@ -102,7 +102,11 @@ export type StockStateEntity = 'item-stock' | 'stock-document';
 /** The storage the pipeline reads and writes records through, whatever the kind. */
 export interface ImportRecords<Write = unknown> {
   /** By natural key (an item total by item id, a document by its key); unknown keys are absent from the map. */
-  getByNaturalKeys(organizationId: string, entity: KindEntity | StockStateEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  getByNaturalKeys(
+    organizationId: string,
+    entity: KindEntity | StockStateEntity,
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
   /** Every stock record of each item at each location, whatever the lot (a build draws lots from them). */
@@ -185,7 +189,10 @@ export interface StockKindHooks<Row> {
    * of units at a time. A best guess is enough: whatever a decision reads that was not read
    * ahead is read then, and the unit decided again.
    */
-  keysOf(unit: ImportUnit<Row>, lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined }): { stockRecords: string[]; itemIds: string[]; places?: StockPlace[] };
+  keysOf(
+    unit: ImportUnit<Row>,
+    lookup: { resolve: DecideContext['resolve']; item(id: string): Item | undefined },
+  ): { stockRecords: string[]; itemIds: string[]; places?: StockPlace[] };
   /** For kinds whose rows form receipts or counts: the document a raw row belongs to (its reference), if it names one. */
   document?: { type: DocumentType; referenceOf(raw: RawRow): string | undefined };
   /**
@@ -208,7 +215,12 @@ export type RowDecision<Rec> =
   | { action: 'skipped'; events: EventDraft[] }
   | { action: 'failed'; error: RowError };
 
-type OneRecordDecide<Row, Rec> = (row: Row, existing: Rec | undefined, strategy: DuplicateStrategy, context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>) => RowDecision<Rec>;
+type OneRecordDecide<Row, Rec> = (
+  row: Row,
+  existing: Rec | undefined,
+  strategy: DuplicateStrategy,
+  context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>,
+) => RowDecision<Rec>;
 
 /**
  * A kind whose rows each create or update one record (items, locations), written as a per-row
@@ -228,7 +240,11 @@ export function oneRecordPerRowKind<Row, Rec extends InventoryRecordTypes[Import
           return { action: 'created', writes: [{ op: 'create', entity: definition.entity, record: decision.record }], events: decision.events };
         case 'updated':
           if (existing === undefined) throw new Error(`${definition.kind}: an update needs the stored record`);
-          return { action: 'updated', writes: [{ op: 'update', entity: definition.entity, record: decision.record, expectedVersion: existing.version }], events: decision.events };
+          return {
+            action: 'updated',
+            writes: [{ op: 'update', entity: definition.entity, record: decision.record, expectedVersion: existing.version }],
+            events: decision.events,
+          };
         default:
           return decision;
       }

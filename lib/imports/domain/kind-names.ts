@@ -4,6 +4,15 @@
  * and stock decisions into it (docs/performance.md "Bundles").
  * test/unit/imports/kind-summaries.test.ts holds this list equal to the registry's.
  */
-export const IMPORT_KIND_NAMES: readonly string[] = ['items', 'locations', 'stock-adjustments', 'stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds'];
+export const IMPORT_KIND_NAMES: readonly string[] = [
+  'items',
+  'locations',
+  'stock-adjustments',
+  'stock-transfers',
+  'stock-counts',
+  'po-receipts',
+  'boms',
+  'builds',
+];
 
 export const isImportKind = (name: string): boolean => IMPORT_KIND_NAMES.includes(name);

@@ -12,6 +12,10 @@ import type { ImportKindSummary } from './types.ts';
 const SUMMARIES = KIND_SUMMARIES as readonly ImportKindSummary[];
 
 /** The registered kinds, paged like every list (the registry is static, so by offset). */
-export async function listImportKinds(organizationId: string, query: { limit: number; cursor?: string }, cursors: CursorCodec): Promise<Page<ImportKindSummary>> {
+export async function listImportKinds(
+  organizationId: string,
+  query: { limit: number; cursor?: string },
+  cursors: CursorCodec,
+): Promise<Page<ImportKindSummary>> {
   return staticListPage(SUMMARIES, { organizationId, endpoint: 'GET /v1/imports/kinds', ...query }, cursors);
 }

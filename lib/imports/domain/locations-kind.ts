@@ -77,14 +77,26 @@ export const locationsKind = oneRecordPerRowKind<LocationRow, Location>({
   description:
     'Creates locations (warehouses, zones, bins) and, with duplicateStrategy update, changes existing locations matched by code. parentCode must name an existing location or one created by an earlier row of the same file. With update, a column missing from the file leaves the field unchanged and an empty cell clears it (type returns to bin). No events.',
   columns: [
-    { name: 'code', required: true, type: 'string', description: `Location code; the natural key. At most ${LOCATION_MAX_LENGTHS.code} characters, no leading or trailing spaces.` },
+    {
+      name: 'code',
+      required: true,
+      type: 'string',
+      description: `Location code; the natural key. At most ${LOCATION_MAX_LENGTHS.code} characters, no leading or trailing spaces.`,
+    },
     { name: 'name', required: true, type: 'string', description: `Location name, at most ${LOCATION_MAX_LENGTHS.name} characters.` },
-    { name: 'type', required: false, type: 'enum', values: LOCATION_TYPES, description: `Kind of location: warehouse, zone or bin. Default ${LOCATION_DEFAULT_TYPE}.` },
+    {
+      name: 'type',
+      required: false,
+      type: 'enum',
+      values: LOCATION_TYPES,
+      description: `Kind of location: warehouse, zone or bin. Default ${LOCATION_DEFAULT_TYPE}.`,
+    },
     {
       name: 'parentCode',
       required: false,
       type: 'string',
-      description: 'Code of the enclosing location: an existing location or one created by an earlier row of the same file; not the row’s own code. Empty: no parent.',
+      description:
+        'Code of the enclosing location: an existing location or one created by an earlier row of the same file; not the row’s own code. Empty: no parent.',
     },
   ],
   naturalKey: ['code'],

@@ -52,12 +52,28 @@ export const poReceiptsKind: ImportKindDefinition<ReceiptRow, unknown> = {
   title: 'PO receipts',
   description: `Receives purchased stock: each row adds a quantity of an item into a location (in a lot, for items tracked by lot). The rows of one poNumber in a file form one receipt (receiptId rcp_…, at most ${MAX_DOCUMENT_LINES} lines), announced by one po.received after its last row. Re-importing a row moves nothing (natural key poNumber + sku + locationCode + lot). Emits movement.created and stock.changed per row, and po.received per PO.`,
   columns: [
-    { name: 'poNumber', required: true, type: 'string', description: `Purchase order number, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one form one receipt.` },
+    {
+      name: 'poNumber',
+      required: true,
+      type: 'string',
+      description: `Purchase order number, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one form one receipt.`,
+    },
     { name: 'sku', required: true, type: 'string', description: 'sku of an item of the organization.' },
     { name: 'locationCode', required: true, type: 'string', description: 'code of the location receiving the stock.' },
     { name: 'quantity', required: true, type: 'number', description: 'Quantity received, greater than 0, at most 6 decimals.' },
-    { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
-    { name: 'receivedAt', required: false, type: 'date-time', description: "When the goods arrived (ISO 8601 with Z or an offset, from 1970 on, not in the future): the movement's occurredAt, in UTC to the millisecond. Default: when the row is applied." },
+    {
+      name: 'lot',
+      required: false,
+      type: 'string',
+      description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.`,
+    },
+    {
+      name: 'receivedAt',
+      required: false,
+      type: 'date-time',
+      description:
+        "When the goods arrived (ISO 8601 with Z or an offset, from 1970 on, not in the future): the movement's occurredAt, in UTC to the millisecond. Default: when the row is applied.",
+    },
   ],
   naturalKey: ['poNumber', 'sku', 'locationCode', 'lot'],
   parseRow: parseReceipt,

@@ -46,7 +46,12 @@ export const stockAdjustmentsKind: ImportKindDefinition<AdjustmentRow, unknown> 
     { name: 'sku', required: true, type: 'string', description: 'sku of an item of the organization.' },
     { name: 'locationCode', required: true, type: 'string', description: 'code of a location of the organization.' },
     { name: 'quantityDelta', required: true, type: 'number', description: 'Signed change of on-hand, not 0, at most 6 decimals.' },
-    { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
+    {
+      name: 'lot',
+      required: false,
+      type: 'string',
+      description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.`,
+    },
     { name: 'reason', required: false, type: 'string', description: `Why; carried by stock.changed. At most ${MAX_REASON_LENGTH} characters.` },
   ],
   naturalKey: ['reference', 'sku', 'locationCode', 'lot'],

@@ -43,11 +43,21 @@ export const stockCountsKind: ImportKindDefinition<CountRow, unknown> = {
   title: 'Stock counts',
   description: `Records a physical count: each row sets the on-hand of an item (in a lot, for items tracked by lot) at the count's location to the counted quantity, and records any variance as a count movement. The rows of one countReference in a file form one count at one location (countId cnt_…, at most ${MAX_DOCUMENT_LINES} lines), announced by one count.completed after its last row with every line's expected, counted and delta. Re-importing a row changes nothing (natural key countReference + sku + lot). Emits movement.created, stock.changed and low-stock per variance.`,
   columns: [
-    { name: 'countReference', required: true, type: 'string', description: `Your reference of the count, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one form one count.` },
+    {
+      name: 'countReference',
+      required: true,
+      type: 'string',
+      description: `Your reference of the count, at most ${STOCK_MAX_LENGTHS.reference} characters; rows with the same one form one count.`,
+    },
     { name: 'locationCode', required: true, type: 'string', description: 'code of the counted location; the same on every row of a count.' },
     { name: 'sku', required: true, type: 'string', description: 'sku of an item of the organization.' },
     { name: 'countedQuantity', required: true, type: 'number', description: 'Quantity counted, 0 or greater, at most 6 decimals.' },
-    { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
+    {
+      name: 'lot',
+      required: false,
+      type: 'string',
+      description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.`,
+    },
   ],
   naturalKey: ['countReference', 'sku', 'lot'],
   parseRow: parseCount,

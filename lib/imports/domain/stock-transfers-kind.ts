@@ -32,7 +32,12 @@ function parseTransfer(raw: RawRow, rowNumber: number) {
     cells.error('toLocationCode', toLocationCode, 'invalid-value', 'toLocationCode must differ from fromLocationCode.');
   }
   return cells.result<TransferRow>(() =>
-    reference === undefined || sku === undefined || fromLocationCode === undefined || toLocationCode === undefined || quantity === undefined || lot === undefined
+    reference === undefined ||
+    sku === undefined ||
+    fromLocationCode === undefined ||
+    toLocationCode === undefined ||
+    quantity === undefined ||
+    lot === undefined
       ? undefined
       : { reference, sku, fromLocationCode, toLocationCode, quantity, quantityCell: cells.cell('quantity') ?? '', lot },
   );
@@ -50,7 +55,12 @@ export const stockTransfersKind: ImportKindDefinition<TransferRow, unknown> = {
     { name: 'fromLocationCode', required: true, type: 'string', description: 'code of the location the stock leaves.' },
     { name: 'toLocationCode', required: true, type: 'string', description: 'code of the location the stock arrives at; not fromLocationCode.' },
     { name: 'quantity', required: true, type: 'number', description: 'Quantity moved, greater than 0, at most 6 decimals.' },
-    { name: 'lot', required: false, type: 'string', description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.` },
+    {
+      name: 'lot',
+      required: false,
+      type: 'string',
+      description: `Lot; required for items tracked by lot, refused for others. At most ${STOCK_MAX_LENGTHS.lot} characters.`,
+    },
   ],
   naturalKey: ['reference', 'sku', 'lot'],
   parseRow: parseTransfer,

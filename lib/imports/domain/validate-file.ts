@@ -163,7 +163,12 @@ export function validateRows<Row, Rec>(
  * A group applies whole or not at all: when any row of a group has an error, its other rows get
  * `group-has-errors` and are not applied.
  */
-function dropIncompleteGroups<Row, Rec>(def: ImportKindDefinition<Row, Rec>, parsedRows: ParsedRows<Row>, valid: ParsedRow<Row>[], errors: RowError[]): ParsedRow<Row>[] {
+function dropIncompleteGroups<Row, Rec>(
+  def: ImportKindDefinition<Row, Rec>,
+  parsedRows: ParsedRows<Row>,
+  valid: ParsedRow<Row>[],
+  errors: RowError[],
+): ParsedRow<Row>[] {
   const { groupOfRow } = parsedRows;
   const firstErrorOfGroup = new Map<string, number>();
   for (const error of [...errors].sort(byRowNumber)) {

@@ -10,7 +10,13 @@ export class DryRunOverlaysStore implements DryRunOverlayObjects {
   constructor(private readonly bucket: string) {}
 
   async put(key: string, body: string): Promise<void> {
-    await signedFetch(s3Signer, { url: await objectUrl(this.bucket, key), method: 'PUT', headers: { 'content-type': 'application/json' }, body, errorOf: s3Error });
+    await signedFetch(s3Signer, {
+      url: await objectUrl(this.bucket, key),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body,
+      errorOf: s3Error,
+    });
   }
 
   async get(key: string): Promise<string> {

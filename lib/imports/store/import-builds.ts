@@ -19,7 +19,12 @@ export function importBuilds<Write>(ports: BuildPorts<Write>, afterStep?: StepHo
         await ports.writer.run(context, async () => ({
           writes: [...ports.builds.createWrites(build.organizationId, build), ports.boms.unchangedCheck(build.organizationId, build.bomId, bomVersion)],
           events: [],
-          audit: { kind: 'build.submitted', target: { kind: 'build', id: build.id }, summary: `Build submitted by import ${build.importJobId ?? ''}: ${build.buildReference} (${build.quantity})`, changes: [] },
+          audit: {
+            kind: 'build.submitted',
+            target: { kind: 'build', id: build.id },
+            summary: `Build submitted by import ${build.importJobId ?? ''}: ${build.buildReference} (${build.quantity})`,
+            changes: [],
+          },
           result: undefined,
         }));
         return 'submitted';

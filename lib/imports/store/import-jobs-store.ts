@@ -20,7 +20,6 @@ export class ChunkAlreadyAppliedError extends Error {
   override name = 'ChunkAlreadyAppliedError';
 }
 
-
 /** Cell values come from the file: a row error keeps the first characters of a huge cell. */
 export const ROW_ERROR_VALUE_MAX = 256;
 const ROW_ERROR_MESSAGE_MAX = 1000;
@@ -47,7 +46,11 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: entityItem(importJobEntity, { organizationId: job.organizationId, jobId: job.id }, { job, ...importJobIndexKeys.pendingDispatch(job), ttl: jobExpiresAtEpochSeconds(job) }),
+          Item: entityItem(
+            importJobEntity,
+            { organizationId: job.organizationId, jobId: job.id },
+            { job, ...importJobIndexKeys.pendingDispatch(job), ttl: jobExpiresAtEpochSeconds(job) },
+          ),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -185,7 +188,14 @@ export class ImportJobsStore {
             `SET #job.#status = :status, #job.completedAt = :now, #job.failure = :failure, #job.startedAt = :startedAt REMOVE ${JOB_INDEX_ATTRIBUTES}`,
           ConditionExpression: '#job.#status IN (:queued, :processing)',
           ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':now': now, ':startedAt': job.startedAt ?? now, ':failure': failure, ':queued': 'queued', ':processing': 'processing' },
+          ExpressionAttributeValues: {
+            ':status': status,
+            ':now': now,
+            ':startedAt': job.startedAt ?? now,
+            ':failure': failure,
+            ':queued': 'queued',
+            ':processing': 'processing',
+          },
         },
       },
       onConditionFailed: () => new ChunkAlreadyAppliedError(`Job ${job.id} is already finished`),
@@ -202,14 +212,23 @@ export class ImportJobsStore {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: entityItem(importRowErrorEntity, { organizationId, jobId, rowNumber: error.rowNumber, index }, { error: storableRowError(error), ttl: jobExpiresAtEpochSeconds(job) }),
+          Item: entityItem(
+            importRowErrorEntity,
+            { organizationId, jobId, rowNumber: error.rowNumber, index },
+            { error: storableRowError(error), ttl: jobExpiresAtEpochSeconds(job) },
+          ),
         },
       },
     };
   }
 
   /** Row errors in row order, after the position `after` (a sort key from a previous page). */
-  async listRowErrors(organizationId: string, jobId: string, after: string | undefined, limit: number): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
+  async listRowErrors(
+    organizationId: string,
+    jobId: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
     const page = await readPage({
       tableName: this.tableName,
       partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },

@@ -25,7 +25,11 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
     this.stock = new StockStore(inventoryTable);
   }
 
-  getByNaturalKeys(organizationId: string, entity: KindEntity | StockStateEntity, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>> {
+  getByNaturalKeys(
+    organizationId: string,
+    entity: KindEntity | StockStateEntity,
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<unknown>>> {
     switch (entity) {
       case 'bom':
         return this.boms.getByCodes(organizationId, naturalKeys);
@@ -52,7 +56,13 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
       case 'create':
         return this.inventory.createWrites(organizationId, write.entity, write.record);
       case 'update':
-        return this.inventory.updateWrites(organizationId, write.entity, write.record, write.expectedVersion, 'previousOnHand' in write ? write.previousOnHand : undefined);
+        return this.inventory.updateWrites(
+          organizationId,
+          write.entity,
+          write.record,
+          write.expectedVersion,
+          'previousOnHand' in write ? write.previousOnHand : undefined,
+        );
       case 'check':
         return [this.inventory.unchangedCheck(organizationId, write.entity, write.record, write.expectedVersion)];
       case 'create-bom':

@@ -11,7 +11,8 @@ import { booleanString, cursorParam, dateTimeString, idParam, limitParam } from 
 
 const recordPath = /* @__PURE__ */ (() => z.strictObject({ id: idParam }))();
 /** A natural key or lot as stored: non-empty, at most 200 characters (longer never matches). */
-const exactText = (description: string) => /* @__PURE__ */ (() => z.optional(z.string().check(z.minLength(1), z.maxLength(200))).check(z.meta({ description })))();
+const exactText = (description: string) =>
+  /* @__PURE__ */ (() => z.optional(z.string().check(z.minLength(1), z.maxLength(200))).check(z.meta({ description })))();
 
 export const listItemsContract = defineOperation({
   operationId: 'listItems',

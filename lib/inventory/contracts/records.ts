@@ -38,17 +38,12 @@ export const movementId = prefixedId('mov', 'movement');
 export const utcTimestampSchema = z.iso.datetime({ message: 'Must be an ISO 8601 UTC timestamp ending in Z, e.g. 2026-03-02T09:14:05Z.' });
 
 export const utcTimestamp = (description: string) => utcTimestampSchema.check(z.describe(description));
-export const sku = z
-  .string()
-  .check(z.minLength(1))
-  .check(z.describe('Stock keeping unit of the item.'));
+export const sku = z.string().check(z.minLength(1)).check(z.describe('Stock keeping unit of the item.'));
 export const locationCode = z.string().check(z.minLength(1));
-export const lot = z.nullable(z.string().check(z.minLength(1))).check(z.describe('Lot number; null for items without lot tracking and for stock without a lot.'));
-export const onHandQuantity = (description: string) =>
-  z
-    .number()
-    .check(z.minimum(0))
-    .check(z.describe(description));
+export const lot = z
+  .nullable(z.string().check(z.minLength(1)))
+  .check(z.describe('Lot number; null for items without lot tracking and for stock without a lot.'));
+export const onHandQuantity = (description: string) => z.number().check(z.minimum(0)).check(z.describe(description));
 
 /** The stock record a change touched, as `stock.changed` and a stock change's lines name it. */
 export const stockPlaceFields = { stockRecordId, itemId, sku, locationId, locationCode, lot };
@@ -59,16 +54,11 @@ export const itemRecordSchema = open(
     id: itemId,
     sku,
     name: z.string().check(z.minLength(1)),
-    unit: z
-      .string()
-      .check(z.minLength(1))
-      .check(z.describe('Unit of measure, e.g. `ea`, `kg`, `l`.')),
+    unit: z.string().check(z.minLength(1)).check(z.describe('Unit of measure, e.g. `ea`, `kg`, `l`.')),
     description: z.nullable(z.string()),
     category: z.nullable(z.string()),
     barcode: z.nullable(z.string()),
-    reorderPoint: z
-      .nullable(z.number().check(z.minimum(0)))
-      .check(z.describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.')),
+    reorderPoint: z.nullable(z.number().check(z.minimum(0))).check(z.describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.')),
     trackingMode: z.enum(TRACKING_MODES),
     createdAt: utcTimestamp('When the item was created.'),
     updatedAt: utcTimestamp('When the item was last changed.'),
@@ -111,10 +101,7 @@ export const movementSchema = open(
     sku,
     fromLocationId: z.nullable(locationId).check(z.describe('Where the stock left; null when it entered the organization (receipt, production, increase).')),
     toLocationId: z.nullable(locationId).check(z.describe('Where the stock arrived; null when it left the organization (consumption, decrease).')),
-    quantity: z
-      .number()
-      .check(z.positive())
-      .check(z.describe('Quantity moved, always positive; the direction is given by the locations.')),
+    quantity: z.number().check(z.positive()).check(z.describe('Quantity moved, always positive; the direction is given by the locations.')),
     lot,
     reference: z
       .nullable(z.string().check(z.minLength(1)))

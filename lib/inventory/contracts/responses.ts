@@ -1,5 +1,18 @@
 import * as z from '../../platform/contracts/zod.ts';
-import { itemId, itemRecordSchema, locationCode, locationId, locationRecordSchema, lot, movementRecordSchema, onHandQuantity, open, sku, stockRecordId, stockRecordSchema } from './records.ts';
+import {
+  itemId,
+  itemRecordSchema,
+  locationCode,
+  locationId,
+  locationRecordSchema,
+  lot,
+  movementRecordSchema,
+  onHandQuantity,
+  open,
+  sku,
+  stockRecordId,
+  stockRecordSchema,
+} from './records.ts';
 
 /**
  * The success bodies of the inventory reads, for OpenAPI and the tests
@@ -16,7 +29,9 @@ const quantityStates = (what: string) => ({
     .number()
     .check(z.minimum(0))
     .check(z.describe(`Reserved quantity ${what}: held by active reservations; 0 until reservations are written.`)),
-  available: z.number().check(z.describe(`\`onHand\` − \`reserved\` ${what}: what can still be promised. Negative only after a count set on-hand below what is reserved.`)),
+  available: z
+    .number()
+    .check(z.describe(`\`onHand\` − \`reserved\` ${what}: what can still be promised. Negative only after a count set on-hand below what is reserved.`)),
 });
 
 export const itemSchema = open(z.object({ ...itemRecordSchema.shape, ...quantityStates('of the item across all its locations') })).check(
@@ -45,19 +60,29 @@ const lotAvailabilitySchema = open(
     stockRecordId,
     ...quantityStates('of the stock record'),
   }),
-).check(z.meta({ id: 'LotAvailability', description: 'One stock record of the item at the location: its lot (null for stock without a lot) and its quantities.' }));
+).check(
+  z.meta({ id: 'LotAvailability', description: 'One stock record of the item at the location: its lot (null for stock without a lot) and its quantities.' }),
+);
 
 const locationAvailabilitySchema = open(
   z.object({
     locationId,
     locationCode,
     ...quantityStates('of the item at the location (the sums of its lots)'),
-    lotsTruncated: z.boolean().check(
-      z.describe(
-        'True only for a location holding more stock records of the item than one response reads (1000): `lots` lists its first 1000 and the sums cover only those; read all of them with `GET /v1/stock-records?itemId=…&locationId=…`.',
+    lotsTruncated: z
+      .boolean()
+      .check(
+        z.describe(
+          'True only for a location holding more stock records of the item than one response reads (1000): `lots` lists its first 1000 and the sums cover only those; read all of them with `GET /v1/stock-records?itemId=…&locationId=…`.',
+        ),
       ),
-    ),
-    lots: z.array(lotAvailabilitySchema).check(z.describe('Every stock record of the item at the location, by lot (stock without a lot, null, first); an item not tracked by lot has one, with lot null.')),
+    lots: z
+      .array(lotAvailabilitySchema)
+      .check(
+        z.describe(
+          'Every stock record of the item at the location, by lot (stock without a lot, null, first); an item not tracked by lot has one, with lot null.',
+        ),
+      ),
   }),
 ).check(z.meta({ id: 'LocationAvailability' }));
 
@@ -69,12 +94,15 @@ export const itemAvailabilitySchema = open(
     locations: z
       .array(locationAvailabilitySchema)
       .check(z.describe('Each location where the item has a stock record (also at 0), by location id; each whole, with all its lots.')),
-    truncated: z.boolean().check(z.describe('The item has stock records in locations after the last one listed: ask again with `afterLocationId` set to `nextAfterLocationId`.')),
+    truncated: z
+      .boolean()
+      .check(z.describe('The item has stock records in locations after the last one listed: ask again with `afterLocationId` set to `nextAfterLocationId`.')),
     nextAfterLocationId: z.nullable(locationId).check(z.describe('Where the next response starts when `truncated`; null otherwise.')),
   }),
 ).check(
   z.meta({
     id: 'ItemAvailability',
-    description: "An item's quantities: its totals (always all of its stock, whatever `truncated` says), and by location and lot. At most 1000 stock records per response, whole locations only.",
+    description:
+      "An item's quantities: its totals (always all of its stock, whatever `truncated` says), and by location and lot. At most 1000 stock records per response, whole locations only.",
   }),
 );

@@ -66,10 +66,12 @@ export function availabilityCut(entries: readonly AvailabilityEntry[], more: boo
   const read = entries.slice(0, budget);
   const ids = (kept: readonly AvailabilityEntry[]) => kept.map((entry) => entry.stockRecordId);
   const lastLocation = read.at(-1)?.locationId;
-  if (lastLocation === undefined || (entries.length <= budget && !more)) return { stockRecordIds: ids(read), truncated: false, nextAfterLocationId: null, lotsTruncatedLocationId: null };
+  if (lastLocation === undefined || (entries.length <= budget && !more))
+    return { stockRecordIds: ids(read), truncated: false, nextAfterLocationId: null, lotsTruncatedLocationId: null };
   // The entry past the budget, when read, says whether the last location read goes on.
   const next = entries[budget];
-  if (next !== undefined && next.locationId !== lastLocation) return { stockRecordIds: ids(read), truncated: true, nextAfterLocationId: lastLocation, lotsTruncatedLocationId: null };
+  if (next !== undefined && next.locationId !== lastLocation)
+    return { stockRecordIds: ids(read), truncated: true, nextAfterLocationId: lastLocation, lotsTruncatedLocationId: null };
   const whole = read.filter((entry) => entry.locationId !== lastLocation);
   const lastWhole = whole.at(-1)?.locationId;
   if (lastWhole !== undefined) return { stockRecordIds: ids(whole), truncated: true, nextAfterLocationId: lastWhole, lotsTruncatedLocationId: null };
@@ -103,7 +105,12 @@ export interface ItemAvailability extends QuantityStates {
  * grouped by location in the order given (list order: location id, then lot), each location's
  * states the exact sums of its lots'.
  */
-export function itemAvailability(item: { id: string; sku: string }, stock: ItemStock | undefined, records: readonly StockRecord[], cut: AvailabilityCut): ItemAvailability {
+export function itemAvailability(
+  item: { id: string; sku: string },
+  stock: ItemStock | undefined,
+  records: readonly StockRecord[],
+  cut: AvailabilityCut,
+): ItemAvailability {
   const locations = new Map<string, { locationCode: string; lots: LotAvailability[] }>();
   for (const record of records) {
     const location = locations.get(record.locationId) ?? { locationCode: record.locationCode, lots: [] };
@@ -130,12 +137,21 @@ export interface ItemAvailabilityStorage {
    * The item's stock records as its list names them (location id, then lot), from the first
    * location after `afterLocationId` on, at most `limit`; `more`: the list may go on.
    */
-  stockRecordEntriesOfItem(organizationId: string, itemId: string, afterLocationId: string | undefined, limit: number): Promise<{ entries: AvailabilityEntry[]; more: boolean }>;
+  stockRecordEntriesOfItem(
+    organizationId: string,
+    itemId: string,
+    afterLocationId: string | undefined,
+    limit: number,
+  ): Promise<{ entries: AvailabilityEntry[]; more: boolean }>;
   /**
    * The item, its total and these stock records of it, read together (one BatchGetItem for up to
    * 98 records); undefined when there is no such item. Records not found are absent from the map.
    */
-  itemWithStockRecords(organizationId: string, itemId: string, stockRecordIds: readonly string[]): Promise<{ item: Item; stock: ItemStock | undefined; records: Map<string, StockRecord> } | undefined>;
+  itemWithStockRecords(
+    organizationId: string,
+    itemId: string,
+    stockRecordIds: readonly string[],
+  ): Promise<{ item: Item; stock: ItemStock | undefined; records: Map<string, StockRecord> } | undefined>;
 }
 
 export class ItemAvailabilityReads {

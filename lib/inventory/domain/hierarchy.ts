@@ -70,10 +70,12 @@ export class Hierarchy {
 
   /** The chunk's stored ancestors to check, less the records it writes (their own writes are conditioned). */
   checks(): Array<{ key: string } & Read> {
-    return [...this.chunk.checks].filter((key) => !this.chunk.written.has(key)).flatMap((key) => {
-      const read = this.stored.get(key);
-      return read ? [{ key, ...read }] : [];
-    });
+    return [...this.chunk.checks]
+      .filter((key) => !this.chunk.written.has(key))
+      .flatMap((key) => {
+        const read = this.stored.get(key);
+        return read ? [{ key, ...read }] : [];
+      });
   }
 
   /** After the chunk committed: what it wrote is stored now, one version on. */
@@ -116,10 +118,7 @@ export class Hierarchy {
  * depth d takes d rounds of one batched read each. It always ends: a round only asks for keys not
  * yet known, so even a corrupted chain that loops is read once.
  */
-export async function loadAncestry(
-  known: Map<string, string | null>,
-  load: (keys: string[]) => Promise<Map<string, string | null>>,
-): Promise<Hierarchy> {
+export async function loadAncestry(known: Map<string, string | null>, load: (keys: string[]) => Promise<Map<string, string | null>>): Promise<Hierarchy> {
   for (;;) {
     const missing = [...new Set([...known.values()].filter((parent): parent is string => parent !== null && !known.has(parent)))];
     if (missing.length === 0) break;

@@ -56,7 +56,13 @@ export class ItemReads {
     if (!this.cursors) throw new Error('Paging items needs a cursor codec');
     return cursorPage(this.cursors, { organizationId, endpoint: 'GET /v1/items', filters: { ...filter } }, query.cursor, async (after) => {
       const page = await this.storage.items(organizationId, filter, after, query.limit);
-      const totals = page.items.length === 0 ? new Map<string, ItemStock>() : await this.totals.itemStocks(organizationId, page.items.map((item) => item.id));
+      const totals =
+        page.items.length === 0
+          ? new Map<string, ItemStock>()
+          : await this.totals.itemStocks(
+              organizationId,
+              page.items.map((item) => item.id),
+            );
       return { ...page, items: page.items.map((item) => itemView(item, totals.get(item.id))) };
     });
   }

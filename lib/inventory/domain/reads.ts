@@ -144,7 +144,11 @@ export class InventoryReads {
   /** `fromUtc` and `toUtc` may carry any offset: they are compared as UTC instants. */
   movements(organizationId: string, requested: MovementFilter, query: ListQuery): Promise<ListPage<MovementRecord>> {
     const { fromUtc, toUtc, ...rest } = requested;
-    const filter: MovementFilter = { ...rest, ...(fromUtc === undefined ? {} : { fromUtc: utcMilliseconds(fromUtc) }), ...(toUtc === undefined ? {} : { toUtc: utcMilliseconds(toUtc) }) };
+    const filter: MovementFilter = {
+      ...rest,
+      ...(fromUtc === undefined ? {} : { fromUtc: utcMilliseconds(fromUtc) }),
+      ...(toUtc === undefined ? {} : { toUtc: utcMilliseconds(toUtc) }),
+    };
     const binding = { organizationId, endpoint: 'GET /v1/movements', filters: { ...filter } };
     return this.paged(binding, query, movementView, (after) => this.storage.movements(organizationId, filter, after, query.limit));
   }
@@ -154,7 +158,12 @@ export class InventoryReads {
     return record;
   }
 
-  private async paged<S, V>(binding: CursorBinding, query: ListQuery, view: (stored: S) => V, read: (after: string | undefined) => Promise<PageOf<S>>): Promise<ListPage<V>> {
+  private async paged<S, V>(
+    binding: CursorBinding,
+    query: ListQuery,
+    view: (stored: S) => V,
+    read: (after: string | undefined) => Promise<PageOf<S>>,
+  ): Promise<ListPage<V>> {
     if (!this.cursors) throw new Error('Paging inventory lists needs a cursor codec');
     const page = await cursorPage(this.cursors, binding, query.cursor, read);
     return { data: page.data.map(view), page: page.page };

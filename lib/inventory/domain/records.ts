@@ -87,9 +87,17 @@ export class NaturalKeyTakenError extends UniqueKeyTakenError {
 export interface InventoryRecords<Write = unknown> {
   getById<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined>;
   /** By id; unknown ids (and ids of another type or organization) are absent from the map. */
-  getByIds<T extends InventoryRecordType>(organizationId: string, type: T, ids: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
+  getByIds<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    ids: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
   /** By natural key; unknown keys are absent from the map. */
-  getByNaturalKeys<T extends InventoryRecordType>(organizationId: string, type: T, naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
+  getByNaturalKeys<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>>;
   /** Creates the record and claims its natural key; fails with NaturalKeyTakenError if another record has it. */
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): Write[];
   /**

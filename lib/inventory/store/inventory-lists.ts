@@ -122,7 +122,12 @@ export function listEntryWrites<T extends InventoryRecordType>(
 }
 
 /** The puts an update of a record makes to its list entries: none for keys-only entries, which nothing an update changes is in. */
-export function listEntryUpdateWrites<T extends InventoryRecordType>(tableName: string, organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
+export function listEntryUpdateWrites<T extends InventoryRecordType>(
+  tableName: string,
+  organizationId: string,
+  type: T,
+  record: InventoryRecordTypes[T],
+): StoreWrite[] {
   // Item and location entries claim nothing, so an update rewrites them unconditionally.
   return KEYS_ONLY.has(type) ? [] : entryPuts(tableName, organizationId, { type, record } as Listed);
 }
@@ -132,7 +137,13 @@ function entryPuts(tableName: string, organizationId: string, listed: Listed, on
   const entity = keysOnly ? stockRecordListEntryEntity : inventoryListEntryEntity;
   return entriesOf(listed).map((entry) => {
     const identity = { organizationId, recordType: listed.type, sortKey: entry.sortKey };
-    const attributes = { ...entry.filterAttributes, organizationId, recordType: listed.type, id: listed.record.id, ...(keysOnly ? {} : { record: listed.record }) };
+    const attributes = {
+      ...entry.filterAttributes,
+      organizationId,
+      recordType: listed.type,
+      id: listed.record.id,
+      ...(keysOnly ? {} : { record: listed.record }),
+    };
     const item = entityItem(entity, identity, attributes);
     if (!entry.claimsNaturalKey || onNaturalKeyTaken === undefined) return { item: { Put: { TableName: tableName, Item: item } } };
     return { item: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: onNaturalKeyTaken };

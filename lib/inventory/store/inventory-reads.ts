@@ -75,7 +75,8 @@ export class InventoryReadStore implements InventoryReadStorage {
   locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<PageOf<Location>> {
     const conditions = new Conditions();
     // The entry holds the whole location: its parent is read there, not from the sort key (so within the budget).
-    if (filter.parentCode !== undefined) conditions.add('#record.#parentCode = :parentCode', { '#record': 'record', '#parentCode': 'parentCode' }, { ':parentCode': filter.parentCode });
+    if (filter.parentCode !== undefined)
+      conditions.add('#record.#parentCode = :parentCode', { '#record': 'record', '#parentCode': 'parentCode' }, { ':parentCode': filter.parentCode });
     const range = filter.code === undefined ? sortKeyRange(LIST_PREFIXES.code) : exactly(listSortKeys.location(filter.code));
     return this.page<Location>(organizationId, 'location', range, conditions, after, limit);
   }
@@ -107,7 +108,8 @@ export class InventoryReadStore implements InventoryReadStorage {
   movements(organizationId: string, filter: MovementFilter, after: string | undefined, limit: number): Promise<PageOf<MovementRecord>> {
     const conditions = new Conditions();
     if (filter.itemId !== undefined) conditions.add('#itemId = :itemId', { '#itemId': 'itemId' }, { ':itemId': filter.itemId });
-    if (filter.locationId !== undefined) conditions.add('contains(#locationIds, :locationId)', { '#locationIds': 'locationIds' }, { ':locationId': filter.locationId });
+    if (filter.locationId !== undefined)
+      conditions.add('contains(#locationIds, :locationId)', { '#locationIds': 'locationIds' }, { ':locationId': filter.locationId });
     if (filter.type !== undefined) conditions.add('#movementType = :movementType', { '#movementType': 'movementType' }, { ':movementType': filter.type });
     // Times are ISO 8601 UTC in milliseconds, so they sort as strings; `toUtc` is exclusive (no key equals the bare `AT#<time>`).
     const all = sortKeyRange(LIST_PREFIXES.movementAt);
@@ -118,7 +120,15 @@ export class InventoryReadStore implements InventoryReadStorage {
     return this.page<MovementRecord>(organizationId, 'movement', range, conditions, after, limit, true);
   }
 
-  private async page<R>(organizationId: string, type: ListedRecordType, range: Range, conditions: Conditions, after: string | undefined, limit: number, newestFirst = false): Promise<PageOf<R>> {
+  private async page<R>(
+    organizationId: string,
+    type: ListedRecordType,
+    range: Range,
+    conditions: Conditions,
+    after: string | undefined,
+    limit: number,
+    newestFirst = false,
+  ): Promise<PageOf<R>> {
     const filter = conditions.filter();
     const page = await readPageInOneQuery({
       tableName: this.tableName,

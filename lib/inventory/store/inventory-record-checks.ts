@@ -24,11 +24,18 @@ export class InventoryRecordChecks implements Pick<InventoryRecords<StoreWrite>,
     return (await this.getByIds(organizationId, type, [id])).get(id);
   }
 
-  async getByIds<T extends InventoryRecordType>(organizationId: string, type: T, ids: Iterable<string>): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
+  async getByIds<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    ids: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<InventoryRecordTypes[T]>>> {
     const prefix = `${INVENTORY_RECORD_TYPES[type].idPrefix}_`;
     // An id of another type is unknown here, not a read of some other record.
     const wanted = [...new Set(ids)].filter((id) => id.startsWith(prefix));
-    const items = await batchGet(this.tableName, wanted.map((id) => inventoryRecordEntity.key({ organizationId, recordType: type, id })));
+    const items = await batchGet(
+      this.tableName,
+      wanted.map((id) => inventoryRecordEntity.key({ organizationId, recordType: type, id })),
+    );
     const found = new Map<string, VersionedRecord<InventoryRecordTypes[T]>>();
     for (const item of items) {
       if (item.recordType !== type) continue;

@@ -52,12 +52,20 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   /** The record and its list entries, the one that claims its natural key put only where absent. */
   createWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T]): StoreWrite[] {
     const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
-    const recordPut: StoreWrite = { item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } } };
+    const recordPut: StoreWrite = {
+      item: { Put: { TableName: this.tableName, Item: this.recordItem(organizationId, type, record, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+    };
     return [recordPut, ...listEntryWrites(this.tableName, organizationId, type, record, taken), ...this.stockedLotWrites(organizationId, type, record, 0)];
   }
 
   /** `previousOnHand`: a stock record's on-hand as read (unknown: the lot's entry is put whenever it holds stock). */
-  updateWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], expectedVersion: number, previousOnHand?: number): StoreWrite[] {
+  updateWrites<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    record: InventoryRecordTypes[T],
+    expectedVersion: number,
+    previousOnHand?: number,
+  ): StoreWrite[] {
     const recordPut: StoreWrite = {
       item: {
         Put: {
@@ -69,11 +77,20 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
         },
       },
     };
-    return [recordPut, ...listEntryUpdateWrites(this.tableName, organizationId, type, record), ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0)];
+    return [
+      recordPut,
+      ...listEntryUpdateWrites(this.tableName, organizationId, type, record),
+      ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0),
+    ];
   }
 
   /** A lot record that comes to hold stock puts its entry among the place's stocked lots (lib/inventory/store/stocked-lots.ts). */
-  private stockedLotWrites<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], previousOnHand: number): StoreWrite[] {
+  private stockedLotWrites<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    record: InventoryRecordTypes[T],
+    previousOnHand: number,
+  ): StoreWrite[] {
     if (type !== 'stock-record') return [];
     const stock = record as StockRecord;
     return entersStock(stock, previousOnHand) ? [stockedLotPut(this.tableName, organizationId, stock as StockRecord & { lot: string })] : [];
@@ -104,7 +121,10 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
    */
   private async claimedIds(organizationId: string, type: InventoryRecordType, naturalKeys: Iterable<string>): Promise<Map<string, string>> {
     const claims = [...new Set(naturalKeys)].map((naturalKey) => ({ naturalKey, keys: this.claimKeysOf(organizationId, type, naturalKey) }));
-    const found = await batchGet(this.tableName, claims.flatMap((claim) => claim.keys));
+    const found = await batchGet(
+      this.tableName,
+      claims.flatMap((claim) => claim.keys),
+    );
     const idAt = new Map(found.map((item) => [keyString({ pk: item.pk as string, sk: item.sk as string }), item.id as string]));
     const idOfKey = new Map<string, string>();
     for (const { naturalKey, keys } of claims) {
@@ -120,13 +140,17 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   }
 
   private recordItem<T extends InventoryRecordType>(organizationId: string, type: T, record: InventoryRecordTypes[T], version: number): StoredItem {
-    return entityItem(inventoryRecordEntity, { organizationId, recordType: type, id: record.id }, {
-      organizationId,
-      recordType: type,
-      id: record.id,
-      naturalKey: naturalKeyOf(type, record),
-      version,
-      record,
-    });
+    return entityItem(
+      inventoryRecordEntity,
+      { organizationId, recordType: type, id: record.id },
+      {
+        organizationId,
+        recordType: type,
+        id: record.id,
+        naturalKey: naturalKeyOf(type, record),
+        version,
+        record,
+      },
+    );
   }
 }

@@ -13,7 +13,12 @@ import { keys } from '../../platform/dynamo/keys.ts';
 export class ItemAvailabilityStore implements ItemAvailabilityStorage {
   constructor(private readonly tableName: string) {}
 
-  async stockRecordEntriesOfItem(organizationId: string, itemId: string, afterLocationId: string | undefined, limit: number): Promise<{ entries: AvailabilityEntry[]; more: boolean }> {
+  async stockRecordEntriesOfItem(
+    organizationId: string,
+    itemId: string,
+    afterLocationId: string | undefined,
+    limit: number,
+  ): Promise<{ entries: AvailabilityEntry[]; more: boolean }> {
     const prefix = listSortKeys.stockByItem(itemId);
     // `ITEM#<itemId>#<locationId>$` sorts after every lot of that location (`#` < `$`) and before the next location.
     const lower = afterLocationId === undefined ? prefix : `${listSortKeys.stockByItem(itemId, afterLocationId).slice(0, -1)}$`;

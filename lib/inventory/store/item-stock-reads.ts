@@ -41,8 +41,13 @@ export class ItemTotalsStore implements ItemTotalsStorage {
 
   /** One consistent BatchGetItem per 100 items, in parallel. */
   async itemStocks(organizationId: string, itemIds: readonly string[]): Promise<Map<string, ItemStock>> {
-    const stored = await batchGet(this.tableName, itemIds.map((itemId) => itemStockEntity.key({ organizationId, itemId })));
-    return new Map(stored.filter((item) => item.entity === itemStockEntity.type).map((item) => [(item.itemStock as ItemStock).itemId, item.itemStock as ItemStock]));
+    const stored = await batchGet(
+      this.tableName,
+      itemIds.map((itemId) => itemStockEntity.key({ organizationId, itemId })),
+    );
+    return new Map(
+      stored.filter((item) => item.entity === itemStockEntity.type).map((item) => [(item.itemStock as ItemStock).itemId, item.itemStock as ItemStock]),
+    );
   }
 
   itemWithStock(organizationId: string, itemId: string): Promise<ItemWithStock | undefined> {

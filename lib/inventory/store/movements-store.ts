@@ -30,7 +30,8 @@ const LEDGER_INDEXES = [
 export function movementWrite(tableName: string, organizationId: string, movement: MovementRecord, legs: readonly MovementLeg[]): StoreWrite {
   if (legs.length < 1 || legs.length > LEDGER_INDEXES.length) throw new Error(`A movement has one or two legs, not ${legs.length}`);
   // Stored under a key its id does not give, it could never be read by id.
-  if (movementTimeOf(movement.id) !== movement.occurredAt) throw new Error(`Movement ${movement.id} is not an id of its occurredAt ${movement.occurredAt} (newMovementId)`);
+  if (movementTimeOf(movement.id) !== movement.occurredAt)
+    throw new Error(`Movement ${movement.id} is not an id of its occurredAt ${movement.occurredAt} (newMovementId)`);
   const identity = { organizationId, id: movement.id, occurredAt: movement.occurredAt, stockRecordIds: legs.map((leg) => leg.stockRecordId) };
   const locationIds = [movement.fromLocationId, movement.toLocationId].filter((id): id is string => id !== null);
   const item = entityItem(movementEntity, identity, {
@@ -66,7 +67,12 @@ export async function movementsOf(tableName: string, organizationId: string, sto
   const partition = keys.ledgerOf(organizationId, stockRecordId);
   const found = await Promise.all(
     LEDGER_INDEXES.map((index) =>
-      readAll({ tableName, indexName: index.indexName, partition: { name: index.partitionKey, value: partition }, sortKey: { name: index.sortKey, ...sortKeyRange(LEDGER_PREFIX) } }),
+      readAll({
+        tableName,
+        indexName: index.indexName,
+        partition: { name: index.partitionKey, value: partition },
+        sortKey: { name: index.sortKey, ...sortKeyRange(LEDGER_PREFIX) },
+      }),
     ),
   );
   const ledger = new Map<string, Movement>();

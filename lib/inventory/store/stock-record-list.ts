@@ -98,12 +98,19 @@ function readEntries(query: StockRecordPageQuery, after: string | undefined, lim
 
 /** The records the entries name, by id. */
 function recordsOf(query: StockRecordPageQuery, entries: Entry[]): Promise<Map<string, StockRecord>> {
-  return stockRecordsByIds(query.tableName, query.organizationId, entries.map((entry) => entry.id as string));
+  return stockRecordsByIds(
+    query.tableName,
+    query.organizationId,
+    entries.map((entry) => entry.id as string),
+  );
 }
 
 /** Stock records by id, absent ones left out: consistent BatchGetItems of 100 keys each, in parallel. */
 export async function stockRecordsByIds(tableName: string, organizationId: string, ids: string[]): Promise<Map<string, StockRecord>> {
   if (ids.length === 0) return new Map();
-  const items = await batchGet(tableName, ids.map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })));
+  const items = await batchGet(
+    tableName,
+    ids.map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })),
+  );
   return new Map(items.filter((item) => item.recordType === 'stock-record').map((item) => [item.id as string, item.record as StockRecord]));
 }

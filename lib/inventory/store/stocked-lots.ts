@@ -40,7 +40,11 @@ export function entersStock(record: StockRecord, previousOnHand: number): boolea
 
 /** The put of a lot's entry (unconditional: the record's own write carries the condition). */
 export function stockedLotPut(tableName: string, organizationId: string, record: StockRecord & { lot: string }): StoreWrite {
-  const Item = entityItem(stockedLotEntity, { organizationId, itemId: record.itemId, locationId: record.locationId, lot: record.lot }, { id: record.id, lot: record.lot });
+  const Item = entityItem(
+    stockedLotEntity,
+    { organizationId, itemId: record.itemId, locationId: record.locationId, lot: record.lot },
+    { id: record.id, lot: record.lot },
+  );
   return { item: { Put: { TableName: tableName, Item } } };
 }
 
@@ -64,8 +68,12 @@ export async function stockedRecordsAt(tableName: string, organizationId: string
   const ids = [...new Set(reads.flatMap((read) => [...read.entries.keys(), ...read.listed]))];
   const stored = new Map<string, { record: StockRecord; version: number }>();
   if (ids.length > 0) {
-    const items = await batchGet(tableName, ids.map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })));
-    for (const item of items) if (item.recordType === 'stock-record') stored.set(item.id as string, { record: item.record as StockRecord, version: item.version as number });
+    const items = await batchGet(
+      tableName,
+      ids.map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })),
+    );
+    for (const item of items)
+      if (item.recordType === 'stock-record') stored.set(item.id as string, { record: item.record as StockRecord, version: item.version as number });
   }
   const stocked = new Map<string, StockRecord>();
   const removals: StoreWrite[][] = [];
@@ -97,23 +105,41 @@ async function readPlace(tableName: string, organizationId: string, place: Stock
   const entries = new Map(items.filter((item) => item.entity === stockedLotEntity.type).map((item) => [item.id as string, item.lot as string]));
   if (marked) return { place, marked, entries, listed: [] };
   const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
-  const listed = await readAll({ tableName, partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') }, sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` } });
+  const listed = await readAll({
+    tableName,
+    partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') },
+    sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` },
+  });
   return { place, marked, entries, listed: listed.map((entry) => entry.id as string) };
 }
 
 /** The removal of a lot's entry, only while its record is still at the version read at 0. */
 function removalOf(tableName: string, organizationId: string, place: StockPlace, lot: string, found: { record: StockRecord; version: number }): StoreWrite[] {
   return [
-    { item: { ConditionCheck: { TableName: tableName, Key: inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id: found.record.id }), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': found.version } } } },
+    {
+      item: {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id: found.record.id }),
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': found.version },
+        },
+      },
+    },
     { item: { Delete: { TableName: tableName, Key: stockedLotEntity.key({ organizationId, itemId: place.itemId, locationId: place.locationId, lot }) } } },
   ];
 }
 
 /** A place's first read: the entries its lots with stock lack, then its mark (last, so it is written only once they are). */
 function markingOf(tableName: string, organizationId: string, read: PlaceRead, stocked: ReadonlyMap<string, StockRecord>): StoreWrite[] {
-  const lacking = [...stocked.values()].filter((record) => record.itemId === read.place.itemId && record.locationId === read.place.locationId && record.lot !== null && !read.entries.has(record.id));
+  const lacking = [...stocked.values()].filter(
+    (record) => record.itemId === read.place.itemId && record.locationId === read.place.locationId && record.lot !== null && !read.entries.has(record.id),
+  );
   const mark: StoredItem = entityItem(stockedPlaceMarkEntity, { organizationId, ...read.place }, {});
-  return [...lacking.map((record) => stockedLotPut(tableName, organizationId, record as StockRecord & { lot: string })), { item: { Put: { TableName: tableName, Item: mark } } }];
+  return [
+    ...lacking.map((record) => stockedLotPut(tableName, organizationId, record as StockRecord & { lot: string })),
+    { item: { Put: { TableName: tableName, Item: mark } } },
+  ];
 }
 
 /**

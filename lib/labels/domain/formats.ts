@@ -5,18 +5,7 @@
  */
 
 /** Barcode formats; `qr` is the default. */
-export const BARCODE_FORMATS = [
-  'qr',
-  'datamatrix',
-  'code128',
-  'gs1-128',
-  'ean13',
-  'upca',
-  'code39',
-  'pdf417',
-  'aztec',
-  'gs1-datamatrix',
-] as const;
+export const BARCODE_FORMATS = ['qr', 'datamatrix', 'code128', 'gs1-128', 'ean13', 'upca', 'code39', 'pdf417', 'aztec', 'gs1-datamatrix'] as const;
 
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 

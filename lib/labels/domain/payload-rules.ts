@@ -81,10 +81,7 @@ function code39(payload: string): string {
 
 function code128(payload: string): string {
   if (PRINTABLE_ASCII.test(payload)) return payload;
-  throw invalidPayload(
-    'invalid-format',
-    'Code 128 takes printable ASCII characters only (space to ~); use qr, datamatrix, pdf417 or aztec for other text.',
-  );
+  throw invalidPayload('invalid-format', 'Code 128 takes printable ASCII characters only (space to ~); use qr, datamatrix, pdf417 or aztec for other text.');
 }
 
 function gs1(payload: string): string {

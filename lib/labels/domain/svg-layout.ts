@@ -54,8 +54,7 @@ export function layoutSymbol(symbology: Symbology, symbol: Pick<EncodedSymbol, '
       factorY = factorX;
     }
   } else {
-    const factor =
-      size.widthMm !== undefined ? size.widthMm / naturalWidthMm : size.heightMm !== undefined ? size.heightMm / naturalHeightMm : 1;
+    const factor = size.widthMm !== undefined ? size.widthMm / naturalWidthMm : size.heightMm !== undefined ? size.heightMm / naturalHeightMm : 1;
     factorX = factor;
     factorY = factor;
     widthMm = size.widthMm ?? naturalWidthMm * factor;

@@ -10,7 +10,8 @@ const continuationSchema = z
   .check(
     z.meta({
       id: 'LotTraceContinuation',
-      description: "The children the node cap cut: send the trace again for this node's sku and lot (the response's own, for the traced lot), the same direction, this depth and this cursor (none when null); its `nodes` are the missing children.",
+      description:
+        "The children the node cap cut: send the trace again for this node's sku and lot (the response's own, for the traced lot), the same direction, this depth and this cursor (none when null); its `nodes` are the missing children.",
     }),
   );
 
@@ -55,7 +56,11 @@ export const lotTraceSchema = z
     direction: z.enum(['forward', 'backward']),
     depth: z.number().check(z.int()),
     nodeCount: z.number().check(z.int()),
-    truncated: z.boolean().check(z.meta({ description: 'The response reached 1000 nodes: the truncated nodes (and `continuation`, for the traced lot itself) say how to read the rest.' })),
+    truncated: z.boolean().check(
+      z.meta({
+        description: 'The response reached 1000 nodes: the truncated nodes (and `continuation`, for the traced lot itself) say how to read the rest.',
+      }),
+    ),
     continuation: z.nullable(continuationSchema).check(z.meta({ description: "Set when the traced lot's own builds were cut." })),
     nodes: z.array(lotTraceNodeSchema),
   })

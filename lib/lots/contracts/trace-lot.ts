@@ -11,21 +11,33 @@ export const traceLotContract = defineOperation({
       sku: z.string().check(z.minLength(1), z.maxLength(200), z.meta({ description: 'The item, by sku (case-sensitive); it must be tracked by lot.' })),
       lot: z.string().check(z.minLength(1), z.maxLength(200), z.meta({ description: 'The lot of that item to trace.' })),
       direction: z.enum(['forward', 'backward']).check(
-        z.meta({ description: '`forward`: the builds that consumed the lot and the lots they produced; `backward`: the builds that produced it and the lots they consumed.' }),
+        z.meta({
+          description:
+            '`forward`: the builds that consumed the lot and the lots they produced; `backward`: the builds that produced it and the lots they consumed.',
+        }),
       ),
       depth: z
         ._default(
           z.optional(
             z.pipe(
               int32String,
-              z.number().check(z.int(), z.minimum(1, { message: 'Must be at least 1.' }), z.maximum(LOT_TRACE_MAX_DEPTH, { message: `Must be at most ${LOT_TRACE_MAX_DEPTH}.` })),
+              z
+                .number()
+                .check(
+                  z.int(),
+                  z.minimum(1, { message: 'Must be at least 1.' }),
+                  z.maximum(LOT_TRACE_MAX_DEPTH, { message: `Must be at most ${LOT_TRACE_MAX_DEPTH}.` }),
+                ),
             ),
           ),
           LOT_TRACE_DEFAULT_DEPTH,
         )
         .check(z.meta({ description: `Levels of builds to follow: 1 to ${LOT_TRACE_MAX_DEPTH}, default ${LOT_TRACE_DEFAULT_DEPTH}.` })),
       cursor: z.optional(cursorParam).check(
-        z.meta({ description: "A continuation's `cursor`: the lot's children after those a truncated response held. Send it with that continuation's sku, lot and depth, and the same direction." }),
+        z.meta({
+          description:
+            "A continuation's `cursor`: the lot's children after those a truncated response held. Send it with that continuation's sku, lot and depth, and the same direction.",
+        }),
       ),
     }),
   },

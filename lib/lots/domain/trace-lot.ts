@@ -72,8 +72,12 @@ export class LotTraces {
     if (!item) throw new NotFoundError('inventory', `No item with sku "${query.sku}".`);
     if (item.trackingMode !== 'lot') throw notLotTrackedError(item.sku);
     const root = { itemId: item.id, lot: query.lot };
-    const { after, skip } = query.cursor === undefined ? { after: undefined, skip: 0 } : await this.position(organizationId, root, query.direction, query.cursor);
-    const source = { buildsFrom: (lot: LotRef, direction: TraceDirection, from: string | undefined, limit: number) => this.storage.buildsFrom(organizationId, lot, direction, from, limit) };
+    const { after, skip } =
+      query.cursor === undefined ? { after: undefined, skip: 0 } : await this.position(organizationId, root, query.direction, query.cursor);
+    const source = {
+      buildsFrom: (lot: LotRef, direction: TraceDirection, from: string | undefined, limit: number) =>
+        this.storage.buildsFrom(organizationId, lot, direction, from, limit),
+    };
     const tree = await buildTraceTree(root, { direction: query.direction, depth: query.depth, maxNodes: this.maxNodes, after, skip }, source);
     if (tree.nodeCount === 0 && query.cursor === undefined && !(await this.storage.lotSeen(organizationId, root))) {
       throw new NotFoundError('inventory', `Item "${item.sku}" never had lot "${query.lot}".`);
@@ -81,7 +85,10 @@ export class LotTraces {
     const items = await this.storage.itemsByIds(organizationId, itemIdsOf(tree.nodes));
     const skuOf = (itemId: string) => items.get(itemId)?.sku ?? null;
     const continuationOf = (lot: LotRef, continuation: TraceContinuation | null): LotTraceContinuationView | null =>
-      continuation && { depth: continuation.depth, cursor: cursorOf(continuation, (position) => this.cursors.encode(position, bindingOf(organizationId, lot, query.direction))) };
+      continuation && {
+        depth: continuation.depth,
+        cursor: cursorOf(continuation, (position) => this.cursors.encode(position, bindingOf(organizationId, lot, query.direction))),
+      };
     const view = (node: TraceNode): LotTraceNodeView => ({
       ...node,
       sku: skuOf(node.itemId),
@@ -102,7 +109,12 @@ export class LotTraces {
     };
   }
 
-  private async position(organizationId: string, root: LotRef, direction: TraceDirection, cursor: string): Promise<{ after: string | undefined; skip: number }> {
+  private async position(
+    organizationId: string,
+    root: LotRef,
+    direction: TraceDirection,
+    cursor: string,
+  ): Promise<{ after: string | undefined; skip: number }> {
     const position = await this.cursors.decode(cursor, bindingOf(organizationId, root, direction));
     if (typeof position === 'string') return { after: position, skip: 0 };
     if (isInsideBuild(position)) return { after: position.after ?? undefined, skip: position.skip };

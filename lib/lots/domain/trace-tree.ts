@@ -129,7 +129,9 @@ export async function buildTraceTree(root: LotRef, options: TraceOptions, source
     else tree.continuation = continuation;
     tree.truncated = true;
   };
-  let level: Expansion[] = [{ lot: root, owner: undefined, into: tree.nodes, depth: options.depth, ancestors: new Set([lotKey(root)]), after: options.after, skip: options.skip ?? 0 }];
+  let level: Expansion[] = [
+    { lot: root, owner: undefined, into: tree.nodes, depth: options.depth, ancestors: new Set([lotKey(root)]), after: options.after, skip: options.skip ?? 0 },
+  ];
   while (level.length > 0) {
     const next: Expansion[] = [];
     for (let start = 0; start < level.length; start += READ_CONCURRENCY) {
@@ -178,7 +180,15 @@ export async function buildTraceTree(root: LotRef, options: TraceOptions, source
       if (node.lot === null || expansion.depth <= 1) continue;
       const lot = { itemId: node.itemId, lot: node.lot };
       if (expansion.ancestors.has(lotKey(lot))) continue;
-      next.push({ lot, owner: node, into: node.children, depth: expansion.depth - 1, ancestors: new Set([...expansion.ancestors, lotKey(lot)]), after: undefined, skip: 0 });
+      next.push({
+        lot,
+        owner: node,
+        into: node.children,
+        depth: expansion.depth - 1,
+        ancestors: new Set([...expansion.ancestors, lotKey(lot)]),
+        after: undefined,
+        skip: 0,
+      });
     }
   }
 }

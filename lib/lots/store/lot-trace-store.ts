@@ -38,7 +38,10 @@ export class LotTraceStore implements LotTraceStorage {
   }
 
   async itemsByIds(organizationId: string, itemIds: ReadonlySet<string>): Promise<Map<string, Item>> {
-    const found = await batchGet(this.tableName, [...itemIds].map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'item', id })));
+    const found = await batchGet(
+      this.tableName,
+      [...itemIds].map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'item', id })),
+    );
     return new Map(found.filter((stored) => stored.recordType === 'item').map((stored) => [(stored.record as Item).id, stored.record as Item]));
   }
 
@@ -88,7 +91,11 @@ export class LotTraceStore implements LotTraceStorage {
           IndexName: LOTS_INDEX.indexName,
           KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
           ExpressionAttributeNames: { '#pk': LOTS_INDEX.partitionKey.name, '#sk': LOTS_INDEX.sortKey.name },
-          ExpressionAttributeValues: { ':pk': lotKeys.lotBuildsOf(organizationId, lot.itemId, lot.lot), ':lower': after ?? `${prefix}#`, ':upper': `${prefix}$` },
+          ExpressionAttributeValues: {
+            ':pk': lotKeys.lotBuildsOf(organizationId, lot.itemId, lot.lot),
+            ':lower': after ?? `${prefix}#`,
+            ':upper': `${prefix}$`,
+          },
           ExclusiveStartKey: startKey,
           // The builds still missing and one more; then, while one build's entries run long, twice what was read.
           Limit: Math.max(limit + 1 - complete.length, entries.length),
@@ -102,7 +109,10 @@ export class LotTraceStore implements LotTraceStorage {
       if (startKey && complete.length < limit) continue;
       const served = complete.slice(0, limit);
       const traced = direction === 'forward' ? served.map((build) => build.header) : await this.provenance.whole(organizationId, served);
-      return { builds: traced.map((build) => ({ build, after: lotKeys.lotPositionAfterBuild(prefix, build.builtAt, build.id) })), more: startKey !== undefined || complete.length > limit };
+      return {
+        builds: traced.map((build) => ({ build, after: lotKeys.lotPositionAfterBuild(prefix, build.builtAt, build.id) })),
+        more: startKey !== undefined || complete.length > limit,
+      };
     }
   }
 }

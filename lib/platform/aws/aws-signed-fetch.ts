@@ -106,7 +106,22 @@ export function awsJsonError(status: number, body: string, headers: Headers): { 
 const MAX_ATTEMPTS = 3;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 20_000;
-const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottledException', 'TooManyRequestsException', 'ProvisionedThroughputExceededException', 'TransactionInProgressException', 'RequestLimitExceeded', 'BandwidthLimitExceeded', 'LimitExceededException', 'RequestThrottled', 'SlowDown', 'PriorRequestNotComplete', 'EC2ThrottledException']);
+const THROTTLING_CODES = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'ThrottledException',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'ProvisionedThroughputExceededException',
+  'TransactionInProgressException',
+  'RequestLimitExceeded',
+  'BandwidthLimitExceeded',
+  'LimitExceededException',
+  'RequestThrottled',
+  'SlowDown',
+  'PriorRequestNotComplete',
+  'EC2ThrottledException',
+]);
 const TRANSIENT_CODES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 
 function retryable(error: unknown): boolean {
@@ -146,7 +161,10 @@ async function attempt(signer: SignatureV4, request: SignedFetchRequest): Promis
   if (response.ok) return response;
   const body = await response.text();
   const { code, message } = request.errorOf(response.status, body, response.headers);
-  throw new AwsServiceError(code, message, { httpStatusCode: response.status, requestId: response.headers.get('x-amz-request-id') ?? response.headers.get('x-amzn-requestid') ?? undefined });
+  throw new AwsServiceError(code, message, {
+    httpStatusCode: response.status,
+    requestId: response.headers.get('x-amz-request-id') ?? response.headers.get('x-amzn-requestid') ?? undefined,
+  });
 }
 
 /** Sends `request`, signed, and retries it as the SDK's standard mode would. */

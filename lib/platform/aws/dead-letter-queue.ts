@@ -24,7 +24,8 @@ export class DeadLetterQueue {
         letters.push({
           job: parseJobMessage(message.Body ?? ''),
           remove: async () => void (await sqsClient.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receipt }))),
-          release: async () => void (await sqsClient.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receipt, VisibilityTimeout: 0 }))),
+          release: async () =>
+            void (await sqsClient.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: receipt, VisibilityTimeout: 0 }))),
         });
       }
     }

@@ -9,7 +9,8 @@ import { awsRegion, signerFor } from './aws-signed-fetch.ts';
 export const s3Signer = signerFor('s3', { uriEscapePath: false });
 
 /** As the SDK escapes a query value or a key segment: `encodeURIComponent` plus `!'()*`. */
-export const escapeUri = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+export const escapeUri = (value: string): string =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The object's URL as the S3 client resolves it: the endpoint of `AWS_ENDPOINT_URL_S3` or the

@@ -15,12 +15,18 @@ const DECIMAL_PATTERN = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 export const int32String = /* @__PURE__ */ (() =>
   z
-    .pipe(z.string().check(z.regex(INTEGER_PATTERN, { message: 'Must be an integer written as digits, with an optional leading minus and no leading zeros.' })), z.transform(Number))
+    .pipe(
+      z.string().check(z.regex(INTEGER_PATTERN, { message: 'Must be an integer written as digits, with an optional leading minus and no leading zeros.' })),
+      z.transform(Number),
+    )
     .check(z.refine((value: number) => value >= INT32_MIN && value <= INT32_MAX, { message: 'Must be a 32-bit signed integer.' })))();
 
 export const doubleString = /* @__PURE__ */ (() =>
   z
-    .pipe(z.string().check(z.regex(DECIMAL_PATTERN, { message: 'Must be a decimal number such as 12 or 12.5 (no exponent, no leading zeros).' })), z.transform(Number))
+    .pipe(
+      z.string().check(z.regex(DECIMAL_PATTERN, { message: 'Must be a decimal number such as 12 or 12.5 (no exponent, no leading zeros).' })),
+      z.transform(Number),
+    )
     .check(z.refine((value: number) => Number.isFinite(value), { message: 'Must be a finite number.' })))();
 
 export const booleanString = /* @__PURE__ */ (() =>
@@ -59,15 +65,15 @@ export const limitParam = /* @__PURE__ */ (() =>
     z.optional(
       z.pipe(
         int32String,
-        z.number().check(z.int(), z.minimum(1, { message: 'Must be at least 1.' }), z.maximum(LIST_LIMIT_MAX, { message: `Must be at most ${LIST_LIMIT_MAX}.` })),
+        z
+          .number()
+          .check(z.int(), z.minimum(1, { message: 'Must be at least 1.' }), z.maximum(LIST_LIMIT_MAX, { message: `Must be at most ${LIST_LIMIT_MAX}.` })),
       ),
     ),
     LIST_LIMIT_DEFAULT,
   ))();
 
-export const cursorParam = /* @__PURE__ */ (() =>
-  z.optional(z.string().check(z.minLength(1), z.maxLength(2048))))();
+export const cursorParam = /* @__PURE__ */ (() => z.optional(z.string().check(z.minLength(1), z.maxLength(2048))))();
 
 /** Opaque id path parameter: type-prefixed, short, URL-safe. */
-export const idParam = /* @__PURE__ */ (() =>
-  z.string().check(z.regex(/^[a-z]{2,4}_[0-9A-Za-z]{10,40}$/, { message: 'Not a valid id.' })))();
+export const idParam = /* @__PURE__ */ (() => z.string().check(z.regex(/^[a-z]{2,4}_[0-9A-Za-z]{10,40}$/, { message: 'Not a valid id.' })))();

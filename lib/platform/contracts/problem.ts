@@ -38,7 +38,9 @@ export const problemSchema = z
     reservationStatus: z.optional(z.string()),
     buildReference: z.optional(z.string()),
     buildId: z.optional(z.nullable(z.string())),
-    storedLines: z.optional(z.number().check(z.int(), z.minimum(0), z.describe('`customer-api.reservations.too-large`: the lots (stored lines) the reservation would hold.'))),
+    storedLines: z.optional(
+      z.number().check(z.int(), z.minimum(0), z.describe('`customer-api.reservations.too-large`: the lots (stored lines) the reservation would hold.')),
+    ),
   })
   .check(z.meta({ id: 'ProblemDetails' }));
 

@@ -16,7 +16,29 @@ export function ulid(now: number = Date.now()): string {
   return encodeBase32(now, TIME_CHARACTERS) + randomBase32(16);
 }
 
-export type IdPrefix = 'key' | 'bom' | 'imp' | 'att' | 'evt' | 'aud' | 'itm' | 'loc' | 'stk' | 'mov' | 'bld' | 'rev' | 'lin' | 'rcp' | 'cnt' | 'exp' | 'whe' | 'wha' | 'whr' | 'chg' | 'res' | 'rsl';
+export type IdPrefix =
+  | 'key'
+  | 'bom'
+  | 'imp'
+  | 'att'
+  | 'evt'
+  | 'aud'
+  | 'itm'
+  | 'loc'
+  | 'stk'
+  | 'mov'
+  | 'bld'
+  | 'rev'
+  | 'lin'
+  | 'rcp'
+  | 'cnt'
+  | 'exp'
+  | 'whe'
+  | 'wha'
+  | 'whr'
+  | 'chg'
+  | 'res'
+  | 'rsl';
 
 export function newId(prefix: IdPrefix, now?: number): string {
   return `${prefix}_${ulid(now)}`;

@@ -189,7 +189,7 @@ async function* blocksOf(source: CsvSource, size: number): AsyncGenerator<Uint8A
   let block = new Uint8Array(size);
   let filled = 0;
   for await (const chunk of source instanceof Uint8Array ? [source] : source) {
-    for (let taken = 0; taken < chunk.length; ) {
+    for (let taken = 0; taken < chunk.length;) {
       const part = chunk.subarray(taken, taken + size - filled);
       block.set(part, filled);
       filled += part.length;

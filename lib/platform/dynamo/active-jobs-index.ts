@@ -46,15 +46,21 @@ export async function activeJobItems(tableName: string, shardKey: ShardKey, lega
     }),
   );
   // A flow born after the index was sharded has no legacy partition.
-  const legacy = legacyPartition === undefined ? Promise.resolve([]) : queryAll({
-    TableName: tableName,
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': legacyPartition },
-    Limit: SWEEP_PAGE_SIZE,
-  });
+  const legacy =
+    legacyPartition === undefined
+      ? Promise.resolve([])
+      : queryAll({
+          TableName: tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': legacyPartition },
+          Limit: SWEEP_PAGE_SIZE,
+        });
   const entries = (await Promise.all([...shards, legacy])).flat();
-  return batchGet(tableName, entries.map((entry) => ({ pk: entry.pk as string, sk: entry.sk as string })));
+  return batchGet(
+    tableName,
+    entries.map((entry) => ({ pk: entry.pk as string, sk: entry.sk as string })),
+  );
 }
 
 /**
@@ -76,6 +82,8 @@ export async function markJobDispatched(tableName: string, key: Record<string, s
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }));
+    await documentClient.send(
+      new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: `REMOVE ${JOB_INDEX_ATTRIBUTES}`, ConditionExpression: 'attribute_exists(pk)' }),
+    );
   }
 }

@@ -29,16 +29,12 @@ export class ApiKeyLookupStore {
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     // Strongly consistent so a revocation takes effect on the very next request.
-    const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: apiKeyEntity.key({ keyHash }), ConsistentRead: true }),
-    );
+    const result = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: apiKeyEntity.key({ keyHash }), ConsistentRead: true }));
     return result.Item ? toRecord(result.Item) : undefined;
   }
 
   async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const pointer = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: apiKeyPointerEntity.key({ keyId }), ConsistentRead: true }),
-    );
+    const pointer = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: apiKeyPointerEntity.key({ keyId }), ConsistentRead: true }));
     const keyHash = pointer.Item?.keyHash;
     return typeof keyHash === 'string' ? this.findByHash(keyHash) : undefined;
   }

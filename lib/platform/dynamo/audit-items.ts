@@ -9,13 +9,16 @@ export function auditPut(tableName: string, organizationId: string, audit: Audit
   return {
     Put: {
       TableName: tableName,
-      Item: entityItem(auditEventEntity, { organizationId, occurredAt: audit.occurredAt, id: audit.id, kind: audit.kind }, {
-        organizationId,
-        // JSON text: served as written, field order included.
-        auditJson: JSON.stringify(audit),
-      }),
+      Item: entityItem(
+        auditEventEntity,
+        { organizationId, occurredAt: audit.occurredAt, id: audit.id, kind: audit.kind },
+        {
+          organizationId,
+          // JSON text: served as written, field order included.
+          auditJson: JSON.stringify(audit),
+        },
+      ),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
 }
-

@@ -27,7 +27,10 @@ export const naturalKeyClaimEntity = /* @__PURE__ */ defineEntity<{ organization
  * only) leg's stock record, gsi2 for a transfer's second. Schema 2 was one item per leg (still
  * read through gsi1: lib/inventory/store/movements-store.ts).
  */
-export const movementEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; occurredAt: string; stockRecordIds: readonly string[] }, { organizationId: string; id: string; occurredAt: string }>({
+export const movementEntity = /* @__PURE__ */ defineEntity<
+  { organizationId: string; id: string; occurredAt: string; stockRecordIds: readonly string[] },
+  { organizationId: string; id: string; occurredAt: string }
+>({
   type: 'movement',
   schemaVersion: 3,
   key: ({ organizationId, id, occurredAt }) => keys.movement(organizationId, occurredAt, id),
@@ -166,7 +169,10 @@ export const importJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: st
 });
 
 export const importJobIndexKeys = {
-  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
+  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({
+    gsi1pk: keys.pendingDispatch,
+    gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}`,
+  }),
   /** Its entry in the sharded, keys-only active-jobs index (lib/platform/dynamo/active-jobs-index.ts). */
   active: (organizationId: string, jobId: string) => activeJobIndexKeys(keys.activeJobsShard, organizationId, jobId),
 };
@@ -188,7 +194,10 @@ export const exportJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: st
 });
 
 export const exportJobIndexKeys = {
-  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({ gsi1pk: keys.pendingExportDispatch, gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}` }),
+  pendingDispatch: (job: { organizationId: string; id: string; submittedAt: string }) => ({
+    gsi1pk: keys.pendingExportDispatch,
+    gsi1sk: `${job.submittedAt}#${job.organizationId}#${job.id}`,
+  }),
   /** Its entry in the active-jobs index, in the export flow's own shards (lib/platform/dynamo/active-jobs-index.ts). */
   active: (organizationId: string, jobId: string) => activeJobIndexKeys(keys.activeExportsShard, organizationId, jobId),
 };
@@ -241,7 +250,12 @@ export const buildProvenanceEntity = /* @__PURE__ */ defineEntity<
   schemaVersion: 2,
   key: ({ organizationId, bomId, stockRecordId, buildId }) => keys.buildOfSource(organizationId, bomId, stockRecordId, buildId),
   indexKeys: ({ organizationId, stockRecordId, buildId, consumed }): Record<string, string> =>
-    consumed.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot), lotSk: lotKeys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId) },
+    consumed.lot === null
+      ? {}
+      : {
+          lotPk: lotKeys.lotBuildsOf(organizationId, consumed.itemId, consumed.lot),
+          lotSk: lotKeys.lotConsumedBySortKey(consumed.builtAt, buildId, stockRecordId),
+        },
 });
 
 /** Sort-key prefixes: BOM list entries, revision listings by number, builds of a source. */
@@ -262,12 +276,17 @@ export const recordPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId
  * build's header, and its consumed lines themselves or how many slices hold them
  * (lib/boms/store/build-provenance-items.ts). 1: the whole provenance (`build`), still read.
  */
-export const buildPointerEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string; produced: BuildLot }, { organizationId: string; id: string }>({
+export const buildPointerEntity = /* @__PURE__ */ defineEntity<
+  { organizationId: string; id: string; produced: BuildLot },
+  { organizationId: string; id: string }
+>({
   type: 'record-pointer',
   schemaVersion: 2,
   key: ({ organizationId, id }) => keys.recordPointer(organizationId, id),
   indexKeys: ({ organizationId, id, produced }): Record<string, string> =>
-    produced.lot === null ? {} : { lotPk: lotKeys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: lotKeys.lotProducedBySortKey(produced.builtAt, id) },
+    produced.lot === null
+      ? {}
+      : { lotPk: lotKeys.lotBuildsOf(organizationId, produced.itemId, produced.lot), lotSk: lotKeys.lotProducedBySortKey(produced.builtAt, id) },
 });
 
 /**

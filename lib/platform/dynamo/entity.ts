@@ -1,4 +1,11 @@
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput, type NativeAttributeValue, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  QueryCommand,
+  type BatchGetCommandOutput,
+  type NativeAttributeValue,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/dynamodb-client.ts';
 import { sleep } from '../core/backoff.ts';
 
@@ -27,7 +34,9 @@ export interface EntityDefinition<Identity extends KeyIdentity, KeyIdentity = Id
   indexKeys?(identity: Identity): Record<string, string>;
 }
 
-export function defineEntity<Identity extends KeyIdentity, KeyIdentity = Identity>(definition: EntityDefinition<Identity, KeyIdentity>): EntityDefinition<Identity, KeyIdentity> {
+export function defineEntity<Identity extends KeyIdentity, KeyIdentity = Identity>(
+  definition: EntityDefinition<Identity, KeyIdentity>,
+): EntityDefinition<Identity, KeyIdentity> {
   return definition;
 }
 
@@ -35,7 +44,11 @@ export function defineEntity<Identity extends KeyIdentity, KeyIdentity = Identit
  * The stored item: the attributes, then the key, index keys and envelope (type tag, schema
  * version) from the declaration, which an attribute of the same name can never override.
  */
-export function entityItem<Identity extends KeyIdentity, KeyIdentity>(entity: EntityDefinition<Identity, KeyIdentity>, identity: Identity, attributes: Item): Item {
+export function entityItem<Identity extends KeyIdentity, KeyIdentity>(
+  entity: EntityDefinition<Identity, KeyIdentity>,
+  identity: Identity,
+  attributes: Item,
+): Item {
   return { ...attributes, ...entity.key(identity), ...entity.indexKeys?.(identity), entity: entity.type, schemaVersion: entity.schemaVersion };
 }
 
@@ -43,7 +56,11 @@ export function entityItem<Identity extends KeyIdentity, KeyIdentity>(entity: En
  * For an UpdateItem that may create its item (counters, claims): the SET assignments that stamp
  * the envelope, with their attribute names and values, to merge into the update.
  */
-export function envelopeAssignments(entity: Pick<EntityDefinition<never, never>, 'type' | 'schemaVersion'>): { assignments: string; names: Record<string, string>; values: Item } {
+export function envelopeAssignments(entity: Pick<EntityDefinition<never, never>, 'type' | 'schemaVersion'>): {
+  assignments: string;
+  names: Record<string, string>;
+  values: Item;
+} {
   return {
     assignments: '#entity = :entity, #schemaVersion = :schemaVersion',
     names: { '#entity': 'entity', '#schemaVersion': 'schemaVersion' },
@@ -172,7 +189,9 @@ async function batchGetPage(tableName: string, keys: readonly Key[]): Promise<It
   for (let round = 0; requested && requested.length > 0; round += 1) {
     if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error(`BatchGetItem left ${requested.length} keys unprocessed after ${round} rounds`);
     if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round));
-    const result: BatchGetCommandOutput = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested, ConsistentRead: true } } }));
+    const result: BatchGetCommandOutput = await documentClient.send(
+      new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested, ConsistentRead: true } } }),
+    );
     found.push(...(result.Responses?.[tableName] ?? []));
     requested = result.UnprocessedKeys?.[tableName]?.Keys;
   }

@@ -33,23 +33,35 @@ interface MarshalledValue {
  * The items of one transaction's events, numbered from `firstSequence`: as few as fit
  * EVENT_BATCH_BYTES each, in sequence order.
  */
-export function eventBatchItems(envelopes: readonly EventEnvelope[], firstSequence: number, committedAt: Date, maxBytes: number = EVENT_BATCH_BYTES): Array<Record<string, unknown>> {
+export function eventBatchItems(
+  envelopes: readonly EventEnvelope[],
+  firstSequence: number,
+  committedAt: Date,
+  maxBytes: number = EVENT_BATCH_BYTES,
+): Array<Record<string, unknown>> {
   const texts = envelopes.map((envelope) => JSON.stringify(envelope));
-  const lengths = batchLengths(texts.map((text, index) => storedEventBytes(text, envelopes[index]?.type ?? '')), maxBytes);
+  const lengths = batchLengths(
+    texts.map((text, index) => storedEventBytes(text, envelopes[index]?.type ?? '')),
+    maxBytes,
+  );
   const items: Array<Record<string, unknown>> = [];
   let offset = 0;
   for (const length of lengths) {
     const first = firstSequence + offset;
     const last = first + length - 1;
     items.push(
-      entityItem(eventBatchEntity, { organizationId: envelopes[offset]?.organizationId ?? '', lastSequence: last }, {
-        first,
-        last,
-        committedAt: committedAt.toISOString(),
-        ttl: Math.floor(committedAt.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
-        types: envelopes.slice(offset, offset + length).map((envelope) => envelope.type),
-        envelopes: texts.slice(offset, offset + length),
-      }),
+      entityItem(
+        eventBatchEntity,
+        { organizationId: envelopes[offset]?.organizationId ?? '', lastSequence: last },
+        {
+          first,
+          last,
+          committedAt: committedAt.toISOString(),
+          ttl: Math.floor(committedAt.getTime() / 1000) + EVENT_RETENTION_DAYS * 24 * 3600,
+          types: envelopes.slice(offset, offset + length).map((envelope) => envelope.type),
+          envelopes: texts.slice(offset, offset + length),
+        },
+      ),
     );
     offset += length;
   }
@@ -127,7 +139,12 @@ export async function readEventsFrom(tableName: string, organizationId: string, 
  * events after the last one returned, so a reader pages by position, never by the page's length
  * (docs/webhooks.md "Replaying").
  */
-export async function readEventPage(tableName: string, organizationId: string, fromSequence: number, maxEvents: number): Promise<{ events: StoredEventRecord[]; more: boolean }> {
+export async function readEventPage(
+  tableName: string,
+  organizationId: string,
+  fromSequence: number,
+  maxEvents: number,
+): Promise<{ events: StoredEventRecord[]; more: boolean }> {
   if (fromSequence > MAX_SEQUENCE || maxEvents <= 0) return { events: [], more: false };
   const from = Math.max(fromSequence, 0);
   const page = await queryEventItems(tableName, organizationId, from, maxEvents, undefined);

@@ -7,7 +7,10 @@
  * so it joins only one invocation's requests, as it could on Lambda (docs/architecture.md).
  */
 export class GroupCommit<Entry, Result> {
-  private readonly keys = new Map<string, { queue: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]; inFlight: number; scheduled: boolean }>();
+  private readonly keys = new Map<
+    string,
+    { queue: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]; inFlight: number; scheduled: boolean }
+  >();
 
   /**
    * `write` gets the entries of one key in the order they came and answers each one, in that
@@ -33,11 +36,16 @@ export class GroupCommit<Entry, Result> {
     state.scheduled = true;
     setImmediate(() => {
       state.scheduled = false;
-      while (state.queue.length > 0 && state.inFlight < (this.options.maxInFlight ?? 1)) void this.flush(key, state, state.queue.splice(0, this.options.maxEntries ?? Number.POSITIVE_INFINITY));
+      while (state.queue.length > 0 && state.inFlight < (this.options.maxInFlight ?? 1))
+        void this.flush(key, state, state.queue.splice(0, this.options.maxEntries ?? Number.POSITIVE_INFINITY));
     });
   }
 
-  private async flush(key: string, state: { inFlight: number; queue: unknown[] }, taken: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[]): Promise<void> {
+  private async flush(
+    key: string,
+    state: { inFlight: number; queue: unknown[] },
+    taken: { entry: Entry; resolve: (result: Result) => void; reject: (error: unknown) => void }[],
+  ): Promise<void> {
     state.inFlight += 1;
     try {
       const results = await this.write(

@@ -38,14 +38,24 @@ export class PartedResponseIdempotencyStore extends IdempotencyStore {
           UpdateExpression: 'SET #status = :completed, responseParts = :parts, completedAt = :now REMOVE leaseExpiresAt',
           ConditionExpression: '#token = :token AND #status = :inProgress',
           ExpressionAttributeNames: { '#status': 'status', '#token': 'token' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':parts': parts.length, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':parts': parts.length,
+            ':now': now.toISOString(),
+            ':token': claim.token,
+            ':inProgress': 'in-progress',
+          },
         },
       },
       // Unconditional: a part left by an expired record of the same key is overwritten.
       ...parts.map((part, index) => ({
         Put: {
           TableName: this.tableName,
-          Item: entityItem(idempotencyResponsePartEntity, { organizationId: claim.organizationId, keyHash: claim.keyHash, index }, { part, token: claim.token, ttl }),
+          Item: entityItem(
+            idempotencyResponsePartEntity,
+            { organizationId: claim.organizationId, keyHash: claim.keyHash, index },
+            { part, token: claim.token, ttl },
+          ),
         },
       })),
     ];
@@ -76,7 +86,8 @@ export class PartedResponseIdempotencyStore extends IdempotencyStore {
           new GetCommand({ TableName: this.tableName, Key: idempotencyResponsePartEntity.key({ organizationId, keyHash, index }), ConsistentRead: true }),
         );
         // Written with the record's completion, so with its token: any other part is not this response's.
-        if (!(Item?.part instanceof Uint8Array) || Item.token !== token) throw new Error(`Idempotency response part ${index} of ${count} is missing or not the record's`);
+        if (!(Item?.part instanceof Uint8Array) || Item.token !== token)
+          throw new Error(`Idempotency response part ${index} of ${count} is missing or not the record's`);
         return Item.part;
       }),
     );

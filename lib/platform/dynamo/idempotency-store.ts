@@ -1,12 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import {
-  decideOnExisting,
-  IDEMPOTENCY_RETENTION_SECONDS,
-  type IdempotencyRecord,
-  type StoredResponse,
-} from '../write/idempotency.ts';
+import { decideOnExisting, IDEMPOTENCY_RETENTION_SECONDS, type IdempotencyRecord, type StoredResponse } from '../write/idempotency.ts';
 import type { ApiError } from '../core/errors.ts';
 import type { SecretBox } from '../core/secret-box.ts';
 import { documentClient } from '../aws/dynamodb-client.ts';
@@ -107,7 +102,8 @@ export class IdempotencyStore implements IdempotencyRecords {
 
   /** The response a completed record's item holds: as text, or sealed (only a store given the box opens it). */
   protected async openResponse(organizationId: string, keyHash: string, item: Record<string, unknown>): Promise<StoredResponse> {
-    if (typeof item.sealedResponse === 'string') return JSON.parse(await this.box().open(item.sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse;
+    if (typeof item.sealedResponse === 'string')
+      return JSON.parse(await this.box().open(item.sealedResponse, sealedResponseContext(organizationId, keyHash))) as StoredResponse;
     if (typeof item.response === 'string') return JSON.parse(item.response) as StoredResponse;
     throw new Error('A completed idempotency record holds no response');
   }
@@ -120,7 +116,9 @@ export class IdempotencyStore implements IdempotencyRecords {
     const { confidential, ...stored } = response;
     // Stored as JSON text: byte-exact, and an empty body (204) is not an empty attribute.
     const text = JSON.stringify(stored);
-    const attribute = confidential ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) } : { name: 'response', value: text };
+    const attribute = confidential
+      ? { name: 'sealedResponse', value: await this.box().seal(text, sealedResponseContext(claim.organizationId, claim.keyHash)) }
+      : { name: 'response', value: text };
     return [
       {
         Update: {
@@ -129,7 +127,13 @@ export class IdempotencyStore implements IdempotencyRecords {
           UpdateExpression: 'SET #status = :completed, #response = :response, completedAt = :now REMOVE leaseExpiresAt',
           ConditionExpression: '#token = :token AND #status = :inProgress',
           ExpressionAttributeNames: { '#status': 'status', '#response': attribute.name, '#token': 'token' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':response': attribute.value, ':now': now.toISOString(), ':token': claim.token, ':inProgress': 'in-progress' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':response': attribute.value,
+            ':now': now.toISOString(),
+            ':token': claim.token,
+            ':inProgress': 'in-progress',
+          },
         },
       },
     ];

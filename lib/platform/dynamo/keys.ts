@@ -44,7 +44,9 @@ export const keys = {
   idempotency: (organizationId: string, keyHash: string) => ({ pk: `IDEM#${organizationId}#${keyHash}` }),
 
   /** One counter item per API key and fixed window, holding a count per policy of that window's length. */
-  rateLimitCounter: (keyId: string, windowSeconds: number, windowStartEpochSeconds: number) => ({ pk: `RL#${keyId}#${windowSeconds}s#${windowStartEpochSeconds}` }),
+  rateLimitCounter: (keyId: string, windowSeconds: number, windowStartEpochSeconds: number) => ({
+    pk: `RL#${keyId}#${windowSeconds}s#${windowStartEpochSeconds}`,
+  }),
 
   eventSequence: (organizationId: string) => ({ pk: `ORG#${organizationId}#SEQ`, sk: 'COUNTER' }),
   eventsOf: (organizationId: string) => `ORG#${organizationId}#EVT`,
@@ -62,7 +64,10 @@ export const keys = {
    * A movement: one item in the organization's movement list, by time then id
    * (docs/inventory.md "Reading inventory"); its id carries its time, so the id gives the key.
    */
-  movement: (organizationId: string, occurredAt: string, movementId: string) => ({ pk: inventoryListOf(organizationId, 'movement'), sk: movementSortKey(occurredAt, movementId) }),
+  movement: (organizationId: string, occurredAt: string, movementId: string) => ({
+    pk: inventoryListOf(organizationId, 'movement'),
+    sk: movementSortKey(occurredAt, movementId),
+  }),
   movementSortKey,
   /** Where older code stored a movement as a whole (its legs were `LEG#<stock record>` beside it): still read by id. */
   legacyMovementRecord: (organizationId: string, movementId: string) => ({ pk: `ORG#${organizationId}#${movementId}`, sk: 'RECORD' }),
@@ -150,7 +155,10 @@ export const keys = {
   }),
   /** An endpoint's delivery log, one entry per attempt; attempt ids are ULIDs, so a reverse scan is newest first. */
   webhookAttemptsOf: (organizationId: string, endpointId: string) => `ORG#${organizationId}#WHLOG#${endpointId}`,
-  webhookAttempt: (organizationId: string, endpointId: string, attemptId: string) => ({ pk: `ORG#${organizationId}#WHLOG#${endpointId}`, sk: `ATT#${attemptId}` }),
+  webhookAttempt: (organizationId: string, endpointId: string, attemptId: string) => ({
+    pk: `ORG#${organizationId}#WHLOG#${endpointId}`,
+    sk: `ATT#${attemptId}`,
+  }),
   webhookReplay: (organizationId: string, replayId: string) => ({ pk: `ORG#${organizationId}#${replayId}`, sk: 'REPLAY' }),
   /**
    * One shard of gsi1's index of pending delivery tasks by the time their message counts as lost

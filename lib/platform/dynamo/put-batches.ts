@@ -19,7 +19,10 @@ const MAX_IN_FLIGHT = 8;
 const MAX_TRIES = 6;
 
 export class PutBatches {
-  private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>((tableName, puts) => this.send(tableName, puts), { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT });
+  private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>(
+    (tableName, puts) => this.send(tableName, puts),
+    { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT },
+  );
 
   async put(tableName: string, item: Record<string, unknown>): Promise<void> {
     const failure = await this.commit.submit(tableName, { tableName, item });

@@ -21,7 +21,8 @@ export interface BatchedWrite {
   returnOldItem?: boolean;
 }
 
-export type BatchedWriteOutcome = { written: true } | { written: false; reason: 'condition-failed' | 'duplicate-item'; item: Record<string, unknown> | undefined };
+export type BatchedWriteOutcome =
+  { written: true } | { written: false; reason: 'condition-failed' | 'duplicate-item'; item: Record<string, unknown> | undefined };
 
 /** DynamoDB's most statements in one `BatchExecuteStatement`. */
 const MAX_STATEMENTS = 25;
@@ -32,7 +33,10 @@ const MAX_TRIES = 5;
 const PASSING = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'InternalServerError']);
 
 export class StatementBatches {
-  private readonly commit = new GroupCommit<BatchedWrite, BatchedWriteOutcome | Error>((_, writes) => this.send(writes), { maxEntries: MAX_STATEMENTS, maxInFlight: MAX_IN_FLIGHT });
+  private readonly commit = new GroupCommit<BatchedWrite, BatchedWriteOutcome | Error>((_, writes) => this.send(writes), {
+    maxEntries: MAX_STATEMENTS,
+    maxInFlight: MAX_IN_FLIGHT,
+  });
 
   async write(write: BatchedWrite): Promise<BatchedWriteOutcome> {
     const outcome = await this.commit.submit('writes', write);
@@ -75,7 +79,11 @@ export class StatementBatches {
 function sendStatements(writes: readonly BatchedWrite[]) {
   return documentClient.send(
     new BatchExecuteStatementCommand({
-      Statements: writes.map((write) => ({ Statement: write.statement, Parameters: write.parameters, ...(write.returnOldItem ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}) })),
+      Statements: writes.map((write) => ({
+        Statement: write.statement,
+        Parameters: write.parameters,
+        ...(write.returnOldItem ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+      })),
     }),
   );
 }

@@ -138,7 +138,10 @@ export class TransactionWriter implements CommandWriter<StoreWrite> {
       }
       if (failure.index === idempotencyIndex && context.idempotency) throw inProgressError();
       const write = plan.writes[failure.index ?? -1];
-      throw (await write?.onConditionFailed?.()) ?? new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The resource changed concurrently; retry the request.' });
+      throw (
+        (await write?.onConditionFailed?.()) ??
+        new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The resource changed concurrently; retry the request.' })
+      );
     }
   }
 

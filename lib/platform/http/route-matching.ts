@@ -14,9 +14,7 @@ export interface RouteMatch<R extends RouteDefinition> {
 }
 
 export type MatchOutcome<R extends RouteDefinition> =
-  | { kind: 'matched'; match: RouteMatch<R> }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
-  | { kind: 'not-found' };
+  { kind: 'matched'; match: RouteMatch<R> } | { kind: 'method-not-allowed'; allowed: HttpMethod[] } | { kind: 'not-found' };
 
 /** A malformed escape cannot name anything; keep it raw so validation rejects it, never throw. */
 function decodeSegment(segment: string): string {

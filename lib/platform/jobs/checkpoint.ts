@@ -33,7 +33,11 @@ export interface Step<Write> {
  * included: the caller decides the step again or gives up. `step` is built on each attempt of
  * the writer (a checkpoint write may stamp the time).
  */
-export async function commitStep<Write>(writer: CommandWriter<Write>, context: WriteContext, step: () => Step<Write>): Promise<'committed' | 'already-committed'> {
+export async function commitStep<Write>(
+  writer: CommandWriter<Write>,
+  context: WriteContext,
+  step: () => Step<Write>,
+): Promise<'committed' | 'already-committed'> {
   try {
     await writer.run(context, async () => {
       const { checkpoint, writes, events, audit } = step();

@@ -64,7 +64,11 @@ export function createJobBatchHandler<Job, Failure, Outcome>(ports: JobBatchPort
   };
 }
 
-async function handleMessage<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, record: SQSRecord, context: Context): Promise<Outcome | 'resent'> {
+async function handleMessage<Job, Failure, Outcome>(
+  ports: JobBatchPorts<Job, Failure, Outcome>,
+  record: SQSRecord,
+  context: Context,
+): Promise<Outcome | 'resent'> {
   const { flow } = ports;
   const message = parseJobMessage(record.body);
   if (!message) {

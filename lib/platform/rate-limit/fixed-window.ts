@@ -49,7 +49,11 @@ export interface RateLimitCounter {
    * whether it applied and the counts: after the write when it applied, as the failed condition
    * saw them when it did not.
    */
-  addWithinLimits(keyId: string, window: CounterWindow, adds: readonly TokenAdd[]): Promise<{ applied: boolean; counts: Partial<Record<RateLimitPolicyName, number>> }>;
+  addWithinLimits(
+    keyId: string,
+    window: CounterWindow,
+    adds: readonly TokenAdd[],
+  ): Promise<{ applied: boolean; counts: Partial<Record<RateLimitPolicyName, number>> }>;
 }
 
 /** Epoch seconds at which the window holding `nowMs` starts. */

@@ -85,7 +85,7 @@ export const TABLES: Record<TableId, TableSpec> = {
     envVar: 'KEYS_TABLE_NAME',
     partitionKey: pk,
     globalIndexes: [gsi1],
-    description: 'API keys by SHA-256 hash; gsi1 lists an organization\'s keys and finds a key by id.',
+    description: "API keys by SHA-256 hash; gsi1 lists an organization's keys and finds a key by id.",
   },
   idempotency: {
     id: 'idempotency',
@@ -112,7 +112,8 @@ export const TABLES: Record<TableId, TableSpec> = {
     // Import jobs and their row errors (docs/imports.md "Retention"), export jobs and reservations'
     // before-images (docs/exports.md "Snapshots") carry it.
     ttlAttribute: 'ttl',
-    description: 'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), reservations and their before-images (expiring), attachments.',
+    description:
+      'Items, locations, stock, movements, BOMs, revisions, builds, import jobs, row errors (both expiring), reservations and their before-images (expiring), attachments.',
   },
   events: {
     id: 'events',
@@ -240,7 +241,12 @@ export const BUILD_QUEUE = {
 } as const satisfies QueueSpec & { workerTimeoutSeconds: number };
 
 /** Every queue of the service, by id: a new background flow adds its queue here. */
-export const QUEUES = { [IMPORT_QUEUE.id]: IMPORT_QUEUE, [EXPORT_QUEUE.id]: EXPORT_QUEUE, [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE, [BUILD_QUEUE.id]: BUILD_QUEUE } as const satisfies Record<string, QueueSpec>;
+export const QUEUES = {
+  [IMPORT_QUEUE.id]: IMPORT_QUEUE,
+  [EXPORT_QUEUE.id]: EXPORT_QUEUE,
+  [WEBHOOK_QUEUE.id]: WEBHOOK_QUEUE,
+  [BUILD_QUEUE.id]: BUILD_QUEUE,
+} as const satisfies Record<string, QueueSpec>;
 export type QueueId = keyof typeof QUEUES;
 export const QUEUE_IDS = Object.keys(QUEUES) as QueueId[];
 

@@ -55,11 +55,15 @@ export interface RequestIdentity {
 /** Two requests are "the same" when method, route, path, query, declared headers and parsed body agree. */
 export function requestFingerprint(request: RequestIdentity): string {
   const { headers, ...identity } = request;
-  const declared = Object.fromEntries(Object.entries(headers !== null && typeof headers === 'object' ? headers : {}).filter(([, value]) => value !== undefined));
+  const declared = Object.fromEntries(
+    Object.entries(headers !== null && typeof headers === 'object' ? headers : {}).filter(([, value]) => value !== undefined),
+  );
   // Without declared header values the fingerprint is what it was before headers counted, so keys
   // claimed before that change still replay.
   const fingerprinted = Object.keys(declared).length > 0 ? { ...identity, headers: declared } : identity;
-  return createHash('sha256').update(JSON.stringify(canonical(fingerprinted))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(fingerprinted)))
+    .digest('hex');
 }
 
 /**

@@ -13,6 +13,9 @@ export const listReservationsContract = defineOperation({ operationId: 'listRese
 
 export const getReservationContract = defineOperation({ operationId: 'getReservation', request: { path: reservationPath } });
 
-export const releaseReservationContract = defineOperation({ operationId: 'releaseReservation', request: { path: reservationPath, body: settleReservationBody } });
+export const releaseReservationContract = defineOperation({
+  operationId: 'releaseReservation',
+  request: { path: reservationPath, body: settleReservationBody },
+});
 
 export const fulfilReservationContract = defineOperation({ operationId: 'fulfilReservation', request: { path: reservationPath, body: settleReservationBody } });

@@ -19,13 +19,24 @@ const reservationLineInput = /* @__PURE__ */ (() =>
       lot: lotField,
       quantity: quantity('positive', 'Quantity to hold, greater than 0.'),
     })
-    .check(exactlyOne([['sku', 'itemId'], ['locationCode', 'locationId']])))();
+    .check(
+      exactlyOne([
+        ['sku', 'itemId'],
+        ['locationCode', 'locationId'],
+      ]),
+    ))();
 
 export const createReservationBody = /* @__PURE__ */ (() =>
   z.strictObject({
     reference: identifier(STOCK_MAX_LENGTHS.reference, 'Your reference (an order id, say): unique among the organization’s reservations.'),
-    expiresAt: z.optional(z.nullable(utcTimestampSchema.check(z.describe('When what is left is released (within a minute after). Default: 24 h after creation; at most 30 days ahead.')))),
-    lines: z.array(reservationLineInput).check(z.minLength(1), z.maxLength(MAX_RESERVATION_LINES), z.describe(`1 to ${MAX_RESERVATION_LINES} lines, all held or none.`)),
+    expiresAt: z.optional(
+      z.nullable(
+        utcTimestampSchema.check(z.describe('When what is left is released (within a minute after). Default: 24 h after creation; at most 30 days ahead.')),
+      ),
+    ),
+    lines: z
+      .array(reservationLineInput)
+      .check(z.minLength(1), z.maxLength(MAX_RESERVATION_LINES), z.describe(`1 to ${MAX_RESERVATION_LINES} lines, all held or none.`)),
   }))();
 
 export const settleReservationBody = /* @__PURE__ */ (() =>
@@ -33,7 +44,12 @@ export const settleReservationBody = /* @__PURE__ */ (() =>
     z.strictObject({
       lines: z.optional(
         z
-          .array(z.strictObject({ lineId: prefixedId('rsl', 'reservation line'), quantity: quantity('positive', 'How much of the line, at most what it has left.') }))
+          .array(
+            z.strictObject({
+              lineId: prefixedId('rsl', 'reservation line'),
+              quantity: quantity('positive', 'How much of the line, at most what it has left.'),
+            }),
+          )
           .check(z.minLength(1), z.maxLength(100), z.describe('Lines and quantities; left out: everything every line has left.')),
       ),
     }),

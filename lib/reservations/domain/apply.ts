@@ -19,9 +19,19 @@ import type { Reservation, ReservationLine } from './reservation.ts';
 export type SettleAction = 'release' | 'fulfil' | 'expire';
 
 /** A ledger over the stock of `lines` as stored now, with their items and locations. */
-export async function ledgerFor<Write>(ports: ReservationPorts<Write>, organizationId: string, lines: ReadonlyArray<Pick<ReservationLine, 'itemId' | 'locationId' | 'lot'>>) {
+export async function ledgerFor<Write>(
+  ports: ReservationPorts<Write>,
+  organizationId: string,
+  lines: ReadonlyArray<Pick<ReservationLine, 'itemId' | 'locationId' | 'lot'>>,
+) {
   const itemIds = [...new Set(lines.map((line) => line.itemId))];
-  const found = await ports.reads.references(organizationId, { skus: [], itemIds, codes: [], locationIds: [...new Set(lines.map((line) => line.locationId))], claimKeys: [] });
+  const found = await ports.reads.references(organizationId, {
+    skus: [],
+    itemIds,
+    codes: [],
+    locationIds: [...new Set(lines.map((line) => line.locationId))],
+    claimKeys: [],
+  });
   const recordKeys = lines.map((line) => stockRecordKey(line.itemId, line.locationId, line.lot));
   const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: [] });
   const state = new StockState(ports.stock, organizationId, found.itemsById.values());
@@ -47,7 +57,15 @@ export interface Applied {
 }
 
 /** Settles each line of `lines` by its amount (absent or 0: left as it is). */
-export async function settleLines<Write>(ports: ReservationPorts<Write>, organizationId: string, reservation: Reservation, lines: ReservationLine[], amounts: ReadonlyMap<string, number>, action: SettleAction, at: string): Promise<Applied> {
+export async function settleLines<Write>(
+  ports: ReservationPorts<Write>,
+  organizationId: string,
+  reservation: Reservation,
+  lines: ReservationLine[],
+  amounts: ReadonlyMap<string, number>,
+  action: SettleAction,
+  at: string,
+): Promise<Applied> {
   const touched = lines.filter((line) => (amounts.get(line.lineId) ?? 0) > 0);
   const { ledger, placeOf } = await ledgerFor(ports, organizationId, touched);
   const events: EventDraft[] = [];
@@ -60,10 +78,19 @@ export async function settleLines<Write>(ports: ReservationPorts<Write>, organiz
     const side = { location, lot: line.lot };
     ledger.begin();
     if (action === 'fulfil') {
-      const moved = ledger.move({ type: 'shipment', item, quantity, from: side, reference: reservation.reference, reservationId: reservation.id, occurredAt: at });
+      const moved = ledger.move({
+        type: 'shipment',
+        item,
+        quantity,
+        from: side,
+        reference: reservation.reference,
+        reservationId: reservation.id,
+        occurredAt: at,
+      });
       if (!moved.ok) {
         ledger.rollback();
-        if (moved.reason === 'insufficient-stock') short.push({ line: index, stockRecordId: line.stockRecordId, available: moved.available, requested: quantity });
+        if (moved.reason === 'insufficient-stock')
+          short.push({ line: index, stockRecordId: line.stockRecordId, available: moved.available, requested: quantity });
         return line;
       }
     } else {
@@ -72,13 +99,21 @@ export async function settleLines<Write>(ports: ReservationPorts<Write>, organiz
     const unit = ledger.endUnit();
     unitWrites.push(...unit.writes);
     events.push(...unit.events);
-    return action === 'fulfil' ? { ...line, fulfilledQuantity: sumQuantities([line.fulfilledQuantity, quantity]) } : { ...line, releasedQuantity: sumQuantities([line.releasedQuantity, quantity]) };
+    return action === 'fulfil'
+      ? { ...line, fulfilledQuantity: sumQuantities([line.fulfilledQuantity, quantity]) }
+      : { ...line, releasedQuantity: sumQuantities([line.releasedQuantity, quantity]) };
   });
   return { lines: settled, events, writes: [...unitWrites, ...ledger.flush()], short };
 }
 
 /** Holds each of `lines` (lots named, as a create decided them) for `reservationId`; `short` names the index of each lot now short. */
-export async function holdLines<Write>(ports: ReservationPorts<Write>, organizationId: string, reservationId: string, lines: ReservationLine[], at: string): Promise<Applied> {
+export async function holdLines<Write>(
+  ports: ReservationPorts<Write>,
+  organizationId: string,
+  reservationId: string,
+  lines: ReservationLine[],
+  at: string,
+): Promise<Applied> {
   const { ledger, placeOf } = await ledgerFor(ports, organizationId, lines);
   const events: EventDraft[] = [];
   const unitWrites: StockWrite[] = [];

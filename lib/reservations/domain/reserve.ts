@@ -89,7 +89,8 @@ export class ReserveCommand<Write> {
     if (taken) {
       // This request's create, left half way by a crash (finished here) or finished by another writer since.
       if (requestKey !== null && taken.pending?.requestKey === requestKey) return this.slices.toLast(organizationId, taken, taken.pending, run);
-      if (!taken.pending && remembers(taken.requests, requestKey, now)) return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
+      if (!taken.pending && remembers(taken.requests, requestKey, now))
+        return { writes: [ports.reservations.unchangedWrite(organizationId, taken.reservation.id, taken.version)], events: [], result: taken.reservation };
       throw new ReferenceTakenError(input.reference, taken.reservation.id);
     }
     const lines = await this.place(organizationId, input);
@@ -98,7 +99,11 @@ export class ReserveCommand<Write> {
     const recordKeys = explicit.map((line) => stockRecordKey(line.item.id, line.location.id, line.input.lot));
     const itemIds = lines.map((line) => line.item.id);
     const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: [] });
-    const state = new StockState(ports.stock, organizationId, lines.map((line) => line.item));
+    const state = new StockState(
+      ports.stock,
+      organizationId,
+      lines.map((line) => line.item),
+    );
     state.know({ stockRecords: recordKeys, itemIds }, stock);
 
     const at = now.toISOString();
@@ -111,15 +116,31 @@ export class ReserveCommand<Write> {
     const { ledger, held, events, short } = decided;
     if (short.length > 0) throw new InsufficientStockError(short);
 
-    const reservation: Reservation = { id, reference: input.reference, status: 'active', expiresAt, createdAt: at, updatedAt: at, lines: held.map((entry) => entry.line) };
+    const reservation: Reservation = {
+      id,
+      reference: input.reference,
+      status: 'active',
+      expiresAt,
+      createdAt: at,
+      updatedAt: at,
+      lines: held.map((entry) => entry.line),
+    };
     const bytes = reservationPlanBytes(reservation, held);
     if (bytes > MAX_RESERVATION_PLAN_BYTES) throw new ReservationTooLargeError(held.length, bytes);
-    const writes = [...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)), ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey, at) })];
+    const writes = [
+      ...ledger.flush().flatMap((write) => ports.stock.writesOf(organizationId, write)),
+      ...ports.reservations.createWrites(organizationId, reservation, { requests: rememberRequest([], requestKey, at) }),
+    ];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {
       return {
         writes,
         events,
-        audit: { kind: 'reservation.created', target: { kind: 'reservation', id }, summary: `Reservation created: ${input.reference} (${held.length} line${held.length === 1 ? '' : 's'})`, changes: [] },
+        audit: {
+          kind: 'reservation.created',
+          target: { kind: 'reservation', id },
+          summary: `Reservation created: ${input.reference} (${held.length} line${held.length === 1 ? '' : 's'})`,
+          changes: [],
+        },
         result: reservation,
       };
     }
@@ -135,7 +156,10 @@ export class ReserveCommand<Write> {
       const id = await this.ports.reservations.idOfReference(organizationId, reference);
       const stored = id === undefined ? undefined : await this.ports.reservations.get(organizationId, id);
       if (!stored?.pending || (run && stored.pending.requestKey === run.requestKey && run.requestKey !== null)) return stored;
-      if (finished >= MAX_FINISHES) throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The reservation holding this reference kept changing while it was read; retry the request.' });
+      if (finished >= MAX_FINISHES)
+        throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', {
+          detail: 'The reservation holding this reference kept changing while it was read; retry the request.',
+        });
       await this.slices.finish(organizationId, stored, run);
     }
   }
@@ -143,14 +167,22 @@ export class ReserveCommand<Write> {
   /** Each line with its item and location; unknown ones and lot-rule breaches are one 400. */
   private async place(organizationId: string, input: ReservationInput): Promise<PlacedLine[]> {
     const itemReferences = input.lines.map((line, index) => referenceOf(line.sku, line.itemId, `/lines/${index}/${line.sku === undefined ? 'itemId' : 'sku'}`));
-    const locationReferences = input.lines.map((line, index) => referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`));
+    const locationReferences = input.lines.map((line, index) =>
+      referenceOf(line.locationCode, line.locationId, `/lines/${index}/${line.locationCode === undefined ? 'locationId' : 'locationCode'}`),
+    );
     const found = await this.ports.reads.references(organizationId, { ...wantedReferences(itemReferences, locationReferences), claimKeys: [] });
     const resolved = resolveReferences(found, itemReferences, locationReferences);
     const errors: FieldError[] = [];
     const lines = input.lines.map((line, index) => {
       const item = resolved.item(itemReferences[index] as Reference);
       // A line may leave out the lot of an item tracked by lot (oldest lots first); an item not tracked by lot has none.
-      if (item.trackingMode !== 'lot' && line.lot !== null) errors.push({ location: 'body', pointer: `/lines/${index}/lot`, code: 'lot-not-allowed', message: `Item "${item.sku}" is not tracked by lot: leave lot out.` });
+      if (item.trackingMode !== 'lot' && line.lot !== null)
+        errors.push({
+          location: 'body',
+          pointer: `/lines/${index}/lot`,
+          code: 'lot-not-allowed',
+          message: `Item "${item.sku}" is not tracked by lot: leave lot out.`,
+        });
       return { index, input: line, item, location: resolved.location(locationReferences[index] as Reference) };
     });
     if (errors.length > 0) throw new ValidationError(errors, 'Lines break the lot rules of their items; see `errors`.');
@@ -167,7 +199,10 @@ function hold(state: StockState, lines: PlacedLine[], reservationId: string, at:
   for (const line of lines) {
     const { item, location, input } = line;
     ledger.begin();
-    const sides: Array<[StockSide, number]> = input.lot !== null || item.trackingMode !== 'lot' ? [[{ location, lot: input.lot }, input.quantity]] : oldestFirst(ledger, item, location, input.quantity);
+    const sides: Array<[StockSide, number]> =
+      input.lot !== null || item.trackingMode !== 'lot'
+        ? [[{ location, lot: input.lot }, input.quantity]]
+        : oldestFirst(ledger, item, location, input.quantity);
     const wanted = sumQuantities(sides.map(([, quantity]) => quantity));
     const placed: ReservationLine[] = [];
     let available = 0;
@@ -177,13 +212,29 @@ function hold(state: StockState, lines: PlacedLine[], reservationId: string, at:
         available = result.available;
         break;
       }
-      placed.push({ lineId: newId('rsl'), itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot: side.lot, stockRecordId: result.record.id, quantity, fulfilledQuantity: 0, releasedQuantity: 0 });
+      placed.push({
+        lineId: newId('rsl'),
+        itemId: item.id,
+        sku: item.sku,
+        locationId: location.id,
+        locationCode: location.code,
+        lot: side.lot,
+        stockRecordId: result.record.id,
+        quantity,
+        fulfilledQuantity: 0,
+        releasedQuantity: 0,
+      });
     }
     if (placed.length < sides.length || wanted < input.quantity) {
       ledger.rollback();
       const first = sides[0]?.[0];
       const record = first ? state.stockRecord(stockRecordKey(item.id, location.id, first.lot))?.record : undefined;
-      short.push({ line: line.index, stockRecordId: input.lot !== null || item.trackingMode !== 'lot' ? (record?.id ?? null) : null, available: wanted < input.quantity ? wanted : available, requested: input.quantity });
+      short.push({
+        line: line.index,
+        stockRecordId: input.lot !== null || item.trackingMode !== 'lot' ? (record?.id ?? null) : null,
+        available: wanted < input.quantity ? wanted : available,
+        requested: input.quantity,
+      });
       continue;
     }
     events.push(...ledger.endUnit().events);

@@ -45,7 +45,13 @@ export class SettleReservationCommand<Write> {
    * has left. `run` commits the slices before the last of a larger one (without it, only
    * operations of one transaction are possible).
    */
-  async settle(organizationId: string, id: string, action: SettleAction, lines: SettleLineInput[] | undefined, run?: SliceRun<Write>): Promise<CommandPlan<Reservation, Write>> {
+  async settle(
+    organizationId: string,
+    id: string,
+    action: SettleAction,
+    lines: SettleLineInput[] | undefined,
+    run?: SliceRun<Write>,
+  ): Promise<CommandPlan<Reservation, Write>> {
     for (let decision = 1; ; decision += 1) {
       const stored = await storedOrNotFound(this.ports, organizationId, id);
       try {
@@ -66,7 +72,13 @@ export class SettleReservationCommand<Write> {
     }
   }
 
-  private async decide(organizationId: string, stored: StoredReservation, action: SettleAction, lines: SettleLineInput[] | undefined, run: SliceRun<Write> | undefined): Promise<CommandPlan<Reservation, Write>> {
+  private async decide(
+    organizationId: string,
+    stored: StoredReservation,
+    action: SettleAction,
+    lines: SettleLineInput[] | undefined,
+    run: SliceRun<Write> | undefined,
+  ): Promise<CommandPlan<Reservation, Write>> {
     const { ports } = this;
     const requestKey = run?.requestKey ?? null;
     if (stored.pending) {
@@ -77,7 +89,8 @@ export class SettleReservationCommand<Write> {
     const { reservation, version } = stored;
     // This request's operation was finished by another writer after it crashed: answer with it, apply nothing.
     const now = ports.clock?.() ?? new Date();
-    if (remembers(stored.requests, requestKey, now)) return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
+    if (remembers(stored.requests, requestKey, now))
+      return { writes: [ports.reservations.unchangedWrite(organizationId, reservation.id, version)], events: [], result: reservation };
     if (reservation.status !== 'active') throw new NotActiveError(reservation);
     const amounts = amountsOf(reservation, lines);
 
@@ -85,7 +98,8 @@ export class SettleReservationCommand<Write> {
     const applied = await settleLines(ports, organizationId, reservation, reservation.lines, amounts, action, at);
     if (applied.short.length > 0) {
       // Another request shipped these lines after this one read the reservation: decide again on it.
-      if ((await ports.reservations.get(organizationId, reservation.id))?.version !== version) throw new OperationMovedOnError('The reservation changed while it was decided');
+      if ((await ports.reservations.get(organizationId, reservation.id))?.version !== version)
+        throw new OperationMovedOnError('The reservation changed while it was decided');
       // A count set on-hand below what the reservation holds: it cannot ship more than is there.
       throw new InsufficientStockError(applied.short);
     }
@@ -96,7 +110,17 @@ export class SettleReservationCommand<Write> {
       ports.beforeImages.write(organizationId, reservation, at),
     ];
     if (writes.length <= RESERVATION_COMMAND_WRITES) {
-      return { writes, events: applied.events, audit: { kind: AUDIT[action], target: { kind: 'reservation', id: reservation.id }, summary: `Reservation ${PAST[action]}: ${reservation.reference}`, changes: [] }, result: next };
+      return {
+        writes,
+        events: applied.events,
+        audit: {
+          kind: AUDIT[action],
+          target: { kind: 'reservation', id: reservation.id },
+          summary: `Reservation ${PAST[action]}: ${reservation.reference}`,
+          changes: [],
+        },
+        result: next,
+      };
     }
     // More than one transaction holds: in slices, the lines in the reservation's order.
     const pending: PendingOperation = {
@@ -105,7 +129,9 @@ export class SettleReservationCommand<Write> {
       requestKey,
       startedAt: at,
       slicesDone: 0,
-      amounts: reservation.lines.flatMap((line) => ((amounts.get(line.lineId) ?? 0) > 0 ? [{ lineId: line.lineId, quantity: amounts.get(line.lineId) ?? 0 }] : [])),
+      amounts: reservation.lines.flatMap((line) =>
+        (amounts.get(line.lineId) ?? 0) > 0 ? [{ lineId: line.lineId, quantity: amounts.get(line.lineId) ?? 0 }] : [],
+      ),
     };
     return this.slices.toLast(organizationId, stored, pending, run);
   }

@@ -29,7 +29,12 @@ import { leftOf, reservationNotFound, statusAfter, type Reservation } from './re
 /** A slice that keeps losing races without the reservation moving is left to the next touch after this many tries. */
 const MAX_SLICE_CONFLICTS = 8;
 
-const AUDIT: Record<Exclude<PendingOperation['kind'], 'unwind'>, AuditKind> = { create: 'reservation.created', release: 'reservation.released', fulfil: 'reservation.fulfilled', expire: 'reservation.expired' };
+const AUDIT: Record<Exclude<PendingOperation['kind'], 'unwind'>, AuditKind> = {
+  create: 'reservation.created',
+  release: 'reservation.released',
+  fulfil: 'reservation.fulfilled',
+  expire: 'reservation.expired',
+};
 const PAST: Record<SettleAction, string> = { release: 'released', fulfil: 'fulfilled', expire: 'expired' };
 
 /** The operation the reservation was read with was finished or replaced by another writer: decide again from what is stored. */
@@ -38,7 +43,10 @@ export class OperationMovedOnError extends Error {
 }
 
 /** What a request answers when other writers kept moving the reservation on each time it was decided again: a 409 to retry, not a 500. */
-export const keptMovingOnError = () => new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'Other requests kept changing the reservation while this one was decided; retry the request.' });
+export const keptMovingOnError = () =>
+  new ApiError(409, 'customer-api.request.conflict', 'Conflict', {
+    detail: 'Other requests kept changing the reservation while this one was decided; retry the request.',
+  });
 
 interface Slice<Write> {
   plan: CommandPlan<Reservation, Write>;
@@ -58,7 +66,12 @@ export class ReservationSlices<Write> {
    * version 0 for a create not stored yet), and returns the last slice's plan for the caller to
    * commit. A slice that ends the operation on a refusal is committed here and its error thrown.
    */
-  async toLast(organizationId: string, stored: StoredReservation, operation: PendingOperation, run: SliceRun<Write> | undefined): Promise<CommandPlan<Reservation, Write>> {
+  async toLast(
+    organizationId: string,
+    stored: StoredReservation,
+    operation: PendingOperation,
+    run: SliceRun<Write> | undefined,
+  ): Promise<CommandPlan<Reservation, Write>> {
     let current = stored;
     let pending = operation;
     let conflicts = 0;
@@ -72,7 +85,8 @@ export class ReservationSlices<Write> {
         if (!isConflict(error) || current.version === 0) throw error;
         // Another writer moved the reservation, or changed a stock record this slice read.
         const latest = await this.ports.reservations.get(organizationId, current.reservation.id);
-        if (!latest?.pending || latest.pending.id !== pending.id) throw new OperationMovedOnError(`The operation on reservation ${current.reservation.id} was finished by another writer`);
+        if (!latest?.pending || latest.pending.id !== pending.id)
+          throw new OperationMovedOnError(`The operation on reservation ${current.reservation.id} was finished by another writer`);
         if (latest.version !== current.version) conflicts = 0;
         else if (++conflicts > MAX_SLICE_CONFLICTS) throw error;
         current = latest;
@@ -112,7 +126,13 @@ export class ReservationSlices<Write> {
     switch (pending.kind) {
       case 'create': {
         const holds = pending.holds.slice(from, to);
-        const applied = await holdLines(this.ports, organizationId, reservation.id, holds.map((hold) => hold.line), at);
+        const applied = await holdLines(
+          this.ports,
+          organizationId,
+          reservation.id,
+          holds.map((hold) => hold.line),
+          at,
+        );
         if (applied.short.length > 0) {
           const short = applied.short.map((line) => {
             const hold = holds[line.line]!;
@@ -120,12 +140,31 @@ export class ReservationSlices<Write> {
           });
           // Nothing held yet: nothing to unwind, nothing stored.
           if (stored.version === 0) throw new InsufficientStockError(short);
-          const unwind: PendingOperation = { kind: 'unwind', id: pending.id, requestKey: pending.requestKey, startedAt: pending.startedAt, slicesDone: 0, lineIds: reservation.lines.map((line) => line.lineId), short };
+          const unwind: PendingOperation = {
+            kind: 'unwind',
+            id: pending.id,
+            requestKey: pending.requestKey,
+            startedAt: pending.startedAt,
+            slicesDone: 0,
+            lineIds: reservation.lines.map((line) => line.lineId),
+            short,
+          };
           return this.slice(organizationId, stored, reservation, { ...stored, pending: unwind }, [], [], undefined, false);
         }
-        const next: Reservation = { ...reservation, lines: [...reservation.lines, ...applied.lines], updatedAt: stored.version === 0 ? reservation.updatedAt : at };
+        const next: Reservation = {
+          ...reservation,
+          lines: [...reservation.lines, ...applied.lines],
+          updatedAt: stored.version === 0 ? reservation.updatedAt : at,
+        };
         const progress = this.progressAfter(stored, pending, last);
-        const audit: AuditDraft | undefined = last ? { kind: AUDIT.create, target: { kind: 'reservation', id: reservation.id }, summary: `Reservation created: ${reservation.reference} (${next.lines.length} line${next.lines.length === 1 ? '' : 's'})`, changes: [] } : undefined;
+        const audit: AuditDraft | undefined = last
+          ? {
+              kind: AUDIT.create,
+              target: { kind: 'reservation', id: reservation.id },
+              summary: `Reservation created: ${reservation.reference} (${next.lines.length} line${next.lines.length === 1 ? '' : 's'})`,
+              changes: [],
+            }
+          : undefined;
         return this.slice(organizationId, stored, next, progress, applied.writes, applied.events, audit, last);
       }
       case 'unwind': {
@@ -133,9 +172,18 @@ export class ReservationSlices<Write> {
         const amounts = new Map(reservation.lines.filter((line) => lineIds.has(line.lineId)).map((line) => [line.lineId, leftOf(line)]));
         const applied = await settleLines(this.ports, organizationId, reservation, reservation.lines, amounts, 'release', at);
         const next: Reservation = { ...reservation, lines: applied.lines, updatedAt: at };
-        if (!last) return this.slice(organizationId, stored, next, this.progressAfter(stored, pending, false), applied.writes, applied.events, undefined, false);
-        const writes = [...applied.writes.flatMap((write) => this.ports.stock.writesOf(organizationId, write)), ...this.ports.reservations.deleteWrites(organizationId, reservation, stored.version)];
-        return { plan: { writes, events: applied.events, result: next }, after: { reservation: next, version: stored.version + 1, requests: stored.requests }, last: true, failure: new InsufficientStockError(pending.short) };
+        if (!last)
+          return this.slice(organizationId, stored, next, this.progressAfter(stored, pending, false), applied.writes, applied.events, undefined, false);
+        const writes = [
+          ...applied.writes.flatMap((write) => this.ports.stock.writesOf(organizationId, write)),
+          ...this.ports.reservations.deleteWrites(organizationId, reservation, stored.version),
+        ];
+        return {
+          plan: { writes, events: applied.events, result: next },
+          after: { reservation: next, version: stored.version + 1, requests: stored.requests },
+          last: true,
+          failure: new InsufficientStockError(pending.short),
+        };
       }
       default: {
         const amounts = new Map(pending.amounts.slice(from, to).map((amount) => [amount.lineId, amount.quantity]));
@@ -145,8 +193,20 @@ export class ReservationSlices<Write> {
           const failure = new InsufficientStockError(applied.short);
           return { ...(await this.slice(organizationId, stored, reservation, { requests: stored.requests }, [], [], undefined, true)), failure };
         }
-        const next: Reservation = { ...reservation, lines: applied.lines, updatedAt: at, ...(last ? { status: statusAfter(applied.lines, pending.kind) } : {}) };
-        const audit: AuditDraft | undefined = last ? { kind: AUDIT[pending.kind], target: { kind: 'reservation', id: reservation.id }, summary: `Reservation ${PAST[pending.kind]}: ${reservation.reference}`, changes: [] } : undefined;
+        const next: Reservation = {
+          ...reservation,
+          lines: applied.lines,
+          updatedAt: at,
+          ...(last ? { status: statusAfter(applied.lines, pending.kind) } : {}),
+        };
+        const audit: AuditDraft | undefined = last
+          ? {
+              kind: AUDIT[pending.kind],
+              target: { kind: 'reservation', id: reservation.id },
+              summary: `Reservation ${PAST[pending.kind]}: ${reservation.reference}`,
+              changes: [],
+            }
+          : undefined;
         return this.slice(organizationId, stored, next, this.progressAfter(stored, pending, last), applied.writes, applied.events, audit, last);
       }
     }
@@ -160,16 +220,32 @@ export class ReservationSlices<Write> {
   }
 
   /** A slice's plan: its stock writes, the reservation (created, or over the version read, with its before-image when it changed) and the events. */
-  private slice(organizationId: string, stored: StoredReservation, next: Reservation, progress: ReservationProgress, stockWrites: StockWrite[], events: EventDraft[], audit: AuditDraft | undefined, last: boolean): Slice<Write> {
+  private slice(
+    organizationId: string,
+    stored: StoredReservation,
+    next: Reservation,
+    progress: ReservationProgress,
+    stockWrites: StockWrite[],
+    events: EventDraft[],
+    audit: AuditDraft | undefined,
+    last: boolean,
+  ): Slice<Write> {
     const { ports } = this;
     const changed = next !== stored.reservation;
     const writes = [
       ...stockWrites.flatMap((write) => ports.stock.writesOf(organizationId, write)),
       ...(stored.version === 0
         ? ports.reservations.createWrites(organizationId, next, progress)
-        : [ports.reservations.updateWrite(organizationId, next, stored.version, progress), ...(changed ? [ports.beforeImages.write(organizationId, stored.reservation, next.updatedAt)] : [])]),
+        : [
+            ports.reservations.updateWrite(organizationId, next, stored.version, progress),
+            ...(changed ? [ports.beforeImages.write(organizationId, stored.reservation, next.updatedAt)] : []),
+          ]),
     ];
-    return { plan: { writes, events, ...(audit ? { audit } : {}), result: next }, after: { reservation: next, version: stored.version + 1, ...progress }, last };
+    return {
+      plan: { writes, events, ...(audit ? { audit } : {}), result: next },
+      after: { reservation: next, version: stored.version + 1, ...progress },
+      last,
+    };
   }
 }
 

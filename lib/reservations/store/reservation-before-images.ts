@@ -28,7 +28,11 @@ export class ReservationBeforeImagesStore implements ReservationBeforeImages<Sto
   constructor(private readonly tableName: string) {}
 
   write(organizationId: string, before: Reservation, changedAt: string): StoreWrite {
-    const item = entityItem(beforeImageEntity, { organizationId, reservationId: before.id, changedAt }, { reservation: before, changedAt, ttl: ttlOf(changedAt) });
+    const item = entityItem(
+      beforeImageEntity,
+      { organizationId, reservationId: before.id, changedAt },
+      { reservation: before, changedAt, ttl: ttlOf(changedAt) },
+    );
     // Only this change writes its key (updatedAt is strictly increasing per reservation, and the
     // change is conditioned on the version it read), so a plain put never replaces another's.
     return { item: { Put: { TableName: this.tableName, Item: item } } };
@@ -36,7 +40,10 @@ export class ReservationBeforeImagesStore implements ReservationBeforeImages<Sto
 
   /** The before-images of these changes, by reservation id; absent when none is stored (lib/exports/domain/reservation-rows.ts). */
   async read(organizationId: string, changes: ReadonlyArray<{ reservationId: string; changedAt: string }>): Promise<Map<string, Reservation>> {
-    const found = await batchGet(this.tableName, changes.map(({ reservationId, changedAt }) => beforeImageEntity.key({ organizationId, reservationId, changedAt })));
+    const found = await batchGet(
+      this.tableName,
+      changes.map(({ reservationId, changedAt }) => beforeImageEntity.key({ organizationId, reservationId, changedAt })),
+    );
     return new Map(found.map((item) => [(item.reservation as Reservation).id, item.reservation as Reservation]));
   }
 }

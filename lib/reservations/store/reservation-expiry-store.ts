@@ -34,6 +34,10 @@ export class ReservationExpiryStore {
       .flatMap((page) => page.Items ?? [])
       .sort((a, b) => String(a.gsi1sk).localeCompare(String(b.gsi1sk)))
       .slice(0, limit)
-      .map((item) => ({ organizationId: item.organizationId as string, id: (item.reservation as Reservation).id, expiresAt: (item.reservation as Reservation).expiresAt }));
+      .map((item) => ({
+        organizationId: item.organizationId as string,
+        id: (item.reservation as Reservation).id,
+        expiresAt: (item.reservation as Reservation).expiresAt,
+      }));
   }
 }

@@ -45,7 +45,11 @@ const referenceClaimEntity = /* @__PURE__ */ defineEntity<{ organizationId: stri
  * it (its expiry, or sooner while an operation is in progress: lib/reservations/domain/pending.ts)
  * then its identity.
  */
-function expiryKeys(organizationId: string, reservation: Reservation, pending: PendingOperation | undefined): { gsi1pk: string; gsi1sk: string } | Record<string, never> {
+function expiryKeys(
+  organizationId: string,
+  reservation: Reservation,
+  pending: PendingOperation | undefined,
+): { gsi1pk: string; gsi1sk: string } | Record<string, never> {
   if (reservation.status !== 'active') return {};
   const identity = `${organizationId}#${reservation.id}`;
   return { gsi1pk: reservationExpiryShard(activeJobShardOf(identity)), gsi1sk: `${sweepDueAt(reservation.expiresAt, pending)}#${identity}` };
@@ -59,7 +63,9 @@ type Stored = Record<string, unknown>;
  */
 const toStored = (item: Stored): StoredReservation => {
   const reservation = item.reservation as Reservation;
-  const requests = ((item.requests as Array<string | RememberedRequest> | undefined) ?? []).map((entry) => (typeof entry === 'string' ? { key: entry, at: reservation.updatedAt } : entry));
+  const requests = ((item.requests as Array<string | RememberedRequest> | undefined) ?? []).map((entry) =>
+    typeof entry === 'string' ? { key: entry, at: reservation.updatedAt } : entry,
+  );
   return { reservation, version: item.version as number, requests, ...(item.pending ? { pending: item.pending as PendingOperation } : {}) };
 };
 
@@ -70,18 +76,26 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
   constructor(private readonly tableName: string) {}
 
   async get(organizationId: string, id: string): Promise<StoredReservation | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: reservationEntity.key({ organizationId, id }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: reservationEntity.key({ organizationId, id }), ConsistentRead: true }),
+    );
     return Item ? toStored(Item) : undefined;
   }
 
   async idOfReference(organizationId: string, reference: string): Promise<string | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: referenceClaimEntity.key({ organizationId, reference }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: referenceClaimEntity.key({ organizationId, reference }), ConsistentRead: true }),
+    );
     return Item?.reservationId as string | undefined;
   }
 
   createWrites(organizationId: string, reservation: Reservation, progress: ReservationProgress): StoreWrite[] {
     return [
-      { item: { Put: { TableName: this.tableName, Item: this.item(organizationId, reservation, 1, progress), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      {
+        item: {
+          Put: { TableName: this.tableName, Item: this.item(organizationId, reservation, 1, progress), ConditionExpression: 'attribute_not_exists(pk)' },
+        },
+      },
       {
         item: {
           Put: {
@@ -91,7 +105,8 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
           },
         },
         // Another request took the reference meanwhile.
-        onConditionFailed: async () => new ReferenceTakenError(reservation.reference, (await this.idOfReference(organizationId, reservation.reference)) ?? null),
+        onConditionFailed: async () =>
+          new ReferenceTakenError(reservation.reference, (await this.idOfReference(organizationId, reservation.reference)) ?? null),
       },
     ];
   }
@@ -110,7 +125,16 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
   }
 
   unchangedWrite(organizationId: string, id: string, expectedVersion: number): StoreWrite {
-    return { item: { ConditionCheck: { TableName: this.tableName, Key: reservationEntity.key({ organizationId, id }), ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': expectedVersion } } } };
+    return {
+      item: {
+        ConditionCheck: {
+          TableName: this.tableName,
+          Key: reservationEntity.key({ organizationId, id }),
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':read': expectedVersion },
+        },
+      },
+    };
   }
 
   deleteWrites(organizationId: string, reservation: Reservation, expectedVersion: number): StoreWrite[] {
@@ -130,7 +154,12 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
   }
 
   /** A page of the organization's reservations, oldest first; `status`, `itemId` and `reference` filter. */
-  async page(organizationId: string, filter: { status?: ReservationStatus; itemId?: string; reference?: string }, after: string | undefined, limit: number): Promise<PageOf<Reservation>> {
+  async page(
+    organizationId: string,
+    filter: { status?: ReservationStatus; itemId?: string; reference?: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<PageOf<Reservation>> {
     const conditions: string[] = [];
     const itemFilter: ItemFilter = { expression: '', names: {}, values: {} };
     if (filter.status !== undefined) {

@@ -13,4 +13,7 @@ export const countStockContract = defineOperation({ operationId: 'countStock', r
 
 export const receiveStockContract = defineOperation({ operationId: 'receiveStock', request: { body: receiveStockBody } });
 
-export const getStockChangeContract = defineOperation({ operationId: 'getStockChange', request: { path: /* @__PURE__ */ (() => z.strictObject({ id: idParam }))() } });
+export const getStockChangeContract = defineOperation({
+  operationId: 'getStockChange',
+  request: { path: /* @__PURE__ */ (() => z.strictObject({ id: idParam }))() },
+});

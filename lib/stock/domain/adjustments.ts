@@ -19,7 +19,12 @@ export interface AdjustmentRow {
   reason: string | null;
 }
 
-export function decideAdjustment(row: AdjustmentRow, place: { item: Item; location: Location }, ledger: StockLedger, at: { rowNumber: number; now: string }): StockDecision {
+export function decideAdjustment(
+  row: AdjustmentRow,
+  place: { item: Item; location: Location },
+  ledger: StockLedger,
+  at: { rowNumber: number; now: string },
+): StockDecision {
   const { item, location } = place;
   const lotProblem = lotError(item, row.lot, 'lot', at.rowNumber);
   if (lotProblem) return refused(lotProblem);
@@ -34,6 +39,9 @@ export function decideAdjustment(row: AdjustmentRow, place: { item: Item; locati
     reason: row.reason,
     occurredAt: at.now,
   });
-  if (!moved.ok) return refused(refusal(moved, at.rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, quantity));
+  if (!moved.ok)
+    return refused(
+      refusal(moved, at.rowNumber, 'quantityDelta', row.quantityDeltaCell, `${row.sku} at ${row.locationCode}${row.lot ? ` (lot ${row.lot})` : ''}`, quantity),
+    );
   return { ok: true, movementIds: [moved.movementId] };
 }

@@ -22,7 +22,12 @@ export interface CountRow {
   lot: string | null;
 }
 
-export function decideCountLine(row: CountRow, place: { item: Item; location: Location }, ledger: StockLedger, at: { rowNumber: number; now: string; jobId: string }): StockDecision {
+export function decideCountLine(
+  row: CountRow,
+  place: { item: Item; location: Location },
+  ledger: StockLedger,
+  at: { rowNumber: number; now: string; jobId: string },
+): StockDecision {
   const { item, location } = place;
   const { rowNumber, jobId } = at;
   const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
@@ -30,7 +35,13 @@ export function decideCountLine(row: CountRow, place: { item: Item; location: Lo
   const count = ledger.document(documentKey(jobId, 'stock-count', row.countReference)) ?? newCount(jobId, row.countReference, location.id, at.now);
   if (count.type !== 'stock-count') throw new Error('A count document is a stock count');
   if (count.locationId !== location.id) {
-    return refused({ rowNumber, column: 'locationCode', value: row.locationCode, code: 'invalid-value', message: `Count "${row.countReference}" is of another location; a count covers one location.` });
+    return refused({
+      rowNumber,
+      column: 'locationCode',
+      value: row.locationCode,
+      code: 'invalid-value',
+      message: `Count "${row.countReference}" is of another location; a count covers one location.`,
+    });
   }
   const side = { location, lot: row.lot };
   const expected = ledger.onHand(item, side);
@@ -47,7 +58,14 @@ export function decideCountLine(row: CountRow, place: { item: Item; location: Lo
   }
   const movementIds: string[] = [];
   if (delta !== 0) {
-    const moved = ledger.move({ type: 'count', item, quantity: Math.abs(delta), ...(delta < 0 ? { from: side } : { to: side }), reference: row.countReference, occurredAt: at.now });
+    const moved = ledger.move({
+      type: 'count',
+      item,
+      quantity: Math.abs(delta),
+      ...(delta < 0 ? { from: side } : { to: side }),
+      reference: row.countReference,
+      occurredAt: at.now,
+    });
     if (!moved.ok) return refused(refusal(moved, rowNumber, 'countedQuantity', row.countedQuantityCell, `${row.sku} at ${row.locationCode}`, Math.abs(delta)));
     movementIds.push(moved.movementId);
   }

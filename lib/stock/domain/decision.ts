@@ -40,9 +40,22 @@ export function lotError(item: Item, lot: string | null, column: string, rowNumb
 }
 
 /** The refusal of a movement the ledger refused: not enough stock, or more than a record may hold. */
-export function refusal(moved: Exclude<MoveResult, { ok: true }>, rowNumber: number, column: string, value: string, what: string, needed: number): StockRefusal {
+export function refusal(
+  moved: Exclude<MoveResult, { ok: true }>,
+  rowNumber: number,
+  column: string,
+  value: string,
+  what: string,
+  needed: number,
+): StockRefusal {
   if (moved.reason === 'insufficient-stock') return insufficientStock(rowNumber, column, value, what, moved.available, needed);
-  return { rowNumber, column, value, code: 'invalid-number', message: `${what} would hold more than ${moved.limit}, the most a stock record or an item may hold.` };
+  return {
+    rowNumber,
+    column,
+    value,
+    code: 'invalid-number',
+    message: `${what} would hold more than ${moved.limit}, the most a stock record or an item may hold.`,
+  };
 }
 
 export function insufficientStock(rowNumber: number, column: string, value: string, what: string, available: number, needed: number): StockRefusal {

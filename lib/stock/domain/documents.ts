@@ -10,11 +10,32 @@ import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES, type CountLin
  */
 
 export function newReceipt(jobId: string, poNumber: string, now: string): StockDocument {
-  return { type: 'po-receipt', id: newId('rcp'), key: documentKey(jobId, 'po-receipt', poNumber), jobId, reference: poNumber, createdAt: now, closed: false, linesBytes: 0, lines: [] };
+  return {
+    type: 'po-receipt',
+    id: newId('rcp'),
+    key: documentKey(jobId, 'po-receipt', poNumber),
+    jobId,
+    reference: poNumber,
+    createdAt: now,
+    closed: false,
+    linesBytes: 0,
+    lines: [],
+  };
 }
 
 export function newCount(jobId: string, countReference: string, locationId: string, now: string): StockDocument {
-  return { type: 'stock-count', id: newId('cnt'), key: documentKey(jobId, 'stock-count', countReference), jobId, reference: countReference, locationId, createdAt: now, closed: false, linesBytes: 0, lines: [] };
+  return {
+    type: 'stock-count',
+    id: newId('cnt'),
+    key: documentKey(jobId, 'stock-count', countReference),
+    jobId,
+    reference: countReference,
+    locationId,
+    createdAt: now,
+    closed: false,
+    linesBytes: 0,
+    lines: [],
+  };
 }
 
 const lineBytes = (line: ReceiptLine | CountLine) => Buffer.byteLength(JSON.stringify(line)) + 1;
@@ -36,7 +57,11 @@ export function withCountLine(document: StockDocument, line: CountLine): StockDo
 
 export function documentEvent(document: StockDocument, occurredAt: string): EventDraft {
   if (document.type === 'po-receipt') {
-    return { type: 'po.received', occurredAt, data: { poNumber: document.reference, receiptId: document.id, lines: document.lines.map((line) => ({ ...line })) } };
+    return {
+      type: 'po.received',
+      occurredAt,
+      data: { poNumber: document.reference, receiptId: document.id, lines: document.lines.map((line) => ({ ...line })) },
+    };
   }
   return {
     type: 'count.completed',

@@ -3,7 +3,16 @@ import type { Item, TrackingMode } from '../../inventory/index.ts';
 import type { Location } from '../../inventory/index.ts';
 import type { VersionedRecord } from '../../inventory/index.ts';
 import { STORED_ENTRIES_PER_WRITE } from '../../inventory/index.ts';
-import { availableOf, isMovementTime, reservedOf, stockRecordKey, sumQuantities, type MovementLeg, type MovementRecord, type StockRecord } from '../../inventory/index.ts';
+import {
+  availableOf,
+  isMovementTime,
+  reservedOf,
+  stockRecordKey,
+  sumQuantities,
+  type MovementLeg,
+  type MovementRecord,
+  type StockRecord,
+} from '../../inventory/index.ts';
 import { documentEvent } from './documents.ts';
 import { MAX_ON_HAND, type ItemStock, type StockDocument } from './records.ts';
 import type { LedgerIds, MoveInput, MoveResult, StockBase, StockSide, StockWrite } from './ledger-types.ts';
@@ -51,7 +60,6 @@ interface Snapshot {
   totals: Map<string, TrackedTotal>;
   documents: Map<string, Tracked<StockDocument>>;
 }
-
 
 export class StockLedger {
   private records = new Map<string, Tracked<StockRecord>>();
@@ -153,7 +161,9 @@ export class StockLedger {
    */
   lotsWithStockAt(item: Item, location: Location): string[] {
     const lots = [...(this.base.lotsAt(item.id, location.id) ?? [])];
-    const atPlace = [...this.records.values()].filter(({ value }) => value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot));
+    const atPlace = [...this.records.values()].filter(
+      ({ value }) => value.itemId === item.id && value.locationId === location.id && value.lot !== null && !lots.includes(value.lot),
+    );
     // The stored lots are those with stock as read; one at 0 then that this chunk stocked again takes its place in receipt order.
     const restocked = atPlace.filter(({ version }) => version !== undefined).map(({ value }) => value);
     if (restocked.length > 0) {
@@ -200,7 +210,13 @@ export class StockLedger {
    * `low-stock` fires when its available crosses below the reorder point. A hold takes only what
    * is available.
    */
-  hold(input: { item: Item; side: StockSide; quantity: number; reservationId: string; occurredAt: string }): { ok: true; record: StockRecord } | { ok: false; reason: 'insufficient-stock'; available: number } {
+  hold(input: {
+    item: Item;
+    side: StockSide;
+    quantity: number;
+    reservationId: string;
+    occurredAt: string;
+  }): { ok: true; record: StockRecord } | { ok: false; reason: 'insufficient-stock'; available: number } {
     const { item, side, quantity } = input;
     if (quantity === 0) throw new Error('A hold moves a quantity other than 0');
     const available = this.available(item, side);
@@ -227,7 +243,11 @@ export class StockLedger {
     // writes nor checks the total (docs/inventory.md "Concurrency"), so concurrent transfers of
     // one item contend only on the stock records they move.
     const totalBefore = !(from && to) ? this.itemTotals(item.id) : undefined;
-    if (to && (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND || (totalBefore !== undefined && sumQuantities([totalBefore.onHand, input.quantity]) > MAX_ON_HAND))) {
+    if (
+      to &&
+      (sumQuantities([this.onHand(item, to), input.quantity]) > MAX_ON_HAND ||
+        (totalBefore !== undefined && sumQuantities([totalBefore.onHand, input.quantity]) > MAX_ON_HAND))
+    ) {
       return { ok: false, reason: 'over-limit', limit: MAX_ON_HAND };
     }
     const movementId = this.ids.movement(input.occurredAt);
@@ -254,7 +274,12 @@ export class StockLedger {
     this.unitWrites.push({ op: 'record-movement', movement: { ...movement, occurredAt }, legs });
     if (totalBefore !== undefined) {
       const deltas = sides.map(([, delta]) => delta);
-      this.changeItemTotals(item, totalBefore, { onHand: sumQuantities([totalBefore.onHand, ...deltas]), reserved: sumQuantities([totalBefore.reserved, ...deltas.map(reservedDelta)]) }, input.occurredAt);
+      this.changeItemTotals(
+        item,
+        totalBefore,
+        { onHand: sumQuantities([totalBefore.onHand, ...deltas]), reserved: sumQuantities([totalBefore.reserved, ...deltas.map(reservedDelta)]) },
+        input.occurredAt,
+      );
     }
     return { ok: true, movementId, ...(from ? { from: changed[0]?.record } : {}), ...(to ? { to: changed.at(-1)?.record } : {}) };
   }
@@ -306,9 +331,14 @@ export class StockLedger {
   flush(): StockWrite[] {
     const writes: StockWrite[] = [];
     for (const [key, { value, version }] of this.records) {
-      writes.push(version === undefined ? { op: 'create', entity: 'stock-record', record: value } : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version, previousOnHand: this.onHandRead(key) });
+      writes.push(
+        version === undefined
+          ? { op: 'create', entity: 'stock-record', record: value }
+          : { op: 'update', entity: 'stock-record', record: value, expectedVersion: version, previousOnHand: this.onHandRead(key) },
+      );
     }
-    for (const { value, version, modeRead } of this.totals.values()) writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null, trackingModeRead: modeRead });
+    for (const { value, version, modeRead } of this.totals.values())
+      writes.push({ op: 'put-item-stock', itemStock: value, expectedVersion: version ?? null, trackingModeRead: modeRead });
     for (const { value, version } of this.changed(this.documents)) writes.push({ op: 'put-document', document: value, expectedVersion: version ?? null });
     for (const { value, version } of this.readOnly()) writes.push({ op: 'check-stock-record', record: value, expectedVersion: version ?? null });
     for (const [itemId, version] of this.totalsReadOnly()) writes.push({ op: 'check-item-stock', itemId, expectedVersion: version ?? null });
@@ -326,7 +356,13 @@ export class StockLedger {
     };
   }
 
-  private applyLeg(input: Pick<MoveInput, 'item' | 'reason' | 'reservationId' | 'occurredAt'>, movementId: string | null, side: StockSide, delta: number, reservedDelta: number): StockRecord {
+  private applyLeg(
+    input: Pick<MoveInput, 'item' | 'reason' | 'reservationId' | 'occurredAt'>,
+    movementId: string | null,
+    side: StockSide,
+    delta: number,
+    reservedDelta: number,
+  ): StockRecord {
     const tracked = this.trackedRecord(input.item, side);
     const previous = tracked.value;
     const reserved = sumQuantities([reservedOf(previous), reservedDelta]);
@@ -382,7 +418,17 @@ export class StockLedger {
     // it. Its id is kept for the chunk, so every look at the place names the same record.
     let unsaved = this.unsaved.get(key);
     if (!unsaved) {
-      unsaved = { id: this.ids.stockRecord(), itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand: 0, createdAt: '', updatedAt: '' };
+      unsaved = {
+        id: this.ids.stockRecord(),
+        itemId: item.id,
+        sku: item.sku,
+        locationId: side.location.id,
+        locationCode: side.location.code,
+        lot: side.lot,
+        onHand: 0,
+        createdAt: '',
+        updatedAt: '',
+      };
       this.unsaved.set(key, unsaved);
     }
     const read = { value: unsaved, version: undefined };
@@ -401,7 +447,11 @@ export class StockLedger {
     const { reorderPoint } = item;
     const [availableBefore, availableAfter] = [availableOf(before), availableOf(after)];
     if (reorderPoint !== null && availableBefore >= reorderPoint && availableAfter < reorderPoint) {
-      this.unitEvents.push({ type: 'low-stock', occurredAt, data: { itemId: item.id, sku: item.sku, onHand: after.onHand, reserved: after.reserved, available: availableAfter, reorderPoint } });
+      this.unitEvents.push({
+        type: 'low-stock',
+        occurredAt,
+        data: { itemId: item.id, sku: item.sku, onHand: after.onHand, reserved: after.reserved, available: availableAfter, reorderPoint },
+      });
     }
   }
 
@@ -410,7 +460,11 @@ export class StockLedger {
     const version = known ? known.version : this.base.itemStock(itemId)?.version;
     const stored = known?.value ?? this.base.itemStock(itemId)?.record;
     const reserved = totals.reserved !== 0 || stored?.reserved !== undefined ? { reserved: totals.reserved } : {};
-    this.totals.set(itemId, { value: { itemId, onHand: totals.onHand, ...reserved, trackingMode: mode.after }, version, modeRead: known?.modeRead ?? mode.read });
+    this.totals.set(itemId, {
+      value: { itemId, onHand: totals.onHand, ...reserved, trackingMode: mode.after },
+      version,
+      modeRead: known?.modeRead ?? mode.read,
+    });
   }
 
   private loadDocument(key: string): Tracked<StockDocument> | undefined {

@@ -21,7 +21,12 @@ export interface ReceiptRow {
   receivedAt: string | null;
 }
 
-export function decideReceiptLine(row: ReceiptRow, place: { item: Item; location: Location }, ledger: StockLedger, at: { rowNumber: number; now: string; jobId: string }): StockDecision {
+export function decideReceiptLine(
+  row: ReceiptRow,
+  place: { item: Item; location: Location },
+  ledger: StockLedger,
+  at: { rowNumber: number; now: string; jobId: string },
+): StockDecision {
   const { item, location } = place;
   const { rowNumber, jobId } = at;
   const lotProblem = lotError(item, row.lot, 'lot', rowNumber);
@@ -65,7 +70,8 @@ function parseDateTime(text: string): number {
  */
 export function receivedAtTime(text: string, now = Date.now()): { ok: true; value: string } | { ok: false; message: string } {
   const time = parseDateTime(text);
-  if (Number.isNaN(time) || time > now + FUTURE_TOLERANCE_MS) return { ok: false, message: 'must be a date-time such as 2026-11-22T09:30:00Z, not in the future.' };
+  if (Number.isNaN(time) || time > now + FUTURE_TOLERANCE_MS)
+    return { ok: false, message: 'must be a date-time such as 2026-11-22T09:30:00Z, not in the future.' };
   if (time < 0) return { ok: false, message: 'must not be before 1970-01-01T00:00:00Z.' };
   return { ok: true, value: new Date(time).toISOString() };
 }

@@ -11,7 +11,6 @@ export type { ItemStock };
  * records.
  */
 
-
 /**
  * The claim of one applied row (or build), by the kind's natural key. Written with the row's
  * movements, never changed; a row whose claim exists is a duplicate.
@@ -62,8 +61,7 @@ interface DocumentBase {
 }
 
 export type StockDocument =
-  | (DocumentBase & { type: 'po-receipt'; lines: ReceiptLine[] })
-  | (DocumentBase & { type: 'stock-count'; locationId: string; lines: CountLine[] });
+  (DocumentBase & { type: 'po-receipt'; lines: ReceiptLine[] }) | (DocumentBase & { type: 'stock-count'; locationId: string; lines: CountLine[] });
 
 /** Maximum lengths in characters of the business references (adjustment, transfer, count, PO, build) and of lots. */
 export const STOCK_MAX_LENGTHS = { reference: 64, lot: 64 } as const;

@@ -7,20 +7,27 @@ import type { ItemStock, StockDocument } from './records.ts';
 /** What the stock state reads stored stock and items through (lib/store implements it; so does the import pipeline's `ImportRecords`). */
 export interface StockReads {
   /** Stock records by natural key, item totals by item id, documents by key; unknown keys are absent from the map. */
-  getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+  getByNaturalKeys(
+    organizationId: string,
+    entity: 'stock-record' | 'item-stock' | 'stock-document',
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
   /** The stock records of each item at each location (its places) that hold stock (on-hand above 0), in any order; lots at 0 may be left out. */
   stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
   /** Stock records by natural key and item totals by item id in one batch, when the store can (else two reads). */
-  recordsAndTotals?(organizationId: string, recordKeys: string[], itemIds: string[]): Promise<{ records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }>;
+  recordsAndTotals?(
+    organizationId: string,
+    recordKeys: string[],
+    itemIds: string[],
+  ): Promise<{ records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }>;
 }
 
 /** One item at one location, whatever the lot. */
 export type StockPlace = ItemAtLocation;
 
 const placeKey = (place: StockPlace) => `${place.itemId}#${place.locationId}`;
-
 
 /**
  * The stored stock one run of a stock-moving import has read (docs/imports.md "Guarantees"):
@@ -93,7 +100,10 @@ export class StockState implements StockBase {
   }
 
   /** Stock records (by natural key) and item totals read elsewhere, in one batch with other reads: known, found or not. */
-  know(wanted: { stockRecords: string[]; itemIds: string[] }, found: { records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> }): void {
+  know(
+    wanted: { stockRecords: string[]; itemIds: string[] },
+    found: { records: Map<string, VersionedRecord<StockRecord>>; totals: Map<string, VersionedRecord<ItemStock>> },
+  ): void {
     fill(this.stockRecords, fresh(this.stockRecords, wanted.stockRecords), found.records);
     fill(this.totals, fresh(this.totals, wanted.itemIds), found.totals);
   }
@@ -126,9 +136,16 @@ export class StockState implements StockBase {
     const itemKeys = fresh(this.items, wanted.items);
     const documentKeys = fresh(this.documents, wanted.documents);
     // The totals the records' items need are known from their keys: read with them where the store can.
-    const earlyTotals = records.recordsAndTotals && recordKeys.length ? fresh(this.totals, [...(wanted.itemIds ?? []), ...(this.options.totalsWithRecords ? recordKeys.map(itemOfKey) : [])]) : [];
+    const earlyTotals =
+      records.recordsAndTotals && recordKeys.length
+        ? fresh(this.totals, [...(wanted.itemIds ?? []), ...(this.options.totalsWithRecords ? recordKeys.map(itemOfKey) : [])])
+        : [];
     const [stock, items, documents] = await Promise.all([
-      earlyTotals.length && records.recordsAndTotals ? records.recordsAndTotals(organizationId, recordKeys, earlyTotals) : recordKeys.length ? records.getByNaturalKeys(organizationId, 'stock-record', recordKeys) : new Map(),
+      earlyTotals.length && records.recordsAndTotals
+        ? records.recordsAndTotals(organizationId, recordKeys, earlyTotals)
+        : recordKeys.length
+          ? records.getByNaturalKeys(organizationId, 'stock-record', recordKeys)
+          : new Map(),
       itemKeys.length ? records.getItemsByIds(organizationId, itemKeys) : new Map<string, Item>(),
       documentKeys.length ? records.getByNaturalKeys(organizationId, 'stock-document', documentKeys) : new Map(),
     ]);
@@ -144,7 +161,8 @@ export class StockState implements StockBase {
     // its movements never change the total; a stock record's natural key starts with its item's id.
     const movedItems = this.options.totalsWithRecords ? [...recordKeys, ...listedKeys].map(itemOfKey) : [];
     const totalKeys = fresh(this.totals, [...(wanted.itemIds ?? []), ...movedItems]);
-    if (totalKeys.length) fill(this.totals, totalKeys, (await records.getByNaturalKeys(organizationId, 'item-stock', totalKeys)) as Map<string, VersionedRecord<ItemStock>>);
+    if (totalKeys.length)
+      fill(this.totals, totalKeys, (await records.getByNaturalKeys(organizationId, 'item-stock', totalKeys)) as Map<string, VersionedRecord<ItemStock>>);
   }
 
   /**
@@ -154,13 +172,27 @@ export class StockState implements StockBase {
    * available stock"). Gives the keys of the records it read.
    */
   private async readPlaces(wanted: StockPlace[]): Promise<string[]> {
-    const places = [...new Map(wanted.filter((place) => !this.places.has(placeKey(place)) && this.items.get(place.itemId)?.trackingMode === 'lot').map((place) => [placeKey(place), place])).values()];
+    const places = [
+      ...new Map(
+        wanted
+          .filter((place) => !this.places.has(placeKey(place)) && this.items.get(place.itemId)?.trackingMode === 'lot')
+          .map((place) => [placeKey(place), place]),
+      ).values(),
+    ];
     if (places.length === 0) return [];
     const listed = await this.records.stockRecordsAt(this.organizationId, places);
     for (const place of places) this.places.set(placeKey(place), []);
     for (const record of [...listed].sort(inReceiptOrder)) if (record.lot !== null) this.places.get(placeKey(record))?.push(record.lot);
-    const keys = fresh(this.stockRecords, listed.map((record) => stockRecordKey(record.itemId, record.locationId, record.lot)));
-    if (keys.length) fill(this.stockRecords, keys, (await this.records.getByNaturalKeys(this.organizationId, 'stock-record', keys)) as Map<string, VersionedRecord<StockRecord>>);
+    const keys = fresh(
+      this.stockRecords,
+      listed.map((record) => stockRecordKey(record.itemId, record.locationId, record.lot)),
+    );
+    if (keys.length)
+      fill(
+        this.stockRecords,
+        keys,
+        (await this.records.getByNaturalKeys(this.organizationId, 'stock-record', keys)) as Map<string, VersionedRecord<StockRecord>>,
+      );
     return keys;
   }
 
@@ -181,7 +213,11 @@ export class StockState implements StockBase {
       const lots = this.places.get(key) ?? [];
       const [itemId = '', locationId = ''] = key.split('#');
       const inOrder = lots.flatMap((lot) => this.stockRecords.get(stockRecordKey(itemId, locationId, lot))?.record ?? []).sort(inReceiptOrder);
-      if (inOrder.length === lots.length) this.places.set(key, inOrder.map((record) => record.lot as string));
+      if (inOrder.length === lots.length)
+        this.places.set(
+          key,
+          inOrder.map((record) => record.lot as string),
+        );
     }
     for (const stored of totals) this.totals.set(stored.record.itemId, stored);
     for (const stored of documents) this.documents.set(stored.record.key, stored);

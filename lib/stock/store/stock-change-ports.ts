@@ -14,7 +14,9 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * JSON"): its reads before the decision in two batches (lib/stock/store/stock-change-reads.ts), the stock reads and writes of the import pipeline (lib/stock/store/stock-writes.ts: the same
  * claims, records, totals and movements as an import row), items and locations by natural key or id, and the change itself.
  */
-export function stockChangePorts(inventoryTable: string): StockChangePorts<StoreWrite> & { createRecords(organizationId: string, records: StockRecord[]): Promise<void> } {
+export function stockChangePorts(
+  inventoryTable: string,
+): StockChangePorts<StoreWrite> & { createRecords(organizationId: string, records: StockRecord[]): Promise<void> } {
   const inventory = new InventoryStore(inventoryTable);
   const stock = new StockStore(inventoryTable);
   const changes = new StockChangesStore(inventoryTable);

@@ -55,13 +55,25 @@ export class StockChangeStoreReads implements StockChangeReads {
     private readonly inventory: InventoryStore,
   ) {}
 
-  async references(organizationId: string, wanted: { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[]; claimKeys: string[] }): Promise<ReferencesRead> {
+  async references(
+    organizationId: string,
+    wanted: { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[]; claimKeys: string[] },
+  ): Promise<ReferencesRead> {
     const plan = new ReadPlan();
     // The list entry that claims the key holds the record; a record of older code may be claimed by a claim item only.
     const byEntry = (type: 'item' | 'location', naturalKeys: string[]) =>
-      naturalKeys.map((naturalKey) => [naturalKey, plan.add(naturalKeyClaimKey(organizationId, type, naturalKey)), plan.add(naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey }))] as const);
+      naturalKeys.map(
+        (naturalKey) =>
+          [
+            naturalKey,
+            plan.add(naturalKeyClaimKey(organizationId, type, naturalKey)),
+            plan.add(naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey })),
+          ] as const,
+      );
     const byId = (type: 'item' | 'location', ids: string[]) =>
-      ids.filter((id) => id.startsWith(`${INVENTORY_RECORD_TYPES[type].idPrefix}_`)).map((id) => [id, plan.add(inventoryRecordEntity.key({ organizationId, recordType: type, id }))] as const);
+      ids
+        .filter((id) => id.startsWith(`${INVENTORY_RECORD_TYPES[type].idPrefix}_`))
+        .map((id) => [id, plan.add(inventoryRecordEntity.key({ organizationId, recordType: type, id }))] as const);
     const skus = byEntry('item', unique(wanted.skus));
     const codes = byEntry('location', unique(wanted.codes));
     const itemIds = byId('item', unique(wanted.itemIds));
@@ -76,7 +88,10 @@ export class StockChangeStoreReads implements StockChangeReads {
           return item && item.recordType === type && item.record !== undefined ? [[name, item.record as T] as const] : [];
         }),
       );
-    const [itemsBySku, locationsByCode] = await Promise.all([this.byClaims<Item>(organizationId, 'item', skus, plan), this.byClaims<Location>(organizationId, 'location', codes, plan)]);
+    const [itemsBySku, locationsByCode] = await Promise.all([
+      this.byClaims<Item>(organizationId, 'item', skus, plan),
+      this.byClaims<Location>(organizationId, 'location', codes, plan),
+    ]);
     return {
       itemsBySku,
       itemsById: records<Item>(itemIds, 'item'),
@@ -96,7 +111,14 @@ export class StockChangeStoreReads implements StockChangeReads {
     });
     const entries = recordKeys
       .filter((naturalKey) => known(naturalKey) === undefined)
-      .map((naturalKey) => [naturalKey, plan.add(naturalKeyClaimKey(organizationId, 'stock-record', naturalKey)), plan.add(naturalKeyClaimEntity.key({ organizationId, recordType: 'stock-record', naturalKey }))] as const);
+      .map(
+        (naturalKey) =>
+          [
+            naturalKey,
+            plan.add(naturalKeyClaimKey(organizationId, 'stock-record', naturalKey)),
+            plan.add(naturalKeyClaimEntity.key({ organizationId, recordType: 'stock-record', naturalKey })),
+          ] as const,
+      );
     const totals = unique(wanted.itemIds).map((itemId) => [itemId, plan.add(itemStockEntity.key({ organizationId, itemId }))] as const);
     const claims = unique(wanted.claimKeys).map((key) => [key, plan.add(stockEntryEntity.key({ organizationId, key }))] as const);
     await plan.run(this.tableName);
@@ -113,7 +135,10 @@ export class StockChangeStoreReads implements StockChangeReads {
       }),
     );
     if (claimed.size > 0) {
-      const byId = await batchGet(this.tableName, [...claimed.values()].map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })));
+      const byId = await batchGet(
+        this.tableName,
+        [...claimed.values()].map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })),
+      );
       const recordsById = new Map(byId.map((item) => [item.id as string, { record: item.record as StockRecord, version: item.version as number }]));
       for (const [naturalKey, id] of claimed) {
         const record = recordsById.get(id);
@@ -124,16 +149,23 @@ export class StockChangeStoreReads implements StockChangeReads {
     }
     return {
       records: found,
-      totals: new Map(totals.flatMap(([itemId, key]) => {
-        const item = plan.get(key);
-        return item ? [[itemId, { record: item.itemStock as ItemStock, version: item.version as number }] as const] : [];
-      })),
+      totals: new Map(
+        totals.flatMap(([itemId, key]) => {
+          const item = plan.get(key);
+          return item ? [[itemId, { record: item.itemStock as ItemStock, version: item.version as number }] as const] : [];
+        }),
+      ),
       claims: new Map(claims.flatMap(([key, stored]) => (plan.get(stored) ? [[key, plan.get(stored)?.entry as StockEntry] as const] : []))),
     };
   }
 
   /** Records by the claims read in `plan`: the entry's copy of the record, or (older code) the record its claim item names, read by id. */
-  private async byClaims<T extends Item | Location>(organizationId: string, type: 'item' | 'location', claims: ReadonlyArray<readonly [string, string, string]>, plan: ReadPlan): Promise<Map<string, T>> {
+  private async byClaims<T extends Item | Location>(
+    organizationId: string,
+    type: 'item' | 'location',
+    claims: ReadonlyArray<readonly [string, string, string]>,
+    plan: ReadPlan,
+  ): Promise<Map<string, T>> {
     const found = new Map<string, T>();
     const olderIds = new Map<string, string>();
     for (const [naturalKey, entry, olderClaim] of claims) {

@@ -29,7 +29,8 @@ export class StockChangesStore {
         try {
           await documentClient.send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
         } catch (error) {
-          const taken = error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
+          const taken =
+            error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
           if (!taken) throw error;
         }
       }),
@@ -37,7 +38,9 @@ export class StockChangesStore {
   }
 
   async get(organizationId: string, id: string): Promise<StockChange | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: stockChangeEntity.key({ organizationId, id }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: stockChangeEntity.key({ organizationId, id }), ConsistentRead: true }),
+    );
     return Item?.change as StockChange | undefined;
   }
 }

@@ -19,15 +19,30 @@ export class StockStore {
   constructor(private readonly tableName: string) {}
 
   getEntries(organizationId: string, keys: Iterable<string>): Promise<Map<string, VersionedRecord<StockEntry>>> {
-    return this.read(stockEntryEntity, [...keys].map((key) => ({ organizationId, key })), (item) => (item.entry as StockEntry).key, 'entry');
+    return this.read(
+      stockEntryEntity,
+      [...keys].map((key) => ({ organizationId, key })),
+      (item) => (item.entry as StockEntry).key,
+      'entry',
+    );
   }
 
   getItemStock(organizationId: string, itemIds: Iterable<string>): Promise<Map<string, VersionedRecord<ItemStock>>> {
-    return this.read(itemStockEntity, [...itemIds].map((itemId) => ({ organizationId, itemId })), (item) => (item.itemStock as ItemStock).itemId, 'itemStock');
+    return this.read(
+      itemStockEntity,
+      [...itemIds].map((itemId) => ({ organizationId, itemId })),
+      (item) => (item.itemStock as ItemStock).itemId,
+      'itemStock',
+    );
   }
 
   getDocuments(organizationId: string, keys: Iterable<string>): Promise<Map<string, VersionedRecord<StockDocument>>> {
-    return this.read(stockDocumentEntity, [...keys].map((key) => ({ organizationId, key })), (item) => (item.document as StockDocument).key, 'document');
+    return this.read(
+      stockDocumentEntity,
+      [...keys].map((key) => ({ organizationId, key })),
+      (item) => (item.document as StockDocument).key,
+      'document',
+    );
   }
 
   entryWrite(organizationId: string, entry: StockEntry): StoreWrite {
@@ -70,31 +85,48 @@ export class StockStore {
   /** An item total still at `expectedVersion` (null: still absent), checked in the transaction without a write. */
   itemStockCheck(organizationId: string, itemId: string, expectedVersion: number | null): StoreWrite {
     const condition =
-      expectedVersion === null ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
+      expectedVersion === null
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
     return { item: { ConditionCheck: { TableName: this.tableName, Key: itemStockEntity.key({ organizationId, itemId }), ...condition } } };
   }
 
   /** The document over `expectedVersion`; a new one also gets the pointer attachments find it by. */
   documentWrites(organizationId: string, document: StockDocument, expectedVersion: number | null): StoreWrite[] {
-    const record = this.put(entityItem(stockDocumentEntity, { organizationId, key: document.key }, { document, version: (expectedVersion ?? 0) + 1 }), expectedVersion);
+    const record = this.put(
+      entityItem(stockDocumentEntity, { organizationId, key: document.key }, { document, version: (expectedVersion ?? 0) + 1 }),
+      expectedVersion,
+    );
     if (expectedVersion !== null) return [record];
     return [record, this.put(entityItem(recordPointerEntity, { organizationId, id: document.id }, { documentKey: document.key }), null)];
   }
 
   /** Whether a receipt or count id names one of the organization's (what an attachment may target). */
   async documentExists(organizationId: string, id: string): Promise<boolean> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: recordPointerEntity.key({ organizationId, id }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: recordPointerEntity.key({ organizationId, id }), ConsistentRead: true }),
+    );
     return Item?.documentKey !== undefined;
   }
 
   private put(item: StoredItem, expectedVersion: number | null): StoreWrite {
     const condition =
-      expectedVersion === null ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
+      expectedVersion === null
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
     return { item: { Put: { TableName: this.tableName, Item: item, ...condition } } };
   }
 
-  private async read<Identity extends object, R>(entity: EntityDefinition<Identity, Identity>, identities: Identity[], keyOf: (item: StoredItem) => string, field: string): Promise<Map<string, VersionedRecord<R>>> {
-    const items = await batchGet(this.tableName, identities.map((identity) => entity.key(identity)));
+  private async read<Identity extends object, R>(
+    entity: EntityDefinition<Identity, Identity>,
+    identities: Identity[],
+    keyOf: (item: StoredItem) => string,
+    field: string,
+  ): Promise<Map<string, VersionedRecord<R>>> {
+    const items = await batchGet(
+      this.tableName,
+      identities.map((identity) => entity.key(identity)),
+    );
     return new Map(items.map((item) => [keyOf(item), { record: item[field] as R, version: item.version as number }]));
   }
 }

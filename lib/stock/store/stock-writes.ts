@@ -34,7 +34,13 @@ export function stockWritesOf(inventory: InventoryStore, stock: StockStore, orga
 }
 
 /** Stored stock state by natural key: stock records, item totals, documents and claims. */
-export function stockStateByKeys(inventory: InventoryStore, stock: StockStore, organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document' | 'stock-entry', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>> {
+export function stockStateByKeys(
+  inventory: InventoryStore,
+  stock: StockStore,
+  organizationId: string,
+  entity: 'stock-record' | 'item-stock' | 'stock-document' | 'stock-entry',
+  naturalKeys: Iterable<string>,
+): Promise<Map<string, VersionedRecord<unknown>>> {
   switch (entity) {
     case 'stock-entry':
       return stock.getEntries(organizationId, naturalKeys);

@@ -20,7 +20,9 @@ export const createdWebhookEndpointSchema = z
   .object({ ...endpointFields, secret: z.string().check(z.meta({ description: '`whsec_` + base64 of 32 random bytes; shown this once.' })) })
   .check(z.meta({ id: 'CreatedWebhookEndpoint' }));
 
-export const webhookEndpointsPageSchema = z.object({ data: z.array(webhookEndpointSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) }).check(z.meta({ id: 'WebhookEndpointsPage' }));
+export const webhookEndpointsPageSchema = z
+  .object({ data: z.array(webhookEndpointSchema), page: z.object({ nextCursor: z.nullable(z.string()) }) })
+  .check(z.meta({ id: 'WebhookEndpointsPage' }));
 
 export const webhookSecretSchema = z.object({ secret: z.string() }).check(z.meta({ id: 'WebhookSecret' }));
 
@@ -39,7 +41,9 @@ export const webhookDeliverySchema = z
   })
   .check(z.meta({ id: 'WebhookDelivery' }));
 
-export const webhookDeliveriesPageSchema = z.object({ data: z.array(webhookDeliverySchema), page: z.object({ nextCursor: z.nullable(z.string()) }) }).check(z.meta({ id: 'WebhookDeliveriesPage' }));
+export const webhookDeliveriesPageSchema = z
+  .object({ data: z.array(webhookDeliverySchema), page: z.object({ nextCursor: z.nullable(z.string()) }) })
+  .check(z.meta({ id: 'WebhookDeliveriesPage' }));
 
 export const webhookReplaySchema = z
   .object({ id: z.string(), endpointId: z.string(), afterEventId: z.nullable(z.string()), fromUtc: z.nullable(z.string()), createdAt: z.string() })

@@ -41,7 +41,8 @@ export class AttemptCaches {
 
   constructor(limits: AttemptReadLimits) {
     if (limits.endpointMs > 0) this.endpoints = new LRUCache({ max: MAX_ENDPOINTS, ttl: limits.endpointMs });
-    if (limits.eventBytes > 0) this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
+    if (limits.eventBytes > 0)
+      this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
   }
 }
 
@@ -79,7 +80,9 @@ export class AttemptReads {
     // failed read is its own attempt's.
     const waited = new Set<Promise<StoredEventText[]>>();
     for (let round = 0; round < 2; round += 1) {
-      const near = [...(this.reading.get(organizationId) ?? [])].filter(([from, read]) => Math.abs(from - sequence) < MAX_EVENTS_PER_BATCH && !waited.has(read)).map(([, read]) => read);
+      const near = [...(this.reading.get(organizationId) ?? [])]
+        .filter(([from, read]) => Math.abs(from - sequence) < MAX_EVENTS_PER_BATCH && !waited.has(read))
+        .map(([, read]) => read);
       if (near.length === 0) break;
       for (const read of near) waited.add(read);
       await Promise.allSettled(near);
@@ -100,7 +103,9 @@ export class AttemptReads {
 
   private async readBatch(organizationId: string, sequence: number): Promise<StoredEventText[]> {
     const { events: source } = this.sources;
-    const read = source.findWithBatch ? await source.findWithBatch(organizationId, sequence) : [await source.find(organizationId, sequence)].filter((event) => event !== undefined);
+    const read = source.findWithBatch
+      ? await source.findWithBatch(organizationId, sequence)
+      : [await source.find(organizationId, sequence)].filter((event) => event !== undefined);
     for (const event of read) {
       // One larger than the whole budget is not kept (LRUCache refuses it).
       if (this.events && event.envelopeJson.length <= this.events.maxSize) this.events.set(`${organizationId}#${event.sequence}`, event);

@@ -5,7 +5,15 @@ import type { EventType } from '../../platform/events/types.ts';
 import { newId } from '../../platform/core/ids.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { vetWebhookUrl } from './address-vetting.ts';
-import { SECRET_OVERLAP_HOURS, sealedSecretContext, signingSecrets, webhookEndpointNotFound, type SecretBox, type StoredEndpoint, type WebhookEndpoint } from './endpoint.ts';
+import {
+  SECRET_OVERLAP_HOURS,
+  sealedSecretContext,
+  signingSecrets,
+  webhookEndpointNotFound,
+  type SecretBox,
+  type StoredEndpoint,
+  type WebhookEndpoint,
+} from './endpoint.ts';
 import type { EndpointStorage, EventSource, Replay, ReplayStorage } from './ports.ts';
 import { generateWebhookSecret } from './signing.ts';
 
@@ -63,7 +71,12 @@ export class WebhookCommands<Write> {
     };
     return {
       writes: this.ports.endpoints.createWrites(organizationId, stored),
-      audit: { kind: 'webhook-endpoint.created', target: { kind: 'webhook-endpoint', id: endpoint.id }, summary: `Webhook endpoint for ${hostOf(url)} registered`, changes: [] },
+      audit: {
+        kind: 'webhook-endpoint.created',
+        target: { kind: 'webhook-endpoint', id: endpoint.id },
+        summary: `Webhook endpoint for ${hostOf(url)} registered`,
+        changes: [],
+      },
       events: [],
       result: { endpoint, secret },
     };
@@ -87,12 +100,19 @@ export class WebhookCommands<Write> {
     };
     const changes: AuditChange[] = (['url', 'description', 'eventTypes', 'status', 'disabledReason'] as const)
       .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(endpoint[field]))
-      .map((field) => (field === 'url' ? { field, from: redactedUrl(before.url), to: redactedUrl(endpoint.url) } : { field, from: before[field], to: endpoint[field] }));
+      .map((field) =>
+        field === 'url' ? { field, from: redactedUrl(before.url), to: redactedUrl(endpoint.url) } : { field, from: before[field], to: endpoint[field] },
+      );
     // Re-enabling starts a new run: earlier failures no longer count towards disabling it.
     const endRunOfFailures = enabled && !wasEnabled;
     return {
       writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, endpoint }, { endRunOfFailures }),
-      audit: { kind: 'webhook-endpoint.updated', target: { kind: 'webhook-endpoint', id: endpointId }, summary: `Webhook endpoint for ${hostOf(url)} updated`, changes },
+      audit: {
+        kind: 'webhook-endpoint.updated',
+        target: { kind: 'webhook-endpoint', id: endpointId },
+        summary: `Webhook endpoint for ${hostOf(url)} updated`,
+        changes,
+      },
       events: [],
       result: endpoint,
     };
@@ -102,7 +122,12 @@ export class WebhookCommands<Write> {
     const stored = await this.require(organizationId, endpointId);
     return {
       writes: this.ports.endpoints.deleteWrites(organizationId, endpointId),
-      audit: { kind: 'webhook-endpoint.deleted', target: { kind: 'webhook-endpoint', id: endpointId }, summary: `Webhook endpoint for ${hostOf(stored.endpoint.url)} deleted`, changes: [] },
+      audit: {
+        kind: 'webhook-endpoint.deleted',
+        target: { kind: 'webhook-endpoint', id: endpointId },
+        summary: `Webhook endpoint for ${hostOf(stored.endpoint.url)} deleted`,
+        changes: [],
+      },
       events: [],
       result: null,
     };
@@ -116,7 +141,10 @@ export class WebhookCommands<Write> {
     const overlapEnds = new Date(now.getTime() + SECRET_OVERLAP_HOURS * 3600_000).toISOString();
     // Only the secret that was current keeps signing; one still in an earlier overlap stops now.
     const current = signingSecrets(stored.secrets, now).find((candidate) => candidate.expiresAt === null);
-    const secrets = [{ sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpointId)), expiresAt: null }, ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : [])];
+    const secrets = [
+      { sealed: await this.ports.secrets.seal(secret, sealedSecretContext(organizationId, endpointId)), expiresAt: null },
+      ...(current ? [{ sealed: current.sealed, expiresAt: overlapEnds }] : []),
+    ];
     return {
       writes: this.ports.endpoints.replaceWrites(organizationId, { ...stored, secrets, endpoint: { ...stored.endpoint, updatedAt: now.toISOString() } }),
       audit: {
@@ -152,7 +180,16 @@ export class WebhookCommands<Write> {
     } else {
       fromUtc = new Date(input.fromUtc).toISOString();
     }
-    const replay: Replay = { id: newId('whr'), organizationId, endpointId, nextSequence, untilSequence, fromUtc, status: 'running', createdAt: this.now().toISOString() };
+    const replay: Replay = {
+      id: newId('whr'),
+      organizationId,
+      endpointId,
+      nextSequence,
+      untilSequence,
+      fromUtc,
+      status: 'running',
+      createdAt: this.now().toISOString(),
+    };
     return { writes: this.ports.replays.createWrites(replay), events: [], result: replay };
   }
 
@@ -184,7 +221,11 @@ function uniqueTypes(types: EventType[] | undefined): EventType[] {
 export function redactedUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.search === '') return parsed.href;
-  const names = parsed.search.slice(1).split('&').filter((part) => part !== '').map((part) => part.split('=')[0]);
+  const names = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => part.split('=')[0]);
   parsed.search = names.map((name) => `${name}=REDACTED`).join('&');
   return parsed.href;
 }

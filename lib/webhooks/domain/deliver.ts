@@ -3,7 +3,21 @@ import { STALE_ATTEMPT_MS } from './attempt-limits.ts';
 import { newId } from '../../platform/core/ids.ts';
 import { FAILING_DISABLE_AFTER_DAYS, sealedSecretContext, signingSecrets, type DisabledReason, type SecretBox, type StoredEndpoint } from './endpoint.ts';
 import { deferralDelaySeconds, type ShareRefusal } from './fair-share.ts';
-import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, EndpointStorage, EventSource, Settler, StoredEventText, TaskIdentity, TaskNext } from './ports.ts';
+import type {
+  AttemptGate,
+  AttemptOutcome,
+  AttemptUnderWay,
+  DeliveryMessage,
+  DeliveryQueue,
+  DeliveryStorage,
+  DeliveryTask,
+  EndpointStorage,
+  EventSource,
+  Settler,
+  StoredEventText,
+  TaskIdentity,
+  TaskNext,
+} from './ports.ts';
 import { newTask } from './dispatch.ts';
 import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
@@ -118,7 +132,11 @@ export class DeliveryWorker {
   }
 
   /** The message once it holds a share (or needs none): `attempted.timedOut` says how its attempt ended, if one was made. */
-  private async handleWithinShare(message: Extract<DeliveryMessage, { kind: 'attempt' }>, redelivered: boolean, attempted: { timedOut: boolean | null }): Promise<DeliveryVerdict> {
+  private async handleWithinShare(
+    message: Extract<DeliveryMessage, { kind: 'attempt' }>,
+    redelivered: boolean,
+    attempted: { timedOut: boolean | null },
+  ): Promise<DeliveryVerdict> {
     const { deliveries } = this.ports;
     const now = this.now();
     if (message.dueAt - now.getTime() > EARLY_TOLERANCE_MS) {
@@ -127,7 +145,10 @@ export class DeliveryWorker {
     }
     // What the attempt needs is read first (mostly kept by the container): a read that fails leaves
     // the attempt unclaimed, and the message simply comes back.
-    const [stored, event] = await Promise.all([this.reads.endpoint(message.organizationId, message.endpointId), this.reads.event(message.organizationId, message.sequence)]);
+    const [stored, event] = await Promise.all([
+      this.reads.endpoint(message.organizationId, message.endpointId),
+      this.reads.event(message.organizationId, message.sequence),
+    ]);
     // Claimed without reading the task: the claim's condition is the common case, and a refused
     // claim returns the task as it stands for the cases below.
     const attempt = { attemptId: newId('wha', now.getTime()), number: message.attempt, startedAt: now.toISOString() };
@@ -145,7 +166,12 @@ export class DeliveryWorker {
     let pending: Promise<void> | undefined;
     const pendingTimer = setTimeout(() => {
       pending = deliveries.recordPending(task, attempt).catch((error: unknown) => {
-        this.ports.log?.('webhook pending log entry not written', { eventId: task.eventId, endpointId: task.endpointId, attempt: attempt.number, error: error instanceof Error ? error.message : String(error) });
+        this.ports.log?.('webhook pending log entry not written', {
+          eventId: task.eventId,
+          endpointId: task.endpointId,
+          attempt: attempt.number,
+          error: error instanceof Error ? error.message : String(error),
+        });
       });
     }, this.ports.pendingEntryAfterMs ?? PENDING_ENTRY_AFTER_MS);
     let result: SendResult;
@@ -157,7 +183,11 @@ export class DeliveryWorker {
     // Its outcome goes after it, never before.
     await pending;
     attempted.timedOut = result.timedOut === true;
-    this.ports.observe?.({ outcome: result.outcome, number: attempt.number, commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null });
+    this.ports.observe?.({
+      outcome: result.outcome,
+      number: attempt.number,
+      commitToAttemptMs: attempt.number === 1 && task.origin === 'live' ? now.getTime() - Date.parse(task.committedAt) : null,
+    });
     await this.settle(task, attempt, stored, result);
     return 'sent';
   }
@@ -170,17 +200,32 @@ export class DeliveryWorker {
   private async signAndSend(stored: StoredEndpoint, body: string, eventId: string, now: Date): Promise<SendResult> {
     let secrets: string[];
     try {
-      secrets = await Promise.all(signingSecrets(stored.secrets, now).map((secret) => this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id))));
+      secrets = await Promise.all(
+        signingSecrets(stored.secrets, now).map((secret) =>
+          this.ports.secrets.open(secret.sealed, sealedSecretContext(stored.organizationId, stored.endpoint.id)),
+        ),
+      );
     } catch (error) {
       this.ports.log?.('webhook signing secret not opened', { endpointId: stored.endpoint.id, error: error instanceof Error ? error.message : String(error) });
-      return { outcome: 'failed', responseStatus: null, durationMs: 0, error: 'The signing secret could not be opened; the attempt was not sent.', retryAfterSeconds: null };
+      return {
+        outcome: 'failed',
+        responseStatus: null,
+        durationMs: 0,
+        error: 'The signing secret could not be opened; the attempt was not sent.',
+        retryAfterSeconds: null,
+      };
     }
     const headers = signatureHeaders({ eventId, timestampSeconds: Math.floor(now.getTime() / 1000), body, secrets });
     return this.ports.send({ url: stored.endpoint.url, body, headers });
   }
 
   /** A claim refused: the task (as it stands) ended, is under way elsewhere, or is at another attempt. */
-  private async notClaimed(message: Extract<DeliveryMessage, { kind: 'attempt' }>, task: DeliveryTask | undefined, redelivered: boolean, now: Date): Promise<DeliveryVerdict> {
+  private async notClaimed(
+    message: Extract<DeliveryMessage, { kind: 'attempt' }>,
+    task: DeliveryTask | undefined,
+    redelivered: boolean,
+    now: Date,
+  ): Promise<DeliveryVerdict> {
     if (!task || task.status !== 'pending') return 'dropped';
     if (task.inFlight) {
       const staleAt = Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS;
@@ -206,7 +251,13 @@ export class DeliveryWorker {
     const now = this.now();
     const base = { responseStatus: result.responseStatus, durationMs: result.durationMs, error: result.error };
     if (result.outcome === 'succeeded') {
-      await deliveries.settleAttempt(task, attempt, { status: 'succeeded', ...base, nextAttemptAt: null }, { status: 'succeeded', nextAttemptAt: null }, 'claimant');
+      await deliveries.settleAttempt(
+        task,
+        attempt,
+        { status: 'succeeded', ...base, nextAttemptAt: null },
+        { status: 'succeeded', nextAttemptAt: null },
+        'claimant',
+      );
       if (stored.failingSince !== null) {
         await endpoints.clearFailing(task.organizationId, task.endpointId);
         this.reads.forgetEndpoint(task.organizationId, task.endpointId);
@@ -222,15 +273,35 @@ export class DeliveryWorker {
   }
 
   /** A failed attempt: the next one scheduled, or none (schedule exhausted, or the endpoint failing too long). */
-  private async failed(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, retryAfterSeconds: number | null, now: Date, settler: Settler, stored?: StoredEndpoint): Promise<void> {
+  private async failed(
+    task: DeliveryTask,
+    attempt: AttemptUnderWay,
+    outcome: AttemptOutcome,
+    retryAfterSeconds: number | null,
+    now: Date,
+    settler: Settler,
+    stored?: StoredEndpoint,
+  ): Promise<void> {
     const { number } = attempt;
     const failingSince = await this.ports.endpoints.markFailing(task.organizationId, task.endpointId, now);
     this.reads.forgetEndpoint(task.organizationId, task.endpointId);
     const failingTooLong = now.getTime() - Date.parse(failingSince) >= FAILING_DISABLE_AFTER_DAYS * 86_400_000;
-    const scheduled = number === 1 && this.ports.firstRetrySeconds !== undefined ? this.ports.firstRetrySeconds : nextAttemptDelaySeconds(number, retryAfterSeconds, this.ports.random ?? Math.random);
+    const scheduled =
+      number === 1 && this.ports.firstRetrySeconds !== undefined
+        ? this.ports.firstRetrySeconds
+        : nextAttemptDelaySeconds(number, retryAfterSeconds, this.ports.random ?? Math.random);
     const nextAttemptAt = failingTooLong || scheduled === null ? null : new Date(now.getTime() + scheduled * 1000).toISOString();
     // Settled by another worker first (this one's attempt was taken for interrupted): that one queued what follows.
-    if (!(await this.ports.deliveries.settleAttempt(task, attempt, { ...outcome, nextAttemptAt }, { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt }, settler))) return;
+    if (
+      !(await this.ports.deliveries.settleAttempt(
+        task,
+        attempt,
+        { ...outcome, nextAttemptAt },
+        { status: nextAttemptAt ? 'pending' : 'failed', nextAttemptAt },
+        settler,
+      ))
+    )
+      return;
     if (nextAttemptAt) await this.queueAttempt(task, number + 1, Date.parse(nextAttemptAt), now);
     if (failingTooLong) {
       const endpoint = stored ?? (await this.ports.endpoints.get(task.organizationId, task.endpointId));
@@ -244,7 +315,10 @@ export class DeliveryWorker {
     const recorded = await this.ports.deliveries.attemptOf(task, inFlight.attemptId);
     if (recorded && recorded.status !== 'pending') {
       // Its worker recorded the outcome and died before the task's next state: that state follows from the entry.
-      const next: TaskNext = recorded.status === 'succeeded' ? { status: 'succeeded', nextAttemptAt: null } : { status: recorded.nextAttemptAt ? 'pending' : 'failed', nextAttemptAt: recorded.nextAttemptAt };
+      const next: TaskNext =
+        recorded.status === 'succeeded'
+          ? { status: 'succeeded', nextAttemptAt: null }
+          : { status: recorded.nextAttemptAt ? 'pending' : 'failed', nextAttemptAt: recorded.nextAttemptAt };
       if (!(await this.ports.deliveries.finishTask(task, inFlight.attemptId, next))) return;
       if (next.nextAttemptAt) await this.queueAttempt(task, inFlight.number + 1, Date.parse(next.nextAttemptAt), now);
       // And what the dead worker would have done to the endpoint after that outcome.
@@ -255,10 +329,17 @@ export class DeliveryWorker {
         await this.ports.endpoints.clearFailing(task.organizationId, task.endpointId);
         this.reads.forgetEndpoint(task.organizationId, task.endpointId);
       }
-      if (recorded.responseStatus === 410 && stored.endpoint.status === 'enabled') await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
+      if (recorded.responseStatus === 410 && stored.endpoint.status === 'enabled')
+        await this.disable(stored, 'gone', `answered 410 Gone to ${task.eventId}`, now);
       return;
     }
-    const outcome: AttemptOutcome = { status: 'failed', responseStatus: null, durationMs: null, error: 'The attempt was interrupted before its outcome was recorded.', nextAttemptAt: null };
+    const outcome: AttemptOutcome = {
+      status: 'failed',
+      responseStatus: null,
+      durationMs: null,
+      error: 'The attempt was interrupted before its outcome was recorded.',
+      nextAttemptAt: null,
+    };
     this.ports.log?.('webhook attempt interrupted', { eventId: task.eventId, endpointId: task.endpointId, attempt: inFlight.number });
     await this.failed({ ...task, attempts: inFlight.number }, inFlight, outcome, null, now, 'successor');
   }
@@ -292,7 +373,15 @@ export class DeliveryWorker {
 
   private async queueAttempt(task: TaskIdentity, attempt: number, dueAt: number, now: Date): Promise<void> {
     const delaySeconds = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((dueAt - now.getTime()) / 1000)));
-    const message: DeliveryMessage = { kind: 'attempt', organizationId: task.organizationId, endpointId: task.endpointId, sequence: task.sequence, origin: task.origin, attempt, dueAt };
+    const message: DeliveryMessage = {
+      kind: 'attempt',
+      organizationId: task.organizationId,
+      endpointId: task.endpointId,
+      sequence: task.sequence,
+      origin: task.origin,
+      attempt,
+      dueAt,
+    };
     await this.ports.queue.send([{ message, delaySeconds }]);
   }
 

@@ -52,7 +52,16 @@ const CONCURRENT_SENDS = 16;
 /** A first attempt's message: it names its event, so the claim can create the task. */
 export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, dueAt: number): Extract<DeliveryMessage, { kind: 'attempt' }> {
   const { event, endpointId } = delivery;
-  return { kind: 'attempt', organizationId: event.organizationId, endpointId, sequence: event.sequence, origin, attempt: 1, dueAt, event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt } };
+  return {
+    kind: 'attempt',
+    organizationId: event.organizationId,
+    endpointId,
+    sequence: event.sequence,
+    origin,
+    attempt: 1,
+    dueAt,
+    event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt },
+  };
 }
 
 /** Sends the messages ten to a request, a bounded number at a time; every send is awaited before the first failure is thrown. */
@@ -94,7 +103,11 @@ const CONCURRENT_TASK_PUTS = 50;
  * attempted yet. The puts go a bounded number at a time; each task's message is sent as soon as
  * ten are ready (one SendMessageBatch), while the next puts run.
  */
-export async function createTasks(planner: TaskPlanner, pairs: readonly { event: CommittedEvent; endpointId: string; origin: string }[], now: () => number = Date.now): Promise<number> {
+export async function createTasks(
+  planner: TaskPlanner,
+  pairs: readonly { event: CommittedEvent; endpointId: string; origin: string }[],
+  now: () => number = Date.now,
+): Promise<number> {
   const ready: DeliveryMessage[] = [];
   const sends: Promise<void>[] = [];
   let queued = 0;
@@ -131,7 +144,9 @@ export async function createTasks(planner: TaskPlanner, pairs: readonly { event:
 
 /** The endpoints an event goes to, live: enabled, subscribed, and created before the event committed. */
 export function liveRecipients(endpoints: readonly StoredEndpoint[], event: CommittedEvent): StoredEndpoint[] {
-  return endpoints.filter(({ endpoint, createdAfterSequence }) => endpoint.status === 'enabled' && createdAfterSequence < event.sequence && subscribes(endpoint, event.type));
+  return endpoints.filter(
+    ({ endpoint, createdAfterSequence }) => endpoint.status === 'enabled' && createdAfterSequence < event.sequence && subscribes(endpoint, event.type),
+  );
 }
 
 /**
@@ -155,7 +170,10 @@ export async function dispatchEvents(dispatcher: LiveDispatcher, events: readonl
       // In the outbox before any message goes: a message lost later is queued again from there.
       await dispatcher.outbox.record(organizationId, deliveries);
       const dueAt = now();
-      await sendAll(dispatcher.queue, deliveries.map((delivery) => firstAttemptMessage(delivery, 'live', dueAt)));
+      await sendAll(
+        dispatcher.queue,
+        deliveries.map((delivery) => firstAttemptMessage(delivery, 'live', dueAt)),
+      );
       queued += deliveries.length;
     }),
   );

@@ -83,7 +83,13 @@ export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date())
   const tasks = await ports.dueTasks(now, MAX_SWEPT_PER_RUN);
   for (let start = 0; start < tasks.length; start += SWEEP_BATCH) {
     const batch = tasks.slice(start, start + SWEEP_BATCH);
-    const leased = await leaseAll(batch, (entry) => ports.leaseTask(entry, nextSweepAt), (entry) => ({ organizationId: entry.item.organizationId, id: `${entry.item.endpointId}#${entry.item.sequence}#${entry.item.origin}` }), ports, result);
+    const leased = await leaseAll(
+      batch,
+      (entry) => ports.leaseTask(entry, nextSweepAt),
+      (entry) => ({ organizationId: entry.item.organizationId, id: `${entry.item.endpointId}#${entry.item.sequence}#${entry.item.origin}` }),
+      ports,
+      result,
+    );
     if (leased.length === 0) continue;
     try {
       await ports.queue.send(leased.map((entry) => resendMessage(entry.item, now.getTime())));
@@ -97,10 +103,21 @@ export async function sweepDueDeliveries(ports: DueSweepPorts, now = new Date())
   const replays = await ports.stalledReplays(now, MAX_SWEPT_PER_RUN);
   for (let start = 0; start < replays.length; start += SWEEP_BATCH) {
     const batch = replays.slice(start, start + SWEEP_BATCH);
-    const leased = await leaseAll(batch, (entry) => ports.leaseReplay(entry, nextSweepAt), (entry) => ({ organizationId: entry.item.organizationId, id: entry.item.id }), ports, result);
+    const leased = await leaseAll(
+      batch,
+      (entry) => ports.leaseReplay(entry, nextSweepAt),
+      (entry) => ({ organizationId: entry.item.organizationId, id: entry.item.id }),
+      ports,
+      result,
+    );
     if (leased.length === 0) continue;
     try {
-      await ports.queue.send(leased.map(({ item }) => ({ message: { kind: 'replay', organizationId: item.organizationId, replayId: item.id, sentAt: now.getTime() } satisfies DeliveryMessage, delaySeconds: 0 })));
+      await ports.queue.send(
+        leased.map(({ item }) => ({
+          message: { kind: 'replay', organizationId: item.organizationId, replayId: item.id, sentAt: now.getTime() } satisfies DeliveryMessage,
+          delaySeconds: 0,
+        })),
+      );
       result.replays += leased.length;
     } catch (error) {
       result.errors += leased.length;
@@ -135,7 +152,10 @@ async function sweepOutbox(ports: DueSweepPorts, now: Date, nextSweepAt: Date, r
   let budget = MAX_SWEPT_PER_RUN;
   for (let start = 0; start < runs.length && budget > 0; start += SWEEP_BATCH) {
     const batch = runs.slice(start, start + SWEEP_BATCH);
-    const describe = (entry: SweptEntry<OutboxRun>) => ({ organizationId: entry.item.organizationId, id: `outbox ${entry.item.firstSequence}-${entry.item.lastSequence}` });
+    const describe = (entry: SweptEntry<OutboxRun>) => ({
+      organizationId: entry.item.organizationId,
+      id: `outbox ${entry.item.firstSequence}-${entry.item.lastSequence}`,
+    });
     const leased = await leaseAll(batch, (entry) => ports.leaseOutbox(entry, nextSweepAt), describe, ports, result);
     // One item at a time: the budget decides how much of each is sent.
     for (const entry of leased) {

@@ -111,10 +111,14 @@ function burstCap(base: number, credit: number, othersWaiting: number, limits: F
 export function sharesOf(state: GateState, endpointId: string, othersWaiting: number, limits: FairShareLimits): Shares {
   const endpoint = endpointOf(state, endpointId);
   const base: Cap = { value: limits.organizationShare, boundBy: 'base' };
-  if (endpoint.timeouts >= limits.openCircuitAfterTimeouts) return { organization: base, endpoint: { value: limits.openCircuitShare, boundBy: 'open-circuit' } };
+  if (endpoint.timeouts >= limits.openCircuitAfterTimeouts)
+    return { organization: base, endpoint: { value: limits.openCircuitShare, boundBy: 'open-circuit' } };
   // A timeout in the endpoint's current run: no burst for it, only base shares.
   if (endpoint.timeouts > 0) return { organization: base, endpoint: { value: limits.endpointShare, boundBy: 'base' } };
-  return { organization: burstCap(limits.organizationShare, state.organization.credit, othersWaiting, limits), endpoint: burstCap(limits.endpointShare, endpoint.credit, othersWaiting, limits) };
+  return {
+    organization: burstCap(limits.organizationShare, state.organization.credit, othersWaiting, limits),
+    endpoint: burstCap(limits.endpointShare, endpoint.credit, othersWaiting, limits),
+  };
 }
 
 function refusal(cap: Cap, atBase: 'organization-share' | 'endpoint-share'): ShareRefusal {
@@ -148,7 +152,11 @@ export function release(state: GateState, endpointId: string, timedOut: boolean 
   const endpoint = endpointOf(state, endpointId);
   const inFlight = Math.max(0, endpoint.inFlight - 1);
   const next: EndpointGate =
-    timedOut === true ? { inFlight, credit: 0, timeouts: endpoint.timeouts + 1 } : timedOut === false ? { inFlight, credit: endpoint.credit + 1, timeouts: 0 } : { ...endpoint, inFlight };
+    timedOut === true
+      ? { inFlight, credit: 0, timeouts: endpoint.timeouts + 1 }
+      : timedOut === false
+        ? { inFlight, credit: endpoint.credit + 1, timeouts: 0 }
+        : { ...endpoint, inFlight };
   return {
     organization: { inFlight: Math.max(0, state.organization.inFlight - 1), credit: state.organization.credit + (timedOut === false ? 1 : 0) },
     endpoints: { ...state.endpoints, [endpointId]: next },
@@ -219,6 +227,13 @@ export function waitsForWorker(waitedMs: number | null, state: GateState): boole
  */
 export function deferralDelaySeconds(deferrals: number, reason: ShareRefusal, attemptDeadlineSeconds: number, random: () => number): number {
   const doubling = Math.min(16, 2 ** Math.min(deferrals, 4));
-  const base = reason === 'burst-share' ? 1 : reason === 'others-waiting' ? Math.min(2, doubling) : reason === 'open-circuit' ? Math.max(doubling, attemptDeadlineSeconds) : doubling;
+  const base =
+    reason === 'burst-share'
+      ? 1
+      : reason === 'others-waiting'
+        ? Math.min(2, doubling)
+        : reason === 'open-circuit'
+          ? Math.max(doubling, attemptDeadlineSeconds)
+          : doubling;
   return base + Math.round(random());
 }

@@ -100,7 +100,11 @@ export interface DeliveryStorage {
    * way; the task after, or (refused) as it stands. A first attempt given `created` creates the task
    * as that where none is stored (a live delivery: the dispatcher queues it without a task).
    */
-  claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
+  claimAttempt(
+    identity: TaskIdentity,
+    attempt: AttemptUnderWay,
+    created?: DeliveryTask,
+  ): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }>;
   /** The claimed attempt's `pending` log entry, put by its claimant before its outcome. */
   recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void>;
   /**
@@ -114,7 +118,13 @@ export interface DeliveryStorage {
   attemptOf(task: Pick<DeliveryTask, 'organizationId' | 'endpointId'>, attemptId: string): Promise<DeliveryAttempt | undefined>;
   /** The task's next state after attempt `attemptId`, whose log entry already holds its outcome; false when the attempt is no longer the task's in flight. */
   finishTask(task: DeliveryTask, attemptId: string, next: TaskNext): Promise<boolean>;
-  attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>>;
+  attemptsPage(
+    organizationId: string,
+    endpointId: string,
+    filter: { eventId?: string; status?: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<PageOf<DeliveryAttempt>>;
 }
 
 /** The event a first attempt's message names, so that its claim can create the task. */
@@ -126,7 +136,17 @@ export interface NamedEvent {
 
 /** The delivery queue's messages (docs/webhooks.md "Retry waits"); `deferrals`: how often the attempt waited for its share ("Fairness"). */
 export type DeliveryMessage =
-  | { kind: 'attempt'; organizationId: string; endpointId: string; sequence: number; origin: string; attempt: number; dueAt: number; deferrals?: number; event?: NamedEvent }
+  | {
+      kind: 'attempt';
+      organizationId: string;
+      endpointId: string;
+      sequence: number;
+      origin: string;
+      attempt: number;
+      dueAt: number;
+      deferrals?: number;
+      event?: NamedEvent;
+    }
   | { kind: 'replay'; organizationId: string; replayId: string; sentAt: number };
 
 export interface DeliveryQueue {
@@ -188,7 +208,12 @@ export interface AttemptGate {
    * is in use. `waitedMs`: how long the attempt sat in the queue past its due time, when known (an
    * organization whose attempts wait for the worker is waiting: others' bursts make room).
    */
-  acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }>;
+  acquire(request: {
+    organizationId: string;
+    endpointId: string;
+    leaseId: string;
+    waitedMs?: number | null;
+  }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }>;
   /** Gives the slot back; `timedOut` feeds the endpoint's circuit breaker and the credit (null: no attempt was made). */
   release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void>;
 }

@@ -23,7 +23,11 @@ export class WebhookReads {
   }
 
   /** An endpoint's attempts, newest first; `eventId` and `status` filter. */
-  async deliveries(organizationId: string, endpointId: string, query: { limit: number; cursor?: string; eventId?: string; status?: string }): Promise<ListPage<DeliveryAttempt>> {
+  async deliveries(
+    organizationId: string,
+    endpointId: string,
+    query: { limit: number; cursor?: string; eventId?: string; status?: string },
+  ): Promise<ListPage<DeliveryAttempt>> {
     await this.get(organizationId, endpointId);
     const { deliveries } = this.ports;
     if (!deliveries) throw new Error('The delivery log needs its store');

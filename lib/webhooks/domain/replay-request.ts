@@ -19,7 +19,11 @@ export async function commitReplayRequest<R>(ports: ReplayRequestPorts, replay: 
   try {
     await ports.queue.send([{ message: { kind: 'replay', organizationId: replay.organizationId, replayId: replay.id, sentAt }, delaySeconds: 0 }]);
   } catch (error) {
-    ports.log?.('webhook replay committed but its first page was not queued', { replayId: replay.id, organizationId: replay.organizationId, error: (error as Error).message });
+    ports.log?.('webhook replay committed but its first page was not queued', {
+      replayId: replay.id,
+      organizationId: replay.organizationId,
+      error: (error as Error).message,
+    });
   }
   return response;
 }

@@ -26,7 +26,10 @@ export interface ReplayPorts extends TaskPlanner {
   clock?: () => Date;
 }
 
-export async function runReplayPage(ports: ReplayPorts, message: Extract<DeliveryMessage, { kind: 'replay' }>): Promise<'continued' | 'waiting' | 'done' | 'dropped'> {
+export async function runReplayPage(
+  ports: ReplayPorts,
+  message: Extract<DeliveryMessage, { kind: 'replay' }>,
+): Promise<'continued' | 'waiting' | 'done' | 'dropped'> {
   const now = (ports.clock?.() ?? new Date()).getTime();
   const replay = await ports.replays.get(message.organizationId, message.replayId);
   if (!replay) {
@@ -53,8 +56,21 @@ export async function runReplayPage(ports: ReplayPorts, message: Extract<Deliver
   }
   const limit = Math.min(REPLAY_PAGE_SIZE, replay.untilSequence - replay.nextSequence + 1);
   const { events: page, more } = limit > 0 ? await ports.events.readPage(replay.organizationId, replay.nextSequence, limit) : { events: [], more: false };
-  const wanted = page.filter((event) => event.sequence <= replay.untilSequence && subscribes(stored.endpoint, event.type) && (replay.fromUtc === null || event.committedAt >= replay.fromUtc));
-  const pairs = wanted.map((event) => ({ event: { organizationId: replay.organizationId, sequence: event.sequence, eventId: event.eventId, type: event.type, committedAt: event.committedAt } satisfies CommittedEvent, endpointId: replay.endpointId, origin: replay.id }));
+  const wanted = page.filter(
+    (event) =>
+      event.sequence <= replay.untilSequence && subscribes(stored.endpoint, event.type) && (replay.fromUtc === null || event.committedAt >= replay.fromUtc),
+  );
+  const pairs = wanted.map((event) => ({
+    event: {
+      organizationId: replay.organizationId,
+      sequence: event.sequence,
+      eventId: event.eventId,
+      type: event.type,
+      committedAt: event.committedAt,
+    } satisfies CommittedEvent,
+    endpointId: replay.endpointId,
+    origin: replay.id,
+  }));
   await createTasks(ports, pairs, () => now);
   // Paged by position: a page shorter than asked is not the end (a Query stops at 1 MB, and one
   // batch item may hold many events: docs/events.md "How events are stored"); only the store

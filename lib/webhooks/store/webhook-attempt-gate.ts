@@ -1,7 +1,21 @@
 // One piece: the gate item's counters, generations and waiting marks are one storage format, read and written only here.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { admit, DEFAULT_FAIR_SHARE, EMPTY_GATE, endpointOf, isYoungAttempt, mayWaitForSlot, sharesOf, SLOT_WAIT, WAITING_MARK_MS, waitsForWorker, type FairShareLimits, type GateState, type ShareRefusal } from '../domain/fair-share.ts';
+import {
+  admit,
+  DEFAULT_FAIR_SHARE,
+  EMPTY_GATE,
+  endpointOf,
+  isYoungAttempt,
+  mayWaitForSlot,
+  sharesOf,
+  SLOT_WAIT,
+  WAITING_MARK_MS,
+  waitsForWorker,
+  type FairShareLimits,
+  type GateState,
+  type ShareRefusal,
+} from '../domain/fair-share.ts';
 import type { AttemptGate } from '../domain/ports.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { envelopeAssignments } from '../../platform/dynamo/entity.ts';
@@ -94,7 +108,13 @@ function numberOf(value: unknown): number {
 
 /** The counters of the item at `generation` (live: it and the one before; a skewed clock's next counts too). */
 export function countersOf(item: Item | undefined, generation: number): Counters {
-  const counters: Counters = { generation, state: structuredClone(EMPTY_GATE), organizationByGeneration: new Map(), endpointByGeneration: new Map(), stale: [] };
+  const counters: Counters = {
+    generation,
+    state: structuredClone(EMPTY_GATE),
+    organizationByGeneration: new Map(),
+    endpointByGeneration: new Map(),
+    stale: [],
+  };
   const endpoint = (id: string) => (counters.state.endpoints[id] ??= { inFlight: 0, credit: 0, timeouts: 0 });
   for (const [name, raw] of Object.entries(item ?? {})) {
     const match = ATTRIBUTE.exec(name);
@@ -118,7 +138,11 @@ export function countersOf(item: Item | undefined, generation: number): Counters
       counters.endpointByGeneration.set(endpointId, byGeneration);
     } else if (endpointId !== undefined) endpoint(endpointId).credit += value;
   }
-  const sum = (counts: Map<number, number>) => Math.max(0, [...counts.values()].reduce((total, count) => total + count, 0));
+  const sum = (counts: Map<number, number>) =>
+    Math.max(
+      0,
+      [...counts.values()].reduce((total, count) => total + count, 0),
+    );
   counters.state.organization.inFlight = sum(counters.organizationByGeneration);
   for (const [endpointId, counts] of counters.endpointByGeneration) endpoint(endpointId).inFlight = sum(counts);
   counters.state.organization.credit = Math.max(0, counters.state.organization.credit);
@@ -180,14 +204,19 @@ export class WebhookAttemptGate implements AttemptGate {
   /** Admissions waiting for a slot of the organization to free. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  async acquire(request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
+  async acquire(request: {
+    organizationId: string;
+    endpointId: string;
+    leaseId: string;
+    waitedMs?: number | null;
+  }): Promise<{ admitted: true } | { admitted: false; reason: ShareRefusal }> {
     const limits = this.options.limits ?? DEFAULT_FAIR_SHARE;
     let waits = 0;
     // An admission goes straight to the conditional update on the item as last seen, however old
     // (the update's condition holds the shares; a refusal returns the item for the next try); a
     // refusal is decided here only on an item seen a moment ago.
     let fresh = false;
-    for (let tries = 1; ; ) {
+    for (let tries = 1; ;) {
       const item = await this.itemOf(request.organizationId, fresh);
       const othersWaiting = await this.othersWaiting(request.organizationId, item);
       const generation = this.generation();
@@ -203,7 +232,8 @@ export class WebhookAttemptGate implements AttemptGate {
         // first attempts here are still young (they may yet end and earn it more): a slot or
         // credit comes within a round trip, sooner than a deferral (1 s at least) would bring the
         // attempt back. Never for an endpoint in a run of timeouts, nor while others wait.
-        if (waits >= SLOT_WAIT.maxMs / SLOT_WAIT.pollMs || !this.mayWait(admission.reason, request, counters.state)) return { admitted: false, reason: admission.reason };
+        if (waits >= SLOT_WAIT.maxMs / SLOT_WAIT.pollMs || !this.mayWait(admission.reason, request, counters.state))
+          return { admitted: false, reason: admission.reason };
         waits += 1;
         await this.slotFreedOrPoll(request.organizationId);
         fresh = true;
@@ -213,7 +243,12 @@ export class WebhookAttemptGate implements AttemptGate {
       this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
       let written: Item | undefined;
       try {
-        const taken = await this.takes.submit(request.organizationId, { endpointId: request.endpointId, counters, organizationCap: shares.organization.value, endpointCap: shares.endpoint.value });
+        const taken = await this.takes.submit(request.organizationId, {
+          endpointId: request.endpointId,
+          counters,
+          organizationCap: shares.organization.value,
+          endpointCap: shares.endpoint.value,
+        });
         if (taken instanceof Error) throw taken;
         written = taken;
       } catch (error) {
@@ -237,8 +272,13 @@ export class WebhookAttemptGate implements AttemptGate {
   private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
     const now = this.now();
     // Attempts admitted (counted in a generation), not asks still on their way: those are no attempts yet.
-    const young = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId && lease.generation !== null && isYoungAttempt(now - lease.startedAt));
-    return mayWaitForSlot(reason, state, request.endpointId, { organization: young.length > 0, endpoint: young.some((lease) => lease.endpointId === request.endpointId) });
+    const young = [...this.local.values()].filter(
+      (lease) => lease.organizationId === request.organizationId && lease.generation !== null && isYoungAttempt(now - lease.startedAt),
+    );
+    return mayWaitForSlot(reason, state, request.endpointId, {
+      organization: young.length > 0,
+      endpoint: young.some((lease) => lease.endpointId === request.endpointId),
+    });
   }
 
   /** Until this worker gives back a slot of the organization, or a poll's time passes (other workers' slots and credit show in a fresh read). */
@@ -261,7 +301,11 @@ export class WebhookAttemptGate implements AttemptGate {
     const held = this.local.get(request.leaseId);
     this.local.delete(request.leaseId);
     // The generation the attempt was counted in (another worker's: most likely this one).
-    await this.givenBack.submit(request.organizationId, { endpointId: request.endpointId, from: held?.generation ?? this.generation(), timedOut: request.timedOut });
+    await this.givenBack.submit(request.organizationId, {
+      endpointId: request.endpointId,
+      from: held?.generation ?? this.generation(),
+      timedOut: request.timedOut,
+    });
   }
 
   /**
@@ -304,9 +348,21 @@ export class WebhookAttemptGate implements AttemptGate {
       adds.push(`${e} :k${index}`);
       const count = ofEndpoint.length;
       conditions.push(
-        below(e, smallest((ask) => ask.endpointCap - endpointOthers(ask), ofEndpoint), count),
+        below(
+          e,
+          smallest((ask) => ask.endpointCap - endpointOthers(ask), ofEndpoint),
+          count,
+        ),
         // `t_<endpoint>` exists only during a run of timeouts (it is removed when one ends otherwise).
-        `(attribute_not_exists(${t}) OR (${below('#n', organizationBaseRoom, asks.length)} AND ${below(e, smallest((ask) => limits.endpointShare - endpointOthers(ask), ofEndpoint), count)} AND (${t} < :openAfter OR ${below(e, smallest((ask) => limits.openCircuitShare - endpointOthers(ask), ofEndpoint), count)})))`,
+        `(attribute_not_exists(${t}) OR (${below('#n', organizationBaseRoom, asks.length)} AND ${below(
+          e,
+          smallest((ask) => limits.endpointShare - endpointOthers(ask), ofEndpoint),
+          count,
+        )} AND (${t} < :openAfter OR ${below(
+          e,
+          smallest((ask) => limits.openCircuitShare - endpointOthers(ask), ofEndpoint),
+          count,
+        )})))`,
       );
     });
     const stale = [...new Set(asks.flatMap((ask) => ask.counters.stale))];
@@ -339,7 +395,13 @@ export class WebhookAttemptGate implements AttemptGate {
   /** Each ask in its own update; one that fails is answered with its error, the others as the table answered them (an admitted slot is never left unreported). */
   private async eachAlone(organizationId: string, asks: readonly TakeAsk[]): Promise<(Item | undefined | Error)[]> {
     const settled = await Promise.allSettled(asks.map((ask) => this.takeAll(organizationId, [ask])));
-    return settled.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value[0] as Item | undefined | Error) : outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason))));
+    return settled.map((outcome) =>
+      outcome.status === 'fulfilled'
+        ? (outcome.value[0] as Item | undefined | Error)
+        : outcome.reason instanceof Error
+          ? outcome.reason
+          : new Error(String(outcome.reason)),
+    );
   }
 
   /**
@@ -402,7 +464,11 @@ export class WebhookAttemptGate implements AttemptGate {
       this.remember(organizationId, Attributes);
     } catch (error) {
       // The slots stop counting with their generation; the attempts themselves are done and settled.
-      this.options.log?.('webhook attempt slots not given back: they stop counting on their own', { organizationId, slots: slots.length, error: error instanceof Error ? error.message : String(error) });
+      this.options.log?.('webhook attempt slots not given back: they stop counting on their own', {
+        organizationId,
+        slots: slots.length,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -464,7 +530,9 @@ export class WebhookAttemptGate implements AttemptGate {
         .finally(() => (this.waitingRead = undefined));
       await this.waitingRead;
     }
-    return Object.entries(this.memory.waiting?.item ?? {}).filter(([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now).length;
+    return Object.entries(this.memory.waiting?.item ?? {}).filter(
+      ([name, until]) => name.startsWith('w_') && name !== `w_${organizationId}` && numberOf(until) > now,
+    ).length;
   }
 
   private async markWaiting(organizationId: string): Promise<void> {

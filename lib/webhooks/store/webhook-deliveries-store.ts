@@ -60,7 +60,11 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     return Item?.task as DeliveryTask | undefined;
   }
 
-  async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
+  async claimAttempt(
+    identity: TaskIdentity,
+    attempt: AttemptUnderWay,
+    created?: DeliveryTask,
+  ): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
     const names = { '#task': 'task', '#attempts': 'attempts', '#inFlight': 'inFlight', '#status': 'status' };
     const values = { ':previous': attempt.number - 1, ':pending': 'pending', ':none': null };
     const unclaimed = '#task.#attempts = :previous AND #task.#status = :pending AND #task.#inFlight = :none';
@@ -72,20 +76,28 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
       const task = { ...created, attempts: 1, inFlight: attempt };
       const { pk: _pk, sk: _sk, ...attributes } = entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt) });
       const assignments = Object.entries(attributes).map(([name, value], index) => ({ name, value, placeholder: `a${index}` }));
-      return this.claim({
-        UpdateExpression: `SET ${assignments.map(({ placeholder }) => `#${placeholder} = :${placeholder}`).join(', ')}`,
-        ConditionExpression: `attribute_not_exists(pk) OR (${unclaimed})`,
-        ExpressionAttributeNames: { ...names, ...Object.fromEntries(assignments.map(({ name, placeholder }) => [`#${placeholder}`, name])) },
-        ExpressionAttributeValues: { ...values, ...Object.fromEntries(assignments.map(({ value, placeholder }) => [`:${placeholder}`, value])) },
-      }, identity, attempt);
+      return this.claim(
+        {
+          UpdateExpression: `SET ${assignments.map(({ placeholder }) => `#${placeholder} = :${placeholder}`).join(', ')}`,
+          ConditionExpression: `attribute_not_exists(pk) OR (${unclaimed})`,
+          ExpressionAttributeNames: { ...names, ...Object.fromEntries(assignments.map(({ name, placeholder }) => [`#${placeholder}`, name])) },
+          ExpressionAttributeValues: { ...values, ...Object.fromEntries(assignments.map(({ value, placeholder }) => [`:${placeholder}`, value])) },
+        },
+        identity,
+        attempt,
+      );
     }
-    return this.claim({
-      // The due index is left as it is: a sweep that finds the task while its attempt is under way sends a message the claim refuses (lib/webhooks/domain/sweep-at.ts).
-      UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
-      ConditionExpression: unclaimed,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ':number': attempt.number, ':inFlight': attempt },
-    }, identity, attempt);
+    return this.claim(
+      {
+        // The due index is left as it is: a sweep that finds the task while its attempt is under way sends a message the claim refuses (lib/webhooks/domain/sweep-at.ts).
+        UpdateExpression: 'SET #task.#attempts = :number, #task.#inFlight = :inFlight',
+        ConditionExpression: unclaimed,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':number': attempt.number, ':inFlight': attempt },
+      },
+      identity,
+      attempt,
+    );
   }
 
   private async claim(
@@ -94,7 +106,15 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     attempt: AttemptUnderWay,
   ): Promise<{ claimed: true; task: DeliveryTask } | { claimed: false; task: DeliveryTask | undefined }> {
     try {
-      const { Attributes } = await documentClient.send(new UpdateCommand({ TableName: this.tableName, Key: webhookTaskEntity.key(identity), ...update, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+      const { Attributes } = await documentClient.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookTaskEntity.key(identity),
+          ...update,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
       return { claimed: true, task: Attributes?.task as DeliveryTask };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -107,14 +127,32 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   async recordPending(task: DeliveryTask, attempt: AttemptUnderWay): Promise<void> {
-    const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null };
+    const entry: DeliveryAttempt = {
+      id: attempt.attemptId,
+      eventId: task.eventId,
+      eventType: task.eventType,
+      attempt: attempt.number,
+      status: 'pending',
+      responseStatus: null,
+      durationMs: null,
+      error: null,
+      attemptedAt: attempt.startedAt,
+      nextAttemptAt: null,
+    };
     // With no condition: the claimant writes it before its outcome (it waits for this put), and a
     // successor settles the attempt only once it must have ended (STALE_ATTEMPT_MS after the claim).
     await this.puts.put(this.tableName, this.attemptItem(task, entry));
   }
 
   async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext, settler: Settler = 'successor'): Promise<boolean> {
-    const entry: DeliveryAttempt = { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome };
+    const entry: DeliveryAttempt = {
+      id: attempt.attemptId,
+      eventId: task.eventId,
+      eventType: task.eventType,
+      attempt: attempt.number,
+      attemptedAt: attempt.startedAt,
+      ...outcome,
+    };
     if (settler === 'claimant') {
       // What the claimant sent is the truth of the attempt: its entry is put with no condition (a
       // successor that took the attempt for interrupted meanwhile is overwritten by what happened,
@@ -130,7 +168,13 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     // never over one the claimant settled.
     const key = webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id });
     const { status, responseStatus, durationMs, error, nextAttemptAt } = entry;
-    const written = await this.batches.write(updateStatement(this.tableName, key, { set: { status, responseStatus, durationMs, error, nextAttemptAt, settleId }, conditions: { status: 'pending' }, returnOldItem: true }));
+    const written = await this.batches.write(
+      updateStatement(this.tableName, key, {
+        set: { status, responseStatus, durationMs, error, nextAttemptAt, settleId },
+        conditions: { status: 'pending' },
+        returnOldItem: true,
+      }),
+    );
     if (!written.written) {
       if (written.item) {
         if (written.item.settleId !== settleId) return false;
@@ -160,7 +204,13 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   async attemptOf(task: Pick<DeliveryTask, 'organizationId' | 'endpointId'>, attemptId: string): Promise<DeliveryAttempt | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId }),
+        ConsistentRead: true,
+      }),
+    );
     return Item ? toAttempt(Item) : undefined;
   }
 
@@ -190,17 +240,32 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     await this.puts.put(this.tableName, this.taskItem({ ...task, attempts: attempt.number, status, nextAttemptAt: null, inFlight: null }));
   }
 
-  attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
+  attemptsPage(
+    organizationId: string,
+    endpointId: string,
+    filter: { eventId?: string; status?: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<PageOf<DeliveryAttempt>> {
     return this.log.attemptsPage(organizationId, endpointId, filter, after, limit);
   }
 
   private taskItem(task: DeliveryTask): Record<string, unknown> {
     const sweepAt = taskSweepAt(task, Date.now());
     const pending = task.status === 'pending';
-    return entityItem(webhookTaskEntity, task, { task, ttl: ttlFrom(task.committedAt), ...(sweepAt === null ? {} : taskDueKeys(task, sweepAt)), ...(pending ? replayTaskKeys(task) : {}) });
+    return entityItem(webhookTaskEntity, task, {
+      task,
+      ttl: ttlFrom(task.committedAt),
+      ...(sweepAt === null ? {} : taskDueKeys(task, sweepAt)),
+      ...(pending ? replayTaskKeys(task) : {}),
+    });
   }
 
   private attemptItem(task: DeliveryTask, entry: DeliveryAttempt): Record<string, unknown> {
-    return entityItem(webhookAttemptEntity, { organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id }, { ...entry, ttl: ttlFrom(entry.attemptedAt) });
+    return entityItem(
+      webhookAttemptEntity,
+      { organizationId: task.organizationId, endpointId: task.endpointId, attemptId: entry.id },
+      { ...entry, ttl: ttlFrom(entry.attemptedAt) },
+    );
   }
 }

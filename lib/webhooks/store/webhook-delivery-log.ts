@@ -15,7 +15,13 @@ export const DELIVERY_LOG_PAGE_BUDGET = 1000;
 export class WebhookDeliveryLog {
   constructor(private readonly tableName: string) {}
 
-  async attemptsPage(organizationId: string, endpointId: string, filter: { eventId?: string; status?: string }, after: string | undefined, limit: number): Promise<PageOf<DeliveryAttempt>> {
+  async attemptsPage(
+    organizationId: string,
+    endpointId: string,
+    filter: { eventId?: string; status?: string },
+    after: string | undefined,
+    limit: number,
+  ): Promise<PageOf<DeliveryAttempt>> {
     const conditions: string[] = [];
     const itemFilter: ItemFilter = { expression: '', names: {}, values: {} };
     if (filter.eventId !== undefined) {

@@ -32,7 +32,9 @@ export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'l
 
   async dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]> {
     const items = await this.dueEntries(outboxDueShard, now, limit);
-    return items.filter((item) => item.outbox !== undefined).map((item) => ({ item: outboxRunOf(item.outbox as StoredOutbox), sweepKey: item.gsi1sk as string }));
+    return items
+      .filter((item) => item.outbox !== undefined)
+      .map((item) => ({ item: outboxRunOf(item.outbox as StoredOutbox), sweepKey: item.gsi1sk as string }));
   }
 
   leaseOutbox(entry: SweptEntry<OutboxRun>, nextSweepAt: Date): Promise<boolean> {
@@ -46,7 +48,12 @@ export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'l
 
   leaseReplay(entry: SweptEntry<Replay>, nextSweepAt: Date): Promise<boolean> {
     const replay = entry.item;
-    return this.lease(webhookReplayEntity.key({ organizationId: replay.organizationId, replayId: replay.id }), entry.sweepKey, replayDueKeys(replay, nextSweepAt.getTime()).gsi1sk, { attribute: 'replay', status: 'running' });
+    return this.lease(
+      webhookReplayEntity.key({ organizationId: replay.organizationId, replayId: replay.id }),
+      entry.sweepKey,
+      replayDueKeys(replay, nextSweepAt.getTime()).gsi1sk,
+      { attribute: 'replay', status: 'running' },
+    );
   }
 
   /** A bounded page of every shard: at most `limit` entries in all, the earliest of each shard. */
@@ -77,7 +84,11 @@ export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'l
           Key: key,
           UpdateExpression: 'SET gsi1sk = :next',
           ...(state
-            ? { ConditionExpression: 'gsi1sk = :read AND #state.#status = :status', ExpressionAttributeNames: { '#state': state.attribute, '#status': 'status' }, ExpressionAttributeValues: { ':next': next, ':read': read, ':status': state.status } }
+            ? {
+                ConditionExpression: 'gsi1sk = :read AND #state.#status = :status',
+                ExpressionAttributeNames: { '#state': state.attribute, '#status': 'status' },
+                ExpressionAttributeValues: { ':next': next, ':read': read, ':status': state.status },
+              }
             : { ConditionExpression: 'gsi1sk = :read', ExpressionAttributeValues: { ':next': next, ':read': read } }),
         }),
       );

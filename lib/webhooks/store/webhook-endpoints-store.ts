@@ -3,7 +3,14 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import type { AuditEvent } from '../../platform/audit/types.ts';
 import { ApiError } from '../../platform/core/errors.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
-import { endpointLimitReached, MAX_WEBHOOK_ENDPOINTS, webhookEndpointNotFound, type DisabledReason, type StoredEndpoint, type WebhookEndpoint } from '../domain/endpoint.ts';
+import {
+  endpointLimitReached,
+  MAX_WEBHOOK_ENDPOINTS,
+  webhookEndpointNotFound,
+  type DisabledReason,
+  type StoredEndpoint,
+  type WebhookEndpoint,
+} from '../domain/endpoint.ts';
 import type { EndpointStorage } from '../domain/ports.ts';
 import { auditPut } from '../../platform/dynamo/audit-items.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
@@ -32,11 +39,14 @@ function toStored(item: Item): StoredEndpoint {
   };
 }
 
-const endpointChangedConcurrently = () => new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The webhook endpoint changed concurrently; read it again and retry the request.' });
+const endpointChangedConcurrently = () =>
+  new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The webhook endpoint changed concurrently; read it again and retry the request.' });
 
 /** The condition on the version a write read: an item from before versions has none (version 0). */
 function versionCondition(read: number): { expression: string; values: Record<string, number> } {
-  return read === 0 ? { expression: 'attribute_not_exists(#version)', values: {} } : { expression: '#version = :readVersion', values: { ':readVersion': read } };
+  return read === 0
+    ? { expression: 'attribute_not_exists(#version)', values: {} }
+    : { expression: '#version = :readVersion', values: { ':readVersion': read } };
 }
 
 /** How often the worker's disable re-reads after losing to another write before giving up. */
@@ -49,12 +59,18 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   ) {}
 
   async get(organizationId: string, endpointId: string): Promise<StoredEndpoint | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookEndpointEntity.key({ organizationId, endpointId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookEndpointEntity.key({ organizationId, endpointId }), ConsistentRead: true }),
+    );
     return Item ? toStored(Item) : undefined;
   }
 
   async all(organizationId: string): Promise<StoredEndpoint[]> {
-    const items = await readAll({ tableName: this.tableName, partition: { name: 'pk', value: keys.webhookEndpointsOf(organizationId) }, sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ENDPOINT_PREFIX) } });
+    const items = await readAll({
+      tableName: this.tableName,
+      partition: { name: 'pk', value: keys.webhookEndpointsOf(organizationId) },
+      sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ENDPOINT_PREFIX) },
+    });
     return items.map(toStored);
   }
 
@@ -101,7 +117,12 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
             // The run of failures is the delivery worker's: untouched unless the command ends it.
             UpdateExpression: `SET #endpoint = :endpoint, #secrets = :secrets, #version = :nextVersion${options.endRunOfFailures ? ' REMOVE #failingSince' : ''}`,
             ConditionExpression: `attribute_exists(pk) AND ${read.expression}`,
-            ExpressionAttributeNames: { '#endpoint': 'endpoint', '#secrets': 'secrets', '#version': 'version', ...(options.endRunOfFailures ? { '#failingSince': 'failingSince' } : {}) },
+            ExpressionAttributeNames: {
+              '#endpoint': 'endpoint',
+              '#secrets': 'secrets',
+              '#version': 'version',
+              ...(options.endRunOfFailures ? { '#failingSince': 'failingSince' } : {}),
+            },
             ExpressionAttributeValues: { ':endpoint': stored.endpoint, ':secrets': stored.secrets, ':nextVersion': stored.version + 1, ...read.values },
           },
         },
@@ -113,7 +134,12 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
 
   deleteWrites(organizationId: string, endpointId: string): StoreWrite[] {
     return [
-      { item: { Delete: { TableName: this.tableName, Key: webhookEndpointEntity.key({ organizationId, endpointId }), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: webhookEndpointNotFound },
+      {
+        item: {
+          Delete: { TableName: this.tableName, Key: webhookEndpointEntity.key({ organizationId, endpointId }), ConditionExpression: 'attribute_exists(pk)' },
+        },
+        onConditionFailed: webhookEndpointNotFound,
+      },
       {
         item: {
           Update: {
@@ -151,11 +177,19 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   }
 
   async clearFailing(organizationId: string, endpointId: string): Promise<void> {
-    await documentClient.send(
-      new UpdateCommand({ TableName: this.tableName, Key: webhookEndpointEntity.key({ organizationId, endpointId }), UpdateExpression: 'REMOVE #failingSince', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#failingSince': 'failingSince' } }),
-    ).catch((error: unknown) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+    await documentClient
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: webhookEndpointEntity.key({ organizationId, endpointId }),
+          UpdateExpression: 'REMOVE #failingSince',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#failingSince': 'failingSince' },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
   }
 
   async disable(organizationId: string, endpointId: string, reason: DisabledReason, audit: AuditEvent, now: Date): Promise<boolean> {
@@ -174,8 +208,21 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
                   Key: webhookEndpointEntity.key({ organizationId, endpointId }),
                   UpdateExpression: 'SET #endpoint.#status = :disabled, #endpoint.#reason = :reason, #endpoint.#updatedAt = :now, #version = :nextVersion',
                   ConditionExpression: `attribute_exists(pk) AND #endpoint.#status = :enabled AND ${read.expression}`,
-                  ExpressionAttributeNames: { '#endpoint': 'endpoint', '#status': 'status', '#reason': 'disabledReason', '#updatedAt': 'updatedAt', '#version': 'version' },
-                  ExpressionAttributeValues: { ':disabled': 'disabled', ':enabled': 'enabled', ':reason': reason, ':now': now.toISOString(), ':nextVersion': stored.version + 1, ...read.values },
+                  ExpressionAttributeNames: {
+                    '#endpoint': 'endpoint',
+                    '#status': 'status',
+                    '#reason': 'disabledReason',
+                    '#updatedAt': 'updatedAt',
+                    '#version': 'version',
+                  },
+                  ExpressionAttributeValues: {
+                    ':disabled': 'disabled',
+                    ':enabled': 'enabled',
+                    ':reason': reason,
+                    ':now': now.toISOString(),
+                    ':nextVersion': stored.version + 1,
+                    ...read.values,
+                  },
                 },
               },
               auditPut(this.auditTableName, organizationId, audit),
@@ -184,7 +231,9 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
         );
         return true;
       } catch (error) {
-        const lostToAnotherWrite = error instanceof TransactionCanceledException && ['ConditionalCheckFailed', 'TransactionConflict'].includes((error.CancellationReasons ?? [])[0]?.Code ?? '');
+        const lostToAnotherWrite =
+          error instanceof TransactionCanceledException &&
+          ['ConditionalCheckFailed', 'TransactionConflict'].includes((error.CancellationReasons ?? [])[0]?.Code ?? '');
         if (!lostToAnotherWrite) throw error;
         // Another write came between the read and this one: read again, disable what is there now.
       }
@@ -194,14 +243,18 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
 
   private item(stored: StoredEndpoint): Item {
     const { organizationId, endpoint } = stored;
-    return entityItem(webhookEndpointEntity, { organizationId, endpointId: endpoint.id }, {
-      organizationId,
-      endpoint,
-      secrets: stored.secrets,
-      createdAfterSequence: stored.createdAfterSequence,
-      version: stored.version,
-      ...(stored.failingSince === null ? {} : { failingSince: stored.failingSince }),
-    });
+    return entityItem(
+      webhookEndpointEntity,
+      { organizationId, endpointId: endpoint.id },
+      {
+        organizationId,
+        endpoint,
+        secrets: stored.secrets,
+        createdAfterSequence: stored.createdAfterSequence,
+        version: stored.version,
+        ...(stored.failingSince === null ? {} : { failingSince: stored.failingSince }),
+      },
+    );
   }
 }
 

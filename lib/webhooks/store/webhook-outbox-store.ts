@@ -32,7 +32,10 @@ type OutboxIdentity = { organizationId: string; firstSequence: number; lastSeque
 export const webhookOutboxEntity = defineEntity<OutboxIdentity>({
   type: 'webhook-outbox',
   schemaVersion: 1,
-  key: ({ organizationId, firstSequence, lastSequence }) => ({ pk: `ORG#${organizationId}#WHOUTBOX`, sk: `SEQ#${padSequence(firstSequence)}#${padSequence(lastSequence)}` }),
+  key: ({ organizationId, firstSequence, lastSequence }) => ({
+    pk: `ORG#${organizationId}#WHOUTBOX`,
+    sk: `SEQ#${padSequence(firstSequence)}#${padSequence(lastSequence)}`,
+  }),
 });
 
 /** gsi1, the due index (lib/webhooks/store/webhook-task-index.ts): shards of their own, sorted by the time the item's messages count as lost. */
@@ -73,13 +76,20 @@ export class WebhookOutboxStore implements DispatchOutbox {
   async record(organizationId: string, deliveries: readonly QueuedDelivery[]): Promise<void> {
     const sweepAt = this.clock() + MESSAGE_LOST_AFTER_MS;
     const ttl = Math.floor(this.clock() / 1000) + DELIVERY_LOG_RETENTION_DAYS * 86_400;
-    await Promise.all(runsOf(organizationId, deliveries).map((run) => this.puts.put(this.tableName, entityItem(webhookOutboxEntity, run, { outbox: run, ttl, ...outboxDueKeys(run, sweepAt) }))));
+    await Promise.all(
+      runsOf(organizationId, deliveries).map((run) =>
+        this.puts.put(this.tableName, entityItem(webhookOutboxEntity, run, { outbox: run, ttl, ...outboxDueKeys(run, sweepAt) })),
+      ),
+    );
   }
 
   /** Each delivery of the run with its task, if its first claim created one. */
   async tasksOf(run: OutboxRun): Promise<Array<{ delivery: QueuedDelivery; task: DeliveryTask | undefined }>> {
-    const keyOf = (delivery: QueuedDelivery) => webhookTaskEntity.key({ organizationId: run.organizationId, endpointId: delivery.endpointId, sequence: delivery.event.sequence, origin: 'live' });
-    const found = new Map((await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item.task as DeliveryTask]));
+    const keyOf = (delivery: QueuedDelivery) =>
+      webhookTaskEntity.key({ organizationId: run.organizationId, endpointId: delivery.endpointId, sequence: delivery.event.sequence, origin: 'live' });
+    const found = new Map(
+      (await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item.task as DeliveryTask]),
+    );
     return run.deliveries.map((delivery) => {
       const { pk, sk } = keyOf(delivery);
       return { delivery, task: found.get(`${pk}|${String(sk)}`) };
@@ -133,7 +143,13 @@ function runsOf(organizationId: string, deliveries: readonly QueuedDelivery[]): 
       firstSequence: slice[0]?.event.sequence ?? 0,
       lastSequence: slice.at(-1)?.event.sequence ?? 0,
       endpoints,
-      events: slice.map(({ event, endpointIds }) => ({ sequence: event.sequence, eventId: event.eventId, type: event.type, committedAt: event.committedAt, to: endpointIds.map((id) => place.get(id) ?? 0) })),
+      events: slice.map(({ event, endpointIds }) => ({
+        sequence: event.sequence,
+        eventId: event.eventId,
+        type: event.type,
+        committedAt: event.committedAt,
+        to: endpointIds.map((id) => place.get(id) ?? 0),
+      })),
     });
   }
   return runs;

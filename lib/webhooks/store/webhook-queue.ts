@@ -10,10 +10,20 @@ export class WebhookDeliveryQueue implements DeliveryQueue {
     for (let start = 0; start < messages.length; start += 10) {
       const chunk = messages.slice(start, start + 10);
       // The organization is the message's tenant for SQS fair queues: a tenant's backlog does not hold up the others' first attempts (docs/webhooks.md "Fairness").
-      const entries = chunk.map(({ message, delaySeconds }, index) => ({ Id: `m${index}`, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds, MessageGroupId: message.organizationId }));
-      const { Successful = [], Failed } = await sqsRequest<{ Successful?: { Id: string; MD5OfMessageBody?: unknown }[]; Failed?: { Code?: string }[] }>(this.queueUrl, 'SendMessageBatch', { Entries: entries });
+      const entries = chunk.map(({ message, delaySeconds }, index) => ({
+        Id: `m${index}`,
+        MessageBody: JSON.stringify(message),
+        DelaySeconds: delaySeconds,
+        MessageGroupId: message.organizationId,
+      }));
+      const { Successful = [], Failed } = await sqsRequest<{ Successful?: { Id: string; MD5OfMessageBody?: unknown }[]; Failed?: { Code?: string }[] }>(
+        this.queueUrl,
+        'SendMessageBatch',
+        { Entries: entries },
+      );
       for (const sent of Successful) checkStoredBody(entries.find((entry) => entry.Id === sent.Id)?.MessageBody ?? '', sent.MD5OfMessageBody);
-      if (Failed && Failed.length > 0) throw new Error(`The delivery queue refused ${Failed.length} messages: ${Failed.map((failure) => failure.Code).join(', ')}`);
+      if (Failed && Failed.length > 0)
+        throw new Error(`The delivery queue refused ${Failed.length} messages: ${Failed.map((failure) => failure.Code).join(', ')}`);
     }
   }
 }
@@ -22,10 +32,20 @@ export class WebhookDeliveryQueue implements DeliveryQueue {
 export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const parsed = JSON.parse(body) as Partial<DeliveryMessage> & Record<string, unknown>;
-    if (parsed.kind === 'attempt' && typeof parsed.organizationId === 'string' && typeof parsed.endpointId === 'string' && typeof parsed.sequence === 'number' && typeof parsed.origin === 'string' && typeof parsed.attempt === 'number' && typeof parsed.dueAt === 'number' && (parsed.deferrals === undefined || typeof parsed.deferrals === 'number')) {
+    if (
+      parsed.kind === 'attempt' &&
+      typeof parsed.organizationId === 'string' &&
+      typeof parsed.endpointId === 'string' &&
+      typeof parsed.sequence === 'number' &&
+      typeof parsed.origin === 'string' &&
+      typeof parsed.attempt === 'number' &&
+      typeof parsed.dueAt === 'number' &&
+      (parsed.deferrals === undefined || typeof parsed.deferrals === 'number')
+    ) {
       return parsed as DeliveryMessage;
     }
-    if (parsed.kind === 'replay' && typeof parsed.organizationId === 'string' && typeof parsed.replayId === 'string' && typeof parsed.sentAt === 'number') return parsed as DeliveryMessage;
+    if (parsed.kind === 'replay' && typeof parsed.organizationId === 'string' && typeof parsed.replayId === 'string' && typeof parsed.sentAt === 'number')
+      return parsed as DeliveryMessage;
   } catch {
     // Not JSON.
   }

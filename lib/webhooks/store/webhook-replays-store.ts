@@ -30,7 +30,11 @@ export class WebhookReplaysStore implements ReplayStorage<StoreWrite> {
         item: {
           Put: {
             TableName: this.tableName,
-            Item: entityItem(webhookReplayEntity, { organizationId, replayId: id }, { replay, ttl, ...replayDueKeys(replay, replaySweepAt(Date.parse(replay.createdAt))) }),
+            Item: entityItem(
+              webhookReplayEntity,
+              { organizationId, replayId: id },
+              { replay, ttl, ...replayDueKeys(replay, replaySweepAt(Date.parse(replay.createdAt))) },
+            ),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -52,13 +56,17 @@ export class WebhookReplaysStore implements ReplayStorage<StoreWrite> {
   }
 
   async get(organizationId: string, replayId: string): Promise<Replay | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookReplayEntity.key({ organizationId, replayId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookReplayEntity.key({ organizationId, replayId }), ConsistentRead: true }),
+    );
     return Item?.replay as Replay | undefined;
   }
 
   /** The id of the endpoint's running replay, if one holds it. */
   async runningReplayOf(organizationId: string, endpointId: string): Promise<string | undefined> {
-    const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookActiveReplayEntity.key({ organizationId, endpointId }), ConsistentRead: true }));
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: webhookActiveReplayEntity.key({ organizationId, endpointId }), ConsistentRead: true }),
+    );
     return typeof Item?.replayId === 'string' ? Item.replayId : undefined;
   }
 
@@ -70,7 +78,13 @@ export class WebhookReplaysStore implements ReplayStorage<StoreWrite> {
       UpdateExpression: `SET #replay.#next = :next, #replay.#status = :status${done ? ' REMOVE gsi1pk, gsi1sk' : ', gsi1pk = :duePartition, gsi1sk = :dueSortKey'}`,
       ConditionExpression: '#replay.#next = :read AND #replay.#status = :running',
       ExpressionAttributeNames: { '#replay': 'replay', '#next': 'nextSequence', '#status': 'status' },
-      ExpressionAttributeValues: { ':next': nextSequence, ':status': done ? 'done' : 'running', ':read': replay.nextSequence, ':running': 'running', ...(done ? {} : { ':duePartition': due.gsi1pk, ':dueSortKey': due.gsi1sk }) },
+      ExpressionAttributeValues: {
+        ':next': nextSequence,
+        ':status': done ? 'done' : 'running',
+        ':read': replay.nextSequence,
+        ':running': 'running',
+        ...(done ? {} : { ':duePartition': due.gsi1pk, ':dueSortKey': due.gsi1sk }),
+      },
     };
     try {
       if (!done) {

@@ -15,7 +15,6 @@ import { WEBHOOK_KMS_KEY_ENV_VAR, WEBHOOK_LOCAL_KEY_FILE_ENV_VAR } from '../../p
  * (`local` in the envelope). A secret is never logged: errors name the envelope's part, not it.
  */
 
-
 interface DataKeySource {
   /** The key new secrets are sealed with, and how the envelope names it. */
   current(): Promise<{ key: Buffer; wrapped: string }>;
@@ -42,7 +41,8 @@ class AesGcmSecretBox implements SecretBox {
 
   async open(sealed: string, context: string): Promise<string> {
     const [version, wrapped, iv, ciphertext, tag] = sealed.split('.');
-    if ((version !== BOUND_SCHEME && version !== UNBOUND_SCHEME) || !wrapped || !iv || !ciphertext || !tag) throw new Error('Not a sealed webhook secret (unknown envelope)');
+    if ((version !== BOUND_SCHEME && version !== UNBOUND_SCHEME) || !wrapped || !iv || !ciphertext || !tag)
+      throw new Error('Not a sealed webhook secret (unknown envelope)');
     const decipher = createDecipheriv('aes-256-gcm', await this.keys.unwrap(wrapped), Buffer.from(iv, 'base64url'));
     if (version === BOUND_SCHEME) decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
@@ -55,7 +55,8 @@ function localKeySource(path: string): DataKeySource {
   if (key.length !== 32) throw new Error(`The webhook secrets key file ${path} does not hold 32 bytes in base64`);
   return {
     current: () => Promise.resolve({ key, wrapped: 'local' }),
-    unwrap: (wrapped) => (wrapped === 'local' ? Promise.resolve(key) : Promise.reject(new Error('A secret sealed by KMS cannot be opened with the local key file'))),
+    unwrap: (wrapped) =>
+      wrapped === 'local' ? Promise.resolve(key) : Promise.reject(new Error('A secret sealed by KMS cannot be opened with the local key file')),
   };
 }
 
@@ -92,7 +93,9 @@ function kmsKeySource(keyId: string): DataKeySource {
     unwrap(wrapped) {
       let key = unwrapped.get(wrapped);
       if (!key) {
-        key = kms('Decrypt', { KeyId: keyId, CiphertextBlob: Buffer.from(wrapped, 'base64url').toString('base64') }).then((answer) => Buffer.from(answer.Plaintext as string, 'base64'));
+        key = kms('Decrypt', { KeyId: keyId, CiphertextBlob: Buffer.from(wrapped, 'base64url').toString('base64') }).then((answer) =>
+          Buffer.from(answer.Plaintext as string, 'base64'),
+        );
         key.catch(() => unwrapped.delete(wrapped));
         unwrapped.set(wrapped, key);
       }

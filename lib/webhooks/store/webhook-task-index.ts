@@ -21,9 +21,13 @@ export function dueSortKey(sweepAtMs: number, identity: string): string {
   return `${new Date(sweepAtMs).toISOString()}#${identity}`;
 }
 
-const taskIdentity = (task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>) => `${task.organizationId}#${task.endpointId}#${padSequence(task.sequence)}#${task.origin}`;
+const taskIdentity = (task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>) =>
+  `${task.organizationId}#${task.endpointId}#${padSequence(task.sequence)}#${task.origin}`;
 
-export function taskDueKeys(task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
+export function taskDueKeys(
+  task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>,
+  sweepAtMs: number,
+): { gsi1pk: string; gsi1sk: string } {
   const identity = taskIdentity(task);
   return { gsi1pk: keys.webhookDueTasksShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
@@ -34,7 +38,9 @@ export function replayDueKeys(replay: Pick<Replay, 'organizationId' | 'id'>, swe
 }
 
 /** A replay's task (origin = the replay id) counts against its organization's cap until it ends. */
-export function replayTaskKeys(task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>): { gsi2pk: string; gsi2sk: string } | Record<string, never> {
+export function replayTaskKeys(
+  task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>,
+): { gsi2pk: string; gsi2sk: string } | Record<string, never> {
   if (task.origin === 'live') return {};
   return { gsi2pk: keys.webhookReplayTasksInFlightOf(task.organizationId), gsi2sk: taskIdentity(task) };
 }

@@ -27,7 +27,9 @@ export function createDnsResolve(options: { timeoutMs?: number; servers?: readon
       const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
       const addresses = [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
       if (addresses.length > 0) return addresses;
-      const failure = [v4, v6].find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !NO_ADDRESS_OF_FAMILY.has(errorCode(outcome.reason)));
+      const failure = [v4, v6].find(
+        (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !NO_ADDRESS_OF_FAMILY.has(errorCode(outcome.reason)),
+      );
       // Both families empty: the name has no address (ENOTFOUND/ENODATA), else the first real failure (a timeout, a refusal).
       if (failure) throw failure.reason;
       if (v4.status === 'rejected') throw v4.reason;

@@ -97,7 +97,13 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
     async send(input) {
       const startedAt = performance.now();
       const elapsed = () => Math.round(performance.now() - startedAt);
-      const failed = (error: string): WebhookAttemptResult => ({ outcome: 'failed', responseStatus: null, durationMs: elapsed(), error, retryAfterSeconds: null });
+      const failed = (error: string): WebhookAttemptResult => ({
+        outcome: 'failed',
+        responseStatus: null,
+        durationMs: elapsed(),
+        error,
+        retryAfterSeconds: null,
+      });
       const deadline = AbortSignal.timeout(timeoutMs);
       const timedOut = (): WebhookAttemptResult => ({ ...failed(`timed out after ${timeoutMs} ms`), timedOut: true });
 
@@ -152,9 +158,12 @@ function classify(response: Response): Omit<WebhookAttemptResult, 'durationMs'> 
   const { status } = response;
   const retryAfter = retryAfterSeconds(status, response.retryAfter, new Date());
   if (status >= 200 && status < 300) return { outcome: 'succeeded', responseStatus: status, error: null, retryAfterSeconds: null };
-  if (status === 410) return { outcome: 'gone', responseStatus: status, error: 'HTTP 410 Gone: the endpoint asked to stop deliveries', retryAfterSeconds: null };
+  if (status === 410)
+    return { outcome: 'gone', responseStatus: status, error: 'HTTP 410 Gone: the endpoint asked to stop deliveries', retryAfterSeconds: null };
   const error =
-    status >= 300 && status < 400 ? `HTTP ${status}: redirect${response.location ? ` to ${response.location.slice(0, 200)}` : ''} not followed` : `HTTP ${status}`;
+    status >= 300 && status < 400
+      ? `HTTP ${status}: redirect${response.location ? ` to ${response.location.slice(0, 200)}` : ''} not followed`
+      : `HTTP ${status}`;
   return { outcome: 'failed', responseStatus: status, error, retryAfterSeconds: retryAfter };
 }
 
@@ -180,7 +189,14 @@ class StaleConnection extends Error {}
  * connection. If the server had in fact received it, it gets it twice: delivery is at least once,
  * de-duplicated by `webhook-id` (docs/webhooks.md "Verifying deliveries").
  */
-async function postReusing(pools: PinnedPools, url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number): Promise<Response> {
+async function postReusing(
+  pools: PinnedPools,
+  url: URL,
+  address: string,
+  input: { body: string; headers: Record<string, string> },
+  signal: AbortSignal,
+  connectTimeoutMs: number,
+): Promise<Response> {
   try {
     return await post(url, address, input, signal, connectTimeoutMs, pools.agentFor(url.protocol, address));
   } catch (error) {
@@ -194,7 +210,14 @@ async function postReusing(pools: PinnedPools, url: URL, address: string, input:
  * 4 KiB: beyond, the connection is closed) are in. Rejects with a ConnectFailure when no
  * connection was made within `connectTimeoutMs`.
  */
-function post(url: URL, address: string, input: { body: string; headers: Record<string, string> }, signal: AbortSignal, connectTimeoutMs: number, agent: HttpAgent | false): Promise<Response> {
+function post(
+  url: URL,
+  address: string,
+  input: { body: string; headers: Record<string, string> },
+  signal: AbortSignal,
+  connectTimeoutMs: number,
+  agent: HttpAgent | false,
+): Promise<Response> {
   const body = Buffer.from(input.body, 'utf8');
   const family = isIP(address);
   // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily); either way only the vetted one is offered.
@@ -222,7 +245,8 @@ function post(url: URL, address: string, input: { body: string; headers: Record<
     let answered = false;
     outgoing.on('error', (error) => {
       const code = (error as NodeJS.ErrnoException).code;
-      if (outgoing.reusedSocket && !answered && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE')) return reject(new StaleConnection('the kept-alive connection was closed', { cause: error }));
+      if (outgoing.reusedSocket && !answered && !signal.aborted && (code === 'ECONNRESET' || code === 'EPIPE'))
+        return reject(new StaleConnection('the kept-alive connection was closed', { cause: error }));
       reject(connected || signal.aborted ? error : new ConnectFailure(error, error instanceof ConnectTimeout));
     });
     outgoing.once('socket', (socket) => {

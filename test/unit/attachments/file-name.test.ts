@@ -63,9 +63,7 @@ describe('safeFileName', () => {
 
   it('removes exactly the characters cleanFileName removes', () => {
     // Prepare: every BMP character except separators, whitespace, dots and surrogate halves, which both treat differently on purpose
-    const characters = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
-      (character) => !/[/\\.\s\ud800-\udfff]/u.test(character),
-    );
+    const characters = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter((character) => !/[/\\.\s\ud800-\udfff]/u.test(character));
 
     // Act
     const differing = characters.filter((character) => {
@@ -120,9 +118,17 @@ describe('attachmentDisposition', () => {
       given: '📦 Lieferschein Süd.pdf',
       expected: `attachment; filename="_ Lieferschein S_d.pdf"; filename*=UTF-8''%F0%9F%93%A6%20Lieferschein%20S%C3%BCd.pdf`,
     },
-    { label: 'backslash, percent and semicolon', given: 'a\\b%20c;d.pdf', expected: `attachment; filename="a_b_20c_d.pdf"; filename*=UTF-8''a%5Cb%2520c%3Bd.pdf` },
-    { label: 'every attr-char unencoded', given: "!#$&+-.^_`|~Az09", expected: `attachment; filename="!#$&+-.^_\`|~Az09"; filename*=UTF-8''!#$&+-.^_\`|~Az09` },
-    { label: "the characters encodeURIComponent would leave alone", given: "it's (1)*.pdf", expected: `attachment; filename="it's (1)*.pdf"; filename*=UTF-8''it%27s%20%281%29%2A.pdf` },
+    {
+      label: 'backslash, percent and semicolon',
+      given: 'a\\b%20c;d.pdf',
+      expected: `attachment; filename="a_b_20c_d.pdf"; filename*=UTF-8''a%5Cb%2520c%3Bd.pdf`,
+    },
+    { label: 'every attr-char unencoded', given: '!#$&+-.^_`|~Az09', expected: `attachment; filename="!#$&+-.^_\`|~Az09"; filename*=UTF-8''!#$&+-.^_\`|~Az09` },
+    {
+      label: 'the characters encodeURIComponent would leave alone',
+      given: "it's (1)*.pdf",
+      expected: `attachment; filename="it's (1)*.pdf"; filename*=UTF-8''it%27s%20%281%29%2A.pdf`,
+    },
     { label: 'an empty name', given: '', expected: `attachment; filename=""; filename*=UTF-8''` },
   ])('builds the header for $label', ({ given, expected }) => {
     // Act

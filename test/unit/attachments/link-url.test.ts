@@ -31,16 +31,21 @@ describe('linkUrlProblem: the required cases', () => {
 });
 
 describe('linkUrlProblem', () => {
-  it.each(['http://example.com/', 'javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'ftp://example.com/file', 'file:///etc/passwd', 'wss://example.com/', 'blob:https://example.com/x'])(
-    'refuses the scheme of %s',
-    (url) => {
-      // Act
-      const problem = linkUrlProblem(url);
+  it.each([
+    'http://example.com/',
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://example.com/file',
+    'file:///etc/passwd',
+    'wss://example.com/',
+    'blob:https://example.com/x',
+  ])('refuses the scheme of %s', (url) => {
+    // Act
+    const problem = linkUrlProblem(url);
 
-      // Assess
-      expect(problem?.code).toBe('not-https');
-    },
-  );
+    // Assess
+    expect(problem?.code).toBe('not-https');
+  });
 
   it('accepts an upper-case scheme and host, which the parser lower-cases', () => {
     // Act
@@ -50,13 +55,16 @@ describe('linkUrlProblem', () => {
     expect(problem).toBeUndefined();
   });
 
-  it.each(['https://user@host.example/', 'https://:pw@host.example/', 'https://user:@host.example/', 'https://a%40b:c@host.example/'])('refuses the credentials in %s', (url) => {
-    // Act
-    const problem = linkUrlProblem(url);
+  it.each(['https://user@host.example/', 'https://:pw@host.example/', 'https://user:@host.example/', 'https://a%40b:c@host.example/'])(
+    'refuses the credentials in %s',
+    (url) => {
+      // Act
+      const problem = linkUrlProblem(url);
 
-    // Assess
-    expect(problem?.code).toBe('credentials');
-  });
+      // Assess
+      expect(problem?.code).toBe('credentials');
+    },
+  );
 
   it.each([
     'https://127.0.0.1/',
@@ -135,16 +143,20 @@ describe('linkUrlProblem', () => {
     },
   );
 
-  it.each(['https://exa\nmple.com/', 'https://example.com/\t', ' https://example.com/', 'https://example.com/ ', 'https://example.com/\u0000', 'java\nscript:alert(1)'])(
-    'refuses %j, which the parser would silently rewrite',
-    (url) => {
-      // Act
-      const problem = linkUrlProblem(url);
+  it.each([
+    'https://exa\nmple.com/',
+    'https://example.com/\t',
+    ' https://example.com/',
+    'https://example.com/ ',
+    'https://example.com/\u0000',
+    'java\nscript:alert(1)',
+  ])('refuses %j, which the parser would silently rewrite', (url) => {
+    // Act
+    const problem = linkUrlProblem(url);
 
-      // Assess
-      expect(problem?.code).toBe('invalid-url');
-    },
-  );
+    // Assess
+    expect(problem?.code).toBe('invalid-url');
+  });
 
   it('accepts exactly LINK_URL_MAX_LENGTH characters and refuses one more', () => {
     // Prepare
@@ -184,7 +196,14 @@ describe('linkUrlProblem', () => {
 
   it('words every message as one English sentence', () => {
     // Prepare
-    const urls = ['http://example.com/', 'https://u:p@example.com/', 'https://10.0.0.1/', 'https://localhost/', 'nope', `https://example.com/${'a'.repeat(3000)}`];
+    const urls = [
+      'http://example.com/',
+      'https://u:p@example.com/',
+      'https://10.0.0.1/',
+      'https://localhost/',
+      'nope',
+      `https://example.com/${'a'.repeat(3000)}`,
+    ];
 
     // Act
     const problems = urls.map(linkUrlProblem);
@@ -241,7 +260,9 @@ describe('linkUrlProblem on arbitrary input', () => {
   it('accepts any https link on a public multi-label name', () => {
     // At most one single hyphen per label: `xn--` starts a punycode label, which the parser validates.
     const label = fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,5})?$/);
-    const publicName = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'de', 'co.uk', 'io', 'example')).map(([labels, tld]) => [...labels, tld].join('.'));
+    const publicName = fc
+      .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('com', 'de', 'co.uk', 'io', 'example'))
+      .map(([labels, tld]) => [...labels, tld].join('.'));
     const path = fc.webPath();
     fc.assert(
       fc.property(publicName, path, (host, rest) => {

@@ -3,7 +3,16 @@ import type { ApiKeyRecord } from '../../../lib/platform/auth/api-key.ts';
 import { CachedApiKeyLookup } from '../../../lib/platform/auth/cached-key-lookup.ts';
 
 function record(keyHash: string, revokedAt: string | null = null): ApiKeyRecord {
-  return { keyId: `key_${keyHash}`, keyHash, organizationId: 'org_a', name: 'k', scopes: ['labels:read'], createdAt: '2026-01-01T00:00:00.000Z', revokedAt, expiresAt: null };
+  return {
+    keyId: `key_${keyHash}`,
+    keyHash,
+    organizationId: 'org_a',
+    name: 'k',
+    scopes: ['labels:read'],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    revokedAt,
+    expiresAt: null,
+  };
 }
 
 /** A keys table that counts its reads and can be changed under the cache. */

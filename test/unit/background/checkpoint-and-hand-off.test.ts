@@ -33,7 +33,12 @@ describe('commitStep', () => {
     const target = writer();
 
     // Act
-    const outcome = await commitStep(target, CONTEXT, () => ({ checkpoint: 'checkpoint', writes: ['a', 'b'], events: [], audit: { kind: 'import.completed', target: { kind: 'import-job', id: 'imp_1' }, summary: 's', changes: [] } }));
+    const outcome = await commitStep(target, CONTEXT, () => ({
+      checkpoint: 'checkpoint',
+      writes: ['a', 'b'],
+      events: [],
+      audit: { kind: 'import.completed', target: { kind: 'import-job', id: 'imp_1' }, summary: 's', changes: [] },
+    }));
 
     // Assess
     expect(outcome).toBe('committed');

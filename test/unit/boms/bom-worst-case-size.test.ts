@@ -66,7 +66,11 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The response the chain stores with the idempotency record (lib/platform/http/chain.ts). */
 function storedResponse(status: number, bom: Bom, version: number): StoredResponse {
-  const { statusCode = status, headers, body = '' } = toHttpResponse({ status, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }, STATE);
+  const {
+    statusCode = status,
+    headers,
+    body = '',
+  } = toHttpResponse({ status, json: publicBom(bom), headers: { Location: `/v1/boms/${bom.id}`, ETag: bomETag(bom, version) } }, STATE);
   return { statusCode, headers, body: String(body) };
 }
 
@@ -83,8 +87,10 @@ async function committed(plan: () => Promise<CommandPlan<{ bom: Bom; version: nu
   if (claimed.kind !== 'claimed') throw new Error('The stubbed claim always succeeds');
   const claimItem = (sent.find((command) => command instanceof PutCommand) as PutCommand).input.Item as Stored;
   const writer = new TransactionWriter({ events: 'events', audit: 'audit' }, idempotency);
-  const { result } = await writer.run({ organizationId: ORG, actor: { type: 'api-key', id: KEY_ID }, traceId: STATE.traceId, idempotency: { key: 'k'.repeat(255), claim: claimed.claim } }, plan, ({ bom, version }) =>
-    storedResponse(status, bom, version),
+  const { result } = await writer.run(
+    { organizationId: ORG, actor: { type: 'api-key', id: KEY_ID }, traceId: STATE.traceId, idempotency: { key: 'k'.repeat(255), claim: claimed.claim } },
+    plan,
+    ({ bom, version }) => storedResponse(status, bom, version),
   );
   const transaction = sent.find((command) => command instanceof TransactWriteCommand) as TransactWriteCommand;
   const items = (transaction.input.TransactItems ?? []).flatMap((item: TransactItem) => {
@@ -103,7 +109,10 @@ function expectWithinLimits(stored: Array<{ entity: string; bytes: number; text:
   // The list entries say what a list shows (a few KB of header at most), never a line.
   for (const { entity, bytes, text } of stored.filter(({ entity }) => entity === 'bom-list-entry' || entity === 'bom-revision-listing')) {
     expect(bytes, entity).toBeLessThan(4_000);
-    expect(bom.lines.some((line) => text.includes(line.lineId)), entity).toBe(false);
+    expect(
+      bom.lines.some((line) => text.includes(line.lineId)),
+      entity,
+    ).toBe(false);
   }
 }
 
@@ -121,7 +130,17 @@ describe.each(['wide', 'escaped'] as const)('a BOM of 500 lines, every text at i
 
     // Assess
     expect(new Set(stored.map(({ entity }) => entity))).toEqual(
-      new Set(['natural-key', 'bom', 'bom-list-entry', 'bom-revision-listing', 'bom-revision', 'record-pointer', 'audit-event', 'idempotency', 'idempotency-response-part']),
+      new Set([
+        'natural-key',
+        'bom',
+        'bom-list-entry',
+        'bom-revision-listing',
+        'bom-revision',
+        'record-pointer',
+        'audit-event',
+        'idempotency',
+        'idempotency-response-part',
+      ]),
     );
     expectWithinLimits(stored, bom);
   });
@@ -149,7 +168,15 @@ describe.each(['wide', 'escaped'] as const)('a BOM of 500 lines, every text at i
   it('the boms import applies it in one chunk: 6 actions to create, 5 to update, and bytes a chunk holds', async () => {
     // Prepare
     const { bom } = await createWorstCase(text);
-    const revision: BomRevision = { id: bom.revision.id, bomId: bom.id, number: 1, createdAt: bom.createdAt, createdBy: 'import', summary: { added: 500, removed: 0, changed: 0 }, content: bom };
+    const revision: BomRevision = {
+      id: bom.revision.id,
+      bomId: bom.id,
+      number: 1,
+      createdAt: bom.createdAt,
+      createdBy: 'import',
+      summary: { added: 500, removed: 0, changed: 0 },
+      content: bom,
+    };
     const records = new ImportRecordsStore('inventory');
 
     // Act
@@ -166,14 +193,25 @@ describe.each(['wide', 'escaped'] as const)('a BOM of 500 lines, every text at i
     // Prepare: revision 1 against the same lines all changed, and against 500 other items (500 removed, 500 added)
     const body = worstCaseBomBody({ itemIds: components, targetItemId: TARGET, text });
     const { bom } = await createWorstCase(text);
-    const revisionOf = (content: Bom, number: number): BomRevision => ({ id: newId('rev'), bomId: bom.id, number, createdAt: bom.createdAt, createdBy: KEY_ID, summary: { added: 500, removed: 500, changed: 0 }, content });
+    const revisionOf = (content: Bom, number: number): BomRevision => ({
+      id: newId('rev'),
+      bomId: bom.id,
+      number,
+      createdAt: bom.createdAt,
+      createdBy: KEY_ID,
+      summary: { added: 500, removed: 500, changed: 0 },
+      content,
+    });
     const first = revisionOf(bom, 1);
     const linesOf = (itemIds: string[], lineIdOf: (index: number) => string) =>
       worstCaseBomBody({ itemIds, targetItemId: TARGET, text, alternate: true }).components.map((line, index) => ({ ...line, lineId: lineIdOf(index) }));
     const changed = revisionOf({ ...bom, lines: linesOf(components, (index) => bom.lines[index]?.lineId ?? '') }, 2);
     const replaced = revisionOf({ ...bom, lines: linesOf(otherComponents, () => newId('lin')) }, 3);
     const revisions = new Map([first, changed, replaced].map((revision) => [revision.id, revision]));
-    const storage = { get: async () => ({ bom, version: 1 }), revision: async (_organizationId: string, _bomId: string, id: string) => revisions.get(id) } as unknown as BomStorage;
+    const storage = {
+      get: async () => ({ bom, version: 1 }),
+      revision: async (_organizationId: string, _bomId: string, id: string) => revisions.get(id),
+    } as unknown as BomStorage;
     const reads = new BomReads(storage);
 
     // Act
@@ -187,6 +225,7 @@ describe.each(['wide', 'escaped'] as const)('a BOM of 500 lines, every text at i
 
     // Assess
     expect(sizes.body, `body: ${sizes.body} bytes`).toBeLessThanOrEqual(BOM_JSON_BODY_MAX_BYTES);
-    for (const [response, bytes] of Object.entries(sizes).filter(([name]) => name !== 'body')) expect(bytes, `${response}: ${bytes} bytes`).toBeLessThanOrEqual(LAMBDA_RESPONSE_MAX_BYTES);
+    for (const [response, bytes] of Object.entries(sizes).filter(([name]) => name !== 'body'))
+      expect(bytes, `${response}: ${bytes} bytes`).toBeLessThanOrEqual(LAMBDA_RESPONSE_MAX_BYTES);
   });
 });

@@ -137,7 +137,11 @@ describe('compareContents', () => {
     const comparison = compareContents(first, structuredClone(first));
 
     // Assess
-    expect(comparison).toEqual({ fields: [], components: { added: [], removed: [], changed: [] }, summary: { added: 0, removed: 0, changed: 0, unchanged: 5 } });
+    expect(comparison).toEqual({
+      fields: [],
+      components: { added: [], removed: [], changed: [] },
+      summary: { added: 0, removed: 0, changed: 0, unchanged: 5 },
+    });
   });
 
   it.each([
@@ -155,7 +159,9 @@ describe('compareContents', () => {
     const comparison = compareContents(before, after);
 
     // Assess
-    expect(comparison.components.changed).toEqual([{ itemId: 'itm_OIL', changes: [{ field: 'quantity', from: fromQuantity, to: toQuantity }], quantityDelta: delta }]);
+    expect(comparison.components.changed).toEqual([
+      { itemId: 'itm_OIL', changes: [{ field: 'quantity', from: fromQuantity, to: toQuantity }], quantityDelta: delta },
+    ]);
   });
 
   it('rejects content with two lines for one item', () => {
@@ -204,7 +210,11 @@ describe('applyComparison', () => {
     const applied = applyComparison(first, comparison);
 
     // Assess
-    expect(comparison.components).toEqual({ added: [], removed: [], changed: [{ itemId: 'itm_LABEL', changes: [{ field: 'quantity', from: 1, to: 2 }], quantityDelta: 1 }] });
+    expect(comparison.components).toEqual({
+      added: [],
+      removed: [],
+      changed: [{ itemId: 'itm_LABEL', changes: [{ field: 'quantity', from: 1, to: 2 }], quantityDelta: 1 }],
+    });
     expect(applied.lines[4]).toEqual({ ...label, quantity: 2 });
   });
 

@@ -48,7 +48,13 @@ describe('contentFromInput', () => {
 
   it('treats explicit nulls like absent fields', () => {
     // Prepare
-    const input: BomContentInput = { name: 'n', targetItemId: 't', unit: null, notes: null, components: [{ itemId: 'i', quantity: 3, unit: null, notes: null }] };
+    const input: BomContentInput = {
+      name: 'n',
+      targetItemId: 't',
+      unit: null,
+      notes: null,
+      components: [{ itemId: 'i', quantity: 3, unit: null, notes: null }],
+    };
 
     // Act
     const content = contentFromInput(input, undefined, lineIds('bln_1'));

@@ -24,7 +24,11 @@ function build(status: Build['status'], phase: Build['phase'], updatedAt: string
   };
 }
 
-const SHORT = { code: 'insufficient-stock', message: 'A component line lacks available stock; nothing was consumed.', lines: [{ line: 1, itemId: 'itm_2', sku: 'NUT', needed: 4, available: 1 }] };
+const SHORT = {
+  code: 'insufficient-stock',
+  message: 'A component line lacks available stock; nothing was consumed.',
+  lines: [{ line: 1, itemId: 'itm_2', sku: 'NUT', needed: 4, available: 1 }],
+};
 
 /** POST /v1/builds → queued; then each GET answers the next of `polls`, the last one repeating. */
 function fakeBuildsApi(polls: Build[]) {
@@ -82,7 +86,26 @@ describe('npm run cli -- builds', () => {
     const { context, out } = cliContext(transport.fetch);
     // Act
     const code = await runCli(
-      ['builds', 'submit', '--build-reference', 'B-1', '--bom-code', 'KIT', '--quantity', '2.5', '--location-code', 'A1', '--output-lot', 'OUT-1', '--source', 'sku=BOLT,locationCode=B1', '--source', 'itemId=itm_9,lot=L1', '--idempotency-key', 'b-1'],
+      [
+        'builds',
+        'submit',
+        '--build-reference',
+        'B-1',
+        '--bom-code',
+        'KIT',
+        '--quantity',
+        '2.5',
+        '--location-code',
+        'A1',
+        '--output-lot',
+        'OUT-1',
+        '--source',
+        'sku=BOLT,locationCode=B1',
+        '--source',
+        'itemId=itm_9,lot=L1',
+        '--idempotency-key',
+        'b-1',
+      ],
       context,
     );
     // Assess
@@ -108,7 +131,10 @@ describe('npm run cli -- builds', () => {
     const transport = fakeBuildsApi([build('running', 'reserve', 't1'), build('failed', 'done', 't2', SHORT)]);
     const { context, out, err } = cliContext(transport.fetch);
     // Act
-    const code = await runCli(['builds', 'submit', '--build-reference', 'B-1', '--bom-id', 'bom_1', '--quantity', '2', '--location-id', 'loc_1', '--wait'], context);
+    const code = await runCli(
+      ['builds', 'submit', '--build-reference', 'B-1', '--bom-id', 'bom_1', '--quantity', '2', '--location-id', 'loc_1', '--wait'],
+      context,
+    );
     // Assess
     expect(code).toBe(1);
     expect(JSON.parse(out())).toMatchObject({ status: 'failed', failure: SHORT });
@@ -134,11 +160,20 @@ describe('npm run cli -- builds', () => {
   it.each([
     [['submit', '--bom-code', 'KIT', '--quantity', '1', '--location-code', 'A1'], 'needs --build-reference'],
     [['submit', '--build-reference', 'B', '--quantity', '1', '--location-code', 'A1'], 'exactly one of --bom-code and --bom-id'],
-    [['submit', '--build-reference', 'B', '--bom-code', 'K', '--bom-id', 'bom_1', '--quantity', '1', '--location-code', 'A1'], 'exactly one of --bom-code and --bom-id'],
+    [
+      ['submit', '--build-reference', 'B', '--bom-code', 'K', '--bom-id', 'bom_1', '--quantity', '1', '--location-code', 'A1'],
+      'exactly one of --bom-code and --bom-id',
+    ],
     [['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', '1'], 'exactly one of --location-code and --location-id'],
     [['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', 'two', '--location-code', 'A1'], "--quantity must be a positive number, not 'two'"],
-    [['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', '1', '--location-code', 'A1', '--source', 'lot=L1'], '--source lot=L1: exactly one of sku and itemId'],
-    [['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', '1', '--location-code', 'A1', '--source', 'sku=X,bin=2'], '--source sku=X,bin=2: unknown bin'],
+    [
+      ['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', '1', '--location-code', 'A1', '--source', 'lot=L1'],
+      '--source lot=L1: exactly one of sku and itemId',
+    ],
+    [
+      ['submit', '--build-reference', 'B', '--bom-code', 'K', '--quantity', '1', '--location-code', 'A1', '--source', 'sku=X,bin=2'],
+      '--source sku=X,bin=2: unknown bin',
+    ],
     [['submit', '--file', 'body.json', '--quantity', '1'], 'not both (--quantity)'],
     [['get'], 'builds get needs exactly one build ID.'],
   ])('%j is a usage mistake: exit 2', async (args, message) => {

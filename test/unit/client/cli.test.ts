@@ -37,7 +37,13 @@ describe('runCli', () => {
     const { cli, out, err } = context(feed.fetch);
     const code = await runCli(['events', 'tail', '--once', '--limit', '2'], cli);
     expect(code).toBe(0);
-    expect(out.join('').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(feed.events.map((event) => event.id));
+    expect(
+      out
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(feed.events.map((event) => event.id));
     expect(err).toEqual(['3 events\n']);
   });
 
@@ -86,7 +92,9 @@ describe('runCli', () => {
     const code = await runCli(['events', 'tail', '--once', '--checkpoint', checkpoint], cli).finally(() => rmSync(directory, { recursive: true }));
     // Assess
     expect(code).toBe(1);
-    expect(err.join('')).toMatch(/^400 customer-api\.events\.cursor-expired: .*\nThe checkpoint is past the 30-day retention.*delete .*feed\.json and run again/s);
+    expect(err.join('')).toMatch(
+      /^400 customer-api\.events\.cursor-expired: .*\nThe checkpoint is past the 30-day retention.*delete .*feed\.json and run again/s,
+    );
   });
 });
 

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { consumeFeed, createInventoryClient, CursorExpiredError, feedPages, MemoryCheckpointStore, type CheckpointStore, type FeedPage } from '../../../client/index.ts';
+import {
+  consumeFeed,
+  createInventoryClient,
+  CursorExpiredError,
+  feedPages,
+  MemoryCheckpointStore,
+  type CheckpointStore,
+  type FeedPage,
+} from '../../../client/index.ts';
 import { fakeFeed, type FakeFeed } from './support/fake-feed.ts';
 import { recordingSleep } from './support/fake-fetch.ts';
 
@@ -98,34 +106,39 @@ describe('feedPages', () => {
 
   it('never skips an event and re-delivers at most one page, whatever the crash points (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 7 }), fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }), async (count, limit, crashes) => {
-        // Prepare: each run crashes (before its checkpoint) after handling its n-th page, if it gets that far
-        const feed = fakeFeed(count);
-        const checkpoints = new MemoryCheckpointStore();
-        const delivered: string[] = [];
-        // Act
-        for (const crashAfter of [...crashes, Infinity]) {
-          let handled = 0;
-          const run = consumeFeed(clientOf(feed), {
-            limit,
-            follow: false,
-            checkpoints,
-            handle: (page) => {
-              const ids = page.events.map((event) => event.id);
-              const firstId = ids[0] ?? '';
-              // At most the last page is delivered again: nothing before it comes back.
-              const redelivered = delivered.includes(firstId);
-              if (redelivered) expect(delivered.slice(-ids.length)).toEqual(ids);
-              delivered.push(...(redelivered ? [] : ids));
-              handled += 1;
-              if (handled >= crashAfter) throw new Error('crash');
-            },
-          });
-          await run.catch(() => undefined);
-        }
-        // Assess: every event, in feed order, exactly once after de-duplication
-        expect(delivered).toEqual(feed.events.map((event) => event.id));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }),
+        async (count, limit, crashes) => {
+          // Prepare: each run crashes (before its checkpoint) after handling its n-th page, if it gets that far
+          const feed = fakeFeed(count);
+          const checkpoints = new MemoryCheckpointStore();
+          const delivered: string[] = [];
+          // Act
+          for (const crashAfter of [...crashes, Infinity]) {
+            let handled = 0;
+            const run = consumeFeed(clientOf(feed), {
+              limit,
+              follow: false,
+              checkpoints,
+              handle: (page) => {
+                const ids = page.events.map((event) => event.id);
+                const firstId = ids[0] ?? '';
+                // At most the last page is delivered again: nothing before it comes back.
+                const redelivered = delivered.includes(firstId);
+                if (redelivered) expect(delivered.slice(-ids.length)).toEqual(ids);
+                delivered.push(...(redelivered ? [] : ids));
+                handled += 1;
+                if (handled >= crashAfter) throw new Error('crash');
+              },
+            });
+            await run.catch(() => undefined);
+          }
+          // Assess: every event, in feed order, exactly once after de-duplication
+          expect(delivered).toEqual(feed.events.map((event) => event.id));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -193,7 +206,12 @@ describe('feedPages', () => {
   it('starts after startAfterEventId only when there is no checkpoint', async () => {
     const feed = fakeFeed(3);
     await consumeFeed(clientOf(feed), { follow: false, startAfterEventId: 'evt_000001', handle: () => undefined });
-    await consumeFeed(clientOf(feed), { follow: false, startAfterEventId: 'evt_000001', checkpoints: new MemoryCheckpointStore('c2'), handle: () => undefined });
+    await consumeFeed(clientOf(feed), {
+      follow: false,
+      startAfterEventId: 'evt_000001',
+      checkpoints: new MemoryCheckpointStore('c2'),
+      handle: () => undefined,
+    });
     expect(feed.requests.map((request) => request.url.searchParams.get('afterEventId'))).toEqual(['evt_000001', null]);
   });
 });

@@ -27,7 +27,14 @@ const rowError = (rowNumber: number) => ({ rowNumber, column: 'sku', value: null
 
 /** submit → queued, queued, processing 0/4, processing 2/4, processing 2/4, done 4/4; errors in two pages. */
 function fakeImportsApi() {
-  const polls = [job('queued', 0, 0), job('queued', 0, 0), job('processing', 0, 4), job('processing', 2, 4), job('processing', 2, 4), job('completed_with_errors', 4, 4)];
+  const polls = [
+    job('queued', 0, 0),
+    job('queued', 0, 0),
+    job('processing', 0, 4),
+    job('processing', 2, 4),
+    job('processing', 2, 4),
+    job('completed_with_errors', 4, 4),
+  ];
   let poll = 0;
   return fakeFetch((request: RecordedRequest) => {
     const route = `${request.method} ${request.url.pathname}`;
@@ -99,7 +106,10 @@ describe('importFile', () => {
     await importFile(client, { kind: 'items', file: new Blob(['sku,name\n']), dryRun: true });
     expect(transport.requests[0]?.form?.getAll('dryRun')).toEqual(['true']);
     const plain = fakeImportsApi();
-    await importFile(createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: plain.fetch, sleep: recordingSleep().sleep }), { kind: 'items', file: new Blob(['sku,name\n']) });
+    await importFile(createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: plain.fetch, sleep: recordingSleep().sleep }), {
+      kind: 'items',
+      file: new Blob(['sku,name\n']),
+    });
     expect(plain.requests[0]?.form?.getAll('dryRun')).toEqual([]);
   });
 });

@@ -8,13 +8,23 @@ import { scriptedFetch } from './support/fake-fetch.ts';
 describe('ApiProblemError', () => {
   it('wraps a non-problem answer (a proxy page) with the status, a client code and X-Trace-Id', async () => {
     // Prepare
-    const transport = scriptedFetch(() => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html', 'x-trace-id': 't-1' } }));
+    const transport = scriptedFetch(
+      () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html', 'x-trace-id': 't-1' } }),
+    );
     const client = createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: transport.fetch, retry: { maxAttempts: 1 } });
     // Act
     const error = await unwrap(client.api.GET('/v1/boms')).catch((caught: unknown) => caught);
     // Assess
     expect(error).toBeInstanceOf(ApiProblemError);
-    expect(error).toMatchObject({ status: 502, code: UNEXPECTED_RESPONSE_CODE, title: 'Bad Gateway', detail: '<html>Bad gateway</html>', traceId: 't-1', problem: '<html>Bad gateway</html>', errors: [] });
+    expect(error).toMatchObject({
+      status: 502,
+      code: UNEXPECTED_RESPONSE_CODE,
+      title: 'Bad Gateway',
+      detail: '<html>Bad gateway</html>',
+      traceId: 't-1',
+      problem: '<html>Bad gateway</html>',
+      errors: [],
+    });
   });
 });
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../client/cli/context.ts';
 import { runCli } from '../../../client/cli/main.ts';
-import { createInventoryClient, feedPages, paginate, RepeatedCursorError, traceLotAll, unwrap, type LotTrace, type LotTraceNode } from '../../../client/index.ts';
+import {
+  createInventoryClient,
+  feedPages,
+  paginate,
+  RepeatedCursorError,
+  traceLotAll,
+  unwrap,
+  type LotTrace,
+  type LotTraceNode,
+} from '../../../client/index.ts';
 import { eventNumber } from './support/fake-feed.ts';
 import { fakeFetch, json, recordingSleep, type RecordedRequest } from './support/fake-fetch.ts';
 
@@ -16,7 +25,13 @@ const GIVE_UP_AFTER = 20;
 
 function loopingApi(answer: (request: RecordedRequest) => unknown) {
   const transport = fakeFetch((request, index) => (index >= GIVE_UP_AFTER ? new Error(`looped: ${GIVE_UP_AFTER} requests`) : json(answer(request))));
-  const client = createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: transport.fetch, sleep: recordingSleep().sleep, retry: { maxAttempts: 1 } });
+  const client = createInventoryClient({
+    baseUrl: 'http://api.test',
+    apiKey: 'k',
+    fetch: transport.fetch,
+    sleep: recordingSleep().sleep,
+    retry: { maxAttempts: 1 },
+  });
   return { ...transport, client };
 }
 
@@ -54,12 +69,20 @@ const trace = (sku: string, lot: string, nodes: LotTraceNode[], continuation: Lo
 describe('paginate', () => {
   it('stops when a page hands back a cursor already followed', async () => {
     // Prepare: a → b → a …
-    const api = loopingApi((request) => ({ data: [request.url.searchParams.get('cursor') ?? 'first'], page: { nextCursor: request.url.searchParams.get('cursor') === 'b' ? 'a' : 'b' } }));
+    const api = loopingApi((request) => ({
+      data: [request.url.searchParams.get('cursor') ?? 'first'],
+      page: { nextCursor: request.url.searchParams.get('cursor') === 'b' ? 'a' : 'b' },
+    }));
     const seen: string[] = [];
     // Act
-    const error = await caught((async () => {
-      for await (const item of paginate((cursor) => unwrap(api.client.api.GET('/v1/stock-records', { params: { query: { ...(cursor === undefined ? {} : { cursor }) } } })))) seen.push(item as unknown as string);
-    })());
+    const error = await caught(
+      (async () => {
+        for await (const item of paginate((cursor) =>
+          unwrap(api.client.api.GET('/v1/stock-records', { params: { query: { ...(cursor === undefined ? {} : { cursor }) } } })),
+        ))
+          seen.push(item as unknown as string);
+      })(),
+    );
     // Assess
     expect(error).toBeInstanceOf(RepeatedCursorError);
     expect(error).toMatchObject({ name: 'RepeatedCursorError', cursor: 'b' });
@@ -83,7 +106,9 @@ describe('traceLotAll', () => {
   it("stops when a node's continuation is answered with the same continuation", async () => {
     // Prepare
     const api = loopingApi((request) =>
-      request.url.searchParams.get('sku') === 'FIN' ? trace('FIN', 'F1', [node('C1', { depth: 4, cursor: 'c-1' })]) : trace('COMP', 'C1', [node('X')], { depth: 4, cursor: 'c-1' }),
+      request.url.searchParams.get('sku') === 'FIN'
+        ? trace('FIN', 'F1', [node('C1', { depth: 4, cursor: 'c-1' })])
+        : trace('COMP', 'C1', [node('X')], { depth: 4, cursor: 'c-1' }),
     );
     // Act
     const error = await caught(traceLotAll(api.client, { sku: 'FIN', lot: 'F1', direction: 'backward' }));
@@ -94,7 +119,11 @@ describe('traceLotAll', () => {
 
   it('follows one continuation for each of two nodes of the same lot: not a repeat', async () => {
     // Prepare: lot C1 reached through two builds, both nodes cut the same way.
-    const api = loopingApi((request) => (request.url.searchParams.get('sku') === 'FIN' ? trace('FIN', 'F1', [node('C1', { depth: 4, cursor: null }), node('C1', { depth: 4, cursor: null })]) : trace('COMP', 'C1', [node('R1')])));
+    const api = loopingApi((request) =>
+      request.url.searchParams.get('sku') === 'FIN'
+        ? trace('FIN', 'F1', [node('C1', { depth: 4, cursor: null }), node('C1', { depth: 4, cursor: null })])
+        : trace('COMP', 'C1', [node('R1')]),
+    );
     // Act
     const whole = await traceLotAll(api.client, { sku: 'FIN', lot: 'F1', direction: 'backward' });
     // Assess
@@ -109,9 +138,11 @@ describe('feedPages', () => {
     const api = loopingApi(() => ({ data: [eventNumber(1), eventNumber(2)], page: { nextCursor: 'c2' } }));
     const pages: unknown[] = [];
     // Act
-    const error = await caught((async () => {
-      for await (const page of feedPages(api.client, { limit: 2, follow: false })) pages.push(page);
-    })());
+    const error = await caught(
+      (async () => {
+        for await (const page of feedPages(api.client, { limit: 2, follow: false })) pages.push(page);
+      })(),
+    );
     // Assess
     expect(error).toMatchObject({ name: 'RepeatedCursorError', cursor: 'c2' });
     // The page that repeats is not handed on: its checkpoint would not move.

@@ -22,7 +22,12 @@ function clientOver(transport: FakeFetch, options: Partial<InventoryClientOption
 }
 
 const createBom = (client: ReturnType<typeof clientOver>['client'], header?: { 'Idempotency-Key': string }) =>
-  unwrap(client.api.POST('/v1/boms', { body: { code: 'PUMP', name: 'Pump', targetItemId: 'itm_1', components: [{ itemId: 'itm_2', quantity: 1 }] }, params: { header } }));
+  unwrap(
+    client.api.POST('/v1/boms', {
+      body: { code: 'PUMP', name: 'Pump', targetItemId: 'itm_1', components: [{ itemId: 'itm_2', quantity: 1 }] },
+      params: { header },
+    }),
+  );
 
 describe('the retrying transport', () => {
   it('waits Retry-After seconds on a 429, then succeeds', async () => {
@@ -124,11 +129,17 @@ describe('the retrying transport', () => {
   });
 
   it('retries a 5xx only when retryServerErrors is on', async () => {
-    const failing = () => scriptedFetch(() => problem(500, 'customer-api.internal'), () => json(BOM));
+    const failing = () =>
+      scriptedFetch(
+        () => problem(500, 'customer-api.internal'),
+        () => json(BOM),
+      );
     const on = failing();
     const off = failing();
     await unwrap(clientOver(on).client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } } }));
-    await expect(unwrap(clientOver(off, { retry: { retryServerErrors: false } }).client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } } }))).rejects.toMatchObject({
+    await expect(
+      unwrap(clientOver(off, { retry: { retryServerErrors: false } }).client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } } })),
+    ).rejects.toMatchObject({
       status: 500,
     });
     expect([on.requests.length, off.requests.length]).toEqual([2, 1]);
@@ -155,7 +166,10 @@ describe('the retrying transport', () => {
   });
 
   it('sends the same multipart body on every attempt', async () => {
-    const transport = scriptedFetch(() => problem(502, 'customer-api.internal'), () => json({ id: 'imp_1' }, 202));
+    const transport = scriptedFetch(
+      () => problem(502, 'customer-api.internal'),
+      () => json({ id: 'imp_1' }, 202),
+    );
     const { client } = clientOver(transport);
     const file = new File(['sku,name\nA,a\n'], 'items.csv', { type: 'text/csv' });
     await unwrap(client.api.POST('/v1/imports/jobs', { body: { kind: 'items', duplicateStrategy: 'skip', file }, bodySerializer: formBody }));
@@ -176,13 +190,18 @@ describe('the retrying transport', () => {
       },
     });
     // Act + Assess
-    await expect(client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } }, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } }, signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(transport.requests).toHaveLength(1);
   });
 
   it('reports each retry through onRetry', async () => {
     const events: unknown[] = [];
-    const transport = scriptedFetch(() => problem(429, 'customer-api.rate-limit.exceeded', { 'retry-after': '3' }), () => json(BOM));
+    const transport = scriptedFetch(
+      () => problem(429, 'customer-api.rate-limit.exceeded', { 'retry-after': '3' }),
+      () => json(BOM),
+    );
     const { client } = clientOver(transport, { onRetry: (event) => events.push(event) });
     await unwrap(client.api.GET('/v1/boms/{id}', { params: { path: { id: 'bom_1' } } }));
     expect(events).toEqual([{ attempt: 1, reason: 'rate-limited', delayMs: 3000, method: 'GET', url: 'http://api.test/v1/boms/bom_1', status: 429 }]);

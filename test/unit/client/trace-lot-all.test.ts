@@ -39,7 +39,12 @@ function cannedApi(answers: Record<string, LotTrace>) {
     const query = ['sku', 'lot', 'depth', 'cursor'].map((name) => `${name}=${url.searchParams.get(name) ?? ''}`).join('&');
     asked.push(query);
     const answer = answers[query];
-    return answer ? Response.json(answer) : Response.json({ type: 'about:blank', title: 'Not found', status: 404, code: 'customer-api.inventory.not-found' }, { status: 404, headers: { 'content-type': 'application/problem+json' } });
+    return answer
+      ? Response.json(answer)
+      : Response.json(
+          { type: 'about:blank', title: 'Not found', status: 404, code: 'customer-api.inventory.not-found' },
+          { status: 404, headers: { 'content-type': 'application/problem+json' } },
+        );
   };
   return { asked, client: createInventoryClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch }) };
 }
@@ -57,9 +62,16 @@ describe('traceLotAll', () => {
 
     const whole = await traceLotAll(client, { sku: 'COMP', lot: 'C1', direction: 'forward', depth: 3 });
 
-    const shape = (nodes: readonly LotTraceNode[]): unknown => nodes.map((child) => ({ [`${child.sku}/${child.lot}`]: shape(child.children), truncated: child.truncated }));
+    const shape = (nodes: readonly LotTraceNode[]): unknown =>
+      nodes.map((child) => ({ [`${child.sku}/${child.lot}`]: shape(child.children), truncated: child.truncated }));
     expect(shape(whole.nodes)).toEqual([
-      { 'SUB/S1': [{ 'FIN/F1': [], truncated: false }, { 'FIN/F2': [], truncated: false }], truncated: false },
+      {
+        'SUB/S1': [
+          { 'FIN/F1': [], truncated: false },
+          { 'FIN/F2': [], truncated: false },
+        ],
+        truncated: false,
+      },
       { 'SUB/S2': [], truncated: false },
     ]);
     expect(whole).toMatchObject({ truncated: false, continuation: null, nodeCount: 4 });

@@ -8,7 +8,11 @@ import { BOM_LIMITS } from '../../../lib/boms/domain/bom.ts';
  */
 
 const TARGET = 'itm_01J00000000000000000000000';
-const component = (index: number, overrides: Record<string, unknown> = {}) => ({ itemId: `itm_01J${String(index + 1).padStart(23, '0')}`, quantity: 1, ...overrides });
+const component = (index: number, overrides: Record<string, unknown> = {}) => ({
+  itemId: `itm_01J${String(index + 1).padStart(23, '0')}`,
+  quantity: 1,
+  ...overrides,
+});
 const body = (components: unknown[]) => ({ code: 'KIT-1', name: 'Kit', targetItemId: TARGET, components });
 const lines = (count: number) => Array.from({ length: count }, (_, index) => component(index));
 

@@ -17,7 +17,10 @@ describe('int32String (seed number rule)', () => {
 
 describe('limitParam', () => {
   it('defaults to 50', () => expect(limitParam.parse(undefined)).toBe(50));
-  it.each([['1', 1], ['200', 200]])('accepts %j', (raw, value) => expect(limitParam.parse(raw)).toBe(value));
+  it.each([
+    ['1', 1],
+    ['200', 200],
+  ])('accepts %j', (raw, value) => expect(limitParam.parse(raw)).toBe(value));
   it.each(['0', '201', '-1', '050', 'ten'])('rejects %j', (raw) => expect(limitParam.safeParse(raw).success).toBe(false));
 });
 
@@ -34,7 +37,10 @@ describe('doubleString', () => {
 });
 
 describe('booleanString', () => {
-  it.each([['true', true], ['false', false]])('accepts %j', (raw, value) => expect(booleanString.parse(raw)).toBe(value));
+  it.each([
+    ['true', true],
+    ['false', false],
+  ])('accepts %j', (raw, value) => expect(booleanString.parse(raw)).toBe(value));
   it.each(['TRUE', '1', 'yes', ''])('rejects %j', (raw) => expect(booleanString.safeParse(raw).success).toBe(false));
 });
 

@@ -25,7 +25,17 @@ function envelope(sequence: number, type: EventType = 'item.created', data: Reco
 
 /** A legacy (schema 2) item, as the writer stored one event before batches. */
 function legacyItem(event: EventEnvelope, sequence: number): Record<string, unknown> {
-  return { pk: `ORG#${ORG}#EVT`, sk: `SEQ#${String(sequence).padStart(12, '0')}`, entity: 'event', schemaVersion: 2, sequence, committedAt: COMMITTED.toISOString(), ttl: 1, type: event.type, envelopeJson: JSON.stringify(event) };
+  return {
+    pk: `ORG#${ORG}#EVT`,
+    sk: `SEQ#${String(sequence).padStart(12, '0')}`,
+    entity: 'event',
+    schemaVersion: 2,
+    sequence,
+    committedAt: COMMITTED.toISOString(),
+    ttl: 1,
+    type: event.type,
+    envelopeJson: JSON.stringify(event),
+  };
 }
 
 /** An item as a stream image carries it: DynamoDB's marshalled attribute values (the types these items use). */
@@ -54,7 +64,13 @@ class MemoryPartition {
   query(input: QueryCommand['input']): { Items: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> } {
     const values = input.ExpressionAttributeValues as Record<string, string>;
     const after = input.ExclusiveStartKey?.sk as string | undefined;
-    const candidates = this.items.filter((item) => item.pk === values[':pk'] && String(item.sk) >= (values[':from'] ?? '') && String(item.sk) <= (values[':to'] ?? '') && (after === undefined || String(item.sk) > after));
+    const candidates = this.items.filter(
+      (item) =>
+        item.pk === values[':pk'] &&
+        String(item.sk) >= (values[':from'] ?? '') &&
+        String(item.sk) <= (values[':to'] ?? '') &&
+        (after === undefined || String(item.sk) > after),
+    );
     const page: Array<Record<string, unknown>> = [];
     let bytes = 0;
     for (const item of candidates) {
@@ -84,7 +100,7 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('encoding event batches', () => {
-  it('stores a transaction\'s events as one item keyed by its last sequence, envelopes byte for byte', () => {
+  it("stores a transaction's events as one item keyed by its last sequence, envelopes byte for byte", () => {
     // Prepare
     const events = [envelope(5, 'item.created'), envelope(6, 'stock.changed'), envelope(7, 'low-stock')];
 
@@ -93,9 +109,20 @@ describe('encoding event batches', () => {
 
     // Assess
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ pk: `ORG#${ORG}#EVT`, sk: 'SEQ#000000000007', entity: 'event', schemaVersion: 3, first: 5, last: 7, committedAt: COMMITTED.toISOString(), types: ['item.created', 'stock.changed', 'low-stock'] });
+    expect(items[0]).toMatchObject({
+      pk: `ORG#${ORG}#EVT`,
+      sk: 'SEQ#000000000007',
+      entity: 'event',
+      schemaVersion: 3,
+      first: 5,
+      last: 7,
+      committedAt: COMMITTED.toISOString(),
+      types: ['item.created', 'stock.changed', 'low-stock'],
+    });
     expect(items[0]?.envelopes).toEqual(events.map((event) => JSON.stringify(event)));
-    expect(eventsOfItem(items[0] ?? {})).toEqual(events.map((event, index) => ({ sequence: 5 + index, type: event.type, committedAt: COMMITTED.toISOString(), envelopeJson: JSON.stringify(event) })));
+    expect(eventsOfItem(items[0] ?? {})).toEqual(
+      events.map((event, index) => ({ sequence: 5 + index, type: event.type, committedAt: COMMITTED.toISOString(), envelopeJson: JSON.stringify(event) })),
+    );
   });
 
   it('splits into consecutive items when the events would exceed the size, each within it', () => {
@@ -121,7 +148,7 @@ describe('encoding event batches', () => {
     expect(batchLengths([], 10)).toEqual([]);
   });
 
-  it('counts a draft\'s stored size exactly, before the writer gives it an id and a commit time', () => {
+  it("counts a draft's stored size exactly, before the writer gives it an id and a commit time", () => {
     // Prepare
     const draft = { type: 'item.created' as const, data: { item: { name: 'Ünïcode ✓' } } };
 
@@ -135,7 +162,9 @@ describe('encoding event batches', () => {
 
   it('reads a legacy single-event item as a batch of one', () => {
     const event = envelope(9);
-    expect(eventsOfItem(legacyItem(event, 9))).toEqual([{ sequence: 9, type: 'item.created', committedAt: COMMITTED.toISOString(), envelopeJson: JSON.stringify(event) }]);
+    expect(eventsOfItem(legacyItem(event, 9))).toEqual([
+      { sequence: 9, type: 'item.created', committedAt: COMMITTED.toISOString(), envelopeJson: JSON.stringify(event) },
+    ]);
   });
 
   it('expands a stream image of a batch into its events in order, and still reads a legacy image', () => {
@@ -224,7 +253,7 @@ describe('reading event batches', () => {
     expect(sequencesOf(events)).toEqual([2, 3, 4, 5, 6]);
   });
 
-  it('ends at the partition\'s end, and reads nothing past the highest sequence', async () => {
+  it("ends at the partition's end, and reads nothing past the highest sequence", async () => {
     seedBatches([2]);
     expect(sequencesOf(await readEventsFrom(TABLE, ORG, 1, 10))).toEqual([1, 2]);
     expect(await readEventsFrom(TABLE, ORG, 3, 10)).toEqual([]);
@@ -241,6 +270,13 @@ describe('reading event batches', () => {
     const found = await Promise.all([2, 1, 4, 7, 5, 8].map((sequence) => findEvent(TABLE, ORG, sequence)));
 
     // Assess
-    expect(found.map((event) => event?.envelopeJson)).toEqual([JSON.stringify(all[1]), JSON.stringify(all[0]), JSON.stringify(all[3]), JSON.stringify(legacy), undefined, undefined]);
+    expect(found.map((event) => event?.envelopeJson)).toEqual([
+      JSON.stringify(all[1]),
+      JSON.stringify(all[0]),
+      JSON.stringify(all[3]),
+      JSON.stringify(legacy),
+      undefined,
+      undefined,
+    ]);
   });
 });

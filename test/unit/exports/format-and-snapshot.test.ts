@@ -12,8 +12,18 @@ import { itemOf } from '../../support/stock-world.ts';
 const items = exportKind('items')!;
 const stock = exportKind('stock-records')!;
 
-function feed(...events: Array<{ type: string; data: Record<string, unknown> }>): { lastSequence: () => Promise<number>; readFrom: (org: string, from: number, max: number) => Promise<StoredEvent[]> } {
-  const stored = events.map((event, index) => ({ sequence: index + 1, committedAt: '', envelope: { id: `evt_${index + 1}`, type: event.type, version: 1, occurredAt: '', organizationId: 'o', data: event.data } }) as unknown as StoredEvent);
+function feed(...events: Array<{ type: string; data: Record<string, unknown> }>): {
+  lastSequence: () => Promise<number>;
+  readFrom: (org: string, from: number, max: number) => Promise<StoredEvent[]>;
+} {
+  const stored = events.map(
+    (event, index) =>
+      ({
+        sequence: index + 1,
+        committedAt: '',
+        envelope: { id: `evt_${index + 1}`, type: event.type, version: 1, occurredAt: '', organizationId: 'o', data: event.data },
+      }) as unknown as StoredEvent,
+  );
   return {
     lastSequence: async () => stored.length,
     readFrom: async (_org, from, max) => stored.filter((event) => event.sequence >= from).slice(0, max),
@@ -23,7 +33,11 @@ function feed(...events: Array<{ type: string; data: Record<string, unknown> }>)
 describe('encodeRows', () => {
   it('writes CSV with CRLF, RFC 4180 quoting, numbers as numbers and a leading quote on hostile text', () => {
     // Act
-    const csv = fileHeader('csv', items.columns) + encodeRows('csv', items.columns, [{ sku: '-1', name: 'a,"b"\nc', unit: '@u', description: '\tx', category: null, barcode: '+1', reorderPoint: -5, trackingMode: 'none' }]);
+    const csv =
+      fileHeader('csv', items.columns) +
+      encodeRows('csv', items.columns, [
+        { sku: '-1', name: 'a,"b"\nc', unit: '@u', description: '\tx', category: null, barcode: '+1', reorderPoint: -5, trackingMode: 'none' },
+      ]);
 
     // Assess
     expect(csv).toBe('sku,name,unit,description,category,barcode,reorderPoint,trackingMode\r\n\'-1,"a,""b""\nc",\'@u,\'\tx,,\'+1,-5,none\r\n');
@@ -50,15 +64,33 @@ describe('validateFilters', () => {
   it('names every unknown, mistyped and missing filter at once', () => {
     // Act + Assess
     expect(() => validateFilters(stock, { nonZero: 'yes', colour: 'red', sku: '' })).toThrow(
-      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/filters/colour' }), expect.objectContaining({ pointer: '/filters/sku' }), expect.objectContaining({ pointer: '/filters/nonZero' })] }),
+      expect.objectContaining({
+        errors: [
+          expect.objectContaining({ pointer: '/filters/colour' }),
+          expect.objectContaining({ pointer: '/filters/sku' }),
+          expect.objectContaining({ pointer: '/filters/nonZero' }),
+        ],
+      }),
     );
-    expect(() => validateFilters(exportKind('import-row-errors')!, {})).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ code: 'required' })] }));
+    expect(() => validateFilters(exportKind('import-row-errors')!, {})).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ code: 'required' })] }),
+    );
     expect(validateFilters(stock, { nonZero: true, sku: 'A' })).toEqual({ sku: 'A', nonZero: true });
   });
 });
 
 describe('snapshot roll-back', () => {
-  const record = (id: string, onHand: number) => ({ id, itemId: 'itm_a', sku: 'A', locationId: 'loc_a', locationCode: 'L', lot: null, onHand, createdAt: '', updatedAt: 'now' });
+  const record = (id: string, onHand: number) => ({
+    id,
+    itemId: 'itm_a',
+    sku: 'A',
+    locationId: 'loc_a',
+    locationCode: 'L',
+    lot: null,
+    onHand,
+    createdAt: '',
+    updatedAt: 'now',
+  });
 
   it('takes the first before-image after S: quantity and updatedAt at S, a record at 0 at S kept with 0, one created after S left out', async () => {
     // Prepare: S = 1; then stk_a 5→7→9, stk_c 0→4 (it existed at 0), stk_d created with 2
@@ -102,15 +134,29 @@ describe('snapshot roll-back', () => {
     const reserved = (id: string, onHand: number, held: number | undefined) => ({ ...record(id, onHand), ...(held === undefined ? {} : { reserved: held }) });
     const events = feed(
       { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 1, previousUpdatedAt: 'before-S', quantity: 1 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-at-S', quantity: 10, previousReserved: 2, reserved: 6 } },
+      {
+        type: 'stock.changed',
+        data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-at-S', quantity: 10, previousReserved: 2, reserved: 6 },
+      },
       { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 4, previousUpdatedAt: 'b-at-S', quantity: 5 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-later', quantity: 15, previousReserved: 6, reserved: 6 } },
-      { type: 'stock.changed', data: { stockRecordId: 'stk_b', previousQuantity: 5, previousUpdatedAt: 'b-later', quantity: 5, previousReserved: 1, reserved: 0 } },
+      {
+        type: 'stock.changed',
+        data: { stockRecordId: 'stk_a', previousQuantity: 10, previousUpdatedAt: 'a-later', quantity: 15, previousReserved: 6, reserved: 6 },
+      },
+      {
+        type: 'stock.changed',
+        data: { stockRecordId: 'stk_b', previousQuantity: 5, previousUpdatedAt: 'b-later', quantity: 5, previousReserved: 1, reserved: 0 },
+      },
       { type: 'stock.changed', data: { stockRecordId: 'stk_c', previousQuantity: 3, previousUpdatedAt: 'c-at-S', quantity: 8 } },
     );
 
     // Act
-    const rows = await stockAtSnapshot(events, 'o', 1, [reserved('stk_a', 15, 6), reserved('stk_b', 5, 0), reserved('stk_c', 8, 3), reserved('stk_d', 4, undefined)]);
+    const rows = await stockAtSnapshot(events, 'o', 1, [
+      reserved('stk_a', 15, 6),
+      reserved('stk_b', 5, 0),
+      reserved('stk_c', 8, 3),
+      reserved('stk_d', 4, undefined),
+    ]);
 
     // Assess
     expect(rows.map(({ record: { id }, quantity, reserved: held, updatedAt }) => [id, quantity, held, updatedAt])).toEqual([

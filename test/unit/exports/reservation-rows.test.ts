@@ -41,9 +41,23 @@ const reservation = (id: string, overrides: Partial<Reservation> = {}): Reservat
 function feed(...changes: Array<[reservationId: string | null, occurredAt: string]>) {
   const stored = changes.map(
     ([reservationId, occurredAt], index) =>
-      ({ sequence: index + 1, committedAt: occurredAt, envelope: { id: `evt_${index + 1}`, type: 'stock.changed', version: 1, occurredAt, organizationId: 'o', data: { stockRecordId: 'stk_x', previousQuantity: 1, previousUpdatedAt: 'x', quantity: 1, reservationId } } }) as unknown as StoredEvent,
+      ({
+        sequence: index + 1,
+        committedAt: occurredAt,
+        envelope: {
+          id: `evt_${index + 1}`,
+          type: 'stock.changed',
+          version: 1,
+          occurredAt,
+          organizationId: 'o',
+          data: { stockRecordId: 'stk_x', previousQuantity: 1, previousUpdatedAt: 'x', quantity: 1, reservationId },
+        },
+      }) as unknown as StoredEvent,
   );
-  return { lastSequence: async () => stored.length, readFrom: async (_org: string, from: number, max: number) => stored.filter((event) => event.sequence >= from).slice(0, max) };
+  return {
+    lastSequence: async () => stored.length,
+    readFrom: async (_org: string, from: number, max: number) => stored.filter((event) => event.sequence >= from).slice(0, max),
+  };
 }
 
 describe('reservationRows', () => {
@@ -108,7 +122,9 @@ describe('reservationRows', () => {
   it('takes only the statuses a reservation has as its status filter (400 otherwise)', () => {
     // Act + Assess
     expect(validateFilters(kind, { status: 'expired', sku: 'A' })).toEqual({ status: 'expired', sku: 'A' });
-    expect(() => validateFilters(kind, { status: 'pending' })).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/filters/status', code: 'invalid-value' })] }));
+    expect(() => validateFilters(kind, { status: 'pending' })).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ pointer: '/filters/status', code: 'invalid-value' })] }),
+    );
   });
 });
 
@@ -124,11 +140,18 @@ describe('reservationsAtSnapshot', () => {
     const events = feed(['res_1', '2026-12-01T00:00:00.000Z'], ['res_2', created.createdAt], [null, t1], ['res_3', t1], ['res_3', t1], ['res_3', t2]);
     const rollback = new SnapshotRollback(events, 'o', 1);
     const asked: unknown[] = [];
-    const beforeImages = new Map([[`res_3#${t1}`, atS], [`res_3#${t2}`, afterT1]]);
+    const beforeImages = new Map([
+      [`res_3#${t1}`, atS],
+      [`res_3#${t2}`, afterT1],
+    ]);
     const ports = {
       before: async (_organizationId: string, changes: ReadonlyArray<{ reservationId: string; changedAt: string }>) => {
         asked.push(...changes);
-        return new Map(changes.flatMap(({ reservationId, changedAt }) => (beforeImages.has(`${reservationId}#${changedAt}`) ? [[reservationId, beforeImages.get(`${reservationId}#${changedAt}`)!] as const] : [])));
+        return new Map(
+          changes.flatMap(({ reservationId, changedAt }) =>
+            beforeImages.has(`${reservationId}#${changedAt}`) ? [[reservationId, beforeImages.get(`${reservationId}#${changedAt}`)!] as const] : [],
+          ),
+        );
       },
     };
 

@@ -37,7 +37,15 @@ function writeAfterSnapshot(world: MemoryExportWorld): void {
 }
 
 function rowsOf(file: string): string[] {
-  return file.split('\r\n').slice(1, -1).map((line) => line.split(',').filter((_, column) => [0, 6, 7].includes(column)).join(' '));
+  return file
+    .split('\r\n')
+    .slice(1, -1)
+    .map((line) =>
+      line
+        .split(',')
+        .filter((_, column) => [0, 6, 7].includes(column))
+        .join(' '),
+    );
 }
 
 describe('stock-records snapshot', () => {
@@ -77,7 +85,20 @@ describe('stock-records snapshot', () => {
       const before = world.stock.records.get(id(n))!;
       world.stock.records.set(id(n), { ...before, reserved, updatedAt: at });
       const { itemId, sku, locationId, locationCode, lot, onHand } = before;
-      const data = { stockRecordId: id(n), itemId, sku, locationId, locationCode, lot, previousQuantity: onHand, previousUpdatedAt: before.updatedAt, quantity: onHand, delta: 0, previousReserved: before.reserved ?? 0, reserved };
+      const data = {
+        stockRecordId: id(n),
+        itemId,
+        sku,
+        locationId,
+        locationCode,
+        lot,
+        previousQuantity: onHand,
+        previousUpdatedAt: before.updatedAt,
+        quantity: onHand,
+        delta: 0,
+        previousReserved: before.reserved ?? 0,
+        reserved,
+      };
       world.events.append(ORG, 'stock.changed', data, at);
     };
     reserve(1, 2, '2026-11-15T00:00:00.000Z');
@@ -95,7 +116,12 @@ describe('stock-records snapshot', () => {
       .file(job.id)
       .split('\r\n')
       .slice(0, -1)
-      .map((line) => line.split(',').filter((_, column) => [0, 6, 7, 8, 9].includes(column)).join(' '));
+      .map((line) =>
+        line
+          .split(',')
+          .filter((_, column) => [0, 6, 7, 8, 9].includes(column))
+          .join(' '),
+      );
     expect(rows).toEqual([
       'stockRecordId quantity updatedAt reserved available',
       `${id(1)} 5 2026-11-15T00:00:00.000Z 2 3`,

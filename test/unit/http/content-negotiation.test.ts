@@ -30,9 +30,8 @@ describe('negotiate', () => {
 });
 
 describe('isJsonRequestMediaType', () => {
-  it.each(['application/json', 'application/json; charset=utf-8', 'text/json', 'application/merge-patch+json', 'Application/JSON'])(
-    '%s is JSON',
-    (type) => expect(isJsonRequestMediaType(type)).toBe(true),
+  it.each(['application/json', 'application/json; charset=utf-8', 'text/json', 'application/merge-patch+json', 'Application/JSON'])('%s is JSON', (type) =>
+    expect(isJsonRequestMediaType(type)).toBe(true),
   );
   it.each([undefined, '', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/jsonx'])('%s is not JSON', (type) =>
     expect(isJsonRequestMediaType(type)).toBe(false),

@@ -13,7 +13,10 @@ const part = (name: string, value: string, fileName?: string) =>
 
 describe('parseMultipart', () => {
   it('reads fields and one file', async () => {
-    const form = await parseMultipart(event('multipart/form-data; boundary=XyZ', `${part('kind', 'items')}${part('file', 'sku,name', 'a.csv')}--XyZ--\r\n`), LIMITS);
+    const form = await parseMultipart(
+      event('multipart/form-data; boundary=XyZ', `${part('kind', 'items')}${part('file', 'sku,name', 'a.csv')}--XyZ--\r\n`),
+      LIMITS,
+    );
     expect(form.fields).toEqual({ kind: 'items' });
     expect(form.files.map((file) => [file.fieldName, file.fileName, file.content.toString()])).toEqual([['file', 'a.csv', 'sku,name']]);
   });

@@ -56,12 +56,24 @@ const dependencies: ChainDependencies = {
   apiKeys: {
     findByHash: async (keyHash) =>
       keyHash === hashApiKey(KEY)
-        ? { keyId: 'key_1', keyHash, organizationId: 'org_1', name: 'unit', scopes: ['boms:write'], createdAt: '2026-01-01T00:00:00Z', revokedAt: null, expiresAt: null }
+        ? {
+            keyId: 'key_1',
+            keyHash,
+            organizationId: 'org_1',
+            name: 'unit',
+            scopes: ['boms:write'],
+            createdAt: '2026-01-01T00:00:00Z',
+            revokedAt: null,
+            expiresAt: null,
+          }
         : undefined,
   } satisfies ApiKeyLookup,
   rateLimits: new TokenLeases(new InMemoryCounter()),
   rateLimitPolicies: { general: { name: 'general', limit: 100, windowSeconds: 60 }, submission: { name: 'submission', limit: 100, windowSeconds: 60 } },
-  writes: writeDependencies({ claim: unreachable, complete: unreachable, release: unreachable } satisfies IdempotencyRecords, { run: unreachable } satisfies CommandWriter),
+  writes: writeDependencies(
+    { claim: unreachable, complete: unreachable, release: unreachable } satisfies IdempotencyRecords,
+    { run: unreachable } satisfies CommandWriter,
+  ),
 };
 
 const handler = createOperationHandler(operation, dependencies, unreachable);
@@ -98,7 +110,10 @@ describe('declared request headers', () => {
 
   it('hands the parsed headers to the handler, matched case-insensitively, ignoring undeclared ones', async () => {
     // Prepare
-    const event = apiGatewayEvent(replaceRoute, { headers: { 'content-type': 'application/json', 'IF-MATCH': '"v1"', 'X-Other': 'x' }, body: '{"name":"bolt"}' });
+    const event = apiGatewayEvent(replaceRoute, {
+      headers: { 'content-type': 'application/json', 'IF-MATCH': '"v1"', 'X-Other': 'x' },
+      body: '{"name":"bolt"}',
+    });
     event.pathParameters = { id: 'thg_1' };
     const context: ApiContext = invocationContext(event);
     context.requestState = { traceId: 'trace' };

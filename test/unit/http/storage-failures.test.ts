@@ -79,7 +79,16 @@ function setup(failing: Step | undefined) {
     findByHash: async (keyHash) => {
       fail('lookup');
       return keyHash === hashApiKey(KEY)
-        ? { keyId: 'key_1', keyHash, organizationId: 'org_1', name: 'unit', scopes: ['boms:write'], createdAt: '2026-01-01T00:00:00Z', revokedAt: null, expiresAt: null }
+        ? {
+            keyId: 'key_1',
+            keyHash,
+            organizationId: 'org_1',
+            name: 'unit',
+            scopes: ['boms:write'],
+            createdAt: '2026-01-01T00:00:00Z',
+            revokedAt: null,
+            expiresAt: null,
+          }
         : undefined;
     },
   };

@@ -13,8 +13,30 @@ import type { StockRecord } from '../../../lib/inventory/domain/stock.ts';
  */
 
 const NOW = '2026-11-27T00:00:00.000Z';
-const item = (sku: string, id = `itm_${sku}`): Item => ({ id, sku, name: sku, unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'lot', createdAt: NOW, updatedAt: NOW });
-const stock = (lot: string, onHand: number): StockRecord => ({ id: `stk_${lot}`, itemId: 'itm_A', sku: 'A', locationId: 'loc_1', locationCode: 'W1', lot, onHand, createdAt: NOW, updatedAt: NOW });
+const item = (sku: string, id = `itm_${sku}`): Item => ({
+  id,
+  sku,
+  name: sku,
+  unit: 'ea',
+  description: null,
+  category: null,
+  barcode: null,
+  reorderPoint: null,
+  trackingMode: 'lot',
+  createdAt: NOW,
+  updatedAt: NOW,
+});
+const stock = (lot: string, onHand: number): StockRecord => ({
+  id: `stk_${lot}`,
+  itemId: 'itm_A',
+  sku: 'A',
+  locationId: 'loc_1',
+  locationCode: 'W1',
+  lot,
+  onHand,
+  createdAt: NOW,
+  updatedAt: NOW,
+});
 
 interface Action {
   of: string;
@@ -27,7 +49,9 @@ function fakeStore() {
     async getByNaturalKeys(_organizationId, entity, keys) {
       const list = [...keys];
       asked.push(`${entity}:${list.join(',')}`);
-      return new Map(list.filter((key) => entity === 'item' && key === 'B').map((key): [string, VersionedRecord<unknown>] => [key, { record: item('B'), version: 4 }]));
+      return new Map(
+        list.filter((key) => entity === 'item' && key === 'B').map((key): [string, VersionedRecord<unknown>] => [key, { record: item('B'), version: 4 }]),
+      );
     },
     async getItemsByIds(_organizationId, ids) {
       const list = [...ids];
@@ -45,9 +69,18 @@ function fakeStore() {
 describe('entriesOf', () => {
   it('gives what the store would hold: version 1 for a create, the read version + 1 for an update; nothing for checks, movements and builds', () => {
     expect(entriesOf({ op: 'create', entity: 'item', record: item('A') })).toEqual([{ entity: 'item', key: 'A', stored: { record: item('A'), version: 1 } }]);
-    expect(entriesOf({ op: 'update', entity: 'item', record: item('B'), expectedVersion: 4 })).toEqual([{ entity: 'item', key: 'B', stored: { record: item('B'), version: 5 } }]);
-    expect(entriesOf({ op: 'put-item-stock', itemStock: { itemId: 'itm_A', onHand: 2 }, expectedVersion: null, trackingModeRead: 'lot' })[0]).toMatchObject({ entity: 'item-stock', key: 'itm_A', stored: { version: 1 } });
-    expect(entriesOf({ op: 'claim-entry', entry: { key: 'k', jobId: 'imp_1', movementIds: [], appliedAt: NOW } })[0]).toMatchObject({ entity: 'stock-entry', key: 'k' });
+    expect(entriesOf({ op: 'update', entity: 'item', record: item('B'), expectedVersion: 4 })).toEqual([
+      { entity: 'item', key: 'B', stored: { record: item('B'), version: 5 } },
+    ]);
+    expect(entriesOf({ op: 'put-item-stock', itemStock: { itemId: 'itm_A', onHand: 2 }, expectedVersion: null, trackingModeRead: 'lot' })[0]).toMatchObject({
+      entity: 'item-stock',
+      key: 'itm_A',
+      stored: { version: 1 },
+    });
+    expect(entriesOf({ op: 'claim-entry', entry: { key: 'k', jobId: 'imp_1', movementIds: [], appliedAt: NOW } })[0]).toMatchObject({
+      entity: 'stock-entry',
+      key: 'k',
+    });
     expect(entriesOf({ op: 'check-item-stock', itemId: 'itm_A', expectedVersion: 1 })).toEqual([]);
     expect(entriesOf({ op: 'check-bom', bomId: 'bom_1', expectedVersion: 1 })).toEqual([]);
   });
@@ -73,7 +106,10 @@ describe('DryRunRecords', () => {
 
   it('lists a place’s stock records with those the dry run would have created or changed', async () => {
     const { store } = fakeStore();
-    const overlay = new DryRunOverlay([...entriesOf({ op: 'update', entity: 'stock-record', record: stock('L0', 1), expectedVersion: 2 }), ...entriesOf({ op: 'create', entity: 'stock-record', record: stock('L1', 5) })]);
+    const overlay = new DryRunOverlay([
+      ...entriesOf({ op: 'update', entity: 'stock-record', record: stock('L0', 1), expectedVersion: 2 }),
+      ...entriesOf({ op: 'create', entity: 'stock-record', record: stock('L1', 5) }),
+    ]);
 
     const listed = await new DryRunRecords(store, overlay).stockRecordsAt('org_1', [{ itemId: 'itm_A', locationId: 'loc_1' }]);
 

@@ -42,12 +42,31 @@ const shelvesKind: ImportKindDefinition<ShelfRow, Location> = {
   decideUnit(unit, existing, _strategy, context) {
     if (existing) return { action: 'skipped', events: [] };
     const first = unit.rows[0]!;
-    const location: Location = { id: context.newId(), code: first.code, name: unit.rows.map((row) => row.slot).join('+'), type: 'bin', parentCode: null, createdAt: context.now, updatedAt: context.now };
+    const location: Location = {
+      id: context.newId(),
+      code: first.code,
+      name: unit.rows.map((row) => row.slot).join('+'),
+      type: 'bin',
+      parentCode: null,
+      createdAt: context.now,
+      updatedAt: context.now,
+    };
     const writes: RecordWrite[] = [
       { op: 'create', entity: 'location', record: location },
       ...unit.rowNumbers.map((rowNumber): RecordWrite => ({
         op: 'record-movement',
-        movement: { id: `mov_${location.code}_${rowNumber}`, type: 'adjustment', itemId: 'itm_test', sku: 'TEST', fromLocationId: null, toLocationId: location.id, quantity: 1, lot: null, reference: String(rowNumber), occurredAt: context.now },
+        movement: {
+          id: `mov_${location.code}_${rowNumber}`,
+          type: 'adjustment',
+          itemId: 'itm_test',
+          sku: 'TEST',
+          fromLocationId: null,
+          toLocationId: location.id,
+          quantity: 1,
+          lot: null,
+          reference: String(rowNumber),
+          occurredAt: context.now,
+        },
         legs: [{ stockRecordId: 'stk_test', quantity: 1 }],
       })),
     ];

@@ -11,24 +11,45 @@ import type { RawRow } from '../../../lib/imports/domain/types.ts';
 
 /** Zero-width, joiners, word joiner, BOM, soft hyphen, marks and every bidi embedding, override and isolate. */
 const FORMAT_CHARACTERS = [
-  '\u00AD', '\u061C', '\u200B', '\u200C', '\u200D', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E',
-  '\u2060', '\u2066', '\u2067', '\u2068', '\u2069', '\uFEFF',
+  '\u00AD',
+  '\u061C',
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u200E',
+  '\u200F',
+  '\u202A',
+  '\u202B',
+  '\u202C',
+  '\u202D',
+  '\u202E',
+  '\u2060',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\uFEFF',
 ];
 
 const codePoint = (character: string) => `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 describe('RowReader identifiers: format characters', () => {
-  it.each(FORMAT_CHARACTERS.map((character) => [codePoint(character), character]))('refuses %s inside a required identifier with invalid-value naming it', (name, character) => {
-    // Prepare
-    const cells = new RowReader({ sku: `WID${character}GET` }, 4);
+  it.each(FORMAT_CHARACTERS.map((character) => [codePoint(character), character]))(
+    'refuses %s inside a required identifier with invalid-value naming it',
+    (name, character) => {
+      // Prepare
+      const cells = new RowReader({ sku: `WID${character}GET` }, 4);
 
-    // Act
-    const value = cells.requiredIdentifier('sku', 64);
+      // Act
+      const value = cells.requiredIdentifier('sku', 64);
 
-    // Assess
-    expect(value).toBeUndefined();
-    expect(cells.errors).toEqual([{ rowNumber: 4, column: 'sku', value: `WID${character}GET`, code: 'invalid-value', message: expect.stringContaining(name) }]);
-  });
+      // Assess
+      expect(value).toBeUndefined();
+      expect(cells.errors).toEqual([
+        { rowNumber: 4, column: 'sku', value: `WID${character}GET`, code: 'invalid-value', message: expect.stringContaining(name) },
+      ]);
+    },
+  );
 
   it.each([
     ['at the end', 'L-1\u202E'],
@@ -80,7 +101,10 @@ const VALID_ROWS: Record<string, Array<{ row: RawRow; identifiers: string[] }>> 
   items: [{ row: { sku: 'WIDGET', name: 'Widget', unit: 'ea', barcode: '4006381333931' }, identifiers: ['sku', 'unit', 'barcode'] }],
   locations: [{ row: { code: 'A1', name: 'Aisle 1', parentcode: 'W1' }, identifiers: ['code', 'parentCode'] }],
   'stock-adjustments': [
-    { row: { reference: 'ADJ-1', sku: 'WIDGET', locationcode: 'A1', quantitydelta: '-2', lot: 'L-1' }, identifiers: ['reference', 'sku', 'locationCode', 'lot'] },
+    {
+      row: { reference: 'ADJ-1', sku: 'WIDGET', locationcode: 'A1', quantitydelta: '-2', lot: 'L-1' },
+      identifiers: ['reference', 'sku', 'locationCode', 'lot'],
+    },
   ],
   'stock-transfers': [
     {
@@ -89,13 +113,32 @@ const VALID_ROWS: Record<string, Array<{ row: RawRow; identifiers: string[] }>> 
     },
   ],
   'stock-counts': [
-    { row: { countreference: 'CNT-1', locationcode: 'A1', sku: 'WIDGET', countedquantity: '3', lot: 'L-1' }, identifiers: ['countReference', 'locationCode', 'sku', 'lot'] },
+    {
+      row: { countreference: 'CNT-1', locationcode: 'A1', sku: 'WIDGET', countedquantity: '3', lot: 'L-1' },
+      identifiers: ['countReference', 'locationCode', 'sku', 'lot'],
+    },
   ],
-  'po-receipts': [{ row: { ponumber: 'PO-1', sku: 'WIDGET', locationcode: 'A1', quantity: '10', lot: 'L-1' }, identifiers: ['poNumber', 'sku', 'locationCode', 'lot'] }],
-  boms: [{ row: { bomcode: 'KIT-1', targetsku: 'KIT', componentsku: 'NUT', quantity: '2', unit: 'ea' }, identifiers: ['bomCode', 'targetSku', 'componentSku', 'unit'] }],
+  'po-receipts': [
+    { row: { ponumber: 'PO-1', sku: 'WIDGET', locationcode: 'A1', quantity: '10', lot: 'L-1' }, identifiers: ['poNumber', 'sku', 'locationCode', 'lot'] },
+  ],
+  boms: [
+    {
+      row: { bomcode: 'KIT-1', targetsku: 'KIT', componentsku: 'NUT', quantity: '2', unit: 'ea' },
+      identifiers: ['bomCode', 'targetSku', 'componentSku', 'unit'],
+    },
+  ],
   builds: [
     {
-      row: { buildreference: 'BLD-1', bomcode: 'KIT-1', quantity: '1', locationcode: 'A1', outputlot: 'OUT-1', componentsku: 'NUT', sourcelot: 'L-1', sourcelocationcode: 'B1' },
+      row: {
+        buildreference: 'BLD-1',
+        bomcode: 'KIT-1',
+        quantity: '1',
+        locationcode: 'A1',
+        outputlot: 'OUT-1',
+        componentsku: 'NUT',
+        sourcelot: 'L-1',
+        sourcelocationcode: 'B1',
+      },
       identifiers: ['buildReference', 'bomCode', 'locationCode', 'outputLot', 'sourceLot', 'sourceLocationCode'],
     },
     { row: { buildreference: 'BLD-1', bomcode: 'KIT-1', quantity: '1', locationcode: 'A1', componentsku: 'NUT' }, identifiers: ['componentSku'] },
@@ -106,7 +149,9 @@ const validRows = Object.entries(VALID_ROWS).flatMap(([kind, rows]) => rows.map(
 
 const cases = Object.entries(VALID_ROWS).flatMap(([kind, rows]) =>
   rows.flatMap(({ row, identifiers }) =>
-    identifiers.flatMap((column) => ['\u200B', '\u202E', '\u2067', '\uFEFF'].map((character) => ({ kind, row, column, character, name: codePoint(character) }))),
+    identifiers.flatMap((column) =>
+      ['\u200B', '\u202E', '\u2067', '\uFEFF'].map((character) => ({ kind, row, column, character, name: codePoint(character) })),
+    ),
   ),
 );
 

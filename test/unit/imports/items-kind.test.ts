@@ -137,7 +137,13 @@ describe('itemsKind.parseRow', () => {
     { rule: 'reorderPoint text', raw: { sku: 'A', name: 'a', reorderpoint: 'ten' }, column: 'reorderPoint', value: 'ten', code: 'invalid-number' },
     { rule: 'reorderPoint formula', raw: { sku: 'A', name: 'a', reorderpoint: '=1+1' }, column: 'reorderPoint', value: '=1+1', code: 'invalid-number' },
     { rule: 'reorderPoint negative', raw: { sku: 'A', name: 'a', reorderpoint: '-3.5' }, column: 'reorderPoint', value: '-3.5', code: 'invalid-number' },
-    { rule: 'reorderPoint infinite', raw: { sku: 'A', name: 'a', reorderpoint: '9'.repeat(400) }, column: 'reorderPoint', value: '9'.repeat(400), code: 'invalid-number' },
+    {
+      rule: 'reorderPoint infinite',
+      raw: { sku: 'A', name: 'a', reorderpoint: '9'.repeat(400) },
+      column: 'reorderPoint',
+      value: '9'.repeat(400),
+      code: 'invalid-number',
+    },
     { rule: 'trackingMode unknown', raw: { sku: 'A', name: 'a', trackingmode: 'serial' }, column: 'trackingMode', value: 'serial', code: 'invalid-value' },
     { rule: 'trackingMode case', raw: { sku: 'A', name: 'a', trackingmode: 'Lot' }, column: 'trackingMode', value: 'Lot', code: 'invalid-value' },
   ])('$rule → $code', ({ raw, column, value, code }) => {
@@ -228,8 +234,22 @@ describe('itemsKind.decide', () => {
     const fromEmpty = itemsKind.decide(empty, undefined, 'update', context());
 
     // Assess
-    expect(fromFull.action === 'created' && fromFull.record).toMatchObject({ unit: 'kg', description: 'd', category: 'c', barcode: 'b', reorderPoint: 5, trackingMode: 'lot' });
-    expect(fromEmpty.action === 'created' && fromEmpty.record).toMatchObject({ unit: 'ea', description: null, category: null, barcode: null, reorderPoint: null, trackingMode: 'none' });
+    expect(fromFull.action === 'created' && fromFull.record).toMatchObject({
+      unit: 'kg',
+      description: 'd',
+      category: 'c',
+      barcode: 'b',
+      reorderPoint: 5,
+      trackingMode: 'lot',
+    });
+    expect(fromEmpty.action === 'created' && fromEmpty.record).toMatchObject({
+      unit: 'ea',
+      description: null,
+      category: null,
+      barcode: null,
+      reorderPoint: null,
+      trackingMode: 'none',
+    });
   });
 
   it('uses a real id generator', () => {
@@ -358,18 +378,21 @@ describe('itemsKind.decide', () => {
   it.each([
     { rule: 'to none', cell: 'none', value: 'none' },
     { rule: 'by an empty cell (none)', cell: '', value: null },
-  ])('refuses a trackingMode change $rule while the item holds stock (tracking-change-with-stock), and reads the total for the commit to check', ({ cell, value }) => {
-    // Prepare: the lot-tracked item holds 100 in lot L1
-    const world = new World();
-    world.stock(existing, at(A1, 'L1'), 100);
+  ])(
+    'refuses a trackingMode change $rule while the item holds stock (tracking-change-with-stock), and reads the total for the commit to check',
+    ({ cell, value }) => {
+      // Prepare: the lot-tracked item holds 100 in lot L1
+      const world = new World();
+      world.stock(existing, at(A1, 'L1'), 100);
 
-    // Act
-    const decision = itemsKind.decide(parsedRow({ sku: existing.sku, name: existing.name, trackingmode: cell }), existing, 'update', context(7, world));
+      // Act
+      const decision = itemsKind.decide(parsedRow({ sku: existing.sku, name: existing.name, trackingmode: cell }), existing, 'update', context(7, world));
 
-    // Assess
-    expect(decision).toMatchObject({ action: 'failed', error: { rowNumber: 7, column: 'trackingMode', value, code: 'tracking-change-with-stock' } });
-    expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: 1 }]);
-  });
+      // Assess
+      expect(decision).toMatchObject({ action: 'failed', error: { rowNumber: 7, column: 'trackingMode', value, code: 'tracking-change-with-stock' } });
+      expect(world.ledger.flush()).toEqual([{ op: 'check-item-stock', itemId: existing.id, expectedVersion: 1 }]);
+    },
+  );
 
   it('changes trackingMode of an item that holds nothing, writing its total (0) under the new mode, so stock decided on the old mode cannot commit after it', () => {
     // Prepare
@@ -381,7 +404,12 @@ describe('itemsKind.decide', () => {
     // Assess
     expect(decision.action === 'updated' && decision.record.trackingMode).toBe('none');
     expect(world.ledger.flush()).toEqual([
-      { op: 'put-item-stock', itemStock: { itemId: existing.id, onHand: 0, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: existing.trackingMode },
+      {
+        op: 'put-item-stock',
+        itemStock: { itemId: existing.id, onHand: 0, trackingMode: 'none' },
+        expectedVersion: null,
+        trackingModeRead: existing.trackingMode,
+      },
     ]);
   });
 });

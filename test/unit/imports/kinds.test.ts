@@ -5,7 +5,16 @@ import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from '../../../lib/imp
 describe('IMPORT_KINDS', () => {
   it('lists items, locations, the stock kinds, boms, then builds', () => {
     // Act / Assess
-    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual(['items', 'locations', 'stock-adjustments', 'stock-transfers', 'stock-counts', 'po-receipts', 'boms', 'builds']);
+    expect(IMPORT_KINDS.map((def) => def.kind)).toEqual([
+      'items',
+      'locations',
+      'stock-adjustments',
+      'stock-transfers',
+      'stock-counts',
+      'po-receipts',
+      'boms',
+      'builds',
+    ]);
   });
 
   it.each(IMPORT_KINDS.map((def) => [def.kind, def] as const))('%s is complete and consistent', (_kind, def) => {

@@ -30,7 +30,7 @@ function items(file: string, chunkActions?: number) {
 }
 
 describe('chunks', () => {
-  it('fill each transaction up to its room: a new item\'s record takes 1 of 98 actions, the chunk\'s item.created events 1 together (one event batch)', async () => {
+  it("fill each transaction up to its room: a new item's record takes 1 of 98 actions, the chunk's item.created events 1 together (one event batch)", async () => {
     // Prepare
     const run = items(itemsFile(Array.from({ length: 100 }, (_, index) => [`S-${index}`, `Item ${index}`, ''])));
 
@@ -96,7 +96,7 @@ describe('chunks', () => {
     expect(run.job().counts).toMatchObject({ processedRows: 6, created: 6 });
   });
 
-  it('count a chunk\'s events as the event batch items the store will write, size splits included', async () => {
+  it("count a chunk's events as the event batch items the store will write, size splits included", async () => {
     // Prepare: 2,000-character descriptions make each item.created event ~2.3 KB, so ~150 fill one
     // batch item (350,000 bytes); a room of 400 actions holds ~397 records and their events' 3 items
     const description = 'd'.repeat(2000);
@@ -109,7 +109,10 @@ describe('chunks', () => {
         writer.run(context, async () => {
           const plan = await build();
           const envelopes = plan.events.map((draft, index) => eventEnvelope(draft, context.organizationId, newEventId(index + 1), HARNESS_NOW));
-          chunks.push({ records: plan.writes.filter((write) => write.kind !== 'checkpoint').length, eventItems: eventBatchItems(envelopes, 1, new Date(HARNESS_NOW)).length });
+          chunks.push({
+            records: plan.writes.filter((write) => write.kind !== 'checkpoint').length,
+            eventItems: eventBatchItems(envelopes, 1, new Date(HARNESS_NOW)).length,
+          });
           return plan;
         }),
     };
@@ -155,7 +158,10 @@ describe('the row-error cap', () => {
     const job = run.job();
     expect(job.status).toBe('completed_with_errors');
     expect(job.counts).toEqual({ totalRows: rowCount, processedRows: rowCount, created: 0, updated: 0, skipped: 0, failed: rowCount });
-    expect({ stored: job.storedErrors, unstored: job.unstoredErrors }).toEqual({ stored: MAX_STORED_ROW_ERRORS, unstored: 2 * rowCount - MAX_STORED_ROW_ERRORS });
+    expect({ stored: job.storedErrors, unstored: job.unstoredErrors }).toEqual({
+      stored: MAX_STORED_ROW_ERRORS,
+      unstored: 2 * rowCount - MAX_STORED_ROW_ERRORS,
+    });
     expect(run.rowErrors).toHaveLength(MAX_STORED_ROW_ERRORS);
     expect(run.rowErrors.slice(0, 2).map((error) => [error.rowNumber, error.index, error.column])).toEqual([
       [1, 0, 'name'],
@@ -299,7 +305,15 @@ describe('row verdicts', () => {
 describe('a chunk decided again after another writer changed its records', () => {
   it('checks cycles against the tree as the other writer left it, not as this attempt assumed it', async () => {
     // Prepare: A (root), B under A, C (root); the file moves B under C
-    const location = (code: string, parentCode: string | null): Location => ({ id: `loc_${code}`, code, name: code, type: 'bin', parentCode, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW });
+    const location = (code: string, parentCode: string | null): Location => ({
+      id: `loc_${code}`,
+      code,
+      name: code,
+      type: 'bin',
+      parentCode,
+      createdAt: HARNESS_NOW,
+      updatedAt: HARNESS_NOW,
+    });
     const run = importHarness<Location>({
       kind: locationsKind as never,
       file: 'code,name,type,parentCode\nB,b,bin,C\n',
@@ -333,7 +347,15 @@ describe('a chunk decided again after another writer changed its records', () =>
 describe('a continuation', () => {
   it('reads the references of the rows it has left only, so its cost follows what is left', async () => {
     // Prepare: 100 locations, row i under the existing parent P-i; the job is past row 80
-    const location = (code: string, parentCode: string | null): Location => ({ id: `loc_${code}`, code, name: code, type: 'bin', parentCode, createdAt: HARNESS_NOW, updatedAt: HARNESS_NOW });
+    const location = (code: string, parentCode: string | null): Location => ({
+      id: `loc_${code}`,
+      code,
+      name: code,
+      type: 'bin',
+      parentCode,
+      createdAt: HARNESS_NOW,
+      updatedAt: HARNESS_NOW,
+    });
     const parents = Array.from({ length: 100 }, (_, index) => location(`P-${index + 1}`, null));
     const file = `code,name,type,parentCode\n${Array.from({ length: 100 }, (_, index) => `C-${index + 1},c,bin,P-${index + 1}`).join('\n')}\n`;
     const run = importHarness<Location>({ kind: locationsKind as never, file, keyOf: (record) => record.code, existing: parents });
@@ -358,9 +380,19 @@ describe('a continuation', () => {
 describe('the end of a job', () => {
   it('is reported once, with the final counts, by the delivery that ended it', async () => {
     // Prepare
-    const run = items(itemsFile([['E-1', 'One', ''], ['', 'No sku', ''], ['E-3', 'Three', '']]));
+    const run = items(
+      itemsFile([
+        ['E-1', 'One', ''],
+        ['', 'No sku', ''],
+        ['E-3', 'Three', ''],
+      ]),
+    );
     const ended: { status: string; created: number; failed: number }[] = [];
-    const ports = { ...run.ports, onEnded: (job: { counts: { created: number; failed: number } }, status: string) => ended.push({ status, created: job.counts.created, failed: job.counts.failed }) };
+    const ports = {
+      ...run.ports,
+      onEnded: (job: { counts: { created: number; failed: number } }, status: string) =>
+        ended.push({ status, created: job.counts.created, failed: job.counts.failed }),
+    };
 
     // Act
     const first = await new ImportJobProcessor(ports).process('org_1', 'imp_1', PLENTY);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_COUNTS, IMPORT_ABANDONED_AFTER_SECONDS, IMPORT_JOB_RETENTION_DAYS, isJobExpired, jobExpiresAtEpochSeconds, type ImportJobState } from '../../../lib/imports/domain/job.ts';
+import {
+  EMPTY_COUNTS,
+  IMPORT_ABANDONED_AFTER_SECONDS,
+  IMPORT_JOB_RETENTION_DAYS,
+  isJobExpired,
+  jobExpiresAtEpochSeconds,
+  type ImportJobState,
+} from '../../../lib/imports/domain/job.ts';
 import { ImportReads, type ImportJobReader } from '../../../lib/imports/domain/read-imports.ts';
 
 const submittedAt = '2026-01-01T00:00:00.000Z';

@@ -7,7 +7,23 @@ import { stockTransfersKind } from '../../../lib/imports/domain/stock-transfers-
 import type { DuplicateStrategy } from '../../../lib/imports/domain/types.ts';
 import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
 import { MAX_ON_HAND, type StockEntry } from '../../../lib/stock/domain/records.ts';
-import { A1, adjustment, at, bomOf, build, count, decide, minutesFromNow, problems, receipt, RESIN, STORED_AT, transfer, WIDGET, World } from '../../support/stock-world.ts';
+import {
+  A1,
+  adjustment,
+  at,
+  bomOf,
+  build,
+  count,
+  decide,
+  minutesFromNow,
+  problems,
+  receipt,
+  RESIN,
+  STORED_AT,
+  transfer,
+  WIDGET,
+  World,
+} from '../../support/stock-world.ts';
 
 /**
  * The five import kinds that move stock (docs/inventory.md "Import kinds"), as adapters: their
@@ -23,8 +39,14 @@ describe('stock kinds: parseRow', () => {
     const bare = stockAdjustmentsKind.parseRow({ reference: 'ADJ-1', sku: 'WIDGET', locationcode: 'A1', quantitydelta: '2.5' }, 2);
 
     // Assess
-    expect(full).toEqual({ ok: true, value: { reference: 'ADJ-1', sku: 'WIDGET', locationCode: 'A1', quantityDelta: -0.000001, quantityDeltaCell: '-0.000001', lot: 'L-1', reason: 'damaged' } });
-    expect(bare).toEqual({ ok: true, value: { reference: 'ADJ-1', sku: 'WIDGET', locationCode: 'A1', quantityDelta: 2.5, quantityDeltaCell: '2.5', lot: null, reason: null } });
+    expect(full).toEqual({
+      ok: true,
+      value: { reference: 'ADJ-1', sku: 'WIDGET', locationCode: 'A1', quantityDelta: -0.000001, quantityDeltaCell: '-0.000001', lot: 'L-1', reason: 'damaged' },
+    });
+    expect(bare).toEqual({
+      ok: true,
+      value: { reference: 'ADJ-1', sku: 'WIDGET', locationCode: 'A1', quantityDelta: 2.5, quantityDeltaCell: '2.5', lot: null, reason: null },
+    });
   });
 
   it.each([
@@ -100,8 +122,14 @@ describe('stock kinds: parseRow', () => {
     const undated = poReceiptsKind.parseRow(receipt(), 2);
 
     // Assess
-    expect(dated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: 'L-1', receivedAt: '2026-11-20T06:15:00.000Z' } });
-    expect(undated).toEqual({ ok: true, value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: null, receivedAt: null } });
+    expect(dated).toEqual({
+      ok: true,
+      value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: 'L-1', receivedAt: '2026-11-20T06:15:00.000Z' },
+    });
+    expect(undated).toEqual({
+      ok: true,
+      value: { poNumber: 'PO-1', sku: 'WIDGET', locationCode: 'A1', quantity: 10, quantityCell: '10', lot: null, receivedAt: null },
+    });
   });
 
   it('po-receipts says why it refuses a receivedAt before 1970, and accepts 1970-01-01T00:00:00Z itself', () => {
@@ -110,7 +138,10 @@ describe('stock kinds: parseRow', () => {
     const epoch = poReceiptsKind.parseRow(receipt({ receivedat: '1970-01-01T00:00:00Z' }), 2);
 
     // Assess
-    expect(early).toEqual({ ok: false, errors: [expect.objectContaining({ column: 'receivedAt', code: 'invalid-value', message: 'receivedAt must not be before 1970-01-01T00:00:00Z.' })] });
+    expect(early).toEqual({
+      ok: false,
+      errors: [expect.objectContaining({ column: 'receivedAt', code: 'invalid-value', message: 'receivedAt must not be before 1970-01-01T00:00:00Z.' })],
+    });
     expect(epoch).toMatchObject({ ok: true, value: { receivedAt: '1970-01-01T00:00:00.000Z' } });
   });
 
@@ -132,8 +163,18 @@ describe('stock kinds: parseRow', () => {
     { label: 'a receivedAt without a zone', cells: { receivedat: '2026-11-20T08:15:00' }, column: 'receivedAt', code: 'invalid-value' },
     { label: 'a receivedAt in words', cells: { receivedat: 'yesterday' }, column: 'receivedAt', code: 'invalid-value' },
     { label: 'a receivedAt in month 13', cells: { receivedat: '2026-13-01T08:15:00Z' }, column: 'receivedAt', code: 'invalid-value' },
-    { label: 'a receivedAt on a day that does not exist (February 30)', cells: { receivedat: '2026-02-30T08:15:00Z' }, column: 'receivedAt', code: 'invalid-value' },
-    { label: 'a receivedAt before 1970 (a movement id holds its time from 1970 on)', cells: { receivedat: '1969-12-31T23:59:59Z' }, column: 'receivedAt', code: 'invalid-value' },
+    {
+      label: 'a receivedAt on a day that does not exist (February 30)',
+      cells: { receivedat: '2026-02-30T08:15:00Z' },
+      column: 'receivedAt',
+      code: 'invalid-value',
+    },
+    {
+      label: 'a receivedAt before 1970 (a movement id holds its time from 1970 on)',
+      cells: { receivedat: '1969-12-31T23:59:59Z' },
+      column: 'receivedAt',
+      code: 'invalid-value',
+    },
     { label: 'a receivedAt before 1970 once in UTC', cells: { receivedat: '1970-01-01T00:30:00+01:00' }, column: 'receivedAt', code: 'invalid-value' },
   ])('po-receipts reports $label', ({ cells, column, code }) => {
     // Act / Assess
@@ -148,11 +189,29 @@ describe('stock kinds: parseRow', () => {
     // Assess
     expect(header).toEqual({
       ok: true,
-      value: { buildReference: 'B-1', bomCode: 'GADGET-BOM', quantity: 4, locationCode: 'A1', outputLot: null, componentSku: null, sourceLot: null, sourceLocationCode: null },
+      value: {
+        buildReference: 'B-1',
+        bomCode: 'GADGET-BOM',
+        quantity: 4,
+        locationCode: 'A1',
+        outputLot: null,
+        componentSku: null,
+        sourceLot: null,
+        sourceLocationCode: null,
+      },
     });
     expect(source).toEqual({
       ok: true,
-      value: { buildReference: 'B-1', bomCode: 'GADGET-BOM', quantity: 4, locationCode: 'A1', outputLot: null, componentSku: 'RESIN', sourceLot: 'L1', sourceLocationCode: 'B1' },
+      value: {
+        buildReference: 'B-1',
+        bomCode: 'GADGET-BOM',
+        quantity: 4,
+        locationCode: 'A1',
+        outputLot: null,
+        componentSku: 'RESIN',
+        sourceLot: 'L1',
+        sourceLocationCode: 'B1',
+      },
     });
     expect(buildsKind.groupKeyOf?.(build({ buildreference: 'B-1 ' }))).toBe('B-1');
   });
@@ -171,15 +230,34 @@ describe('stock kinds: parseRow', () => {
   });
 });
 
-
 describe('stock kinds: a row applied before', () => {
   const claim: VersionedRecord<StockEntry> = { record: { key: 'applied', jobId: 'imp_0', movementIds: ['mov_0'], appliedAt: STORED_AT }, version: 1 };
   const cases = [
-    { kind: 'stock-adjustments', column: 'reference', run: (world: World, strategy: DuplicateStrategy) => decide(stockAdjustmentsKind, world, [adjustment()], { existing: claim, strategy, rowNumber: 4 }) },
-    { kind: 'stock-transfers', column: 'reference', run: (world: World, strategy: DuplicateStrategy) => decide(stockTransfersKind, world, [transfer()], { existing: claim, strategy, rowNumber: 4 }) },
-    { kind: 'stock-counts', column: 'countReference', run: (world: World, strategy: DuplicateStrategy) => decide(stockCountsKind, world, [count()], { existing: claim, strategy, rowNumber: 4 }) },
-    { kind: 'po-receipts', column: 'poNumber', run: (world: World, strategy: DuplicateStrategy) => decide(poReceiptsKind, world, [receipt()], { existing: claim, strategy, rowNumber: 4 }) },
-    { kind: 'builds', column: 'buildReference', run: (world: World, strategy: DuplicateStrategy) => decide(buildsKind, world, [build()], { existing: claim, strategy, rowNumber: 4 }) },
+    {
+      kind: 'stock-adjustments',
+      column: 'reference',
+      run: (world: World, strategy: DuplicateStrategy) => decide(stockAdjustmentsKind, world, [adjustment()], { existing: claim, strategy, rowNumber: 4 }),
+    },
+    {
+      kind: 'stock-transfers',
+      column: 'reference',
+      run: (world: World, strategy: DuplicateStrategy) => decide(stockTransfersKind, world, [transfer()], { existing: claim, strategy, rowNumber: 4 }),
+    },
+    {
+      kind: 'stock-counts',
+      column: 'countReference',
+      run: (world: World, strategy: DuplicateStrategy) => decide(stockCountsKind, world, [count()], { existing: claim, strategy, rowNumber: 4 }),
+    },
+    {
+      kind: 'po-receipts',
+      column: 'poNumber',
+      run: (world: World, strategy: DuplicateStrategy) => decide(poReceiptsKind, world, [receipt()], { existing: claim, strategy, rowNumber: 4 }),
+    },
+    {
+      kind: 'builds',
+      column: 'buildReference',
+      run: (world: World, strategy: DuplicateStrategy) => decide(buildsKind, world, [build()], { existing: claim, strategy, rowNumber: 4 }),
+    },
   ];
 
   function stockedWorld(): World {
@@ -217,7 +295,6 @@ describe('stock kinds: a row applied before', () => {
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 });
-
 
 describe('stock kinds: limits', () => {
   it('refuses a quantity above MAX_ON_HAND with invalid-number', () => {

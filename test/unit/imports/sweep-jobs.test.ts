@@ -11,8 +11,22 @@ const fortyMinutesAgo = new Date(NOW.getTime() - 40 * 60_000).toISOString();
 
 function stalledJob(id: string, since = longAgo, status: ImportJobState['status'] = 'processing'): ImportJobState {
   return {
-    id, organizationId: 'org_1', kind: 'items', duplicateStrategy: 'skip', status, fileName: 'f.csv', fileSizeBytes: 1, fileSha256: 'x', fileKey: 'k',
-    submittedAt: since, startedAt: since, completedAt: null, failure: null, warnings: [], checkpoint: 0, progressAt: since,
+    id,
+    organizationId: 'org_1',
+    kind: 'items',
+    duplicateStrategy: 'skip',
+    status,
+    fileName: 'f.csv',
+    fileSizeBytes: 1,
+    fileSha256: 'x',
+    fileKey: 'k',
+    submittedAt: since,
+    startedAt: since,
+    completedAt: null,
+    failure: null,
+    warnings: [],
+    checkpoint: 0,
+    progressAt: since,
     counts: { totalRows: 1, processedRows: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
   };
 }

@@ -114,8 +114,24 @@ describe('validateRows', () => {
     ['a tenant location updated by an earlier row', 'code,name,parentCode\nWH1,w,\nA,a,WH1\n', ['WH1'], []],
     ['a later row of the file', 'code,name,parentCode\nA,a,WH1\nWH1,w,\n', [], [[1, 'unknown-location']]],
     ['nothing', 'code,name,parentCode\nA,a,WH9\n', ['WH1'], [[1, 'unknown-location']]],
-    ['an earlier row that is invalid', 'code,name,parentCode,type\nWH1,w,,shelf\nA,a,WH1,bin\n', [], [[1, 'invalid-value'], [2, 'unknown-location']]],
-    ['an earlier row whose own parent is unknown', 'code,name,parentCode\nZ,z,WH9\nA,a,Z\n', [], [[1, 'unknown-location'], [2, 'unknown-location']]],
+    [
+      'an earlier row that is invalid',
+      'code,name,parentCode,type\nWH1,w,,shelf\nA,a,WH1,bin\n',
+      [],
+      [
+        [1, 'invalid-value'],
+        [2, 'unknown-location'],
+      ],
+    ],
+    [
+      'an earlier row whose own parent is unknown',
+      'code,name,parentCode\nZ,z,WH9\nA,a,Z\n',
+      [],
+      [
+        [1, 'unknown-location'],
+        [2, 'unknown-location'],
+      ],
+    ],
     ['an earlier duplicate row (the first occurrence counts)', 'code,name,parentCode\nWH1,w,\nWH1,w2,\nA,a,WH1\n', [], [[2, 'duplicate-in-file']]],
   ])('resolves parentCode against %s', async (_name, text, tenantLocations, expected) => {
     // Prepare
@@ -220,7 +236,10 @@ describe('validateRows', () => {
 describe('validateRows for a kind that groups rows', () => {
   it('spoils the whole group of a row the CSV reader refused (extra-cells): its other rows get group-has-errors', async () => {
     // Prepare: BOM KIT1 on rows 1 and 2; row 2 has a cell past the header
-    const read = await readCsv(Buffer.from('bomCode,name,targetSku,componentSku,quantity\nKIT1,Kit,KIT,NUT,2\nKIT1,Kit,KIT,SCREW,4,x\nKIT2,Kit 2,KIT,NUT,1\n'), bomsKind);
+    const read = await readCsv(
+      Buffer.from('bomCode,name,targetSku,componentSku,quantity\nKIT1,Kit,KIT,NUT,2\nKIT1,Kit,KIT,SCREW,4,x\nKIT2,Kit 2,KIT,NUT,1\n'),
+      bomsKind,
+    );
     if (!read.ok) throw new Error(read.failure.message);
     const { knownKeys } = tenant({ item: ['KIT', 'NUT', 'SCREW'] });
 

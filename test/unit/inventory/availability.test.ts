@@ -42,7 +42,19 @@ describe('quantity states', () => {
     const before = stockRecordView(record('stk_2', 'loc_a', null, 4));
 
     // Assess
-    expect(view).toEqual({ id: 'stk_1', itemId: 'itm_0000000001', sku: 'RESIN', locationId: 'loc_a', locationCode: 'C-a', lot: 'L1', quantity: 7.5, onHand: 7.5, reserved: 2.25, available: 5.25, updatedAt: at });
+    expect(view).toEqual({
+      id: 'stk_1',
+      itemId: 'itm_0000000001',
+      sku: 'RESIN',
+      locationId: 'loc_a',
+      locationCode: 'C-a',
+      lot: 'L1',
+      quantity: 7.5,
+      onHand: 7.5,
+      reserved: 2.25,
+      available: 5.25,
+      updatedAt: at,
+    });
     expect(before).toMatchObject({ quantity: 4, onHand: 4, reserved: 0, available: 4 });
   });
 
@@ -59,24 +71,49 @@ describe('quantity states', () => {
 
 describe('availabilityCut', () => {
   it('answers everything when it all fits and nothing follows', () => {
-    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_b'), false, 3)).toEqual({ stockRecordIds: ['stk_0', 'stk_1', 'stk_2'], truncated: false, nextAfterLocationId: null, lotsTruncatedLocationId: null });
+    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_b'), false, 3)).toEqual({
+      stockRecordIds: ['stk_0', 'stk_1', 'stk_2'],
+      truncated: false,
+      nextAfterLocationId: null,
+      lotsTruncatedLocationId: null,
+    });
     expect(availabilityCut([], false, 3)).toEqual({ stockRecordIds: [], truncated: false, nextAfterLocationId: null, lotsTruncatedLocationId: null });
   });
 
   it('keeps every record read when the one past the budget starts another location', () => {
-    expect(availabilityCut(entries('loc_a', 'loc_b', 'loc_b', 'loc_c'), true, 3)).toEqual({ stockRecordIds: ['stk_0', 'stk_1', 'stk_2'], truncated: true, nextAfterLocationId: 'loc_b', lotsTruncatedLocationId: null });
+    expect(availabilityCut(entries('loc_a', 'loc_b', 'loc_b', 'loc_c'), true, 3)).toEqual({
+      stockRecordIds: ['stk_0', 'stk_1', 'stk_2'],
+      truncated: true,
+      nextAfterLocationId: 'loc_b',
+      lotsTruncatedLocationId: null,
+    });
   });
 
   it('leaves a location whose lots go on past the budget to the next response', () => {
-    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_b', 'loc_b'), true, 3)).toEqual({ stockRecordIds: ['stk_0', 'stk_1'], truncated: true, nextAfterLocationId: 'loc_a', lotsTruncatedLocationId: null });
+    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_b', 'loc_b'), true, 3)).toEqual({
+      stockRecordIds: ['stk_0', 'stk_1'],
+      truncated: true,
+      nextAfterLocationId: 'loc_a',
+      lotsTruncatedLocationId: null,
+    });
   });
 
   it('when the store stopped short (its 1 MB page), treats the last location read as unfinished', () => {
-    expect(availabilityCut(entries('loc_a', 'loc_b'), true, 3)).toEqual({ stockRecordIds: ['stk_0'], truncated: true, nextAfterLocationId: 'loc_a', lotsTruncatedLocationId: null });
+    expect(availabilityCut(entries('loc_a', 'loc_b'), true, 3)).toEqual({
+      stockRecordIds: ['stk_0'],
+      truncated: true,
+      nextAfterLocationId: 'loc_a',
+      lotsTruncatedLocationId: null,
+    });
   });
 
   it('answers a location that alone holds more than the budget with its first lots, marked, and goes on after it', () => {
-    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_a', 'loc_a'), true, 3)).toEqual({ stockRecordIds: ['stk_0', 'stk_1', 'stk_2'], truncated: true, nextAfterLocationId: 'loc_a', lotsTruncatedLocationId: 'loc_a' });
+    expect(availabilityCut(entries('loc_a', 'loc_a', 'loc_a', 'loc_a'), true, 3)).toEqual({
+      stockRecordIds: ['stk_0', 'stk_1', 'stk_2'],
+      truncated: true,
+      nextAfterLocationId: 'loc_a',
+      lotsTruncatedLocationId: 'loc_a',
+    });
   });
 });
 
@@ -109,7 +146,15 @@ describe('itemAvailability', () => {
             { lot: 'L1', stockRecordId: 'stk_2', onHand: 0.2, reserved: 0.05, available: 0.15 },
           ],
         },
-        { locationId: 'loc_b', locationCode: 'C-b', onHand: 3, reserved: 4, available: -1, lotsTruncated: false, lots: [{ lot: 'L1', stockRecordId: 'stk_3', onHand: 3, reserved: 4, available: -1 }] },
+        {
+          locationId: 'loc_b',
+          locationCode: 'C-b',
+          onHand: 3,
+          reserved: 4,
+          available: -1,
+          lotsTruncated: false,
+          lots: [{ lot: 'L1', stockRecordId: 'stk_3', onHand: 3, reserved: 4, available: -1 }],
+        },
       ],
       truncated: true,
       nextAfterLocationId: 'loc_b',
@@ -141,7 +186,16 @@ describe('ItemAvailabilityReads', () => {
       calls.push(`item with ${ids.length} records`);
       if (itemId !== 'itm_0000000001') return undefined;
       // Read by id: in no particular order.
-      return { item: itemOf(itemId, 'RESIN'), stock: { itemId, onHand: 10 }, records: new Map([...records].reverse().filter((r) => ids.includes(r.id)).map((r) => [r.id, r])) };
+      return {
+        item: itemOf(itemId, 'RESIN'),
+        stock: { itemId, onHand: 10 },
+        records: new Map(
+          [...records]
+            .reverse()
+            .filter((r) => ids.includes(r.id))
+            .map((r) => [r.id, r]),
+        ),
+      };
     },
   });
 

@@ -3,7 +3,15 @@ import { Hierarchy, loadAncestry } from '../../../lib/inventory/domain/hierarchy
 
 describe('Hierarchy.wouldCycle', () => {
   // A > B > C, and D alone
-  const tree = () => new Hierarchy(new Map<string, string | null>([['A', null], ['B', 'A'], ['C', 'B'], ['D', null]]));
+  const tree = () =>
+    new Hierarchy(
+      new Map<string, string | null>([
+        ['A', null],
+        ['B', 'A'],
+        ['C', 'B'],
+        ['D', null],
+      ]),
+    );
 
   it.each([
     ['A', 'C', true],
@@ -24,7 +32,12 @@ describe('Hierarchy.wouldCycle', () => {
   });
 
   it('stops on a loop already in the data', () => {
-    const looped = new Hierarchy(new Map([['P', 'Q'], ['Q', 'P']]));
+    const looped = new Hierarchy(
+      new Map([
+        ['P', 'Q'],
+        ['Q', 'P'],
+      ]),
+    );
     expect(looped.wouldCycle('X', 'P')).toBe(true);
   });
 });
@@ -32,7 +45,10 @@ describe('Hierarchy.wouldCycle', () => {
 describe('loadAncestry', () => {
   it('loads ancestors level by level, one batch per level', async () => {
     // Prepare: only the leaf is known; the store knows the chain up to the root
-    const store = new Map<string, string | null>([['B', 'A'], ['A', null]]);
+    const store = new Map<string, string | null>([
+      ['B', 'A'],
+      ['A', null],
+    ]);
     const batches: string[][] = [];
     // Act
     const hierarchy = await loadAncestry(new Map([['C', 'B']]), async (keys) => {
@@ -60,7 +76,10 @@ describe('loadAncestry', () => {
   });
 
   it('ends on a stored chain that loops, and refuses to hang anything under the loop', async () => {
-    const store = new Map<string, string | null>([['A', 'B'], ['B', 'A']]);
+    const store = new Map<string, string | null>([
+      ['A', 'B'],
+      ['B', 'A'],
+    ]);
     const hierarchy = await loadAncestry(new Map([['C', 'A']]), async (keys) => new Map(keys.map((key) => [key, store.get(key) ?? null])));
     expect(hierarchy.wouldCycle('C', 'A')).toBe(true);
     expect(hierarchy.wouldCycle('A', 'C')).toBe(true);
@@ -75,7 +94,16 @@ describe('loadAncestry', () => {
 describe('Hierarchy checks (issue 24, item 13)', () => {
   it('checks the stored ancestors of a moved record once per chunk, not those of new or unmoved records, nor records the chunk writes; rollback undoes a unit', () => {
     // Prepare: WH > Z > A; B, C and D at the top; all stored at version 3
-    const hierarchy = new Hierarchy(new Map<string, string | null>([['WH', null], ['Z', 'WH'], ['A', 'Z'], ['B', null], ['C', null], ['D', null]]));
+    const hierarchy = new Hierarchy(
+      new Map<string, string | null>([
+        ['WH', null],
+        ['Z', 'WH'],
+        ['A', 'Z'],
+        ['B', null],
+        ['C', null],
+        ['D', null],
+      ]),
+    );
     for (const key of ['WH', 'Z', 'A', 'B', 'C', 'D']) hierarchy.noteStored(key, { record: { code: key }, version: 3 });
     hierarchy.startChunk();
 

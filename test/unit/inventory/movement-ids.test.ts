@@ -5,15 +5,18 @@ import { isMovementTime, movementTimeOf, newMovementId } from '../../../lib/inve
 /** Movement ids carry their movement's time, so the store derives the key from the id (docs/inventory.md "Reading inventory"). */
 
 describe('movement ids', () => {
-  it.each(['2026-11-22T10:00:00.000Z', '1970-01-01T00:00:00.000Z', '2026-02-28T23:59:59.999Z'])('makes an id whose time is occurredAt %s, to the millisecond', (occurredAt) => {
-    // Act
-    const id = newMovementId(occurredAt);
+  it.each(['2026-11-22T10:00:00.000Z', '1970-01-01T00:00:00.000Z', '2026-02-28T23:59:59.999Z'])(
+    'makes an id whose time is occurredAt %s, to the millisecond',
+    (occurredAt) => {
+      // Act
+      const id = newMovementId(occurredAt);
 
-    // Assess
-    expect(id).toMatch(/^mov_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(movementTimeOf(id)).toBe(occurredAt);
-    expect(idTime('mov', id)).toBe(Date.parse(occurredAt));
-  });
+      // Assess
+      expect(id).toMatch(/^mov_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(movementTimeOf(id)).toBe(occurredAt);
+      expect(idTime('mov', id)).toBe(Date.parse(occurredAt));
+    },
+  );
 
   it('makes two ids of the same time different (80 random bits)', () => {
     expect(newMovementId('2026-11-22T10:00:00.000Z')).not.toBe(newMovementId('2026-11-22T10:00:00.000Z'));

@@ -1,8 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { applyMovement, NegativeStockError, onHandMatchesLedger, stockRecordKey, sumQuantities, type Movement, type StockRecord } from '../../../lib/inventory/domain/stock.ts';
+import {
+  applyMovement,
+  NegativeStockError,
+  onHandMatchesLedger,
+  stockRecordKey,
+  sumQuantities,
+  type Movement,
+  type StockRecord,
+} from '../../../lib/inventory/domain/stock.ts';
 
-const stock: StockRecord = { id: 'stk_1', itemId: 'itm_1', sku: 'SKU-1', locationId: 'loc_1', locationCode: 'A1', lot: null, onHand: 0, createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z' };
-const movement = (quantity: number, id = `mov_${quantity}`): Movement => ({ id, stockRecordId: 'stk_1', quantity, type: 'adjustment', reference: null, occurredAt: '2026-11-22T11:00:00.000Z' });
+const stock: StockRecord = {
+  id: 'stk_1',
+  itemId: 'itm_1',
+  sku: 'SKU-1',
+  locationId: 'loc_1',
+  locationCode: 'A1',
+  lot: null,
+  onHand: 0,
+  createdAt: '2026-11-22T10:00:00.000Z',
+  updatedAt: '2026-11-22T10:00:00.000Z',
+};
+const movement = (quantity: number, id = `mov_${quantity}`): Movement => ({
+  id,
+  stockRecordId: 'stk_1',
+  quantity,
+  type: 'adjustment',
+  reference: null,
+  occurredAt: '2026-11-22T11:00:00.000Z',
+});
 
 describe('stock records', () => {
   it('sums decimal quantities exactly (0.1 + 0.2 is 0.3)', () => {

@@ -199,10 +199,12 @@ describe('renderBarcode with one size', () => {
 });
 
 describe('renderBarcode with width and height', () => {
-  it.each(TWO_D.flatMap((format) => [
-    { format, widthMm: 80, heightMm: 30 },
-    { format, widthMm: 30, heightMm: 80 },
-  ]))('$format in a $widthMm × $heightMm mm box is not distorted and is centred', async ({ format, widthMm, heightMm }) => {
+  it.each(
+    TWO_D.flatMap((format) => [
+      { format, widthMm: 80, heightMm: 30 },
+      { format, widthMm: 30, heightMm: 80 },
+    ]),
+  )('$format in a $widthMm × $heightMm mm box is not distorted and is centred', async ({ format, widthMm, heightMm }) => {
     // Prepare
     const pxPerMm = 8;
     const natural = darkBounds(rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), pxPerMm));
@@ -225,10 +227,12 @@ describe('renderBarcode with width and height', () => {
     expect(scan(raster, format).text.length).toBeGreaterThan(0);
   });
 
-  it.each(LINEAR.flatMap((format) => [
-    { format, widthMm: 60, heightMm: 10 },
-    { format, widthMm: 120, heightMm: 60 },
-  ]))('$format in a $widthMm × $heightMm mm box fills it: uniform bar widths, stretched height', async ({ format, widthMm, heightMm }) => {
+  it.each(
+    LINEAR.flatMap((format) => [
+      { format, widthMm: 60, heightMm: 10 },
+      { format, widthMm: 120, heightMm: 60 },
+    ]),
+  )('$format in a $widthMm × $heightMm mm box fills it: uniform bar widths, stretched height', async ({ format, widthMm, heightMm }) => {
     // Prepare
     const naturalRaster = rasterize(await renderBarcode({ format, payload: PAYLOADS[format] }), PX_PER_MM);
     const natural = darkBounds(naturalRaster);

@@ -11,8 +11,23 @@ describe('writeUnitsOf', () => {
     expect(writeUnitsOf({ operation: 'PutItem', input: { Item: small } })).toBe(1);
     expect(writeUnitsOf({ operation: 'PutItem', input: { Item: large } })).toBe(2);
     expect(writeUnitsOf({ operation: 'PutItem', input: { Item: { ...small, gsi1pk: 'DUE#01', gsi1sk: 'x' } } })).toBe(2);
-    expect(writeUnitsOf({ operation: 'UpdateItem', input: { Key: { pk: 'P', sk: 'S' }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n_1' }, ExpressionAttributeValues: { ':one': 1 } } })).toBe(1);
-    expect(writeUnitsOf({ operation: 'UpdateItem', input: { Key: { pk: 'P', sk: 'S' }, UpdateExpression: 'REMOVE #a', ExpressionAttributeNames: { '#a': 'gsi1pk' } } })).toBe(2);
+    expect(
+      writeUnitsOf({
+        operation: 'UpdateItem',
+        input: {
+          Key: { pk: 'P', sk: 'S' },
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'n_1' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      }),
+    ).toBe(1);
+    expect(
+      writeUnitsOf({
+        operation: 'UpdateItem',
+        input: { Key: { pk: 'P', sk: 'S' }, UpdateExpression: 'REMOVE #a', ExpressionAttributeNames: { '#a': 'gsi1pk' } },
+      }),
+    ).toBe(2);
   });
 
   it('a refused condition still bills 1 unit; a request that failed otherwise bills none', () => {
@@ -25,7 +40,13 @@ describe('writeUnitsOf', () => {
     const puts = [small, { ...small, sk: 'ATT#wha_2' }, { ...small, sk: 'ATT#wha_3' }].map((Item) => ({ PutRequest: { Item } }));
     expect(writeUnitsOf({ operation: 'BatchWriteItem', input: { RequestItems: { t: puts } }, output: { UnprocessedItems: { t: [puts[2]] } } })).toBe(2);
     const statements = [{ Parameters: ['a'] }, { Parameters: ['b'] }, { Parameters: ['c'] }];
-    expect(writeUnitsOf({ operation: 'BatchExecuteStatement', input: { Statements: statements }, output: { Responses: [{}, { Error: { Code: 'ConditionalCheckFailed' } }, { Error: { Code: 'DuplicateItem' } }] } })).toBe(2);
+    expect(
+      writeUnitsOf({
+        operation: 'BatchExecuteStatement',
+        input: { Statements: statements },
+        output: { Responses: [{}, { Error: { Code: 'ConditionalCheckFailed' } }, { Error: { Code: 'DuplicateItem' } }] },
+      }),
+    ).toBe(2);
   });
 
   it('reads bill no write unit', () => {

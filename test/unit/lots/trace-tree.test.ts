@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildProvenance } from '../../../lib/boms/domain/records.ts';
-import { buildTraceTree, nodesOfBuild, type BuildPage, type BuildSource, type LotRef, type TraceDirection, type TraceNode } from '../../../lib/lots/domain/trace-tree.ts';
+import {
+  buildTraceTree,
+  nodesOfBuild,
+  type BuildPage,
+  type BuildSource,
+  type LotRef,
+  type TraceDirection,
+  type TraceNode,
+} from '../../../lib/lots/domain/trace-tree.ts';
 
 /**
  * The tree of a lot trace (docs/inventory.md "Tracing a lot") over builds held in memory: a
@@ -8,7 +16,10 @@ import { buildTraceTree, nodesOfBuild, type BuildPage, type BuildSource, type Lo
  */
 
 let sequence = 0;
-function build(consumed: Array<{ itemId: string; lot: string | null; quantity?: number; stockRecordId?: string }>, output: { itemId: string; lot: string | null; quantity?: number }): BuildProvenance {
+function build(
+  consumed: Array<{ itemId: string; lot: string | null; quantity?: number; stockRecordId?: string }>,
+  output: { itemId: string; lot: string | null; quantity?: number },
+): BuildProvenance {
   sequence += 1;
   const id = `bld_${String(sequence).padStart(26, '0')}`;
   return {
@@ -21,7 +32,12 @@ function build(consumed: Array<{ itemId: string; lot: string | null; quantity?: 
     outputStockRecordId: `stk_out_${sequence}`,
     outputLot: output.lot,
     locationId: 'loc_1',
-    consumed: consumed.map((line, index) => ({ sourceStockRecordId: line.stockRecordId ?? `stk_${sequence}_${index}`, itemId: line.itemId, quantity: line.quantity ?? 1, lot: line.lot })),
+    consumed: consumed.map((line, index) => ({
+      sourceStockRecordId: line.stockRecordId ?? `stk_${sequence}_${index}`,
+      itemId: line.itemId,
+      quantity: line.quantity ?? 1,
+      lot: line.lot,
+    })),
     builtAt: `2026-11-27T10:00:${String(sequence % 60).padStart(2, '0')}.${String(sequence).padStart(3, '0')}Z`,
   };
 }
@@ -33,7 +49,9 @@ class MemorySource implements BuildSource {
   async buildsFrom(lot: LotRef, direction: TraceDirection, after: string | undefined, limit: number): Promise<BuildPage> {
     this.reads += 1;
     const matching = this.builds.filter((candidate) =>
-      direction === 'forward' ? candidate.consumed.some((line) => line.itemId === lot.itemId && line.lot === lot.lot) : candidate.outputItemId === lot.itemId && candidate.outputLot === lot.lot,
+      direction === 'forward'
+        ? candidate.consumed.some((line) => line.itemId === lot.itemId && line.lot === lot.lot)
+        : candidate.outputItemId === lot.itemId && candidate.outputLot === lot.lot,
     );
     const start = after === undefined ? 0 : matching.findIndex((candidate) => candidate.id === after) + 1;
     const page = matching.slice(start, start + limit);
@@ -45,10 +63,28 @@ const shape = (nodes: TraceNode[]): unknown[] => nodes.map((node) => ({ [`${node
 
 /** Component lots C1, C2 → subassembly lot S1 (and S2 from C2 alone) → finished lots F1 (from S1) and F2 (from S1 and S2). */
 function threeLevels() {
-  const s1 = build([{ itemId: 'comp', lot: 'C1' }, { itemId: 'comp', lot: 'C2' }], { itemId: 'sub', lot: 'S1' });
+  const s1 = build(
+    [
+      { itemId: 'comp', lot: 'C1' },
+      { itemId: 'comp', lot: 'C2' },
+    ],
+    { itemId: 'sub', lot: 'S1' },
+  );
   const s2 = build([{ itemId: 'comp', lot: 'C2' }], { itemId: 'sub', lot: 'S2' });
-  const f1 = build([{ itemId: 'sub', lot: 'S1' }, { itemId: 'screw', lot: null }], { itemId: 'fin', lot: 'F1' });
-  const f2 = build([{ itemId: 'sub', lot: 'S1' }, { itemId: 'sub', lot: 'S2' }], { itemId: 'fin', lot: 'F2' });
+  const f1 = build(
+    [
+      { itemId: 'sub', lot: 'S1' },
+      { itemId: 'screw', lot: null },
+    ],
+    { itemId: 'fin', lot: 'F1' },
+  );
+  const f2 = build(
+    [
+      { itemId: 'sub', lot: 'S1' },
+      { itemId: 'sub', lot: 'S2' },
+    ],
+    { itemId: 'fin', lot: 'F2' },
+  );
   return [s1, s2, f1, f2];
 }
 
@@ -67,7 +103,13 @@ describe('buildTraceTree', () => {
   });
 
   it('backward: a lot drawn from several stock records of one build is one node with the quantities added', async () => {
-    const made = build([{ itemId: 'comp', lot: 'C1', quantity: 2, stockRecordId: 'stk_a' }, { itemId: 'comp', lot: 'C1', quantity: 0.5, stockRecordId: 'stk_b' }], { itemId: 'fin', lot: 'F9' });
+    const made = build(
+      [
+        { itemId: 'comp', lot: 'C1', quantity: 2, stockRecordId: 'stk_a' },
+        { itemId: 'comp', lot: 'C1', quantity: 0.5, stockRecordId: 'stk_b' },
+      ],
+      { itemId: 'fin', lot: 'F9' },
+    );
 
     expect(nodesOfBuild(made, 'backward')).toEqual([expect.objectContaining({ itemId: 'comp', lot: 'C1', quantity: 2.5, buildId: made.id })]);
   });
@@ -110,7 +152,13 @@ describe('buildTraceTree', () => {
 
   it('keeps a build whole when it fits a response: one that does not fit here is left whole to the continuation', async () => {
     const small = build([{ itemId: 'a', lot: 'A1' }], { itemId: 'fin', lot: 'F1' });
-    const pair = build([{ itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'fin', lot: 'F1' });
+    const pair = build(
+      [
+        { itemId: 'b', lot: 'B1' },
+        { itemId: 'c', lot: 'C1' },
+      ],
+      { itemId: 'fin', lot: 'F1' },
+    );
 
     const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 1, maxNodes: 2 }, new MemorySource([small, pair]));
 
@@ -131,15 +179,29 @@ describe('buildTraceTree', () => {
       const page = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 1, maxNodes: 3, ...options }, source);
       pages.push(page);
       if (!page.continuation) break;
-      options = { ...(page.continuation.after === null ? {} : { after: page.continuation.after }), ...(page.continuation.skip ? { skip: page.continuation.skip } : {}) };
+      options = {
+        ...(page.continuation.after === null ? {} : { after: page.continuation.after }),
+        ...(page.continuation.skip ? { skip: page.continuation.skip } : {}),
+      };
     }
 
-    expect(pages.map((page) => page.nodes.map((node) => node.lot))).toEqual([['S0', 'C0', 'C1'], ['C2', 'C3', 'C4'], ['C5', 'C6', 'S1']]);
+    expect(pages.map((page) => page.nodes.map((node) => node.lot))).toEqual([
+      ['S0', 'C0', 'C1'],
+      ['C2', 'C3', 'C4'],
+      ['C5', 'C6', 'S1'],
+    ]);
     expect(pages.map((page) => page.continuation)).toEqual([{ depth: 1, after: before.id, skip: 2 }, { depth: 1, after: before.id, skip: 5 }, null]);
   });
 
-  it("the first build of a lot split: its continuation still names a position, never the request itself", async () => {
-    const oversized = build([{ itemId: 'a', lot: 'A1' }, { itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'fin', lot: 'F1' });
+  it('the first build of a lot split: its continuation still names a position, never the request itself', async () => {
+    const oversized = build(
+      [
+        { itemId: 'a', lot: 'A1' },
+        { itemId: 'b', lot: 'B1' },
+        { itemId: 'c', lot: 'C1' },
+      ],
+      { itemId: 'fin', lot: 'F1' },
+    );
     const source = new MemorySource([oversized]);
 
     const first = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, source);
@@ -152,7 +214,14 @@ describe('buildTraceTree', () => {
   });
 
   it('splits an oversized build of a lower level under the node it belongs to', async () => {
-    const parts = build([{ itemId: 'a', lot: 'A1' }, { itemId: 'b', lot: 'B1' }, { itemId: 'c', lot: 'C1' }], { itemId: 'sub', lot: 'S1' });
+    const parts = build(
+      [
+        { itemId: 'a', lot: 'A1' },
+        { itemId: 'b', lot: 'B1' },
+        { itemId: 'c', lot: 'C1' },
+      ],
+      { itemId: 'sub', lot: 'S1' },
+    );
     const top = build([{ itemId: 'sub', lot: 'S1' }], { itemId: 'fin', lot: 'F1' });
 
     const tree = await buildTraceTree({ itemId: 'fin', lot: 'F1' }, { direction: 'backward', depth: 2, maxNodes: 2 }, new MemorySource([parts, top]));
@@ -171,6 +240,11 @@ describe('buildTraceTree', () => {
   });
 
   it('an empty trace: no builds, nothing truncated', async () => {
-    expect(await buildTraceTree({ itemId: 'x', lot: 'none' }, { direction: 'backward', depth: 5, maxNodes: 1000 }, new MemorySource([]))).toEqual({ nodes: [], nodeCount: 0, truncated: false, continuation: null });
+    expect(await buildTraceTree({ itemId: 'x', lot: 'none' }, { direction: 'backward', depth: 5, maxNodes: 1000 }, new MemorySource([]))).toEqual({
+      nodes: [],
+      nodeCount: 0,
+      truncated: false,
+      continuation: null,
+    });
   });
 });

@@ -13,7 +13,11 @@ export function captureOutput(): { lines: () => string[]; json: () => Record<str
   };
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-  const lines = () => written.join('').split('\n').filter((line) => line.trim() !== '');
+  const lines = () =>
+    written
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
   const json = () => lines().flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : []));
   return { lines, json };
 }

@@ -44,7 +44,16 @@ const writeContract = { operationId: 'testCreateThing', request: { body: z.stric
 const apiKeys: ApiKeyLookup = {
   findByHash: async (keyHash) =>
     keyHash === hashApiKey(KEY)
-      ? { keyId: 'key_1', keyHash, organizationId: 'org_1', name: 'unit', scopes: ['boms:read', 'boms:write'], createdAt: '2026-01-01T00:00:00Z', revokedAt: null, expiresAt: null }
+      ? {
+          keyId: 'key_1',
+          keyHash,
+          organizationId: 'org_1',
+          name: 'unit',
+          scopes: ['boms:read', 'boms:write'],
+          createdAt: '2026-01-01T00:00:00Z',
+          revokedAt: null,
+          expiresAt: null,
+        }
       : undefined,
 };
 
@@ -60,7 +69,11 @@ function dependencies(limit = 100): ChainDependencies {
     apiKeys,
     rateLimits: new TokenLeases(new InMemoryCounter()),
     rateLimitPolicies: { general: { name: 'general', limit, windowSeconds: 60 }, submission: { name: 'submission', limit, windowSeconds: 60 } },
-    writes: writeDependencies(replayingRecords, { run: async () => { throw new Error('a replayed request never writes'); } }),
+    writes: writeDependencies(replayingRecords, {
+      run: async () => {
+        throw new Error('a replayed request never writes');
+      },
+    }),
   };
 }
 

@@ -101,7 +101,12 @@ describe('a request log line', () => {
     // Assess
     expect(response.statusCode).toBe(500);
     const line = output.json().find((entry) => entry.message === 'request failed');
-    expect(line).toMatchObject({ level: 'ERROR', traceId: response.headers['X-Trace-Id'], errorMessage: 'storage unavailable', function_name: 'testListThings' });
+    expect(line).toMatchObject({
+      level: 'ERROR',
+      traceId: response.headers['X-Trace-Id'],
+      errorMessage: 'storage unavailable',
+      function_name: 'testListThings',
+    });
     const all = output.lines().join('\n');
     for (const secret of [KEY, SECRET_HEADER, SECRET_VALUE, 'query-value-secret', 'Bearer']) expect(all).not.toContain(secret);
   });

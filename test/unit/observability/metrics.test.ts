@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFallbackHandler } from '../../../lib/app/fallback.ts';
 import { withProblemDocuments } from '../../../lib/platform/http/middleware/problem-documents.ts';
-import { countFeedPage, countImportMessages, countImportRows, flushWebhookAttempts, METRIC, observeWebhookAttempt } from '../../../lib/platform/observability/metrics.ts';
+import {
+  countFeedPage,
+  countImportMessages,
+  countImportRows,
+  flushWebhookAttempts,
+  METRIC,
+  observeWebhookAttempt,
+} from '../../../lib/platform/observability/metrics.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from './capture-output.ts';
 import { KEY, readHandler, readRoute, writeHandler } from './chain-fixture.ts';
@@ -21,7 +28,10 @@ const previous = vi.hoisted(() => {
 });
 
 afterAll(() => {
-  for (const [name, value] of [['POWERTOOLS_METRICS_NAMESPACE', previous.namespace], ['POWERTOOLS_METRICS_DISABLED', previous.disabled]] as const) {
+  for (const [name, value] of [
+    ['POWERTOOLS_METRICS_NAMESPACE', previous.namespace],
+    ['POWERTOOLS_METRICS_DISABLED', previous.disabled],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -85,7 +95,9 @@ describe('request metrics', () => {
 
     // Assess
     const lines = output.json();
-    expect(emitted(lines, METRIC.rejections)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api', reason }, value: 1 }]);
+    expect(emitted(lines, METRIC.rejections)).toEqual([
+      { namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api', reason }, value: 1 },
+    ]);
     expect(emitted(lines, METRIC.requests)).toMatchObject([{ dimensions: { operation: 'testListThings', statusClass } }]);
   });
 
@@ -117,7 +129,7 @@ describe('request metrics', () => {
     expect(emitted(lines, METRIC.rejections)).toEqual([]);
   });
 
-  it('counts and flushes an idempotent replay, which answers before the chain\'s after hooks', async () => {
+  it("counts and flushes an idempotent replay, which answers before the chain's after hooks", async () => {
     // Prepare
     const invoke = writeHandler();
 
@@ -146,7 +158,7 @@ describe('request metrics', () => {
     expect(emitted(output.json(), METRIC.requests)).toMatchObject([{ dimensions: { operation: 'testListThings', statusClass: '5xx' }, value: 1 }]);
   });
 
-  it('counts the fallback\'s answers under operation $default', async () => {
+  it("counts the fallback's answers under operation $default", async () => {
     // Prepare
     const handler = createFallbackHandler();
     const event = apiGatewayEvent({ method: 'GET', path: '/v1/nowhere' });
@@ -181,7 +193,9 @@ describe('feed and import metrics', () => {
     countFeedPage();
 
     // Assess
-    expect(emitted(output.json(), METRIC.feedPagesServed)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api' }, value: 1 }]);
+    expect(emitted(output.json(), METRIC.feedPagesServed)).toEqual([
+      { namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api' }, value: 1 },
+    ]);
   });
 
   it('counts import rows by outcome, leaving out outcomes without rows', () => {
@@ -206,11 +220,13 @@ describe('feed and import metrics', () => {
 
     // Assess
     const lines = output.json();
-    expect(emitted(lines, METRIC.importMessages)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api' }, value: 5 }]);
+    expect(emitted(lines, METRIC.importMessages)).toEqual([
+      { namespace: 'CustomerApi/unit', unit: 'Count', dimensions: { service: 'customer-api' }, value: 5 },
+    ]);
     expect(emitted(lines, METRIC.importMessagesFailed)).toMatchObject([{ value: 1 }]);
   });
 
-  it('tallies webhook attempts: one line per outcome at the flush, the first attempts\' delays as values of the invocation line', async () => {
+  it("tallies webhook attempts: one line per outcome at the flush, the first attempts' delays as values of the invocation line", async () => {
     // Prepare
     const { metrics } = await import('../../../lib/platform/observability/metrics.ts');
 
@@ -230,6 +246,8 @@ describe('feed and import metrics', () => {
       { dimensions: { service: 'customer-api', outcome: 'succeeded' }, value: 2, unit: 'Count' },
       { dimensions: { service: 'customer-api', outcome: 'failed' }, value: 1, unit: 'Count' },
     ]);
-    expect(emitted(lines, METRIC.webhookCommitToAttempt)).toEqual([{ namespace: 'CustomerApi/unit', unit: 'Milliseconds', dimensions: { service: 'customer-api' }, value: [80, 120] }]);
+    expect(emitted(lines, METRIC.webhookCommitToAttempt)).toEqual([
+      { namespace: 'CustomerApi/unit', unit: 'Milliseconds', dimensions: { service: 'customer-api' }, value: [80, 120] },
+    ]);
   });
 });

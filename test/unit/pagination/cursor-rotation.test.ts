@@ -119,7 +119,13 @@ describe('CursorKeyring', () => {
     let now = 0;
     const failures: unknown[] = [];
     const { store, fetchSecret } = secretStore(A);
-    const keyring = await CursorKeyring.load({ fetchSecret, refreshAfterMs: 300_000, retryAfterMs: 10_000, now: () => now, onRefreshFailed: (error) => failures.push(error) });
+    const keyring = await CursorKeyring.load({
+      fetchSecret,
+      refreshAfterMs: 300_000,
+      retryAfterMs: 10_000,
+      now: () => now,
+      onRefreshFailed: (error) => failures.push(error),
+    });
     store.failing = true;
 
     // Act

@@ -47,7 +47,12 @@ describe('AuthFailureLimiter', () => {
     // Assess
     expect(verdicts.map((verdict) => verdict.exceeded)).toEqual([false, false, false, true]);
     expect(verdicts[3]).toEqual({ exceeded: true, limit: 3, windowSeconds: 60, retryAfterSeconds: 45 });
-    expect(counter.calls[0]).toEqual({ source: '192.0.2.1', windowSeconds: 60, windowStartEpochSeconds: BOUNDARY_MS / 1000, expiresAtEpochSeconds: BOUNDARY_MS / 1000 + 120 });
+    expect(counter.calls[0]).toEqual({
+      source: '192.0.2.1',
+      windowSeconds: 60,
+      windowStartEpochSeconds: BOUNDARY_MS / 1000,
+      expiresAtEpochSeconds: BOUNDARY_MS / 1000 + 120,
+    });
   });
 
   it('stops updating the counter for a source it knows to be over the limit, until its window ends', async () => {
@@ -117,7 +122,12 @@ function setup(limit = 3) {
   };
   const failures = new InMemoryAuthFailureCounter();
   const rateLimits = new InMemoryCounter();
-  const dependencies: ChainDependencies = { apiKeys: keys, rateLimits: new TokenLeases(rateLimits), rateLimitPolicies: POLICIES, authFailures: new AuthFailureLimiter(failures, { limit, windowSeconds: 60 }) };
+  const dependencies: ChainDependencies = {
+    apiKeys: keys,
+    rateLimits: new TokenLeases(rateLimits),
+    rateLimitPolicies: POLICIES,
+    authFailures: new AuthFailureLimiter(failures, { limit, windowSeconds: 60 }),
+  };
   const route = routeById('renderBarcode');
   const handler = createOperationHandler(bindOperation(route, renderBarcodeContract), dependencies, async () => ({ status: 200, json: { ok: true } }));
   const invoke = async (key: string | undefined, sourceIp = '198.51.100.7', headers: Record<string, string> = {}) => {

@@ -8,11 +8,7 @@ const SUBMISSION: RateLimitWindowStatus = { policy: 'submission', limit: 20, win
 describe('rateLimitHeaders', () => {
   it.each([
     ['no windows (no key identified)', [], {}],
-    [
-      'the general window',
-      [GENERAL],
-      { 'RateLimit-Policy': '"general";q=1200;w=60', RateLimit: '"general";r=17;t=42' },
-    ],
+    ['the general window', [GENERAL], { 'RateLimit-Policy': '"general";q=1200;w=60', RateLimit: '"general";r=17;t=42' }],
     [
       'general and submission windows (submission routes)',
       [GENERAL, SUBMISSION],

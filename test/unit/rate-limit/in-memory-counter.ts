@@ -8,9 +8,19 @@ import type { RateLimitCounter, RateLimitPolicyName, TokenAdd } from '../../../l
  */
 export class InMemoryCounter implements RateLimitCounter {
   readonly counts = new Map<string, number>();
-  readonly calls: Array<{ keyId: string; adds: Array<{ policy: RateLimitPolicyName; tokens: number }>; windowStart: number; expiresAt: number; applied: boolean }> = [];
+  readonly calls: Array<{
+    keyId: string;
+    adds: Array<{ policy: RateLimitPolicyName; tokens: number }>;
+    windowStart: number;
+    expiresAt: number;
+    applied: boolean;
+  }> = [];
 
-  async addWithinLimits(keyId: string, window: CounterWindow, adds: readonly TokenAdd[]): Promise<{ applied: boolean; counts: Partial<Record<RateLimitPolicyName, number>> }> {
+  async addWithinLimits(
+    keyId: string,
+    window: CounterWindow,
+    adds: readonly TokenAdd[],
+  ): Promise<{ applied: boolean; counts: Partial<Record<RateLimitPolicyName, number>> }> {
     const id = (policy: RateLimitPolicyName) => `${keyId}#${policy}#${window.windowStartEpochSeconds}`;
     const before = Object.fromEntries(adds.filter((add) => this.counts.has(id(add.policy))).map((add) => [add.policy, this.counts.get(id(add.policy)) ?? 0]));
     const applied = adds.every((add) => (this.counts.get(id(add.policy)) ?? 0) + add.tokens <= add.limit);

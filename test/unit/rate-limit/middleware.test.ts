@@ -49,7 +49,9 @@ describe('rateLimit middleware', () => {
     const { state, error } = await run(NORMAL, leases, BOUNDARY_MS + 20_000);
     // Assess
     expect(error).toBeUndefined();
-    expect(counter.calls).toEqual([{ keyId: 'key_a', adds: [{ policy: 'general', tokens: 1 }], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120, applied: true }]);
+    expect(counter.calls).toEqual([
+      { keyId: 'key_a', adds: [{ policy: 'general', tokens: 1 }], windowStart: BOUNDARY_S, expiresAt: BOUNDARY_S + 120, applied: true },
+    ]);
     expect(state.rateLimit).toEqual([{ policy: 'general', limit: 5, windowSeconds: 60, remaining: 4, resetSeconds: 40 }]);
   });
 

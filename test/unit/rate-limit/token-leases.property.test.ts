@@ -12,7 +12,11 @@ import { InMemoryCounter } from './in-memory-counter.ts';
  */
 
 const BOUNDARY_MS = Date.UTC(2026, 0, 31, 12, 0, 0);
-const WINDOW: CounterWindow = { windowSeconds: 60, windowStartEpochSeconds: BOUNDARY_MS / 1000, expiresAtEpochSeconds: counterExpiresAt(BOUNDARY_MS / 1000, 60) };
+const WINDOW: CounterWindow = {
+  windowSeconds: 60,
+  windowStartEpochSeconds: BOUNDARY_MS / 1000,
+  expiresAtEpochSeconds: counterExpiresAt(BOUNDARY_MS / 1000, 60),
+};
 
 /** The model behind the scheduler: a write waits to reach the table, applies atomically there, then waits to be answered. */
 function scheduledCounter(model: InMemoryCounter, scheduler: fc.Scheduler): RateLimitCounter {
@@ -89,7 +93,9 @@ describe('token leases across containers (property)', () => {
           const leases = new TokenLeases(scheduledCounter(model, scheduler));
           const policy = policyOf(limit, 50);
           // Act
-          const outcomes = (await scheduler.waitFor(Promise.all(Array.from({ length: burst }, () => leases.acquire('key_a', WINDOW, [policy], BOUNDARY_MS))))).flat();
+          const outcomes = (
+            await scheduler.waitFor(Promise.all(Array.from({ length: burst }, () => leases.acquire('key_a', WINDOW, [policy], BOUNDARY_MS))))
+          ).flat();
           // Assess
           const left = limit - Math.min(alreadyLeased, limit);
           const admitted = outcomes.filter((outcome) => outcome.admitted);

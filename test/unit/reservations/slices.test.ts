@@ -28,7 +28,9 @@ const PLACE = locationOf('loc_place', longest('P'));
 function worldOf(items: number, lotsOf: (index: number) => number) {
   const world = new ReservationWorld();
   world.addLocation(PLACE);
-  const made = Array.from({ length: items }, (_, index) => itemOf(`itm_${String(index).padStart(2, '0')}`, longest(String(index).padStart(2, '0')), { trackingMode: 'lot', reorderPoint: 1 }));
+  const made = Array.from({ length: items }, (_, index) =>
+    itemOf(`itm_${String(index).padStart(2, '0')}`, longest(String(index).padStart(2, '0')), { trackingMode: 'lot', reorderPoint: 1 }),
+  );
   for (const [index, item] of made.entries()) {
     world.addItem(item);
     for (let lot = 0; lot < lotsOf(index); lot += 1) world.stock(item, PLACE, longest(String(lot).padStart(3, '0')), 1000);
@@ -74,7 +76,11 @@ describe('LINES_PER_SLICE', () => {
     // Act
     const create = await created(world, input);
     world.store(create.result);
-    const settles = await Promise.all((['release', 'fulfil', 'expire'] as const).map(async (action) => [action, transactionActions(ORG, await settlePlan(world, create.result, action))] as const));
+    const settles = await Promise.all(
+      (['release', 'fulfil', 'expire'] as const).map(
+        async (action) => [action, transactionActions(ORG, await settlePlan(world, create.result, action))] as const,
+      ),
+    );
 
     // Assess
     expect(create.result.lines).toHaveLength(LINES_PER_SLICE);
@@ -86,7 +92,11 @@ describe('LINES_PER_SLICE', () => {
   it('a reservation of 150 lots of 20 items: created, released, fulfilled and expired in slices of at most 37 lots, each within 100 actions', async () => {
     // Prepare: item 0 holds 131 lots, the 19 others one each
     const { world, items } = worldOf(MAX_RESERVATION_LINES, (index) => (index === 0 ? 131 : 1));
-    const input: ReservationInput = { reference: longest('R'), expiresAt: null, lines: items.map((item, index) => ({ sku: item.sku, locationCode: PLACE.code, lot: null, quantity: index === 0 ? 131_000 : 1000 })) };
+    const input: ReservationInput = {
+      reference: longest('R'),
+      expiresAt: null,
+      lines: items.map((item, index) => ({ sku: item.sku, locationCode: PLACE.code, lot: null, quantity: index === 0 ? 131_000 : 1000 })),
+    };
 
     // Act
     const createRun = recordingRun();
@@ -139,7 +149,11 @@ describe('LINES_PER_SLICE', () => {
     // Prepare: one item of 300 lots, every text at its longest (about 1,650 bytes a lot, lines and plan)
     const { world, items } = worldOf(1, () => 300);
     const [item] = items;
-    const lots = (count: number) => ({ reference: longest('R'), expiresAt: null, lines: [{ sku: item!.sku, locationCode: PLACE.code, lot: null, quantity: count * 1000 }] });
+    const lots = (count: number) => ({
+      reference: longest('R'),
+      expiresAt: null,
+      lines: [{ sku: item!.sku, locationCode: PLACE.code, lot: null, quantity: count * 1000 }],
+    });
 
     // Act
     const within = await created(world, lots(150), recordingRun());

@@ -5,7 +5,13 @@ import type { Location } from '../../../lib/inventory/domain/location.ts';
 import type { VersionedRecord } from '../../../lib/inventory/domain/records.ts';
 import { stockRecordKey, type StockRecord } from '../../../lib/inventory/domain/stock.ts';
 import { adjustmentSpec, type AdjustmentInput, type AdjustmentLineInput } from '../../../lib/stock/domain/changes/adjust.ts';
-import { RecordsFirstError, StockChangeCommand, type ChangeLineInput, type StockChangeKindSpec, type StockChangeWrite } from '../../../lib/stock/domain/changes/command.ts';
+import {
+  RecordsFirstError,
+  StockChangeCommand,
+  type ChangeLineInput,
+  type StockChangeKindSpec,
+  type StockChangeWrite,
+} from '../../../lib/stock/domain/changes/command.ts';
 import type { StockChange } from '../../../lib/stock/domain/changes/change.ts';
 import { recordsOf } from '../../../lib/stock/domain/changes/references.ts';
 import { AlreadyAppliedError, InsufficientStockError, QuantityStaleError } from '../../../lib/stock/domain/changes/errors.ts';
@@ -29,7 +35,17 @@ class Stored {
   private readonly locations = [A1, B1];
 
   stock(item: Item, location: Location, onHand: number, lot: string | null = null): StockRecord {
-    const record: StockRecord = { id: `stk_${item.sku}_${location.code}${lot ?? ''}`, itemId: item.id, sku: item.sku, locationId: location.id, locationCode: location.code, lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
+    const record: StockRecord = {
+      id: `stk_${item.sku}_${location.code}${lot ?? ''}`,
+      itemId: item.id,
+      sku: item.sku,
+      locationId: location.id,
+      locationCode: location.code,
+      lot,
+      onHand,
+      createdAt: STORED_AT,
+      updatedAt: STORED_AT,
+    };
     this.records.set(stockRecordKey(item.id, location.id, lot), { record, version: 3 });
     const total = this.totals.get(item.id)?.record.onHand ?? 0;
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total + onHand, trackingMode: item.trackingMode }, version: 2 });
@@ -41,41 +57,55 @@ class Stored {
   }
 
   commandOf<Input extends { lines: ChangeLineInput[] }>(spec: StockChangeKindSpec<Input>, maxWrites = 96): StockChangeCommand<Input, Write> {
-    const byKey = <T>(list: T[], key: (record: T) => string, wanted: Iterable<string>) => new Map([...wanted].flatMap((value) => list.filter((record) => key(record) === value).map((record) => [value, record] as const)));
-    const read = <T>(map: Map<string, T>, keys: Iterable<string>) => new Map([...keys].flatMap((key) => (map.has(key) ? [[key, map.get(key) as T] as const] : [])));
-    return new StockChangeCommand<Input, Write>({
-      stock: {
-        getByNaturalKeys: async (_organizationId, entity, keys) => {
-          if (entity === 'stock-record') return read(this.records, keys);
-          if (entity === 'item-stock') return read(this.totals, keys);
-          if (entity === 'stock-entry') return read(this.claims, keys);
-          return new Map();
+    const byKey = <T>(list: T[], key: (record: T) => string, wanted: Iterable<string>) =>
+      new Map([...wanted].flatMap((value) => list.filter((record) => key(record) === value).map((record) => [value, record] as const)));
+    const read = <T>(map: Map<string, T>, keys: Iterable<string>) =>
+      new Map([...keys].flatMap((key) => (map.has(key) ? [[key, map.get(key) as T] as const] : [])));
+    return new StockChangeCommand<Input, Write>(
+      {
+        stock: {
+          getByNaturalKeys: async (_organizationId, entity, keys) => {
+            if (entity === 'stock-record') return read(this.records, keys);
+            if (entity === 'item-stock') return read(this.totals, keys);
+            if (entity === 'stock-entry') return read(this.claims, keys);
+            return new Map();
+          },
+          getItemsByIds: async (_organizationId, ids) => byKey(this.items, (item) => item.id, ids),
+          stockRecordsAt: async () => [],
+          writesOf: (_organizationId, write) => [write],
         },
-        getItemsByIds: async (_organizationId, ids) => byKey(this.items, (item) => item.id, ids),
-        stockRecordsAt: async () => [],
-        writesOf: (_organizationId, write) => [write],
-      },
-      reads: {
-        references: async (_organizationId, wanted) => ({
-          itemsBySku: byKey(this.items, (item) => item.sku, wanted.skus),
-          itemsById: byKey(this.items, (item) => item.id, wanted.itemIds),
-          locationsByCode: byKey(this.locations, (location) => location.code, wanted.codes),
-          locationsById: byKey(this.locations, (location) => location.id, wanted.locationIds),
-          claims: recordsOf(read(this.claims, wanted.claimKeys)),
-        }),
-        stock: async (_organizationId, wanted) => ({ records: read(this.records, wanted.recordKeys), totals: read(this.totals, wanted.itemIds), claims: recordsOf(read(this.claims, wanted.claimKeys)) }),
-      },
+        reads: {
+          references: async (_organizationId, wanted) => ({
+            itemsBySku: byKey(this.items, (item) => item.sku, wanted.skus),
+            itemsById: byKey(this.items, (item) => item.id, wanted.itemIds),
+            locationsByCode: byKey(this.locations, (location) => location.code, wanted.codes),
+            locationsById: byKey(this.locations, (location) => location.id, wanted.locationIds),
+            claims: recordsOf(read(this.claims, wanted.claimKeys)),
+          }),
+          stock: async (_organizationId, wanted) => ({
+            records: read(this.records, wanted.recordKeys),
+            totals: read(this.totals, wanted.itemIds),
+            claims: recordsOf(read(this.claims, wanted.claimKeys)),
+          }),
+        },
 
-      changes: { createWrite: (_organizationId, change) => ({ op: 'create-change', change }) },
-      maxWrites,
-      clock: () => new Date(NOW),
+        changes: { createWrite: (_organizationId, change) => ({ op: 'create-change', change }) },
+        maxWrites,
+        clock: () => new Date(NOW),
       },
       spec,
     );
   }
 }
 
-const line = (overrides: Partial<AdjustmentLineInput>): AdjustmentLineInput => ({ sku: WIDGET.sku, locationCode: A1.code, lot: null, quantityDelta: -1, expectedQuantity: null, ...overrides });
+const line = (overrides: Partial<AdjustmentLineInput>): AdjustmentLineInput => ({
+  sku: WIDGET.sku,
+  locationCode: A1.code,
+  lot: null,
+  quantityDelta: -1,
+  expectedQuantity: null,
+  ...overrides,
+});
 const adjustment = (...lines: AdjustmentLineInput[]): AdjustmentInput => ({ reference: 'ORDER-1001', reason: 'sale', lines });
 const ORG = 'org_json';
 
@@ -87,12 +117,48 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.stock(GADGET, B1, 4);
 
     // Act
-    const plan = await stored.command().apply(ORG, adjustment(line({ quantityDelta: -3, expectedQuantity: 10 }), line({ itemId: GADGET.id, sku: undefined, locationId: B1.id, locationCode: undefined, quantityDelta: 2, expectedQuantity: 4 })));
+    const plan = await stored
+      .command()
+      .apply(
+        ORG,
+        adjustment(
+          line({ quantityDelta: -3, expectedQuantity: 10 }),
+          line({ itemId: GADGET.id, sku: undefined, locationId: B1.id, locationCode: undefined, quantityDelta: 2, expectedQuantity: 4 }),
+        ),
+      );
 
     // Assess
     expect(plan.result.lines).toEqual([
-      { line: 0, movementId: expect.stringMatching(/^mov_/), stockRecordId: widget.id, itemId: WIDGET.id, sku: 'WIDGET', locationId: A1.id, locationCode: 'A1', lot: null, previousQuantity: 10, quantity: 7, delta: -3, reserved: 0, available: 7 },
-      { line: 1, movementId: expect.stringMatching(/^mov_/), stockRecordId: 'stk_GADGET_B1', itemId: GADGET.id, sku: 'GADGET', locationId: B1.id, locationCode: 'B1', lot: null, previousQuantity: 4, quantity: 6, delta: 2, reserved: 0, available: 6 },
+      {
+        line: 0,
+        movementId: expect.stringMatching(/^mov_/),
+        stockRecordId: widget.id,
+        itemId: WIDGET.id,
+        sku: 'WIDGET',
+        locationId: A1.id,
+        locationCode: 'A1',
+        lot: null,
+        previousQuantity: 10,
+        quantity: 7,
+        delta: -3,
+        reserved: 0,
+        available: 7,
+      },
+      {
+        line: 1,
+        movementId: expect.stringMatching(/^mov_/),
+        stockRecordId: 'stk_GADGET_B1',
+        itemId: GADGET.id,
+        sku: 'GADGET',
+        locationId: B1.id,
+        locationCode: 'B1',
+        lot: null,
+        previousQuantity: 4,
+        quantity: 6,
+        delta: 2,
+        reserved: 0,
+        available: 6,
+      },
     ]);
     expect(plan.result).toMatchObject({ id: expect.stringMatching(/^chg_/), kind: 'adjustment', reference: 'ORDER-1001', reason: 'sale', occurredAt: NOW });
     expect(plan.events.map((event) => event.type)).toEqual(['movement.created', 'stock.changed', 'movement.created', 'stock.changed']);
@@ -114,7 +180,15 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     // Act
     const refused = await stored
       .command()
-      .apply(ORG, adjustment(line({ expectedQuantity: 9 }), line({ locationCode: B1.code, quantityDelta: 5, expectedQuantity: 0 }), line({ sku: GADGET.sku, quantityDelta: 5, expectedQuantity: 2 }), line({ sku: RESIN.sku, lot: 'L1', quantityDelta: 1, expectedQuantity: null })))
+      .apply(
+        ORG,
+        adjustment(
+          line({ expectedQuantity: 9 }),
+          line({ locationCode: B1.code, quantityDelta: 5, expectedQuantity: 0 }),
+          line({ sku: GADGET.sku, quantityDelta: 5, expectedQuantity: 2 }),
+          line({ sku: RESIN.sku, lot: 'L1', quantityDelta: 1, expectedQuantity: null }),
+        ),
+      )
       .catch((error: unknown) => error);
 
     // Assess
@@ -132,14 +206,19 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.stock(GADGET, A1, 1);
 
     // Act
-    const inOrder = await stored.command().apply(ORG, adjustment(line({ quantityDelta: 5, expectedQuantity: 3 }), line({ quantityDelta: -7, expectedQuantity: 3 })));
+    const inOrder = await stored
+      .command()
+      .apply(ORG, adjustment(line({ quantityDelta: 5, expectedQuantity: 3 }), line({ quantityDelta: -7, expectedQuantity: 3 })));
     const short = await stored
       .command()
       .apply(ORG, adjustment(line({ quantityDelta: -2 }), line({ quantityDelta: -2 }), line({ sku: GADGET.sku, quantityDelta: -4 })))
       .catch((error: unknown) => error);
 
     // Assess: 3 + 5 - 7 = 1, one claim for the two lines of one natural key
-    expect(inOrder.result.lines.map(({ previousQuantity, quantity }) => [previousQuantity, quantity])).toEqual([[3, 8], [8, 1]]);
+    expect(inOrder.result.lines.map(({ previousQuantity, quantity }) => [previousQuantity, quantity])).toEqual([
+      [3, 8],
+      [8, 1],
+    ]);
     expect(inOrder.writes.filter((write) => write.op === 'claim-entry')).toHaveLength(1);
     expect(short).toBeInstanceOf(InsufficientStockError);
     expect((short as InsufficientStockError).extensions.lines).toEqual([
@@ -156,7 +235,10 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     stored.claims.set(key, { record: { key, jobId: 'imp_earlier', movementIds: ['mov_1'], appliedAt: STORED_AT }, version: 1 });
 
     // Act
-    const refused = await stored.command().apply(ORG, adjustment(line({ sku: GADGET.sku, quantityDelta: 1 }), line({}))).catch((error: unknown) => error);
+    const refused = await stored
+      .command()
+      .apply(ORG, adjustment(line({ sku: GADGET.sku, quantityDelta: 1 }), line({})))
+      .catch((error: unknown) => error);
 
     // Assess
     expect(refused).toBeInstanceOf(AlreadyAppliedError);
@@ -168,13 +250,25 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     const stored = new Stored();
 
     // Act
-    const unknown = await stored.command().apply(ORG, adjustment(line({ sku: 'NOPE' }), line({ locationCode: undefined, locationId: 'loc_nope' }))).catch((error: unknown) => error);
-    const lots = await stored.command().apply(ORG, adjustment(line({ lot: 'L1' }), line({ sku: RESIN.sku }))).catch((error: unknown) => error);
+    const unknown = await stored
+      .command()
+      .apply(ORG, adjustment(line({ sku: 'NOPE' }), line({ locationCode: undefined, locationId: 'loc_nope' })))
+      .catch((error: unknown) => error);
+    const lots = await stored
+      .command()
+      .apply(ORG, adjustment(line({ lot: 'L1' }), line({ sku: RESIN.sku })))
+      .catch((error: unknown) => error);
 
     // Assess
     expect(unknown).toBeInstanceOf(ValidationError);
-    expect((unknown as ValidationError).errors.map(({ pointer, code }) => [pointer, code])).toEqual([['/lines/0/sku', 'unknown-item'], ['/lines/1/locationId', 'unknown-location']]);
-    expect((lots as ValidationError).errors.map(({ pointer, code }) => [pointer, code])).toEqual([['/lines/0/lot', 'lot-not-allowed'], ['/lines/1/lot', 'lot-required']]);
+    expect((unknown as ValidationError).errors.map(({ pointer, code }) => [pointer, code])).toEqual([
+      ['/lines/0/sku', 'unknown-item'],
+      ['/lines/1/locationId', 'unknown-location'],
+    ]);
+    expect((lots as ValidationError).errors.map(({ pointer, code }) => [pointer, code])).toEqual([
+      ['/lines/0/lot', 'lot-not-allowed'],
+      ['/lines/1/lot', 'lot-required'],
+    ]);
   });
 
   it('creates the record of a place with no stock, expected at 0', async () => {
@@ -192,17 +286,28 @@ describe('POST /v1/stock/adjustments: the decision', () => {
     const lines = ['L1', 'L2', 'L3'].map((lot) => line({ sku: RESIN.sku, lot, quantityDelta: 2, expectedQuantity: 0 }));
 
     // Act
-    const refused = await stored.command(10).apply(ORG, adjustment(...lines)).catch((error: unknown) => error);
+    const refused = await stored
+      .command(10)
+      .apply(ORG, adjustment(...lines))
+      .catch((error: unknown) => error);
     const records = (refused as RecordsFirstError).records;
     for (const record of records) stored.records.set(stockRecordKey(record.itemId, record.locationId, record.lot), { record, version: 1 });
     const plan = await stored.command(10).apply(ORG, adjustment(...lines), new Set(records.map((record) => record.id)));
 
     // Assess
     expect(refused).toBeInstanceOf(RecordsFirstError);
-    expect(records.map(({ lot, onHand }) => [lot, onHand])).toEqual([['L1', 0], ['L2', 0], ['L3', 0]]);
+    expect(records.map(({ lot, onHand }) => [lot, onHand])).toEqual([
+      ['L1', 0],
+      ['L2', 0],
+      ['L3', 0],
+    ]);
     expect(plan.writes.filter((write) => write.op === 'create')).toHaveLength(0);
-    expect(plan.result.lines.map(({ stockRecordId, previousQuantity, quantity }) => [stockRecordId, previousQuantity, quantity])).toEqual(records.map((record) => [record.id, 0, 2]));
-    const changed = plan.events.filter((event) => event.type === 'stock.changed').map((event) => (event.data as { previousUpdatedAt?: string | null }).previousUpdatedAt);
+    expect(plan.result.lines.map(({ stockRecordId, previousQuantity, quantity }) => [stockRecordId, previousQuantity, quantity])).toEqual(
+      records.map((record) => [record.id, 0, 2]),
+    );
+    const changed = plan.events
+      .filter((event) => event.type === 'stock.changed')
+      .map((event) => (event.data as { previousUpdatedAt?: string | null }).previousUpdatedAt);
     expect(changed).toEqual([null, null, null]);
   });
 });

@@ -7,7 +7,27 @@ import { stockCountsKind } from '../../../lib/imports/domain/stock-counts-kind.t
 import { stockTransfersKind } from '../../../lib/imports/domain/stock-transfers-kind.ts';
 import { hasRoomFor, newReceipt, withReceiptLine } from '../../../lib/stock/domain/documents.ts';
 import { documentKey, MAX_DOCUMENT_LINE_BYTES, MAX_DOCUMENT_LINES } from '../../../lib/stock/domain/records.ts';
-import { A1, adjustment, at, B1, bomOf, build, claimOf, count, decide, GADGET, JOB, NOW, parsed, receipt, RESIN, transfer, typesOf, WIDGET, World } from '../../support/stock-world.ts';
+import {
+  A1,
+  adjustment,
+  at,
+  B1,
+  bomOf,
+  build,
+  claimOf,
+  count,
+  decide,
+  GADGET,
+  JOB,
+  NOW,
+  parsed,
+  receipt,
+  RESIN,
+  transfer,
+  typesOf,
+  WIDGET,
+  World,
+} from '../../support/stock-world.ts';
 
 /**
  * The stock flows' decisions (lib/stock/domain/: adjustments, transfers, counts, receipts,
@@ -18,10 +38,26 @@ import { A1, adjustment, at, B1, bomOf, build, claimOf, count, decide, GADGET, J
 
 describe('stock kinds: lots', () => {
   const cases = [
-    { kind: 'stock-adjustments', required: () => decide(stockAdjustmentsKind, new World(), [adjustment({ sku: 'RESIN', quantitydelta: '1' })]), refused: () => decide(stockAdjustmentsKind, new World(), [adjustment({ quantitydelta: '1', lot: 'L1' })]) },
-    { kind: 'stock-transfers', required: () => decide(stockTransfersKind, new World(), [transfer({ sku: 'RESIN' })]), refused: () => decide(stockTransfersKind, new World(), [transfer({ lot: 'L1' })]) },
-    { kind: 'stock-counts', required: () => decide(stockCountsKind, new World(), [count({ sku: 'RESIN' })]), refused: () => decide(stockCountsKind, new World(), [count({ lot: 'L1' })]) },
-    { kind: 'po-receipts', required: () => decide(poReceiptsKind, new World(), [receipt({ sku: 'RESIN' })]), refused: () => decide(poReceiptsKind, new World(), [receipt({ lot: 'L1' })]) },
+    {
+      kind: 'stock-adjustments',
+      required: () => decide(stockAdjustmentsKind, new World(), [adjustment({ sku: 'RESIN', quantitydelta: '1' })]),
+      refused: () => decide(stockAdjustmentsKind, new World(), [adjustment({ quantitydelta: '1', lot: 'L1' })]),
+    },
+    {
+      kind: 'stock-transfers',
+      required: () => decide(stockTransfersKind, new World(), [transfer({ sku: 'RESIN' })]),
+      refused: () => decide(stockTransfersKind, new World(), [transfer({ lot: 'L1' })]),
+    },
+    {
+      kind: 'stock-counts',
+      required: () => decide(stockCountsKind, new World(), [count({ sku: 'RESIN' })]),
+      refused: () => decide(stockCountsKind, new World(), [count({ lot: 'L1' })]),
+    },
+    {
+      kind: 'po-receipts',
+      required: () => decide(poReceiptsKind, new World(), [receipt({ sku: 'RESIN' })]),
+      refused: () => decide(poReceiptsKind, new World(), [receipt({ lot: 'L1' })]),
+    },
   ];
 
   it.each(cases)('$kind: lot-required for an item tracked by lot without a lot, lot-not-allowed for another with one', ({ required, refused }) => {
@@ -48,7 +84,6 @@ describe('stock kinds: lots', () => {
   });
 });
 
-
 describe('stock-adjustments: decideUnit', () => {
   it('adds stock with a positive delta and claims the row with its movement', () => {
     // Prepare
@@ -61,12 +96,21 @@ describe('stock-adjustments: decideUnit', () => {
     // Assess
     expect(decision).toEqual({
       action: 'created',
-      writes: [{ op: 'claim-entry', entry: { key: stockAdjustmentsKind.naturalKeyOf(parsed(stockAdjustmentsKind, adjustment())), jobId: JOB, movementIds: ['mov_1'], appliedAt: NOW } }],
+      writes: [
+        {
+          op: 'claim-entry',
+          entry: { key: stockAdjustmentsKind.naturalKeyOf(parsed(stockAdjustmentsKind, adjustment())), jobId: JOB, movementIds: ['mov_1'], appliedAt: NOW },
+        },
+      ],
       events: [],
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(4.5);
     expect(writes).toEqual([
-      { op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1', toLocationId: A1.id }), legs: [{ stockRecordId: world.ledger.recordAt(WIDGET, at(A1)).id, quantity: 2.5 }] },
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ id: 'mov_1', quantity: 2.5, type: 'adjustment', reference: 'ADJ-1', toLocationId: A1.id }),
+        legs: [{ stockRecordId: world.ledger.recordAt(WIDGET, at(A1)).id, quantity: 2.5 }],
+      },
     ]);
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed']);
     expect(events[1]?.data).toMatchObject({ previousQuantity: 2, quantity: 4.5, delta: 2.5, reason: 'found on the shelf' });
@@ -98,7 +142,13 @@ describe('stock-adjustments: decideUnit', () => {
     // Assess
     expect(decision).toEqual({
       action: 'failed',
-      error: { rowNumber: 3, column: 'quantityDelta', value: '-6', code: 'insufficient-stock', message: expect.stringMatching(/has 5 available \(on hand less what reservations hold\); 6 is more than that/) },
+      error: {
+        rowNumber: 3,
+        column: 'quantityDelta',
+        value: '-6',
+        code: 'insufficient-stock',
+        message: expect.stringMatching(/has 5 available \(on hand less what reservations hold\); 6 is more than that/),
+      },
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(5);
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
@@ -177,12 +227,24 @@ describe('stock-counts: decideUnit', () => {
     expect(world.onHand(WIDGET, at(A1))).toBe(8);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(5);
     expect(world.onHand(RESIN, at(A1, 'L2'))).toBe(0.75);
-    expect(lower.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 4, type: 'count', fromLocationId: A1.id, reference: 'CNT-1' }), legs: [{ stockRecordId: expect.any(String), quantity: -4 }] }]);
+    expect(lower.writes).toEqual([
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ quantity: 4, type: 'count', fromLocationId: A1.id, reference: 'CNT-1' }),
+        legs: [{ stockRecordId: expect.any(String), quantity: -4 }],
+      },
+    ]);
     expect(typesOf(lower.events)).toEqual(['movement.created', 'stock.changed']);
     expect(same.writes).toEqual([]);
     expect(same.events).toEqual([]);
     expect(claimOf(same.decision)?.movementIds).toEqual([]);
-    expect(higher.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ quantity: 0.75, type: 'count', toLocationId: A1.id }), legs: [{ stockRecordId: world.ledger.recordAt(RESIN, at(A1, 'L2')).id, quantity: 0.75 }] }]);
+    expect(higher.writes).toEqual([
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ quantity: 0.75, type: 'count', toLocationId: A1.id }),
+        legs: [{ stockRecordId: world.ledger.recordAt(RESIN, at(A1, 'L2')).id, quantity: 0.75 }],
+      },
+    ]);
     const document = world.ledger.document(documentKey(JOB, 'stock-count', 'CNT-1'));
     expect(document).toMatchObject({ type: 'stock-count', locationId: A1.id, closed: false });
     expect(document?.lines).toEqual([
@@ -208,7 +270,12 @@ describe('stock-counts: decideUnit', () => {
       {
         type: 'count.completed',
         occurredAt: NOW,
-        data: { countId: expect.stringMatching(/^cnt_/), countReference: 'CNT-1', locationId: A1.id, lines: [{ itemId: WIDGET.id, sku: 'WIDGET', lot: null, expected: 12, counted: 12, delta: 0 }] },
+        data: {
+          countId: expect.stringMatching(/^cnt_/),
+          countReference: 'CNT-1',
+          locationId: A1.id,
+          lines: [{ itemId: WIDGET.id, sku: 'WIDGET', lot: null, expected: 12, counted: 12, delta: 0 }],
+        },
       },
     ]);
   });
@@ -236,7 +303,10 @@ describe('stock-counts: decideUnit', () => {
     const { decision } = decide(stockCountsKind, world, [count({ locationcode: 'B1', countedquantity: '1' })], { rowNumber: 2 });
 
     // Assess
-    expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 2, column: 'locationCode', value: 'B1', code: 'invalid-value' }) });
+    expect(decision).toEqual({
+      action: 'failed',
+      error: expect.objectContaining({ rowNumber: 2, column: 'locationCode', value: 'B1', code: 'invalid-value' }),
+    });
     expect(world.onHand(WIDGET, at(B1))).toBe(3);
     expect(world.ledger.document(documentKey(JOB, 'stock-count', 'CNT-1'))?.lines).toHaveLength(1);
   });
@@ -261,7 +331,12 @@ describe('po-receipts: decideUnit', () => {
     expect(typesOf(first.events)).toEqual(['movement.created', 'stock.changed']);
     expect(first.events.every((event) => event.occurredAt === '2026-11-20T08:15:00.000Z')).toBe(true);
     expect(second.events.every((event) => event.occurredAt === NOW)).toBe(true);
-    expect(claimOf(first.decision)).toEqual({ key: poReceiptsKind.naturalKeyOf(parsed(poReceiptsKind, receipt())), jobId: JOB, movementIds: ['mov_1'], appliedAt: NOW });
+    expect(claimOf(first.decision)).toEqual({
+      key: poReceiptsKind.naturalKeyOf(parsed(poReceiptsKind, receipt())),
+      jobId: JOB,
+      movementIds: ['mov_1'],
+      appliedAt: NOW,
+    });
     expect(closing.events).toEqual([
       {
         type: 'po.received',
@@ -321,7 +396,13 @@ describe('builds: decideUnit', () => {
       ],
       builtAt: NOW,
     });
-    expect(claimOf(decision)).toEqual({ key: buildsKind.naturalKeyOf(parsed(buildsKind, build())), jobId: JOB, movementIds: ['mov_1', 'mov_2', 'mov_3', 'mov_4'], buildId: provenance?.id, appliedAt: NOW });
+    expect(claimOf(decision)).toEqual({
+      key: buildsKind.naturalKeyOf(parsed(buildsKind, build())),
+      jobId: JOB,
+      movementIds: ['mov_1', 'mov_2', 'mov_3', 'mov_4'],
+      buildId: provenance?.id,
+      appliedAt: NOW,
+    });
     expect(writes.map((write) => (write.op === 'record-movement' ? [write.movement.type, write.legs] : write.op))).toEqual([
       ['consumption', [{ stockRecordId: 'stk_WIDGET_A1_', quantity: -6 }]],
       ['consumption', [{ stockRecordId: 'stk_RESIN_A1_L1', quantity: -1.5 }]],
@@ -347,7 +428,11 @@ describe('builds: decideUnit', () => {
     const world = stockedWorld();
 
     // Act
-    const { decision } = decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, quantity: '2' })));
+    const { decision } = decide(
+      buildsKind,
+      world,
+      resinSources.map((raw) => ({ ...raw, quantity: '2' })),
+    );
 
     // Assess
     expect(decision.action).toBe('created');
@@ -358,7 +443,10 @@ describe('builds: decideUnit', () => {
 
   it('rounds what a line needs to 6 decimals', () => {
     // Prepare: 1 GADGET needs 0.333333 × 1 / 1 × 1.125 = 0.374999625 → 0.375 WIDGET
-    const bom = bomOf({ outputQuantity: 1, lines: [{ lineId: 'bln_widget', itemId: WIDGET.id, quantity: 0.333333, unit: null, scrapPercent: 12.5, notes: null }] });
+    const bom = bomOf({
+      outputQuantity: 1,
+      lines: [{ lineId: 'bln_widget', itemId: WIDGET.id, quantity: 0.333333, unit: null, scrapPercent: 12.5, notes: null }],
+    });
     const world = stockedWorld(bom);
 
     // Act
@@ -378,7 +466,11 @@ describe('builds: decideUnit', () => {
     const { writes } = decide(buildsKind, world, [build({ quantity: '1' })]);
 
     // Assess
-    expect(writes[0]).toEqual({ op: 'record-movement', movement: expect.objectContaining({ type: 'consumption', quantity: 0.000158 }), legs: [{ stockRecordId: expect.any(String), quantity: -0.000158 }] });
+    expect(writes[0]).toEqual({
+      op: 'record-movement',
+      movement: expect.objectContaining({ type: 'consumption', quantity: 0.000158 }),
+      legs: [{ stockRecordId: expect.any(String), quantity: -0.000158 }],
+    });
     expect(world.onHand(WIDGET, at(A1))).toBe(9.999842);
   });
 
@@ -393,7 +485,10 @@ describe('builds: decideUnit', () => {
     const { decision } = decide(buildsKind, world, resinSources);
 
     // Assess
-    expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 1, column: 'bomCode', value: 'GADGET-BOM', code: 'invalid-value' }) });
+    expect(decision).toEqual({
+      action: 'failed',
+      error: expect.objectContaining({ rowNumber: 1, column: 'bomCode', value: 'GADGET-BOM', code: 'invalid-value' }),
+    });
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
 
@@ -402,7 +497,14 @@ describe('builds: decideUnit', () => {
     const world = stockedWorld();
 
     // Act: two builds of the same BOM in one chunk
-    const decisions = ['B-1', 'B-2'].map((reference) => decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, buildreference: reference, quantity: '1' }))).decision.action);
+    const decisions = ['B-1', 'B-2'].map(
+      (reference) =>
+        decide(
+          buildsKind,
+          world,
+          resinSources.map((raw) => ({ ...raw, buildreference: reference, quantity: '1' })),
+        ).decision.action,
+    );
 
     // Assess
     expect(decisions).toEqual(['created', 'created']);
@@ -439,7 +541,12 @@ describe('builds: decideUnit', () => {
     // Assess: the error names the first source row of the component; the WIDGET consumed is rolled back with the rest
     expect(decision).toEqual({
       action: 'failed',
-      error: expect.objectContaining({ rowNumber: 8, column: 'quantity', code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 2 available .*; 3\.3 is more than that/) }),
+      error: expect.objectContaining({
+        rowNumber: 8,
+        column: 'quantity',
+        code: 'insufficient-stock',
+        message: expect.stringMatching(/RESIN.* has 2 available .*; 3\.3 is more than that/),
+      }),
     });
     expect(world.onHand(WIDGET, at(A1))).toBe(10);
     expect(world.onHand(RESIN, at(A1, 'L1'))).toBe(1.5);
@@ -452,7 +559,11 @@ describe('builds: decideUnit', () => {
     world.stock(WIDGET, at(B1), 50);
 
     // Act
-    const { decision } = decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, quantity: '8' })));
+    const { decision } = decide(
+      buildsKind,
+      world,
+      resinSources.map((raw) => ({ ...raw, quantity: '8' })),
+    );
 
     // Assess
     expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ code: 'insufficient-stock' }) });
@@ -487,14 +598,16 @@ describe('builds: decideUnit', () => {
         { sourceStockRecordId: 'stk_RESIN_A1_L-NEW', itemId: RESIN.id, quantity: 1.2, lot: 'L-NEW' },
       ]);
       expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW')), world.onHand(RESIN, at(B1, 'L-B1'))]).toEqual([0, 3.8, 9]);
-      const changed = events.filter((event) => event.type === 'stock.changed').map((event) => (event.data as { lot: string | null; delta: number }));
+      const changed = events.filter((event) => event.type === 'stock.changed').map((event) => event.data as { lot: string | null; delta: number });
       expect(changed.map(({ lot, delta }) => [lot, delta])).toEqual([
         [null, -6],
         ['L-MID', -1],
         ['L-NEW', -1.2],
         [null, 4],
       ]);
-      const moved = events.filter((event) => event.type === 'movement.created').map((event) => (event.data as { movement: { lot: string | null; quantity: number } }).movement);
+      const moved = events
+        .filter((event) => event.type === 'movement.created')
+        .map((event) => (event.data as { movement: { lot: string | null; quantity: number } }).movement);
       expect(moved.map(({ lot, quantity }) => [lot, quantity])).toEqual([
         [null, 6],
         ['L-MID', 1],
@@ -527,7 +640,10 @@ describe('builds: decideUnit', () => {
       const { decision } = decide(buildsKind, world, [build({ quantity: '12' })]);
 
       // Assess
-      expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 6 available .*; 6\.6/) }) });
+      expect(decision).toEqual({
+        action: 'failed',
+        error: expect.objectContaining({ code: 'insufficient-stock', message: expect.stringMatching(/RESIN.* has 6 available .*; 6\.6/) }),
+      });
       expect([world.onHand(RESIN, at(A1, 'L-MID')), world.onHand(RESIN, at(A1, 'L-NEW'))]).toEqual([1, 5]);
     });
 
@@ -565,10 +681,17 @@ describe('builds: decideUnit', () => {
 
     // Act
     const source = decide(buildsKind, world, [...resinSources, build({ componentsku: 'WIDGET', sourcelot: 'L9' })]);
-    const output = decide(buildsKind, world, resinSources.map((raw) => ({ ...raw, outputlot: 'OUT-1' })));
+    const output = decide(
+      buildsKind,
+      world,
+      resinSources.map((raw) => ({ ...raw, outputlot: 'OUT-1' })),
+    );
 
     // Assess
-    expect(source.decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 3, column: 'sourceLot', value: 'L9', code: 'lot-not-allowed' }) });
+    expect(source.decision).toEqual({
+      action: 'failed',
+      error: expect.objectContaining({ rowNumber: 3, column: 'sourceLot', value: 'L9', code: 'lot-not-allowed' }),
+    });
     expect(output.decision).toEqual({ action: 'failed', error: expect.objectContaining({ column: 'outputLot', value: 'OUT-1', code: 'lot-not-allowed' }) });
     expect(world.ledger.flush().filter((write) => write.op !== 'check-stock-record')).toEqual([]);
   });
@@ -581,7 +704,10 @@ describe('builds: decideUnit', () => {
     const { decision } = decide(buildsKind, world, [...resinSources, build({ componentsku: 'GADGET' })]);
 
     // Assess
-    expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 3, column: 'componentSku', value: 'GADGET', code: 'invalid-value' }) });
+    expect(decision).toEqual({
+      action: 'failed',
+      error: expect.objectContaining({ rowNumber: 3, column: 'componentSku', value: 'GADGET', code: 'invalid-value' }),
+    });
   });
 
   it('refuses rows of one build that disagree on its quantity with invalid-value', () => {
@@ -589,20 +715,28 @@ describe('builds: decideUnit', () => {
     const world = stockedWorld();
 
     // Act
-    const { decision } = decide(buildsKind, world, [build({ componentsku: 'RESIN', sourcelot: 'L1' }), build({ componentsku: 'RESIN', sourcelot: 'L2', sourcelocationcode: 'B1', quantity: '5' })]);
+    const { decision } = decide(buildsKind, world, [
+      build({ componentsku: 'RESIN', sourcelot: 'L1' }),
+      build({ componentsku: 'RESIN', sourcelot: 'L2', sourcelocationcode: 'B1', quantity: '5' }),
+    ]);
 
     // Assess
     expect(decision).toEqual({ action: 'failed', error: expect.objectContaining({ rowNumber: 2, column: 'quantity', code: 'invalid-value' }) });
   });
 });
 
-
 describe('stock kinds: limits', () => {
-
   it('keeps a receipt within its byte budget however long its lines are (multi-byte lots)', () => {
     // Prepare: lines of about 600 bytes each
     let receipt = newReceipt('imp_1', 'PO-1', '2026-11-22T10:00:00.000Z');
-    const line = (index: number) => ({ itemId: 'itm_1', sku: 'S'.repeat(64), locationId: 'loc_1', quantity: 1, lot: `${'🦀'.repeat(60)}${index}`, stockRecordId: `stk_${index}` });
+    const line = (index: number) => ({
+      itemId: 'itm_1',
+      sku: 'S'.repeat(64),
+      locationId: 'loc_1',
+      quantity: 1,
+      lot: `${'🦀'.repeat(60)}${index}`,
+      stockRecordId: `stk_${index}`,
+    });
 
     // Act
     let index = 0;

@@ -67,7 +67,17 @@ class MemoryBase implements StockBase {
   /** A stored stock record at `version`; the item's stored total is set to `total` at `totalVersion`. */
   put(item: Item, side: StockSide, onHand: number, version: number, total: { onHand: number; version: number } = { onHand, version: 1 }): StockRecord {
     const id = `stk_${item.sku}_${side.location.code}_${side.lot ?? ''}`;
-    const record: StockRecord = { id, itemId: item.id, sku: item.sku, locationId: side.location.id, locationCode: side.location.code, lot: side.lot, onHand, createdAt: STORED_AT, updatedAt: STORED_AT };
+    const record: StockRecord = {
+      id,
+      itemId: item.id,
+      sku: item.sku,
+      locationId: side.location.id,
+      locationCode: side.location.code,
+      lot: side.lot,
+      onHand,
+      createdAt: STORED_AT,
+      updatedAt: STORED_AT,
+    };
     this.records.set(stockRecordKey(item.id, side.location.id, side.lot), { record, version });
     this.totals.set(item.id, { record: { itemId: item.id, onHand: total.onHand }, version: total.version });
     return record;
@@ -105,7 +115,17 @@ describe('StockLedger: moves', () => {
     const moved = ledger.move(receive(item, at(A1), 10));
 
     // Assess
-    const record: StockRecord = { id: 'stk_new1', itemId: item.id, sku: item.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 10, createdAt: NOW, updatedAt: NOW };
+    const record: StockRecord = {
+      id: 'stk_new1',
+      itemId: item.id,
+      sku: item.sku,
+      locationId: A1.id,
+      locationCode: A1.code,
+      lot: null,
+      onHand: 10,
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
     expect(moved).toEqual({ ok: true, movementId: 'mov_1', to: record });
     expect(ledger.onHand(item, at(A1))).toBe(10);
     expect(ledger.pendingActions()).toBe(4);
@@ -116,7 +136,18 @@ describe('StockLedger: moves', () => {
     expect(ledger.peekUnit().writes).toEqual([
       {
         op: 'record-movement',
-        movement: { id: 'mov_1', type: 'receipt', itemId: item.id, sku: item.sku, fromLocationId: null, toLocationId: A1.id, quantity: 10, lot: null, reference: 'PO-1', occurredAt: NOW },
+        movement: {
+          id: 'mov_1',
+          type: 'receipt',
+          itemId: item.id,
+          sku: item.sku,
+          fromLocationId: null,
+          toLocationId: A1.id,
+          quantity: 10,
+          lot: null,
+          reference: 'PO-1',
+          occurredAt: NOW,
+        },
         legs: [{ stockRecordId: 'stk_new1', quantity: 10 }],
       },
     ]);
@@ -126,7 +157,10 @@ describe('StockLedger: moves', () => {
     // Prepare
     const item = itemOf();
     const times: string[] = [];
-    const ledger = new StockLedger(new MemoryBase(), { stockRecord: () => 'stk_new1', movement: (occurredAt) => (times.push(occurredAt), `mov_${times.length}`) });
+    const ledger = new StockLedger(new MemoryBase(), {
+      stockRecord: () => 'stk_new1',
+      movement: (occurredAt) => (times.push(occurredAt), `mov_${times.length}`),
+    });
     ledger.begin();
 
     // Act
@@ -195,8 +229,20 @@ describe('StockLedger: moves', () => {
     ]);
     expect(ledger.pendingActions()).toBe(2);
     // …while each unit keeps its own movement: ONE write with its leg
-    expect(first.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }), legs: [{ stockRecordId: stored.id, quantity: -3 }] }]);
-    expect(second.writes).toEqual([{ op: 'record-movement', movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }), legs: [{ stockRecordId: stored.id, quantity: 5 }] }]);
+    expect(first.writes).toEqual([
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ id: 'mov_1', quantity: 3, type: 'adjustment' }),
+        legs: [{ stockRecordId: stored.id, quantity: -3 }],
+      },
+    ]);
+    expect(second.writes).toEqual([
+      {
+        op: 'record-movement',
+        movement: expect.objectContaining({ id: 'mov_2', quantity: 5, type: 'receipt' }),
+        legs: [{ stockRecordId: stored.id, quantity: 5 }],
+      },
+    ]);
   });
 
   it('gives each stock.changed the record’s updatedAt before it: the stored one, then the previous move’s time within a chunk', () => {
@@ -235,7 +281,17 @@ describe('StockLedger: moves', () => {
     const { writes, events } = ledger.peekUnit();
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed', 'stock.changed']);
     expect(events[0]?.data).toEqual({
-      movement: { id: 'mov_1', type: 'transfer', itemId: item.id, sku: 'WIDGET', fromLocationId: A1.id, toLocationId: B1.id, quantity: 10, lot: null, reference: 'T-1' },
+      movement: {
+        id: 'mov_1',
+        type: 'transfer',
+        itemId: item.id,
+        sku: 'WIDGET',
+        fromLocationId: A1.id,
+        toLocationId: B1.id,
+        quantity: 10,
+        lot: null,
+        reference: 'T-1',
+      },
     });
     expect(events[1]?.data).toEqual({
       stockRecordId: source.id,
@@ -257,12 +313,32 @@ describe('StockLedger: moves', () => {
       reason: null,
     });
     // The destination record is created by this movement: no updatedAt before it.
-    expect(events[2]?.data).toMatchObject({ stockRecordId: 'stk_new1', locationId: B1.id, locationCode: 'B1', previousQuantity: 0, previousUpdatedAt: null, quantity: 10, delta: 10, movementId: 'mov_1' });
+    expect(events[2]?.data).toMatchObject({
+      stockRecordId: 'stk_new1',
+      locationId: B1.id,
+      locationCode: 'B1',
+      previousQuantity: 0,
+      previousUpdatedAt: null,
+      quantity: 10,
+      delta: 10,
+      movementId: 'mov_1',
+    });
     // ONE write: the movement with its two legs, source first
     expect(writes).toEqual([
       {
         op: 'record-movement',
-        movement: { id: 'mov_1', type: 'transfer', itemId: item.id, sku: 'WIDGET', fromLocationId: A1.id, toLocationId: B1.id, quantity: 10, lot: null, reference: 'T-1', occurredAt: NOW },
+        movement: {
+          id: 'mov_1',
+          type: 'transfer',
+          itemId: item.id,
+          sku: 'WIDGET',
+          fromLocationId: A1.id,
+          toLocationId: B1.id,
+          quantity: 10,
+          lot: null,
+          reference: 'T-1',
+          occurredAt: NOW,
+        },
         legs: [
           { stockRecordId: source.id, quantity: -10 },
           { stockRecordId: 'stk_new1', quantity: 10 },
@@ -283,7 +359,12 @@ describe('StockLedger: moves', () => {
     base.totals.clear();
     const asked: string[] = [];
     const ledger = new StockLedger(
-      { stockRecord: (key) => base.stockRecord(key), itemStock: (itemId) => (asked.push(itemId), base.itemStock(itemId)), document: () => undefined, lotsAt: () => [] },
+      {
+        stockRecord: (key) => base.stockRecord(key),
+        itemStock: (itemId) => (asked.push(itemId), base.itemStock(itemId)),
+        document: () => undefined,
+        lotsAt: () => [],
+      },
       sequentialIds(),
     );
     ledger.begin();
@@ -313,7 +394,11 @@ describe('StockLedger: moves', () => {
     // Assess
     const [created, changed] = ledger.peekUnit().events;
     expect(created?.data).toMatchObject({ movement: { lot: 'L1', fromLocationId: A1.id, toLocationId: null, quantity: 1.5 } });
-    expect(changed).toMatchObject({ type: 'stock.changed', occurredAt: NOW, data: { lot: 'L1', reason: 'damaged', previousQuantity: 4, quantity: 2.5, delta: -1.5 } });
+    expect(changed).toMatchObject({
+      type: 'stock.changed',
+      occurredAt: NOW,
+      data: { lot: 'L1', reason: 'damaged', previousQuantity: 4, quantity: 2.5, delta: -1.5 },
+    });
   });
 
   it('refuses to take more than is on hand with what is available, and changes nothing', () => {
@@ -399,7 +484,12 @@ describe('StockLedger: moves', () => {
     // Assess
     expect(onHand).toBe(0.3);
     expect(taken).toMatchObject({ ok: true, from: { onHand: 0 } });
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 0, trackingMode: 'none' }, expectedVersion: null, trackingModeRead: 'none' });
+    expect(ledger.flush()).toContainEqual({
+      op: 'put-item-stock',
+      itemStock: { itemId: item.id, onHand: 0, trackingMode: 'none' },
+      expectedVersion: null,
+      trackingModeRead: 'none',
+    });
   });
 });
 
@@ -421,7 +511,13 @@ describe('StockLedger: low-stock', () => {
     const ledger = ledgerOver(base);
 
     // Act: 12 → 10 (at the point) → 9 (crosses) → 8 (already below) → 13 (above) → 9 (crosses again)
-    const emitted = lowStockAfterEach(item, ledger, [take(item, at(A1), 2), take(item, at(A1), 1), take(item, at(A1), 1), receive(item, at(A1), 5), take(item, at(A1), 4)]);
+    const emitted = lowStockAfterEach(item, ledger, [
+      take(item, at(A1), 2),
+      take(item, at(A1), 1),
+      take(item, at(A1), 1),
+      receive(item, at(A1), 5),
+      take(item, at(A1), 4),
+    ]);
 
     // Assess
     expect(emitted).toEqual([false, true, false, false, true]);
@@ -441,7 +537,11 @@ describe('StockLedger: low-stock', () => {
     // Assess
     const { events } = ledger.peekUnit();
     expect(typesOf(events)).toEqual(['movement.created', 'stock.changed', 'low-stock']);
-    expect(events[2]).toEqual({ type: 'low-stock', occurredAt: NOW, data: { itemId: item.id, sku: 'WIDGET', onHand: 9.5, reserved: 0, available: 9.5, reorderPoint: 10 } });
+    expect(events[2]).toEqual({
+      type: 'low-stock',
+      occurredAt: NOW,
+      data: { itemId: item.id, sku: 'WIDGET', onHand: 9.5, reserved: 0, available: 9.5, reorderPoint: 10 },
+    });
   });
 
   it("is decided on the item's total across locations, not on the location's stock", () => {
@@ -457,7 +557,12 @@ describe('StockLedger: low-stock', () => {
 
     // Assess
     expect(emitted).toEqual([false, true]);
-    expect(ledger.flush()).toContainEqual({ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 9, trackingMode: 'none' }, expectedVersion: 3, trackingModeRead: 'none' });
+    expect(ledger.flush()).toContainEqual({
+      op: 'put-item-stock',
+      itemStock: { itemId: item.id, onHand: 9, trackingMode: 'none' },
+      expectedVersion: 3,
+      trackingModeRead: 'none',
+    });
   });
 
   it('is not emitted when the total was already below the reorder point', () => {
@@ -616,7 +721,11 @@ describe('StockLedger: receipts and counts', () => {
 
     // Assess
     expect(first.events).toEqual([
-      { type: 'po.received', occurredAt: LATER, data: { poNumber: 'PO-7', receiptId: receipt.id, lines: [receiptLine, { ...receiptLine, quantity: 1, locationId: B1.id }] } },
+      {
+        type: 'po.received',
+        occurredAt: LATER,
+        data: { poNumber: 'PO-7', receiptId: receipt.id, lines: [receiptLine, { ...receiptLine, quantity: 1, locationId: B1.id }] },
+      },
     ]);
     expect(second.events).toEqual([]);
     expect(ledger.document(receipt.key)?.closed).toBe(true);
@@ -715,8 +824,28 @@ describe('StockLedger: reservations (docs/inventory.md "Reservations and availab
     expect(held).toMatchObject({ ok: true, record: { onHand: 10, reserved: 4 } });
     const { writes, events } = ledger.peekUnit();
     expect(writes).toEqual([]);
-    expect(events).toEqual([{ type: 'stock.changed', occurredAt: NOW, data: expect.objectContaining({ previousQuantity: 10, quantity: 10, delta: 0, previousReserved: 0, reserved: 4, previousAvailable: 10, available: 6, movementId: null, reservationId: 'res_1' }) }]);
-    expect(ledger.flush()).toEqual(expect.arrayContaining([{ op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, reserved: 4, trackingMode: 'none' }, expectedVersion: 1, trackingModeRead: 'none' }]));
+    expect(events).toEqual([
+      {
+        type: 'stock.changed',
+        occurredAt: NOW,
+        data: expect.objectContaining({
+          previousQuantity: 10,
+          quantity: 10,
+          delta: 0,
+          previousReserved: 0,
+          reserved: 4,
+          previousAvailable: 10,
+          available: 6,
+          movementId: null,
+          reservationId: 'res_1',
+        }),
+      },
+    ]);
+    expect(ledger.flush()).toEqual(
+      expect.arrayContaining([
+        { op: 'put-item-stock', itemStock: { itemId: item.id, onHand: 10, reserved: 4, trackingMode: 'none' }, expectedVersion: 1, trackingModeRead: 'none' },
+      ]),
+    );
   });
 
   it('a hold takes only what is available, and a release never takes reserved below 0', () => {
@@ -768,7 +897,16 @@ describe('StockLedger: reservations (docs/inventory.md "Reservations and availab
     expect(shipped).toMatchObject({ ok: true, from: { onHand: 4, reserved: 0 } });
     const { events } = ledger.peekUnit();
     expect(events.map((event) => event.type)).toEqual(['movement.created', 'stock.changed']);
-    expect(events[1]?.data).toMatchObject({ previousQuantity: 10, quantity: 4, delta: -6, previousReserved: 6, reserved: 0, previousAvailable: 4, available: 4, reservationId: 'res_1' });
+    expect(events[1]?.data).toMatchObject({
+      previousQuantity: 10,
+      quantity: 4,
+      delta: -6,
+      previousReserved: 6,
+      reserved: 0,
+      previousAvailable: 4,
+      available: 4,
+      reservationId: 'res_1',
+    });
   });
 
   it('fires low-stock when a hold takes available below the reorder point, on-hand unchanged', () => {

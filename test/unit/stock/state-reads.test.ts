@@ -6,7 +6,20 @@ import { StockState, type StockReads } from '../../../lib/stock/domain/state.ts'
 
 /** How the stock state reads (lib/stock/domain/state.ts): records and their items' totals in one batch where the store can. */
 
-const record = (itemId: string): VersionedRecord<StockRecord> => ({ record: { id: `stk_${itemId}`, itemId, sku: itemId, locationId: 'loc_a', locationCode: 'A', lot: null, onHand: 3, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }, version: 2 });
+const record = (itemId: string): VersionedRecord<StockRecord> => ({
+  record: {
+    id: `stk_${itemId}`,
+    itemId,
+    sku: itemId,
+    locationId: 'loc_a',
+    locationCode: 'A',
+    lot: null,
+    onHand: 3,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  },
+  version: 2,
+});
 const total = (itemId: string): VersionedRecord<ItemStock> => ({ record: { itemId, onHand: 3 } as ItemStock, version: 4 });
 
 function reads(withBatch: boolean) {
@@ -22,7 +35,10 @@ function reads(withBatch: boolean) {
       ? {
           recordsAndTotals: async (_org: string, recordKeys: string[], itemIds: string[]) => {
             calls.push(`both:${recordKeys.join(',')}|${itemIds.join(',')}`);
-            return { records: new Map(recordKeys.map((key) => [key, record(key.split('#')[0] ?? '')] as const)), totals: new Map(itemIds.map((id) => [id, total(id)] as const)) };
+            return {
+              records: new Map(recordKeys.map((key) => [key, record(key.split('#')[0] ?? '')] as const)),
+              totals: new Map(itemIds.map((id) => [id, total(id)] as const)),
+            };
           },
         }
       : {}),

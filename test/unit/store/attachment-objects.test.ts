@@ -14,7 +14,12 @@ const REGION = 'eu-west-1';
 const savedEnv = { ...process.env };
 
 beforeAll(() => {
-  Object.assign(process.env, { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, AWS_SESSION_TOKEN: CREDENTIALS.sessionToken });
+  Object.assign(process.env, {
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
+  });
 });
 
 afterAll(() => {
@@ -49,7 +54,12 @@ describe.each(addressing)('the download URL, $style addressing', ({ endpoint, fo
           const key = `attachments/${segments.join('/')}`;
           const expected = await getSignedUrl(
             client,
-            new GetObjectCommand({ Bucket: 'files-bucket-1a2b3c', Key: key, ResponseContentDisposition: attachmentDisposition(fileName), ResponseContentType: contentType }),
+            new GetObjectCommand({
+              Bucket: 'files-bucket-1a2b3c',
+              Key: key,
+              ResponseContentDisposition: attachmentDisposition(fileName),
+              ResponseContentType: contentType,
+            }),
             { expiresIn: expiresInSeconds, signingDate },
           );
           expect(await store.downloadUrl(key, { fileName, contentType, expiresInSeconds, signingDate })).toBe(expected);

@@ -25,7 +25,12 @@ function buildOf(lines: number, options: { sourcesPerRecord?: number } = {}): Bu
     outputStockRecordId: 'stk_out',
     outputLot: 'F-1',
     locationId: 'loc_1',
-    consumed: Array.from({ length: lines }, (_, index) => ({ sourceStockRecordId: `stk_${Math.floor(index / perRecord)}`, itemId: `itm_${index % 7}`, quantity: 0.5, lot: `L-${index}` })),
+    consumed: Array.from({ length: lines }, (_, index) => ({
+      sourceStockRecordId: `stk_${Math.floor(index / perRecord)}`,
+      itemId: `itm_${index % 7}`,
+      quantity: 0.5,
+      lot: `L-${index}`,
+    })),
     builtAt: '2026-11-30T10:00:00.000Z',
   };
 }
@@ -41,7 +46,11 @@ describe('provenanceWriteGroups', () => {
 
     const writes = groups.flat();
     expect(groups.map((group) => group.length)).toEqual([...Array(30).fill(100), 61]);
-    expect(writes.map(kindOf)).toEqual([...Array(3000 / CONSUMED_SLICE_LINES).fill('build-consumed-slice'), ...Array(3000).fill('build-provenance'), 'record-pointer']);
+    expect(writes.map(kindOf)).toEqual([
+      ...Array(3000 / CONSUMED_SLICE_LINES).fill('build-consumed-slice'),
+      ...Array(3000).fill('build-provenance'),
+      'record-pointer',
+    ]);
     expect(writes.every((write) => put(write)?.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
     expect(new Set(writes.map((write) => `${put(write)?.Item?.pk}|${put(write)?.Item?.sk}`)).size).toBe(writes.length);
   });

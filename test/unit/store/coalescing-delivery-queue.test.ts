@@ -31,7 +31,11 @@ describe('CoalescingDeliveryQueue', () => {
   it("fails only the callers of a refused request, and keeps each caller's messages in one request", async () => {
     const inner = new RecordingQueue((sequences) => sequences.includes(100));
     const queue = new CoalescingDeliveryQueue(inner);
-    const outcomes = await Promise.allSettled([queue.send(Array.from({ length: 9 }, (_, index) => message(index))), queue.send([message(100), message(101)]), queue.send([message(200)])]);
+    const outcomes = await Promise.allSettled([
+      queue.send(Array.from({ length: 9 }, (_, index) => message(index))),
+      queue.send([message(100), message(101)]),
+      queue.send([message(200)]),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     expect(inner.requests).toEqual([
       [0, 1, 2, 3, 4, 5, 6, 7, 8],

@@ -108,7 +108,11 @@ describe('secretsManagerReader when Secrets Manager fails', () => {
     const read = secretsManagerReader(SECRET_ARN)();
 
     // Assess
-    await expect(read).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'failed with ResourceNotFoundException', $metadata: { httpStatusCode: 400 } });
+    await expect(read).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: 'failed with ResourceNotFoundException',
+      $metadata: { httpStatusCode: 400 },
+    });
     expect(endpoint.reads).toHaveLength(1);
   });
 });

@@ -7,7 +7,11 @@ import { keys } from '../../../lib/platform/dynamo/keys.ts';
 describe('entity layer', () => {
   it('builds an item from the declaration: key, index keys, type tag, schema version, then the attributes', () => {
     // Act: a transfer, whose two legs are the item's two index keys
-    const item = entityItem(movementEntity, { organizationId: 'org_a', id: 'mov_1', occurredAt: '2026-11-22T10:00:00.000Z', stockRecordIds: ['stk_1', 'stk_2'] }, { quantity: 3 });
+    const item = entityItem(
+      movementEntity,
+      { organizationId: 'org_a', id: 'mov_1', occurredAt: '2026-11-22T10:00:00.000Z', stockRecordIds: ['stk_1', 'stk_2'] },
+      { quantity: 3 },
+    );
 
     // Assess
     expect(item).toEqual({
@@ -23,25 +27,36 @@ describe('entity layer', () => {
     });
   });
 
-  it('gives a movement of one leg gsi1 alone, and its key is its list entry\'s', () => {
+  it("gives a movement of one leg gsi1 alone, and its key is its list entry's", () => {
     // Act
     const item = entityItem(movementEntity, { organizationId: 'org_a', id: 'mov_1', occurredAt: '2026-11-22T10:00:00.000Z', stockRecordIds: ['stk_1'] }, {});
 
     // Assess
     expect(Object.keys(item).filter((name) => name.startsWith('gsi'))).toEqual(['gsi1pk', 'gsi1sk']);
-    expect({ pk: item.pk, sk: item.sk }).toEqual({ pk: keys.inventoryListOf('org_a', 'movement'), sk: listSortKeys.movement('2026-11-22T10:00:00.000Z', 'mov_1') });
+    expect({ pk: item.pk, sk: item.sk }).toEqual({
+      pk: keys.inventoryListOf('org_a', 'movement'),
+      sk: listSortKeys.movement('2026-11-22T10:00:00.000Z', 'mov_1'),
+    });
     expect(String(item.sk).startsWith(`${LIST_PREFIXES.movementAt}#`)).toBe(true);
   });
 
   it.each([
     { entity: inventoryRecordEntity, identity: { organizationId: 'org_a', recordType: 'item', id: 'itm_1' }, key: { pk: 'ORG#org_a#itm_1', sk: 'RECORD' } },
-    { entity: naturalKeyClaimEntity, identity: { organizationId: 'org_a', recordType: 'item', naturalKey: 'BOLT#M6' }, key: { pk: 'ORG#org_a#NK#item#BOLT#M6', sk: 'KEY' } },
+    {
+      entity: naturalKeyClaimEntity,
+      identity: { organizationId: 'org_a', recordType: 'item', naturalKey: 'BOLT#M6' },
+      key: { pk: 'ORG#org_a#NK#item#BOLT#M6', sk: 'KEY' },
+    },
   ])('derives the key of $entity.type from its identity, tenant first', ({ entity, identity, key }) => {
     expect((entity.key as (value: typeof identity) => unknown)(identity)).toEqual(key);
   });
 
   it('never lets an attribute override the key or the envelope', () => {
-    const item = entityItem(inventoryRecordEntity, { organizationId: 'org_a', recordType: 'item', id: 'itm_1' }, { pk: 'ORG#org_b#itm_1', entity: 'x', schemaVersion: 9, version: 1 });
+    const item = entityItem(
+      inventoryRecordEntity,
+      { organizationId: 'org_a', recordType: 'item', id: 'itm_1' },
+      { pk: 'ORG#org_b#itm_1', entity: 'x', schemaVersion: 9, version: 1 },
+    );
     expect(item).toEqual({ pk: 'ORG#org_a#itm_1', sk: 'RECORD', entity: 'inventory-record', schemaVersion: 2, version: 1 });
   });
 

@@ -29,7 +29,8 @@ afterEach(() => {
 });
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-const answer = (md5OfBody: string) => new Response(JSON.stringify({ MessageId: 'm-1', MD5OfMessageBody: md5OfBody }), { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' } });
+const answer = (md5OfBody: string) =>
+  new Response(JSON.stringify({ MessageId: 'm-1', MD5OfMessageBody: md5OfBody }), { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' } });
 
 /** What the SQS client sends for the same message, captured at its HTTP handler. */
 async function clientRequest(endpoint: string | undefined): Promise<Sent> {
@@ -38,8 +39,21 @@ async function clientRequest(endpoint: string | undefined): Promise<Sent> {
     region: REGION,
     ...(endpoint ? { endpoint } : {}),
     requestHandler: {
-      handle: async (request: { protocol: string; hostname: string; port?: number; path: string; method: string; headers: Record<string, string>; body: string }) => {
-        sent = { url: `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}`, method: request.method, headers: request.headers, body: JSON.parse(request.body) };
+      handle: async (request: {
+        protocol: string;
+        hostname: string;
+        port?: number;
+        path: string;
+        method: string;
+        headers: Record<string, string>;
+        body: string;
+      }) => {
+        sent = {
+          url: `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}${request.path}`,
+          method: request.method,
+          headers: request.headers,
+          body: JSON.parse(request.body),
+        };
         const response = answer(md5(JSON.stringify(MESSAGE)));
         return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Buffer.from(await response.text()) } };
       },

@@ -16,7 +16,17 @@ const ORG = 'org_actions';
 const store = new InventoryStore(TABLE);
 const records = new ImportRecordsStore(TABLE);
 
-const stockRecord: StockRecord = { id: 'stk_1', itemId: WIDGET.id, sku: WIDGET.sku, locationId: A1.id, locationCode: A1.code, lot: null, onHand: 4, createdAt: NOW, updatedAt: NOW };
+const stockRecord: StockRecord = {
+  id: 'stk_1',
+  itemId: WIDGET.id,
+  sku: WIDGET.sku,
+  locationId: A1.id,
+  locationCode: A1.code,
+  lot: null,
+  onHand: 4,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
 
 /** The store's writes of what the ledger would flush now. */
 const storedActionsOf = (world: World) => world.ledger.flush().flatMap((write) => records.writesOf(ORG, write));
@@ -37,17 +47,32 @@ describe('STORED_ENTRIES_PER_WRITE matches the store', () => {
 
     // Assess
     expect(writes).toHaveLength(1);
-    expect(writes[0]?.item.Put).toMatchObject({ Item: { pk: `ORG#${ORG}#stk_1`, sk: 'RECORD', version: 4, record: { onHand: 9 } }, ExpressionAttributeValues: { ':expected': 3 } });
+    expect(writes[0]?.item.Put).toMatchObject({
+      Item: { pk: `ORG#${ORG}#stk_1`, sk: 'RECORD', version: 4, record: { onHand: 9 } },
+      ExpressionAttributeValues: { ':expected': 3 },
+    });
   });
 
   it("a stock record's list entries hold its keys, id and lot, never the record", () => {
     // Act
-    const entries = store.createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' }).slice(1, 3).map((write) => write.item.Put?.Item);
+    const entries = store
+      .createWrites(ORG, 'stock-record', { ...stockRecord, lot: 'L-1' })
+      .slice(1, 3)
+      .map((write) => write.item.Put?.Item);
 
     // Assess
     expect(entries.map((entry) => entry?.sk)).toEqual([`ITEM#${WIDGET.id}#${A1.id}#L-1`, `LOC#${A1.id}#${WIDGET.id}#L-1`]);
     for (const entry of entries) {
-      expect(entry).toEqual({ pk: `ORG#${ORG}#LIST#stock-record`, sk: entry?.sk, entity: 'inventory-list-entry', schemaVersion: 2, organizationId: ORG, recordType: 'stock-record', id: 'stk_1', lot: 'L-1' });
+      expect(entry).toEqual({
+        pk: `ORG#${ORG}#LIST#stock-record`,
+        sk: entry?.sk,
+        entity: 'inventory-list-entry',
+        schemaVersion: 2,
+        organizationId: ORG,
+        recordType: 'stock-record',
+        id: 'stk_1',
+        lot: 'L-1',
+      });
     }
   });
 });
@@ -113,18 +138,21 @@ describe("a record's natural key is claimed by one of its list entries", () => {
   it.each([
     { type: 'item' as const, record: WIDGET, sortKey: `SKU#${WIDGET.sku}`, naturalKey: WIDGET.sku },
     { type: 'location' as const, record: A1, sortKey: `CODE#${A1.code}`, naturalKey: A1.code },
-  ])('a create of an $type puts 2 items: the record, and its list entry only where absent, which claims the natural key; no claim item', ({ type, record, sortKey, naturalKey }) => {
-    // Act
-    const writes = store.createWrites(ORG, type, record);
+  ])(
+    'a create of an $type puts 2 items: the record, and its list entry only where absent, which claims the natural key; no claim item',
+    ({ type, record, sortKey, naturalKey }) => {
+      // Act
+      const writes = store.createWrites(ORG, type, record);
 
-    // Assess
-    expect(writes.map((write) => [write.item.Put?.Item?.pk, write.item.Put?.Item?.sk, write.item.Put?.ConditionExpression])).toEqual([
-      [`ORG#${ORG}#${record.id}`, 'RECORD', 'attribute_not_exists(pk)'],
-      [`ORG#${ORG}#LIST#${type}`, sortKey, 'attribute_not_exists(pk)'],
-    ]);
-    expect(writes[1]?.item.Put?.Item).toMatchObject({ id: record.id, record });
-    expect(writes[1]?.onConditionFailed?.()).toMatchObject({ recordType: type, naturalKey });
-  });
+      // Assess
+      expect(writes.map((write) => [write.item.Put?.Item?.pk, write.item.Put?.Item?.sk, write.item.Put?.ConditionExpression])).toEqual([
+        [`ORG#${ORG}#${record.id}`, 'RECORD', 'attribute_not_exists(pk)'],
+        [`ORG#${ORG}#LIST#${type}`, sortKey, 'attribute_not_exists(pk)'],
+      ]);
+      expect(writes[1]?.item.Put?.Item).toMatchObject({ id: record.id, record });
+      expect(writes[1]?.onConditionFailed?.()).toMatchObject({ recordType: type, naturalKey });
+    },
+  );
 
   it('"still absent" checks the entry a create claims the key with: the by-item entry, an item\'s by-sku entry', () => {
     // Act
@@ -139,15 +167,34 @@ describe("a record's natural key is claimed by one of its list entries", () => {
 
 describe('StockLedger.pendingActions() matches the store writes of its flush', () => {
   it.each([
-    { label: 'a receipt into an empty place (a create)', act: (world: World) => world.ledger.move({ type: 'receipt', item: WIDGET, quantity: 2, to: at(A1), reference: 'PO-1', occurredAt: NOW }) },
-    { label: 'an adjustment of a stored record (an update)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 1, from: at(A1), reference: 'ADJ-1', occurredAt: NOW }) },
-    { label: 'a transfer from a stored record to a new one', act: (world: World) => world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 1, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW }) },
-    { label: 'a refused take (a check of what was read)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 99, from: at(A1), reference: 'ADJ-2', occurredAt: NOW }) },
-    { label: 'a refused take from an empty place (a check that it is still absent)', act: (world: World) => world.ledger.move({ type: 'adjustment', item: GADGET, quantity: 1, from: at(B1), reference: 'ADJ-3', occurredAt: NOW }) },
+    {
+      label: 'a receipt into an empty place (a create)',
+      act: (world: World) => world.ledger.move({ type: 'receipt', item: WIDGET, quantity: 2, to: at(A1), reference: 'PO-1', occurredAt: NOW }),
+    },
+    {
+      label: 'an adjustment of a stored record (an update)',
+      act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 1, from: at(A1), reference: 'ADJ-1', occurredAt: NOW }),
+    },
+    {
+      label: 'a transfer from a stored record to a new one',
+      act: (world: World) => world.ledger.move({ type: 'transfer', item: WIDGET, quantity: 1, from: at(A1), to: at(B1), reference: 'T-1', occurredAt: NOW }),
+    },
+    {
+      label: 'a refused take (a check of what was read)',
+      act: (world: World) => world.ledger.move({ type: 'adjustment', item: WIDGET, quantity: 99, from: at(A1), reference: 'ADJ-2', occurredAt: NOW }),
+    },
+    {
+      label: 'a refused take from an empty place (a check that it is still absent)',
+      act: (world: World) => world.ledger.move({ type: 'adjustment', item: GADGET, quantity: 1, from: at(B1), reference: 'ADJ-3', occurredAt: NOW }),
+    },
     {
       label: 'receipts into three empty places (three creates)',
       act: (world: World) => {
-        for (const [item, side] of [[GADGET, at(A1)], [GADGET, at(B1)], [RESIN, at(B1, 'L-2')]] as const) {
+        for (const [item, side] of [
+          [GADGET, at(A1)],
+          [GADGET, at(B1)],
+          [RESIN, at(B1, 'L-2')],
+        ] as const) {
           world.ledger.move({ type: 'receipt', item, quantity: 1, to: side, reference: 'PO-4', occurredAt: NOW });
         }
       },

@@ -25,12 +25,28 @@ describe('WebhookDeliveryQueue.send', () => {
     vi.stubGlobal('fetch', async (_url: URL, init: { body: string }) => {
       const { Entries } = JSON.parse(init.body) as { Entries: (typeof batches)[number] };
       batches.push(Entries);
-      return new Response(JSON.stringify({ Successful: Entries.map((entry) => ({ Id: entry.Id, MessageId: `m-${entry.Id}`, MD5OfMessageBody: md5(entry.MessageBody) })) }), { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' } });
+      return new Response(
+        JSON.stringify({ Successful: Entries.map((entry) => ({ Id: entry.Id, MessageId: `m-${entry.Id}`, MD5OfMessageBody: md5(entry.MessageBody) })) }),
+        { status: 200, headers: { 'content-type': 'application/x-amz-json-1.0' } },
+      );
     });
-    const attempt = (organizationId: string, sequence: number): DeliveryMessage => ({ kind: 'attempt', organizationId, endpointId: 'whe_1', sequence, origin: 'live', attempt: 1, dueAt: 0 });
-    const messages = [...Array.from({ length: 11 }, (_, index) => attempt('org_a', index + 1)), { kind: 'replay' as const, organizationId: 'org_b', replayId: 'whr_1', sentAt: 0 }];
+    const attempt = (organizationId: string, sequence: number): DeliveryMessage => ({
+      kind: 'attempt',
+      organizationId,
+      endpointId: 'whe_1',
+      sequence,
+      origin: 'live',
+      attempt: 1,
+      dueAt: 0,
+    });
+    const messages = [
+      ...Array.from({ length: 11 }, (_, index) => attempt('org_a', index + 1)),
+      { kind: 'replay' as const, organizationId: 'org_b', replayId: 'whr_1', sentAt: 0 },
+    ];
     await new WebhookDeliveryQueue('https://sqs.eu-west-1.amazonaws.com/123456789012/webhooks').send(messages.map((message) => ({ message, delaySeconds: 3 })));
     expect(batches.map((batch) => batch.length)).toEqual([10, 2]);
-    expect(batches.flat().map((entry) => [entry.MessageGroupId, (JSON.parse(entry.MessageBody) as DeliveryMessage).organizationId, entry.DelaySeconds])).toEqual(messages.map((message) => [message.organizationId, message.organizationId, 3]));
+    expect(
+      batches.flat().map((entry) => [entry.MessageGroupId, (JSON.parse(entry.MessageBody) as DeliveryMessage).organizationId, entry.DelaySeconds]),
+    ).toEqual(messages.map((message) => [message.organizationId, message.organizationId, 3]));
   });
 });

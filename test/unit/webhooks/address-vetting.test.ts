@@ -95,9 +95,12 @@ describe('isPublicAddress: spellings a URL parser normalises', () => {
     expect(nonPublicReason(address)).toBe(reason);
   });
 
-  it.each(['example.com', 'x@8.8.8.8', '8.8.8.8/x', 'fe80::1%eth0', '', '1.2.3.4.5', '[8.8.8.8]', '::ffff:1.2.3.4.5'])('refuses %j, which is not an IP address', (text) => {
-    expect(isPublicAddress(text)).toBe(false);
-  });
+  it.each(['example.com', 'x@8.8.8.8', '8.8.8.8/x', 'fe80::1%eth0', '', '1.2.3.4.5', '[8.8.8.8]', '::ffff:1.2.3.4.5'])(
+    'refuses %j, which is not an IP address',
+    (text) => {
+      expect(isPublicAddress(text)).toBe(false);
+    },
+  );
 });
 
 describe('isPublicAddress: public addresses', () => {
@@ -223,7 +226,17 @@ describe('port 0', () => {
   it('is a 400 naming /url when an endpoint is registered or replaced', async () => {
     const unused = () => Promise.reject(new Error('not reached'));
     const commands = new WebhookCommands({
-      endpoints: { get: unused, all: unused, page: unused, createWrites: () => [], replaceWrites: () => [], deleteWrites: () => [], markFailing: unused, clearFailing: unused, disable: unused },
+      endpoints: {
+        get: unused,
+        all: unused,
+        page: unused,
+        createWrites: () => [],
+        replaceWrites: () => [],
+        deleteWrites: () => [],
+        markFailing: unused,
+        clearFailing: unused,
+        disable: unused,
+      },
       replays: { createWrites: () => [], get: unused, advance: unused, postpone: unused },
       events: { find: unused, lastSequence: () => Promise.resolve(0) },
       secrets: { seal: (secret) => Promise.resolve(secret), open: (sealed) => Promise.resolve(sealed) },
@@ -231,7 +244,11 @@ describe('port 0', () => {
     });
     const refusal = await commands.create('org_1', { url: 'https://hooks.example.com:0/hook' }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ValidationError);
-    expect(refusal).toMatchObject({ status: 400, code: 'customer-api.validation.failed', errors: [{ location: 'body', pointer: '/url', code: 'invalid-url' }] });
+    expect(refusal).toMatchObject({
+      status: 400,
+      code: 'customer-api.validation.failed',
+      errors: [{ location: 'body', pointer: '/url', code: 'invalid-url' }],
+    });
   });
 });
 

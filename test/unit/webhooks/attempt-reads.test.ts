@@ -85,7 +85,13 @@ describe('attempt reads of a stored batch', () => {
   function batchedSource(perBatch = 10) {
     const reads: number[] = [];
     const concurrency = { now: 0, most: 0 };
-    const text = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: `{"n":${sequence}}` });
+    const text = (sequence: number): StoredEventText => ({
+      sequence,
+      eventId: `evt_${sequence}`,
+      type: 'item.created',
+      committedAt: '2026-01-01T00:00:00.000Z',
+      envelopeJson: `{"n":${sequence}}`,
+    });
     return {
       reads,
       concurrency,

@@ -5,7 +5,13 @@ import type { DeliveryMessage, DeliveryTask } from '../../../lib/webhooks/domain
 
 /** A replay page's task puts and sends (lib/webhooks/domain/dispatch.ts `createTasks`): messages go out while later puts run; a failed put fails the call only after every send ended. */
 
-const event = (sequence: number): CommittedEvent => ({ organizationId: 'org_a', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' });
+const event = (sequence: number): CommittedEvent => ({
+  organizationId: 'org_a',
+  sequence,
+  eventId: `evt_${sequence}`,
+  type: 'item.created',
+  committedAt: '2026-01-01T00:00:00.000Z',
+});
 const pairs = (count: number) => Array.from({ length: count }, (_, index) => ({ event: event(index + 1), endpointId: 'whe_1', origin: 'live' }));
 
 function planner(options: { failOn?: number; existing?: Map<number, Partial<DeliveryTask>> } = {}) {
@@ -50,7 +56,12 @@ describe('createTasks', () => {
     ]);
     const { plan, sent } = planner({ existing });
     expect(await createTasks(plan, pairs(5))).toBe(3);
-    expect(sent.flat().map((message) => (message.kind === 'attempt' ? message.sequence : 0)).sort()).toEqual([1, 2, 5]);
+    expect(
+      sent
+        .flat()
+        .map((message) => (message.kind === 'attempt' ? message.sequence : 0))
+        .sort(),
+    ).toEqual([1, 2, 5]);
   });
 
   it('fails on a failed put, after the messages of the tasks it did put are sent', async () => {

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/webhooks/domain/deliver.ts';
 import { dispatchEvents, liveRecipients, newTask, type CommittedEvent, type DispatchOutbox } from '../../../lib/webhooks/domain/dispatch.ts';
 import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
-import type { AttemptGate, AttemptOutcome, AttemptUnderWay, DeliveryAttempt, DeliveryMessage, DeliveryStorage, DeliveryTask, EndpointStorage, TaskIdentity, TaskNext } from '../../../lib/webhooks/domain/ports.ts';
+import type {
+  AttemptGate,
+  AttemptOutcome,
+  AttemptUnderWay,
+  DeliveryAttempt,
+  DeliveryMessage,
+  DeliveryStorage,
+  DeliveryTask,
+  EndpointStorage,
+  TaskIdentity,
+  TaskNext,
+} from '../../../lib/webhooks/domain/ports.ts';
 
 /**
  * The webhook flows' decisions on in-memory ports (docs/webhooks.md "Delivery", "Retry waits",
@@ -22,8 +33,21 @@ const endpointOf = (id: string, overrides: Partial<WebhookEndpoint> = {}): Webho
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });
-const stored = (endpoint: WebhookEndpoint, createdAfterSequence = 0, failingSince: string | null = null): StoredEndpoint => ({ organizationId: ORG, endpoint, secrets: [{ sealed: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }], createdAfterSequence, failingSince, version: 1 });
-const event = (sequence: number, type = 'item.created'): CommittedEvent => ({ organizationId: ORG, sequence, eventId: `evt_${sequence}`, type, committedAt: '2026-01-01T00:00:00.000Z' });
+const stored = (endpoint: WebhookEndpoint, createdAfterSequence = 0, failingSince: string | null = null): StoredEndpoint => ({
+  organizationId: ORG,
+  endpoint,
+  secrets: [{ sealed: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expiresAt: null }],
+  createdAfterSequence,
+  failingSince,
+  version: 1,
+});
+const event = (sequence: number, type = 'item.created'): CommittedEvent => ({
+  organizationId: ORG,
+  sequence,
+  eventId: `evt_${sequence}`,
+  type,
+  committedAt: '2026-01-01T00:00:00.000Z',
+});
 
 class Memory implements DeliveryStorage {
   tasks = new Map<string, DeliveryTask>();
@@ -42,18 +66,38 @@ class Memory implements DeliveryStorage {
   async claimAttempt(identity: TaskIdentity, attempt: AttemptUnderWay, created?: DeliveryTask) {
     if (!this.tasks.has(this.key(identity)) && attempt.number === 1 && created) this.tasks.set(this.key(identity), structuredClone(created));
     const current = this.tasks.get(this.key(identity));
-    if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending') return { claimed: false as const, task: current && structuredClone(current) };
+    if (!current || current.attempts !== attempt.number - 1 || current.inFlight || current.status !== 'pending')
+      return { claimed: false as const, task: current && structuredClone(current) };
     current.attempts = attempt.number;
     current.inFlight = attempt;
     return { claimed: true as const, task: structuredClone(current) };
   }
   async recordPending(task: DeliveryTask, attempt: AttemptUnderWay) {
-    if (!this.log.has(attempt.attemptId)) this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, status: 'pending', responseStatus: null, durationMs: null, error: null, attemptedAt: attempt.startedAt, nextAttemptAt: null });
+    if (!this.log.has(attempt.attemptId))
+      this.log.set(attempt.attemptId, {
+        id: attempt.attemptId,
+        eventId: task.eventId,
+        eventType: task.eventType,
+        attempt: attempt.number,
+        status: 'pending',
+        responseStatus: null,
+        durationMs: null,
+        error: null,
+        attemptedAt: attempt.startedAt,
+        nextAttemptAt: null,
+      });
   }
   async settleAttempt(task: DeliveryTask, attempt: AttemptUnderWay, outcome: AttemptOutcome, next: TaskNext) {
     const entry = this.log.get(attempt.attemptId);
     if (entry && entry.status !== 'pending') return false;
-    this.log.set(attempt.attemptId, { id: attempt.attemptId, eventId: task.eventId, eventType: task.eventType, attempt: attempt.number, attemptedAt: attempt.startedAt, ...outcome });
+    this.log.set(attempt.attemptId, {
+      id: attempt.attemptId,
+      eventId: task.eventId,
+      eventType: task.eventType,
+      attempt: attempt.number,
+      attemptedAt: attempt.startedAt,
+      ...outcome,
+    });
     return this.finishTask(task, attempt.attemptId, next);
   }
   async attemptOf(_task: DeliveryTask, attemptId: string) {
@@ -102,17 +146,26 @@ class Queue {
 
 describe('dispatching', () => {
   it('sends an event to the enabled endpoints that subscribe to its type and were created before it', () => {
-    const endpoints = [stored(endpointOf('whe_all')), stored(endpointOf('whe_stock', { eventTypes: ['stock.changed'] })), stored(endpointOf('whe_off', { status: 'disabled', disabledReason: 'manual' })), stored(endpointOf('whe_later'), 5)];
+    const endpoints = [
+      stored(endpointOf('whe_all')),
+      stored(endpointOf('whe_stock', { eventTypes: ['stock.changed'] })),
+      stored(endpointOf('whe_off', { status: 'disabled', disabledReason: 'manual' })),
+      stored(endpointOf('whe_later'), 5),
+    ];
     expect(liveRecipients(endpoints, event(3, 'item.created')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all']);
     expect(liveRecipients(endpoints, event(6, 'stock.changed')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all', 'whe_stock', 'whe_later']);
   });
 
-  it('puts a batch\'s deliveries in the outbox before its messages, each naming its event; a retried batch queues them again', async () => {
+  it("puts a batch's deliveries in the outbox before its messages, each naming its event; a retried batch queues them again", async () => {
     const queue = new Queue();
     const recorded: Array<{ organizationId: string; deliveries: string[]; queuedBefore: number }> = [];
     const outbox: DispatchOutbox = {
       record: async (organizationId, deliveries) => {
-        recorded.push({ organizationId, deliveries: deliveries.map(({ event, endpointId }) => `${endpointId}/${event.sequence}`), queuedBefore: queue.sent.length });
+        recorded.push({
+          organizationId,
+          deliveries: deliveries.map(({ event, endpointId }) => `${endpointId}/${event.sequence}`),
+          queuedBefore: queue.sent.length,
+        });
       },
     };
     const { storage } = endpointsOf([stored(endpointOf('whe_a')), stored(endpointOf('whe_b'))]);
@@ -126,7 +179,14 @@ describe('dispatching', () => {
       { organizationId: ORG, deliveries: ['whe_a/1', 'whe_b/1', 'whe_a/2', 'whe_b/2'], queuedBefore: 4 },
     ]);
     expect(queue.sent).toHaveLength(8);
-    expect(queue.sent[0]?.message).toMatchObject({ kind: 'attempt', endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' } });
+    expect(queue.sent[0]?.message).toMatchObject({
+      kind: 'attempt',
+      endpointId: 'whe_a',
+      sequence: 1,
+      origin: 'live',
+      attempt: 1,
+      event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' },
+    });
   });
 
   it('a batch whose outbox write fails queues nothing (the stream retries the batch)', async () => {
@@ -137,7 +197,7 @@ describe('dispatching', () => {
     expect(queue.sent).toHaveLength(0);
   });
 
-  it('the first claim of a live delivery creates its task, once: the retried batch\'s copies of its message are dropped', async () => {
+  it("the first claim of a live delivery creates its task, once: the retried batch's copies of its message are dropped", async () => {
     const memory = new Memory();
     const queue = new Queue();
     const { storage } = endpointsOf([stored(endpointOf('whe_a')), stored(endpointOf('whe_b'))]);
@@ -148,7 +208,15 @@ describe('dispatching', () => {
     const worker = new DeliveryWorker({
       endpoints: storage,
       deliveries: memory,
-      events: { find: async (_org, sequence) => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: `{"id":"evt_${sequence}"}` }) },
+      events: {
+        find: async (_org, sequence) => ({
+          sequence,
+          eventId: `evt_${sequence}`,
+          type: 'item.created',
+          committedAt: '2026-01-01T00:00:00.000Z',
+          envelopeJson: `{"id":"evt_${sequence}"}`,
+        }),
+      },
       queue: new Queue(),
       secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
       send: async () => {
@@ -181,7 +249,16 @@ describe('dispatching', () => {
       secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
       send: async () => Promise.reject(new Error('nothing is sent')),
     });
-    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now(), event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' } };
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = {
+      kind: 'attempt',
+      organizationId: ORG,
+      endpointId: 'whe_a',
+      sequence: 1,
+      origin: 'live',
+      attempt: 1,
+      dueAt: Date.now(),
+      event: { eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z' },
+    };
     expect(await worker.handle(message, false)).toBe('cancelled');
     expect(await worker.handle(message, false)).toBe('dropped');
     expect([...memory.tasks.values()]).toEqual([expect.objectContaining({ status: 'cancelled', attempts: 1, inFlight: null })]);
@@ -189,7 +266,10 @@ describe('dispatching', () => {
 });
 
 describe('delivering', () => {
-  const setup = (result: Partial<SendResult>, options: { failingSince?: string | null; firstRetrySeconds?: number; openSecret?: (sealed: string) => Promise<string> } = {}) => {
+  const setup = (
+    result: Partial<SendResult>,
+    options: { failingSince?: string | null; firstRetrySeconds?: number; openSecret?: (sealed: string) => Promise<string> } = {},
+  ) => {
     const memory = new Memory();
     const queue = new Queue();
     const { storage, disabled } = endpointsOf([stored(endpointOf('whe_a'), 0, options.failingSince ?? null)]);
@@ -198,7 +278,9 @@ describe('delivering', () => {
     const worker = new DeliveryWorker({
       endpoints: storage,
       deliveries: memory,
-      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      events: {
+        find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }),
+      },
       queue,
       secrets: { seal: async (secret) => secret, open: options.openSecret ?? (async (sealed) => sealed) },
       send: async (input) => {
@@ -211,7 +293,15 @@ describe('delivering', () => {
     });
     const task = newTask(event(1), 'whe_a', 'live');
     void memory.createTask(task);
-    const message = (attempt: number, dueAt = now): Extract<DeliveryMessage, { kind: 'attempt' }> => ({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt, dueAt });
+    const message = (attempt: number, dueAt = now): Extract<DeliveryMessage, { kind: 'attempt' }> => ({
+      kind: 'attempt',
+      organizationId: ORG,
+      endpointId: 'whe_a',
+      sequence: 1,
+      origin: 'live',
+      attempt,
+      dueAt,
+    });
     return { memory, queue, worker, disabled, sent, task, message, advance: (ms: number) => (now += ms), now: () => now };
   };
 
@@ -268,7 +358,9 @@ describe('delivering', () => {
     const worker = new DeliveryWorker({
       endpoints: storage,
       deliveries: memory,
-      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      events: {
+        find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }),
+      },
       queue: new Queue(),
       secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
       pendingEntryAfterMs: 20,
@@ -281,7 +373,9 @@ describe('delivering', () => {
     void memory.createTask(newTask(event(1), 'whe_a', 'live'));
 
     // Act
-    expect(await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).toBe('sent');
+    expect(
+      await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false),
+    ).toBe('sent');
 
     // Assess: pending while it ran, its outcome after
     expect(seen).toEqual(['pending']);
@@ -297,7 +391,9 @@ describe('delivering', () => {
     const worker = new DeliveryWorker({
       endpoints: storage,
       deliveries: memory,
-      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      events: {
+        find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }),
+      },
       queue: new Queue(),
       secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
       pendingEntryAfterMs: 5,
@@ -310,7 +406,9 @@ describe('delivering', () => {
     void memory.createTask(newTask(event(1), 'whe_a', 'live'));
 
     // Act
-    expect(await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false)).toBe('sent');
+    expect(
+      await worker.handle({ kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() }, false),
+    ).toBe('sent');
 
     // Assess
     expect(sends).toBe(1);
@@ -322,7 +420,9 @@ describe('delivering', () => {
     const { worker, memory, queue, message, sent } = setup({}, { openSecret: async () => Promise.reject(new Error('KMS unavailable')) });
     expect(await worker.handle(message(1), false)).toBe('sent');
     expect(sent).toHaveLength(0);
-    expect([...memory.log.values()]).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', responseStatus: null, error: expect.stringMatching(/signing secret could not be opened/) })]);
+    expect([...memory.log.values()]).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'failed', responseStatus: null, error: expect.stringMatching(/signing secret could not be opened/) }),
+    ]);
     expect([...memory.tasks.values()][0]).toMatchObject({ status: 'pending', attempts: 1, inFlight: null });
     expect(queue.sent.at(-1)).toMatchObject({ message: { attempt: 2 } });
   });
@@ -378,7 +478,9 @@ describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
     const worker = new DeliveryWorker({
       endpoints: storage,
       deliveries: memory,
-      events: { find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }) },
+      events: {
+        find: async () => ({ sequence: 1, eventId: 'evt_1', type: 'item.created', committedAt: '2026-01-10T00:00:00.000Z', envelopeJson: '{"id":"evt_1"}' }),
+      },
       queue,
       secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
       send: async () => {
@@ -390,7 +492,15 @@ describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
       attemptDeadlineMs: 15_000,
     });
     void memory.createTask(newTask(event(1), 'whe_a', 'live'));
-    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = { kind: 'attempt', organizationId: ORG, endpointId: 'whe_a', sequence: 1, origin: 'live', attempt: 1, dueAt: Date.now() };
+    const message: Extract<DeliveryMessage, { kind: 'attempt' }> = {
+      kind: 'attempt',
+      organizationId: ORG,
+      endpointId: 'whe_a',
+      sequence: 1,
+      origin: 'live',
+      attempt: 1,
+      dueAt: Date.now(),
+    };
     return { memory, queue, worker, message, sends: () => sends };
   };
 
@@ -419,7 +529,7 @@ describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
     expect(state).toMatchObject({ held: 0, releases: [false, null] });
   });
 
-  it('gives the lease back with the attempt\'s timeout, for the circuit breaker', async () => {
+  it("gives the lease back with the attempt's timeout, for the circuit breaker", async () => {
     const { gate, state } = recordingGate();
     state.open = true;
     const { worker, message } = setupWith({ error: 'timed out after 15000 ms', responseStatus: null, timedOut: true }, gate);
@@ -444,7 +554,10 @@ describe('delivering within the shares (docs/webhooks.md "Fairness")', () => {
   });
 
   it('beyond what its attempts have earned, an attempt comes back after 1 s however often it was deferred; held for others, after at most 2 s', async () => {
-    const refusing = (reason: 'burst-share' | 'others-waiting'): AttemptGate => ({ acquire: async () => ({ admitted: false, reason }), release: async () => undefined });
+    const refusing = (reason: 'burst-share' | 'others-waiting'): AttemptGate => ({
+      acquire: async () => ({ admitted: false, reason }),
+      release: async () => undefined,
+    });
     const burst = setupWith({}, refusing('burst-share'));
     await burst.worker.handle({ ...burst.message, deferrals: 6 }, false);
     expect(burst.queue.sent[0]).toMatchObject({ message: { deferrals: 7 }, delaySeconds: 1 });

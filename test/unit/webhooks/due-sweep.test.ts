@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SWEPT_PER_RUN, outboxMessage, resendMessage, sweepDueDeliveries, type DueSweepPorts, type SweptEntry } from '../../../lib/webhooks/domain/due-sweep.ts';
+import {
+  MAX_SWEPT_PER_RUN,
+  outboxMessage,
+  resendMessage,
+  sweepDueDeliveries,
+  type DueSweepPorts,
+  type SweptEntry,
+} from '../../../lib/webhooks/domain/due-sweep.ts';
 import type { DeliveryMessage, DeliveryTask, Replay } from '../../../lib/webhooks/domain/ports.ts';
 import type { OutboxRun } from '../../../lib/webhooks/domain/due-sweep.ts';
 import { MESSAGE_LOST_AFTER_MS, taskSweepAt } from '../../../lib/webhooks/domain/sweep-at.ts';
@@ -29,7 +36,9 @@ const task = (overrides: Partial<DeliveryTask> = {}): DeliveryTask => ({
 describe('sweep-at', () => {
   it('a new task: its creation plus the grace; a retry: its due time plus the grace (a claim leaves it as it is)', () => {
     expect(taskSweepAt(task(), NOW)).toBe(NOW + MESSAGE_LOST_AFTER_MS);
-    expect(taskSweepAt(task({ attempts: 1, nextAttemptAt: '2026-06-02T12:00:00.000Z' }), NOW)).toBe(Date.parse('2026-06-02T12:00:00.000Z') + MESSAGE_LOST_AFTER_MS);
+    expect(taskSweepAt(task({ attempts: 1, nextAttemptAt: '2026-06-02T12:00:00.000Z' }), NOW)).toBe(
+      Date.parse('2026-06-02T12:00:00.000Z') + MESSAGE_LOST_AFTER_MS,
+    );
   });
 
   it('a finished task owes no message', () => {
@@ -39,7 +48,18 @@ describe('sweep-at', () => {
 
 describe('the re-sent message', () => {
   it('a first attempt, due when its event committed', () => {
-    expect(resendMessage(task(), NOW)).toEqual({ message: { kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_1', sequence: 7, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z') }, delaySeconds: 0 });
+    expect(resendMessage(task(), NOW)).toEqual({
+      message: {
+        kind: 'attempt',
+        organizationId: 'org_1',
+        endpointId: 'whe_1',
+        sequence: 7,
+        origin: 'live',
+        attempt: 1,
+        dueAt: Date.parse('2026-06-01T11:00:00.000Z'),
+      },
+      delaySeconds: 0,
+    });
   });
 
   it('the next attempt, due at the time its settlement set', () => {
@@ -48,11 +68,17 @@ describe('the re-sent message', () => {
   });
 
   it('the attempt under way, so the worker settles it as interrupted', () => {
-    expect(resendMessage(task({ attempts: 2, inFlight: { attemptId: 'wha_2', number: 2, startedAt: '2026-06-01T11:00:00.000Z' } }), NOW).message).toMatchObject({ attempt: 2 });
+    expect(resendMessage(task({ attempts: 2, inFlight: { attemptId: 'wha_2', number: 2, startedAt: '2026-06-01T11:00:00.000Z' } }), NOW).message).toMatchObject(
+      { attempt: 2 },
+    );
   });
 });
 
-function ports(entries: SweptEntry<DeliveryTask>[], lease: (entry: SweptEntry<DeliveryTask>) => Promise<boolean>, send: (messages: DeliveryMessage[]) => Promise<void> = async () => undefined) {
+function ports(
+  entries: SweptEntry<DeliveryTask>[],
+  lease: (entry: SweptEntry<DeliveryTask>) => Promise<boolean>,
+  send: (messages: DeliveryMessage[]) => Promise<void> = async () => undefined,
+) {
   const sent: DeliveryMessage[] = [];
   const errors: unknown[] = [];
   const sweepPorts: DueSweepPorts = {
@@ -103,19 +129,38 @@ describe('sweepDueDeliveries', () => {
     expect(await sweepDueDeliveries(sweepPorts, new Date(NOW))).toEqual({ tasks: 2, replays: 0, outbox: 0, errors: 1 });
     expect(sent).toHaveLength(2);
     expect(errors).toHaveLength(1);
-    const failing = ports(entries, async () => true, async () => Promise.reject(new Error('SQS down')));
+    const failing = ports(
+      entries,
+      async () => true,
+      async () => Promise.reject(new Error('SQS down')),
+    );
     expect(await sweepDueDeliveries(failing.sweepPorts, new Date(NOW))).toEqual({ tasks: 0, replays: 0, outbox: 0, errors: 3 });
   });
 });
 
 describe('sweeping the dispatch outbox', () => {
-  const delivery = (sequence: number, endpointId: string) => ({ event: { organizationId: 'org_1', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' }, endpointId });
-  const run = (first: number, deliveries = [delivery(first, 'whe_1'), delivery(first, 'whe_2')]): SweptEntry<OutboxRun> => ({ item: { organizationId: 'org_1', firstSequence: first, lastSequence: first, deliveries }, sweepKey: `o${first}` });
+  const delivery = (sequence: number, endpointId: string) => ({
+    event: { organizationId: 'org_1', sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' },
+    endpointId,
+  });
+  const run = (first: number, deliveries = [delivery(first, 'whe_1'), delivery(first, 'whe_2')]): SweptEntry<OutboxRun> => ({
+    item: { organizationId: 'org_1', firstSequence: first, lastSequence: first, deliveries },
+    sweepKey: `o${first}`,
+  });
   const ended = (sequence: number, endpointId: string) => task({ sequence, endpointId, attempts: 1, status: 'succeeded' });
 
   it('what a delivery still needs: a first attempt without a task, the attempt under way of a claimed one; nothing for an ended task or a scheduled retry (its own sweep-at covers it)', () => {
     const first = delivery(7, 'whe_1');
-    expect(outboxMessage(first, undefined, NOW)).toEqual({ kind: 'attempt', organizationId: 'org_1', endpointId: 'whe_1', sequence: 7, origin: 'live', attempt: 1, dueAt: Date.parse('2026-06-01T11:00:00.000Z'), event: { eventId: 'evt_7', type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' } });
+    expect(outboxMessage(first, undefined, NOW)).toEqual({
+      kind: 'attempt',
+      organizationId: 'org_1',
+      endpointId: 'whe_1',
+      sequence: 7,
+      origin: 'live',
+      attempt: 1,
+      dueAt: Date.parse('2026-06-01T11:00:00.000Z'),
+      event: { eventId: 'evt_7', type: 'item.created', committedAt: '2026-06-01T11:00:00.000Z' },
+    });
     const underWay = task({ attempts: 1, inFlight: { attemptId: 'wha_1', number: 1, startedAt: '2026-06-01T11:00:01.000Z' } });
     expect(outboxMessage(first, underWay, NOW)).toMatchObject({ kind: 'attempt', attempt: 1, dueAt: NOW });
     expect(outboxMessage(first, task({ attempts: 1, status: 'succeeded' }), NOW)).toBeUndefined();
@@ -123,11 +168,15 @@ describe('sweeping the dispatch outbox', () => {
     expect(outboxMessage(first, task({ attempts: 1, nextAttemptAt: '2026-06-01T13:00:00.000Z' }), NOW)).toBeUndefined();
   });
 
-  it('queues what a due item\'s deliveries need and keeps the item; deletes an item none of whose deliveries needs anything', async () => {
+  it("queues what a due item's deliveries need and keeps the item; deletes an item none of whose deliveries needs anything", async () => {
     const { sweepPorts, sent } = ports([], async () => true);
     const closed: number[] = [];
     sweepPorts.dueOutbox = async () => [run(1), run(2)];
-    sweepPorts.tasksOf = async (item) => item.deliveries.map((queued) => ({ delivery: queued, task: item.firstSequence === 1 && queued.endpointId === 'whe_2' ? undefined : ended(item.firstSequence, queued.endpointId) }));
+    sweepPorts.tasksOf = async (item) =>
+      item.deliveries.map((queued) => ({
+        delivery: queued,
+        task: item.firstSequence === 1 && queued.endpointId === 'whe_2' ? undefined : ended(item.firstSequence, queued.endpointId),
+      }));
     sweepPorts.closeOutbox = async (item, leasedUntil) => {
       expect(leasedUntil.getTime()).toBe(NOW + MESSAGE_LOST_AFTER_MS);
       closed.push(item.firstSequence);
@@ -159,7 +208,11 @@ describe('sweeping the dispatch outbox', () => {
 
   it('sends at most MAX_SWEPT_PER_RUN messages a run, however many deliveries its items owe; the rest wait, leased, for the next look', async () => {
     const { sweepPorts, sent } = ports([], async () => true);
-    const big = (first: number) => run(first, Array.from({ length: 700 }, (_, index) => delivery(first + index, 'whe_1')));
+    const big = (first: number) =>
+      run(
+        first,
+        Array.from({ length: 700 }, (_, index) => delivery(first + index, 'whe_1')),
+      );
     const looked: number[] = [];
     sweepPorts.dueOutbox = async () => [big(1), big(1001), big(2001)];
     sweepPorts.tasksOf = async (item) => {
@@ -173,4 +226,3 @@ describe('sweeping the dispatch outbox', () => {
     expect(looked).toEqual([1, 1001]);
   });
 });
-

@@ -112,7 +112,13 @@ describe('base shares: what a tenant gets before any of its attempts has ended',
 
   it('by default: 6 attempts of an organization, 3 of an endpoint, and a burst up to the whole delivery worker (20 batches of 10)', () => {
     const worker = WORKERS.find((candidate): candidate is QueueWorkerDefinition => candidate.id === 'deliverWebhooks');
-    expect(DEFAULT_FAIR_SHARE).toEqual({ organizationShare: 6, endpointShare: 3, capacity: (worker?.batchSize ?? 0) * (worker?.maxConcurrency ?? 0), openCircuitAfterTimeouts: 3, openCircuitShare: 1 });
+    expect(DEFAULT_FAIR_SHARE).toEqual({
+      organizationShare: 6,
+      endpointShare: 3,
+      capacity: (worker?.batchSize ?? 0) * (worker?.maxConcurrency ?? 0),
+      openCircuitAfterTimeouts: 3,
+      openCircuitShare: 1,
+    });
     expect(DEFAULT_FAIR_SHARE.capacity).toBe(200);
   });
 });
@@ -253,7 +259,7 @@ describe('circuit breaker', () => {
     expect(isCircuitOpen(timedOutTimes(2, closed), 'whe_a', limits)).toBe(false);
   });
 
-  it('a timeout takes the endpoint\'s credit away, not the organization\'s', () => {
+  it("a timeout takes the endpoint's credit away, not the organization's", () => {
     const earned = roundsToReach(20, ['whe_a']).state;
     const after = release(endAll(earned, 'whe_a', false), 'whe_a', true);
     expect(endpointOf(after, 'whe_a').credit).toBe(0);
@@ -289,7 +295,7 @@ describe('mayWaitForSlot: waiting for a slot in the invocation rather than a def
     expect(mayWaitForSlot('burst-share', EMPTY_GATE, 'whe_a', none)).toBe(true);
   });
 
-  it('at a base share: only beside a young attempt of the organization (of the endpoint, at the endpoint\'s share), never for an endpoint in a run of timeouts', () => {
+  it("at a base share: only beside a young attempt of the organization (of the endpoint, at the endpoint's share), never for an endpoint in a run of timeouts", () => {
     expect(mayWaitForSlot('organization-share', EMPTY_GATE, 'whe_a', none)).toBe(false);
     expect(mayWaitForSlot('organization-share', EMPTY_GATE, 'whe_a', { organization: true, endpoint: false })).toBe(true);
     expect(mayWaitForSlot('endpoint-share', EMPTY_GATE, 'whe_a', { organization: true, endpoint: false })).toBe(false);
@@ -297,7 +303,7 @@ describe('mayWaitForSlot: waiting for a slot in the invocation rather than a def
     expect(mayWaitForSlot('organization-share', timedOut, 'whe_a', both)).toBe(false);
   });
 
-  it('never while others wait or the endpoint\'s circuit is open; an attempt is young for its first second', () => {
+  it("never while others wait or the endpoint's circuit is open; an attempt is young for its first second", () => {
     expect(mayWaitForSlot('others-waiting', EMPTY_GATE, 'whe_a', both)).toBe(false);
     expect(mayWaitForSlot('open-circuit', EMPTY_GATE, 'whe_a', both)).toBe(false);
     expect([0, 999, 1000].map(isYoungAttempt)).toEqual([true, true, false]);

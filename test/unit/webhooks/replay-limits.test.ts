@@ -13,16 +13,40 @@ import { MAX_REPLAY_TASKS_IN_FLIGHT, REPLAY_WAIT_SECONDS } from '../../../lib/we
 const ORG = 'org_cap';
 const endpoint: StoredEndpoint = {
   organizationId: ORG,
-  endpoint: { id: 'whe_1', url: 'https://hooks.example.com/a', description: '', eventTypes: [], status: 'enabled', disabledReason: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+  endpoint: {
+    id: 'whe_1',
+    url: 'https://hooks.example.com/a',
+    description: '',
+    eventTypes: [],
+    status: 'enabled',
+    disabledReason: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  },
   secrets: [],
   createdAfterSequence: 0,
   failingSince: null,
   version: 1,
 };
-const eventAt = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: '{}' });
+const eventAt = (sequence: number): StoredEventText => ({
+  sequence,
+  eventId: `evt_${sequence}`,
+  type: 'item.created',
+  committedAt: '2026-01-01T00:00:00.000Z',
+  envelopeJson: '{}',
+});
 
 function world(lastEvent: number, unfinishedElsewhere: number) {
-  const replay: Replay = { id: 'whr_1', organizationId: ORG, endpointId: 'whe_1', nextSequence: 1, untilSequence: lastEvent, fromUtc: null, status: 'running', createdAt: '2026-01-01T00:00:00.000Z' };
+  const replay: Replay = {
+    id: 'whr_1',
+    organizationId: ORG,
+    endpointId: 'whe_1',
+    nextSequence: 1,
+    untilSequence: lastEvent,
+    fromUtc: null,
+    status: 'running',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
   const tasks: DeliveryTask[] = [];
   const sent: { message: DeliveryMessage; delaySeconds: number }[] = [];
   const postponed: number[] = [];

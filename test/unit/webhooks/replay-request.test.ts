@@ -4,7 +4,16 @@ import { commitReplayRequest } from '../../../lib/webhooks/domain/replay-request
 
 /** A replay request queues its first page only once its record committed (docs/webhooks.md "Replaying"). */
 
-const replay: Replay = { id: 'whr_01KJPX6ZT8MKYT6YPE0ZSHBVX3', organizationId: 'org_1', endpointId: 'whe_01KJPX6ZT8MKYT6YPE0ZSHBVX4', nextSequence: 1, untilSequence: 9, fromUtc: null, status: 'running', createdAt: '2026-11-21T12:00:00.000Z' };
+const replay: Replay = {
+  id: 'whr_01KJPX6ZT8MKYT6YPE0ZSHBVX3',
+  organizationId: 'org_1',
+  endpointId: 'whe_01KJPX6ZT8MKYT6YPE0ZSHBVX4',
+  nextSequence: 1,
+  untilSequence: 9,
+  fromUtc: null,
+  status: 'running',
+  createdAt: '2026-11-21T12:00:00.000Z',
+};
 
 function recordingQueue(steps: string[], failing = false) {
   const sent: DeliveryMessage[] = [];

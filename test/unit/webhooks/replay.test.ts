@@ -11,13 +11,28 @@ import { runReplayPage, type ReplayPorts } from '../../../lib/webhooks/domain/re
 const ORG = 'org_replay';
 const endpoint: StoredEndpoint = {
   organizationId: ORG,
-  endpoint: { id: 'whe_1', url: 'https://hooks.example.com/a', description: '', eventTypes: [], status: 'enabled', disabledReason: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+  endpoint: {
+    id: 'whe_1',
+    url: 'https://hooks.example.com/a',
+    description: '',
+    eventTypes: [],
+    status: 'enabled',
+    disabledReason: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  },
   secrets: [],
   createdAfterSequence: 0,
   failingSince: null,
   version: 1,
 };
-const eventAt = (sequence: number): StoredEventText => ({ sequence, eventId: `evt_${sequence}`, type: 'item.created', committedAt: '2026-01-01T00:00:00.000Z', envelopeJson: '{}' });
+const eventAt = (sequence: number): StoredEventText => ({
+  sequence,
+  eventId: `evt_${sequence}`,
+  type: 'item.created',
+  committedAt: '2026-01-01T00:00:00.000Z',
+  envelopeJson: '{}',
+});
 
 /** A store that, like a 1 MB Query page of large events, answers at most `perPage` events per read. */
 function shortPages(last: number, perPage: number) {
@@ -35,7 +50,16 @@ function shortPages(last: number, perPage: number) {
 }
 
 async function runToEnd(untilSequence: number, perPage: number): Promise<number[]> {
-  const replay: Replay = { id: 'whr_1', organizationId: ORG, endpointId: 'whe_1', nextSequence: 1, untilSequence, fromUtc: null, status: 'running', createdAt: '2026-01-01T00:00:00.000Z' };
+  const replay: Replay = {
+    id: 'whr_1',
+    organizationId: ORG,
+    endpointId: 'whe_1',
+    nextSequence: 1,
+    untilSequence,
+    fromUtc: null,
+    status: 'running',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
   const tasks: DeliveryTask[] = [];
   const pending: DeliveryMessage[] = [{ kind: 'replay', organizationId: ORG, replayId: replay.id, sentAt: 0 }];
   const ports: ReplayPorts = {

@@ -38,7 +38,9 @@ async function dnsServer(behaviour: { silent: boolean }): Promise<{ server: stri
     header.writeUInt16BE(0x8180, 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(rdata ? 1 : 0, 6);
-    const answer = rdata ? Buffer.concat([Buffer.from([0xc0, 0x0c]), u16(type), u16(1), Buffer.from([0, 0, 0, 60]), u16(rdata.length), rdata]) : Buffer.alloc(0);
+    const answer = rdata
+      ? Buffer.concat([Buffer.from([0xc0, 0x0c]), u16(type), u16(1), Buffer.from([0, 0, 0, 60]), u16(rdata.length), rdata])
+      : Buffer.alloc(0);
     socket.send(Buffer.concat([header, query.subarray(12, questionEnd), answer]), peer.port, peer.address);
   });
   socket.bind(0, '127.0.0.1');
@@ -81,7 +83,11 @@ describe('createDnsResolve', () => {
     const dns = await dnsServer({ silent: true });
     const sender = createWebhookSender({ allowLoopback: false, timeoutMs: 5000, resolve: createDnsResolve({ servers: [dns.server], timeoutMs: 300 }) });
     const result = await sender.send({ url: 'https://hooks.example.test/in', body: '{}', headers: {} });
-    expect(result).toMatchObject({ outcome: 'failed', timedOut: true, error: expect.stringMatching(/^refused: DNS lookup of hooks\.example\.test failed \(.*ETIMEOUT/) });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      timedOut: true,
+      error: expect.stringMatching(/^refused: DNS lookup of hooks\.example\.test failed \(.*ETIMEOUT/),
+    });
     expect(result.durationMs).toBeLessThan(2000);
   });
 
@@ -89,7 +95,9 @@ describe('createDnsResolve', () => {
     const silent = await dnsServer({ silent: true });
     const answering = await dnsServer({ silent: false });
     const stopHanging = new AbortController();
-    const hanging = Array.from({ length: 8 }, (_, index) => createDnsResolve({ servers: [silent.server], timeoutMs: 5000 })(`slow-${index}.example.test`, stopHanging.signal).catch(() => undefined));
+    const hanging = Array.from({ length: 8 }, (_, index) =>
+      createDnsResolve({ servers: [silent.server], timeoutMs: 5000 })(`slow-${index}.example.test`, stopHanging.signal).catch(() => undefined),
+    );
 
     const startedAt = performance.now();
     const addresses = await createDnsResolve({ servers: [answering.server], timeoutMs: 1000 })('hooks.example.test');
@@ -108,7 +116,10 @@ describe('createDnsResolve', () => {
  * neither succeeds nor is refused: the kernel drops its SYN, as a host that does not answer would.
  */
 async function unansweringListener(): Promise<number> {
-  const python = spawn('python3', ['-c', 'import socket,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(30)']);
+  const python = spawn('python3', [
+    '-c',
+    'import socket,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(30)',
+  ]);
   closers.push(() => python.kill());
   const [output] = (await once(python.stdout, 'data')) as [Buffer];
   const port = Number(String(output).trim());
@@ -143,7 +154,6 @@ describe('webhook sender: the next vetted address', () => {
     expect(result.durationMs).toBeLessThan(5000);
   });
 
-
   it('connects to the second address when the first refuses the connection', async () => {
     // Prepare: a TLS listener on 127.0.0.1 only (it holds no certificate, so the attempt fails
     // after connecting); the host resolves to ::1 first, where nothing listens on that port.
@@ -170,7 +180,11 @@ describe('webhook sender: the next vetted address', () => {
     const port = await unansweringListener();
     const sender = createWebhookSender({ allowLoopback: true, timeoutMs: 5000, connectTimeoutMs: 300, resolve: () => Promise.resolve(['127.0.0.1']) });
     const result = await sender.send({ url: `https://hooks.example.test:${port}/in`, body: '{}', headers: {} });
-    expect(result).toMatchObject({ outcome: 'failed', timedOut: true, error: `could not connect to hooks.example.test (127.0.0.1: no connection within 300 ms)` });
+    expect(result).toMatchObject({
+      outcome: 'failed',
+      timedOut: true,
+      error: `could not connect to hooks.example.test (127.0.0.1: no connection within 300 ms)`,
+    });
   });
 
   it('names every address when none can be connected to', async () => {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DISABLE_AFTER_FAILING_SECONDS, MAX_RETRY_AFTER_SECONDS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../lib/webhooks/domain/retry-schedule.ts';
+import {
+  DISABLE_AFTER_FAILING_SECONDS,
+  MAX_RETRY_AFTER_SECONDS,
+  nextAttemptDelaySeconds,
+  RETRY_DELAYS_SECONDS,
+} from '../../../lib/webhooks/domain/retry-schedule.ts';
 
 const middle = (): number => 0.5;
 
@@ -83,7 +88,7 @@ describe('nextAttemptDelaySeconds', () => {
     expect(nextAttemptDelaySeconds(3, 60, middle)).toBe(1800);
   });
 
-  it('caps a Retry-After at the schedule\'s longest wait (24 h), however large', () => {
+  it("caps a Retry-After at the schedule's longest wait (24 h), however large", () => {
     const longest = Math.max(...RETRY_DELAYS_SECONDS);
     for (const retryAfter of [longest + 1, 10 ** 12, 10 ** 20, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE]) {
       const delay = nextAttemptDelaySeconds(1, retryAfter, middle)!;

@@ -48,7 +48,7 @@ describe('the secret box: bound to its endpoint', () => {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const own = sealedSecretContext('org_1', 'whe_own');
 
-  it('a secret sealed for one endpoint does not open as another endpoint\'s, nor another organization\'s', async () => {
+  it("a secret sealed for one endpoint does not open as another endpoint's, nor another organization's", async () => {
     const box = secretBoxWithKey(randomBytes(32));
     const sealed = await box.seal(secret, own);
     expect(await box.open(sealed, own)).toBe(secret);
@@ -83,7 +83,14 @@ describe('local-only settings', () => {
     expect(webhookTestResolve({})).toBeUndefined();
     const answers = webhookTestResolve({ WEBHOOK_TEST_RESOLVE: '{"a.example.com":["10.0.0.5"],"b.example.com":["93.184.215.14","::1"]}' });
     expect(answers && Object.fromEntries(answers)).toEqual({ 'a.example.com': ['10.0.0.5'], 'b.example.com': ['93.184.215.14', '::1'] });
-    for (const raw of ['not json', '[]', '{"A.example.com":["10.0.0.5"]}', '{"a.example.com":[]}', '{"a.example.com":["a.example.org"]}', '{"a.example.com":"10.0.0.5"}']) {
+    for (const raw of [
+      'not json',
+      '[]',
+      '{"A.example.com":["10.0.0.5"]}',
+      '{"a.example.com":[]}',
+      '{"a.example.com":["a.example.org"]}',
+      '{"a.example.com":"10.0.0.5"}',
+    ]) {
       expect(() => webhookTestResolve({ WEBHOOK_TEST_RESOLVE: raw }), raw).toThrow(/WEBHOOK_TEST_RESOLVE/);
     }
   });

@@ -3,7 +3,8 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret, signatureHeaders } from '../../../lib/webhooks/domain/signing.ts';
 
-const body = '{"id":"evt_01J","type":"item.created","version":1,"occurredAt":"2026-11-26T12:00:00.000Z","organizationId":"org_1","data":{"item":{"sku":"Ä-1"}}}';
+const body =
+  '{"id":"evt_01J","type":"item.created","version":1,"occurredAt":"2026-11-26T12:00:00.000Z","organizationId":"org_1","data":{"item":{"sku":"Ä-1"}}}';
 const now = (): number => Math.floor(Date.now() / 1000);
 
 describe('generateWebhookSecret', () => {

@@ -225,7 +225,7 @@ describe('the import batch', () => {
 });
 
 describe('import batches of concurrent invocations', () => {
-  it('reports each invocation\'s own failures', async () => {
+  it("reports each invocation's own failures", async () => {
     // Prepare: one handler, as the local poller runs it, with two batches at once
     const { handler } = setup({ broken: new Error('file missing') });
     const first = [jobRecord('a'), jobRecord('broken')];

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AWS_API_WRITE, AWS_IMPORT_CHUNK, minimumCommitGapMs, simulateTenantWriters, type WorkloadProfile } from '../../../bench/models/counter-contention-model.ts';
+import {
+  AWS_API_WRITE,
+  AWS_IMPORT_CHUNK,
+  minimumCommitGapMs,
+  simulateTenantWriters,
+  type WorkloadProfile,
+} from '../../../bench/models/counter-contention-model.ts';
 
 const WORKLOADS: WorkloadProfile[] = [AWS_API_WRITE, AWS_IMPORT_CHUNK];
 

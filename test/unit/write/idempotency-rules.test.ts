@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BomCodeTakenError, RevisionConflictError } from '../../../lib/boms/domain/errors.ts';
 import { ApiError, NotFoundError, ValidationError } from '../../../lib/platform/core/errors.ts';
-import { decideOnExisting, isStoredRefusal, requestFingerprint, requireIdempotencyKey, type IdempotencyRecord } from '../../../lib/platform/write/idempotency.ts';
+import {
+  decideOnExisting,
+  isStoredRefusal,
+  requestFingerprint,
+  requireIdempotencyKey,
+  type IdempotencyRecord,
+} from '../../../lib/platform/write/idempotency.ts';
 import { NaturalKeyTakenError } from '../../../lib/inventory/domain/records.ts';
 
 describe('requestFingerprint', () => {
@@ -58,7 +64,13 @@ describe('decideOnExisting', () => {
     createdAt: '2026-06-01T11:00:00Z',
     response: { statusCode: 201, headers: {}, body: '{}' },
   };
-  const inProgress: IdempotencyRecord = { status: 'in-progress', fingerprint: 'f', token: 't', createdAt: '2026-06-01T11:59:59Z', leaseExpiresAt: '2026-06-01T12:00:29Z' };
+  const inProgress: IdempotencyRecord = {
+    status: 'in-progress',
+    fingerprint: 'f',
+    token: 't',
+    createdAt: '2026-06-01T11:59:59Z',
+    leaseExpiresAt: '2026-06-01T12:00:29Z',
+  };
 
   it('replays a completed record of the same request', () => {
     expect(decideOnExisting(completed, 'f', now)).toEqual({ action: 'replay', response: completed.response });

@@ -6,7 +6,14 @@ import { getBomRevisionContract } from '../../../boms/contracts/get-bom-revision
 import { listBomBuildsContract } from '../../../boms/contracts/list-bom-builds.ts';
 import { listBomRevisionsContract } from '../../../boms/contracts/list-bom-revisions.ts';
 import { listBomsContract } from '../../../boms/contracts/list-boms.ts';
-import { bomCompareSchema, bomDetailSchema, bomRevisionDetailSchema, bomRevisionsPageSchema, bomSummariesPageSchema, buildsPageSchema } from '../../../boms/contracts/responses.ts';
+import {
+  bomCompareSchema,
+  bomDetailSchema,
+  bomRevisionDetailSchema,
+  bomRevisionsPageSchema,
+  bomSummariesPageSchema,
+  buildsPageSchema,
+} from '../../../boms/contracts/responses.ts';
 import { updateBomContract } from '../../../boms/contracts/update-bom.ts';
 import type { OpenApiArea } from './types.ts';
 

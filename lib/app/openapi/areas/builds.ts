@@ -5,7 +5,11 @@ import type { OpenApiArea } from './types.ts';
 
 /** The Builds area in the OpenAPI document. */
 export const buildsOpenApi = {
-  tag: { name: 'Builds', description: 'Builds of a BOM of any size, run as jobs: every component reserved first, then consumed and the output produced, in as many transactions as needed, each step once.' },
+  tag: {
+    name: 'Builds',
+    description:
+      'Builds of a BOM of any size, run as jobs: every component reserved first, then consumed and the output produced, in as many transactions as needed, each step once.',
+  },
   operations: {
     submitBuild: { contract: submitBuildContract, response: buildSchema },
     getBuild: { contract: getBuildContract, response: buildSchema },

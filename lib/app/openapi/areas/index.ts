@@ -18,4 +18,17 @@ import { webhooksOpenApi } from './webhooks.ts';
  * descriptions. A new area adds its file and one line here (a missing one is a type error in
  * operations.ts).
  */
-export const OPENAPI_AREAS = [labelsOpenApi, eventsOpenApi, auditOpenApi, importsOpenApi, attachmentsOpenApi, bomsOpenApi, buildsOpenApi, inventoryOpenApi, stockOpenApi, reservationsOpenApi, exportsOpenApi, webhooksOpenApi] as const;
+export const OPENAPI_AREAS = [
+  labelsOpenApi,
+  eventsOpenApi,
+  auditOpenApi,
+  importsOpenApi,
+  attachmentsOpenApi,
+  bomsOpenApi,
+  buildsOpenApi,
+  inventoryOpenApi,
+  stockOpenApi,
+  reservationsOpenApi,
+  exportsOpenApi,
+  webhooksOpenApi,
+] as const;

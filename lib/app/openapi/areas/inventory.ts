@@ -10,14 +10,28 @@ import {
   listMovementsContract,
   listStockRecordsContract,
 } from '../../../inventory/contracts/operations.ts';
-import { itemAvailabilitySchema, itemSchema, itemsPageSchema, locationSchema, locationsPageSchema, movementResponseSchema, movementsPageSchema, stockRecordResponseSchema, stockRecordsPageSchema } from '../../../inventory/contracts/responses.ts';
+import {
+  itemAvailabilitySchema,
+  itemSchema,
+  itemsPageSchema,
+  locationSchema,
+  locationsPageSchema,
+  movementResponseSchema,
+  movementsPageSchema,
+  stockRecordResponseSchema,
+  stockRecordsPageSchema,
+} from '../../../inventory/contracts/responses.ts';
 import { lotTraceSchema } from '../../../lots/contracts/responses.ts';
 import { traceLotContract } from '../../../lots/contracts/trace-lot.ts';
 import type { OpenApiArea } from './types.ts';
 
 /** The inventory reads in the OpenAPI document (docs/inventory.md "Reading inventory"). */
 export const inventoryOpenApi = {
-  tag: { name: 'Inventory', description: 'Inventory reads: items, locations, stock records and movements by id and by filter, the availability of an item by location and lot (docs/inventory.md "Reading inventory"); lot traces through builds (docs/inventory.md "Tracing a lot").' },
+  tag: {
+    name: 'Inventory',
+    description:
+      'Inventory reads: items, locations, stock records and movements by id and by filter, the availability of an item by location and lot (docs/inventory.md "Reading inventory"); lot traces through builds (docs/inventory.md "Tracing a lot").',
+  },
   operations: {
     listItems: { contract: listItemsContract, response: itemsPageSchema },
     getItem: { contract: getItemContract, response: itemSchema },

@@ -1,6 +1,12 @@
 import type { STOCK_ROUTES } from '../../../stock/routes.ts';
 import { stockChangeSchema } from '../../../stock/contracts/changes.ts';
-import { adjustStockContract, countStockContract, getStockChangeContract, receiveStockContract, transferStockContract } from '../../../stock/contracts/operations.ts';
+import {
+  adjustStockContract,
+  countStockContract,
+  getStockChangeContract,
+  receiveStockContract,
+  transferStockContract,
+} from '../../../stock/contracts/operations.ts';
 import type { OpenApiArea } from './types.ts';
 
 /** The Stock area in the OpenAPI document. */
@@ -14,8 +20,22 @@ export const stockOpenApi = {
     getStockChange: { contract: getStockChangeContract, response: stockChangeSchema },
   },
   problemCodes: {
-    adjustStock: { 409: ['customer-api.stock.quantity-stale', 'customer-api.stock.insufficient-stock', 'customer-api.stock.already-applied', 'customer-api.request.conflict'] },
-    transferStock: { 409: ['customer-api.stock.quantity-stale', 'customer-api.stock.insufficient-stock', 'customer-api.stock.already-applied', 'customer-api.request.conflict'] },
+    adjustStock: {
+      409: [
+        'customer-api.stock.quantity-stale',
+        'customer-api.stock.insufficient-stock',
+        'customer-api.stock.already-applied',
+        'customer-api.request.conflict',
+      ],
+    },
+    transferStock: {
+      409: [
+        'customer-api.stock.quantity-stale',
+        'customer-api.stock.insufficient-stock',
+        'customer-api.stock.already-applied',
+        'customer-api.request.conflict',
+      ],
+    },
     // A count sets on-hand: never short of stock.
     countStock: { 409: ['customer-api.stock.quantity-stale', 'customer-api.stock.already-applied', 'customer-api.request.conflict'] },
     // Receipts only add: never short of stock; compare-and-set only where a line asks for it.

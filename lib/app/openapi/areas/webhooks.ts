@@ -21,7 +21,8 @@ import type { OpenApiArea } from './types.ts';
 export const webhooksOpenApi = {
   tag: {
     name: 'Webhooks',
-    description: 'Register endpoints that receive the event catalog as signed POSTs (Standard Webhooks), rotate their secrets, read the delivery log and replay events.',
+    description:
+      'Register endpoints that receive the event catalog as signed POSTs (Standard Webhooks), rotate their secrets, read the delivery log and replay events.',
   },
   operations: {
     listWebhookEndpoints: { contract: listWebhookEndpointsContract, response: webhookEndpointsPageSchema },

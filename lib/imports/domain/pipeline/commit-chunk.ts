@@ -39,7 +39,12 @@ export async function commitNextChunk<Write>(context: WriteContext, run: RunStat
     // Each stock record, item total and document the chunk changed, written once.
     const stockWrites = ledger ? storeWrites(run, ledger.flush()) : [];
     // For trees: the stored ancestors the chunk's links rest on, still as read.
-    const ancestorChecks = storeWrites(run, (run.hierarchy?.checks() ?? []).map(({ record, version }) => ({ op: 'check', entity: run.kind.entity as ImportEntity, record, expectedVersion: version }) as RecordWrite));
+    const ancestorChecks = storeWrites(
+      run,
+      (run.hierarchy?.checks() ?? []).map(
+        ({ record, version }) => ({ op: 'check', entity: run.kind.entity as ImportEntity, record, expectedVersion: version }) as RecordWrite,
+      ),
+    );
     const writes = [...units.flatMap((unit) => unit.writes), ...stockWrites, ...ancestorChecks];
     const events = units.flatMap((unit) => unit.events);
     try {

@@ -27,9 +27,18 @@ const MAX_STORED_ERRORS_PER_UNIT = 50;
  * decided again once it is read; undefined when time ran out first. The ledger's unit stays
  * open for the caller to keep or roll back. `overrule` fails the entry with that error instead.
  */
-export async function decideEntry<Write>(run: RunState<Write>, entry: Pending, room: number, ledger: StockLedger | undefined, overrule?: RowError): Promise<Unit<Write> | undefined> {
+export async function decideEntry<Write>(
+  run: RunState<Write>,
+  entry: Pending,
+  room: number,
+  ledger: StockLedger | undefined,
+  overrule?: RowError,
+): Promise<Unit<Write> | undefined> {
   const overruled = (error: RowError) => (entry.unit?.rowNumbers ?? [entry.position]).map((rowNumber) => ({ ...error, rowNumber }));
-  const judge = () => (entry.unit && !overrule ? decide(run, entry.unit, room, ledger) : failedUnit(run.ports, run.job, overrule ? overruled(overrule) : (entry.errors ?? []), room));
+  const judge = () =>
+    entry.unit && !overrule
+      ? decide(run, entry.unit, room, ledger)
+      : failedUnit(run.ports, run.job, overrule ? overruled(overrule) : (entry.errors ?? []), room);
   if (!ledger || !run.stock) return judge();
   const documentType = run.kind.stock?.document?.type;
   for (;;) {
@@ -57,16 +66,24 @@ function decide<Write>(run: RunState<Write>, unit: ImportUnit<unknown>, errorRoo
   const rowNumber = unit.rowNumbers[0] ?? 0;
   const naturalKey = kind.naturalKeyOf(unit.rows[0]);
   // A unit whose build ran to its end (job-units.ts) has its verdict already.
-  const decision = run.jobVerdicts.get(rowNumber) ?? kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
-    now: run.now(),
-    newId: () => newKindRecordId(kind.entity),
-    rowNumber,
-    // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
-    // the generic signature cannot see.
-    resolve: (entity, key) => references.get(entity)?.get(key) as never,
-    ...(ledger && run.stock ? { stock: { ledger, jobId: job.id, item: (id: string) => run.stock?.item(id) } } : {}),
-  });
-  const failed = (error: RowError) => failedUnit(run.ports, job, unit.rowNumbers.map((number) => ({ ...error, rowNumber: number })), errorRoom);
+  const decision =
+    run.jobVerdicts.get(rowNumber) ??
+    kind.decideUnit(unit, existing.get(naturalKey), job.duplicateStrategy, {
+      now: run.now(),
+      newId: () => newKindRecordId(kind.entity),
+      rowNumber,
+      // The map per entity holds that entity's records (loaded by getByNaturalKeys for it), which
+      // the generic signature cannot see.
+      resolve: (entity, key) => references.get(entity)?.get(key) as never,
+      ...(ledger && run.stock ? { stock: { ledger, jobId: job.id, item: (id: string) => run.stock?.item(id) } } : {}),
+    });
+  const failed = (error: RowError) =>
+    failedUnit(
+      run.ports,
+      job,
+      unit.rowNumbers.map((number) => ({ ...error, rowNumber: number })),
+      errorRoom,
+    );
   if (decision.action === 'failed') return failed(decision.error);
   const counted = { rowNumber, rowCount: unit.rowNumbers.length, storedErrors: 0, unstoredErrors: 0 };
   if (decision.action === 'skipped') return { ...counted, writes: [], events: [], action: 'skipped' };

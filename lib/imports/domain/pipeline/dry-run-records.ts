@@ -21,7 +21,11 @@ export class DryRunRecords<Write extends object> implements ImportRecords<Write>
     readonly overlay: DryRunOverlay,
   ) {}
 
-  async getByNaturalKeys(organizationId: string, entity: Parameters<ImportRecords['getByNaturalKeys']>[1], naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>> {
+  async getByNaturalKeys(
+    organizationId: string,
+    entity: Parameters<ImportRecords['getByNaturalKeys']>[1],
+    naturalKeys: Iterable<string>,
+  ): Promise<Map<string, VersionedRecord<unknown>>> {
     const found = new Map<string, VersionedRecord<unknown>>();
     const unknown: string[] = [];
     for (const key of naturalKeys) {
@@ -47,7 +51,8 @@ export class DryRunRecords<Write extends object> implements ImportRecords<Write>
 
   async stockRecordsAt(organizationId: string, places: Parameters<ImportRecords['stockRecordsAt']>[1]): Promise<StockRecord[]> {
     const byKey = new Map<string, StockRecord>();
-    for (const record of await this.store.stockRecordsAt(organizationId, places)) byKey.set(stockRecordKey(record.itemId, record.locationId, record.lot), record);
+    for (const record of await this.store.stockRecordsAt(organizationId, places))
+      byKey.set(stockRecordKey(record.itemId, record.locationId, record.lot), record);
     for (const place of places) for (const [key, record] of this.overlay.stockRecordsAt(place)) byKey.set(key, record);
     return [...byKey.values()];
   }

@@ -11,7 +11,11 @@ import { SYSTEM_ACTOR, type ProcessOutcome, type ProcessPorts } from './ports.ts
 type EndPorts<Write> = { jobs: Pick<ProcessPorts<Write>['jobs'], 'finishWrite'>; writer: CommandWriter<Write>; onEnded?: ProcessPorts<Write>['onEnded'] };
 
 /** Ends a job whose every row was handled, with the status its counts give. */
-export async function finishJob<Write>(ports: EndPorts<Write> & Pick<ProcessPorts<Write>, 'jobs'>, job: ImportJobState, now: () => string): Promise<ProcessOutcome> {
+export async function finishJob<Write>(
+  ports: EndPorts<Write> & Pick<ProcessPorts<Write>, 'jobs'>,
+  job: ImportJobState,
+  now: () => string,
+): Promise<ProcessOutcome> {
   const latest = (await ports.jobs.get(job.organizationId, job.id)) ?? job;
   await endJob(ports, latest, finalStatus(latest.counts), null, now());
   return 'finished';

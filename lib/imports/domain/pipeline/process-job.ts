@@ -49,7 +49,8 @@ export class ImportJobProcessor<Write = unknown> {
     const ports: ProcessPorts<Write> = dryRun ? { ...this.ports, records: dryRun.records } : this.ports;
     const budget = new TimeBudget(remainingMs);
     const hasTime = () => budget.hasTime();
-    const stalled = (current: ImportJobState) => this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
+    const stalled = (current: ImportJobState) =>
+      this.handOff(current, handoffsWithoutProgress({ previous: handoffs, progressed: false, fairRun: budget.fairRun }));
 
     // Read and validate the whole file, against the records the rows still to handle refer to,
     // read a window of rows at a time: a continuation reads only those of the rows it gets to
@@ -87,7 +88,9 @@ export class ImportJobProcessor<Write = unknown> {
       loadedKeys: new Set(),
       references,
       hierarchy: await hierarchyOf(ports.records, organizationId, kind, references),
-      ...(kind.stock ? { stock: new StockState(ports.records, organizationId, itemsOf(references), { totalsWithRecords: kind.stock.changesItemTotals !== false }) } : {}),
+      ...(kind.stock
+        ? { stock: new StockState(ports.records, organizationId, itemsOf(references), { totalsWithRecords: kind.stock.changesItemTotals !== false }) }
+        : {}),
       stockReadThrough: 0,
       documentEnds: documentEndsOf(kind, csv.rows),
       checkpoint: job.checkpoint,
@@ -101,7 +104,7 @@ export class ImportJobProcessor<Write = unknown> {
     // Commit chunk after chunk, while there is time.
     const context = { organizationId, actor: SYSTEM_ACTOR, traceId: null };
     let progressed = false;
-    for (let index = 0; index < run.pending.length || windows.length > 0; ) {
+    for (let index = 0; index < run.pending.length || windows.length > 0;) {
       if (!hasTime()) return progressed || run.jobProgressed ? this.handOff(run.job, 0) : stalled(run.job);
       if (index >= run.pending.length) {
         // The window is done: the next one's references, and its entries after the checkpoint.

@@ -19,7 +19,12 @@ export interface ReferenceWindow<Row> {
 }
 
 /** The windows of the rows left, in file order. */
-export function referenceWindows<Row>(kind: AnyImportKind, left: readonly ParsedRow<Row>[], positionOf: (rowNumber: number) => number, size = REFERENCE_WINDOW_ROWS): ReferenceWindow<Row>[] {
+export function referenceWindows<Row>(
+  kind: AnyImportKind,
+  left: readonly ParsedRow<Row>[],
+  positionOf: (rowNumber: number) => number,
+  size = REFERENCE_WINDOW_ROWS,
+): ReferenceWindow<Row>[] {
   if (kind.groupKeyOf || kind.parentKeyOf || left.length <= size) return [{ rows: [...left], through: Infinity }];
   const windows: ReferenceWindow<Row>[] = [];
   for (let start = 0; start < left.length; start += size) {

@@ -27,7 +27,8 @@ export async function loadReferences(
     const keys = [...keySet];
     for (let start = 0; start < keys.length; start += REFERENCES_PER_SLICE) {
       if (!hasTime()) return undefined;
-      for (const [key, record] of await records.getByNaturalKeys(organizationId, entity, keys.slice(start, start + REFERENCES_PER_SLICE))) found.set(key, record);
+      for (const [key, record] of await records.getByNaturalKeys(organizationId, entity, keys.slice(start, start + REFERENCES_PER_SLICE)))
+        found.set(key, record);
     }
     loaded.set(entity, found);
   }
@@ -39,7 +40,13 @@ export async function loadReferences(
  * archived since the run read it), so the entries are decided on them as they are now. A record
  * that vanished keeps its last known state: none of them is ever deleted.
  */
-export async function reloadReferences(records: ImportRecords<unknown>, organizationId: string, kind: AnyImportKind, references: References, entries: readonly Pending[]): Promise<void> {
+export async function reloadReferences(
+  records: ImportRecords<unknown>,
+  organizationId: string,
+  kind: AnyImportKind,
+  references: References,
+  entries: readonly Pending[],
+): Promise<void> {
   const wanted = new Map<ReferenceEntity, Set<string>>();
   for (const row of entries.flatMap((entry) => entry.unit?.rows ?? [])) {
     for (const reference of kind.references(row)) wanted.set(reference.entity, (wanted.get(reference.entity) ?? new Set()).add(reference.key));
@@ -57,7 +64,12 @@ export function knownIn(references: References) {
 }
 
 /** For tree-shaped kinds: the parent links of the referenced records and all their ancestors. */
-export async function hierarchyOf(records: ImportRecords<unknown>, organizationId: string, kind: AnyImportKind, references: References): Promise<Hierarchy | undefined> {
+export async function hierarchyOf(
+  records: ImportRecords<unknown>,
+  organizationId: string,
+  kind: AnyImportKind,
+  references: References,
+): Promise<Hierarchy | undefined> {
   if (!kind.parentKeyOf || kind.entity === 'bom' || kind.entity === 'stock-entry') return undefined;
   const hierarchy = new Hierarchy(new Map());
   await includeInHierarchy(records, organizationId, kind, hierarchy, references.get(kind.entity) ?? new Map());

@@ -55,7 +55,11 @@ export function idempotency(route: RouteDefinition, records: IdempotencyRecords,
       try {
         if (completing) {
           const stored = problemResponse(error, stateOf(request), request.event.rawPath ?? '/');
-          await records.complete(claimed.claim, { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') }, clock());
+          await records.complete(
+            claimed.claim,
+            { statusCode: stored.statusCode ?? error.status, headers: stored.headers, body: String(stored.body ?? '') },
+            clock(),
+          );
         } else {
           await records.release(claimed.claim);
         }

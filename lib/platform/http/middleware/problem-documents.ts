@@ -17,7 +17,12 @@ export function problemDocuments(): HttpMiddleware {
       const state = request.context.requestState ?? { traceId: randomUUID() };
       const { traceId } = state;
       if (apiError.status >= 500) {
-        log('error', 'request failed', { traceId, route: request.event.routeKey, ...describeError(request.error), ...(isThrottling(request.error) ? { throttled: true } : {}) });
+        log('error', 'request failed', {
+          traceId,
+          route: request.event.routeKey,
+          ...describeError(request.error),
+          ...(isThrottling(request.error) ? { throttled: true } : {}),
+        });
       }
       request.response = problemResponse(apiError, state, request.event.rawPath ?? '/');
     },

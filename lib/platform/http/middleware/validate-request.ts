@@ -1,4 +1,3 @@
-
 import * as z from '../../contracts/zod.ts';
 import { ApiError, ValidationError, type FieldError } from '../../core/errors.ts';
 import type { RouteOperation } from '../../contracts/operation.ts';
@@ -85,7 +84,8 @@ export function validateRequest({ route, contract }: RouteOperation, parseMultip
       let path: unknown = {};
       if (request.path) {
         const parsedPath = z.safeParse(request.path, event.pathParameters ?? {});
-        if (!parsedPath.success) throw new ApiError(404, `customer-api.${route.tag.toLowerCase()}.not-found`, 'Not found', { detail: 'The resource does not exist.' });
+        if (!parsedPath.success)
+          throw new ApiError(404, `customer-api.${route.tag.toLowerCase()}.not-found`, 'Not found', { detail: 'The resource does not exist.' });
         path = parsedPath.data;
       }
 

@@ -42,7 +42,15 @@ export const adjustmentSpec: StockChangeKindSpec<AdjustmentInput> = {
       requested: Math.abs(line.quantityDelta),
       decide: (ledger, at) =>
         decideAdjustment(
-          { reference: input.reference, sku: item.sku, locationCode: location.code, quantityDelta: line.quantityDelta, quantityDeltaCell: String(line.quantityDelta), lot: line.lot, reason: input.reason },
+          {
+            reference: input.reference,
+            sku: item.sku,
+            locationCode: location.code,
+            quantityDelta: line.quantityDelta,
+            quantityDeltaCell: String(line.quantityDelta),
+            lot: line.lot,
+            reason: input.reason,
+          },
           { item, location },
           ledger,
           at,

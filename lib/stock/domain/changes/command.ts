@@ -33,7 +33,11 @@ export type StockChangeWrite = StockWrite | { op: 'claim-entry'; entry: StockEnt
 export interface StockChangePorts<Write> {
   stock: StockReads & {
     /** Claims of applied natural keys, by key; unknown keys are absent. */
-    getByNaturalKeys(organizationId: string, entity: 'stock-record' | 'item-stock' | 'stock-document' | 'stock-entry', naturalKeys: Iterable<string>): Promise<Map<string, VersionedRecord<unknown>>>;
+    getByNaturalKeys(
+      organizationId: string,
+      entity: 'stock-record' | 'item-stock' | 'stock-document' | 'stock-entry',
+      naturalKeys: Iterable<string>,
+    ): Promise<Map<string, VersionedRecord<unknown>>>;
     writesOf(organizationId: string, write: StockChangeWrite): Write[];
   };
   reads: StockChangeReads;
@@ -65,7 +69,10 @@ export interface StockRead {
  * then the stock records the lines change, their items' totals and the other claims.
  */
 export interface StockChangeReads {
-  references(organizationId: string, wanted: { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[]; claimKeys: string[] }): Promise<ReferencesRead>;
+  references(
+    organizationId: string,
+    wanted: { skus: string[]; itemIds: string[]; codes: string[]; locationIds: string[]; claimKeys: string[] },
+  ): Promise<ReferencesRead>;
   stock(organizationId: string, wanted: { recordKeys: string[]; itemIds: string[]; claimKeys: string[] }): Promise<StockRead>;
 }
 
@@ -155,9 +162,18 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
     const lines = this.resolve(input, resolveReferences(found, itemReferences, locationReferences.flat()), itemReferences, locationReferences);
     const recordKeys = lines.flatMap((line) => line.recordKeys);
     const itemIds = spec.changesItemTotals ? lines.map((line) => line.item.id) : [];
-    const stock = await ports.reads.stock(organizationId, { recordKeys, itemIds, claimKeys: lines.filter((line) => !spelledClaims.has(line.index)).map((line) => line.claimKey) });
+    const stock = await ports.reads.stock(organizationId, {
+      recordKeys,
+      itemIds,
+      claimKeys: lines.filter((line) => !spelledClaims.has(line.index)).map((line) => line.claimKey),
+    });
     refuseApplied(lines, new Map([...found.claims, ...stock.claims]));
-    const state = new StockState(ports.stock, organizationId, lines.map((line) => line.item), { totalsWithRecords: spec.changesItemTotals });
+    const state = new StockState(
+      ports.stock,
+      organizationId,
+      lines.map((line) => line.item),
+      { totalsWithRecords: spec.changesItemTotals },
+    );
     state.know({ stockRecords: recordKeys, itemIds }, stock);
     const document = spec.document && documentKey(id, spec.document, reference);
     // The change's own document: its key holds the change's new id, so nothing is stored under it.
@@ -175,7 +191,10 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
     if (short.length > 0) throw new InsufficientStockError(short);
 
     const change: StockChange = { id, kind: spec.kind, reference, reason: spec.reason(input), occurredAt: now, lines: changed };
-    const claims: StockChangeWrite[] = [...movementIds].map(([key, ids]) => ({ op: 'claim-entry', entry: { key, jobId: id, movementIds: ids, appliedAt: now } }));
+    const claims: StockChangeWrite[] = [...movementIds].map(([key, ids]) => ({
+      op: 'claim-entry',
+      entry: { key, jobId: id, movementIds: ids, appliedAt: now },
+    }));
     const stockWrites = [...unitWrites, ...ledger.flush(), ...claims];
     const writes = stockWrites.flatMap((write) => ports.stock.writesOf(organizationId, write));
     if (writes.length + 1 > ports.maxWrites) {
@@ -186,7 +205,12 @@ export class StockChangeCommand<Input extends { lines: ChangeLineInput[] }, Writ
     const count = `${input.lines.length} line${input.lines.length === 1 ? '' : 's'}`;
     return {
       writes: [...writes, ports.changes.createWrite(organizationId, change)],
-      audit: { kind: spec.audit, target: { kind: 'stock-change', id }, summary: `Stock ${spec.audit.slice('stock.'.length)}: ${reference} (${count})`, changes: [] },
+      audit: {
+        kind: spec.audit,
+        target: { kind: 'stock-change', id },
+        summary: `Stock ${spec.audit.slice('stock.'.length)}: ${reference} (${count})`,
+        changes: [],
+      },
       events,
       result: change,
     };
@@ -244,8 +268,17 @@ function decideLines(state: StockState, lines: ResolvedLine[], change: { id: str
     if (!decision.ok) {
       ledger.rollback();
       const { refusal } = decision;
-      if (refusal.code !== 'insufficient-stock') throw new ValidationError([{ location: 'body', pointer: `/lines/${index}/${refusal.column}`, code: refusal.code, message: refusal.message }], refusal.message);
-      short.push({ line: index, stockRecordId: state.stockRecord(line.recordKeys[0] ?? '')?.record.id ?? null, available: firstAvailable, requested: planned.requested });
+      if (refusal.code !== 'insufficient-stock')
+        throw new ValidationError(
+          [{ location: 'body', pointer: `/lines/${index}/${refusal.column}`, code: refusal.code, message: refusal.message }],
+          refusal.message,
+        );
+      short.push({
+        line: index,
+        stockRecordId: state.stockRecord(line.recordKeys[0] ?? '')?.record.id ?? null,
+        available: firstAvailable,
+        requested: planned.requested,
+      });
       continue;
     }
     const unit = ledger.endUnit();
@@ -308,7 +341,8 @@ function refuseStale(lines: ResolvedLine[], state: StockState): void {
     if (line.expectedQuantity === null) continue;
     const stored = state.stockRecord(line.recordKeys[0] ?? '')?.record;
     const current = stored?.onHand ?? 0;
-    if (current !== line.expectedQuantity) stale.push({ line: line.index, stockRecordId: stored?.id ?? null, expectedQuantity: line.expectedQuantity, currentQuantity: current });
+    if (current !== line.expectedQuantity)
+      stale.push({ line: line.index, stockRecordId: stored?.id ?? null, expectedQuantity: line.expectedQuantity, currentQuantity: current });
   }
   if (stale.length > 0) throw new QuantityStaleError(stale);
 }

@@ -12,7 +12,10 @@ import { RecordsFirstError } from './command.ts';
  */
 const MAX_DECISIONS = 4;
 
-export async function commitStockChange<T>(commit: (precreated: ReadonlySet<string>) => Promise<T>, createRecords: (records: StockRecord[]) => Promise<void>): Promise<T> {
+export async function commitStockChange<T>(
+  commit: (precreated: ReadonlySet<string>) => Promise<T>,
+  createRecords: (records: StockRecord[]) => Promise<void>,
+): Promise<T> {
   const precreated = new Set<string>();
   for (let decision = 1; ; decision += 1) {
     try {
@@ -24,7 +27,10 @@ export async function commitStockChange<T>(commit: (precreated: ReadonlySet<stri
         continue;
       }
       if (!lostRace(error)) throw error;
-      if (decision >= MAX_DECISIONS) throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', { detail: 'The stock changed concurrently several times while the change was decided; retry the request.' });
+      if (decision >= MAX_DECISIONS)
+        throw new ApiError(409, 'customer-api.request.conflict', 'Conflict', {
+          detail: 'The stock changed concurrently several times while the change was decided; retry the request.',
+        });
     }
   }
 }

@@ -40,7 +40,14 @@ export const countSpec: StockChangeKindSpec<CountInput> = {
       requested: line.countedQuantity,
       decide: (ledger, at) =>
         decideCountLine(
-          { countReference: input.countReference, locationCode: location.code, sku: item.sku, countedQuantity: line.countedQuantity, countedQuantityCell: String(line.countedQuantity), lot: line.lot },
+          {
+            countReference: input.countReference,
+            locationCode: location.code,
+            sku: item.sku,
+            countedQuantity: line.countedQuantity,
+            countedQuantityCell: String(line.countedQuantity),
+            lot: line.lot,
+          },
           { item, location },
           ledger,
           at,

@@ -45,7 +45,15 @@ export const receiptSpec: StockChangeKindSpec<ReceiptInput> = {
       requested: line.quantity,
       decide: (ledger, at) =>
         decideReceiptLine(
-          { poNumber: input.poNumber, sku: item.sku, locationCode: location.code, quantity: line.quantity, quantityCell: String(line.quantity), lot: line.lot, receivedAt: input.receivedAt },
+          {
+            poNumber: input.poNumber,
+            sku: item.sku,
+            locationCode: location.code,
+            quantity: line.quantity,
+            quantityCell: String(line.quantity),
+            lot: line.lot,
+            receivedAt: input.receivedAt,
+          },
           { item, location },
           ledger,
           at,

@@ -56,7 +56,15 @@ export const transferSpec: StockChangeKindSpec<TransferInput> = {
       requested: line.quantity,
       decide: (ledger, at) =>
         decideTransfer(
-          { reference: input.reference, sku: item.sku, fromLocationCode: from.code, toLocationCode: to.code, quantity: line.quantity, quantityCell: String(line.quantity), lot: line.lot },
+          {
+            reference: input.reference,
+            sku: item.sku,
+            fromLocationCode: from.code,
+            toLocationCode: to.code,
+            quantity: line.quantity,
+            quantityCell: String(line.quantity),
+            lot: line.lot,
+          },
           { item, from, to },
           ledger,
           at,

@@ -14,7 +14,12 @@ export interface SeededInventory {
   jobs: ImportJob[];
 }
 
-export async function importCsv(client: InventoryClient, kind: string, lines: string[], duplicateStrategy: 'skip' | 'update' | 'fail' = 'fail'): Promise<ImportJob> {
+export async function importCsv(
+  client: InventoryClient,
+  kind: string,
+  lines: string[],
+  duplicateStrategy: 'skip' | 'update' | 'fail' = 'fail',
+): Promise<ImportJob> {
   const { job } = await importFile(client, { kind, file: new File([csv(lines)], `${kind}.csv`), duplicateStrategy, initialDelayMs: 50, maxDelayMs: 250 });
   if (job.status !== 'succeeded') throw new Error(`${kind} import ended ${job.status}: ${JSON.stringify(job)}`);
   return job;

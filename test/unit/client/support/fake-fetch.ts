@@ -44,7 +44,16 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 export function problem(status: number, code: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): Response {
-  const body = { type: `urn:problem-type:${code}`, title: `Title of ${code}`, status, detail: `Detail of ${code}`, instance: '/v1/x', code, traceId: `trace-${status}`, ...extra };
+  const body = {
+    type: `urn:problem-type:${code}`,
+    title: `Title of ${code}`,
+    status,
+    detail: `Detail of ${code}`,
+    instance: '/v1/x',
+    code,
+    traceId: `trace-${status}`,
+    ...extra,
+  };
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json', 'x-trace-id': `trace-${status}`, ...headers } });
 }
 
