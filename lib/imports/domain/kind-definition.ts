@@ -109,8 +109,12 @@ export interface ImportRecords<Write = unknown> {
   ): Promise<Map<string, VersionedRecord<unknown>>>;
   /** Items by id; unknown ids are absent from the map. */
   getItemsByIds(organizationId: string, ids: Iterable<string>): Promise<Map<string, Item>>;
-  /** Every stock record of each item at each location, whatever the lot (a build draws lots from them). */
-  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]>;
+  /**
+   * Every stock record of each item at each location that holds stock, whatever the lot (a build
+   * draws lots from them). `readOnly`: keep the places' index of stocked lots as it is (a dry run
+   * writes nothing).
+   */
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>, options?: { readOnly?: boolean }): Promise<StockRecord[]>;
   /** The storage actions of one write; a create or a versioned update fails with a 409 when another writer got there first. */
   writesOf(organizationId: string, write: RecordWrite): Write[];
 }

@@ -47,8 +47,8 @@ export class ImportRecordsStore implements ImportRecords<StoreWrite> {
     return new Map([...found].map(([id, { record }]) => [id, record]));
   }
 
-  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
-    return this.inventory.stockRecordsAt(organizationId, places);
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>, options?: { readOnly?: boolean }): Promise<StockRecord[]> {
+    return this.inventory.stockRecordsAt(organizationId, places, options);
   }
 
   writesOf(organizationId: string, write: RecordWrite): StoreWrite[] {

@@ -107,10 +107,11 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
   /**
    * The stock records of each item at each location that hold stock, whatever the lot: per place,
    * one consistent Query of its stocked lots, then the records by id, all in one batch
-   * (lib/inventory/store/stocked-lots.ts); lots at 0 are not read.
+   * (lib/inventory/store/stocked-lots.ts); lots at 0 are not read. `readOnly` leaves the index's
+   * upkeep (indexing a place, removing entries at 0) to a later read.
    */
-  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
-    return stockedRecordsAt(this.tableName, organizationId, places);
+  stockRecordsAt(organizationId: string, places: ReadonlyArray<StockPlace>, options?: { readOnly?: boolean }): Promise<StockRecord[]> {
+    return stockedRecordsAt(this.tableName, organizationId, places, options);
   }
 
   /**

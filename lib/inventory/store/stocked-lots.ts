@@ -61,9 +61,14 @@ interface PlaceRead {
  * The stock records of each place whose on-hand is above 0, in any order: per place one
  * consistent Query of its partition, then the records by id in one batch. A place not marked
  * yet is indexed (above); entries of records found at 0 are removed. Neither changes the result:
- * a failure of either is left for the next read.
+ * a failure of either is left for the next read, and a `readOnly` read (a dry run's) leaves both to it.
  */
-export async function stockedRecordsAt(tableName: string, organizationId: string, places: ReadonlyArray<StockPlace>): Promise<StockRecord[]> {
+export async function stockedRecordsAt(
+  tableName: string,
+  organizationId: string,
+  places: ReadonlyArray<StockPlace>,
+  options: { readOnly?: boolean } = {},
+): Promise<StockRecord[]> {
   const reads = await Promise.all(places.map((place) => readPlace(tableName, organizationId, place)));
   const ids = [...new Set(reads.flatMap((read) => [...read.entries.keys(), ...read.listed]))];
   const stored = new Map<string, { record: StockRecord; version: number }>();
@@ -89,7 +94,7 @@ export async function stockedRecordsAt(tableName: string, organizationId: string
     }
     if (!read.marked) marks.push(markingOf(tableName, organizationId, read, stocked));
   }
-  await Promise.all([inTransactions(removals.flat(), 2), ...marks.map((writes) => inTransactions(writes, 1))]);
+  if (!options.readOnly) await Promise.all([inTransactions(removals.flat(), 2), ...marks.map((writes) => inTransactions(writes, 1))]);
   return [...stocked.values()];
 }
 

@@ -51,7 +51,7 @@ export class DryRunRecords<Write extends object> implements ImportRecords<Write>
 
   async stockRecordsAt(organizationId: string, places: Parameters<ImportRecords['stockRecordsAt']>[1]): Promise<StockRecord[]> {
     const byKey = new Map<string, StockRecord>();
-    for (const record of await this.store.stockRecordsAt(organizationId, places))
+    for (const record of await this.store.stockRecordsAt(organizationId, places, { readOnly: true }))
       byKey.set(stockRecordKey(record.itemId, record.locationId, record.lot), record);
     for (const place of places) for (const [key, record] of this.overlay.stockRecordsAt(place)) byKey.set(key, record);
     return [...byKey.values()];
