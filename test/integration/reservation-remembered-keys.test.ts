@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_RETENTION_SECONDS } from '../../lib/platform/write/idempotency.ts';
-import type { StockRecord } from '../../lib/inventory/domain/stock.ts';
 import type { SliceRun } from '../../lib/reservations/domain/ports.ts';
 import { ReserveCommand, type ReservationInput } from '../../lib/reservations/domain/reserve.ts';
 import type { Reservation } from '../../lib/reservations/domain/reservation.ts';
 import { SettleReservationCommand, type SettleLineInput } from '../../lib/reservations/domain/settle.ts';
 import { decideAgainOnLostRace } from '../../lib/stock/domain/changes/commit.ts';
 import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
-import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
-import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';
-import { inventoryRecords } from '../support/imports.ts';
-import { A1, itemOf } from '../support/stock-world.ts';
+import { commitWrites, lotName, manyLotsAtA1 } from '../support/many-lots.ts';
+import { A1 } from '../support/stock-world.ts';
 
 /**
  * The requests a reservation remembers having finished (docs/inventory.md "Reservations and
@@ -26,42 +23,12 @@ const ACTOR = { type: 'api-key' as const, id: 'key_remembered_tests' };
 const STORED_AT = '2026-11-01T08:00:00.000Z';
 const LOTS = 100;
 const HOUR = 60 * 60 * 1000;
-const lotName = (index: number) => `L${String(index).padStart(3, '0')}`;
 const ports = (now: Date) => ({ ...reservationPorts(tableName('inventory')), clock: () => now });
 
-async function commit(organizationId: string, writes: StoreWrite[]): Promise<void> {
-  await transactionWriter().run({ organizationId, actor: ACTOR, traceId: null }, async () => ({ writes, events: [], result: undefined }));
-}
+const commit = (organizationId: string, writes: StoreWrite[]) => commitWrites(organizationId, ACTOR, writes);
 
 /** MANY tracked by lot: LOTS lots of 2 at A1. */
-async function world(): Promise<string> {
-  const organizationId = uniqueOrganization();
-  const store = inventoryRecords();
-  const stock = new StockStore(tableName('inventory'));
-  const many = itemOf('itm_many', 'MANY', { trackingMode: 'lot' });
-  const writes: StoreWrite[] = [
-    ...store.createWrites(organizationId, 'location', A1),
-    ...store.createWrites(organizationId, 'item', many),
-    stock.itemStockWrite(organizationId, { itemId: many.id, onHand: 2 * LOTS, trackingMode: 'lot' }, null, 'lot'),
-  ];
-  for (let index = 0; index < LOTS; index += 1) {
-    const at = new Date(Date.parse(STORED_AT) + index * 1000).toISOString();
-    const record: StockRecord = {
-      id: `stk_MANY_${lotName(index)}`,
-      itemId: many.id,
-      sku: many.sku,
-      locationId: A1.id,
-      locationCode: A1.code,
-      lot: lotName(index),
-      onHand: 2,
-      createdAt: at,
-      updatedAt: at,
-    };
-    writes.push(...store.createWrites(organizationId, 'stock-record', record));
-  }
-  for (let start = 0; start < writes.length; start += 90) await commit(organizationId, writes.slice(start, start + 90));
-  return organizationId;
-}
+const world = () => manyLotsAtA1(LOTS, ACTOR, STORED_AT);
 
 const runOf = (organizationId: string, requestKey: string): SliceRun<StoreWrite> => ({
   writer: transactionWriter(),
