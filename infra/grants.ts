@@ -1,3 +1,4 @@
+// One piece: every function's IAM grants derive from one route and worker table, so each grant sits beside the others it must agree with.
 import { ATTACHMENT_OBJECT_PREFIX, EXPORT_OBJECT_PREFIX } from '../lib/platform/storage/objects.ts';
 import type { RouteId } from '../lib/app/routes.ts';
 import type { ResourceAccess, RouteDefinition, TableAccess } from '../lib/platform/contracts/route-types.ts';

@@ -1,3 +1,4 @@
+// One piece: a build's phases (reserve, consume, produce, record, unwind) share one checkpoint and one slice plan; split, each would restate them.
 import { LRUCache } from 'lru-cache';
 import type { AuditDraft } from '../../platform/audit/types.ts';
 import type { BomContent } from '../../boms/index.ts';

@@ -1,3 +1,4 @@
+// One piece: every stored kind's declaration until each area declares its own (docs/architecture.md); keys and type tags must stay unique across them.
 import { defineEntity } from './entity.ts';
 import { activeJobIndexKeys } from './active-jobs-index.ts';
 import { keys, lotKeys, webhookGateWaitingKey } from './keys.ts';

@@ -1,3 +1,4 @@
+// One piece: records, totals, documents and the reads a chunk decides on are one ledger (see below).
 import type { EventDraft } from '../../platform/events/types.ts';
 import type { Item, TrackingMode } from '../../inventory/index.ts';
 import type { Location } from '../../inventory/index.ts';
