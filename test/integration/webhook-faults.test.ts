@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryWorker, STALE_ATTEMPT_MS, type SendResult } from '../../lib/webhooks/domain/deliver.ts';
 import { dispatchEvents, newTask, type CommittedEvent, type LiveDispatcher } from '../../lib/webhooks/domain/dispatch.ts';
-import type { DeliveryMessage, DeliveryQueue } from '../../lib/webhooks/domain/ports.ts';
+import type { DeliveryMessage, DeliveryQueue, DeliveryTask, TaskIdentity } from '../../lib/webhooks/domain/ports.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
+import { webhookTaskEntity } from '../../lib/platform/dynamo/entities.ts';
 import { WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';
+import { outboxMessage } from '../../lib/webhooks/domain/due-sweep.ts';
 import { WebhookOutboxStore } from '../../lib/webhooks/store/webhook-outbox-store.ts';
 import { WebhookDeliveryQueue, WebhookEventSource } from '../../lib/webhooks/store/webhook-queue.ts';
 import { webhookSecretBox } from '../../lib/webhooks/store/webhook-secrets.ts';
@@ -177,6 +181,12 @@ describe('delivery worker crash', () => {
 });
 
 /** The real store, dying once right before the task's next state is written (after the log entry got the outcome): a retry's conditional write or an end's put. */
+/** The task item as stored, without the store's reading of its log entry. */
+async function storedTask(task: TaskIdentity): Promise<DeliveryTask | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName('inventory'), Key: webhookTaskEntity.key(task), ConsistentRead: true }));
+  return Item?.task as DeliveryTask | undefined;
+}
+
 class DiesBeforeTaskSettles extends WebhookDeliveriesStore {
   dies = true;
   override async finishTask(...args: Parameters<WebhookDeliveriesStore['finishTask']>): Promise<boolean> {
@@ -238,14 +248,46 @@ describe('delivery worker crash between the outcome and the task', () => {
     const queue = new CollectingQueue();
     const crashing = new DiesBeforeTaskSettles(tableName('inventory'));
     await expect(workerWith(crashing, queue, () => new Date(now)).handle(message, false)).rejects.toThrow('injected crash');
-    expect((await deliveries().getTask(task))?.inFlight?.number).toBe(1);
+    // Stored, the task still holds the claim; read, its log entry ends it.
+    expect((await storedTask(task))?.inFlight?.number).toBe(1);
+    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', inFlight: null });
     now += STALE_ATTEMPT_MS + 1000;
     expect(await workerWith(deliveries(), queue, () => new Date(now)).handle(message, true)).toBe('settled-interrupted');
-    expect(await deliveries().getTask(task)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
+    expect(await storedTask(task)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
     expect(queue.sent).toEqual([]);
     expect(receiver.deliveries(path)).toHaveLength(1);
     const log = await deliveries().attemptsPage(organizationId, endpoint.id, {}, undefined, 10);
     expect(log.items.map((entry) => [entry.attempt, entry.status, entry.responseStatus])).toEqual([[1, 'succeeded', 200]]);
+  });
+
+  it("a live first attempt's success writes no task end: read, the task is ended; a copy of the message is dropped; the outbox sweep owes it nothing", async () => {
+    const { organizationId, endpoint, path, task } = await taskOfOneEvent('ends-with-entry');
+    const event = { eventId: task.eventId, type: task.eventType, committedAt: task.committedAt };
+    const live: Extract<DeliveryMessage, { kind: 'attempt' }> = {
+      kind: 'attempt',
+      organizationId,
+      endpointId: endpoint.id,
+      sequence: 1,
+      origin: 'live',
+      attempt: 1,
+      dueAt: Date.now(),
+      event,
+    };
+    const identity = { organizationId, endpointId: endpoint.id, sequence: 1, origin: 'live' };
+    const queue = new CollectingQueue();
+    const worker = workerWith(deliveries(), queue, () => new Date());
+
+    expect(await worker.handle(live, false)).toBe('sent');
+
+    expect(await storedTask(identity)).toMatchObject({ status: 'pending', attempts: 1, inFlight: { number: 1 } });
+    expect(await deliveries().getTask(identity)).toMatchObject({ status: 'succeeded', attempts: 1, inFlight: null, nextAttemptAt: null });
+    expect(await worker.handle(live, true)).toBe('dropped');
+    expect(queue.sent).toEqual([]);
+    expect(receiver.deliveries(path)).toHaveLength(1);
+    const delivery = { event: { organizationId, sequence: 1, ...event }, endpointId: endpoint.id };
+    const [owed] = await new WebhookOutboxStore(tableName('inventory')).tasksOf({ organizationId, firstSequence: 1, lastSequence: 1, deliveries: [delivery] });
+    expect(owed?.task).toMatchObject({ status: 'succeeded', inFlight: null });
+    expect(outboxMessage(delivery, owed?.task, Date.now())).toBeUndefined();
   });
 
   it('a 410 recorded in the log: the next delivery ends the task and disables the endpoint, as its worker would have', async () => {

@@ -116,7 +116,8 @@ describe('delivery store, an answer lost after the write landed', () => {
 describe('delivery store, who settles an attempt', () => {
   it("the claimant's success stands over a successor's 'interrupted' settle, in the log and on the task: the successor's retry finds the task ended", async () => {
     const task = await pendingTask();
-    const attempt = attemptOne();
+    // Claimed 95 s ago: a successor takes an attempt for interrupted only once it is stale.
+    const attempt = { ...attemptOne(), startedAt: new Date(Date.now() - 95_000).toISOString() };
     const claim = await deliveries().claimAttempt(task, attempt);
     if (!claim.claimed) throw new Error('not claimed');
     await deliveries().recordPending(claim.task, attempt);

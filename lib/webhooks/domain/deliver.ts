@@ -21,6 +21,7 @@ import type {
 import { newTask } from './dispatch.ts';
 import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
+import { taskAsRecorded } from './recorded-end.ts';
 import { signatureHeaders } from './signing.ts';
 
 /**
@@ -230,6 +231,8 @@ export class DeliveryWorker {
     if (task.inFlight) {
       const staleAt = Date.parse(task.inFlight.startedAt) + STALE_ATTEMPT_MS;
       if (now.getTime() < staleAt) {
+        // Ended by its log entry alone (a live first attempt's claimant writes no task end): nothing left to do.
+        if (taskAsRecorded(task, await this.ports.deliveries.attemptOf(task, task.inFlight.attemptId)).status !== 'pending') return 'dropped';
         // Another worker may still be sending it: come back once it must have ended, as a
         // fresh delayed message (a redelivery would spend the queue's receive count).
         await this.queueAttempt(task, message.attempt, staleAt, now);

@@ -10,6 +10,7 @@ import { entityItem } from '../../platform/dynamo/entity.ts';
 import { toAttempt, WebhookDeliveryLog } from './webhook-delivery-log.ts';
 import { webhookAttemptEntity, webhookTaskEntity } from '../../platform/dynamo/entities.ts';
 import { taskSweepAt } from '../domain/sweep-at.ts';
+import { endsWithLogEntry, taskAsRecorded } from '../domain/recorded-end.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
 import { insertStatement, StatementBatches, updateStatement } from '../../platform/dynamo/statement-batches.ts';
 import { PutBatches } from '../../platform/dynamo/put-batches.ts';
@@ -20,8 +21,10 @@ import { PutBatches } from '../../platform/dynamo/put-batches.ts';
  * inserts its own (refused where one exists). An attempt is claimed by one conditional update of
  * the task (its attempt count), so two workers holding the same message never both send; a slow
  * attempt's `pending` log entry follows. It is settled by its log entry (the claimant's put with no
- * condition, a successor's only over `pending` or none), then the task: the claimant's end of it
- * is a put with no condition, a next attempt is scheduled only while that attempt is in flight.
+ * condition, a successor's only over `pending` or none), then the task: a live first attempt's
+ * final entry is its task's end by itself (lib/webhooks/domain/recorded-end.ts), any other end of
+ * the claimant's is a put with no condition, and a next attempt is scheduled only while that
+ * attempt is in flight.
  * Each is one single-item write, not a transaction (a transactional write bills twice on AWS,
  * docs/performance.md "Webhooks"), and all but the claim go many to a request; a
  * worker that dies between the two leaves a task in flight whose log entry holds the outcome,
@@ -55,9 +58,12 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
     return { created: false, existing };
   }
 
+  /** The task as it stands, its attempt under way's final log entry taken for its end (lib/webhooks/domain/recorded-end.ts). */
   async getTask(identity: TaskIdentity): Promise<DeliveryTask | undefined> {
     const { Item } = await documentClient.send(new GetCommand({ TableName: this.tableName, Key: webhookTaskEntity.key(identity), ConsistentRead: true }));
-    return Item?.task as DeliveryTask | undefined;
+    const task = Item?.task as DeliveryTask | undefined;
+    if (!task?.inFlight) return task;
+    return taskAsRecorded(task, await this.attemptOf(task, task.inFlight.attemptId));
   }
 
   async claimAttempt(
@@ -159,7 +165,7 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
       // and moved the task on itself, so the task write below is refused and its retry stands).
       await this.puts.put(this.tableName, this.attemptItem(task, entry));
       if (next.status === 'pending') return this.finishTask(task, attempt.attemptId, next);
-      await this.endTask(task, attempt, next.status);
+      if (!endsWithLogEntry(task, attempt, Date.now())) await this.endTask(task, attempt, next.status);
       return true;
     }
     // Names this settle, so the SDK's retry of a write that landed (its answer lost) knows it for its own.
@@ -232,9 +238,10 @@ export class WebhookDeliveriesStore implements DeliveryStorage {
   }
 
   /**
-   * The claimant's end of the task (no attempt follows), after its log entry: the truth of the
-   * attempt too, so it is put with no condition, many to a request. Who queues a next attempt is
-   * decided by `finishTask`'s conditional write instead.
+   * The claimant's end of the task (no attempt follows), after its log entry, where the entry alone
+   * does not end it (a retry's or a replay's task, or a claimant slower than a successor's
+   * patience): the truth of the attempt too, so it is put with no condition, many to a request.
+   * Who queues a next attempt is decided by `finishTask`'s conditional write instead.
    */
   protected async endTask(task: DeliveryTask, attempt: AttemptUnderWay, status: Exclude<TaskNext['status'], 'pending'>): Promise<void> {
     await this.puts.put(this.tableName, this.taskItem({ ...task, attempts: attempt.number, status, nextAttemptAt: null, inFlight: null }));

@@ -7,7 +7,9 @@ import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/endpoint.ts';
 import { MESSAGE_LOST_AFTER_MS } from '../domain/sweep-at.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, defineEntity, entityItem } from '../../platform/dynamo/entity.ts';
-import { webhookTaskEntity } from '../../platform/dynamo/entities.ts';
+import { webhookAttemptEntity, webhookTaskEntity } from '../../platform/dynamo/entities.ts';
+import { taskAsRecorded } from '../domain/recorded-end.ts';
+import { toAttempt } from './webhook-delivery-log.ts';
 import { activeJobShardOf, padSequence } from '../../platform/dynamo/keys.ts';
 import { PutBatches } from '../../platform/dynamo/put-batches.ts';
 import { dueSortKey } from './webhook-task-index.ts';
@@ -90,9 +92,20 @@ export class WebhookOutboxStore implements DispatchOutbox {
     const found = new Map(
       (await batchGet(this.tableName, run.deliveries.map(keyOf))).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item.task as DeliveryTask]),
     );
-    return run.deliveries.map((delivery) => {
+    const tasks = run.deliveries.map((delivery) => {
       const { pk, sk } = keyOf(delivery);
       return { delivery, task: found.get(`${pk}|${String(sk)}`) };
+    });
+    // A task still holding its claim may have been ended by its attempt's log entry alone (lib/webhooks/domain/recorded-end.ts).
+    const claimed = tasks.flatMap(({ task }) => (task?.status === 'pending' && task.inFlight ? [task] : []));
+    if (claimed.length === 0) return tasks;
+    const entryKey = (task: DeliveryTask) =>
+      webhookAttemptEntity.key({ organizationId: task.organizationId, endpointId: task.endpointId, attemptId: task.inFlight?.attemptId ?? '' });
+    const entries = new Map((await batchGet(this.tableName, claimed.map(entryKey))).map((item) => [`${String(item.pk)}|${String(item.sk)}`, toAttempt(item)]));
+    return tasks.map(({ delivery, task }) => {
+      if (!task?.inFlight) return { delivery, task };
+      const { pk, sk } = entryKey(task);
+      return { delivery, task: taskAsRecorded(task, entries.get(`${pk}|${String(sk)}`)) };
     });
   }
 
