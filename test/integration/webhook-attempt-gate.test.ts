@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { describe, expect, it } from 'vitest';
-import type { FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
+import { FAST_ATTEMPT_MS, FAST_LANE_MS, type FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
 import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { webhookGateEntity } from '../../lib/platform/dynamo/entities.ts';
 import { WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
@@ -22,6 +22,11 @@ const limits: FairShareLimits = { organizationShare: 4, endpointShare: 2, capaci
 const LEASE_MS = 60_000;
 /** This file's own list of organizations waiting: the suites running beside it (the fairness tests through the server) mark theirs in the shared one. */
 const waitingKey = { pk: `WHGATE#WAITING#TEST#${randomUUID()}`, sk: 'WAITING' };
+/** Added to the workers' clock: the attempts below that must count as slow run past the fast lane's bound (`FAST_ATTEMPT_MS`). */
+let elapsedMs = 0;
+const testClock = () => Date.now() + elapsedMs;
+/** Lets the attempts in flight run 2 s: each one that ends is then a counted attempt, not a fast one that puts its endpoint in the fast lane. */
+const runSlowly = () => (elapsedMs += 2 * FAST_ATTEMPT_MS);
 const workers = (count: number, options: { limits?: FairShareLimits; clock?: () => number } = {}) =>
   Array.from(
     { length: count },
@@ -30,7 +35,7 @@ const workers = (count: number, options: { limits?: FairShareLimits; clock?: () 
         limits: options.limits ?? limits,
         leaseMs: LEASE_MS,
         waitingKey,
-        ...(options.clock ? { clock: options.clock } : {}),
+        clock: options.clock ?? testClock,
       }),
   );
 
@@ -43,6 +48,16 @@ async function askAtOnce(gates: WebhookAttemptGate[], organizationId: string, en
   const answers = await Promise.all(asks.map(async ({ gate, request }) => ({ gate, request, admission: await gate.acquire(request) })));
   return answers.filter(({ admission }) => admission.admitted);
 }
+
+async function gateItem(organizationId: string) {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName('inventory'), Key: webhookGateEntity.key({ organizationId }), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+const countedInFlight = (item: Record<string, unknown> | undefined) =>
+  Object.entries(item ?? {}).reduce((total, [name, value]) => total + (name.startsWith('n_') ? Number(value) : 0), 0);
 
 describe('WebhookAttemptGate', () => {
   it('four workers asking 40 times at once for 8 endpoints of one organization: at most 4 slots, at most 2 per endpoint', async () => {
@@ -76,6 +91,7 @@ describe('WebhookAttemptGate', () => {
 
     const first = await askAtOnce(gates, organizationId, endpoints, 10, 'first');
     expect(first).toHaveLength(4);
+    runSlowly();
     await Promise.all(first.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));
 
     // Four answered, two to each endpoint: the organization may have 4 + 2 × 4 in flight, each endpoint 2 + 2 × 2.
@@ -97,6 +113,7 @@ describe('WebhookAttemptGate', () => {
     // The busy organization earns its way to the whole (small) worker: 2, then 6, then 8 in flight.
     for (let round = 0; round < 4; round += 1) {
       const admitted = await askAtOnce(workers(2, { limits: small }), busy, ['whe_a', 'whe_b', 'whe_c', 'whe_d'], 2, `round-${round}`);
+      runSlowly();
       if (round < 3) await Promise.all(admitted.map(({ gate, request }) => gate.release({ ...request, timedOut: false })));
       else expect(admitted).toHaveLength(8);
     }
@@ -104,6 +121,7 @@ describe('WebhookAttemptGate', () => {
     const [other] = workers(1, { limits: small }) as [WebhookAttemptGate];
     const earn = { organizationId: waiting, endpointId: 'whe_w', leaseId: 'earn' };
     expect(await other.acquire(earn)).toEqual({ admitted: true });
+    runSlowly();
     await other.release({ ...earn, timedOut: false });
     expect(await other.acquire({ organizationId: waiting, endpointId: 'whe_w', leaseId: 'late', waitedMs: 5000 })).toEqual({ admitted: true });
 
@@ -191,6 +209,57 @@ describe('WebhookAttemptGate', () => {
     } finally {
       counter.stop();
     }
+  });
+
+  it('an endpoint whose attempt ended fast is in the fast lane: 20 attempts at once from another worker start and end with no write', async () => {
+    const organizationId = uniqueOrganization();
+    const [first] = workers(1) as [WebhookAttemptGate];
+    const opening = { organizationId, endpointId: 'whe_fast', leaseId: 'opening' };
+    expect(await first.acquire(opening)).toEqual({ admitted: true });
+    await first.release({ ...opening, timedOut: false });
+    expect(Number((await gateItem(organizationId))?.f_whe_fast)).toBeGreaterThan(Date.now() + FAST_LANE_MS - 10_000);
+    const [other] = workers(1) as [WebhookAttemptGate];
+    const counter = countDynamoDbRequests(dynamoClient);
+    try {
+      const asks = Array.from({ length: 20 }, (_, index) => ({ organizationId, endpointId: 'whe_fast', leaseId: `lane-${index}` }));
+
+      const answers = await Promise.all(asks.map((request) => other.acquire(request)));
+      await Promise.all(asks.map((request) => other.release({ ...request, timedOut: false })));
+
+      // Beyond the base shares (4, and 2 for the endpoint), and nothing written: reads only (the item, and the organizations waiting).
+      expect(answers.every((answer) => answer.admitted)).toBe(true);
+      expect(counter.operations().filter((operation) => operation !== 'GetItem')).toEqual([]);
+      expect(counter.operations().length).toBeLessThanOrEqual(2);
+    } finally {
+      counter.stop();
+    }
+    const inFlight = Object.entries((await gateItem(organizationId)) ?? {}).filter(([name]) => name.startsWith('n_'));
+    expect(inFlight.reduce((total, [, value]) => total + Number(value), 0)).toBe(0);
+  });
+
+  it('a fast-lane attempt still under way after FAST_ATTEMPT_MS is counted, and given back when it ends; slow ones that fill the share close the lane', async () => {
+    const organizationId = uniqueOrganization();
+    const [first, second] = workers(2) as [WebhookAttemptGate, WebhookAttemptGate];
+    const opening = { organizationId, endpointId: 'whe_turns', leaseId: 'opening' };
+    await first.acquire(opening);
+    await first.release({ ...opening, timedOut: false });
+    const hanging = Array.from({ length: 6 }, (_, index) => ({ organizationId, endpointId: 'whe_turns', leaseId: `hang-${index}` }));
+    expect((await Promise.all(hanging.map((request) => second.acquire(request)))).every((answer) => answer.admitted)).toBe(true);
+    expect(countedInFlight(await gateItem(organizationId))).toBe(0);
+
+    await new Promise((resolve) => setTimeout(resolve, FAST_ATTEMPT_MS + 300));
+
+    // Slow now: all six counted, the organization's share (4, and 2 more for the one attempt that ended) full, so the lane is closed to everyone.
+    expect(countedInFlight(await gateItem(organizationId))).toBe(6);
+    const [third] = workers(1) as [WebhookAttemptGate];
+    expect(await third.acquire({ organizationId, endpointId: 'whe_turns', leaseId: 'after' })).toEqual({ admitted: false, reason: 'burst-share' });
+    // The others end, then the last times out: the endpoint leaves the lane and starts a run of timeouts.
+    await Promise.all(hanging.slice(1).map((request) => second.release({ ...request, timedOut: false })));
+    await second.release({ ...(hanging[0] as (typeof hanging)[number]), timedOut: true });
+    const item = await gateItem(organizationId);
+    expect(countedInFlight(item)).toBe(0);
+    expect(item?.f_whe_turns).toBeUndefined();
+    expect(Number(item?.t_whe_turns)).toBe(1);
   });
 
   it('asks refused together and tried alone: one whose write fails gets its error, the others their slots', async () => {

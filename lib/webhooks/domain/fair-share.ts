@@ -13,6 +13,11 @@
  * - **Contention.** While other organizations are *waiting* (their attempts sat in the queue
  *   though they were within their shares: the worker is full), a burst is held to a fair split of
  *   the worker between them; base shares stay as they are.
+ * - **Fast lane.** Only attempts that hold a slot for long need counting: an attempt to an
+ *   endpoint that answers fast (one of its attempts ended within `FAST_ATTEMPT_MS` lately) starts
+ *   without an admission, and is counted only if it is still under way after `FAST_ATTEMPT_MS`;
+ *   the lane closes for the endpoint as soon as the counted attempts fill a share, or one times
+ *   out. So a healthy tenant's deliveries cost the gate no write (docs/webhooks.md "Fairness").
  * - **Circuit breaker.** An endpoint whose attempts keep timing out gets `openCircuitShare`
  *   attempts until one ends without a timeout; an endpoint with any timeout in its current run
  *   gets no burst, and its attempts only start within its organization's base share, so a
@@ -47,6 +52,8 @@ export interface EndpointGate {
   credit: number;
   /** Consecutive timed-out attempts (0: its last attempt did not time out). */
   timeouts: number;
+  /** Until when (epoch ms) the endpoint is in the fast lane: an attempt to it ended fast lately (`FAST_ATTEMPT_MS`). */
+  fastUntil?: number;
 }
 
 /** What the gate knows of one organization: its attempts in flight and credit, per endpoint. */
@@ -161,6 +168,27 @@ export function release(state: GateState, endpointId: string, timedOut: boolean 
     organization: { inFlight: Math.max(0, state.organization.inFlight - 1), credit: state.organization.credit + (timedOut === false ? 1 : 0) },
     endpoints: { ...state.endpoints, [endpointId]: next },
   };
+}
+
+/** An attempt that ends within this of its start is fast: it never held a slot long enough to count (the fast lane). */
+export const FAST_ATTEMPT_MS = 1000;
+
+/** How long an attempt that ended fast keeps its endpoint in the fast lane (two of the gate's 45 s generations). */
+export const FAST_LANE_MS = 90_000;
+
+/**
+ * Whether an attempt to the endpoint may start in the fast lane (no admission, counted only once
+ * it is slow): the endpoint ended an attempt fast lately, has no timeout in its current run, and
+ * the attempts counted now (the slow ones, and those admitted) leave room in every share.
+ */
+export function inFastLane(state: GateState, endpointId: string, nowMs: number, othersWaiting: number, limits: FairShareLimits): boolean {
+  const endpoint = endpointOf(state, endpointId);
+  return (endpoint.fastUntil ?? 0) > nowMs && endpoint.timeouts === 0 && admit(state, endpointId, othersWaiting, limits).admitted;
+}
+
+/** Whether an attempt that ended fast in the lane renews the endpoint's stay there: once less than half of it is left. */
+export function renewsFastLane(state: GateState, endpointId: string, nowMs: number): boolean {
+  return (endpointOf(state, endpointId).fastUntil ?? 0) - nowMs < FAST_LANE_MS / 2;
 }
 
 /** An attempt that sat in the queue this long past its due time waited for the worker, not for its turn. */

@@ -6,6 +6,10 @@ import {
   DEFAULT_FAIR_SHARE,
   EMPTY_GATE,
   endpointOf,
+  FAST_ATTEMPT_MS,
+  FAST_LANE_MS,
+  inFastLane,
+  renewsFastLane,
   isYoungAttempt,
   mayWaitForSlot,
   sharesOf,
@@ -64,6 +68,8 @@ import { webhookGateEntity, webhookGateWaitingEntity } from '../../platform/dyna
 const ADMIT_TRIES = 3;
 /** How long the item as last read (or returned by a write) stands for this invocation's refusals. */
 const STATE_FRESH_MS = 100;
+/** How long the item as last seen stands for a fast-lane decision: older, it is read again (a read, never a write). */
+const LANE_FRESH_MS = 1000;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
 /** A container marks an organization waiting again at most this often. */
@@ -79,11 +85,25 @@ interface TakeAsk {
   endpointCap: number;
 }
 
-/** One slot to give back: the generation it was counted in, and how its attempt ended. */
+/** One slot to give back: the generation it was counted in (null: a fast-lane attempt never counted), how its attempt ended, and whether it ended fast. */
 interface GivenBack {
   endpointId: string;
-  from: number;
+  from: number | null;
   timedOut: boolean | null;
+  fast: boolean;
+}
+
+/** An attempt this invocation holds or is asking for. */
+interface Lease {
+  organizationId: string;
+  endpointId: string;
+  /** The generation it is counted in; null while it is not (an ask on its way, or a fast-lane attempt not slow yet). */
+  generation: number | null;
+  startedAt: number;
+  /** Started in the fast lane: counted only once it is slow (`counting`). */
+  lane: boolean;
+  slowTimer?: ReturnType<typeof setTimeout>;
+  counting?: Promise<void>;
 }
 
 interface Counters {
@@ -97,7 +117,7 @@ interface Counters {
   stale: string[];
 }
 
-const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+))$/;
+const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+)|f_(.+))$/;
 
 function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -122,6 +142,10 @@ export function countersOf(item: Item | undefined, generation: number): Counters
     const value = numberOf(raw);
     if (match[6] !== undefined) {
       endpoint(match[6]).timeouts = Math.max(0, value);
+      continue;
+    }
+    if (match[7] !== undefined) {
+      endpoint(match[7]).fastUntil = value;
       continue;
     }
     const of = Number(match[2] ?? match[4]);
@@ -166,6 +190,8 @@ export class GateMemory {
   readonly items = new Map<string, { item: Item | undefined; at: number }>();
   waiting: { item: Item | undefined; at: number } | undefined;
   readonly marked = new Map<string, number>();
+  /** When this container last renewed each endpoint's stay in the fast lane (`<organization> <endpoint>`). */
+  readonly laneRenewed = new Map<string, number>();
 }
 
 /**
@@ -196,9 +222,11 @@ export class WebhookAttemptGate implements AttemptGate {
   // At most 8 together: each endpoint adds to the condition, which DynamoDB caps at 4 KB.
   private readonly takes = new GroupCommit<TakeAsk, Item | undefined | Error>((organizationId, asks) => this.takeAll(organizationId, asks), { maxEntries: 8 });
   private readonly givenBack = new GroupCommit<GivenBack, void>((organizationId, slots) => this.giveBackAll(organizationId, slots));
+  /** Fast-lane attempts of one organization found slow at once are counted in one update, with no condition: they are in flight already. */
+  private readonly slowCounts = new GroupCommit<string, number>((organizationId, endpointIds) => this.countSlow(organizationId, endpointIds));
 
   /** Attempts this invocation holds or is asking for, with the generation each was counted in. */
-  private readonly local = new Map<string, { organizationId: string; endpointId: string; generation: number | null; startedAt: number }>();
+  private readonly local = new Map<string, Lease>();
   private readonly reading = new Map<string, Promise<Item | undefined>>();
   private waitingRead: Promise<Item | undefined> | undefined;
   /** Admissions waiting for a slot of the organization to free. */
@@ -219,6 +247,7 @@ export class WebhookAttemptGate implements AttemptGate {
     for (let tries = 1; ;) {
       const item = await this.itemOf(request.organizationId, fresh);
       const othersWaiting = await this.othersWaiting(request.organizationId, item);
+      if (tries === 1 && waits === 0 && !fresh && (await this.startsInFastLane(request, item, limits))) return { admitted: true };
       const generation = this.generation();
       const counters = countersOf(item, generation);
       // Checked and reserved in one synchronous step: this worker's own attempts count even before the table shows them.
@@ -240,7 +269,13 @@ export class WebhookAttemptGate implements AttemptGate {
         continue;
       }
       const shares = sharesOf(counters.state, request.endpointId, othersWaiting, limits);
-      this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now() });
+      this.local.set(request.leaseId, {
+        organizationId: request.organizationId,
+        endpointId: request.endpointId,
+        generation: null,
+        startedAt: this.now(),
+        lane: false,
+      });
       let written: Item | undefined;
       try {
         const taken = await this.takes.submit(request.organizationId, {
@@ -256,7 +291,13 @@ export class WebhookAttemptGate implements AttemptGate {
         throw error;
       }
       if (written) {
-        this.local.set(request.leaseId, { organizationId: request.organizationId, endpointId: request.endpointId, generation, startedAt: this.now() });
+        this.local.set(request.leaseId, {
+          organizationId: request.organizationId,
+          endpointId: request.endpointId,
+          generation,
+          startedAt: this.now(),
+          lane: false,
+        });
         if (waitsForWorker(request.waitedMs ?? null, countersOf(written, generation).state)) await this.markWaiting(request.organizationId);
         return { admitted: true };
       }
@@ -299,13 +340,98 @@ export class WebhookAttemptGate implements AttemptGate {
 
   async release(request: { organizationId: string; endpointId: string; leaseId: string; timedOut: boolean | null }): Promise<void> {
     const held = this.local.get(request.leaseId);
+    if (held?.slowTimer) clearTimeout(held.slowTimer);
+    await held?.counting;
     this.local.delete(request.leaseId);
+    const fast = request.timedOut === false && held !== undefined && this.now() - held.startedAt < FAST_ATTEMPT_MS;
+    if (held?.lane && held.generation === null) {
+      // Never counted: nothing to give back. It writes only to renew the endpoint's stay in the
+      // lane (at most once a period per container), or to start a run of timeouts.
+      if (request.timedOut === true)
+        await this.givenBack.submit(request.organizationId, { endpointId: request.endpointId, from: null, timedOut: true, fast: false });
+      else if (fast && this.renewsLane(request.organizationId, request.endpointId))
+        await this.givenBack.submit(request.organizationId, { endpointId: request.endpointId, from: null, timedOut: null, fast: true });
+      return;
+    }
     // The generation the attempt was counted in (another worker's: most likely this one).
     await this.givenBack.submit(request.organizationId, {
       endpointId: request.endpointId,
       from: held?.generation ?? this.generation(),
       timedOut: request.timedOut,
+      fast,
     });
+  }
+
+  /**
+   * An attempt to an endpoint in the fast lane (lib/webhooks/domain/fair-share.ts `inFastLane`),
+   * decided on the organization's item as seen within `LANE_FRESH_MS`: started with no write, and
+   * counted only if still under way after `FAST_ATTEMPT_MS`.
+   */
+  private async startsInFastLane(
+    request: { organizationId: string; endpointId: string; leaseId: string; waitedMs?: number | null },
+    seen: Item | undefined,
+    limits: FairShareLimits,
+  ): Promise<boolean> {
+    // Not in the lane as last seen: decided with no further read, so asks of one invocation still meet in one admission.
+    if ((endpointOf(countersOf(seen, this.generation()).state, request.endpointId).fastUntil ?? 0) <= this.now()) return false;
+    const item = await this.itemWithin(request.organizationId, LANE_FRESH_MS);
+    const state = this.withLocal(countersOf(item, this.generation()).state, request.organizationId, request.endpointId);
+    if (!inFastLane(state, request.endpointId, this.now(), await this.othersWaiting(request.organizationId, item), limits)) return false;
+    const lease: Lease = { organizationId: request.organizationId, endpointId: request.endpointId, generation: null, startedAt: this.now(), lane: true };
+    lease.slowTimer = setTimeout(() => {
+      lease.counting = this.slowCounts
+        .submit(request.organizationId, request.endpointId)
+        .then((generation) => {
+          lease.generation = generation;
+        })
+        .catch((error: unknown) => {
+          // Uncounted, it holds no slot in the table; it ends as a fast-lane attempt never counted.
+          this.options.log?.('webhook slow attempt not counted', {
+            organizationId: request.organizationId,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        });
+    }, FAST_ATTEMPT_MS);
+    this.local.set(request.leaseId, lease);
+    if (waitsForWorker(request.waitedMs ?? null, state)) await this.markWaiting(request.organizationId);
+    return true;
+  }
+
+  /** Whether this container should renew the endpoint's stay in the fast lane now (once per half period, whatever its invocations). */
+  private renewsLane(organizationId: string, endpointId: string): boolean {
+    const now = this.now();
+    const state = countersOf(this.memory.items.get(organizationId)?.item, this.generation()).state;
+    const key = `${organizationId} ${endpointId}`;
+    if (!renewsFastLane(state, endpointId, now) || now - (this.memory.laneRenewed.get(key) ?? 0) < FAST_LANE_MS / 2) return false;
+    this.memory.laneRenewed.set(key, now);
+    return true;
+  }
+
+  /** Counts fast-lane attempts found slow in this generation, with no condition (they run already); the generation they are counted in. */
+  private async countSlow(organizationId: string, endpointIds: readonly string[]): Promise<number[]> {
+    const generation = this.generation();
+    const names: Record<string, string> = { '#v': 'v', '#n': `n_${generation}` };
+    const values: Record<string, number> = { ':one': 1, ':k': endpointIds.length };
+    const adds = ['#v :one', '#n :k'];
+    const byEndpoint = new Map<string, number>();
+    for (const endpointId of endpointIds) byEndpoint.set(endpointId, (byEndpoint.get(endpointId) ?? 0) + 1);
+    [...byEndpoint].forEach(([endpointId, count], index) => {
+      names[`#e${index}`] = `e_${generation}_${endpointId}`;
+      values[`:k${index}`] = count;
+      adds.push(`#e${index} :k${index}`);
+    });
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: webhookGateEntity.key({ organizationId }),
+        UpdateExpression: `ADD ${adds.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    this.remember(organizationId, Attributes);
+    return endpointIds.map(() => generation);
   }
 
   /**
@@ -424,9 +550,13 @@ export class WebhookAttemptGate implements AttemptGate {
     const deltas = new Map<string, number>();
     const add = (name: string, delta: number) => deltas.set(name, (deltas.get(name) ?? 0) + delta);
     const removes = new Set<string>();
+    const sets = new Map<string, number>();
     for (const slot of slots) {
-      add(`n_${slot.from}`, -1);
-      add(`e_${slot.from}_${slot.endpointId}`, -1);
+      if (slot.from !== null) {
+        add(`n_${slot.from}`, -1);
+        add(`e_${slot.from}_${slot.endpointId}`, -1);
+      }
+      if (slot.fast) sets.set(`f_${slot.endpointId}`, this.now() + FAST_LANE_MS);
       if (slot.timedOut === true) {
         // One more timeout in the endpoint's run, and its credit (every live generation's) gone.
         add(`t_${slot.endpointId}`, 1);
@@ -438,6 +568,8 @@ export class WebhookAttemptGate implements AttemptGate {
         removes.add(`t_${slot.endpointId}`);
       }
     }
+    // A timed-out attempt's endpoint leaves the lane at once (it also has a run of timeouts now).
+    for (const slot of slots) if (slot.timedOut === true) removes.add(`f_${slot.endpointId}`);
     const names: Record<string, string> = { '#v': 'v' };
     const values: Record<string, number> = { ':one': 1 };
     const adds = ['#v :one'];
@@ -450,12 +582,17 @@ export class WebhookAttemptGate implements AttemptGate {
       names[`#x${index}`] = name;
       return `#x${index}`;
     });
+    const assigned = [...sets].map(([name, until], index) => {
+      names[`#f${index}`] = name;
+      values[`:f${index}`] = until;
+      return `#f${index} = :f${index}`;
+    });
     try {
       const { Attributes } = await documentClient.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookGateEntity.key({ organizationId }),
-          UpdateExpression: `ADD ${adds.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+          UpdateExpression: `ADD ${adds.join(', ')}${assigned.length > 0 ? ` SET ${assigned.join(', ')}` : ''}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -474,7 +611,8 @@ export class WebhookAttemptGate implements AttemptGate {
 
   /** The state as read, with this worker's own attempts where it knows more (those not yet counted in the table, or counted after the read). */
   private withLocal(state: GateState, organizationId: string, endpointId: string): GateState {
-    const mine = [...this.local.values()].filter((lease) => lease.organizationId === organizationId);
+    // A fast-lane attempt not yet slow holds no slot: it is not counted here either.
+    const mine = [...this.local.values()].filter((lease) => lease.organizationId === organizationId && !(lease.lane && lease.generation === null));
     const ofEndpoint = mine.filter((lease) => lease.endpointId === endpointId).length;
     const endpoint = endpointOf(state, endpointId);
     return {
@@ -499,9 +637,14 @@ export class WebhookAttemptGate implements AttemptGate {
   }
 
   /** The organization's item as last seen (if `fresh`, only if that was a moment ago), else read; one read at a time per organization. */
-  private async itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
+  private itemOf(organizationId: string, fresh: boolean): Promise<Item | undefined> {
+    return this.itemWithin(organizationId, fresh ? STATE_FRESH_MS : Number.POSITIVE_INFINITY);
+  }
+
+  /** The organization's item as seen within `ms`, else read (one read at a time per organization). */
+  private async itemWithin(organizationId: string, ms: number): Promise<Item | undefined> {
     const known = this.memory.items.get(organizationId);
-    if (known && (!fresh || this.now() - known.at <= STATE_FRESH_MS)) return known.item;
+    if (known && this.now() - known.at <= ms) return known.item;
     let reading = this.reading.get(organizationId);
     if (!reading) {
       reading = documentClient
