@@ -8,7 +8,7 @@ import { ATTEMPT_READS_IN_SERVICE, AttemptCaches } from '../../lib/webhooks/doma
 import { DeliveryWorker } from '../../lib/webhooks/domain/deliver.ts';
 import { createDeliveryBatchHandler, type DeliveryBatchPorts } from '../../lib/webhooks/webhook-batch.ts';
 import { log, logger } from '../../lib/platform/observability/log.ts';
-import { flushWebhookAttempts, metrics, observeWebhookAttempt } from '../../lib/platform/observability/metrics.ts';
+import { metrics, WebhookAttemptTally } from '../../lib/platform/observability/metrics.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { GateMemory, WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
 import { FAIR_SHARES_IN_SERVICE } from '../../lib/webhooks/domain/fair-share.ts';
@@ -41,6 +41,7 @@ const gateMemory = new GateMemory();
 
 function invocationPorts(): DeliveryBatchPorts {
   const deliveries = new WebhookDeliveriesStore(table);
+  const attempts = new WebhookAttemptTally();
   const worker = new DeliveryWorker({
     endpoints,
     deliveries,
@@ -61,15 +62,14 @@ function invocationPorts(): DeliveryBatchPorts {
         }
       : {}),
     ...(firstRetrySeconds === undefined ? {} : { firstRetrySeconds }),
-    observe: observeWebhookAttempt,
+    observe: attempts.observe,
     log: (message, details) => log('warn', message, details),
   });
-  return { worker, replay: { replays, endpoints, events, deliveries, queue, load } };
+  return { worker, replay: { replays, endpoints, events, deliveries, queue, load }, afterInvocation: () => attempts.flush() };
 }
 
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
+  // The invocation's attempts are tallied in its ports and flushed as the handler ends, before logMetrics' flush.
   .use(logMetrics(metrics))
-  // Runs before logMetrics' own flush (middy runs `after` in reverse order).
-  .use({ after: flushWebhookAttempts, onError: flushWebhookAttempts })
   .handler(createDeliveryBatchHandler(invocationPorts));

@@ -22,16 +22,22 @@ export function createDeliveryBatchHandler(portsOfInvocation: () => DeliveryBatc
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const ports = portsOfInvocation();
     const batch = new BatchProcessor(EventType.SQS, { logger });
-    return processPartialResponse(event, (record: SQSRecord) => handleMessage(ports, record), batch, {
-      processInParallel: true,
-      throwOnFullBatchFailure: false,
-    });
+    try {
+      return await processPartialResponse(event, (record: SQSRecord) => handleMessage(ports, record), batch, {
+        processInParallel: true,
+        throwOnFullBatchFailure: false,
+      });
+    } finally {
+      ports.afterInvocation?.();
+    }
   };
 }
 
 export interface DeliveryBatchPorts {
   worker: DeliveryWorker;
   replay: ReplayPorts;
+  /** What the invocation gathered and sends once at its end (its attempts' metrics). */
+  afterInvocation?: () => void;
 }
 
 async function handleMessage(ports: DeliveryBatchPorts, record: SQSRecord): Promise<string> {

@@ -64,21 +64,24 @@ export function countImportMessages(received: number, failed: number): void {
 }
 
 /**
- * Webhook attempts since the last flush: counted per outcome, and the live first attempts' delays
- * since their commit. A worker invocation makes many attempts; a line per attempt would cost an
- * EMF line (and a Metrics object) each, so they are tallied and go out together.
+ * One delivery invocation's webhook attempts: counted per outcome, and the live first attempts'
+ * delays since their commit. An invocation makes many attempts; a line per attempt would cost an
+ * EMF line (and a Metrics object) each, so they are tallied and go out together at its end. Build
+ * one per invocation, as everything that gathers work is (docs/architecture.md "Background flows").
  */
-const webhookAttempts = new Map<string, number>();
+export class WebhookAttemptTally {
+  private readonly outcomes = new Map<string, number>();
 
-/** One webhook attempt by outcome (succeeded, failed, gone); a live first attempt also its delay since the event committed. */
-export function observeWebhookAttempt(attempt: { outcome: string; commitToAttemptMs: number | null }): void {
-  webhookAttempts.set(attempt.outcome, (webhookAttempts.get(attempt.outcome) ?? 0) + 1);
-  // The invocation's own line carries the delays (values of one metric; Powertools starts a new line past 100).
-  if (attempt.commitToAttemptMs !== null) metrics.addMetric(METRIC.webhookCommitToAttempt, MetricUnit.Milliseconds, Math.max(0, attempt.commitToAttemptMs));
-}
+  /** One attempt by outcome (succeeded, failed, gone); a live first attempt also its delay since the event committed. */
+  readonly observe = (attempt: { outcome: string; commitToAttemptMs: number | null }): void => {
+    this.outcomes.set(attempt.outcome, (this.outcomes.get(attempt.outcome) ?? 0) + 1);
+    // The invocation's own line carries the delays (values of one metric; Powertools starts a new line past 100).
+    if (attempt.commitToAttemptMs !== null) metrics.addMetric(METRIC.webhookCommitToAttempt, MetricUnit.Milliseconds, Math.max(0, attempt.commitToAttemptMs));
+  };
 
-/** The tallied attempts, one line per outcome: the delivery worker calls it at the end of each invocation. */
-export function flushWebhookAttempts(): void {
-  for (const [outcome, count] of webhookAttempts) countAlone(METRIC.webhookAttempts, count, { outcome });
-  webhookAttempts.clear();
+  /** The tallied attempts, one line per outcome; the tally starts again empty. */
+  flush(): void {
+    for (const [outcome, count] of this.outcomes) countAlone(METRIC.webhookAttempts, count, { outcome });
+    this.outcomes.clear();
+  }
 }

@@ -1,3 +1,4 @@
+import type { SendResult } from '../domain/deliver.ts';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -18,18 +19,8 @@ import { createDnsResolve, type Resolve } from './webhook-dns.ts';
  * address is tried (docs/webhooks.md "Fairness").
  */
 
-export interface WebhookAttemptResult {
-  outcome: 'succeeded' | 'failed' | 'gone';
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  retryAfterSeconds: number | null;
-  /** Present when the deadline ended the attempt. */
-  timedOut?: true;
-}
-
 export interface WebhookSender {
-  send(input: { url: string; body: string; headers: Record<string, string> }): Promise<WebhookAttemptResult>;
+  send(input: { url: string; body: string; headers: Record<string, string> }): Promise<SendResult>;
 }
 
 export const WEBHOOK_USER_AGENT = 'inventory-customer-api-webhooks/1.0 (+Standard Webhooks)';
@@ -97,7 +88,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
     async send(input) {
       const startedAt = performance.now();
       const elapsed = () => Math.round(performance.now() - startedAt);
-      const failed = (error: string): WebhookAttemptResult => ({
+      const failed = (error: string): SendResult => ({
         outcome: 'failed',
         responseStatus: null,
         durationMs: elapsed(),
@@ -105,7 +96,7 @@ export function createWebhookSender(options: { allowLoopback: boolean; resolve?:
         retryAfterSeconds: null,
       });
       const deadline = AbortSignal.timeout(timeoutMs);
-      const timedOut = (): WebhookAttemptResult => ({ ...failed(`timed out after ${timeoutMs} ms`), timedOut: true });
+      const timedOut = (): SendResult => ({ ...failed(`timed out after ${timeoutMs} ms`), timedOut: true });
 
       const vetted = vetWebhookUrl(input.url, { allowLoopback: options.allowLoopback });
       if (!vetted.ok) return failed(`refused: ${vetted.message}`);
@@ -154,7 +145,7 @@ interface Response {
   location: string | undefined;
 }
 
-function classify(response: Response): Omit<WebhookAttemptResult, 'durationMs'> {
+function classify(response: Response): Omit<SendResult, 'durationMs'> {
   const { status } = response;
   const retryAfter = retryAfterSeconds(status, response.retryAfter, new Date());
   if (status >= 200 && status < 300) return { outcome: 'succeeded', responseStatus: status, error: null, retryAfterSeconds: null };

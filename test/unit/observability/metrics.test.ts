@@ -1,14 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFallbackHandler } from '../../../lib/app/fallback.ts';
 import { withProblemDocuments } from '../../../lib/platform/http/middleware/problem-documents.ts';
-import {
-  countFeedPage,
-  countImportMessages,
-  countImportRows,
-  flushWebhookAttempts,
-  METRIC,
-  observeWebhookAttempt,
-} from '../../../lib/platform/observability/metrics.ts';
+import { countFeedPage, countImportMessages, countImportRows, METRIC, WebhookAttemptTally } from '../../../lib/platform/observability/metrics.ts';
 import { apiGatewayEvent, invocationContext } from '../../../local/api-gateway-events.ts';
 import { captureOutput } from './capture-output.ts';
 import { KEY, readHandler, readRoute, writeHandler } from './chain-fixture.ts';
@@ -230,14 +223,16 @@ describe('feed and import metrics', () => {
     // Prepare
     const { metrics } = await import('../../../lib/platform/observability/metrics.ts');
 
+    const tally = new WebhookAttemptTally();
+
     // Act
-    observeWebhookAttempt({ outcome: 'succeeded', commitToAttemptMs: 80 });
-    observeWebhookAttempt({ outcome: 'succeeded', commitToAttemptMs: 120 });
-    observeWebhookAttempt({ outcome: 'failed', commitToAttemptMs: null });
+    tally.observe({ outcome: 'succeeded', commitToAttemptMs: 80 });
+    tally.observe({ outcome: 'succeeded', commitToAttemptMs: 120 });
+    tally.observe({ outcome: 'failed', commitToAttemptMs: null });
     const beforeFlush = output.json().length;
-    flushWebhookAttempts();
+    tally.flush();
     metrics.publishStoredMetrics();
-    flushWebhookAttempts();
+    tally.flush();
 
     // Assess
     const lines = output.json();
