@@ -56,7 +56,7 @@ import { webhookGateEntity, webhookGateWaitingEntity } from '../../platform/dyna
  * before it is deferred.
  *
  * One more item, shared by all, lists the organizations waiting for the worker (attributes
- * `w_<organization>`, until when): marked at most once a second per container and organization
+ * `w_<organization>`, until when): marked at most every 5 s per container and organization
  * while its attempts are late, and read at most every half second by an invocation whose
  * organizations burst beyond their base shares.
  *
@@ -72,8 +72,12 @@ const STATE_FRESH_MS = 100;
 const LANE_FRESH_MS = 1000;
 /** How long a read of the waiting organizations stands. */
 const WAITING_FRESH_MS = 500;
-/** A container marks an organization waiting again at most this often. */
-const WAITING_REMARK_MS = 1000;
+/**
+ * A container marks an organization waiting again at most this often: half the mark's life, so a
+ * tenant that keeps waiting stays marked, while 20 containers of a tenant whose backlog is late
+ * write a mark 4 times a second between them, not 20 (a write unit each on AWS).
+ */
+const WAITING_REMARK_MS = WAITING_MARK_MS / 2;
 
 type Item = Record<string, unknown>;
 
