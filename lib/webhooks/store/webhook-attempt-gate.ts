@@ -27,41 +27,26 @@ import { GroupCommit } from '../../platform/dynamo/group-commit.ts';
 import { webhookGateEntity, webhookGateWaitingEntity } from '../../platform/dynamo/entities.ts';
 
 /**
- * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"). Splitting this file
- * would split the gate item's one storage format (the line above).
+ * The fair-share gate in the inventory table (docs/webhooks.md "Fairness"); the policy is
+ * lib/webhooks/domain/fair-share.ts, this file the gate item's one storage format (the line above).
  *
- * One item per organization holds counters, each changed by an atomic UpdateItem (never read,
- * changed and written back, so workers never conflict however many attempts run):
- * - `n_<g>`, `e_<g>_<endpoint>`: attempts in flight that started in generation `g` (time cut into
- *   generations of `leaseMs`), of the organization and of each endpoint. The counts in flight
- *   are the last two generations' sums: an attempt whose worker died before giving its slot back
- *   stops counting within two generations, without anyone having to notice.
- * - `k_<g>`, `c_<g>_<endpoint>`: attempts that ended without timing out in generation `g` (the
- *   credit of the organization and of each endpoint: the last two generations count).
- * - `t_<endpoint>`: the endpoint's run of consecutive timeouts.
+ * One item per organization, changed only by atomic UpdateItems (never read-modify-write):
+ * - `n_<g>`, `e_<g>_<endpoint>`: attempts counted in flight that started in generation `g`
+ *   (time cut by `leaseMs`); the last two generations count, so a slot a dead worker never gave
+ *   back stops counting by itself.
+ * - `k_<g>`, `c_<g>_<endpoint>`: attempts that ended without timing out (the credit).
+ * - `t_<endpoint>`: the run of consecutive timeouts; `f_<endpoint>`: until when the endpoint is
+ *   in the fast lane; `v`: the item's version, so a worker keeps the latest copy it was answered.
  *
- * An admission adds 1 to this generation's counts under the condition that they stay within
- * the shares computed from the item as last seen (and, whatever was seen, within the base shares
- * or the one slot of an endpoint that has a run of timeouts by now); its release subtracts it
- * again and records the outcome. So a delivery costs two write actions here (each also adds 1 to
- * `v`, the item's version, so a worker keeps the latest of the items its writes return), whatever
- * the contention. An admission that looks free on the item as last seen (every write's answer
- * refreshes it) goes straight to the update, without a read. A refusal mostly writes nothing:
- * the item as seen in the last 100 ms (read again if older) and this invocation's own attempts
- * in flight show the share is full; only when it looked free and the table found it taken does a
- * conditional update fail (returning the item, for the next decision).
+ * An endpoint in the fast lane starts attempts with no write, and one still under way after 1 s
+ * is counted then, with no condition. Any other attempt is admitted by a conditional update
+ * that keeps the counts within the shares computed from the item as last seen, and released by
+ * an update that records its outcome; an invocation's admissions (and releases) of one
+ * organization go together. A refusal decided on a copy seen within 100 ms writes nothing; one
+ * the policy lets wait (`mayWaitForSlot`) waits up to 1 s in the invocation for a slot first.
+ * A second item, shared by all, lists the organizations waiting for the worker (`w_<org>`).
  *
- * A refused admission the policy lets wait (lib/webhooks/domain/fair-share.ts, `mayWaitForSlot`)
- * waits for one of its organization's slots to free in this invocation (or, polling, anywhere)
- * before it is deferred.
- *
- * One more item, shared by all, lists the organizations waiting for the worker (attributes
- * `w_<organization>`, until when): marked at most every 5 s per container and organization
- * while its attempts are late, and read at most every half second by an invocation whose
- * organizations burst beyond their base shares.
- *
- * A gate serves one invocation (its writes and waits are that invocation's); what it remembers
- * between invocations is the container's `GateMemory`.
+ * A gate serves one invocation; what it keeps between invocations is the container's `GateMemory`.
  */
 
 /** Updates tried for one admission when the share looked free but the update found it taken. */
