@@ -2,9 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { BuildReferenceTakenError, StepTakenError, type Build, type BuildDraw, type StoredBuild } from '../domain/build.ts';
 import type { BuildStorage } from '../domain/ports.ts';
 import { buildClaimKey } from '../../stock/index.ts';
-import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { defineEntity, entityItem, queryAll } from '../../platform/dynamo/entity.ts';
+import { entityItem, queryAll } from '../../platform/dynamo/entity.ts';
+import { buildEntity, buildIndexKeys, DRAW_SLICE_PREFIX, drawSliceEntity } from './entities.ts';
 import type { StockStore } from '../../stock/store/index.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
@@ -17,24 +17,11 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * sweeper's bounded read.
  */
 
-// Their keys are here, not in keys.ts (which every function bundles): only build functions use them.
-const buildEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
-  type: 'build',
-  schemaVersion: 1,
-  key: ({ organizationId, id }) => ({ pk: `ORG#${organizationId}#BUILDS`, sk: `BLD#${id}` }),
-});
-
-const drawSliceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; buildId: string; index: number }>({
-  type: 'build-draw-slice',
-  schemaVersion: 1,
-  key: ({ organizationId, buildId, index }) => ({ pk: `ORG#${organizationId}#BUILD#${buildId}`, sk: `SLICE#${String(index).padStart(6, '0')}` }),
-});
-
 /** The version a build is submitted at (its first step's checkpoint is written over it). */
 export const SUBMITTED_BUILD_VERSION = 1;
 
 /** The builds' shard partitions of the active-jobs index. */
-export const buildActiveShard = (shard: number) => `ACTIVEBUILDS#${shard}`;
+export const buildActiveShard = buildIndexKeys.activeShard;
 
 type Stored = Record<string, unknown>;
 
@@ -46,7 +33,7 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
 
   async get(organizationId: string, id: string): Promise<StoredBuild | undefined> {
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, id }), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, jobId: id }), ConsistentRead: true }),
     );
     return Item ? { build: Item.build as Build, version: Item.version as number } : undefined;
   }
@@ -115,14 +102,14 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
     const items = await queryAll({
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slice)',
-      ExpressionAttributeValues: { ':pk': pk, ':slice': 'SLICE#' },
+      ExpressionAttributeValues: { ':pk': pk, ':slice': `${DRAW_SLICE_PREFIX}#` },
       ConsistentRead: true,
     });
     return items.map((item) => item.draws as BuildDraw[]);
   }
 
   private item(organizationId: string, build: Build, version: number): Stored {
-    const active = build.progress.phase === 'done' ? {} : activeJobIndexKeys(buildActiveShard, organizationId, build.id);
-    return entityItem(buildEntity, { organizationId, id: build.id }, { organizationId, build, version, ...active });
+    const active = build.progress.phase === 'done' ? {} : buildIndexKeys.active(organizationId, build.id);
+    return entityItem(buildEntity, { organizationId, jobId: build.id }, { organizationId, build, version, ...active });
   }
 }

@@ -5,9 +5,8 @@ import type { ExportFailure, ExportJobState, ExportProgress } from '../domain/jo
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from '../../platform/dynamo/active-jobs-index.ts';
 import { entityItem, queryAll } from '../../platform/dynamo/entity.ts';
-import { exportJobEntity, exportJobIndexKeys } from '../../platform/dynamo/entities.ts';
+import { exportJobEntity, exportJobIndexKeys } from './entities.ts';
 import { ChunkAlreadyAppliedError } from '../../imports/store/index.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -69,7 +68,7 @@ export class ExportJobsStore {
 
   /** Unfinished jobs handed to the queue: every shard of the flow's active-jobs entries, then the jobs. */
   async activeJobs(): Promise<ExportJobState[]> {
-    const items = await activeJobItems(this.tableName, keys.activeExportsShard, keys.legacyActiveExports);
+    const items = await activeJobItems(this.tableName, exportJobIndexKeys.activeShard, exportJobIndexKeys.legacyActivePartition);
     return items.map((item) => item.job as ExportJobState).filter((job) => job !== undefined && !isExportFinished(job.status));
   }
 
@@ -78,7 +77,7 @@ export class ExportJobsStore {
       TableName: this.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-      ExpressionAttributeValues: { ':pk': keys.pendingExportDispatch, ':cutoff': cutoff },
+      ExpressionAttributeValues: { ':pk': exportJobIndexKeys.pendingPartition, ':cutoff': cutoff },
       Limit: SWEEP_PAGE_SIZE,
     });
     return items.map((item) => ({ organizationId: (item.job as ExportJobState).organizationId, jobId: (item.job as ExportJobState).id }));

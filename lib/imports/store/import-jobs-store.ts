@@ -6,8 +6,7 @@ import type { RowError } from '../domain/types.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from '../../platform/dynamo/active-jobs-index.ts';
 import { entityItem, queryAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { importJobEntity, importJobIndexKeys, importRowErrorEntity, importRowErrorsOf, ROW_ERROR_PREFIX } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -79,7 +78,7 @@ export class ImportJobsStore {
    * reads gsi1's partition of jobs dispatched before the index was sharded, until none is left.
    */
   async activeJobs(): Promise<ImportJobState[]> {
-    const items = await activeJobItems(this.tableName, keys.activeJobsShard, keys.legacyActiveJobs);
+    const items = await activeJobItems(this.tableName, importJobIndexKeys.activeShard, importJobIndexKeys.legacyActivePartition);
     return items.map((item) => item.job as ImportJobState).filter((job) => job !== undefined && !isFinished(job.status));
   }
 
@@ -89,7 +88,7 @@ export class ImportJobsStore {
       TableName: this.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-      ExpressionAttributeValues: { ':pk': keys.pendingDispatch, ':cutoff': cutoff },
+      ExpressionAttributeValues: { ':pk': importJobIndexKeys.pendingPartition, ':cutoff': cutoff },
       Limit: SWEEP_PAGE_SIZE,
     });
     return items.map((item) => {
@@ -231,7 +230,7 @@ export class ImportJobsStore {
   ): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },
+      partition: { name: 'pk', value: importRowErrorsOf(organizationId, jobId) },
       sortKey: { name: 'sk', ...sortKeyRange(ROW_ERROR_PREFIX) },
       after,
       limit,
