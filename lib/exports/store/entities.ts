@@ -2,6 +2,8 @@
 // no other module writes these key strings. Each is marked pure, so a function bundles only what its stores use.
 import { defineEntity } from '../../platform/dynamo/entity.ts';
 import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
+import type { JobDeclaration } from '../../platform/dynamo/job-store.ts';
+import { isExportFinished, type ExportJobState } from '../domain/job.ts';
 
 /** An export job (docs/exports.md); its index keys follow its life as an import job's do (lib/platform/dynamo/job-store.ts). */
 export const exportJobEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; jobId: string }>({
@@ -28,6 +30,16 @@ export const exportJobIndexKeys = {
   /** Its entry in the active-jobs index, in the export flow's own shards (lib/platform/dynamo/active-jobs-index.ts). */
   active: (organizationId: string, jobId: string) => activeJobIndexKeys(exportJobIndexKeys.activeShard, organizationId, jobId),
   legacyActivePartition: 'EXPJOB#ACTIVE',
+};
+
+/** An export job as the job store reads it (lib/platform/dynamo/job-store.ts): the job is its item's `job`. */
+export const exportJobDeclaration: JobDeclaration<ExportJobState> = {
+  entity: exportJobEntity,
+  index: exportJobIndexKeys,
+  attribute: 'job',
+  fromItem: (item) => item.job as ExportJobState,
+  jobOf: (item) => item.job as ExportJobState | undefined,
+  isFinished: (job) => isExportFinished(job.status),
 };
 
 /** The organization's running exports, one slot each (docs/exports.md "Fairness"). */

@@ -2,6 +2,8 @@
 // no other module writes these key strings. Each is marked pure, so a function bundles only what its stores use.
 import { defineEntity } from '../../platform/dynamo/entity.ts';
 import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
+import type { JobDeclaration } from '../../platform/dynamo/job-store.ts';
+import { isFinished, type ImportJobState } from '../domain/job.ts';
 
 /** A job's partition: the job item and its row errors. */
 const importJobOf = (organizationId: string, jobId: string) => `ORG#${organizationId}#IMPJOB#${jobId}`;
@@ -35,6 +37,16 @@ export const importJobIndexKeys = {
   /** Its entry in the sharded, keys-only active-jobs index (lib/platform/dynamo/active-jobs-index.ts). */
   active: (organizationId: string, jobId: string) => activeJobIndexKeys(importJobIndexKeys.activeShard, organizationId, jobId),
   legacyActivePartition: 'IMPJOB#ACTIVE',
+};
+
+/** An import job as the job store reads it (lib/platform/dynamo/job-store.ts): the job is its item's `job`. */
+export const importJobDeclaration: JobDeclaration<ImportJobState> = {
+  entity: importJobEntity,
+  index: importJobIndexKeys,
+  attribute: 'job',
+  fromItem: (item) => item.job as ImportJobState,
+  jobOf: (item) => item.job as ImportJobState | undefined,
+  isFinished: (job) => isFinished(job.status),
 };
 
 /** Sort-key prefix of a job's row errors. */
