@@ -5,13 +5,13 @@
  * `{ rows, seconds }` as JSON.
  */
 async function rawLoop(organizationId: string): Promise<{ rows: number; seconds: number }> {
-  const [{ documentClient }, { QueryCommand }, { s3Client }, s3, { stringify }, { keys }, { TABLES, BUCKET_ENV_VAR }] = await Promise.all([
+  const [{ documentClient }, { QueryCommand }, { s3Client }, s3, { stringify }, { inventoryListOf }, { TABLES, BUCKET_ENV_VAR }] = await Promise.all([
     import('../lib/platform/aws/dynamodb-client.ts'),
     import('@aws-sdk/lib-dynamodb'),
     import('../lib/platform/aws/s3-client.ts'),
     import('@aws-sdk/client-s3'),
     import('csv-stringify/sync'),
-    import('../lib/platform/dynamo/keys.ts'),
+    import('../lib/inventory/store/entities.ts'),
     import('../lib/platform/storage/tables.ts'),
   ]);
   const bucket = process.env[BUCKET_ENV_VAR] ?? '';
@@ -35,7 +35,7 @@ async function rawLoop(organizationId: string): Promise<{ rows: number; seconds:
       new QueryCommand({
         TableName: process.env[TABLES.inventory.envVar],
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'movement') },
+        ExpressionAttributeValues: { ':pk': inventoryListOf(organizationId, 'movement') },
         ScanIndexForward: false,
         Limit: 500,
         ConsistentRead: true,

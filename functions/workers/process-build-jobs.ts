@@ -1,17 +1,11 @@
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { BuildProcessor } from '../../lib/builds/domain/process.ts';
-import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
-import { logger } from '../../lib/platform/observability/log.ts';
-import { metrics } from '../../lib/platform/observability/metrics.ts';
+import { jobQueueWorker } from '../../lib/platform/jobs/job-workers.ts';
 import { buildPorts } from '../../lib/builds/store/build-ports.ts';
 import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
 import { BUILD_QUEUE, BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 
-/** The build queue's consumer (docs/boms.md "Builds"): the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
+/** The build queue's consumer (docs/boms.md "Builds"): the job flows' one queue-worker wiring (lib/platform/jobs/job-workers.ts). */
 
 const ports = buildPorts({
   inventory: requiredEnv(TABLES.inventory.envVar),
@@ -21,22 +15,17 @@ const ports = buildPorts({
 const queue = new JobQueue(requiredEnv(BUILD_QUEUE_ENV_VAR));
 const processor = new BuildProcessor(ports, (message) => queue.send(message));
 
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(logMetrics(metrics))
-  .handler(
-    createJobBatchHandler({
-      processor,
-      jobs: { get: async (organizationId, id) => (await ports.builds.get(organizationId, id))?.build },
-      resend: (message) => queue.send(message),
-      maxReceiveCount: BUILD_QUEUE.maxReceiveCount,
-      flow: 'build',
-      lastReceiveFailure: {
-        code: 'processing-error',
-        message:
-          'The build could not go on after several attempts; what it held or consumed was given back. Submit it again with a new buildReference, or contact support with the build id.',
-        lines: [],
-      },
-      countMessages: () => undefined,
-    }),
-  );
+export const handler = jobQueueWorker({
+  processor,
+  jobs: { get: async (organizationId, id) => (await ports.builds.get(organizationId, id))?.build },
+  resend: (message) => queue.send(message),
+  maxReceiveCount: BUILD_QUEUE.maxReceiveCount,
+  flow: 'build',
+  lastReceiveFailure: {
+    code: 'processing-error',
+    message:
+      'The build could not go on after several attempts; what it held or consumed was given back. Submit it again with a new buildReference, or contact support with the build id.',
+    lines: [],
+  },
+  countMessages: () => undefined,
+});

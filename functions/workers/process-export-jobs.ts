@@ -1,7 +1,3 @@
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { BomLineExports } from '../../lib/exports/domain/bom-lines.ts';
 import { ExportProcessor } from '../../lib/exports/domain/process-export.ts';
@@ -9,9 +5,7 @@ import { RowErrorExports } from '../../lib/exports/domain/row-errors.ts';
 import { ExportSources } from '../../lib/exports/domain/sources.ts';
 import KIND_SUMMARIES from '../../lib/imports/domain/kind-summaries.generated.json' with { type: 'json' };
 import type { ImportKindSummary } from '../../lib/imports/domain/types.ts';
-import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
-import { logger } from '../../lib/platform/observability/log.ts';
-import { metrics } from '../../lib/platform/observability/metrics.ts';
+import { jobQueueWorker } from '../../lib/platform/jobs/job-workers.ts';
 import { AuditStore } from '../../lib/audit/store/audit-store.ts';
 import { BomsStore } from '../../lib/boms/store/boms-store.ts';
 import { EventsStore } from '../../lib/events/store/events-store.ts';
@@ -78,21 +72,16 @@ export const exportPorts = {
 
 const processor = new ExportProcessor(exportPorts);
 
-/** The export queue's consumer: the shared job-flow batch handling (lib/platform/jobs/job-batch.ts). */
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(logMetrics(metrics))
-  .handler(
-    createJobBatchHandler({
-      processor,
-      jobs,
-      resend: (message) => queue.send(message),
-      maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
-      flow: 'export',
-      lastReceiveFailure: {
-        code: 'processing-error',
-        message: 'The export could not be written after several attempts. Submit it again, or contact support with the export id.',
-      },
-      countMessages: () => undefined,
-    }),
-  );
+/** The export queue's consumer: the job flows' one queue-worker wiring (lib/platform/jobs/job-workers.ts). */
+export const handler = jobQueueWorker({
+  processor,
+  jobs,
+  resend: (message) => queue.send(message),
+  maxReceiveCount: EXPORT_QUEUE.maxReceiveCount,
+  flow: 'export',
+  lastReceiveFailure: {
+    code: 'processing-error',
+    message: 'The export could not be written after several attempts. Submit it again, or contact support with the export id.',
+  },
+  countMessages: () => undefined,
+});

@@ -1,12 +1,7 @@
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
-import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
-import { logger } from '../../lib/platform/observability/log.ts';
-import { countImportMessages, countImportRows, metrics } from '../../lib/platform/observability/metrics.ts';
+import { jobQueueWorker } from '../../lib/platform/jobs/job-workers.ts';
+import { countImportMessages, countImportRows } from '../../lib/platform/observability/metrics.ts';
 import { IMPORT_LAST_RECEIVE_FAILURE } from '../../lib/imports/domain/job-failures.ts';
 import { DryRunOverlaysStore } from '../../lib/imports/store/dry-run-overlays-store.ts';
 import { FilesStore } from '../../lib/platform/aws/files-store.ts';
@@ -35,18 +30,13 @@ const processor = new ImportJobProcessor({
   onEnded: ({ counts: { created, updated, skipped, failed } }) => countImportRows({ created, updated, skipped, failed }),
 });
 
-/** The import queue's consumer (lib/platform/jobs/job-batch.ts), with the logger's and metrics' per-invocation handling. */
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(logMetrics(metrics))
-  .handler(
-    createJobBatchHandler({
-      processor,
-      jobs,
-      resend: (message) => queue.send(message),
-      maxReceiveCount: IMPORT_QUEUE.maxReceiveCount,
-      flow: 'import',
-      lastReceiveFailure: IMPORT_LAST_RECEIVE_FAILURE,
-      countMessages: countImportMessages,
-    }),
-  );
+/** The import queue's consumer: the job flows' one queue-worker wiring (lib/platform/jobs/job-workers.ts). */
+export const handler = jobQueueWorker({
+  processor,
+  jobs,
+  resend: (message) => queue.send(message),
+  maxReceiveCount: IMPORT_QUEUE.maxReceiveCount,
+  flow: 'import',
+  lastReceiveFailure: IMPORT_LAST_RECEIVE_FAILURE,
+  countMessages: countImportMessages,
+});

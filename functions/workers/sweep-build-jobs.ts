@@ -1,10 +1,9 @@
 import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
-import type { Build } from '../../lib/builds/domain/build.ts';
 import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
 import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
-import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
-import { buildActiveShard } from '../../lib/builds/store/builds-store.ts';
+import { activeJobsOf } from '../../lib/platform/dynamo/job-store.ts';
+import { buildJobDeclaration } from '../../lib/builds/store/entities.ts';
 import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
 import { BUILD_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 
@@ -17,9 +16,9 @@ const STALLED_AFTER_MS = 2 * 60 * 1000;
 
 export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
   startInvocation(context);
-  const builds = (await activeJobItems(table, buildActiveShard)).map((item) => item.build as Build | undefined);
   const { resent } = await sweepStalledBuilds({
-    builds,
+    // The running builds, read as the flows' one job store reads every flow's (lib/platform/dynamo/job-store.ts).
+    builds: await activeJobsOf(table, buildJobDeclaration),
     now: Date.now(),
     stalledAfterMs: STALLED_AFTER_MS,
     send: (message) => queue.send(message),

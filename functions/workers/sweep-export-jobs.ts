@@ -1,9 +1,7 @@
-import type { Context } from 'aws-lambda';
 import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { failExport } from '../../lib/exports/domain/process-export.ts';
 import type { ExportFailure, ExportJobState } from '../../lib/exports/domain/job.ts';
-import { sweepPendingJobs } from '../../lib/platform/jobs/sweep-jobs.ts';
-import { describeError, log, startInvocation } from '../../lib/platform/observability/log.ts';
+import { jobSweepWorker } from '../../lib/platform/jobs/job-workers.ts';
 import { ExportFilesStore } from '../../lib/exports/store/export-files.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
 import { ExportSlotsStore } from '../../lib/exports/store/export-slots.ts';
@@ -12,7 +10,7 @@ import { JobQueue } from '../../lib/platform/aws/job-queue.ts';
 import { BUCKET_ENV_VAR, EXPORT_DLQ_ENV_VAR, EXPORT_QUEUE_ENV_VAR, TABLES } from '../../lib/platform/storage/tables.ts';
 import { TransactionWriter } from '../../lib/platform/dynamo/transaction-writer.ts';
 
-/** The export flow's sweeper: the shared sweep (lib/platform/jobs/sweep-jobs.ts) over export jobs. */
+/** The export flow's sweeper: the job flows' one sweep wiring (lib/platform/jobs/job-workers.ts) over export jobs. */
 
 const jobs = new ExportJobsStore(requiredEnv(TABLES.inventory.envVar));
 const queue = new JobQueue(requiredEnv(EXPORT_QUEUE_ENV_VAR));
@@ -29,18 +27,11 @@ const FAILURES = {
   abandoned: { code: 'processing-error', message: 'The export made no progress for longer than its queue keeps work and was stopped. Submit it again.' },
 };
 
-export const handler = async (_event?: unknown, context?: Context): Promise<void> => {
-  startInvocation(context);
-  const swept = await sweepPendingJobs<ExportJobState, ExportFailure>({
-    pendingDispatch: (cutoff) => jobs.pendingDispatch(cutoff),
-    send: (message) => queue.send(message),
-    markDispatched: (organizationId, jobId) => jobs.markDispatched(organizationId, jobId),
-    activeJobs: () => jobs.activeJobs(),
-    deadLetters: () => deadLetters.receive(),
-    getJob: (organizationId, jobId) => jobs.get(organizationId, jobId),
-    fail: (job, failure) => failExport({ jobs, files, slots, writer }, job, failure, new Date().toISOString()),
-    failures: FAILURES,
-    onError: (job, error) => log('warn', 'export job not swept this time', { ...job, error: describeError(error) }),
-  });
-  if (swept.dispatched > 0 || swept.failed > 0 || swept.errors > 0) log('info', 'export jobs swept', { ...swept });
-};
+export const handler = jobSweepWorker<ExportJobState, ExportFailure>({
+  flow: 'export',
+  jobs,
+  queue,
+  deadLetters,
+  fail: (job, failure) => failExport({ jobs, files, slots, writer }, job, failure, new Date().toISOString()),
+  failures: FAILURES,
+});

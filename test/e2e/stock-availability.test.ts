@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { inventoryRecordEntity, itemStockEntity } from '../../lib/platform/dynamo/entities.ts';
+import { inventoryRecordEntity, itemStockEntity } from '../../lib/inventory/store/entities.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { importAndWait } from '../support/imports.ts';

@@ -8,7 +8,7 @@ import { CONSUMED_SLICE_LINES } from '../../lib/boms/store/build-provenance-item
 import { BUILDS_PAGE_MAX_CONSUMED_LINES, BuildProvenanceStore } from '../../lib/boms/store/build-provenance-store.ts';
 import { dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { batchGet } from '../../lib/platform/dynamo/entity.ts';
-import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from '../../lib/platform/dynamo/entities.ts';
+import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from '../../lib/boms/store/entities.ts';
 import { LotTraceStore } from '../../lib/lots/store/lot-trace-store.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';

@@ -9,7 +9,8 @@ import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
 import { BuildProvenanceStore } from '../../lib/boms/store/build-provenance-store.ts';
 import { movementsOf } from '../../lib/inventory/store/movements-store.ts';
 import { BUILD_QUEUE } from '../../lib/platform/storage/tables.ts';
-import { buildActiveShard, SUBMITTED_BUILD_VERSION } from '../../lib/builds/store/builds-store.ts';
+import { SUBMITTED_BUILD_VERSION } from '../../lib/builds/store/builds-store.ts';
+import { buildIndexKeys } from '../../lib/builds/store/entities.ts';
 import { SubmitBuildCommand, type BuildInput } from '../../lib/builds/domain/submit.ts';
 import type { Item } from '../../lib/inventory/domain/item.ts';
 import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/stock.ts';
@@ -334,7 +335,7 @@ describe('build runner', () => {
     const running = await submit(organizationId, { quantity: 1 });
     const done = await submit(organizationId, { quantity: 1 });
     await runToEnd(organizationId, done.id);
-    const active = (await activeJobItems(tableName('inventory'), buildActiveShard))
+    const active = (await activeJobItems(tableName('inventory'), buildIndexKeys.activeShard))
       .map((item) => item.build as Build)
       .filter((build) => build.organizationId === organizationId);
     // Done builds leave the active-jobs index.
@@ -404,7 +405,7 @@ async function failLastDeliveryAt(organizationId: string, buildId: string, phase
   for (let round = 0; round < 20; round += 1) {
     if (sent.length === 0) {
       // Nothing handed on: the sweep finds the build if it is not done.
-      const active = (await activeJobItems(tableName('inventory'), buildActiveShard))
+      const active = (await activeJobItems(tableName('inventory'), buildIndexKeys.activeShard))
         .map((item) => item.build as Build)
         .filter((build) => build.id === buildId);
       await sweepStalledBuilds({

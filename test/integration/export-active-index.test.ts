@@ -4,9 +4,10 @@ import { handler as sweepHandler } from '../../functions/workers/sweep-export-jo
 import type { ExportJobState, ExportProgress } from '../../lib/exports/domain/job.ts';
 import { ExportSubmitter } from '../../lib/exports/domain/submit.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
-import { exportJobEntity, exportJobIndexKeys } from '../../lib/platform/dynamo/entities.ts';
+import { exportJobEntity, exportJobIndexKeys } from '../../lib/exports/store/entities.ts';
+import { importJobIndexKeys } from '../../lib/imports/store/entities.ts';
 import { ExportJobsStore } from '../../lib/exports/store/export-jobs-store.ts';
-import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
+import { ACTIVE_JOB_SHARDS, activeJobShardOf } from '../../lib/platform/dynamo/keys.ts';
 import { ACTIVE_JOBS_INDEX } from '../../lib/platform/storage/tables.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -61,7 +62,7 @@ async function exportEntriesOf(jobIds: ReadonlySet<string>): Promise<Array<Recor
         IndexName: ACTIVE_JOBS_INDEX.indexName,
         KeyConditionExpression: '#shard = :shard',
         ExpressionAttributeNames: { '#shard': ACTIVE_JOBS_INDEX.partitionKey.name },
-        ExpressionAttributeValues: { ':shard': keys.activeExportsShard(shard) },
+        ExpressionAttributeValues: { ':shard': exportJobIndexKeys.activeShard(shard) },
       }),
     );
     entries.push(...(page.Items ?? []).filter((item) => jobIds.has(String(item[ACTIVE_JOBS_INDEX.sortKey.name]).split('#')[1] ?? '')));
@@ -109,8 +110,8 @@ describe('export jobs in the active-jobs index', () => {
 
     // Assess: the entry names the job and nothing else, in the export shards; the checkpoint touched no index
     expect(Object.keys(entry ?? {}).sort()).toEqual(['pk', 'sk', ACTIVE_JOBS_INDEX.partitionKey.name, ACTIVE_JOBS_INDEX.sortKey.name].sort());
-    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).toBe(keys.activeExportsShard(activeJobShardOf(job.id)));
-    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).not.toBe(keys.activeJobsShard(activeJobShardOf(job.id)));
+    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).toBe(exportJobIndexKeys.activeShard(activeJobShardOf(job.id)));
+    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).not.toBe(importJobIndexKeys.activeShard(activeJobShardOf(job.id)));
     expect(`${checkpoint.item.Update?.UpdateExpression}`).not.toMatch(
       new RegExp(`${ACTIVE_JOBS_INDEX.partitionKey.name}|${ACTIVE_JOBS_INDEX.sortKey.name}|gsi1`),
     );

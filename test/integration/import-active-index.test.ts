@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { handler as sweepHandler } from '../../functions/workers/sweep-import-jobs.ts';
 import { ABANDONED_FAILURE } from '../../lib/imports/domain/job-failures.ts';
 import { documentClient } from '../../lib/platform/aws/clients.ts';
-import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys } from '../../lib/platform/dynamo/keys.ts';
+import { ACTIVE_JOB_SHARDS, activeJobShardOf } from '../../lib/platform/dynamo/keys.ts';
+import { importJobIndexKeys } from '../../lib/imports/store/entities.ts';
 import { ACTIVE_JOBS_INDEX } from '../../lib/platform/storage/tables.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
@@ -26,7 +27,7 @@ async function indexEntriesOf(jobIds: ReadonlySet<string>): Promise<Array<Record
         IndexName: ACTIVE_JOBS_INDEX.indexName,
         KeyConditionExpression: '#shard = :shard',
         ExpressionAttributeNames: { '#shard': ACTIVE_JOBS_INDEX.partitionKey.name },
-        ExpressionAttributeValues: { ':shard': keys.activeJobsShard(shard) },
+        ExpressionAttributeValues: { ':shard': importJobIndexKeys.activeShard(shard) },
       }),
     );
     entries.push(...(page.Items ?? []).filter((item) => jobIds.has(String(item[ACTIVE_JOBS_INDEX.sortKey.name]).split('#')[1] ?? '')));
@@ -71,7 +72,7 @@ describe('the active-jobs index', () => {
 
     // Assess: the entry names the job and nothing else; the checkpoint touched no index
     expect(Object.keys(entry ?? {}).sort()).toEqual(['pk', 'sk', ACTIVE_JOBS_INDEX.partitionKey.name, ACTIVE_JOBS_INDEX.sortKey.name].sort());
-    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).toBe(keys.activeJobsShard(activeJobShardOf(job.id)));
+    expect(entry?.[ACTIVE_JOBS_INDEX.partitionKey.name]).toBe(importJobIndexKeys.activeShard(activeJobShardOf(job.id)));
     const update = checkpoint.item.Update;
     expect(`${update?.UpdateExpression}`).not.toMatch(new RegExp(`${ACTIVE_JOBS_INDEX.partitionKey.name}|${ACTIVE_JOBS_INDEX.sortKey.name}|gsi1`));
     expect((committed.ConsumedCapacity ?? []).flatMap((capacity) => Object.keys(capacity.GlobalSecondaryIndexes ?? {}))).toEqual([]);

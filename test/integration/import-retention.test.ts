@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/process-import-jobs.ts';
 import { IMPORT_JOB_RETENTION_DAYS, jobExpiresAtEpochSeconds } from '../../lib/imports/domain/job.ts';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { importJobEntity } from '../../lib/platform/dynamo/entities.ts';
-import { keys } from '../../lib/platform/dynamo/keys.ts';
+import { importJobEntity, importRowErrorsOf, ROW_ERROR_PREFIX } from '../../lib/imports/store/entities.ts';
 import { callApi, createTestKey } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 import { commitQueuedJob, csvOf, jobMessage, sqsEvent, sqsRecord, storedJob, workerContext } from '../support/imports.ts';
@@ -42,7 +41,7 @@ describe('import job retention', () => {
       new QueryCommand({
         TableName: tableName('inventory'),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :errors)',
-        ExpressionAttributeValues: { ':pk': keys.importRowErrorsOf(record.organizationId, job.id), ':errors': 'ERR' },
+        ExpressionAttributeValues: { ':pk': importRowErrorsOf(record.organizationId, job.id), ':errors': ROW_ERROR_PREFIX },
       }),
     );
 

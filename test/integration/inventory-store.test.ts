@@ -12,7 +12,7 @@ import {
   type StockRecord,
 } from '../../lib/inventory/domain/stock.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
-import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
+import { naturalKeyClaimEntity } from '../../lib/inventory/store/entities.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName, transactionWriter } from '../support/events.ts';

@@ -7,7 +7,7 @@ import type { ReservationInput } from '../../lib/reservations/domain/reserve.ts'
 import { SettleReservationCommand } from '../../lib/reservations/domain/settle.ts';
 import { reservationPorts } from '../../lib/reservations/store/reservation-ports.ts';
 import { dynamoClient, documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { keys } from '../../lib/platform/dynamo/keys.ts';
+import { stockedLotEntity, stockedLotsOf } from '../../lib/inventory/store/entities.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
@@ -149,7 +149,7 @@ describe('a reservation line without lot reads the lots that hold stock', () => 
         documentClient.send(
           new DeleteCommand({
             TableName: tableName('inventory'),
-            Key: { pk: keys.stockedLotsOf(organizationId, item.id, A1.id), sk: keys.stockedLotSortKey(lot) },
+            Key: stockedLotEntity.key({ organizationId, itemId: item.id, locationId: A1.id, lot }),
           }),
         ),
       ),
@@ -201,7 +201,7 @@ async function stockedPartition(organizationId: string, item: Item): Promise<str
     new QueryCommand({
       TableName: tableName('inventory'),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.stockedLotsOf(organizationId, item.id, A1.id) },
+      ExpressionAttributeValues: { ':pk': stockedLotsOf(organizationId, item.id, A1.id) },
       ConsistentRead: true,
     }),
   );

@@ -4,7 +4,7 @@ import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/sto
 import { adjustmentClaimKey } from '../../lib/stock/domain/claims.ts';
 import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
-import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
+import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../lib/inventory/store/entities.ts';
 import { StockChangeStoreReads } from '../../lib/stock/store/stock-change-reads.ts';
 import { StockStore } from '../../lib/stock/store/stock-store.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';

@@ -7,8 +7,7 @@ import { stockRecordKey, type StockRecord } from '../../lib/inventory/domain/sto
 import { ImportJobProcessor } from '../../lib/imports/domain/pipeline/process-job.ts';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
-import { naturalKeyClaimEntity } from '../../lib/platform/dynamo/entities.ts';
-import { keys } from '../../lib/platform/dynamo/keys.ts';
+import { inventoryListOf, naturalKeyClaimEntity } from '../../lib/inventory/store/entities.ts';
 import { meterTransactions, type TransactionMeter } from '../../bench/models/transaction-meter.ts';
 import { bulkChunkActions, type StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { uniqueOrganization } from '../support/api.ts';
@@ -82,7 +81,7 @@ async function listEntries(organizationId: string) {
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'stock-record') },
+      ExpressionAttributeValues: { ':pk': inventoryListOf(organizationId, 'stock-record') },
       ConsistentRead: true,
     }),
   );
@@ -91,7 +90,9 @@ async function listEntries(organizationId: string) {
 
 async function claimItemOf(organizationId: string, naturalKey: string) {
   return (
-    await documentClient.send(new GetCommand({ TableName: table(), Key: keys.naturalKey(organizationId, 'stock-record', naturalKey), ConsistentRead: true }))
+    await documentClient.send(
+      new GetCommand({ TableName: table(), Key: naturalKeyClaimEntity.key({ organizationId, recordType: 'stock-record', naturalKey }), ConsistentRead: true }),
+    )
   ).Item;
 }
 

@@ -5,7 +5,7 @@ import { dispatchEvents, newTask, type CommittedEvent, type LiveDispatcher } fro
 import type { DeliveryMessage, DeliveryQueue, DeliveryTask, TaskIdentity } from '../../lib/webhooks/domain/ports.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { webhookTaskEntity } from '../../lib/platform/dynamo/entities.ts';
+import { webhookTaskEntity } from '../../lib/webhooks/store/entities.ts';
 import { WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
 import { WebhookEndpointsStore } from '../../lib/webhooks/store/webhook-endpoints-store.ts';

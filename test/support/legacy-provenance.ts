@@ -1,6 +1,6 @@
 import type { BuildProvenance } from '../../lib/boms/domain/records.ts';
 import { entityItem } from '../../lib/platform/dynamo/entity.ts';
-import { buildPointerEntity, buildProvenanceEntity } from '../../lib/platform/dynamo/entities.ts';
+import { buildPointerEntity, buildProvenanceEntity } from '../../lib/boms/store/entities.ts';
 import type { StoreWrite } from '../../lib/platform/dynamo/transaction-writer.ts';
 import { tableName } from './events.ts';
 

@@ -2,7 +2,9 @@ import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { AttachmentTarget, AttachmentTargets } from '../domain/attachment.ts';
 import { INVENTORY_RECORD_TYPES } from '../../inventory/index.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { bomEntity, importJobEntity, inventoryRecordEntity, recordPointerEntity } from '../../platform/dynamo/entities.ts';
+import { inventoryRecordEntity } from '../../inventory/store/index.ts';
+import { bomEntity, recordPointerEntity } from '../../boms/store/index.ts';
+import { importJobEntity } from '../../imports/store/index.ts';
 
 /**
  * Whether an attachment's target is a record of the organization (docs/attachments.md "Targets"):

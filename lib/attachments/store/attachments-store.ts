@@ -3,8 +3,7 @@ import { attachmentNotFound, type Attachment, type AttachmentStorage, type Attac
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { ATTACHMENT_LIST_PREFIX, attachmentEntity, attachmentListEntryEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { ATTACHMENT_LIST_PREFIX, attachmentEntity, attachmentListEntryEntity, attachmentsOf, attachmentsOfTarget } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -57,7 +56,7 @@ export class AttachmentsStore implements AttachmentStorage<StoreWrite> {
   async list(organizationId: string, target: AttachmentTarget | undefined, after: string | undefined, limit: number): Promise<PageOf<Attachment>> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: target ? keys.attachmentsOfTarget(organizationId, target.kind, target.id) : keys.attachmentsOf(organizationId) },
+      partition: { name: 'pk', value: target ? attachmentsOfTarget(organizationId, target.kind, target.id) : attachmentsOf(organizationId) },
       sortKey: { name: 'sk', ...sortKeyRange(ATTACHMENT_LIST_PREFIX) },
       after,
       limit,

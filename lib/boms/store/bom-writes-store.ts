@@ -4,14 +4,8 @@ import { summaryOf } from '../domain/records.ts';
 import { BomCodeTakenError, RevisionConflictError } from '../domain/errors.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
-import {
-  bomEntity,
-  bomListEntryEntity,
-  bomRevisionEntity,
-  bomRevisionListingEntity,
-  naturalKeyClaimEntity,
-  recordPointerEntity,
-} from '../../platform/dynamo/entities.ts';
+import { naturalKeyClaimEntity } from '../../inventory/store/index.ts';
+import { bomEntity, bomListEntryEntity, bomRevisionEntity, bomRevisionListingEntity, recordPointerEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**

@@ -2,10 +2,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { BomRevision, BomListFilter, Bom, BomRevisionListing, BomStorage, BomSummary, BuildProvenance, PageOf } from '../domain/records.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, readFilteredPage, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { BOM_LIST_PREFIX, REVISION_NUMBER_PREFIX, bomEntity, bomRevisionEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
+import { naturalKeyClaimEntity } from '../../inventory/store/index.ts';
+import { BOM_LIST_PREFIX, REVISION_NUMBER_PREFIX, bomEntity, bomRevisionEntity, bomRevisionsOf, bomsOf } from './entities.ts';
 import { BOM_CODE_CLAIM, BomWritesStore, searchable } from './bom-writes-store.ts';
 import { BuildProvenanceStore } from './build-provenance-store.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -62,7 +62,7 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
     }
     const page = await readFilteredPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.bomsOf(organizationId) },
+      partition: { name: 'pk', value: bomsOf(organizationId) },
       sortKey: { name: 'sk', ...sortKeyRange(BOM_LIST_PREFIX) },
       after,
       limit,
@@ -75,7 +75,7 @@ export class BomsStore extends BomWritesStore implements BomStorage<StoreWrite> 
   async revisions(organizationId: string, bomId: string, after: string | undefined, limit: number): Promise<PageOf<BomRevisionListing>> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.bomRevisionsOf(organizationId, bomId) },
+      partition: { name: 'pk', value: bomRevisionsOf(organizationId, bomId) },
       sortKey: { name: 'sk', ...sortKeyRange(REVISION_NUMBER_PREFIX) },
       after,
       limit,

@@ -1,7 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { BuildHeader, BuildProvenance, ConsumedLine } from '../domain/records.ts';
 import { entityItem, type Key } from '../../platform/dynamo/entity.ts';
-import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from '../../platform/dynamo/entities.ts';
+import { buildConsumedSliceEntity, buildPointerEntity, buildProvenanceEntity } from './entities.ts';
 
 /**
  * How a build's provenance is stored (docs/boms.md "How provenance is stored"): in bytes linear

@@ -1,9 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { BuildProvenance, PageOf } from '../domain/records.ts';
 import { batchGet, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { BUILD_PREFIX } from '../../platform/dynamo/entities.ts';
+import { BUILD_PREFIX, buildsOfSource } from './entities.ts';
 import { consumedLinesKeys, fitsInPointer, provenanceItems, provenanceOf, storedBuildOf, type StoredBuild } from './build-provenance-items.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -61,7 +60,7 @@ export class BuildProvenanceStore {
   async builds(organizationId: string, bomId: string, sourceStockRecordId: string, after: string | undefined, limit: number): Promise<PageOf<BuildProvenance>> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.buildsOfSource(organizationId, bomId, sourceStockRecordId) },
+      partition: { name: 'pk', value: buildsOfSource(organizationId, bomId, sourceStockRecordId) },
       sortKey: { name: 'sk', ...sortKeyRange(BUILD_PREFIX) },
       after,
       limit,

@@ -6,3 +6,5 @@ export { BomsStore } from './boms-store.ts';
 export { storedBuildOf } from './build-provenance-items.ts';
 export type { StoredBuild } from './build-provenance-items.ts';
 export { BuildProvenanceStore } from './build-provenance-store.ts';
+export { bomEntity, LOT_CONSUMED_BY, LOT_PRODUCED_BY, lotKeys, recordPointerEntity } from './entities.ts';
+export type { LotBuildsPrefix } from './entities.ts';

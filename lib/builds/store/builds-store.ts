@@ -1,10 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { BuildReferenceTakenError, StepTakenError, type Build, type BuildDraw, type StoredBuild } from '../domain/build.ts';
 import type { BuildStorage } from '../domain/ports.ts';
 import { buildClaimKey } from '../../stock/index.ts';
-import { activeJobIndexKeys } from '../../platform/dynamo/active-jobs-index.ts';
-import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { defineEntity, entityItem, queryAll } from '../../platform/dynamo/entity.ts';
+import { entityItem, queryAll } from '../../platform/dynamo/entity.ts';
+import { JobStore } from '../../platform/dynamo/job-store.ts';
+import { buildIndexKeys, buildJobDeclaration, DRAW_SLICE_PREFIX, drawSliceEntity } from './entities.ts';
 import type { StockStore } from '../../stock/store/index.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
@@ -14,41 +13,20 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * once each by the step that holds them. The claim of its buildReference is the `builds` import
  * kind's own (lib/stock/domain/claims.ts), so a reference builds once through either door. While
  * a build runs it has an entry in the keys-only active-jobs index, under the builds' shards: the
- * sweeper's bounded read.
+ * sweeper's bounded read. The reads are the flows' one job store's (lib/platform/dynamo/job-store.ts).
  */
-
-// Their keys are here, not in keys.ts (which every function bundles): only build functions use them.
-const buildEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
-  type: 'build',
-  schemaVersion: 1,
-  key: ({ organizationId, id }) => ({ pk: `ORG#${organizationId}#BUILDS`, sk: `BLD#${id}` }),
-});
-
-const drawSliceEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; buildId: string; index: number }>({
-  type: 'build-draw-slice',
-  schemaVersion: 1,
-  key: ({ organizationId, buildId, index }) => ({ pk: `ORG#${organizationId}#BUILD#${buildId}`, sk: `SLICE#${String(index).padStart(6, '0')}` }),
-});
 
 /** The version a build is submitted at (its first step's checkpoint is written over it). */
 export const SUBMITTED_BUILD_VERSION = 1;
 
-/** The builds' shard partitions of the active-jobs index. */
-export const buildActiveShard = (shard: number) => `ACTIVEBUILDS#${shard}`;
-
 type Stored = Record<string, unknown>;
 
-export class BuildsStore implements BuildStorage<StoreWrite> {
+export class BuildsStore extends JobStore<Build, StoredBuild> implements BuildStorage<StoreWrite> {
   constructor(
-    private readonly tableName: string,
+    tableName: string,
     private readonly stock: StockStore,
-  ) {}
-
-  async get(organizationId: string, id: string): Promise<StoredBuild | undefined> {
-    const { Item } = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: buildEntity.key({ organizationId, id }), ConsistentRead: true }),
-    );
-    return Item ? { build: Item.build as Build, version: Item.version as number } : undefined;
+  ) {
+    super(tableName, buildJobDeclaration);
   }
 
   async idOfReference(organizationId: string, buildReference: string): Promise<string | null | undefined> {
@@ -66,11 +44,7 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
       appliedAt: build.submittedAt,
     });
     return [
-      {
-        item: {
-          Put: { TableName: this.tableName, Item: this.item(organizationId, build, SUBMITTED_BUILD_VERSION), ConditionExpression: 'attribute_not_exists(pk)' },
-        },
-      },
+      this.newJobWrite({ organizationId, id: build.id }, this.attributes(organizationId, build, SUBMITTED_BUILD_VERSION)),
       // Another request or an import took the reference meanwhile.
       {
         ...claim,
@@ -89,7 +63,7 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
       item: {
         Put: {
           TableName: this.tableName,
-          Item: this.item(organizationId, build, expectedVersion + 1),
+          Item: this.item({ organizationId, id: build.id }, this.attributes(organizationId, build, expectedVersion + 1)),
           ConditionExpression: 'version = :read',
           ExpressionAttributeValues: { ':read': expectedVersion },
         },
@@ -115,14 +89,15 @@ export class BuildsStore implements BuildStorage<StoreWrite> {
     const items = await queryAll({
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slice)',
-      ExpressionAttributeValues: { ':pk': pk, ':slice': 'SLICE#' },
+      ExpressionAttributeValues: { ':pk': pk, ':slice': `${DRAW_SLICE_PREFIX}#` },
       ConsistentRead: true,
     });
     return items.map((item) => item.draws as BuildDraw[]);
   }
 
-  private item(organizationId: string, build: Build, version: number): Stored {
-    const active = build.progress.phase === 'done' ? {} : activeJobIndexKeys(buildActiveShard, organizationId, build.id);
-    return entityItem(buildEntity, { organizationId, id: build.id }, { organizationId, build, version, ...active });
+  /** A build's item holds it with its version and, while it runs, its active-jobs entry. */
+  private attributes(organizationId: string, build: Build, version: number): Stored {
+    const active = build.progress.phase === 'done' ? {} : buildIndexKeys.active(organizationId, build.id);
+    return { organizationId, build, version, ...active };
   }
 }

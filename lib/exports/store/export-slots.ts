@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isExportFinished, type ExportJobState } from '../domain/job.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { defineEntity, envelopeAssignments } from '../../platform/dynamo/entity.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { envelopeAssignments } from '../../platform/dynamo/entity.ts';
+import { exportSlotsEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -13,12 +13,6 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * the transaction that finishes the export. A slot whose holder is finished or gone (it ended
  * before this release existed, or its job expired) is taken back when the set is found full.
  */
-
-const exportSlotsEntity = /* @__PURE__ */ defineEntity<{ organizationId: string }>({
-  type: 'export-slots',
-  schemaVersion: 1,
-  key: ({ organizationId }) => keys.exportSlots(organizationId),
-});
 
 export class ExportSlotsStore {
   constructor(

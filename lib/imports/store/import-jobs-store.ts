@@ -1,19 +1,17 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { isFinished, jobExpiresAtEpochSeconds } from '../domain/job.ts';
+import { jobExpiresAtEpochSeconds } from '../domain/job.ts';
 import type { ChunkProgress, DryRunOverlayPointer, ImportJobState, JobFailure, ColumnWarning, JobStatus } from '../domain/job.ts';
 import type { RowError } from '../domain/types.ts';
-import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { activeJobItems, JOB_INDEX_ATTRIBUTES, SWEEP_PAGE_SIZE, markJobDispatched } from '../../platform/dynamo/active-jobs-index.ts';
-import { entityItem, queryAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { importJobEntity, importJobIndexKeys, importRowErrorEntity, ROW_ERROR_PREFIX } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { JOB_INDEX_ATTRIBUTES } from '../../platform/dynamo/active-jobs-index.ts';
+import { entityItem, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
+import { JobStore } from '../../platform/dynamo/job-store.ts';
+import { importJobDeclaration, importJobIndexKeys, importRowErrorEntity, importRowErrorsOf, ROW_ERROR_PREFIX } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
- * Import jobs and their row errors in the inventory table. A job waiting to be handed to the
- * queue sits in a sparse index until the send is confirmed, then in the sharded active-jobs index
- * until it ends; the sweeper reads both.
+ * Import jobs and their row errors in the inventory table, on the flows' one job store
+ * (lib/platform/dynamo/job-store.ts: the reads, the start and the sweeper's indexes). A job waiting
+ * to be handed to the queue sits in a sparse index until the send is confirmed, then in the
+ * sharded active-jobs index until it ends; the sweeper reads both.
  */
 
 export class ChunkAlreadyAppliedError extends Error {
@@ -38,64 +36,13 @@ export function storableRowError(error: RowError): RowError {
   return { ...error, column: error.column === null ? null : clipText(error.column, 100), value, message: clipText(error.message, ROW_ERROR_MESSAGE_MAX) };
 }
 
-export class ImportJobsStore {
-  constructor(private readonly tableName: string) {}
+export class ImportJobsStore extends JobStore<ImportJobState> {
+  constructor(tableName: string) {
+    super(tableName, importJobDeclaration);
+  }
 
   createWrite(job: ImportJobState): StoreWrite {
-    return {
-      item: {
-        Put: {
-          TableName: this.tableName,
-          Item: entityItem(
-            importJobEntity,
-            { organizationId: job.organizationId, jobId: job.id },
-            { job, ...importJobIndexKeys.pendingDispatch(job), ttl: jobExpiresAtEpochSeconds(job) },
-          ),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    };
-  }
-
-  async get(organizationId: string, jobId: string): Promise<ImportJobState | undefined> {
-    const result = await documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: importJobEntity.key({ organizationId, jobId }), ConsistentRead: true }),
-    );
-    return result.Item?.job as ImportJobState | undefined;
-  }
-
-  /**
-   * The queue has the job: it leaves the dispatch index for the active-jobs index (or leaves the
-   * indexes, if a fast worker already finished it). The active-jobs entry is written here and
-   * removed when the job ends, never in between (lib/platform/storage/tables.ts `ACTIVE_JOBS_INDEX`).
-   */
-  async markDispatched(organizationId: string, jobId: string): Promise<void> {
-    await markJobDispatched(this.tableName, importJobEntity.key({ organizationId, jobId }), importJobIndexKeys.active(organizationId, jobId));
-  }
-
-  /**
-   * Unfinished jobs handed to the queue, with their last sign of life: every shard of the
-   * keys-only active-jobs index, page by page, then the jobs themselves (BatchGetItem). Also
-   * reads gsi1's partition of jobs dispatched before the index was sharded, until none is left.
-   */
-  async activeJobs(): Promise<ImportJobState[]> {
-    const items = await activeJobItems(this.tableName, keys.activeJobsShard, keys.legacyActiveJobs);
-    return items.map((item) => item.job as ImportJobState).filter((job) => job !== undefined && !isFinished(job.status));
-  }
-
-  /** Jobs committed before `cutoff` and never confirmed as sent. */
-  async pendingDispatch(cutoff: string): Promise<Array<{ organizationId: string; jobId: string }>> {
-    const items = await queryAll({
-      TableName: this.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :cutoff',
-      ExpressionAttributeValues: { ':pk': keys.pendingDispatch, ':cutoff': cutoff },
-      Limit: SWEEP_PAGE_SIZE,
-    });
-    return items.map((item) => {
-      const job = item.job as ImportJobState;
-      return { organizationId: job.organizationId, jobId: job.id };
-    });
+    return this.newJobWrite(job, { job, ...importJobIndexKeys.pendingDispatch(job), ttl: jobExpiresAtEpochSeconds(job) });
   }
 
   /**
@@ -114,25 +61,8 @@ export class ImportJobsStore {
       unstoredErrors: 0,
       progressAt: now,
     };
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
-          UpdateExpression: 'SET #job = :job',
-          ConditionExpression: '#job.#status = :queued',
-          ExpressionAttributeNames: { '#job': 'job', '#status': 'status' },
-          ExpressionAttributeValues: { ':job': started, ':queued': 'queued' },
-        }),
-      );
-      return started;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // A simultaneous delivery started it first: carry on from its state (chunks stay exactly-once).
-      const current = await this.get(job.organizationId, job.id);
-      if (!current) throw error;
-      return current;
-    }
+    // A simultaneous delivery that started it first wins: carry on from its state (chunks stay exactly-once).
+    return (await this.startOnce(job, started)).job;
   }
 
   /**
@@ -164,7 +94,7 @@ export class ImportJobsStore {
       item: {
         Update: {
           TableName: this.tableName,
-          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
+          Key: this.key(job.organizationId, job.id),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#job.checkpoint = :from AND #job.#status = :processing',
           ExpressionAttributeNames: names,
@@ -181,7 +111,7 @@ export class ImportJobsStore {
       item: {
         Update: {
           TableName: this.tableName,
-          Key: importJobEntity.key({ organizationId: job.organizationId, jobId: job.id }),
+          Key: this.key(job.organizationId, job.id),
           UpdateExpression:
             // A job failed straight from queued never started: it starts and ends now. (The stored
             // startedAt is a NULL then, which if_not_exists would keep.)
@@ -231,7 +161,7 @@ export class ImportJobsStore {
   ): Promise<{ errors: RowError[]; last?: string; more: boolean }> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.importRowErrorsOf(organizationId, jobId) },
+      partition: { name: 'pk', value: importRowErrorsOf(organizationId, jobId) },
       sortKey: { name: 'sk', ...sortKeyRange(ROW_ERROR_PREFIX) },
       after,
       limit,

@@ -1,8 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { InventoryRecordType, InventoryRecordTypes } from '../domain/records.ts';
 import { entityItem, type Key } from '../../platform/dynamo/entity.ts';
-import { inventoryListEntryEntity, stockRecordListEntryEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { inventoryListEntryEntity, LIST_PREFIXES, listSortKeys, stockRecordListEntryEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -32,8 +31,6 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 export type ListedRecordType = InventoryRecordType | 'movement';
 
-export const LIST_PREFIXES = { sku: 'SKU', code: 'CODE', stockByItem: 'ITEM', stockByLocation: 'LOC', movementAt: 'AT' } as const;
-
 type Attributes = Record<string, NativeAttributeValue>;
 
 interface ListEntry {
@@ -42,22 +39,6 @@ interface ListEntry {
   filterAttributes: Attributes;
   /** The entry is the record's natural-key claim: put only where it is absent. */
   claimsNaturalKey?: true;
-}
-
-export const listSortKeys = {
-  item: (sku: string) => `${LIST_PREFIXES.sku}#${sku}`,
-  location: (code: string) => `${LIST_PREFIXES.code}#${code}`,
-  /** Ids never contain '#'; a lot is free text, so it goes last. */
-  stockByItem: (itemId: string, locationId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByItem, itemId, locationId, lot),
-  stockByLocation: (locationId: string, itemId?: string, lot?: string | null) => stockKey(LIST_PREFIXES.stockByLocation, locationId, itemId, lot),
-  movement: keys.movementSortKey,
-};
-
-/** `<prefix>#<first>#` (a prefix range) …, up to the full key when the lot is given (`null`: no lot). */
-function stockKey(prefix: string, first: string, second?: string, lot?: string | null): string {
-  if (second === undefined) return `${prefix}#${first}#`;
-  if (lot === undefined) return `${prefix}#${first}#${second}#`;
-  return `${prefix}#${first}#${second}#${lot ?? ''}`;
 }
 
 /**

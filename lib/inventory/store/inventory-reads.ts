@@ -7,9 +7,8 @@ import type { MovementRecord, StockRecord } from '../domain/stock.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { readPageInOneQuery, sortKeyRange, type ItemFilter as Filter } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
-import { LIST_PREFIXES, listSortKeys, searchable, type ListedRecordType } from './inventory-lists.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { inventoryListOf, inventoryRecordEntity, LIST_PREFIXES, listSortKeys } from './entities.ts';
+import { searchable, type ListedRecordType } from './inventory-lists.ts';
 import { readStockRecordPage } from './stock-record-list.ts';
 import { movementById } from './movements-store.ts';
 
@@ -132,7 +131,7 @@ export class InventoryReadStore implements InventoryReadStorage {
     const filter = conditions.filter();
     const page = await readPageInOneQuery({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.inventoryListOf(organizationId, type) },
+      partition: { name: 'pk', value: inventoryListOf(organizationId, type) },
       sortKey: { name: 'sk', ...range },
       after,
       limit,

@@ -7,7 +7,7 @@ import {
   type VersionedRecord,
 } from '../domain/records.ts';
 import { batchGet } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
+import { inventoryRecordEntity } from './entities.ts';
 import { naturalKeyClaimKey } from './inventory-lists.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 

@@ -10,7 +10,7 @@ import {
 import type { Movement, MovementLeg, MovementRecord, StockRecord } from '../domain/stock.ts';
 import type { ItemAtLocation as StockPlace } from '../domain/stock.ts';
 import { batchGet, entityItem, type Key } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity, naturalKeyClaimEntity } from '../../platform/dynamo/entities.ts';
+import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
 import { listEntryUpdateWrites, listEntryWrites, naturalKeyClaimKey } from './inventory-lists.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';

@@ -1,8 +1,7 @@
 import type { AvailabilityEntry, ItemAvailabilityStorage } from '../domain/availability.ts';
 import { readPageInOneQuery } from '../../platform/dynamo/entity.ts';
-import { listSortKeys } from './inventory-lists.ts';
+import { inventoryListOf, listSortKeys } from './entities.ts';
 import { readItemWithStock } from './item-stock-reads.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
 
 /**
  * What `GET /v1/items/{id}/availability` reads (docs/inventory.md "Reading inventory"): the item's
@@ -24,7 +23,7 @@ export class ItemAvailabilityStore implements ItemAvailabilityStorage {
     const lower = afterLocationId === undefined ? prefix : `${listSortKeys.stockByItem(itemId, afterLocationId).slice(0, -1)}$`;
     const page = await readPageInOneQuery({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') },
+      partition: { name: 'pk', value: inventoryListOf(organizationId, 'stock-record') },
       sortKey: { name: 'sk', lower, upper: `${prefix.slice(0, -1)}$` },
       limit,
       budget: limit,

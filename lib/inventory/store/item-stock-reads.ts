@@ -4,7 +4,7 @@ import { INVENTORY_RECORD_TYPES } from '../domain/records.ts';
 import type { StockRecord } from '../domain/stock.ts';
 import type { ItemStock } from '../domain/stock.ts';
 import { batchGet } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity, itemStockEntity } from '../../platform/dynamo/entities.ts';
+import { inventoryRecordEntity, itemStockEntity } from './entities.ts';
 
 /**
  * An item read with its total and, for its availability, some of its stock records: ONE

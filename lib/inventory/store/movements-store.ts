@@ -2,8 +2,7 @@ import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { movementTimeOf, type Movement, type MovementLeg, type MovementRecord } from '../domain/stock.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem, readAll, sortKeyRange, type Key } from '../../platform/dynamo/entity.ts';
-import { LEDGER_PREFIX, legacyMovementRecordEntity, movementEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { LEDGER_PREFIX, ledgerOf, ledgerSortKey, legacyMovementRecordEntity, movementEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -64,7 +63,7 @@ export async function movementById(tableName: string, organizationId: string, id
 
 /** A stock record's movements, oldest first: gsi1 and gsi2, where a movement names it in a leg. */
 export async function movementsOf(tableName: string, organizationId: string, stockRecordId: string): Promise<Movement[]> {
-  const partition = keys.ledgerOf(organizationId, stockRecordId);
+  const partition = ledgerOf(organizationId, stockRecordId);
   const found = await Promise.all(
     LEDGER_INDEXES.map((index) =>
       readAll({
@@ -81,7 +80,7 @@ export async function movementsOf(tableName: string, organizationId: string, sto
     if (entry && !ledger.has(entry.id)) ledger.set(entry.id, entry);
   }
   // Both indexes sort by the same ledger sort key: merged, oldest first.
-  const sorted = [...ledger.values()].map((entry) => ({ entry, sortKey: keys.ledgerSortKey(entry.occurredAt, entry.id) }));
+  const sorted = [...ledger.values()].map((entry) => ({ entry, sortKey: ledgerSortKey(entry.occurredAt, entry.id) }));
   sorted.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
   return sorted.map(({ entry }) => entry);
 }

@@ -2,8 +2,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { StockRecord } from '../domain/stock.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { batchGet, readPageInOneQuery, type ItemFilter } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { inventoryListOf, inventoryRecordEntity } from './entities.ts';
 
 /**
  * The stock-record list (docs/inventory.md "Reading inventory"). Its entries hold keys only
@@ -87,7 +86,7 @@ function nextStep(limit: number, examined: number, matched: number): number {
 function readEntries(query: StockRecordPageQuery, after: string | undefined, limit: number, budget: number) {
   return readPageInOneQuery({
     tableName: query.tableName,
-    partition: { name: 'pk', value: keys.inventoryListOf(query.organizationId, 'stock-record') },
+    partition: { name: 'pk', value: inventoryListOf(query.organizationId, 'stock-record') },
     sortKey: { name: 'sk', ...query.range },
     after,
     limit,

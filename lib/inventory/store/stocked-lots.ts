@@ -2,9 +2,7 @@ import { TransactWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dy
 import type { ItemAtLocation as StockPlace, StockRecord } from '../domain/stock.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, queryAll, readAll } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity, stockedLotEntity, stockedPlaceMarkEntity } from '../../platform/dynamo/entities.ts';
-import { listSortKeys } from './inventory-lists.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { inventoryListOf, inventoryRecordEntity, listSortKeys, stockedLotEntity, stockedLotsOf, stockedPlaceMarkEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -103,7 +101,7 @@ async function readPlace(tableName: string, organizationId: string, place: Stock
     TableName: tableName,
     KeyConditionExpression: '#pk = :pk',
     ExpressionAttributeNames: { '#pk': 'pk' },
-    ExpressionAttributeValues: { ':pk': keys.stockedLotsOf(organizationId, place.itemId, place.locationId) },
+    ExpressionAttributeValues: { ':pk': stockedLotsOf(organizationId, place.itemId, place.locationId) },
     ConsistentRead: true,
   });
   const marked = items.some((item) => item.entity === stockedPlaceMarkEntity.type);
@@ -112,7 +110,7 @@ async function readPlace(tableName: string, organizationId: string, place: Stock
   const prefix = listSortKeys.stockByItem(place.itemId, place.locationId);
   const listed = await readAll({
     tableName,
-    partition: { name: 'pk', value: keys.inventoryListOf(organizationId, 'stock-record') },
+    partition: { name: 'pk', value: inventoryListOf(organizationId, 'stock-record') },
     sortKey: { name: 'sk', lower: prefix, upper: `${prefix.slice(0, -1)}$` },
   });
   return { place, marked, entries, listed: listed.map((entry) => entry.id as string) };

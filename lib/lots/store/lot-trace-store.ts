@@ -4,10 +4,9 @@ import type { LotTraceStorage } from '../domain/trace-lot.ts';
 import type { BuildPage, LotRef, TraceDirection } from '../domain/trace-tree.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity } from '../../platform/dynamo/entities.ts';
 import { InventoryReadStore } from '../../inventory/store/index.ts';
-import { listSortKeys } from '../../inventory/store/index.ts';
-import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, keys, lotKeys, type LotBuildsPrefix } from '../../platform/dynamo/keys.ts';
+import { inventoryListOf, inventoryRecordEntity, listSortKeys } from '../../inventory/store/index.ts';
+import { LOT_CONSUMED_BY, LOT_PRODUCED_BY, lotKeys, type LotBuildsPrefix } from '../../boms/store/index.ts';
 import { LOTS_INDEX } from '../../platform/storage/tables.ts';
 import { storedBuildOf, type StoredBuild } from '../../boms/store/index.ts';
 import { BuildProvenanceStore } from '../../boms/store/index.ts';
@@ -59,7 +58,7 @@ export class LotTraceStore implements LotTraceStorage {
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           FilterExpression: '#lot = :lot',
           ExpressionAttributeNames: { '#lot': 'lot' },
-          ExpressionAttributeValues: { ':pk': keys.inventoryListOf(organizationId, 'stock-record'), ':prefix': prefix, ':lot': lot.lot },
+          ExpressionAttributeValues: { ':pk': inventoryListOf(organizationId, 'stock-record'), ':prefix': prefix, ':lot': lot.lot },
           ProjectionExpression: 'pk',
           ConsistentRead: true,
           ExclusiveStartKey: startKey,

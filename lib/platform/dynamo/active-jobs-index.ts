@@ -6,13 +6,14 @@ import { batchGet, queryAll } from './entity.ts';
 import { ACTIVE_JOBS_INDEX } from '../storage/tables.ts';
 
 /**
- * The one way a background job (import or export) enters, leaves and is read from the sharded,
+ * The one way a background job (import, export, build) enters, leaves and is read from the sharded,
  * keys-only active-jobs index (lib/platform/storage/tables.ts `ACTIVE_JOBS_INDEX`, docs/operations.md
  * "Workers (import queue and sweepers)"). Each flow has its own shard partitions (`shardKey`), so
- * one flow's sweeper never reads the other's jobs.
+ * one flow's sweeper never reads another's jobs. The flows call it through their one job store
+ * (lib/platform/dynamo/job-store.ts).
  */
 
-/** A flow's shard partition key of shard `shard` (lib/platform/dynamo/keys.ts). */
+/** A flow's shard partition key of shard `shard` (declared with the flow's job, in lib/<area>/store/entities.ts). */
 export type ShardKey = (shard: number) => string;
 
 /** Items per page of the sweeper's index reads; it reads every page. */

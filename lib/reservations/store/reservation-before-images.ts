@@ -1,8 +1,8 @@
 import type { ReservationBeforeImages } from '../domain/ports.ts';
 import type { Reservation } from '../domain/reservation.ts';
 import { EVENT_RETENTION_DAYS } from '../../platform/events/types.ts';
-import { batchGet, defineEntity, entityItem } from '../../platform/dynamo/entity.ts';
-import { reservationsPartitionOf } from './reservations-store.ts';
+import { batchGet, entityItem } from '../../platform/dynamo/entity.ts';
+import { beforeImageEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -14,13 +14,6 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * than the feed it reads). Apart from ReservationsStore, so the reads of reservations bundle none
  * of it.
  */
-
-const beforeImageEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; reservationId: string; changedAt: string }>({
-  type: 'reservation-before-image',
-  schemaVersion: 1,
-  // `BEFORE#`, not `RES…`: the reservation list's range (`RES#`) never reads them.
-  key: ({ organizationId, reservationId, changedAt }) => ({ pk: reservationsPartitionOf(organizationId), sk: `BEFORE#${reservationId}#${changedAt}` }),
-});
 
 const ttlOf = (changedAt: string) => Math.floor(Date.parse(changedAt) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600;
 

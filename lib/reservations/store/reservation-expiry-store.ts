@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DueReservation } from '../domain/expiry-sweep.ts';
 import type { Reservation } from '../domain/reservation.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { RESERVATION_EXPIRY_INDEX, RESERVATION_EXPIRY_SHARDS, reservationExpiryShard } from './reservations-store.ts';
+import { RESERVATION_EXPIRY_INDEX, RESERVATION_EXPIRY_SHARDS, reservationExpiryShard } from './entities.ts';
 
 /**
  * The expiry sweep's read (docs/inventory.md "Reservations and available stock"): one Query per

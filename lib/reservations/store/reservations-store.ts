@@ -4,8 +4,9 @@ import type { PageOf } from '../../platform/pagination/page.ts';
 import type { RememberedRequest, ReservationProgress, ReservationStorage, StoredReservation } from '../domain/ports.ts';
 import { ReferenceTakenError, type Reservation, type ReservationStatus } from '../domain/reservation.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { defineEntity, entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from '../../platform/dynamo/entity.ts';
-import { activeJobShardOf, ACTIVE_JOB_SHARDS } from '../../platform/dynamo/keys.ts';
+import { entityItem, readPageInOneQuery, sortKeyRange, type ItemFilter } from '../../platform/dynamo/entity.ts';
+import { activeJobShardOf } from '../../platform/dynamo/keys.ts';
+import { referenceClaimEntity, RESERVATION_PREFIX, reservationEntity, reservationExpiryShard, reservationsPartitionOf } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -17,28 +18,6 @@ import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
  * the index once nothing is left. Beside the reservation: the operation in progress (`pending`)
  * and the requests it remembers having finished (`requests`: each key hash with its time), never part of the answers.
  */
-
-/** The organization's reservations partition (their before-images sit in it too: lib/reservations/store/reservation-before-images.ts). */
-export const reservationsPartitionOf = (organizationId: string) => `ORG#${organizationId}#RESERVATIONS`;
-const partitionOf = reservationsPartitionOf;
-const RESERVATION_PREFIX = 'RES';
-
-export const RESERVATION_EXPIRY_INDEX = 'gsi1';
-export const RESERVATION_EXPIRY_SHARDS = ACTIVE_JOB_SHARDS;
-export const reservationExpiryShard = (shard: number) => `RESEXPIRY#${shard}`;
-
-// Their keys are here, not in keys.ts (which every function bundles): only reservation functions use them.
-const reservationEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; id: string }>({
-  type: 'reservation',
-  schemaVersion: 1,
-  key: ({ organizationId, id }) => ({ pk: partitionOf(organizationId), sk: `${RESERVATION_PREFIX}#${id}` }),
-});
-
-const referenceClaimEntity = /* @__PURE__ */ defineEntity<{ organizationId: string; reference: string }>({
-  type: 'reservation-reference',
-  schemaVersion: 1,
-  key: ({ organizationId, reference }) => ({ pk: partitionOf(organizationId), sk: `REF#${reference}` }),
-});
 
 /**
  * The expiry index keys of an active reservation: its shard, and when the sweep should look at
@@ -180,7 +159,7 @@ export class ReservationsStore implements ReservationStorage<StoreWrite> {
     itemFilter.expression = conditions.join(' AND ');
     const page = await readPageInOneQuery({
       tableName: this.tableName,
-      partition: { name: 'pk', value: partitionOf(organizationId) },
+      partition: { name: 'pk', value: reservationsPartitionOf(organizationId) },
       sortKey: { name: 'sk', ...sortKeyRange(RESERVATION_PREFIX) },
       after,
       limit,

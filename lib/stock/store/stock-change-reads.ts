@@ -5,9 +5,9 @@ import type { StockRecord } from '../../inventory/index.ts';
 import type { ReferencesRead, StockChangeReads, StockRead } from '../domain/changes/command.ts';
 import type { ItemStock, StockEntry } from '../domain/records.ts';
 import { batchGet, type Key } from '../../platform/dynamo/entity.ts';
-import { inventoryRecordEntity, itemStockEntity, naturalKeyClaimEntity, stockEntryEntity } from '../../platform/dynamo/entities.ts';
+import { stockEntryEntity } from './entities.ts';
 import type { InventoryStore } from '../../inventory/store/index.ts';
-import { naturalKeyClaimKey } from '../../inventory/store/index.ts';
+import { inventoryRecordEntity, itemStockEntity, naturalKeyClaimEntity, naturalKeyClaimKey } from '../../inventory/store/index.ts';
 
 /**
  * What a stock change over JSON reads before its transaction (docs/inventory.md "Writing stock

@@ -5,7 +5,7 @@ import type { InventoryStore } from '../../inventory/store/index.ts';
 import type { StockChange } from '../domain/changes/change.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
-import { stockChangeEntity } from '../../platform/dynamo/entities.ts';
+import { stockChangeEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /** Stock changes made over JSON (docs/inventory.md "Writing stock over JSON"), each one item under its id, written once with the change. */

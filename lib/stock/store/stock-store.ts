@@ -4,7 +4,9 @@ import type { VersionedRecord } from '../../inventory/index.ts';
 import type { ItemStock, StockDocument, StockEntry } from '../domain/records.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { batchGet, entityItem, type EntityDefinition } from '../../platform/dynamo/entity.ts';
-import { itemStockEntity, recordPointerEntity, stockDocumentEntity, stockEntryEntity } from '../../platform/dynamo/entities.ts';
+import { itemStockEntity } from '../../inventory/store/index.ts';
+import { recordPointerEntity } from '../../boms/store/index.ts';
+import { stockDocumentEntity, stockEntryEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**

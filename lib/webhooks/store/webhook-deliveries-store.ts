@@ -8,7 +8,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
 import { toAttempt, WebhookDeliveryLog } from './webhook-delivery-log.ts';
-import { webhookAttemptEntity, webhookTaskEntity } from '../../platform/dynamo/entities.ts';
+import { webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { taskSweepAt } from '../domain/sweep-at.ts';
 import { endsWithLogEntry, taskAsRecorded } from '../domain/recorded-end.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';

@@ -1,8 +1,7 @@
 import type { PageOf } from '../../platform/pagination/page.ts';
 import type { DeliveryAttempt } from '../domain/ports.ts';
 import { readPageInOneQuery, sortKeyRange, type ItemFilter } from '../../platform/dynamo/entity.ts';
-import { WEBHOOK_ATTEMPT_PREFIX } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { WEBHOOK_ATTEMPT_PREFIX, webhookAttemptsOf } from './entities.ts';
 
 /**
  * Reads of an endpoint's delivery log (docs/webhooks.md "Delivery"), apart from the delivery
@@ -37,7 +36,7 @@ export class WebhookDeliveryLog {
     itemFilter.expression = conditions.join(' AND ');
     const page = await readPageInOneQuery({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.webhookAttemptsOf(organizationId, endpointId) },
+      partition: { name: 'pk', value: webhookAttemptsOf(organizationId, endpointId) },
       sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ATTEMPT_PREFIX) },
       after,
       limit,

@@ -3,10 +3,9 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DueSweepPorts, OutboxRun, SweptEntry } from '../domain/due-sweep.ts';
 import type { DeliveryTask, Replay } from '../domain/ports.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { webhookReplayEntity, webhookTaskEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { webhookIndexKeys, webhookOutboxEntity, webhookReplayEntity, webhookTaskEntity } from './entities.ts';
 import { DUE_INDEX, DUE_SHARDS, replayDueKeys, taskDueKeys } from './webhook-task-index.ts';
-import { outboxDueKeys, outboxDueShard, outboxRunOf, webhookOutboxEntity, WebhookOutboxStore, type StoredOutbox } from './webhook-outbox-store.ts';
+import { outboxDueKeys, outboxRunOf, WebhookOutboxStore, type StoredOutbox } from './webhook-outbox-store.ts';
 
 /**
  * The due-task sweep's reads and leases (docs/webhooks.md "The due-task sweep"): one Query per
@@ -21,17 +20,17 @@ export class WebhookDueSweepStore implements Pick<DueSweepPorts, 'dueTasks' | 'l
   constructor(private readonly tableName: string) {}
 
   async dueTasks(now: Date, limit: number): Promise<SweptEntry<DeliveryTask>[]> {
-    const items = await this.dueEntries(keys.webhookDueTasksShard, now, limit);
+    const items = await this.dueEntries(webhookIndexKeys.dueTasksShard, now, limit);
     return items.filter((item) => item.task !== undefined).map((item) => ({ item: item.task as DeliveryTask, sweepKey: item.gsi1sk as string }));
   }
 
   async stalledReplays(now: Date, limit: number): Promise<SweptEntry<Replay>[]> {
-    const items = await this.dueEntries(keys.webhookRunningReplaysShard, now, limit);
+    const items = await this.dueEntries(webhookIndexKeys.runningReplaysShard, now, limit);
     return items.filter((item) => item.replay !== undefined).map((item) => ({ item: item.replay as Replay, sweepKey: item.gsi1sk as string }));
   }
 
   async dueOutbox(now: Date, limit: number): Promise<SweptEntry<OutboxRun>[]> {
-    const items = await this.dueEntries(outboxDueShard, now, limit);
+    const items = await this.dueEntries(webhookIndexKeys.outboxDueShard, now, limit);
     return items
       .filter((item) => item.outbox !== undefined)
       .map((item) => ({ item: outboxRunOf(item.outbox as StoredOutbox), sweepKey: item.gsi1sk as string }));

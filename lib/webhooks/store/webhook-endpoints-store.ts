@@ -15,8 +15,7 @@ import type { EndpointStorage } from '../domain/ports.ts';
 import { auditPut } from '../../platform/dynamo/audit-items.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem, envelopeAssignments, readAll, readPage, sortKeyRange } from '../../platform/dynamo/entity.ts';
-import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity } from '../../platform/dynamo/entities.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { WEBHOOK_ENDPOINT_PREFIX, webhookEndpointCountEntity, webhookEndpointEntity, webhookEndpointsOf } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -68,7 +67,7 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   async all(organizationId: string): Promise<StoredEndpoint[]> {
     const items = await readAll({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.webhookEndpointsOf(organizationId) },
+      partition: { name: 'pk', value: webhookEndpointsOf(organizationId) },
       sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ENDPOINT_PREFIX) },
     });
     return items.map(toStored);
@@ -77,7 +76,7 @@ export class WebhookEndpointsStore implements EndpointStorage<StoreWrite> {
   async page(organizationId: string, after: string | undefined, limit: number): Promise<PageOf<StoredEndpoint>> {
     const page = await readPage({
       tableName: this.tableName,
-      partition: { name: 'pk', value: keys.webhookEndpointsOf(organizationId) },
+      partition: { name: 'pk', value: webhookEndpointsOf(organizationId) },
       sortKey: { name: 'sk', ...sortKeyRange(WEBHOOK_ENDPOINT_PREFIX) },
       after,
       limit,

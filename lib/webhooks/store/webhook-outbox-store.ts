@@ -6,8 +6,8 @@ import type { DeliveryTask } from '../domain/ports.ts';
 import { DELIVERY_LOG_RETENTION_DAYS } from '../domain/endpoint.ts';
 import { MESSAGE_LOST_AFTER_MS } from '../domain/sweep-at.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { batchGet, defineEntity, entityItem } from '../../platform/dynamo/entity.ts';
-import { webhookAttemptEntity, webhookTaskEntity } from '../../platform/dynamo/entities.ts';
+import { batchGet, entityItem } from '../../platform/dynamo/entity.ts';
+import { webhookAttemptEntity, webhookIndexKeys, webhookOutboxEntity, webhookTaskEntity } from './entities.ts';
 import { taskAsRecorded } from '../domain/recorded-end.ts';
 import { toAttempt } from './webhook-delivery-log.ts';
 import { activeJobShardOf, padSequence } from '../../platform/dynamo/keys.ts';
@@ -25,28 +25,13 @@ import { dueSortKey } from './webhook-task-index.ts';
  * many to a request within the store's invocation only (it is built per invocation).
  */
 
-// The outbox's keys live here rather than in keys.ts and entities.ts, which every function
-// bundles: only the dispatcher and the sweep use them.
-
 type OutboxIdentity = { organizationId: string; firstSequence: number; lastSequence: number };
-
-/** One item per run of an organization's sequences (first and last), in a partition of its own. */
-export const webhookOutboxEntity = defineEntity<OutboxIdentity>({
-  type: 'webhook-outbox',
-  schemaVersion: 1,
-  key: ({ organizationId, firstSequence, lastSequence }) => ({
-    pk: `ORG#${organizationId}#WHOUTBOX`,
-    sk: `SEQ#${padSequence(firstSequence)}#${padSequence(lastSequence)}`,
-  }),
-});
 
 /** gsi1, the due index (lib/webhooks/store/webhook-task-index.ts): shards of their own, sorted by the time the item's messages count as lost. */
 export function outboxDueKeys(outbox: OutboxIdentity, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
   const identity = `${outbox.organizationId}#${padSequence(outbox.firstSequence)}#${padSequence(outbox.lastSequence)}`;
-  return { gsi1pk: outboxDueShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
+  return { gsi1pk: webhookIndexKeys.outboxDueShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
-
-export const outboxDueShard = (shard: number) => `WHOUTBOX#DUE#${String(shard).padStart(2, '0')}`;
 
 /** Events one item holds at most: with every endpoint of an organization on each, far under DynamoDB's 400 KB. */
 const EVENTS_PER_ITEM = 250;

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReplayLoad } from '../domain/ports.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
-import { keys } from '../../platform/dynamo/keys.ts';
+import { webhookIndexKeys } from './entities.ts';
 import { REPLAY_TASKS_INDEX } from './webhook-task-index.ts';
 
 /**
@@ -22,7 +22,7 @@ export class WebhookReplayLoad implements ReplayLoad {
           TableName: this.tableName,
           IndexName: REPLAY_TASKS_INDEX,
           KeyConditionExpression: 'gsi2pk = :organization',
-          ExpressionAttributeValues: { ':organization': keys.webhookReplayTasksInFlightOf(organizationId) },
+          ExpressionAttributeValues: { ':organization': webhookIndexKeys.replayTasksInFlightOf(organizationId) },
           Select: 'COUNT',
           Limit: atMost - counted,
           ExclusiveStartKey: startKey,

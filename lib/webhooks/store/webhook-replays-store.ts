@@ -5,7 +5,7 @@ import type { Replay, ReplayStorage } from '../domain/ports.ts';
 import { replayInProgress } from '../domain/replay-limits.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
 import { entityItem } from '../../platform/dynamo/entity.ts';
-import { webhookActiveReplayEntity, webhookReplayEntity } from '../../platform/dynamo/entities.ts';
+import { webhookActiveReplayEntity, webhookReplayEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 import { replayDueKeys } from './webhook-task-index.ts';
 

@@ -1,5 +1,6 @@
 import type { DeliveryTask, Replay } from '../domain/ports.ts';
-import { ACTIVE_JOB_SHARDS, activeJobShardOf, keys, padSequence } from '../../platform/dynamo/keys.ts';
+import { ACTIVE_JOB_SHARDS, activeJobShardOf, padSequence } from '../../platform/dynamo/keys.ts';
+import { webhookIndexKeys } from './entities.ts';
 
 /**
  * Where delivery tasks and replays sit in the inventory table's indexes (docs/webhooks.md "The
@@ -29,12 +30,12 @@ export function taskDueKeys(
   sweepAtMs: number,
 ): { gsi1pk: string; gsi1sk: string } {
   const identity = taskIdentity(task);
-  return { gsi1pk: keys.webhookDueTasksShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
+  return { gsi1pk: webhookIndexKeys.dueTasksShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
 
 export function replayDueKeys(replay: Pick<Replay, 'organizationId' | 'id'>, sweepAtMs: number): { gsi1pk: string; gsi1sk: string } {
   const identity = `${replay.organizationId}#${replay.id}`;
-  return { gsi1pk: keys.webhookRunningReplaysShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
+  return { gsi1pk: webhookIndexKeys.runningReplaysShard(activeJobShardOf(identity)), gsi1sk: dueSortKey(sweepAtMs, identity) };
 }
 
 /** A replay's task (origin = the replay id) counts against its organization's cap until it ends. */
@@ -42,7 +43,7 @@ export function replayTaskKeys(
   task: Pick<DeliveryTask, 'organizationId' | 'endpointId' | 'sequence' | 'origin'>,
 ): { gsi2pk: string; gsi2sk: string } | Record<string, never> {
   if (task.origin === 'live') return {};
-  return { gsi2pk: keys.webhookReplayTasksInFlightOf(task.organizationId), gsi2sk: taskIdentity(task) };
+  return { gsi2pk: webhookIndexKeys.replayTasksInFlightOf(task.organizationId), gsi2sk: taskIdentity(task) };
 }
 
 /** The index attributes a task gives up when it ends. */

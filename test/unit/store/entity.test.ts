@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { entityItem, sortKeyRange } from '../../../lib/platform/dynamo/entity.ts';
-import { inventoryRecordEntity, movementEntity, naturalKeyClaimEntity } from '../../../lib/platform/dynamo/entities.ts';
-import { LIST_PREFIXES, listSortKeys } from '../../../lib/inventory/store/inventory-lists.ts';
-import { keys } from '../../../lib/platform/dynamo/keys.ts';
+import {
+  inventoryListOf,
+  inventoryRecordEntity,
+  LIST_PREFIXES,
+  listSortKeys,
+  movementEntity,
+  naturalKeyClaimEntity,
+} from '../../../lib/inventory/store/entities.ts';
 
 describe('entity layer', () => {
   it('builds an item from the declaration: key, index keys, type tag, schema version, then the attributes', () => {
@@ -34,7 +39,7 @@ describe('entity layer', () => {
     // Assess
     expect(Object.keys(item).filter((name) => name.startsWith('gsi'))).toEqual(['gsi1pk', 'gsi1sk']);
     expect({ pk: item.pk, sk: item.sk }).toEqual({
-      pk: keys.inventoryListOf('org_a', 'movement'),
+      pk: inventoryListOf('org_a', 'movement'),
       sk: listSortKeys.movement('2026-11-22T10:00:00.000Z', 'mov_1'),
     });
     expect(String(item.sk).startsWith(`${LIST_PREFIXES.movementAt}#`)).toBe(true);
