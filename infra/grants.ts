@@ -23,7 +23,7 @@ import type { QueueId, TableId } from '../lib/platform/storage/tables.ts';
  */
 
 /** DynamoDB calls, as the API names them (the IAM action is `dynamodb:<call>`). */
-/** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/platform/dynamo/statement-batches.ts, lib/platform/dynamo/put-batches.ts). */
+/** `PartiQLInsert`, `PartiQLUpdate`, `BatchWriteItem`: single-item writes sent many to a request (lib/platform/dynamo/batch-statements.ts, lib/platform/dynamo/batch-write-puts.ts). */
 export type TableCall =
   'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'PartiQLInsert' | 'PartiQLUpdate' | 'BatchWriteItem';
 

@@ -6,7 +6,7 @@ import { requiredEnv } from '../../lib/platform/config/env.ts';
 import { webhookAllowLoopback, webhookFirstRetrySeconds, webhookTestResolve } from '../../lib/platform/config/webhooks.ts';
 import { ATTEMPT_READS_IN_SERVICE, AttemptCaches } from '../../lib/webhooks/domain/attempt-reads.ts';
 import { DeliveryWorker } from '../../lib/webhooks/domain/deliver.ts';
-import { createDeliveryBatchHandler, type DeliveryBatchPorts } from '../../lib/webhooks/webhook-batch.ts';
+import { createDeliveryQueueHandler, type DeliveryInvocationPorts } from '../../lib/webhooks/delivery-queue-handler.ts';
 import { log, logger } from '../../lib/platform/observability/log.ts';
 import { metrics, WebhookAttemptTally } from '../../lib/platform/observability/metrics.ts';
 import { TABLES, WEBHOOK_QUEUE } from '../../lib/platform/storage/tables.ts';
@@ -39,7 +39,7 @@ const firstRetrySeconds = webhookFirstRetrySeconds();
 const readCaches = new AttemptCaches(ATTEMPT_READS_IN_SERVICE);
 const gateMemory = new GateMemory();
 
-function invocationPorts(): DeliveryBatchPorts {
+function invocationPorts(): DeliveryInvocationPorts {
   const deliveries = new WebhookDeliveriesStore(table);
   const attempts = new WebhookAttemptTally();
   const worker = new DeliveryWorker({
@@ -72,4 +72,4 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   // The invocation's attempts are tallied in its ports and flushed as the handler ends, before logMetrics' flush.
   .use(logMetrics(metrics))
-  .handler(createDeliveryBatchHandler(invocationPorts));
+  .handler(createDeliveryQueueHandler(invocationPorts));

@@ -4,7 +4,7 @@ import type { Build, BuildFailure, BuildPhase } from '../../lib/builds/domain/bu
 import { BuildProcessor } from '../../lib/builds/domain/process.ts';
 import { BuildRunner, DRAWS_PER_SLICE } from '../../lib/builds/domain/runner.ts';
 import { sweepStalledBuilds } from '../../lib/builds/domain/sweep.ts';
-import { createJobBatchHandler } from '../../lib/platform/jobs/job-batch.ts';
+import { createJobQueueHandler } from '../../lib/platform/jobs/job-queue-handler.ts';
 import { activeJobItems } from '../../lib/platform/dynamo/active-jobs-index.ts';
 import { BuildProvenanceStore } from '../../lib/boms/store/build-provenance-store.ts';
 import { movementsOf } from '../../lib/inventory/store/movements-store.ts';
@@ -381,7 +381,7 @@ async function failLastDeliveryAt(organizationId: string, buildId: string, phase
       down ? Promise.reject(new Error('injected failure: the worker keeps failing')) : real.process(...args),
     fail: (build: Build, failure: BuildFailure) => real.fail(build, failure),
   };
-  const handler = createJobBatchHandler({
+  const handler = createJobQueueHandler({
     processor,
     jobs: { get: async (organization, id) => (await ports.builds.get(organization, id))?.build },
     resend: async (message) => void sent.push(message.jobId),

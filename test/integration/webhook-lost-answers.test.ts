@@ -38,7 +38,7 @@ afterEach(() => {
 
 const updateStarting = (prefix: string) => (input: Record<string, unknown>) =>
   typeof input.UpdateExpression === 'string' && input.UpdateExpression.startsWith(prefix);
-/** A batched statement (lib/platform/dynamo/statement-batches.ts) that sets `attribute`. */
+/** A batched statement (lib/platform/dynamo/batch-statements.ts) that sets `attribute`. */
 const batchedSetting = (attribute: string) => (input: Record<string, unknown>) =>
   Array.isArray(input.Statements) && (input.Statements as { Statement: string }[]).some(({ Statement }) => Statement.includes(`SET "${attribute}" = ?`));
 

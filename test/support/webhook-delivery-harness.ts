@@ -6,7 +6,7 @@ import { DeliveryWorker } from '../../lib/webhooks/domain/deliver.ts';
 import { newTask } from '../../lib/webhooks/domain/dispatch.ts';
 import type { FairShareLimits } from '../../lib/webhooks/domain/fair-share.ts';
 import type { DeliveryMessage } from '../../lib/webhooks/domain/ports.ts';
-import { createDeliveryBatchHandler } from '../../lib/webhooks/webhook-batch.ts';
+import { createDeliveryQueueHandler } from '../../lib/webhooks/delivery-queue-handler.ts';
 import { WORKERS, type QueueWorkerDefinition } from '../../lib/app/workers.ts';
 import { GateMemory, WebhookAttemptGate } from '../../lib/webhooks/store/webhook-attempt-gate.ts';
 import { WebhookDeliveriesStore } from '../../lib/webhooks/store/webhook-deliveries-store.ts';
@@ -20,7 +20,7 @@ import { commit, eventDraft, tableName, typeAt } from './events.ts';
 import type { Receiver } from './webhook-receiver.ts';
 
 /**
- * The delivery worker's real handler (lib/webhooks/webhook-batch.ts) on its own queue of the local stack,
+ * The delivery worker's real handler (lib/webhooks/delivery-queue-handler.ts) on its own queue of the local stack,
  * polled as the deliverWebhooks mapping is (20 batches of 10 at once, each invocation with its
  * own stores and gate, as functions/workers/deliver-webhooks.ts builds them), with a short attempt
  * deadline, so fairness tests run in seconds and the test server's own worker never sees their
@@ -85,7 +85,7 @@ export async function startDeliveryHarness(options: { attemptTimeoutMs: number; 
   const gateMemory = new GateMemory();
   const secrets = webhookSecretBox();
   // As functions/workers/deliver-webhooks.ts: clients and caches here, batchers per invocation.
-  const handler = createDeliveryBatchHandler(() => {
+  const handler = createDeliveryQueueHandler(() => {
     const deliveries = new WebhookDeliveriesStore(inventory);
     const worker = new DeliveryWorker({
       endpoints,

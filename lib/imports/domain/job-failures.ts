@@ -1,6 +1,6 @@
 import type { JobFailure } from './job.ts';
 
-/** The import flow's words for the jobs it gives up on (lib/platform/jobs/sweep-jobs.ts, job-batch.ts). */
+/** The import flow's words for the jobs it gives up on (lib/platform/jobs/sweep-jobs.ts, job-queue-handler.ts). */
 
 export const DEAD_LETTER_FAILURE: JobFailure = {
   code: 'processing-error',

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createJobBatchHandler, type JobBatchPorts } from './job-batch.ts';
+import { createJobQueueHandler, type JobQueuePorts } from './job-queue-handler.ts';
 import { sweepPendingJobs, type DeadLetter, type SweepPorts, type SweptJob } from './sweep-jobs.ts';
 import { describeError, log, logger, startInvocation } from '../observability/log.ts';
 import { metrics } from '../observability/metrics.ts';
@@ -15,12 +15,12 @@ import { metrics } from '../observability/metrics.ts';
  * with a dispatch partition runs the shared sweep and logs it the same way.
  */
 
-/** A flow's queue consumer: the shared batch handling (job-batch.ts) with the logger's and metrics' per-invocation handling. */
-export function jobQueueWorker<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>) {
+/** A flow's queue consumer: the shared batch handling (job-queue-handler.ts) with the logger's and metrics' per-invocation handling. */
+export function jobQueueWorker<Job, Failure, Outcome>(ports: JobQueuePorts<Job, Failure, Outcome>) {
   return middy<SQSEvent, SQSBatchResponse, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics))
-    .handler(createJobBatchHandler(ports));
+    .handler(createJobQueueHandler(ports));
 }
 
 /** What a flow's sweeper is wired from: its job store (lib/platform/dynamo/job-store.ts), queue, dead letters and failure. */

@@ -12,8 +12,8 @@ import { webhookAttemptEntity, webhookTaskEntity } from './entities.ts';
 import { taskSweepAt } from '../domain/sweep-at.ts';
 import { endsWithLogEntry, taskAsRecorded } from '../domain/recorded-end.ts';
 import { FINISHED_TASK_ATTRIBUTES, replayTaskKeys, taskDueKeys } from './webhook-task-index.ts';
-import { insertStatement, StatementBatches, updateStatement } from '../../platform/dynamo/statement-batches.ts';
-import { PutBatches } from '../../platform/dynamo/put-batches.ts';
+import { insertStatement, BatchStatements, updateStatement } from '../../platform/dynamo/batch-statements.ts';
+import { BatchWritePuts } from '../../platform/dynamo/batch-write-puts.ts';
 
 /**
  * Delivery tasks and the delivery log in the inventory table (docs/webhooks.md "Delivery"). One
@@ -42,8 +42,8 @@ const ttlFrom = (iso: string) => Math.floor(Date.parse(iso) / 1000) + DELIVERY_L
 export class WebhookDeliveriesStore implements DeliveryStorage {
   constructor(
     private readonly tableName: string,
-    private readonly batches: StatementBatches = new StatementBatches(),
-    private readonly puts: PutBatches = new PutBatches(),
+    private readonly batches: BatchStatements = new BatchStatements(),
+    private readonly puts: BatchWritePuts = new BatchWritePuts(),
   ) {
     this.log = new WebhookDeliveryLog(tableName);
   }

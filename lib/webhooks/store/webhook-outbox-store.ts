@@ -11,7 +11,7 @@ import { webhookAttemptEntity, webhookIndexKeys, webhookOutboxEntity, webhookTas
 import { taskAsRecorded } from '../domain/recorded-end.ts';
 import { toAttempt } from './webhook-delivery-log.ts';
 import { activeJobShardOf, padSequence } from '../../platform/dynamo/keys.ts';
-import { PutBatches } from '../../platform/dynamo/put-batches.ts';
+import { BatchWritePuts } from '../../platform/dynamo/batch-write-puts.ts';
 import { dueSortKey } from './webhook-task-index.ts';
 
 /**
@@ -56,7 +56,7 @@ interface StoredOutbox {
 export class WebhookOutboxStore implements DispatchOutbox {
   constructor(
     private readonly tableName: string,
-    private readonly puts: PutBatches = new PutBatches(),
+    private readonly puts: BatchWritePuts = new BatchWritePuts(),
     private readonly clock: () => number = Date.now,
   ) {}
 

@@ -18,7 +18,7 @@ import { parseDeliveryMessage } from './store/webhook-queue.ts';
  * where a container runs one invocation at a time; only clients, settings and caches outlive it.
  * Every message's writes are awaited before the batch answers, so nothing is left to flush.
  */
-export function createDeliveryBatchHandler(portsOfInvocation: () => DeliveryBatchPorts) {
+export function createDeliveryQueueHandler(portsOfInvocation: () => DeliveryInvocationPorts) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const ports = portsOfInvocation();
     const batch = new BatchProcessor(EventType.SQS, { logger });
@@ -33,14 +33,14 @@ export function createDeliveryBatchHandler(portsOfInvocation: () => DeliveryBatc
   };
 }
 
-export interface DeliveryBatchPorts {
+export interface DeliveryInvocationPorts {
   worker: DeliveryWorker;
   replay: ReplayPorts;
   /** What the invocation gathered and sends once at its end (its attempts' metrics). */
   afterInvocation?: () => void;
 }
 
-async function handleMessage(ports: DeliveryBatchPorts, record: SQSRecord): Promise<string> {
+async function handleMessage(ports: DeliveryInvocationPorts, record: SQSRecord): Promise<string> {
   const message = parseDeliveryMessage(record.body);
   if (!message) {
     // Never valid, so never retried: dropped with a log line.

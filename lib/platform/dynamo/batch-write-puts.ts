@@ -18,7 +18,7 @@ const MAX_IN_FLIGHT = 8;
 /** Rounds for items left unprocessed (throttling) before the put fails. */
 const MAX_TRIES = 6;
 
-export class PutBatches {
+export class BatchWritePuts {
   private readonly commit = new GroupCommit<{ tableName: string; item: Record<string, unknown> }, Error | undefined>(
     (tableName, puts) => this.send(tableName, puts),
     { maxEntries: MAX_ITEMS, maxInFlight: MAX_IN_FLIGHT },

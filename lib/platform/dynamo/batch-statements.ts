@@ -8,7 +8,7 @@ import { GroupCommit } from './group-commit.ts';
  * `BatchExecuteStatement`s, by group commit (lib/platform/dynamo/group-commit.ts). Each statement succeeds
  * or fails on its own, as the `PutItem` or `UpdateItem` it stands for would, and costs the same
  * write; what a request's overhead costs (the SDK's pipeline, the round trip) is paid once for
- * up to 25 (docs/performance.md "Webhooks"). As lib/platform/dynamo/put-batches.ts, one batcher serves one
+ * up to 25 (docs/performance.md "Webhooks"). As lib/platform/dynamo/batch-write-puts.ts, one batcher serves one
  * invocation.
  */
 
@@ -32,7 +32,7 @@ const MAX_IN_FLIGHT = 8;
 const MAX_TRIES = 5;
 const PASSING = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'InternalServerError']);
 
-export class StatementBatches {
+export class BatchStatements {
   private readonly commit = new GroupCommit<BatchedWrite, BatchedWriteOutcome | Error>((_, writes) => this.send(writes), {
     maxEntries: MAX_STATEMENTS,
     maxInFlight: MAX_IN_FLIGHT,

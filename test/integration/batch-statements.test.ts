@@ -1,20 +1,20 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient, dynamoClient } from '../../lib/platform/aws/dynamodb-client.ts';
-import { PutBatches } from '../../lib/platform/dynamo/put-batches.ts';
-import { insertStatement, StatementBatches, updateStatement } from '../../lib/platform/dynamo/statement-batches.ts';
+import { BatchWritePuts } from '../../lib/platform/dynamo/batch-write-puts.ts';
+import { insertStatement, BatchStatements, updateStatement } from '../../lib/platform/dynamo/batch-statements.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { uniqueOrganization } from '../support/api.ts';
 import { tableName } from '../support/events.ts';
 
-/** Single-item writes sent many to a request (lib/platform/dynamo/statement-batches.ts), on DynamoDB Local. */
+/** Single-item writes sent many to a request (lib/platform/dynamo/batch-statements.ts), on DynamoDB Local. */
 const table = () => tableName('inventory');
 const keyOf = (pk: string, sk: string) => ({ pk, sk });
 
 describe('statement batches', () => {
   it('thirty writes asked at once go in two requests; each succeeds or is refused on its own', async () => {
     const pk = `TEST#BATCHES#${uniqueOrganization()}`;
-    const batches = new StatementBatches();
+    const batches = new BatchStatements();
     await batches.write(insertStatement(table(), { pk, sk: 'taken', n: 1 }));
     const counter = countDynamoDbRequests(dynamoClient);
     try {
@@ -34,7 +34,7 @@ describe('statement batches', () => {
 
   it('a refused condition returns the item as it stood; an absent item is refused with none', async () => {
     const pk = `TEST#BATCHES#${uniqueOrganization()}`;
-    const batches = new StatementBatches();
+    const batches = new BatchStatements();
     await batches.write(insertStatement(table(), { pk, sk: 'task', task: { status: 'pending', inFlight: { attemptId: 'a1' } } }));
     const refused = await batches.write(
       updateStatement(table(), keyOf(pk, 'task'), {
@@ -62,7 +62,7 @@ describe('statement batches', () => {
 
   it('two writes of one item asked at once go in turn (DynamoDB refuses a batch naming an item twice)', async () => {
     const pk = `TEST#BATCHES#${uniqueOrganization()}`;
-    const batches = new StatementBatches();
+    const batches = new BatchStatements();
     const [inserted, updated] = await Promise.all([
       batches.write(insertStatement(table(), { pk, sk: 'entry', status: 'pending' })),
       batches.write(updateStatement(table(), keyOf(pk, 'entry'), { set: { status: 'succeeded' }, conditions: { status: 'pending' } })),
@@ -76,7 +76,7 @@ describe('statement batches', () => {
 describe('a request of a later round that fails', () => {
   it('fails only the writes it carried: those an earlier request wrote keep their outcome', async () => {
     const pk = `TEST#BATCHES#${uniqueOrganization()}`;
-    const batches = new StatementBatches();
+    const batches = new BatchStatements();
     const name = 'failSecondRound';
     let requests = 0;
     dynamoClient.middlewareStack.add(
@@ -105,7 +105,7 @@ describe('a request of a later round that fails', () => {
 describe('put batches', () => {
   it('thirty puts asked at once go in two BatchWriteItems; two puts of one item go in turn, the later one standing', async () => {
     const pk = `TEST#PUTS#${uniqueOrganization()}`;
-    const puts = new PutBatches();
+    const puts = new BatchWritePuts();
     const counter = countDynamoDbRequests(dynamoClient);
     try {
       await Promise.all([

@@ -6,7 +6,7 @@ import { IMPORT_LAST_RECEIVE_FAILURE } from '../../../lib/imports/domain/job-fai
 import { countImportMessages } from '../../../lib/platform/observability/metrics.ts';
 import { TIME_MARGIN_MS } from '../../../lib/platform/jobs/time-budget.ts';
 import type { ProcessOutcome } from '../../../lib/imports/domain/pipeline/ports.ts';
-import { createJobBatchHandler, OVERRUN_MARGIN_MS, type JobBatchPorts } from '../../../lib/platform/jobs/job-batch.ts';
+import { createJobQueueHandler, OVERRUN_MARGIN_MS, type JobQueuePorts } from '../../../lib/platform/jobs/job-queue-handler.ts';
 import type { ImportJobMessage } from '../../../lib/platform/aws/job-queue.ts';
 import { lambdaContext } from '../../../local/lambda-event.ts';
 
@@ -43,7 +43,7 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
   const failedJobs: string[] = [];
   let running = 0;
   let mostAtOnce = 0;
-  const ports: JobBatchPorts<ImportJobState, JobFailure, ProcessOutcome> = {
+  const ports: JobQueuePorts<ImportJobState, JobFailure, ProcessOutcome> = {
     processor: {
       process: async (_organizationId, jobId) => {
         processed.push(jobId);
@@ -76,7 +76,7 @@ function setup(behaviours: Record<string, Behaviour> = {}) {
     lastReceiveFailure: IMPORT_LAST_RECEIVE_FAILURE,
     countMessages: countImportMessages,
   };
-  return { handler: createJobBatchHandler(ports), ports, processed, resent, failedJobs, mostAtOnce: () => mostAtOnce };
+  return { handler: createJobQueueHandler(ports), ports, processed, resent, failedJobs, mostAtOnce: () => mostAtOnce };
 }
 
 /** A context whose remaining time is `first` on its first reading and `then` after that. */

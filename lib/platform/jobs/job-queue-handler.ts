@@ -16,7 +16,7 @@ export const OVERRUN_MARGIN_MS = 3_000;
  * process-export-jobs.ts wire the real stores. Generic over the flow's job, failure and outcome:
  * every queue-driven job flow shares this handler (docs/contributing.md "A background flow").
  */
-export interface JobBatchPorts<Job, Failure, Outcome> {
+export interface JobQueuePorts<Job, Failure, Outcome> {
   processor: {
     process(organizationId: string, jobId: string, remainingMs: () => number, handoffs?: number): Promise<Outcome>;
     fail(job: Job, failure: Failure): Promise<Outcome>;
@@ -47,7 +47,7 @@ class MessageNotHandled extends Error {
  * before its time runs out, a message that overruns anyway is reported alone, and messages
  * left without time go back as fresh messages.
  */
-export function createJobBatchHandler<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>) {
+export function createJobQueueHandler<Job, Failure, Outcome>(ports: JobQueuePorts<Job, Failure, Outcome>) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // One per invocation: a processor keeps its batch's records and failures on itself, and the
     // local poller (like the integration tests) runs invocations of one handler concurrently.
@@ -65,7 +65,7 @@ export function createJobBatchHandler<Job, Failure, Outcome>(ports: JobBatchPort
 }
 
 async function handleMessage<Job, Failure, Outcome>(
-  ports: JobBatchPorts<Job, Failure, Outcome>,
+  ports: JobQueuePorts<Job, Failure, Outcome>,
   record: SQSRecord,
   context: Context,
 ): Promise<Outcome | 'resent'> {
@@ -105,7 +105,7 @@ async function handleMessage<Job, Failure, Outcome>(
   return settled.value;
 }
 
-async function markFailed<Job, Failure, Outcome>(ports: JobBatchPorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
+async function markFailed<Job, Failure, Outcome>(ports: JobQueuePorts<Job, Failure, Outcome>, organizationId: string, jobId: string): Promise<void> {
   const job = await ports.jobs.get(organizationId, jobId).catch(() => undefined);
   if (!job) return;
   await ports.processor
