@@ -29,7 +29,12 @@ export const getItemRoute = {
   handler: 'functions/http/inventory/get-item.ts',
   summary: 'Read an item',
   tag: 'Inventory',
-  success: { status: 200, description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`).', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`); archived items too.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
@@ -76,7 +81,12 @@ export const getLocationRoute = {
   handler: 'functions/http/inventory/get-location.ts',
   summary: 'Read a location',
   tag: 'Inventory',
-  success: { status: 200, description: 'The location.', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The location; archived locations too.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;

@@ -79,7 +79,7 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     };
     return [
       recordPut,
-      ...listEntryUpdateWrites(this.tableName, organizationId, type, record),
+      ...listEntryUpdateWrites(this.tableName, organizationId, type, record, expectedVersion + 1),
       ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0),
     ];
   }
