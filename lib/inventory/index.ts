@@ -20,6 +20,10 @@ export {
   utcTimestampSchema,
 } from './contracts/records.ts';
 export {
+  ARCHIVED_CODES,
+  ArchivedError,
+  archivedMessage,
+  archivedOf,
   ITEM_UPDATABLE_FIELDS,
   LOCATION_CHANGEABLE_FIELDS,
   applyFields,

@@ -171,7 +171,6 @@ export const traceLotRoute = {
 } as const satisfies RouteDefinition;
 
 /** Catalog writes over JSON (docs/inventory.md "Writing the catalog"). */
-const catalogHeaders = (what: string) => ({ ETag: `The version of the ${what} (\`"<version>"\`); send it as \`If-Match\` with a \`PATCH\`.` });
 
 export const createItemRoute = {
   operationId: 'createItem',
@@ -187,7 +186,7 @@ export const createItemRoute = {
     status: 201,
     description: 'The item created, with its totals (all 0).',
     mediaType: 'json',
-    headers: { Location: 'Relative URL of the item.', ...catalogHeaders('item') },
+    headers: { Location: 'Relative URL of the item.', ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
   },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' } },
@@ -207,7 +206,7 @@ export const updateItemRoute = {
     status: 200,
     description: 'The item as it is now (unchanged when the patch changes nothing).',
     mediaType: 'json',
-    headers: catalogHeaders('item'),
+    headers: { ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
   },
   errorStatuses: [400, 404, 409, 412],
   access: { tables: { inventory: 'read-write' } },
@@ -227,7 +226,7 @@ export const createLocationRoute = {
     status: 201,
     description: 'The location created.',
     mediaType: 'json',
-    headers: { Location: 'Relative URL of the location.', ...catalogHeaders('location') },
+    headers: { Location: 'Relative URL of the location.', ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
   },
   errorStatuses: [400, 409],
   access: { tables: { inventory: 'read-write' } },
@@ -247,7 +246,7 @@ export const updateLocationRoute = {
     status: 200,
     description: 'The location as it is now (unchanged when the patch changes nothing).',
     mediaType: 'json',
-    headers: catalogHeaders('location'),
+    headers: { ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
   },
   errorStatuses: [400, 404, 409, 412],
   access: { tables: { inventory: 'read-write' } },

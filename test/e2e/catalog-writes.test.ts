@@ -369,3 +369,206 @@ describe('POST and PATCH /v1/locations', () => {
     expect(fail).toMatchObject({ counts: { failed: 1 } });
   });
 });
+
+function stock(path: string, body: unknown) {
+  return send('POST', path, body);
+}
+
+async function quantityOf(itemId: string): Promise<number> {
+  return ((await (await callApi(`/v1/items/${itemId}`, { key })).json()) as ItemView).onHand;
+}
+
+describe('renames', () => {
+  it('moves an item to a new sku: the old one is freed, later imports and stock writes by it get unknown sku, and item.updated names sku', async () => {
+    // Arrange
+    await created<LocationView>('/v1/locations', { code: 'CW-RN-A', name: 'Rename bin' });
+    const item = await created<ItemView>('/v1/items', { sku: 'CW-OLD', name: 'Renamed' });
+    await created('/v1/stock/receipts', { poNumber: 'CW-RN-PO', lines: [{ sku: 'CW-OLD', locationCode: 'CW-RN-A', quantity: 5 }] });
+
+    // Act
+    const renamed = await patched<ItemView>(`/v1/items/${item.id}`, { sku: 'CW-NEW' });
+    const byOldSku = await stock('/v1/stock/adjustments', {
+      reference: 'CW-RN-1',
+      lines: [{ sku: 'CW-OLD', locationCode: 'CW-RN-A', quantityDelta: 1, expectedQuantity: null }],
+    });
+    const byNewSku = await stock('/v1/stock/adjustments', {
+      reference: 'CW-RN-2',
+      lines: [{ sku: 'CW-NEW', locationCode: 'CW-RN-A', quantityDelta: 1, expectedQuantity: 5 }],
+    });
+    const imported = await importAndWait(key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity', 'CW-RN-PO2,CW-OLD,CW-RN-A,1'),
+    });
+    const reused = await created<ItemView>('/v1/items', { sku: 'CW-OLD', name: 'A new item with the freed sku' });
+    const takenRename = await send('PATCH', `/v1/items/${item.id}`, { sku: 'CW-OLD' });
+
+    // Assess
+    expect(renamed).toMatchObject({ sku: 'CW-NEW', version: 2, onHand: 5 });
+    const unknown = await problem(byOldSku, 400, 'customer-api.validation.failed');
+    expect(unknown.errors).toEqual([expect.objectContaining({ pointer: '/lines/0/sku', code: 'unknown-item' })]);
+    expect(byNewSku.status).toBe(201);
+    expect(imported.counts).toMatchObject({ failed: 1 });
+    expect(reused.id).not.toBe(item.id);
+    expect(await problem(takenRename, 409, 'customer-api.inventory.sku-taken')).toMatchObject({ itemId: reused.id });
+    const bySku = ((await (await callApi('/v1/items?sku=CW-NEW', { key })).json()) as { data: ItemView[] }).data;
+    expect(bySku.map((found) => found.id)).toEqual([item.id]);
+    const updated = (await eventsOf(['item.updated'], item.id))[0];
+    expect(updated?.data).toMatchObject({ changedFields: ['sku'], previous: { sku: 'CW-OLD' } });
+  });
+
+  it('races a rename with a JSON stock write by the old sku: the write either commits before the rename or gets unknown sku, never after it', async () => {
+    // Arrange
+    await created<LocationView>('/v1/locations', { code: 'CW-RACE-A', name: 'Race bin' });
+    const outcomes: string[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      const item = await created<ItemView>('/v1/items', { sku: `CW-RR-${round}`, name: 'Racing' });
+      await created('/v1/stock/receipts', { poNumber: `CW-RR-PO-${round}`, lines: [{ sku: `CW-RR-${round}`, locationCode: 'CW-RACE-A', quantity: 10 }] });
+
+      // Act
+      const [rename, write] = await Promise.all([
+        send('PATCH', `/v1/items/${item.id}`, { sku: `CW-RR-${round}-NEW` }),
+        stock('/v1/stock/adjustments', {
+          reference: `CW-RR-ADJ-${round}`,
+          lines: [{ sku: `CW-RR-${round}`, locationCode: 'CW-RACE-A', quantityDelta: -1, expectedQuantity: null }],
+        }),
+      ]);
+
+      // Assess
+      expect(rename.status).toBe(200);
+      const body = (await write.json()) as { code?: string; lines?: Array<{ sku: string }> };
+      expect([201, 400]).toContain(write.status);
+      const events = await eventsOf(['item.updated'], item.id);
+      expect(events).toHaveLength(1);
+      if (write.status === 201) {
+        // Committed before the rename: it carries the old sku, and the stock it took is there.
+        expect(body.lines?.[0]?.sku).toBe(`CW-RR-${round}`);
+        expect(await quantityOf(item.id)).toBe(9);
+        outcomes.push('before');
+      } else {
+        expect(body.code).toBe('customer-api.validation.failed');
+        expect(await quantityOf(item.id)).toBe(10);
+        outcomes.push('unknown');
+      }
+    }
+    expect(outcomes).toHaveLength(6);
+  });
+
+  it('renames a location code; a location that encloses others keeps its code (409 location-has-children)', async () => {
+    // Arrange
+    const parent = await created<LocationView>('/v1/locations', { code: 'CW-PARENT', name: 'Parent' });
+    const lone = await created<LocationView>('/v1/locations', { code: 'CW-LONE', name: 'Lone' });
+    await created<LocationView>('/v1/locations', { code: 'CW-CHILD', name: 'Child', parentId: parent.id });
+
+    // Act
+    const renamed = await patched<LocationView>(`/v1/locations/${lone.id}`, { code: 'CW-LONE-2' });
+    const refused = await send('PATCH', `/v1/locations/${parent.id}`, { code: 'CW-PARENT-2' });
+    const taken = await send('PATCH', `/v1/locations/${lone.id}`, { code: 'CW-CHILD' });
+    const freed = await created<LocationView>('/v1/locations', { code: 'CW-LONE', name: 'Takes the freed code' });
+
+    // Assess
+    expect(renamed).toMatchObject({ code: 'CW-LONE-2', version: 2 });
+    await problem(refused, 409, 'customer-api.inventory.location-has-children');
+    await problem(taken, 409, 'customer-api.inventory.code-taken');
+    expect(freed.id).not.toBe(lone.id);
+  });
+});
+
+describe('archive', () => {
+  it('hides an archived item from the list unless includeArchived=true, keeps it readable by id, refuses stock in (409, a row error in imports) and lets stock leave; PATCH unarchives', async () => {
+    // Arrange
+    await created<LocationView>('/v1/locations', { code: 'CW-AR-A', name: 'Archive bin' });
+    await created<LocationView>('/v1/locations', { code: 'CW-AR-B', name: 'Archive bin B' });
+    const item = await created<ItemView>('/v1/items', { sku: 'CW-ARCH', name: 'Archived soon' });
+    await created('/v1/stock/receipts', { poNumber: 'CW-AR-PO', lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantity: 10 }] });
+
+    // Act
+    const archived = await patched<ItemView>(`/v1/items/${item.id}`, { status: 'archived' });
+    const listed = ((await (await callApi('/v1/items?sku=CW-ARCH', { key })).json()) as { data: ItemView[] }).data;
+    const listedAll = ((await (await callApi('/v1/items?sku=CW-ARCH&includeArchived=true', { key })).json()) as { data: ItemView[] }).data;
+    const byId = await callApi(`/v1/items/${item.id}`, { key });
+    const receipt = await stock('/v1/stock/receipts', { poNumber: 'CW-AR-PO2', lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantity: 1 }] });
+    const increase = await stock('/v1/stock/adjustments', {
+      reference: 'CW-AR-UP',
+      lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantityDelta: 1, expectedQuantity: null }],
+    });
+    const transfer = await stock('/v1/stock/transfers', {
+      reference: 'CW-AR-T',
+      lines: [{ sku: 'CW-ARCH', fromLocationCode: 'CW-AR-A', toLocationCode: 'CW-AR-B', quantity: 1, expectedQuantity: null }],
+    });
+    const reservation = await stock('/v1/reservations', { reference: 'CW-AR-RES', lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantity: 1 }] });
+    const decrease = await stock('/v1/stock/adjustments', {
+      reference: 'CW-AR-DOWN',
+      lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantityDelta: -2, expectedQuantity: 10 }],
+    });
+    const imported = await importAndWait(key, {
+      kind: 'po-receipts',
+      duplicateStrategy: 'fail',
+      file: csv('poNumber,sku,locationCode,quantity', 'CW-AR-PO3,CW-ARCH,CW-AR-A,1'),
+    });
+    const unarchived = await patched<ItemView>(`/v1/items/${item.id}`, { status: 'active' });
+    const receiptAfter = await stock('/v1/stock/receipts', { poNumber: 'CW-AR-PO4', lines: [{ sku: 'CW-ARCH', locationCode: 'CW-AR-A', quantity: 1 }] });
+
+    // Assess
+    expect(archived).toMatchObject({ status: 'archived', version: 2, onHand: 10 });
+    expect(listed).toEqual([]);
+    expect(listedAll.map((found) => [found.id, found.status])).toEqual([[item.id, 'archived']]);
+    expect(byId.status).toBe(200);
+    expect(await problem(receipt, 409, 'customer-api.inventory.item-archived')).toMatchObject({ lines: [{ line: 0 }] });
+    await problem(increase, 409, 'customer-api.inventory.item-archived');
+    await problem(transfer, 409, 'customer-api.inventory.item-archived');
+    await problem(reservation, 409, 'customer-api.inventory.item-archived');
+    expect(decrease.status).toBe(201);
+    expect(imported.counts).toMatchObject({ failed: 1 });
+    expect(unarchived).toMatchObject({ status: 'active', version: 3, onHand: 8 });
+    expect(receiptAfter.status).toBe(201);
+    const [archiving, unarchiving] = await eventsOf(['item.updated'], item.id);
+    expect(archiving?.data).toMatchObject({ changedFields: ['status'], previous: { status: 'active' }, item: { status: 'archived' } });
+    expect(unarchiving?.data).toMatchObject({ changedFields: ['status'], previous: { status: 'archived' } });
+    expect((unarchiving?.data.item as Record<string, unknown>).status).toBeUndefined();
+  });
+
+  it('refuses stock into an archived location (409 location-archived) and lists it only with includeArchived=true', async () => {
+    // Arrange
+    const from = await created<LocationView>('/v1/locations', { code: 'CW-LA-FROM', name: 'From' });
+    const to = await created<LocationView>('/v1/locations', { code: 'CW-LA-TO', name: 'To' });
+    await created<ItemView>('/v1/items', { sku: 'CW-LA-ITEM', name: 'Moves' });
+    await created('/v1/stock/receipts', { poNumber: 'CW-LA-PO', lines: [{ sku: 'CW-LA-ITEM', locationCode: 'CW-LA-FROM', quantity: 4 }] });
+
+    // Act
+    await patched<LocationView>(`/v1/locations/${to.id}`, { status: 'archived' });
+    await patched<LocationView>(`/v1/locations/${from.id}`, { status: 'archived' });
+    const into = await stock('/v1/stock/receipts', { poNumber: 'CW-LA-PO2', lines: [{ sku: 'CW-LA-ITEM', locationCode: 'CW-LA-TO', quantity: 1 }] });
+    const out = await stock('/v1/stock/adjustments', {
+      reference: 'CW-LA-OUT',
+      lines: [{ sku: 'CW-LA-ITEM', locationCode: 'CW-LA-FROM', quantityDelta: -1, expectedQuantity: 4 }],
+    });
+    const listed = ((await (await callApi('/v1/locations?code=CW-LA-TO', { key })).json()) as { data: LocationView[] }).data;
+    const listedAll = ((await (await callApi('/v1/locations?code=CW-LA-TO&includeArchived=true', { key })).json()) as { data: LocationView[] }).data;
+
+    // Assess
+    await problem(into, 409, 'customer-api.inventory.location-archived');
+    expect(out.status).toBe(201);
+    expect(listed).toEqual([]);
+    expect(listedAll.map((found) => found.status)).toEqual(['archived']);
+  });
+
+  it('refuses a trackingMode change while the item holds stock (409 tracking-change-with-stock) and allows it at 0', async () => {
+    // Arrange
+    await created<LocationView>('/v1/locations', { code: 'CW-TM-A', name: 'Tracking bin' });
+    const item = await created<ItemView>('/v1/items', { sku: 'CW-TM', name: 'Tracking' });
+    await created('/v1/stock/receipts', { poNumber: 'CW-TM-PO', lines: [{ sku: 'CW-TM', locationCode: 'CW-TM-A', quantity: 2 }] });
+
+    // Act
+    const refused = await send('PATCH', `/v1/items/${item.id}`, { trackingMode: 'lot' });
+    await created('/v1/stock/adjustments', {
+      reference: 'CW-TM-OUT',
+      lines: [{ sku: 'CW-TM', locationCode: 'CW-TM-A', quantityDelta: -2, expectedQuantity: 2 }],
+    });
+    const allowed = await patched<ItemView>(`/v1/items/${item.id}`, { trackingMode: 'lot' });
+
+    // Assess
+    expect(await problem(refused, 409, 'customer-api.inventory.tracking-change-with-stock')).toMatchObject({ onHand: 2 });
+    expect(allowed).toMatchObject({ trackingMode: 'lot', version: 2 });
+  });
+});

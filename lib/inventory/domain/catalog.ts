@@ -1,3 +1,4 @@
+import { ApiError } from '../../platform/core/errors.ts';
 import type { EventDraft } from '../../platform/events/types.ts';
 import { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, type Item, type RecordStatus, type TrackingMode } from './item.ts';
 import { LOCATION_DEFAULT_TYPE, type Location, type LocationType } from './location.ts';
@@ -187,4 +188,29 @@ function fieldsOf(fields: ItemFields) {
 function locationFieldsOf(fields: LocationFields) {
   const { name, type, parentCode } = fields;
   return { name, type, parentCode };
+}
+
+/** The refusal of stock in (a receipt, an increase, a transfer in, a reservation, a build's output) at an archived item or location. */
+export const ARCHIVED_CODES = { item: 'item-archived', location: 'location-archived' } as const;
+
+/** Which of a line's item and location is archived, the item first; undefined when neither is. */
+export function archivedOf(item: { status?: 'archived' }, location: { status?: 'archived' } | undefined): 'item' | 'location' | undefined {
+  if (item.status === 'archived') return 'item';
+  if (location?.status === 'archived') return 'location';
+  return undefined;
+}
+
+export function archivedMessage(what: 'item' | 'location', name: string): string {
+  return `${what === 'item' ? 'Item' : 'Location'} "${name}" is archived: it takes no stock in (stock may still leave it); unarchive it with PATCH first.`;
+}
+
+/** 409 `customer-api.inventory.item-archived` / `location-archived` of a JSON write, naming its lines. */
+export class ArchivedError extends ApiError {
+  constructor(what: 'item' | 'location', name: string, lines: number[] = []) {
+    super(409, `customer-api.inventory.${ARCHIVED_CODES[what]}`, 'Conflict', {
+      detail: archivedMessage(what, name),
+      ...(lines.length > 0 ? { extensions: { lines: lines.map((line) => ({ line })) } } : {}),
+    });
+    this.name = 'ArchivedError';
+  }
 }
