@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callApi, createTestKey } from '../support/api.ts';
+import { createInventoryClient, createItem, createLocation, updateItem, updateLocation, ApiProblemError } from '../../client/index.ts';
+import { baseUrl, callApi, createTestKey } from '../support/api.ts';
 import { importAndWait } from '../support/imports.ts';
 
 /**
@@ -570,5 +571,25 @@ describe('archive', () => {
     // Assess
     expect(await problem(refused, 409, 'customer-api.inventory.tracking-change-with-stock')).toMatchObject({ onHand: 2 });
     expect(allowed).toMatchObject({ trackingMode: 'lot', version: 2 });
+  });
+});
+
+describe('the typed client', () => {
+  it('createItem, updateItem with ifMatch, createLocation and updateLocation; a stale ifMatch is an ApiProblemError with the version', async () => {
+    // Arrange
+    const client = createInventoryClient({ baseUrl: baseUrl(), apiKey: key });
+
+    // Act
+    const item = await createItem(client, { sku: 'CW-CLIENT', name: 'Typed' });
+    const changed = await updateItem(client, item.id, { barcode: '123', reorderPoint: null }, { ifMatch: item.version });
+    const stale = await updateItem(client, item.id, { name: 'Stale' }, { ifMatch: '"1"' }).catch((error: unknown) => error);
+    const location = await createLocation(client, { code: 'CW-CLIENT-L', name: 'Typed bin' });
+    const archived = await updateLocation(client, location.id, { status: 'archived' }, { ifMatch: 1 });
+
+    // Assess
+    expect(changed).toMatchObject({ barcode: '123', version: 2 });
+    expect(stale).toBeInstanceOf(ApiProblemError);
+    expect((stale as ApiProblemError).code).toBe('customer-api.precondition-failed');
+    expect(archived).toMatchObject({ status: 'archived', version: 2 });
   });
 });
