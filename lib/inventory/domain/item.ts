@@ -32,7 +32,7 @@ export interface Item {
   updatedAt: string;
 }
 
-/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
+/** Item fields an import row can change (not `sku`, the natural key; a PATCH may also change `sku` and `status`: ITEM_UPDATABLE_FIELDS of catalog.ts). */
 export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
 
 export const ITEM_DEFAULT_UNIT = 'ea';
