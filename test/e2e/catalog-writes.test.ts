@@ -593,3 +593,55 @@ describe('the typed client', () => {
     expect(archived).toMatchObject({ status: 'archived', version: 2 });
   });
 });
+
+describe('archive: counts, builds and the limits', () => {
+  it('refuses a count that raises an archived item’s stock and a build whose output is archived (409 item-archived); a count down still applies', async () => {
+    // Arrange
+    await created<LocationView>('/v1/locations', { code: 'CW-AB-A', name: 'Build bin' });
+    const target = await created<ItemView>('/v1/items', { sku: 'CW-AB-KIT', name: 'Kit' });
+    const part = await created<ItemView>('/v1/items', { sku: 'CW-AB-PART', name: 'Part' });
+    await created('/v1/stock/receipts', { poNumber: 'CW-AB-PO', lines: [{ sku: 'CW-AB-PART', locationCode: 'CW-AB-A', quantity: 10 }] });
+    const bom = await created<{ id: string; code: string }>('/v1/boms', {
+      code: 'CW-AB-BOM',
+      name: 'Kit of parts',
+      targetItemId: target.id,
+      status: 'active',
+      components: [{ itemId: part.id, quantity: 1 }],
+    });
+    await patched<ItemView>(`/v1/items/${target.id}`, { status: 'archived' });
+    await patched<ItemView>(`/v1/items/${part.id}`, { status: 'archived' });
+
+    // Act
+    const build = await send('POST', '/v1/builds', { buildReference: 'CW-AB-B1', bomId: bom.id, quantity: 1, locationCode: 'CW-AB-A' });
+    const countUp = await send('POST', '/v1/stock/counts', {
+      countReference: 'CW-AB-C1',
+      locationCode: 'CW-AB-A',
+      lines: [{ sku: 'CW-AB-PART', countedQuantity: 12, expectedQuantity: 10 }],
+    });
+    const countDown = await send('POST', '/v1/stock/counts', {
+      countReference: 'CW-AB-C2',
+      locationCode: 'CW-AB-A',
+      lines: [{ sku: 'CW-AB-PART', countedQuantity: 8, expectedQuantity: 10 }],
+    });
+
+    // Assess
+    await problem(build, 409, 'customer-api.inventory.item-archived');
+    await problem(countUp, 409, 'customer-api.inventory.item-archived');
+    expect(countDown.status).toBe(201);
+    expect(await quantityOf(part.id)).toBe(8);
+  });
+
+  it('answers 413 to a body over the JSON limit and 403 to a PATCH without inventory:write', async () => {
+    // Arrange
+    const item = await created<ItemView>('/v1/items', { sku: 'CW-LIMIT', name: 'Limits' });
+    const { key: readOnly } = await createTestKey({ scopes: ['inventory:read', 'stock:write'] });
+
+    // Act
+    const huge = await send('POST', '/v1/items', { sku: 'CW-HUGE', name: 'Huge', description: 'x'.repeat(2_000_000) });
+    const forbidden = await send('PATCH', `/v1/items/${item.id}`, { name: 'No' }, { key: readOnly });
+
+    // Assess
+    await problem(huge, 413, 'customer-api.request.too-large');
+    await problem(forbidden, 403, 'customer-api.auth.insufficient-scope');
+  });
+});
