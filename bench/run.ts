@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startStack } from './local-stack.ts';
 import { barcodesSuite } from './suites/barcodes.ts';
 import { bomCreatesSuite } from './suites/bom-creates.ts';
+import { catalogWritesSuite } from './suites/catalog-writes.ts';
 import { buildsSuite } from './suites/builds.ts';
 import { bundlesSuite } from './suites/bundles.ts';
 import { coldStartSuite } from './suites/cold-start.ts';
@@ -42,6 +43,7 @@ const SUITES: Suite[] = [
   stockAdjustmentsSuite,
   reservationsSuite,
   bomCreatesSuite,
+  catalogWritesSuite,
   buildsSuite,
   tenantCeilingSuite,
   webhooksSuite,

@@ -22,5 +22,14 @@ export { MemoryCheckpointStore, type CheckpointStore } from './feed/checkpoint-s
 export { feedPages, type FeedOptions, type FeedPage } from './feed/feed-pages.ts';
 export { consumeFeed } from './feed/consume-feed.ts';
 export { renderBarcode, type BarcodeRequest } from './barcodes/render-barcode.ts';
+export {
+  createItem,
+  createLocation,
+  etagOf,
+  updateItem,
+  updateLocation,
+  type CatalogUpdateOptions,
+  type CatalogWriteOptions,
+} from './catalog/catalog-writes.ts';
 export { traceLot, traceLotAll, type LotTraceRequest } from './lots/trace-lot.ts';
 export type * from './types.ts';

@@ -55,3 +55,11 @@ export type FetchLike = (request: Request) => Promise<Response>;
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Catalog writes (docs/inventory.md "Writing the catalog"). */
+export type Item = paths['/v1/items/{id}']['get']['responses'][200]['content']['application/json'];
+export type Location = paths['/v1/locations/{id}']['get']['responses'][200]['content']['application/json'];
+export type ItemCreate = paths['/v1/items']['post']['requestBody']['content']['application/json'];
+export type ItemPatch = paths['/v1/items/{id}']['patch']['requestBody']['content']['application/json'];
+export type LocationCreate = paths['/v1/locations']['post']['requestBody']['content']['application/json'];
+export type LocationPatch = paths['/v1/locations/{id}']['patch']['requestBody']['content']['application/json'];

@@ -195,6 +195,14 @@ export const ROUTE_GRANTS = {
   getStockRecord: readRoute({ tables: { inventory: calls('GetItem') } }),
   listMovements: readRoute({ tables: { inventory: calls('Query') }, cursorSecret: true }),
   getMovement: readRoute({ tables: { inventory: calls('GetItem') } }),
+  // Catalog writes (docs/inventory.md "Writing the catalog"): the natural key's claim (BatchGetItem), the record and its entry (PutItem).
+  createItem: writeRoute({ tables: { inventory: calls('BatchGetItem', 'PutItem') } }),
+  // The item with its total (BatchGetItem); the record, its entry and maybe the total (PutItem), a rename's old claims (DeleteItem).
+  updateItem: writeRoute({ tables: { inventory: calls('BatchGetItem', 'PutItem', 'DeleteItem') } }),
+  // The code's claim and the parent (BatchGetItem); the record and its entry (PutItem), the parent unchanged (ConditionCheckItem).
+  createLocation: writeRoute({ tables: { inventory: calls('BatchGetItem', 'PutItem', 'ConditionCheckItem') } }),
+  // As createLocation, the children of a renamed location (Query), a rename's old claims (DeleteItem).
+  updateLocation: writeRoute({ tables: { inventory: calls('BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem') } }),
   // The item by sku and, when no build names the lot, its stock records (Query); the builds of each lot (Query of the lots index); the items named (BatchGetItem).
   traceLot: readRoute({ tables: { inventory: { calls: ['Query', 'BatchGetItem'], queryIndexes: ['lots'] } }, cursorSecret: true }),
   // Items, locations, claims, stock records and totals (BatchGetItem), lots of a place (Query); the change in one commit.

@@ -5,6 +5,7 @@ import { ApiProblemError } from '../errors/api-problem-error.ts';
 import { RepeatedCursorError } from '../errors/repeated-cursor-error.ts';
 import { BARCODES_RENDER_USAGE, barcodesRender } from './commands/barcodes-render.ts';
 import { BUILDS_USAGE, buildsGet, buildsSubmit } from './commands/builds.ts';
+import { CATALOG_USAGE, itemsCreate, itemsUpdate, locationsCreate, locationsUpdate } from './commands/catalog.ts';
 import { EVENTS_LISTEN_USAGE, eventsListen } from './commands/events-listen.ts';
 import { EVENTS_TAIL_USAGE, eventsTail } from './commands/events-tail.ts';
 import { EXPORTS_CREATE_USAGE, exportsCreate } from './commands/exports-create.ts';
@@ -29,6 +30,10 @@ const COMMANDS: Record<string, (args: string[], context: CliContext) => Promise<
   'barcodes render': barcodesRender,
   'items get': itemsGet,
   'items availability': itemsAvailability,
+  'items create': itemsCreate,
+  'items update': itemsUpdate,
+  'locations create': locationsCreate,
+  'locations update': locationsUpdate,
   'stock list': stockList,
   'stock adjust': stockChange('adjust'),
   'stock transfer': stockChange('transfer'),
@@ -63,6 +68,8 @@ export const USAGE = `Usage: npm run cli -- <area> <command> [options]
   ${ITEMS_GET_USAGE}
 
   ${ITEMS_AVAILABILITY_USAGE}
+
+  ${CATALOG_USAGE}
 
   ${STOCK_LIST_USAGE}
 

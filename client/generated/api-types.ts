@@ -495,7 +495,15 @@ export interface paths {
          */
         get: operations["listItems"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item, with the items import kind’s rules and defaults
+         * @description Create an item, with the items import kind’s rules and defaults.
+         *
+         *     Requires scope `inventory:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["createItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -521,7 +529,15 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an item (merge patch): fields, sku, tracking mode, archive
+         * @description Change an item (merge patch): fields, sku, tracking mode, archive.
+         *
+         *     Requires scope `inventory:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        patch: operations["updateItem"];
         trace?: never;
     };
     "/v1/items/{id}/availability": {
@@ -561,7 +577,15 @@ export interface paths {
          */
         get: operations["listLocations"];
         put?: never;
-        post?: never;
+        /**
+         * Create a location, with the locations import kind’s rules and defaults
+         * @description Create a location, with the locations import kind’s rules and defaults.
+         *
+         *     Requires scope `inventory:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        post: operations["createLocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -587,7 +611,15 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a location (merge patch): fields, code, parent, archive
+         * @description Change a location (merge patch): fields, code, parent, archive.
+         *
+         *     Requires scope `inventory:write`.
+         *
+         *     Requires the `Idempotency-Key` header; a retry with the same key returns the first response.
+         */
+        patch: operations["updateLocation"];
         trace?: never;
     };
     "/v1/stock-records": {
@@ -1190,7 +1222,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed";
+            kind: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed" | "item.created" | "item.updated" | "location.created" | "location.updated";
             /** Format: date-time */
             occurredAt: string;
             actor: {
@@ -1633,6 +1665,11 @@ export interface components {
             /** @enum {string} */
             trackingMode: "none" | "lot";
             /**
+             * @description `archived`: the item refuses stock in and is left out of its list unless `includeArchived=true`; still readable by id.
+             * @enum {string}
+             */
+            status: "active" | "archived";
+            /**
              * Format: date-time
              * @description When the item was created.
              */
@@ -1642,6 +1679,8 @@ export interface components {
              * @description When the item was last changed.
              */
             updatedAt: string;
+            /** @description +1 per change of the item; `ETag` is `"<version>"`, which `If-Match` names on a PATCH. */
+            version: number;
             /** @description On-hand quantity of the item across all its locations. */
             onHand: number;
             /** @description Reserved quantity of the item across all its locations: held by active reservations; 0 until reservations are written. */
@@ -1714,6 +1753,11 @@ export interface components {
                     /** @enum {string} */
                     trackingMode: "none" | "lot";
                     /**
+                     * @description Present only on an archived item (docs/inventory.md "Writing the catalog"); an active item carries no `status`.
+                     * @constant
+                     */
+                    status?: "archived";
+                    /**
                      * Format: date-time
                      * @description When the item was created.
                      */
@@ -1774,6 +1818,11 @@ export interface components {
                     /** @enum {string} */
                     trackingMode: "none" | "lot";
                     /**
+                     * @description Present only on an archived item (docs/inventory.md "Writing the catalog"); an active item carries no `status`.
+                     * @constant
+                     */
+                    status?: "archived";
+                    /**
                      * Format: date-time
                      * @description When the item was created.
                      */
@@ -1786,10 +1835,14 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description Names of the item fields whose value changed (never `id`, `sku`, `createdAt`, `updatedAt`). */
+                /** @description Names of the item fields whose value changed (never `id`, `createdAt`, `updatedAt`; `sku` and `status` only from `PATCH /v1/items/{id}`, docs/inventory.md "Writing the catalog"). */
                 changedFields: string[];
                 /** @description The values before the change, one member per name in `changedFields`. */
                 previous: {
+                    /** @description Stock keeping unit of the item. */
+                    sku?: string;
+                    /** @enum {string} */
+                    status?: "active" | "archived";
                     name?: string;
                     /** @description Unit of measure, e.g. `ea`, `kg`, `l`. */
                     unit?: string;
@@ -1835,6 +1888,13 @@ export interface components {
              * @description When the location was last changed.
              */
             updatedAt: string;
+            /**
+             * @description `archived`: the location refuses stock in and is left out of its list unless `includeArchived=true`; still readable by id.
+             * @enum {string}
+             */
+            status: "active" | "archived";
+            /** @description +1 per change of the location; `ETag` is `"<version>"`, which `If-Match` names on a PATCH. */
+            version: number;
         } & {
             [key: string]: unknown;
         };
@@ -2107,6 +2167,14 @@ export interface components {
                 message: string;
             }[];
             requiredScope?: string;
+            /** @description `customer-api.precondition-failed`: the record's current version (its ETag is `"<version>"`). */
+            version?: number;
+            /** @description `customer-api.inventory.sku-taken`: the item that holds the sku. */
+            itemId?: string;
+            /** @description `customer-api.inventory.code-taken`: the location that holds the code. */
+            locationId?: string;
+            /** @description `customer-api.inventory.tracking-change-with-stock`: what the item holds on hand. */
+            onHand?: number;
             lines?: {
                 line?: number;
                 lineId?: string;
@@ -2535,7 +2603,7 @@ export interface operations {
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
-                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed";
+                kind?: "bom.created" | "bom.updated" | "attachment.uploaded" | "attachment.linked" | "attachment.deleted" | "import.submitted" | "import.completed" | "import.failed" | "export.submitted" | "export.completed" | "export.failed" | "api-key.created" | "api-key.revoked" | "webhook-endpoint.created" | "webhook-endpoint.updated" | "webhook-endpoint.deleted" | "webhook-endpoint.secret-rotated" | "webhook-endpoint.disabled" | "stock.adjusted" | "stock.transferred" | "stock.counted" | "stock.received" | "reservation.created" | "reservation.released" | "reservation.fulfilled" | "reservation.expired" | "build.submitted" | "build.succeeded" | "build.failed" | "item.created" | "item.updated" | "location.created" | "location.updated";
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
                 fromUtc?: string;
                 /** @description ISO 8601 date-time with a time zone, e.g. `2026-01-31T12:00:00Z`. */
@@ -4480,6 +4548,8 @@ export interface operations {
              *     - `customer-api.idempotency.in-progress`
              *     - `customer-api.request.conflict`
              *     - `customer-api.builds.reference-taken`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -4490,7 +4560,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.builds.reference-taken";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.builds.reference-taken" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };
@@ -4702,6 +4772,8 @@ export interface operations {
                 sku?: string;
                 /** @description Case-insensitive substring of the sku or the name; a page examines at most 1000 items. */
                 q?: string;
+                /** @description `true`: archived items too (left out by default). Sent as `true` or `false`. */
+                includeArchived?: boolean;
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
@@ -4752,6 +4824,163 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createItem: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stock keeping unit: unique in the organization, case-sensitive. */
+                    sku: string;
+                    /** @description Item name. */
+                    name: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                };
+                "text/json": {
+                    /** @description Stock keeping unit: unique in the organization, case-sensitive. */
+                    sku: string;
+                    /** @description Item name. */
+                    name: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                };
+                "application/*+json": {
+                    /** @description Stock keeping unit: unique in the organization, case-sensitive. */
+                    sku: string;
+                    /** @description Item name. */
+                    name: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The item created, with its totals (all 0). */
+            201: {
+                headers: {
+                    /** @description Relative URL of the item. */
+                    Location?: string;
+                    /** @description The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                    "text/json": components["schemas"]["Item"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.inventory.sku-taken`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.inventory.sku-taken";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getItem: {
         parameters: {
             query?: never;
@@ -4763,9 +4992,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The item, with its totals across all its locations (`onHand`, `reserved`, `available`). */
+            /** @description The item, with its totals across all its locations (`onHand`, `reserved`, `available`); archived items too. */
             200: {
                 headers: {
+                    /** @description The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
@@ -4817,6 +5048,219 @@ export interface operations {
                 };
             };
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateItem: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `ETag` as read (`"<version>"`); when stale, 412 `customer-api.precondition-failed` and nothing is written. */
+                "If-Match"?: string;
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new sku: the old one is freed, the new one claimed. */
+                    sku?: string;
+                    /** @description Item name. */
+                    name?: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                    /**
+                     * @description `archived`: the item refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+                "text/json": {
+                    /** @description A new sku: the old one is freed, the new one claimed. */
+                    sku?: string;
+                    /** @description Item name. */
+                    name?: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                    /**
+                     * @description `archived`: the item refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+                "application/*+json": {
+                    /** @description A new sku: the old one is freed, the new one claimed. */
+                    sku?: string;
+                    /** @description Item name. */
+                    name?: string;
+                    unit?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    barcode?: string | null;
+                    reorderPoint?: number | null;
+                    trackingMode?: ("none" | "lot") | null;
+                    /**
+                     * @description `archived`: the item refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description The item as it is now (unchanged when the patch changes nothing). */
+            200: {
+                headers: {
+                    /** @description The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Item"];
+                    "text/json": components["schemas"]["Item"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.inventory.sku-taken`
+             *     - `customer-api.inventory.tracking-change-with-stock`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.inventory.sku-taken" | "customer-api.inventory.tracking-change-with-stock";
+                    };
+                };
+            };
+            /**
+             * @description Problem with status 412.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.precondition-failed`
+             */
+            412: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.precondition-failed";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4900,6 +5344,8 @@ export interface operations {
                 code?: string;
                 /** @description The children of this location; a page examines at most 1000 locations. An id of no location of yours lists nothing. */
                 parentId?: string;
+                /** @description `true`: archived locations too (left out by default). Sent as `true` or `false`. */
+                includeArchived?: boolean;
                 /** @description Sent as decimal digits with an optional leading minus and no leading zeros (`-?(0|[1-9][0-9]*)`). */
                 limit?: number;
                 cursor?: string;
@@ -4950,6 +5396,154 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Location code: unique in the organization, case-sensitive. */
+                    code: string;
+                    /** @description Location name. */
+                    name: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                };
+                "text/json": {
+                    /** @description Location code: unique in the organization, case-sensitive. */
+                    code: string;
+                    /** @description Location name. */
+                    name: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                };
+                "application/*+json": {
+                    /** @description Location code: unique in the organization, case-sensitive. */
+                    code: string;
+                    /** @description Location name. */
+                    name: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The location created. */
+            201: {
+                headers: {
+                    /** @description Relative URL of the location. */
+                    Location?: string;
+                    /** @description The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                    "text/json": components["schemas"]["Location"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.inventory.code-taken`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.inventory.code-taken";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getLocation: {
         parameters: {
             query?: never;
@@ -4961,9 +5555,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The location. */
+            /** @description The location; archived locations too. */
             200: {
                 headers: {
+                    /** @description The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
@@ -5015,6 +5611,210 @@ export interface operations {
                 };
             };
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `ETag` as read (`"<version>"`); when stale, 412 `customer-api.precondition-failed` and nothing is written. */
+                "If-Match"?: string;
+                /** @description Client-chosen key (1..255 characters, no control characters) that makes retries of this write safe for 24 hours. Reusing it for a different request is a 409. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new code: the old one is freed, the new one claimed. */
+                    code?: string;
+                    /** @description Location name. */
+                    name?: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                    /**
+                     * @description `archived`: the location refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+                "text/json": {
+                    /** @description A new code: the old one is freed, the new one claimed. */
+                    code?: string;
+                    /** @description Location name. */
+                    name?: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                    /**
+                     * @description `archived`: the location refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+                "application/*+json": {
+                    /** @description A new code: the old one is freed, the new one claimed. */
+                    code?: string;
+                    /** @description Location name. */
+                    name?: string;
+                    type?: ("warehouse" | "zone" | "bin") | null;
+                    parentId?: string | null;
+                    parentCode?: string | null;
+                    /**
+                     * @description `archived`: the location refuses stock in and leaves its list; `active` unarchives.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description The location as it is now (unchanged when the patch changes nothing). */
+            200: {
+                headers: {
+                    /** @description The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                    "text/json": components["schemas"]["Location"];
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description A query, path, header, form or body value is invalid; a validation problem (`customer-api.validation.failed`) lists every invalid value in `errors`.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.validation.failed`
+             *     - `customer-api.idempotency.key-missing`
+             *     - `customer-api.idempotency.key-invalid`
+             */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.validation.failed" | "customer-api.idempotency.key-missing" | "customer-api.idempotency.key-invalid";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description The resource does not exist or belongs to another organization.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.inventory.not-found`
+             */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.inventory.not-found";
+                    };
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            /**
+             * @description The request conflicts with the current state, or its `Idempotency-Key` was used for a different request or is still in progress.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.idempotency.key-reused`
+             *     - `customer-api.idempotency.in-progress`
+             *     - `customer-api.request.conflict`
+             *     - `customer-api.inventory.code-taken`
+             *     - `customer-api.inventory.location-has-children`
+             */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.inventory.code-taken" | "customer-api.inventory.location-has-children";
+                    };
+                };
+            };
+            /**
+             * @description Problem with status 412.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.precondition-failed`
+             */
+            412: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.precondition-failed";
+                    };
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.too-large`
+             */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.too-large";
+                    };
+                };
+            };
+            /**
+             * @description The request body has a media type the operation does not accept.
+             *
+             *     Problem `code`s:
+             *     - `customer-api.request.unsupported-media-type`
+             */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {unknown} */
+                        code?: "customer-api.request.unsupported-media-type";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5555,6 +6355,8 @@ export interface operations {
              *     - `customer-api.stock.quantity-stale`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.stock.already-applied`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -5565,7 +6367,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };
@@ -5818,6 +6620,8 @@ export interface operations {
              *     - `customer-api.stock.quantity-stale`
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.stock.already-applied`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -5828,7 +6632,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.insufficient-stock" | "customer-api.stock.already-applied" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };
@@ -6068,6 +6872,8 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.quantity-stale`
              *     - `customer-api.stock.already-applied`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -6078,7 +6884,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };
@@ -6321,6 +7127,8 @@ export interface operations {
              *     - `customer-api.request.conflict`
              *     - `customer-api.stock.quantity-stale`
              *     - `customer-api.stock.already-applied`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -6331,7 +7139,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.quantity-stale" | "customer-api.stock.already-applied" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };
@@ -6775,6 +7583,8 @@ export interface operations {
              *     - `customer-api.stock.insufficient-stock`
              *     - `customer-api.reservations.reference-taken`
              *     - `customer-api.reservations.too-large`
+             *     - `customer-api.inventory.item-archived`
+             *     - `customer-api.inventory.location-archived`
              */
             409: {
                 headers: {
@@ -6785,7 +7595,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"] & {
                         /** @enum {unknown} */
-                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-large";
+                        code?: "customer-api.idempotency.key-reused" | "customer-api.idempotency.in-progress" | "customer-api.request.conflict" | "customer-api.stock.insufficient-stock" | "customer-api.reservations.reference-taken" | "customer-api.reservations.too-large" | "customer-api.inventory.item-archived" | "customer-api.inventory.location-archived";
                     };
                 };
             };

@@ -19,9 +19,24 @@ export {
   utcTimestamp,
   utcTimestampSchema,
 } from './contracts/records.ts';
+export {
+  ARCHIVED_CODES,
+  ArchivedError,
+  archivedMessage,
+  archivedOf,
+  ITEM_UPDATABLE_FIELDS,
+  LOCATION_CHANGEABLE_FIELDS,
+  applyFields,
+  changeItem,
+  changeLocation,
+  changesStockRules,
+  newItem,
+  newLocation,
+} from './domain/catalog.ts';
+export type { CatalogDecision, ItemChanges, ItemFields, LocationChanges, LocationFields } from './domain/catalog.ts';
 export { Hierarchy } from './domain/hierarchy.ts';
-export { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, TRACKING_MODES } from './domain/item.ts';
-export type { Item, TrackingMode } from './domain/item.ts';
+export { ITEM_CHANGEABLE_FIELDS, ITEM_DEFAULT_TRACKING_MODE, ITEM_DEFAULT_UNIT, ITEM_MAX_LENGTHS, RECORD_STATUSES, TRACKING_MODES } from './domain/item.ts';
+export type { Item, RecordStatus, TrackingMode } from './domain/item.ts';
 export { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES } from './domain/location.ts';
 export type { Location, LocationType } from './domain/location.ts';
 export type { InventoryReadStorage } from './domain/reads.ts';

@@ -29,7 +29,12 @@ export const getItemRoute = {
   handler: 'functions/http/inventory/get-item.ts',
   summary: 'Read an item',
   tag: 'Inventory',
-  success: { status: 200, description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`).', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The item, with its totals across all its locations (`onHand`, `reserved`, `available`); archived items too.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
@@ -76,7 +81,12 @@ export const getLocationRoute = {
   handler: 'functions/http/inventory/get-location.ts',
   summary: 'Read a location',
   tag: 'Inventory',
-  success: { status: 200, description: 'The location.', mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The location; archived locations too.',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
   errorStatuses: [404],
   access: { tables: { inventory: 'read' } },
 } as const satisfies RouteDefinition;
@@ -160,12 +170,98 @@ export const traceLotRoute = {
   access: { tables: { inventory: 'read' }, cursorSecret: true },
 } as const satisfies RouteDefinition;
 
+/** Catalog writes over JSON (docs/inventory.md "Writing the catalog"). */
+
+export const createItemRoute = {
+  operationId: 'createItem',
+  method: 'POST',
+  path: '/v1/items',
+  scope: 'inventory:write',
+  submission: false,
+  handler: 'functions/http/inventory/create-item.ts',
+  summary: 'Create an item, with the items import kind’s rules and defaults',
+  tag: 'Inventory',
+  requestBody: { mediaType: 'json' },
+  success: {
+    status: 201,
+    description: 'The item created, with its totals (all 0).',
+    mediaType: 'json',
+    headers: { Location: 'Relative URL of the item.', ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
+  errorStatuses: [400, 409],
+  access: { tables: { inventory: 'read-write' } },
+} as const satisfies RouteDefinition;
+
+export const updateItemRoute = {
+  operationId: 'updateItem',
+  method: 'PATCH',
+  path: '/v1/items/{id}',
+  scope: 'inventory:write',
+  submission: false,
+  handler: 'functions/http/inventory/update-item.ts',
+  summary: 'Change an item (merge patch): fields, sku, tracking mode, archive',
+  tag: 'Inventory',
+  requestBody: { mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The item as it is now (unchanged when the patch changes nothing).',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the item (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
+  errorStatuses: [400, 404, 409, 412],
+  access: { tables: { inventory: 'read-write' } },
+} as const satisfies RouteDefinition;
+
+export const createLocationRoute = {
+  operationId: 'createLocation',
+  method: 'POST',
+  path: '/v1/locations',
+  scope: 'inventory:write',
+  submission: false,
+  handler: 'functions/http/inventory/create-location.ts',
+  summary: 'Create a location, with the locations import kind’s rules and defaults',
+  tag: 'Inventory',
+  requestBody: { mediaType: 'json' },
+  success: {
+    status: 201,
+    description: 'The location created.',
+    mediaType: 'json',
+    headers: { Location: 'Relative URL of the location.', ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
+  errorStatuses: [400, 409],
+  access: { tables: { inventory: 'read-write' } },
+} as const satisfies RouteDefinition;
+
+export const updateLocationRoute = {
+  operationId: 'updateLocation',
+  method: 'PATCH',
+  path: '/v1/locations/{id}',
+  scope: 'inventory:write',
+  submission: false,
+  handler: 'functions/http/inventory/update-location.ts',
+  summary: 'Change a location (merge patch): fields, code, parent, archive',
+  tag: 'Inventory',
+  requestBody: { mediaType: 'json' },
+  success: {
+    status: 200,
+    description: 'The location as it is now (unchanged when the patch changes nothing).',
+    mediaType: 'json',
+    headers: { ETag: 'The version of the location (`"<version>"`); send it as `If-Match` with a `PATCH`.' },
+  },
+  errorStatuses: [400, 404, 409, 412],
+  access: { tables: { inventory: 'read-write' } },
+} as const satisfies RouteDefinition;
+
 export const INVENTORY_ROUTES = [
   listItemsRoute,
+  createItemRoute,
   getItemRoute,
+  updateItemRoute,
   getItemAvailabilityRoute,
   listLocationsRoute,
+  createLocationRoute,
   getLocationRoute,
+  updateLocationRoute,
   listStockRecordsRoute,
   getStockRecordRoute,
   listMovementsRoute,

@@ -97,6 +97,33 @@ describe('npm run cli', () => {
     expect([noSuchItem.code, noSuchItem.stderr.split('\n')[0]]).toEqual([1, "No item with sku 'NO-SUCH-SKU'."]);
   });
 
+  it('items create|update and locations create|update write the catalog from flags or a JSON file; a stale --if-match is exit 1', async () => {
+    // Prepare
+    const patch = join(directory, 'item-patch.json');
+    writeFileSync(patch, JSON.stringify({ description: 'From a file', reorderPoint: 4 }));
+
+    // Act
+    const location = await cli('locations', 'create', '--code', 'CLI-CAT-L', '--name', 'Catalog bin', '--type', 'bin');
+    const child = await cli('locations', 'create', '--code', 'CLI-CAT-C', '--name', 'Child', '--parent-code', 'CLI-CAT-L');
+    const moved = await cli('locations', 'update', '--code', 'CLI-CAT-C', '--clear', 'parent-code', '--type', 'zone');
+    const item = await cli('items', 'create', '--sku', 'CLI-CAT-1', '--name', 'Catalog item', '--unit', 'kg', '--reorder-point', '2.5');
+    const renamed = await cli('items', 'update', '--sku', 'CLI-CAT-1', '--if-match', '1', '--new-sku', 'CLI-CAT-2', '--clear', 'unit', '--file', patch);
+    const stale = await cli('items', 'update', '--sku', 'CLI-CAT-2', '--if-match', '1', '--name', 'Stale');
+    const usage = await cli('items', 'create', '--name', 'No sku');
+
+    // Assess
+    expect(location.code, location.stderr).toBe(0);
+    expect(JSON.parse(location.stdout)).toMatchObject({ code: 'CLI-CAT-L', version: 1, status: 'active' });
+    expect(JSON.parse(child.stdout)).toMatchObject({ parentCode: 'CLI-CAT-L' });
+    expect(JSON.parse(moved.stdout)).toMatchObject({ parentCode: null, type: 'zone', version: 2 });
+    expect(JSON.parse(item.stdout)).toMatchObject({ sku: 'CLI-CAT-1', unit: 'kg', reorderPoint: 2.5, version: 1 });
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ sku: 'CLI-CAT-2', unit: 'ea', description: 'From a file', reorderPoint: 4, version: 2 });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('customer-api.precondition-failed');
+    expect(usage.code).toBe(2);
+  });
+
   it('stock adjust applies lines given as flags or as a JSON file, and prints a stale line on 409', async () => {
     // Prepare: CLI-1 holds 7 at CLI-A1 (the test above)
     const file = join(directory, 'adjustment.json');

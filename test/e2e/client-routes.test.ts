@@ -4,6 +4,10 @@ import {
   ApiProblemError,
   consumeFeed,
   createInventoryClient,
+  createItem,
+  createLocation,
+  updateItem,
+  updateLocation,
   feedPages,
   formBody,
   importFile,
@@ -499,6 +503,24 @@ describe('transfers, counts, receipts and reservations through the client', () =
     expect(fulfilled).toMatchObject({ status: 'fulfilled', lines: [{ fulfilledQuantity: 3 }] });
     expect(read).toEqual(fulfilled);
     expect(listed.data.map((reservation) => reservation.id)).toEqual([reserved.id]);
+  });
+});
+
+describe('catalog writes through the client', () => {
+  it('creates and patches an item and a location; a stale ifMatch is a typed precondition-failed', async () => {
+    // Act
+    const item = await createItem(client, { sku: 'CLIENT-CAT', name: 'Catalog item', unit: 'kg' });
+    const patched = await updateItem(client, item.id, { unit: null, category: 'Tools' }, { ifMatch: item.version });
+    const stale = await updateItem(client, item.id, { name: 'Stale' }, { ifMatch: item.version }).catch((error: unknown) => error);
+    const location = await createLocation(client, { code: 'CLIENT-CAT-L', name: 'Catalog bin', parentCode: 'A1' });
+    const moved = await updateLocation(client, location.id, { parentCode: null, type: 'zone' }, { ifMatch: '"1"' });
+
+    // Assess
+    expect(patched).toMatchObject({ unit: 'ea', category: 'Tools', version: 2 });
+    expect(stale).toBeInstanceOf(ApiProblemError);
+    expect((stale as ApiProblemError).code).toBe('customer-api.precondition-failed');
+    expect(location).toMatchObject({ parentCode: 'A1', version: 1 });
+    expect(moved).toMatchObject({ parentCode: null, type: 'zone', version: 2 });
   });
 });
 

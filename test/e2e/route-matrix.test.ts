@@ -109,8 +109,9 @@ describe('requests no route claims', () => {
 
   it.each(ALL_ROUTES.map((route) => [routeLabel(route), route] as const))('answers 405 with Allow for a wrong method on %s', async (_label, route) => {
     // Prepare
-    // No route answers PATCH; DELETE would reach DELETE /v1/attachments/{id} from /v1/attachments/upload.
-    const wrongMethod = 'PATCH';
+    // PATCH answers only items and locations by id, where no route answers PUT; DELETE would reach
+    // DELETE /v1/attachments/{id} from /v1/attachments/upload.
+    const wrongMethod = ALL_ROUTES.some((other) => other.path === route.path && other.method === 'PATCH') ? 'PUT' : 'PATCH';
     // Act
     const response = await callApi(concretePath(route), { method: wrongMethod });
     // Assess

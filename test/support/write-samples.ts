@@ -10,7 +10,7 @@ import { concretePath } from './routes.ts';
  * time for one the table has and this list does not.
  */
 
-type WriteRoute = Extract<(typeof ROUTES)[number], { method: 'POST' | 'PUT' | 'DELETE' }>;
+type WriteRoute = Extract<(typeof ROUTES)[number], { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' }>;
 export type WriteRouteId = WriteRoute['operationId'];
 
 export interface SampleRequest {
@@ -55,6 +55,10 @@ const SAMPLES: { readonly [Id in WriteRouteId]: (ids: SampleIds) => SampleBody }
   }),
   deleteAttachment: () => ({ none: true }),
   createAttachmentLink: (ids) => ({ json: { targetKind: 'item', targetId: item(ids, 0), url: 'https://example.com/datasheet' } }),
+  createItem: (ids) => ({ json: { sku: `SKU-${tag(ids)}`, name: 'Sample item' } }),
+  updateItem: () => ({ json: { name: 'Sample item, renamed' } }),
+  createLocation: (ids) => ({ json: { code: `LOC-${tag(ids)}`, name: 'Sample location' } }),
+  updateLocation: () => ({ json: { name: 'Sample location, renamed' } }),
   createBom: (ids) => ({ json: { code: `BOM-${tag(ids)}`, ...bomLines(ids) } }),
   updateBom: (ids) => ({ json: bomLines(ids) }),
   submitBuild: (ids) => ({ json: { buildReference: `BUILD-${tag(ids)}`, bomCode: `BOM-${tag(ids)}`, quantity: 1, locationCode: 'LOC-SAMPLE' } }),

@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/core/errors.ts';
 import type { EventDraft } from '../../platform/events/types.ts';
 import type { Item } from '../../inventory/index.ts';
 import type { Location } from '../../inventory/index.ts';
-import { NaturalKeyTakenError, newRecordId } from '../../inventory/index.ts';
+import { ARCHIVED_CODES, NaturalKeyTakenError, archivedMessage, newRecordId } from '../../inventory/index.ts';
 import { newMovementId, stockRecordKey } from '../../inventory/index.ts';
 import type { StockChangeWrite } from '../../stock/index.ts';
 import { StockLedger, type StockSide } from '../../stock/index.ts';
@@ -278,11 +278,18 @@ export class BuildRunner<Write> {
       occurredAt: this.now(),
     });
     if (!produced.ok || !produced.to) {
-      const failure: BuildFailure = {
-        code: 'invalid-number',
-        message: `The output would take ${target.sku} at its location over the most a stock record or an item may hold; what the build consumed was put back.`,
-        lines: [],
-      };
+      const failure: BuildFailure =
+        !produced.ok && produced.reason === 'archived'
+          ? {
+              code: ARCHIVED_CODES[produced.what],
+              message: `${archivedMessage(produced.what, produced.name)} What the build consumed was put back.`,
+              lines: [],
+            }
+          : {
+              code: 'invalid-number',
+              message: `The output would take ${target.sku} at its location over the most a stock record or an item may hold; what the build consumed was put back.`,
+              lines: [],
+            };
       return this.commit(organizationId, stored, session, undefined, { ...build, progress: { ...build.progress, phase: 'unwind', failure } }, []);
     }
     const progress: BuildProgress = { ...build.progress, phase: 'record', outputStockRecordId: produced.to.id, producedAt: this.now() };

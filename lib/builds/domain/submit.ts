@@ -1,7 +1,7 @@
 import type { AuditActor } from '../../platform/audit/types.ts';
 import type { Bom } from '../../boms/index.ts';
 import { ValidationError, type FieldError } from '../../platform/core/errors.ts';
-import { stockRecordKey } from '../../inventory/index.ts';
+import { ArchivedError, stockRecordKey } from '../../inventory/index.ts';
 import { buildClaimKey } from '../../stock/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { BuildReferenceTakenError, queuedBuild, type Build, type BuildSource } from './build.ts';
@@ -89,6 +89,7 @@ export class SubmitBuildCommand<Write> {
       seen.add(place);
       sources.push({ itemId: item.id, locationId: at.id, lot: source.lot });
     });
+    if (location?.status === 'archived') throw new ArchivedError('location', location.code);
     if (bom) await this.checkOutput(organizationId, bom, input.outputLot, refuse);
     if (errors.length > 0 || !bom || !location) throw new ValidationError(errors, 'The build names what it cannot use; see `errors`.');
 
@@ -136,6 +137,8 @@ export class SubmitBuildCommand<Write> {
       await this.ports.references(organizationId, { skus: [], itemIds: [bom.targetItemId], codes: [], locationIds: [], claimKeys: [] })
     ).itemsById.get(bom.targetItemId);
     if (!target) return refuse('/bomId', 'bom-not-buildable', `The target item of BOM "${bom.code}" is no longer an item of the organization.`);
+    // An archived target takes no output (docs/inventory.md "Writing the catalog"): refused before anything is reserved.
+    if (target.status === 'archived') throw new ArchivedError('item', target.sku);
     if (target.trackingMode === 'lot' && outputLot === null)
       return refuse('/outputLot', 'lot-required', `The output "${target.sku}" is tracked by lot: outputLot is required.`);
     if (target.trackingMode !== 'lot' && outputLot !== null)

@@ -11,6 +11,7 @@ import {
   onHandQuantity,
   open,
   prefixedId,
+  RECORD_STATUSES,
   sku,
   stockPlaceFields,
   stockRecordId,
@@ -65,12 +66,18 @@ export const itemUpdatedDataSchema = open(
     changedFields: z
       .array(z.string().check(z.minLength(1)))
       .check(z.minLength(1))
-      .check(z.describe('Names of the item fields whose value changed (never `id`, `sku`, `createdAt`, `updatedAt`).')),
+      .check(
+        z.describe(
+          'Names of the item fields whose value changed (never `id`, `createdAt`, `updatedAt`; `sku` and `status` only from `PATCH /v1/items/{id}`, docs/inventory.md "Writing the catalog").',
+        ),
+      ),
     // Picked from the bare shape: zod/mini refuses to pick from an object with checks, and its
     // metadata (`open`, the description) are checks.
     previous: open(
       z.partial(
-        z.pick(z.object(eventItemSchema.shape), {
+        z.pick(z.object({ ...eventItemSchema.shape, status: z.enum(RECORD_STATUSES) }), {
+          sku: true,
+          status: true,
           name: true,
           unit: true,
           description: true,

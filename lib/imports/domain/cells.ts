@@ -135,31 +135,6 @@ export class RowReader {
 }
 
 /**
- * The record a row describes: `base` (the stored record, or the defaults of a new one) with every
- * field the row sets. `undefined` in the patch leaves the field as it is (column absent from the
- * file); `null` sets the field's empty value (`emptyValues`: `null`, or the default of a field
- * that cannot be null).
- */
-export function applyRow<Rec extends object, F extends keyof Rec>(
-  base: Rec,
-  patch: { readonly [K in F]?: Rec[K] | null },
-  emptyValues: { readonly [K in F]: Rec[K] },
-): Rec {
-  const next = { ...base };
-  for (const field of Object.keys(emptyValues) as F[]) {
-    const value = patch[field];
-    if (value === undefined) continue;
-    next[field] = value === null ? emptyValues[field] : (value as Rec[F]);
-  }
-  return next;
-}
-
-/** The fields (in the given order) whose values differ between two records. */
-export function changedFields<Rec, F extends keyof Rec>(before: Rec, after: Rec, fields: readonly F[]): F[] {
-  return fields.filter((field) => before[field] !== after[field]);
-}
-
-/**
  * What `skip` and `fail` do with a row whose natural key exists; `undefined` for `update`, which
  * each kind merges itself.
  */

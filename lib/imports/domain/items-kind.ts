@@ -1,14 +1,15 @@
-import type { EventDraft } from '../../platform/events/types.ts';
 import {
-  ITEM_CHANGEABLE_FIELDS,
   ITEM_DEFAULT_TRACKING_MODE,
   ITEM_DEFAULT_UNIT,
   ITEM_MAX_LENGTHS,
   TRACKING_MODES,
+  changeItem,
+  newItem,
+  type CatalogDecision,
   type Item,
   type TrackingMode,
 } from '../../inventory/index.ts';
-import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
+import { onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type DecideContext, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
@@ -41,22 +42,6 @@ export interface ItemRow {
   trackingMode?: TrackingMode | null;
 }
 
-type ItemChangeableField = (typeof ITEM_CHANGEABLE_FIELDS)[number];
-
-/**
- * The value an empty cell sets, per field a row can set (`name` is required, so never empty; `sku`
- * is the key, so an import never changes it).
- */
-const EMPTY_VALUES = {
-  name: '',
-  unit: ITEM_DEFAULT_UNIT,
-  description: null,
-  category: null,
-  barcode: null,
-  reorderPoint: null,
-  trackingMode: ITEM_DEFAULT_TRACKING_MODE,
-} satisfies Partial<Pick<Item, ItemChangeableField>>;
-
 function parseItemRow(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);
   const sku = cells.requiredIdentifier('sku', ITEM_MAX_LENGTHS.sku);
@@ -72,35 +57,15 @@ function parseItemRow(raw: RawRow, rowNumber: number) {
   );
 }
 
+/** The catalog's decision (lib/inventory/domain/catalog.ts, shared with `POST` / `PATCH /v1/items`) on the strategy's terms. */
 function decideItem(
   row: ItemRow,
   existing: Item | undefined,
   strategy: DuplicateStrategy,
   context: Pick<DecideContext, 'now' | 'newId' | 'rowNumber' | 'stock'>,
 ): RowDecision<Item> {
-  const patch = {
-    name: row.name,
-    unit: row.unit,
-    description: row.description,
-    category: row.category,
-    barcode: row.barcode,
-    reorderPoint: row.reorderPoint,
-    trackingMode: row.trackingMode,
-  };
-  if (existing === undefined) {
-    const defaults: Item = {
-      id: context.newId(),
-      sku: row.sku,
-      // The empty state of every changeable field, in field order; the row's name replaces ''.
-      ...EMPTY_VALUES,
-      name: row.name,
-      createdAt: context.now,
-      updatedAt: context.now,
-    };
-    const item = applyRow(defaults, patch, EMPTY_VALUES);
-    const event: EventDraft = { type: 'item.created', data: { item: { ...item } }, occurredAt: context.now };
-    return { action: 'created', record: item, events: [event] };
-  }
+  const { sku, ...fields } = row;
+  if (existing === undefined) return asRowDecision(newItem(sku, fields, context), row, context.rowNumber);
   const duplicate = onExistingRecord(strategy, {
     rowNumber: context.rowNumber,
     column: 'sku',
@@ -108,31 +73,31 @@ function decideItem(
     message: `An item with sku "${row.sku}" already exists (duplicateStrategy fail).`,
   });
   if (duplicate) return duplicate;
-  const merged = applyRow(existing, patch, EMPTY_VALUES);
-  const changed = changedFields(existing, merged, ITEM_CHANGEABLE_FIELDS);
-  if (changed.length === 0) return { action: 'skipped', events: [] };
-  if (changed.includes('trackingMode')) {
+  const ledger = () => {
     if (!context.stock) throw new Error('An items decision that changes trackingMode reads the item total through the stock ledger');
-    const onHand = context.stock.ledger.itemTotal(existing.id);
-    if (onHand > 0) {
+    return context.stock.ledger;
+  };
+  const decision = changeItem(existing, fields, { now: context.now, onHand: () => ledger().itemTotal(existing.id) });
+  if (decision.action === 'updated' && decision.changed.includes('trackingMode')) {
+    // Stock jobs that read the item's old tracking mode cannot commit after this change.
+    ledger().rewriteItemTotal(existing.id, { read: existing.trackingMode, after: decision.record.trackingMode });
+  }
+  return asRowDecision(decision, row, context.rowNumber);
+}
+
+function asRowDecision(decision: CatalogDecision<Item>, row: ItemRow, rowNumber: number): RowDecision<Item> {
+  switch (decision.action) {
+    case 'created':
+    case 'updated':
+      return { action: decision.action, record: decision.record, events: decision.events };
+    case 'skipped':
+      return { action: 'skipped', events: [] };
+    case 'refused':
       return {
         action: 'failed',
-        error: {
-          rowNumber: context.rowNumber,
-          column: 'trackingMode',
-          value: row.trackingMode ?? null,
-          code: 'tracking-change-with-stock',
-          message: `Item "${existing.sku}" holds ${onHand} on hand: its trackingMode stays ${existing.trackingMode} until every stock record of it is at 0 (adjust or consume the stock first).`,
-        },
+        error: { rowNumber, column: decision.field, value: row.trackingMode ?? null, code: decision.code, message: decision.message },
       };
-    }
-    // Stock jobs that read the item's old tracking mode cannot commit after this change.
-    context.stock.ledger.rewriteItemTotal(existing.id, { read: existing.trackingMode, after: merged.trackingMode });
   }
-  const item: Item = { ...merged, updatedAt: context.now };
-  const previous = Object.fromEntries(changed.map((field) => [field, existing[field]]));
-  const event: EventDraft = { type: 'item.updated', data: { item: { ...item }, changedFields: changed, previous }, occurredAt: context.now };
-  return { action: 'updated', record: item, events: [event] };
 }
 
 export const itemsKind = oneRecordPerRowKind<ItemRow, Item>({

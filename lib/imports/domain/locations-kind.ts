@@ -1,5 +1,13 @@
-import { LOCATION_DEFAULT_TYPE, LOCATION_MAX_LENGTHS, LOCATION_TYPES, type Location, type LocationType } from '../../inventory/index.ts';
-import { applyRow, changedFields, onExistingRecord, RowReader } from './cells.ts';
+import {
+  LOCATION_DEFAULT_TYPE,
+  LOCATION_MAX_LENGTHS,
+  LOCATION_TYPES,
+  changeLocation,
+  newLocation,
+  type Location,
+  type LocationType,
+} from '../../inventory/index.ts';
+import { onExistingRecord, RowReader } from './cells.ts';
 import { oneRecordPerRowKind, type RowDecision } from './kind-definition.ts';
 import type { DuplicateStrategy, RawRow } from './types.ts';
 import { DUPLICATE_STRATEGIES, MAX_FILE_BYTES, MAX_ROWS } from './types.ts';
@@ -21,11 +29,6 @@ export interface LocationRow {
   parentCode?: string | null;
 }
 
-/** Fields an update can change (code is the key). */
-export const LOCATION_CHANGEABLE_FIELDS = ['name', 'type', 'parentCode'] as const;
-
-const EMPTY_VALUES = { name: '', type: LOCATION_DEFAULT_TYPE, parentCode: null } satisfies Pick<Location, (typeof LOCATION_CHANGEABLE_FIELDS)[number]>;
-
 function parseLocationRow(raw: RawRow, rowNumber: number) {
   const cells = new RowReader(raw, rowNumber);
   const code = cells.requiredIdentifier('code', LOCATION_MAX_LENGTHS.code);
@@ -38,24 +41,18 @@ function parseLocationRow(raw: RawRow, rowNumber: number) {
   return cells.result<LocationRow>(() => (code === undefined || name === undefined ? undefined : { code, name, type, parentCode }));
 }
 
+/** The catalog's decision (lib/inventory/domain/catalog.ts, shared with `POST` / `PATCH /v1/locations`) on the strategy's terms. */
 function decideLocation(
   row: LocationRow,
   existing: Location | undefined,
   strategy: DuplicateStrategy,
   context: { now: string; newId: () => string; rowNumber: number },
 ): RowDecision<Location> {
-  const patch = { name: row.name, type: row.type, parentCode: row.parentCode };
+  const { code, ...fields } = row;
   if (existing === undefined) {
-    const defaults: Location = {
-      id: context.newId(),
-      code: row.code,
-      name: row.name,
-      type: LOCATION_DEFAULT_TYPE,
-      parentCode: null,
-      createdAt: context.now,
-      updatedAt: context.now,
-    };
-    return { action: 'created', record: applyRow(defaults, patch, EMPTY_VALUES), events: [] };
+    const created = newLocation(code, fields, context);
+    if (created.action !== 'created') throw new Error('A new location is created');
+    return { action: 'created', record: created.record, events: [] };
   }
   const duplicate = onExistingRecord(strategy, {
     rowNumber: context.rowNumber,
@@ -64,9 +61,8 @@ function decideLocation(
     message: `A location with code "${row.code}" already exists (duplicateStrategy fail).`,
   });
   if (duplicate) return duplicate;
-  const merged = applyRow(existing, patch, EMPTY_VALUES);
-  if (changedFields(existing, merged, LOCATION_CHANGEABLE_FIELDS).length === 0) return { action: 'skipped', events: [] };
-  return { action: 'updated', record: { ...merged, updatedAt: context.now }, events: [] };
+  const decision = changeLocation(existing, fields, context);
+  return decision.action === 'updated' ? { action: 'updated', record: decision.record, events: [] } : { action: 'skipped', events: [] };
 }
 
 export const locationsKind = oneRecordPerRowKind<LocationRow, Location>({

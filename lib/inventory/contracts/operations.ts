@@ -20,6 +20,7 @@ export const listItemsContract = defineOperation({
     query: z.strictObject({
       sku: exactText('Exactly this sku (case-sensitive).'),
       q: exactText('Case-insensitive substring of the sku or the name; a page examines at most 1000 items.'),
+      includeArchived: z.optional(booleanString).check(z.meta({ description: '`true`: archived items too (left out by default).' })),
       limit: limitParam,
       cursor: cursorParam,
     }),
@@ -50,6 +51,7 @@ export const listLocationsContract = defineOperation({
       parentId: z
         .optional(idParam)
         .check(z.meta({ description: 'The children of this location; a page examines at most 1000 locations. An id of no location of yours lists nothing.' })),
+      includeArchived: z.optional(booleanString).check(z.meta({ description: '`true`: archived locations too (left out by default).' })),
       limit: limitParam,
       cursor: cursorParam,
     }),

@@ -60,6 +60,11 @@ export const itemRecordSchema = open(
     barcode: z.nullable(z.string()),
     reorderPoint: z.nullable(z.number().check(z.minimum(0))).check(z.describe('On-hand quantity below which `low-stock` is emitted; null: no reorder point.')),
     trackingMode: z.enum(TRACKING_MODES),
+    status: z.optional(
+      z
+        .literal('archived')
+        .check(z.describe('Present only on an archived item (docs/inventory.md "Writing the catalog"); an active item carries no `status`.')),
+    ),
     createdAt: utcTimestamp('When the item was created.'),
     updatedAt: utcTimestamp('When the item was last changed.'),
   }),

@@ -13,6 +13,7 @@ import {
   stockRecordId,
   stockRecordSchema,
 } from './records.ts';
+import { RECORD_STATUSES } from '../domain/item.ts';
 
 /**
  * The success bodies of the inventory reads, for OpenAPI and the tests
@@ -34,10 +35,27 @@ const quantityStates = (what: string) => ({
     .check(z.describe(`\`onHand\` − \`reserved\` ${what}: what can still be promised. Negative only after a count set on-hand below what is reserved.`)),
 });
 
-export const itemSchema = open(z.object({ ...itemRecordSchema.shape, ...quantityStates('of the item across all its locations') })).check(
-  z.meta({ id: 'Item', description: 'An item (full record) with its totals across all its stock records.' }),
+/** `status` and `version` of an item or a location (docs/inventory.md "Writing the catalog"). */
+const catalogState = (what: string) => ({
+  status: z
+    .enum(RECORD_STATUSES)
+    .check(z.describe(`\`archived\`: the ${what} refuses stock in and is left out of its list unless \`includeArchived=true\`; still readable by id.`)),
+  version: z
+    .int()
+    .check(z.minimum(1))
+    .check(z.describe(`+1 per change of the ${what}; \`ETag\` is \`"<version>"\`, which \`If-Match\` names on a PATCH.`)),
+});
+
+export const itemSchema = open(
+  z.object({
+    ...itemRecordSchema.shape,
+    ...catalogState('item'),
+    ...quantityStates('of the item across all its locations'),
+  }),
+).check(z.meta({ id: 'Item', description: 'An item (full record) with its totals across all its stock records.' }));
+export const locationSchema = open(z.object({ ...locationRecordSchema.shape, ...catalogState('location') })).check(
+  z.meta({ id: 'Location', description: 'A location (warehouse, zone or bin).' }),
 );
-export const locationSchema = locationRecordSchema.check(z.meta({ id: 'Location' }));
 export const stockRecordResponseSchema = open(
   z.object({
     ...stockRecordSchema.shape,

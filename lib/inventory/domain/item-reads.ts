@@ -3,7 +3,7 @@ import type { CursorCodec } from '../../platform/pagination/cursor.ts';
 import { cursorPage, type ListPage } from '../../platform/pagination/page.ts';
 import type { ItemStock } from './stock.ts';
 import { itemTotals, type QuantityStates } from './availability.ts';
-import type { Item } from './item.ts';
+import type { Item, RecordStatus } from './item.ts';
 import type { InventoryReadStorage, ItemFilter } from './reads.ts';
 
 /**
@@ -14,12 +14,14 @@ import type { InventoryReadStorage, ItemFilter } from './reads.ts';
  */
 
 /** An item as the reads answer it: the item, and its totals across all its stock records. */
-export type ItemView = Item & QuantityStates;
+export type ItemView = Omit<Item, 'status'> & { status: RecordStatus; version: number } & QuantityStates;
 
 /** An item as stored and its stored total (none when it never held stock). */
 export interface ItemWithStock {
   item: Item;
   stock: ItemStock | undefined;
+  /** The stored item's version (older records: 1). */
+  version: number;
 }
 
 /** Items' totals (the item-stock items beside them). */
@@ -31,9 +33,10 @@ export interface ItemTotalsStorage {
 }
 
 /** The item with its totals: `stock` is its stored total, absent (all 0) when it never held stock. */
-export function itemView(item: Item, stock: ItemStock | undefined): ItemView {
+export function itemView(item: Item, stock: ItemStock | undefined, version = 1): ItemView {
   const { id, sku, name, unit, description, category, barcode, reorderPoint, trackingMode, createdAt, updatedAt } = item;
-  return { id, sku, name, unit, description, category, barcode, reorderPoint, trackingMode, ...itemTotals(stock), createdAt, updatedAt };
+  const status = item.status ?? 'active';
+  return { id, sku, name, unit, description, category, barcode, reorderPoint, trackingMode, status, version, ...itemTotals(stock), createdAt, updatedAt };
 }
 
 export class ItemReads {
@@ -48,14 +51,20 @@ export class ItemReads {
   async item(organizationId: string, id: string): Promise<ItemView> {
     const found = await this.totals.itemWithStock(organizationId, id);
     if (found === undefined) throw new NotFoundError('inventory', 'No item with this id.');
-    return itemView(found.item, found.stock);
+    return itemView(found.item, found.stock, found.version);
   }
 
   /** A page of items (one Query), then their totals (one BatchGetItem per 100, in parallel; none for an empty page). */
-  async items(organizationId: string, filter: ItemFilter, query: { limit: number; cursor?: string }): Promise<ListPage<ItemView>> {
+  /** Archived items only with `includeArchived`. */
+  async items(
+    organizationId: string,
+    filter: ItemFilter & { includeArchived?: boolean | undefined },
+    query: { limit: number; cursor?: string },
+  ): Promise<ListPage<ItemView>> {
     if (!this.cursors) throw new Error('Paging items needs a cursor codec');
+    const { includeArchived, ...stored } = filter;
     return cursorPage(this.cursors, { organizationId, endpoint: 'GET /v1/items', filters: { ...filter } }, query.cursor, async (after) => {
-      const page = await this.storage.items(organizationId, filter, after, query.limit);
+      const page = await this.storage.items(organizationId, { ...stored, activeOnly: includeArchived !== true }, after, query.limit);
       const totals =
         page.items.length === 0
           ? new Map<string, ItemStock>()
@@ -63,7 +72,7 @@ export class ItemReads {
               organizationId,
               page.items.map((item) => item.id),
             );
-      return { ...page, items: page.items.map((item) => itemView(item, totals.get(item.id))) };
+      return { ...page, items: page.items.map((item) => itemView(item, totals.get(item.id), page.versions?.get(item.id) ?? 1)) };
     });
   }
 }

@@ -1,8 +1,16 @@
-/** Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per organization and never changed. */
+/**
+ * Items: what is stocked. Identified by `id` (`itm_…`); `sku` is the natural key, unique per
+ * organization; a PATCH may rename it (docs/inventory.md "Writing the catalog"), an import never does.
+ */
 
 export const TRACKING_MODES = ['none', 'lot'] as const;
 
 export type TrackingMode = (typeof TRACKING_MODES)[number];
+
+/** An item or location is `active` or `archived` (docs/inventory.md "Writing the catalog"). */
+export const RECORD_STATUSES = ['active', 'archived'] as const;
+
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 /** The stored item, as events carry it (`eventItemSchema` of `lib/events/contracts/events.ts`). */
 export interface Item {
@@ -15,11 +23,16 @@ export interface Item {
   barcode: string | null;
   reorderPoint: number | null;
   trackingMode: TrackingMode;
+  /**
+   * Present only on an archived item: an active item is stored (and carried by its events)
+   * without it, exactly as before archiving existed, so their envelopes stay the same.
+   */
+  status?: 'archived';
   createdAt: string;
   updatedAt: string;
 }
 
-/** Item fields an update can change (not `sku`: the natural key never changes); `changedFields` and `previous` name only these. */
+/** Item fields an import row can change (not `sku`, the natural key; a PATCH may also change `sku` and `status`: ITEM_UPDATABLE_FIELDS of catalog.ts). */
 export const ITEM_CHANGEABLE_FIELDS = ['name', 'unit', 'description', 'category', 'barcode', 'reorderPoint', 'trackingMode'] as const;
 
 export const ITEM_DEFAULT_UNIT = 'ea';

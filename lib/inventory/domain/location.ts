@@ -1,6 +1,6 @@
 /**
  * Locations: where stock is, as a tree (warehouse → zone → bin). Identified by `id` (`loc_…`);
- * `code` is the natural key, unique per organization and never changed. A location names its
+ * `code` is the natural key, unique per organization; a PATCH may rename it, an import never does. A location names its
  * parent by code; no location may be its own ancestor (see `hierarchy.ts`).
  */
 
@@ -13,6 +13,8 @@ export interface Location {
   name: string;
   type: LocationType;
   parentCode: string | null;
+  /** Present only on an archived location (as an item's `status`). */
+  status?: 'archived';
   createdAt: string;
   updatedAt: string;
 }

@@ -3,8 +3,9 @@ import type { CursorBinding, CursorCodec } from '../../platform/pagination/curso
 import { cursorPage, type ListPage, type PageOf } from '../../platform/pagination/page.ts';
 import { quantityStates } from './availability.ts';
 import type { Item } from './item.ts';
+import type { RecordStatus } from './item.ts';
 import type { Location } from './location.ts';
-import type { InventoryRecordType, InventoryRecordTypes } from './records.ts';
+import type { InventoryRecordType, InventoryRecordTypes, VersionedRecord } from './records.ts';
 import type { MovementRecord, MovementType, StockRecord } from './stock.ts';
 
 /**
@@ -18,10 +19,13 @@ import type { MovementRecord, MovementType, StockRecord } from './stock.ts';
 export interface ItemFilter {
   sku?: string | undefined;
   q?: string | undefined;
+  /** Leave archived items out (`GET /v1/items` without `includeArchived=true`); other readers see every item. */
+  activeOnly?: boolean | undefined;
 }
 
 export interface LocationFilter {
   code?: string | undefined;
+  includeArchived?: boolean | undefined;
   /** The parent's id; an id of no location of the organization lists nothing. */
   parentId?: string | undefined;
 }
@@ -30,7 +34,12 @@ export interface LocationFilter {
 export interface LocationListFilter {
   code?: string | undefined;
   parentCode?: string | undefined;
+  /** Leave archived locations out (as ItemFilter's). */
+  activeOnly?: boolean | undefined;
 }
+
+/** A page of items or locations, with each record's version by id (older entries: 1). */
+export type VersionedPage<R> = PageOf<R> & { versions?: Map<string, number> };
 
 export interface StockRecordFilter {
   itemId?: string | undefined;
@@ -52,9 +61,11 @@ export interface MovementFilter {
 /** `after`: the position a cursor carried (the last sort key served or examined). */
 export interface InventoryReadStorage {
   record<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<InventoryRecordTypes[T] | undefined>;
+  /** The record with its version; optional for readers that never answer versions (exports). */
+  versioned?<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined>;
   movement(organizationId: string, id: string): Promise<MovementRecord | undefined>;
-  items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<PageOf<Item>>;
-  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<PageOf<Location>>;
+  items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<VersionedPage<Item>>;
+  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<VersionedPage<Location>>;
   stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>>;
   movements(organizationId: string, filter: MovementFilter, after: string | undefined, limit: number): Promise<PageOf<MovementRecord>>;
 }
@@ -75,9 +86,17 @@ export interface StockRecordView {
   updatedAt: string;
 }
 
-export function locationView(location: Location): Location {
+/** A location as the reads and writes answer it: the stored location, its `status` and its `version`. */
+export type LocationView = Omit<Location, 'status'> & { status: RecordStatus; version: number };
+
+export function locationView(location: Location, version = 1): LocationView {
   const { id, code, name, type, parentCode, createdAt, updatedAt } = location;
-  return { id, code, name, type, parentCode, createdAt, updatedAt };
+  return { id, code, name, type, parentCode, status: location.status ?? 'active', version, createdAt, updatedAt };
+}
+
+/** The strong ETag of an item's or location's version (`"3"`): what `If-Match` names. */
+export function versionETag(version: number): string {
+  return `"${version}"`;
 }
 
 export function stockRecordView(stock: StockRecord): StockRecordView {
@@ -110,8 +129,11 @@ export class InventoryReads {
     private readonly cursors?: CursorCodec,
   ) {}
 
-  async location(organizationId: string, id: string): Promise<Location> {
-    return locationView(this.found('location', await this.storage.record(organizationId, 'location', id)));
+  /** Archived locations too: an archived location stays readable by id. */
+  async location(organizationId: string, id: string): Promise<LocationView> {
+    if (!this.storage.versioned) throw new Error('Reading a location by id needs versioned reads');
+    const found = this.found('location', await this.storage.versioned(organizationId, 'location', id));
+    return locationView(found.record, found.version);
   }
 
   async stockRecord(organizationId: string, id: string): Promise<StockRecordView> {
@@ -126,13 +148,19 @@ export class InventoryReads {
    * A location names its parent by code, so `parentId` is read first (one GetItem) and the page
    * filters on that code; an unknown or foreign parent lists nothing.
    */
-  locations(organizationId: string, filter: LocationFilter, query: ListQuery): Promise<ListPage<Location>> {
+  locations(organizationId: string, filter: LocationFilter, query: ListQuery): Promise<ListPage<LocationView>> {
     const { code, parentId } = filter;
-    return this.paged({ organizationId, endpoint: 'GET /v1/locations', filters: { ...filter } }, query, locationView, async (after) => {
-      if (parentId === undefined) return this.storage.locations(organizationId, { code }, after, query.limit);
-      const parent = await this.storage.record(organizationId, 'location', parentId);
-      if (parent === undefined) return { items: [], more: false };
-      return this.storage.locations(organizationId, { code, parentCode: parent.code }, after, query.limit);
+    const activeOnly = filter.includeArchived !== true;
+    if (!this.cursors) throw new Error('Paging inventory lists needs a cursor codec');
+    const binding = { organizationId, endpoint: 'GET /v1/locations', filters: { ...filter } };
+    return cursorPage(this.cursors, binding, query.cursor, async (after) => {
+      const page = await (async (): Promise<VersionedPage<Location>> => {
+        if (parentId === undefined) return this.storage.locations(organizationId, { code, activeOnly }, after, query.limit);
+        const parent = await this.storage.record(organizationId, 'location', parentId);
+        if (parent === undefined) return { items: [], more: false };
+        return this.storage.locations(organizationId, { code, parentCode: parent.code, activeOnly }, after, query.limit);
+      })();
+      return { ...page, items: page.items.map((location) => locationView(location, page.versions?.get(location.id) ?? 1)) };
     });
   }
 

@@ -1,7 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { InventoryRecordType, InventoryRecordTypes } from '../domain/records.ts';
 import { entityItem, type Key } from '../../platform/dynamo/entity.ts';
-import { inventoryListEntryEntity, LIST_PREFIXES, listSortKeys, stockRecordListEntryEntity } from './entities.ts';
+import { inventoryListEntryEntity, LIST_PREFIXES, listSortKeys, naturalKeyClaimEntity, stockRecordListEntryEntity } from './entities.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
 
 /**
@@ -99,7 +99,7 @@ export function listEntryWrites<T extends InventoryRecordType>(
   onNaturalKeyTaken: () => Error,
 ): StoreWrite[] {
   // The mapped union cannot see that `type` and `record` belong together.
-  return entryPuts(tableName, organizationId, { type, record } as Listed, onNaturalKeyTaken);
+  return entryPuts(tableName, organizationId, { type, record } as Listed, 1, onNaturalKeyTaken);
 }
 
 /** The puts an update of a record makes to its list entries: none for keys-only entries, which nothing an update changes is in. */
@@ -108,12 +108,35 @@ export function listEntryUpdateWrites<T extends InventoryRecordType>(
   organizationId: string,
   type: T,
   record: InventoryRecordTypes[T],
+  version: number,
 ): StoreWrite[] {
   // Item and location entries claim nothing, so an update rewrites them unconditionally.
-  return KEYS_ONLY.has(type) ? [] : entryPuts(tableName, organizationId, { type, record } as Listed);
+  return KEYS_ONLY.has(type) ? [] : entryPuts(tableName, organizationId, { type, record } as Listed, version);
 }
 
-function entryPuts(tableName: string, organizationId: string, listed: Listed, onNaturalKeyTaken?: () => Error): StoreWrite[] {
+/**
+ * The writes of a rename (docs/inventory.md "Writing the catalog"): the entry that claimed the old
+ * natural key deleted (with the claim item of older code, if any), the new one put where absent
+ * (taken: `onNaturalKeyTaken`), in the transaction that updates the record.
+ */
+export function listEntryRenameWrites<T extends 'item' | 'location'>(
+  tableName: string,
+  organizationId: string,
+  type: T,
+  record: InventoryRecordTypes[T],
+  previousNaturalKey: string,
+  version: number,
+  onNaturalKeyTaken: () => Error,
+): StoreWrite[] {
+  return [
+    { item: { Delete: { TableName: tableName, Key: naturalKeyClaimKey(organizationId, type, previousNaturalKey) } } },
+    { item: { Delete: { TableName: tableName, Key: naturalKeyClaimEntity.key({ organizationId, recordType: type, naturalKey: previousNaturalKey }) } } },
+    ...entryPuts(tableName, organizationId, { type, record } as Listed, version, onNaturalKeyTaken),
+  ];
+}
+
+/** Item and location entries copy the record's version (entries written before they did read as version 1). */
+function entryPuts(tableName: string, organizationId: string, listed: Listed, version: number, onNaturalKeyTaken?: () => Error): StoreWrite[] {
   const keysOnly = KEYS_ONLY.has(listed.type);
   const entity = keysOnly ? stockRecordListEntryEntity : inventoryListEntryEntity;
   return entriesOf(listed).map((entry) => {
@@ -123,7 +146,7 @@ function entryPuts(tableName: string, organizationId: string, listed: Listed, on
       organizationId,
       recordType: listed.type,
       id: listed.record.id,
-      ...(keysOnly ? {} : { record: listed.record }),
+      ...(keysOnly ? {} : { record: listed.record, version }),
     };
     const item = entityItem(entity, identity, attributes);
     if (!entry.claimsNaturalKey || onNaturalKeyTaken === undefined) return { item: { Put: { TableName: tableName, Item: item } } };

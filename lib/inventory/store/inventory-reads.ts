@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../domain/item.ts';
 import type { Location } from '../domain/location.ts';
-import { INVENTORY_RECORD_TYPES, type InventoryRecordType, type InventoryRecordTypes } from '../domain/records.ts';
-import type { InventoryReadStorage, ItemFilter, LocationListFilter, MovementFilter, StockRecordFilter } from '../domain/reads.ts';
+import { INVENTORY_RECORD_TYPES, type InventoryRecordType, type InventoryRecordTypes, type VersionedRecord } from '../domain/records.ts';
+import type { InventoryReadStorage, ItemFilter, LocationListFilter, MovementFilter, StockRecordFilter, VersionedPage } from '../domain/reads.ts';
 import type { MovementRecord, StockRecord } from '../domain/stock.ts';
 import type { PageOf } from '../../platform/pagination/page.ts';
 import { documentClient } from '../../platform/aws/dynamodb-client.ts';
@@ -29,6 +29,10 @@ type Range = { lower: string; upper: string };
 const exactly = (sortKey: string): Range => ({ lower: sortKey, upper: sortKey });
 /** The keys starting with `prefix`, which ends in `#`. */
 const startingWith = (prefix: string): Range => ({ lower: prefix, upper: `${prefix.slice(0, -1)}$` });
+
+/** Archived records carry `status` (an active one is stored without it). */
+const ACTIVE_ONLY = 'attribute_not_exists(#record.#status)';
+const STATUS_NAMES = { '#record': 'record', '#status': 'status' };
 
 class Conditions {
   private readonly expressions: string[] = [];
@@ -58,26 +62,37 @@ export class InventoryReadStore implements InventoryReadStorage {
     return stored?.recordType === type ? (stored.record as InventoryRecordTypes[T]) : undefined;
   }
 
+  /** The record with its version (one consistent GetItem). */
+  async versioned<T extends InventoryRecordType>(organizationId: string, type: T, id: string): Promise<VersionedRecord<InventoryRecordTypes[T]> | undefined> {
+    if (!id.startsWith(`${INVENTORY_RECORD_TYPES[type].idPrefix}_`)) return undefined;
+    const { Item: stored } = await documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: inventoryRecordEntity.key({ organizationId, recordType: type, id }), ConsistentRead: true }),
+    );
+    return stored?.recordType === type ? { record: stored.record as InventoryRecordTypes[T], version: (stored.version as number | undefined) ?? 1 } : undefined;
+  }
+
   /** One GetItem, or 2 for an id stored by older code or unknown (lib/inventory/store/movements-store.ts). */
   async movement(organizationId: string, id: string): Promise<MovementRecord | undefined> {
     if (!id.startsWith('mov_')) return undefined;
     return movementById(this.tableName, organizationId, id);
   }
 
-  items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<PageOf<Item>> {
+  items(organizationId: string, filter: ItemFilter, after: string | undefined, limit: number): Promise<VersionedPage<Item>> {
     const conditions = new Conditions();
+    if (filter.activeOnly === true) conditions.add(ACTIVE_ONLY, STATUS_NAMES, {});
     if (filter.q !== undefined) conditions.add('contains(#search, :q)', { '#search': 'searchText' }, { ':q': searchable(filter.q) });
     const range = filter.sku === undefined ? sortKeyRange(LIST_PREFIXES.sku) : exactly(listSortKeys.item(filter.sku));
-    return this.page<Item>(organizationId, 'item', range, conditions, after, limit);
+    return this.page<Item>(organizationId, 'item', range, conditions, after, limit) as Promise<VersionedPage<Item>>;
   }
 
-  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<PageOf<Location>> {
+  locations(organizationId: string, filter: LocationListFilter, after: string | undefined, limit: number): Promise<VersionedPage<Location>> {
     const conditions = new Conditions();
+    if (filter.activeOnly === true) conditions.add(ACTIVE_ONLY, STATUS_NAMES, {});
     // The entry holds the whole location: its parent is read there, not from the sort key (so within the budget).
     if (filter.parentCode !== undefined)
       conditions.add('#record.#parentCode = :parentCode', { '#record': 'record', '#parentCode': 'parentCode' }, { ':parentCode': filter.parentCode });
     const range = filter.code === undefined ? sortKeyRange(LIST_PREFIXES.code) : exactly(listSortKeys.location(filter.code));
-    return this.page<Location>(organizationId, 'location', range, conditions, after, limit);
+    return this.page<Location>(organizationId, 'location', range, conditions, after, limit) as Promise<VersionedPage<Location>>;
   }
 
   stockRecords(organizationId: string, filter: StockRecordFilter, after: string | undefined, limit: number): Promise<PageOf<StockRecord>> {
@@ -127,7 +142,7 @@ export class InventoryReadStore implements InventoryReadStorage {
     after: string | undefined,
     limit: number,
     newestFirst = false,
-  ): Promise<PageOf<R>> {
+  ): Promise<PageOf<R> & { versions: Map<string, number> }> {
     const filter = conditions.filter();
     const page = await readPageInOneQuery({
       tableName: this.tableName,
@@ -139,6 +154,8 @@ export class InventoryReadStore implements InventoryReadStorage {
       budget: filter === undefined ? limit + 1 : Math.max(limit + 1, INVENTORY_LIST_READ_BUDGET),
       ...(filter === undefined ? {} : { filter }),
     });
-    return { items: page.items.map((item) => item.record as R), ...(page.last === undefined ? {} : { last: page.last }), more: page.more };
+    // Item and location entries copy the record's version; entries written before they did read as version 1.
+    const versions = new Map(page.items.map((item) => [item.id as string, (item.version as number | undefined) ?? 1]));
+    return { items: page.items.map((item) => item.record as R), ...(page.last === undefined ? {} : { last: page.last }), more: page.more, versions };
   }
 }

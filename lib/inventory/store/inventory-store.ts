@@ -12,7 +12,7 @@ import type { ItemAtLocation as StockPlace } from '../domain/stock.ts';
 import { batchGet, entityItem, type Key } from '../../platform/dynamo/entity.ts';
 import { inventoryRecordEntity, naturalKeyClaimEntity } from './entities.ts';
 import { InventoryRecordChecks } from './inventory-record-checks.ts';
-import { listEntryUpdateWrites, listEntryWrites, naturalKeyClaimKey } from './inventory-lists.ts';
+import { listEntryRenameWrites, listEntryUpdateWrites, listEntryWrites, naturalKeyClaimKey } from './inventory-lists.ts';
 import { movementsOf, movementWrite } from './movements-store.ts';
 import { entersStock, stockedLotPut, stockedRecordsAt } from './stocked-lots.ts';
 import type { StoreWrite } from '../../platform/dynamo/transaction-writer.ts';
@@ -79,9 +79,36 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     };
     return [
       recordPut,
-      ...listEntryUpdateWrites(this.tableName, organizationId, type, record),
+      ...listEntryUpdateWrites(this.tableName, organizationId, type, record, expectedVersion + 1),
       ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0),
     ];
+  }
+
+  /**
+   * A rename (docs/inventory.md "Writing the catalog"): the record over `expectedVersion` while it
+   * still has its old natural key, the entry that claimed the old key deleted (and the claim item
+   * of older code, if any), the new one put where absent; another record holding the new key
+   * fails the transaction with NaturalKeyTakenError.
+   */
+  renameWrites<T extends 'item' | 'location'>(
+    organizationId: string,
+    type: T,
+    record: InventoryRecordTypes[T],
+    previousNaturalKey: string,
+    expectedVersion: number,
+  ): StoreWrite[] {
+    const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
+    const recordPut: StoreWrite = {
+      item: {
+        Put: {
+          TableName: this.tableName,
+          Item: this.recordItem(organizationId, type, record, expectedVersion + 1),
+          ConditionExpression: 'version = :expected AND naturalKey = :naturalKey',
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': previousNaturalKey },
+        },
+      },
+    };
+    return [recordPut, ...listEntryRenameWrites(this.tableName, organizationId, type, record, previousNaturalKey, expectedVersion + 1, taken)];
   }
 
   /** A lot record that comes to hold stock puts its entry among the place's stocked lots (lib/inventory/store/stocked-lots.ts). */

@@ -16,7 +16,7 @@ export async function readItemWithStock(
   organizationId: string,
   itemId: string,
   stockRecordIds: readonly string[],
-): Promise<{ item: Item; stock: ItemStock | undefined; records: Map<string, StockRecord> } | undefined> {
+): Promise<{ item: Item; version: number; stock: ItemStock | undefined; records: Map<string, StockRecord> } | undefined> {
   // An id of another type names no item: no request.
   if (!itemId.startsWith(`${INVENTORY_RECORD_TYPES.item.idPrefix}_`)) return undefined;
   const stored = await batchGet(tableName, [
@@ -24,15 +24,17 @@ export async function readItemWithStock(
     itemStockEntity.key({ organizationId, itemId }),
     ...stockRecordIds.map((id) => inventoryRecordEntity.key({ organizationId, recordType: 'stock-record', id })),
   ]);
-  const item = stored.find((found) => found.recordType === 'item' && found.id === itemId)?.record as Item | undefined;
+  const itemStored = stored.find((found) => found.recordType === 'item' && found.id === itemId);
+  const item = itemStored?.record as Item | undefined;
   if (item === undefined) return undefined;
+  const version = (itemStored?.version as number | undefined) ?? 1;
   const stock = stored.find((found) => found.entity === itemStockEntity.type)?.itemStock as ItemStock | undefined;
   const records = new Map<string, StockRecord>();
   for (const found of stored) {
     const record = found.record as StockRecord | undefined;
     if (found.recordType === 'stock-record' && record?.itemId === itemId) records.set(record.id, record);
   }
-  return { item, stock, records };
+  return { item, version, stock, records };
 }
 
 /** Items' totals for the item reads (`GET /v1/items`, `GET /v1/items/{id}`). */

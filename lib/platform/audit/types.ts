@@ -30,6 +30,10 @@ export const AUDIT_KINDS = [
   'build.submitted',
   'build.succeeded',
   'build.failed',
+  'item.created',
+  'item.updated',
+  'location.created',
+  'location.updated',
 ] as const;
 
 export type AuditKind = (typeof AUDIT_KINDS)[number];

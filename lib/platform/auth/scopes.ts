@@ -10,6 +10,7 @@ export const SCOPES = [
   'boms:write',
   'events:read',
   'inventory:read',
+  'inventory:write',
   'stock:write',
   'webhooks:read',
   'webhooks:write',

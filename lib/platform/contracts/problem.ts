@@ -29,10 +29,17 @@ export const problemSchema = z
     status: z.number().check(z.int(), z.minimum(400), z.maximum(599)),
     detail: z.optional(z.string()),
     instance: z.string(),
-    code: z.string().check(z.regex(/^customer-api\.[a-z0-9-]+\.[a-z0-9-]+$/)),
+    // `customer-api.<area>.<condition>`; `customer-api.precondition-failed` (412) belongs to no area.
+    code: z.string().check(z.regex(/^customer-api\.[a-z0-9-]+(\.[a-z0-9-]+)?$/)),
     traceId: z.string().check(z.minLength(1)),
     errors: z.optional(z.array(fieldErrorSchema)),
     requiredScope: z.optional(z.string()),
+    version: z.optional(
+      z.number().check(z.int(), z.minimum(1), z.describe('`customer-api.precondition-failed`: the record\'s current version (its ETag is `"<version>"`).')),
+    ),
+    itemId: z.optional(z.string().check(z.describe('`customer-api.inventory.sku-taken`: the item that holds the sku.'))),
+    locationId: z.optional(z.string().check(z.describe('`customer-api.inventory.code-taken`: the location that holds the code.'))),
+    onHand: z.optional(z.number().check(z.describe('`customer-api.inventory.tracking-change-with-stock`: what the item holds on hand.'))),
     lines: z.optional(z.array(stockProblemLineSchema)),
     reservationId: z.optional(z.nullable(z.string())),
     reservationStatus: z.optional(z.string()),

@@ -6,7 +6,7 @@ import type { QueueId, TableId } from '../storage/tables.ts';
  * Metadata only: no zod schema, no parser, no store code (a type import of the table ids at most).
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type TableAccess = 'read' | 'write' | 'read-write';
 
 export interface ResourceAccess {

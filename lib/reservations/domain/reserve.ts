@@ -2,7 +2,7 @@ import { ApiError, ValidationError, type FieldError } from '../../platform/core/
 import type { EventDraft } from '../../platform/events/types.ts';
 import type { Item } from '../../inventory/index.ts';
 import type { Location } from '../../inventory/index.ts';
-import { newRecordId } from '../../inventory/index.ts';
+import { ArchivedError, archivedOf, newRecordId } from '../../inventory/index.ts';
 import { newMovementId, stockRecordKey, sumQuantities } from '../../inventory/index.ts';
 import type { CommandPlan } from '../../platform/write/ports.ts';
 import { referenceOf } from '../../stock/index.ts';
@@ -198,6 +198,9 @@ function hold(state: StockState, lines: PlacedLine[], reservationId: string, at:
   const short: ShortLine[] = [];
   for (const line of lines) {
     const { item, location, input } = line;
+    // An archived item or location holds no new stock (docs/inventory.md "Writing the catalog").
+    const archived = archivedOf(item, location);
+    if (archived) throw new ArchivedError(archived, archived === 'item' ? item.sku : location.code, [lines.indexOf(line)]);
     ledger.begin();
     const sides: Array<[StockSide, number]> =
       input.lot !== null || item.trackingMode !== 'lot'

@@ -1,5 +1,5 @@
 import type { BuildProvenance } from '../../boms/index.ts';
-import type { Item } from '../../inventory/index.ts';
+import { ARCHIVED_CODES, archivedMessage, type Item } from '../../inventory/index.ts';
 import type { MoveResult } from './ledger.ts';
 
 /**
@@ -49,6 +49,7 @@ export function refusal(
   needed: number,
 ): StockRefusal {
   if (moved.reason === 'insufficient-stock') return insufficientStock(rowNumber, column, value, what, moved.available, needed);
+  if (moved.reason === 'archived') return archivedRefusal(rowNumber, moved.what, moved.name);
   return {
     rowNumber,
     column,
@@ -56,6 +57,11 @@ export function refusal(
     code: 'invalid-number',
     message: `${what} would hold more than ${moved.limit}, the most a stock record or an item may hold.`,
   };
+}
+
+/** A row (or line) that would bring stock into an archived item or location: the row error `item-archived` / `location-archived`. */
+export function archivedRefusal(rowNumber: number, what: 'item' | 'location', name: string): StockRefusal {
+  return { rowNumber, column: what === 'item' ? 'sku' : 'locationCode', value: name, code: ARCHIVED_CODES[what], message: archivedMessage(what, name) };
 }
 
 export function insufficientStock(rowNumber: number, column: string, value: string, what: string, available: number, needed: number): StockRefusal {

@@ -68,7 +68,9 @@ export type MoveResult =
   | { ok: true; movementId: string; from?: StockRecord; to?: StockRecord }
   | { ok: false; reason: 'insufficient-stock'; available: number }
   /** The destination's on-hand or the item's total would pass MAX_ON_HAND. */
-  | { ok: false; reason: 'over-limit'; limit: number };
+  | { ok: false; reason: 'over-limit'; limit: number }
+  /** Stock in at an archived item or location (docs/inventory.md "Writing the catalog"). */
+  | { ok: false; reason: 'archived'; what: 'item' | 'location'; name: string };
 
 export interface LedgerIds {
   stockRecord(): string;

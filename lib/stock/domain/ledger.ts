@@ -3,7 +3,7 @@ import type { EventDraft } from '../../platform/events/types.ts';
 import type { Item, TrackingMode } from '../../inventory/index.ts';
 import type { Location } from '../../inventory/index.ts';
 import type { VersionedRecord } from '../../inventory/index.ts';
-import { STORED_ENTRIES_PER_WRITE } from '../../inventory/index.ts';
+import { STORED_ENTRIES_PER_WRITE, archivedOf } from '../../inventory/index.ts';
 import {
   availableOf,
   isMovementTime,
@@ -240,6 +240,9 @@ export class StockLedger {
       const available = input.type === 'count' || input.reservationId !== undefined ? this.onHand(item, from) : this.available(item, from);
       if (available < input.quantity) return { ok: false, reason: 'insufficient-stock', available };
     }
+    // An archived item or location takes no stock in; stock may still leave it.
+    const archived = to ? archivedOf(item, to.location) : undefined;
+    if (to && archived) return { ok: false, reason: 'archived', what: archived, name: archived === 'item' ? item.sku : to.location.code };
     // A transfer moves stock between locations and leaves the item's total as it is: it neither
     // writes nor checks the total (docs/inventory.md "Concurrency"), so concurrent transfers of
     // one item contend only on the stock records they move.

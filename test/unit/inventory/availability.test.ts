@@ -63,7 +63,14 @@ describe('quantity states', () => {
     const item = itemOf('itm_0000000001', 'RESIN');
 
     // Act + Assess
-    expect(itemView(item, { itemId: item.id, onHand: 12, reserved: 5 })).toEqual({ ...item, onHand: 12, reserved: 5, available: 7 });
+    expect(itemView(item, { itemId: item.id, onHand: 12, reserved: 5 }, 3)).toEqual({
+      ...item,
+      status: 'active',
+      version: 3,
+      onHand: 12,
+      reserved: 5,
+      available: 7,
+    });
     expect(itemView(item, { itemId: item.id, onHand: 12 })).toMatchObject({ onHand: 12, reserved: 0, available: 12 });
     expect(itemView(item, undefined)).toMatchObject({ onHand: 0, reserved: 0, available: 0 });
   });

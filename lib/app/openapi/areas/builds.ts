@@ -15,7 +15,7 @@ export const buildsOpenApi = {
     getBuild: { contract: getBuildContract, response: buildSchema },
   },
   problemCodes: {
-    submitBuild: { 409: ['customer-api.builds.reference-taken'] },
+    submitBuild: { 409: ['customer-api.builds.reference-taken', 'customer-api.inventory.item-archived', 'customer-api.inventory.location-archived'] },
     getBuild: { 404: ['customer-api.builds.not-found'] },
   },
 } satisfies OpenApiArea<typeof BUILD_ROUTES>;

@@ -10,6 +10,7 @@ import {
   listMovementsContract,
   listStockRecordsContract,
 } from '../../../inventory/contracts/operations.ts';
+import { createItemContract, createLocationContract, updateItemContract, updateLocationContract } from '../../../inventory/contracts/catalog-writes.ts';
 import {
   itemAvailabilitySchema,
   itemSchema,
@@ -34,10 +35,14 @@ export const inventoryOpenApi = {
   },
   operations: {
     listItems: { contract: listItemsContract, response: itemsPageSchema },
+    createItem: { contract: createItemContract, response: itemSchema },
     getItem: { contract: getItemContract, response: itemSchema },
+    updateItem: { contract: updateItemContract, response: itemSchema },
     getItemAvailability: { contract: getItemAvailabilityContract, response: itemAvailabilitySchema },
     listLocations: { contract: listLocationsContract, response: locationsPageSchema },
+    createLocation: { contract: createLocationContract, response: locationSchema },
     getLocation: { contract: getLocationContract, response: locationSchema },
+    updateLocation: { contract: updateLocationContract, response: locationSchema },
     listStockRecords: { contract: listStockRecordsContract, response: stockRecordsPageSchema },
     getStockRecord: { contract: getStockRecordContract, response: stockRecordResponseSchema },
     listMovements: { contract: listMovementsContract, response: movementsPageSchema },
@@ -45,6 +50,16 @@ export const inventoryOpenApi = {
     traceLot: { contract: traceLotContract, response: lotTraceSchema },
   },
   problemCodes: {
+    createItem: { 409: ['customer-api.inventory.sku-taken'] },
+    updateItem: {
+      409: ['customer-api.inventory.sku-taken', 'customer-api.inventory.tracking-change-with-stock'],
+      412: ['customer-api.precondition-failed'],
+    },
+    createLocation: { 409: ['customer-api.inventory.code-taken'] },
+    updateLocation: {
+      409: ['customer-api.inventory.code-taken', 'customer-api.inventory.location-has-children'],
+      412: ['customer-api.precondition-failed'],
+    },
     traceLot: { 400: ['customer-api.lots.not-lot-tracked'], 404: ['customer-api.inventory.not-found'] },
   },
 } satisfies OpenApiArea<typeof INVENTORY_ROUTES>;

@@ -29,6 +29,8 @@ export const reservationsOpenApi = {
         'customer-api.reservations.reference-taken',
         'customer-api.reservations.too-large',
         'customer-api.request.conflict',
+        'customer-api.inventory.item-archived',
+        'customer-api.inventory.location-archived',
       ],
     },
     releaseReservation: {

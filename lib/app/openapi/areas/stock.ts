@@ -26,6 +26,8 @@ export const stockOpenApi = {
         'customer-api.stock.insufficient-stock',
         'customer-api.stock.already-applied',
         'customer-api.request.conflict',
+        'customer-api.inventory.item-archived',
+        'customer-api.inventory.location-archived',
       ],
     },
     transferStock: {
@@ -34,11 +36,29 @@ export const stockOpenApi = {
         'customer-api.stock.insufficient-stock',
         'customer-api.stock.already-applied',
         'customer-api.request.conflict',
+        'customer-api.inventory.item-archived',
+        'customer-api.inventory.location-archived',
       ],
     },
     // A count sets on-hand: never short of stock.
-    countStock: { 409: ['customer-api.stock.quantity-stale', 'customer-api.stock.already-applied', 'customer-api.request.conflict'] },
+    countStock: {
+      409: [
+        'customer-api.stock.quantity-stale',
+        'customer-api.stock.already-applied',
+        'customer-api.request.conflict',
+        'customer-api.inventory.item-archived',
+        'customer-api.inventory.location-archived',
+      ],
+    },
     // Receipts only add: never short of stock; compare-and-set only where a line asks for it.
-    receiveStock: { 409: ['customer-api.stock.quantity-stale', 'customer-api.stock.already-applied', 'customer-api.request.conflict'] },
+    receiveStock: {
+      409: [
+        'customer-api.stock.quantity-stale',
+        'customer-api.stock.already-applied',
+        'customer-api.request.conflict',
+        'customer-api.inventory.item-archived',
+        'customer-api.inventory.location-archived',
+      ],
+    },
   },
 } satisfies OpenApiArea<typeof STOCK_ROUTES>;

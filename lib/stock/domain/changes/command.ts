@@ -3,7 +3,7 @@ import { newId } from '../../../platform/core/ids.ts';
 import type { AuditKind } from '../../../platform/audit/types.ts';
 import type { Item } from '../../../inventory/index.ts';
 import type { Location } from '../../../inventory/index.ts';
-import { newRecordId, type VersionedRecord } from '../../../inventory/index.ts';
+import { ARCHIVED_CODES, ArchivedError, newRecordId, type VersionedRecord } from '../../../inventory/index.ts';
 import { availableOf, newMovementId, reservedOf, stockRecordKey, type StockRecord } from '../../../inventory/index.ts';
 import type { EventDraft } from '../../../platform/events/types.ts';
 import type { CommandPlan } from '../../../platform/write/ports.ts';
@@ -268,6 +268,9 @@ function decideLines(state: StockState, lines: ResolvedLine[], change: { id: str
     if (!decision.ok) {
       ledger.rollback();
       const { refusal } = decision;
+      // Stock in at an archived item or location is a 409 of the whole change, naming the line.
+      if (refusal.code === ARCHIVED_CODES.item || refusal.code === ARCHIVED_CODES.location)
+        throw new ArchivedError(refusal.code === ARCHIVED_CODES.item ? 'item' : 'location', refusal.value ?? '', [index]);
       if (refusal.code !== 'insufficient-stock')
         throw new ValidationError(
           [{ location: 'body', pointer: `/lines/${index}/${refusal.column}`, code: refusal.code, message: refusal.message }],

@@ -1,0 +1,21 @@
+import { writeChainDependencies } from '../../../lib/app/composition-writes.ts';
+import { updateLocationContract } from '../../../lib/inventory/contracts/catalog-writes.ts';
+import { versionETag } from '../../../lib/inventory/domain/reads.ts';
+import { updateLocationRoute } from '../../../lib/inventory/routes.ts';
+import { bindOperation } from '../../../lib/platform/contracts/operation.ts';
+import { createOperationHandler } from '../../../lib/platform/http/chain.ts';
+import { catalogCommands, decideAgainOnConflict } from './catalog-writes.ts';
+
+const commands = catalogCommands();
+
+export const handler = createOperationHandler(
+  bindOperation(updateLocationRoute, updateLocationContract),
+  writeChainDependencies,
+  async ({ path, headers, body, principal, commit }) =>
+    decideAgainOnConflict(() =>
+      commit(
+        () => commands.updateLocation(principal.organizationId, path.id, body, headers['If-Match']),
+        ({ view, version }) => ({ status: 200, json: view, headers: { ETag: versionETag(version) } }),
+      ),
+    ),
+);
