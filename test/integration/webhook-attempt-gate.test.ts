@@ -262,6 +262,33 @@ describe('WebhookAttemptGate', () => {
     expect(Number(item?.t_whe_turns)).toBe(1);
   });
 
+  it('a refused attempt to an endpoint another worker admitted a moment ago waits for its slot rather than being deferred, and gets it when that worker gives one back', async () => {
+    const organizationId = uniqueOrganization();
+    const [first, second] = workers(2) as [WebhookAttemptGate, WebhookAttemptGate];
+    const held = [0, 1].map((index) => ({ organizationId, endpointId: 'whe_new', leaseId: `held-${index}` }));
+    for (const request of held) expect(await first.acquire(request)).toEqual({ admitted: true });
+
+    const asked = second.acquire({ organizationId, endpointId: 'whe_new', leaseId: 'beside' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    runSlowly();
+    await first.release({ ...(held[0] as (typeof held)[number]), timedOut: false });
+
+    // At the endpoint's base share of 2, and no attempt of its own in the second worker: without the gate item's word that the endpoint was admitted a moment ago, it would be deferred at once.
+    expect(await asked).toEqual({ admitted: true });
+  });
+
+  it('a refused attempt to an endpoint admitted more than a second ago is deferred at once', async () => {
+    const organizationId = uniqueOrganization();
+    let now = Date.now();
+    const clock = () => now;
+    const [first, second] = workers(2, { clock }) as [WebhookAttemptGate, WebhookAttemptGate];
+    for (const index of [0, 1]) expect(await first.acquire({ organizationId, endpointId: 'whe_old', leaseId: `old-${index}` })).toEqual({ admitted: true });
+    now += 1500;
+    const startedAt = Date.now();
+    expect(await second.acquire({ organizationId, endpointId: 'whe_old', leaseId: 'late' })).toEqual({ admitted: false, reason: 'endpoint-share' });
+    expect(Date.now() - startedAt).toBeLessThan(500);
+  });
+
   it('asks refused together and tried alone: one whose write fails gets its error, the others their slots', async () => {
     const organizationId = uniqueOrganization();
     const [gate] = workers(1) as [WebhookAttemptGate];

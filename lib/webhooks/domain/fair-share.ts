@@ -54,6 +54,8 @@ export interface EndpointGate {
   timeouts: number;
   /** Until when (epoch ms) the endpoint is in the fast lane: an attempt to it ended fast lately (`FAST_ATTEMPT_MS`). */
   fastUntil?: number;
+  /** When (epoch ms) an attempt to it was last admitted, by any worker. */
+  admittedAt?: number;
 }
 
 /** What the gate knows of one organization: its attempts in flight and credit, per endpoint. */
@@ -218,8 +220,12 @@ export const isYoungAttempt = (ageMs: number) => ageMs < YOUNG_ATTEMPT_MS;
  * Whether a refused admission waits for a slot rather than being deferred at once (a deferral
  * brings it back no sooner than 1 s): always beyond the base share of a tenant whose attempts
  * end (`burst-share`: its share grows as they end); at a base share only while a young attempt of
- * its organization (for `endpoint-share`, of its endpoint) runs beside it, and never for an
- * endpoint in a run of timeouts nor while others wait (`others-waiting`) or its circuit is open.
+ * its organization runs beside it in the invocation (for `endpoint-share`: an attempt to its
+ * endpoint admitted under `YOUNG_ATTEMPT_MS` ago by any worker, as the gate item shows, so a new
+ * endpoint's first burst waits a round trip for its first attempts rather than seconds; an
+ * organization's own share stays decided in the invocation, so a tenant whose many endpoints hang
+ * never holds the worker waiting), and never for an endpoint in a run of timeouts nor while
+ * others wait (`others-waiting`) or its circuit is open.
  */
 export function mayWaitForSlot(reason: ShareRefusal, state: GateState, endpointId: string, young: { organization: boolean; endpoint: boolean }): boolean {
   if (reason === 'burst-share') return true;

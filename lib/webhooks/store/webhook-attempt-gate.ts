@@ -106,7 +106,7 @@ interface Counters {
   stale: string[];
 }
 
-const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+)|f_(.+))$/;
+const ATTRIBUTE = /^(?:(n|k)_(\d+)|(e|c)_(\d+)_(.+)|t_(.+)|f_(.+)|y_(.+))$/;
 
 function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -135,6 +135,10 @@ export function countersOf(item: Item | undefined, generation: number): Counters
     }
     if (match[7] !== undefined) {
       endpoint(match[7]).fastUntil = value;
+      continue;
+    }
+    if (match[8] !== undefined) {
+      endpoint(match[8]).admittedAt = value;
       continue;
     }
     const of = Number(match[2] ?? match[4]);
@@ -307,7 +311,7 @@ export class WebhookAttemptGate implements AttemptGate {
     );
     return mayWaitForSlot(reason, state, request.endpointId, {
       organization: young.length > 0,
-      endpoint: young.some((lease) => lease.endpointId === request.endpointId),
+      endpoint: young.some((lease) => lease.endpointId === request.endpointId) || isYoungAttempt(now - (endpointOf(state, request.endpointId).admittedAt ?? 0)),
     });
   }
 
@@ -453,12 +457,17 @@ export class WebhookAttemptGate implements AttemptGate {
     const adds = ['#v :one', `#n :k`];
     values[':k'] = asks.length;
     const byEndpoint = new Map<string, TakeAsk[]>();
+    // When each endpoint was last admitted: what lets a refused attempt beside a young one wait for its slot (`mayWaitForSlot`).
+    const admittedAt: string[] = [];
+    values[':now'] = this.now();
     for (const ask of asks) byEndpoint.set(ask.endpointId, [...(byEndpoint.get(ask.endpointId) ?? []), ask]);
     [...byEndpoint].forEach(([endpointId, ofEndpoint], index) => {
       const endpointOthers = (ask: TakeAsk) => otherGenerations(ask.counters.endpointByGeneration.get(endpointId), ask.counters.generation);
       const [e, t] = [`#e${index}`, `#t${index}`];
       names[e] = `e_${generation}_${endpointId}`;
       names[t] = `t_${endpointId}`;
+      names[`#y${index}`] = `y_${endpointId}`;
+      admittedAt.push(`#y${index} = :now`);
       values[`:k${index}`] = ofEndpoint.length;
       adds.push(`${e} :k${index}`);
       const count = ofEndpoint.length;
@@ -487,7 +496,7 @@ export class WebhookAttemptGate implements AttemptGate {
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookGateEntity.key({ organizationId }),
-          UpdateExpression: `SET ${envelope.assignments} ADD ${adds.join(', ')}${stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
+          UpdateExpression: `SET ${[envelope.assignments, ...admittedAt].join(', ')} ADD ${adds.join(', ')}${stale.length > 0 ? ` REMOVE ${Object.keys(staleNames).join(', ')}` : ''}`,
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: { ...names, ...staleNames },
           ExpressionAttributeValues: values,
