@@ -66,19 +66,9 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     expectedVersion: number,
     previousOnHand?: number,
   ): StoreWrite[] {
-    const recordPut: StoreWrite = {
-      item: {
-        Put: {
-          TableName: this.tableName,
-          Item: this.recordItem(organizationId, type, record, expectedVersion + 1),
-          // The natural key is part of the condition: an update can never move a record to another key.
-          ConditionExpression: 'version = :expected AND naturalKey = :naturalKey',
-          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': naturalKeyOf(type, record) },
-        },
-      },
-    };
     return [
-      recordPut,
+      // The natural key is part of the condition: an update can never move a record to another key.
+      this.recordPutOver(organizationId, type, record, expectedVersion, naturalKeyOf(type, record)),
       ...listEntryUpdateWrites(this.tableName, organizationId, type, record, expectedVersion + 1),
       ...this.stockedLotWrites(organizationId, type, record, previousOnHand ?? 0),
     ];
@@ -98,17 +88,30 @@ export class InventoryStore extends InventoryRecordChecks implements InventoryRe
     expectedVersion: number,
   ): StoreWrite[] {
     const taken = () => new NaturalKeyTakenError(type, naturalKeyOf(type, record));
-    const recordPut: StoreWrite = {
+    return [
+      this.recordPutOver(organizationId, type, record, expectedVersion, previousNaturalKey),
+      ...listEntryRenameWrites(this.tableName, organizationId, type, record, previousNaturalKey, expectedVersion + 1, taken),
+    ];
+  }
+
+  /** The record's next version, put only over `expectedVersion` while the stored record still has `naturalKey`. */
+  private recordPutOver<T extends InventoryRecordType>(
+    organizationId: string,
+    type: T,
+    record: InventoryRecordTypes[T],
+    expectedVersion: number,
+    naturalKey: string,
+  ): StoreWrite {
+    return {
       item: {
         Put: {
           TableName: this.tableName,
           Item: this.recordItem(organizationId, type, record, expectedVersion + 1),
           ConditionExpression: 'version = :expected AND naturalKey = :naturalKey',
-          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': previousNaturalKey },
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':naturalKey': naturalKey },
         },
       },
     };
-    return [recordPut, ...listEntryRenameWrites(this.tableName, organizationId, type, record, previousNaturalKey, expectedVersion + 1, taken)];
   }
 
   /** A lot record that comes to hold stock puts its entry among the place's stocked lots (lib/inventory/store/stocked-lots.ts). */
