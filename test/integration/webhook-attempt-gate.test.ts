@@ -277,6 +277,25 @@ describe('WebhookAttemptGate', () => {
     expect(await asked).toEqual({ admitted: true });
   });
 
+  it("a new endpoint's first burst within one invocation: the ask beyond its share waits for the asks on their way beside it, and takes the slot one gives back", async () => {
+    const organizationId = uniqueOrganization();
+    const [gate] = workers(1) as [WebhookAttemptGate];
+    const asks = [0, 1, 2].map((index) => ({ organizationId, endpointId: 'whe_burst', leaseId: `burst-${index}` }));
+    const answers = asks.map((request) => gate.acquire(request));
+    const [first, second] = await Promise.all(answers.slice(0, 2));
+    expect([first, second]).toEqual([{ admitted: true }, { admitted: true }]);
+    let thirdAnswered = false;
+    void answers[2]?.then(() => (thirdAnswered = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // At the endpoint's share of 2: not refused (a deferral would bring it back a second later at least), waiting.
+    expect(thirdAnswered).toBe(false);
+    runSlowly();
+    await gate.release({ ...(asks[0] as (typeof asks)[number]), timedOut: false });
+    expect(await answers[2]).toEqual({ admitted: true });
+    await Promise.all(asks.slice(1).map((request) => gate.release({ ...request, timedOut: false })));
+    expect(countedInFlight(await gateItem(organizationId))).toBe(0);
+  });
+
   it('a refused attempt to an endpoint admitted more than a second ago is deferred at once', async () => {
     const organizationId = uniqueOrganization();
     let now = Date.now();

@@ -221,8 +221,9 @@ export const isYoungAttempt = (ageMs: number) => ageMs < YOUNG_ATTEMPT_MS;
  * brings it back no sooner than 1 s): always beyond the base share of a tenant whose attempts
  * end (`burst-share`: its share grows as they end); at a base share only while a young attempt of
  * its organization runs beside it in the invocation (for `endpoint-share`: an attempt to its
- * endpoint admitted under `YOUNG_ATTEMPT_MS` ago by any worker, as the gate item shows, so a new
- * endpoint's first burst waits a round trip for its first attempts rather than seconds; an
+ * endpoint admitted under `YOUNG_ATTEMPT_MS` ago by any worker, as the gate item shows, or an ask
+ * for one still on its way in the invocation, so a new endpoint's first burst, even within one
+ * batch, waits a round trip for its first attempts rather than seconds; an
  * organization's own share stays decided in the invocation, so a tenant whose many endpoints hang
  * never holds the worker waiting), and never for an endpoint in a run of timeouts nor while
  * others wait (`others-waiting`) or its circuit is open.

@@ -306,12 +306,16 @@ export class WebhookAttemptGate implements AttemptGate {
   private mayWait(reason: ShareRefusal, request: { organizationId: string; endpointId: string }, state: GateState): boolean {
     const now = this.now();
     // Attempts admitted (counted in a generation), not asks still on their way: those are no attempts yet.
-    const young = [...this.local.values()].filter(
-      (lease) => lease.organizationId === request.organizationId && lease.generation !== null && isYoungAttempt(now - lease.startedAt),
-    );
+    const ofOrganization = [...this.local.values()].filter((lease) => lease.organizationId === request.organizationId);
+    const young = ofOrganization.filter((lease) => lease.generation !== null && isYoungAttempt(now - lease.startedAt));
+    // An ask of the endpoint on its way in this invocation becomes an attempt (or gives up) within a write.
+    const askingForEndpoint = ofOrganization.some((lease) => lease.endpointId === request.endpointId && lease.generation === null && !lease.lane);
     return mayWaitForSlot(reason, state, request.endpointId, {
       organization: young.length > 0,
-      endpoint: young.some((lease) => lease.endpointId === request.endpointId) || isYoungAttempt(now - (endpointOf(state, request.endpointId).admittedAt ?? 0)),
+      endpoint:
+        askingForEndpoint ||
+        young.some((lease) => lease.endpointId === request.endpointId) ||
+        isYoungAttempt(now - (endpointOf(state, request.endpointId).admittedAt ?? 0)),
     });
   }
 
