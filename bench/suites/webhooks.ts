@@ -8,9 +8,10 @@ import { percentile, type Measure, type Suite } from './suite.ts';
  * "Webhooks"): each invocation of a worker batches only its own writes, as a Lambda container
  * does, so the figures are what AWS bills and users feel:
  * - commit → first attempt: events committed one by one with the real writer, each delivered to
- *   an endpoint on 127.0.0.1; the delay from the event's commit time (`occurredAt`, set at commit)
- *   to its arrival at the receiver, p50 and p99 over 1,000 events (quick: 40). Targets ≤ 250 ms
- *   and ≤ 1 s.
+ *   a new tenant's new endpoint on 127.0.0.1; the delay from the event's commit time
+ *   (`occurredAt`, set at commit) to its arrival at the receiver, p50 and p99 over 1,000 events
+ *   (quick: 40). Targets ≤ 250 ms and ≤ 1 s. Measured after another tenant's 200 events (quick:
+ *   40) have warmed the emulators, whose p99 is reported apart.
  * - a lone healthy tenant: 10,000 events (quick: 300) committed 90 to a transaction, to 3
  *   endpoints, timed from the first commit to the last arrival; target ≤ 5 min (quick: the same
  *   pace, 9 s).
@@ -91,33 +92,49 @@ export const webhooksSuite: Suite = {
         }));
 
       // ── Commit → first attempt ──────────────────────────────────────────────────────────
+      /** Commits `count` events one by one to a new tenant's new endpoint; each one's delay from commit to first arrival. */
+      const commitToFirstAttempt = async (count: number, path: string) => {
+        const latencyTenant = await tenant();
+        await register(latencyTenant.key, path);
+        const committedAt = new Map<string, number>();
+        for (let index = 0; index < count; index += 1) {
+          const { events } = await commitEvents(latencyTenant.organizationId, 1);
+          for (const event of events) committedAt.set(event.id, Date.parse(event.occurredAt));
+          // A steady trickle, as writes come, rather than one burst.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await waitUntil(() => [...committedAt.keys()].every((id) => receiver.arrivals.has(id)), 120_000);
+        return [...committedAt].flatMap(([id, at]) => (receiver.arrivals.get(id)?.[0] === undefined ? [] : [(receiver.arrivals.get(id)?.[0] ?? 0) - at]));
+      };
+      // The stack's first seconds are DynamoDB Local's JIT warming up (its requests take 50–300 ms
+      // instead of a few), which AWS has no counterpart of: a first tenant's events warm it, and
+      // their figure is reported apart, with no target. The measured tenant and endpoint are new
+      // all the same: their first burst (the gate's slow start) is in the figures.
+      const warmUpEvents = context.quick ? 40 : 200;
+      const warmUp = await commitToFirstAttempt(warmUpEvents, '/warm-up');
       const latencyEvents = context.quick ? 40 : 1000;
-      const latencyTenant = await tenant();
-      await register(latencyTenant.key, '/latency');
-      const committedAt = new Map<string, number>();
-      for (let index = 0; index < latencyEvents; index += 1) {
-        const { events } = await commitEvents(latencyTenant.organizationId, 1);
-        for (const event of events) committedAt.set(event.id, Date.parse(event.occurredAt));
-        // A steady trickle, as writes come, rather than one burst.
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      await waitUntil(() => [...committedAt.keys()].every((id) => receiver.arrivals.has(id)), 120_000);
-      const delays = [...committedAt].flatMap(([id, at]) => (receiver.arrivals.get(id)?.[0] === undefined ? [] : [(receiver.arrivals.get(id)?.[0] ?? 0) - at]));
-      context.log(`latency: ${delays.length} of ${latencyEvents} events arrived`);
+      const delays = await commitToFirstAttempt(latencyEvents, '/latency');
+      context.log(`latency: ${delays.length} of ${latencyEvents} events arrived (warm-up: ${warmUp.length} of ${warmUpEvents})`);
       measures.push(
         {
           name: 'webhooks: commit → first attempt p50',
           value: percentile(delays, 0.5),
           unit: 'ms',
           target: { comparison: '<=', value: 250 },
-          note: `${delays.length} of ${latencyEvents} events arrived, one per commit`,
+          note: `${delays.length} of ${latencyEvents} events arrived, one per commit, after the warm-up below`,
         },
         {
           name: 'webhooks: commit → first attempt p99',
           value: percentile(delays, 0.99),
           unit: 'ms',
           target: { comparison: '<=', value: 1000 },
-          note: `${delays.length} of ${latencyEvents} events arrived, one per commit`,
+          note: `${delays.length} of ${latencyEvents} events arrived, one per commit, after the warm-up below`,
+        },
+        {
+          name: "webhooks: commit → first attempt p99, the stack's first events (warm-up)",
+          value: percentile(warmUp, 0.99),
+          unit: 'ms',
+          note: `${warmUp.length} of ${warmUpEvents} events, another new tenant, right after the stack starts: DynamoDB Local's JIT warm-up, not a figure AWS would show`,
         },
       );
 
