@@ -19,6 +19,7 @@ import { reservationsSuite } from './suites/reservations.ts';
 import { stockAdjustmentsSuite } from './suites/stock-adjustments.ts';
 import { meets, type Measure, type Suite, type SuiteResult } from './suites/suite.ts';
 import { tenantCeilingSuite } from './suites/tenant-ceiling.ts';
+import { tenantWritersSuite } from './suites/tenant-writers.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 
 /**
@@ -46,6 +47,7 @@ const SUITES: Suite[] = [
   catalogWritesSuite,
   buildsSuite,
   tenantCeilingSuite,
+  tenantWritersSuite,
   webhooksSuite,
 ];
 

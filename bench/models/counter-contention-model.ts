@@ -1,3 +1,7 @@
+import { Agenda, type LatencyProfile, latencySampler, quantile, SINGLE_ITEM_REQUEST, seededRandom, transactionLatency } from './simulation.ts';
+
+export { seededRandom, latencySampler, type LatencyProfile } from './simulation.ts';
+
 /**
  * A deterministic discrete-event model of one organization's writers contending for its event
  * sequence counter (docs/performance.md "Scaling one tenant"). It replays the protocol of
@@ -16,13 +20,6 @@
  * - every other cancellation backs off `random × min(100, 5 × 2^attempt)` ms and reads the
  *   counter afresh; after 25 attempts the command gives up.
  */
-
-/** A latency distribution: a floor plus a log-normal excess fitted to a median and a p99. */
-export interface LatencyProfile {
-  floorMs: number;
-  medianMs: number;
-  p99Ms: number;
-}
 
 export interface WorkloadProfile {
   name: string;
@@ -65,29 +62,6 @@ export interface SimulationResult {
 }
 
 export const MAX_ATTEMPTS = 25;
-const Z_99 = 2.3263;
-
-/** mulberry32: a small seeded generator, so every figure is reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function latencySampler(profile: LatencyProfile, random: () => number): () => number {
-  const medianExcess = profile.medianMs - profile.floorMs;
-  const sigma = Math.log((profile.p99Ms - profile.floorMs) / medianExcess) / Z_99;
-  return () => {
-    // Box-Muller; 1 − u keeps the logarithm's argument above zero.
-    const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-    return profile.floorMs + medianExcess * Math.exp(sigma * normal);
-  };
-}
 
 /**
  * The shortest possible time between two commits of one organization. The next commit must
@@ -106,62 +80,11 @@ export function minimumCommitGapMs(workload: WorkloadProfile): number {
   return learnAndBuild + floor * (1 - workload.returnShare);
 }
 
-interface Scheduled {
-  at: number;
-  order: number;
-  run: () => void;
-}
-
-/** A binary min-heap of scheduled actions by time, ties by scheduling order (determinism). */
-class Agenda {
-  private readonly heap: Scheduled[] = [];
-  private scheduled = 0;
-
-  at(time: number, run: () => void): void {
-    const entry = { at: time, order: (this.scheduled += 1), run };
-    const heap = this.heap;
-    heap.push(entry);
-    for (let index = heap.length - 1; index > 0;) {
-      const parent = (index - 1) >> 1;
-      if (!earlier(heap[index]!, heap[parent]!)) break;
-      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
-      index = parent;
-    }
-  }
-
-  next(): Scheduled | undefined {
-    const heap = this.heap;
-    const first = heap[0];
-    const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
-      for (let index = 0; ;) {
-        const left = 2 * index + 1;
-        const right = left + 1;
-        let smallest = index;
-        if (left < heap.length && earlier(heap[left]!, heap[smallest]!)) smallest = left;
-        if (right < heap.length && earlier(heap[right]!, heap[smallest]!)) smallest = right;
-        if (smallest === index) break;
-        [heap[index], heap[smallest]] = [heap[smallest]!, heap[index]!];
-        index = smallest;
-      }
-    }
-    return first;
-  }
-}
-
-const earlier = (a: Scheduled, b: Scheduled) => a.at < b.at || (a.at === b.at && a.order < b.order);
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
-}
-
 type Outcome = { kind: 'committed' } | { kind: 'stale'; counter: number } | { kind: 'conflict' };
 
 export function simulateTenantWriters({ workload, writers, durationMs, seed }: SimulationOptions): SimulationResult {
   const random = seededRandom(seed);
-  const transactionLatency = latencySampler(workload.transaction, random);
+  const sampleTransaction = latencySampler(workload.transaction, random);
   const readLatency = latencySampler(workload.counterRead, random);
   const agenda = new Agenda();
   // The counter item as DynamoDB holds it: its committed value, and until when a prepared
@@ -205,7 +128,7 @@ export function simulateTenantWriters({ workload, writers, durationMs, seed }: S
     };
 
     const send = (now: number, expected: number, usedHint: boolean) => {
-      const took = transactionLatency();
+      const took = sampleTransaction();
       const arrives = now + took * workload.arrivalShare;
       const committing = now + took * (1 - workload.returnShare);
       agenda.at(arrives, () => {
@@ -275,19 +198,13 @@ export function simulateTenantWriters({ workload, writers, durationMs, seed }: S
 }
 
 /**
- * Published TransactWriteItems round trips from a Lambda function in the table's region
- * (https://github.com/alexdebrie/dynamodb-performance-testing, 400 calls each): 5 items min 19.4,
- * p50 25.3, p99 92.5 ms; 25 items 23.5, 32.1, 97.5 ms; a failing 5-item transaction costs the
- * same as a committing one. PutItem (min 5.47, p50 7.55, p99 16.2 ms) stands in for the
- * counter's GetItem. The split of a round trip around the counter (15 % to reach it, 15 % back
- * after the commit) is an assumption: the 2PC's prepare and commit take the rest.
+ * The split of a round trip around the counter (15 % to reach it, 15 % back after the commit) is
+ * an assumption: the 2PC's prepare and commit take the rest. Latencies: bench/models/simulation.ts.
  */
-const SINGLE_ITEM_REQUEST: LatencyProfile = { floorMs: 5.47, medianMs: 7.55, p99Ms: 16.2 };
-
 /** An API write (e.g. `POST /v1/boms`): its record(s), the counter, one event, audit, idempotency. */
 export const AWS_API_WRITE: WorkloadProfile = {
   name: 'API write (5 actions, 1 event)',
-  transaction: { floorMs: 19.4, medianMs: 25.3, p99Ms: 92.5 },
+  transaction: transactionLatency(5),
   counterRead: SINGLE_ITEM_REQUEST,
   buildMs: 2,
   arrivalShare: 0.15,
@@ -298,9 +215,8 @@ export const AWS_API_WRITE: WorkloadProfile = {
 
 /**
  * An items-import chunk: 100 actions, 32 rows of three (record, natural-key claim, event) plus
- * the counter and the checkpoint. No latency of a 100-action transaction is published; this
- * extends the 5 → 25 item figures linearly (+0.205 ms floor, +0.34 ms p50, +0.25 ms p99 per item).
- * The build (4 ms) is what a stock chunk spent outside its requests on DynamoDB Local
+ * the counter and the checkpoint, with the 100-action latency of `transactionLatency`. The build
+ * (4 ms) is what a stock chunk spent outside its requests on DynamoDB Local
  * (docs/performance.md, "Stock adjustments").
  */
 export const AWS_IMPORT_CHUNK: WorkloadProfile = {
