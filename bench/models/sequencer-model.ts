@@ -2,8 +2,8 @@ import { Agenda, latencySampler, meanLatency, quantile, seededRandom, SINGLE_ITE
 
 /**
  * A deterministic discrete-event model of one organization's writers when events are numbered
- * after they commit (docs/architecture.md "Numbering events after the commit"; docs/performance.md
- * "Scaling one tenant"). Each writer is a container running the protocol's steps, against a model
+ * after they commit (docs/performance.md "Numbering events after the commit: the design, modelled
+ * (not built yet)"). Each writer is a container running the protocol's steps, against a model
  * of the DynamoDB items they touch, with published latencies (bench/models/simulation.ts):
  *
  * 1. **Commit**: the command's transaction puts its events, unnumbered, as a pending item in one
@@ -346,7 +346,7 @@ export function closedLoopBound(workload: SequencerWorkload, writers: number): n
   return (writers * 1000) / cycleMs;
 }
 
-/** The protocol as lib/platform/dynamo builds it (docs/architecture.md "Numbering events after the commit"). */
+/** The protocol's settings as designed (docs/performance.md "Scaling one tenant"). */
 export const SEQUENCER_PROTOCOL: SequencerProtocol = {
   pendingShards: 16,
   leaseMs: 1000,
