@@ -27,6 +27,8 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 const WRITERS = 16;
 const STARTING_QUANTITY = 1000;
 const CANCELLED_TARGET = 0.05;
+/** A write that still has no definite answer after this many tries with its key fails the suite rather than hang it. */
+const MAX_TRIES = 100;
 
 interface FeedPage {
   data: Array<{ type: string; data: { sku?: string; quantity?: number } }>;
@@ -126,13 +128,15 @@ export const tenantWritersSuite: Suite = {
             let response: APIGatewayProxyStructuredResultV2;
             // A 500 (the writer gave up after its 25 attempts, or ran out of the function's time while
             // committing) may or may not have committed: sent again with the same key, as a client would.
-            for (;;) {
+            for (let tries = 1; ; tries += 1) {
               const event = apiGatewayEvent(adjustRoute, { key, headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body });
               response = await adjust(event, invocationContext(event));
               if (response.statusCode !== 500 && response.statusCode !== 409) break;
               // 409 here is the key still in progress (the first try's commit under way), or its stale retry.
               if (response.statusCode === 409 && !String(response.body).includes('in-progress')) break;
               failedTries += 1;
+              if (tries >= MAX_TRIES)
+                throw new Error(`POST /v1/stock/adjustments still answered ${response.statusCode} after ${tries} tries with one Idempotency-Key`);
               await new Promise((resolve) => setTimeout(resolve, 50));
             }
             const answeredAt = performance.now();
