@@ -90,3 +90,30 @@ export async function inProcessImports() {
 
   return { tables, submit, process, runWhole, newOrganization: (prefix: string) => `org_${prefix}_${randomUUID().slice(0, 8)}` };
 }
+
+/** Items `skus`, one bin `A1`, and a stock record of each there holding `quantity`, all made by real imports. */
+export async function stockAtOneBin(
+  imports: Awaited<ReturnType<typeof inProcessImports>>,
+  organizationId: string,
+  skus: readonly string[],
+  quantity: number,
+): Promise<void> {
+  const csv = (header: string, rows: readonly string[]) => `${[header, ...rows].join('\n')}\n`;
+  await imports.runWhole(
+    organizationId,
+    'items',
+    csv(
+      'sku,name',
+      skus.map((sku) => `${sku},Item ${sku}`),
+    ),
+  );
+  await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A1,Bin A1,bin']));
+  await imports.runWhole(
+    organizationId,
+    'po-receipts',
+    csv(
+      'poNumber,sku,locationCode,quantity',
+      skus.map((sku) => `PO-SEED,${sku},A1,${quantity}`),
+    ),
+  );
+}

@@ -4,7 +4,7 @@ import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { countDynamoDbRequests } from '../../local/dynamodb-requests.ts';
 import { loadHandler } from '../../local/load-handler.ts';
-import { inProcessImports } from '../in-process-import.ts';
+import { inProcessImports, stockAtOneBin } from '../in-process-import.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 
 /**
@@ -76,24 +76,7 @@ export const stockAdjustmentsSuite: Suite = {
     const imports = await inProcessImports();
     const organizationId = imports.newOrganization('stockjson');
     const skus = Array.from({ length: MANY_LINES + 1 }, (_, index) => `SJ-${String(index).padStart(2, '0')}`);
-    const csv = (header: string, rows: string[]) => `${[header, ...rows].join('\n')}\n`;
-    await imports.runWhole(
-      organizationId,
-      'items',
-      csv(
-        'sku,name',
-        skus.map((sku) => `${sku},Item ${sku}`),
-      ),
-    );
-    await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A1,Bin A1,bin']));
-    await imports.runWhole(
-      organizationId,
-      'po-receipts',
-      csv(
-        'poNumber,sku,locationCode,quantity',
-        skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`),
-      ),
-    );
+    await stockAtOneBin(imports, organizationId, skus, STARTING_QUANTITY);
     const { key } = await createKey(keyRegistry(), { organizationId, name: 'bench stock adjustments', scopes: ['stock:write'], environment: 'test' });
     context.log(`stock adjustments: ${skus.length} items, 1 location and their stock records made in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 

@@ -4,7 +4,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { routeById } from '../../lib/app/routes.ts';
 import { apiGatewayEvent, invocationContext } from '../../local/api-gateway-events.ts';
 import { loadHandler } from '../../local/load-handler.ts';
-import { inProcessImports } from '../in-process-import.ts';
+import { inProcessImports, stockAtOneBin } from '../in-process-import.ts';
 import { median, percentile, type Measure, type Suite } from './suite.ts';
 
 /**
@@ -47,24 +47,7 @@ export const tenantWritersSuite: Suite = {
     const imports = await inProcessImports();
     const organizationId = imports.newOrganization('writers');
     const skus = Array.from({ length: WRITERS }, (_, index) => `TW-${String(index).padStart(2, '0')}`);
-    const csv = (header: string, rows: string[]) => `${[header, ...rows].join('\n')}\n`;
-    await imports.runWhole(
-      organizationId,
-      'items',
-      csv(
-        'sku,name',
-        skus.map((sku) => `${sku},Item ${sku}`),
-      ),
-    );
-    await imports.runWhole(organizationId, 'locations', csv('code,name,type', ['A1,Bin A1,bin']));
-    await imports.runWhole(
-      organizationId,
-      'po-receipts',
-      csv(
-        'poNumber,sku,locationCode,quantity',
-        skus.map((sku) => `PO-SEED,${sku},A1,${STARTING_QUANTITY}`),
-      ),
-    );
+    await stockAtOneBin(imports, organizationId, skus, STARTING_QUANTITY);
     // One key per writer: each stays far under the general rate limit.
     const keys = await Promise.all(
       skus.map(
