@@ -69,9 +69,14 @@ export class AttemptReads {
     return stored;
   }
 
-  async event(organizationId: string, sequence: number): Promise<StoredEventText | undefined> {
+  /** The event's stored text: `carried` when its message brought it (kept like a read one), else kept or read. */
+  async event(organizationId: string, sequence: number, carried?: StoredEventText): Promise<StoredEventText | undefined> {
     const key = `${organizationId}#${sequence}`;
     const events = this.events;
+    if (carried) {
+      if (events && carried.envelopeJson.length <= events.maxSize) events.set(key, carried);
+      return carried;
+    }
     if (!events) return this.sources.events.find(organizationId, sequence);
     const kept = events.get(key);
     if (kept) return kept;

@@ -19,6 +19,7 @@ import type {
   TaskNext,
 } from './ports.ts';
 import { newTask } from './dispatch.ts';
+import { EVENT_RETENTION_DAYS } from '../../platform/events/types.ts';
 import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { taskAsRecorded } from './recorded-end.ts';
@@ -94,6 +95,17 @@ function firstTask(message: Extract<DeliveryMessage, { kind: 'attempt' }>, read:
   return newTask({ organizationId: message.organizationId, sequence: message.sequence, ...named }, message.endpointId, message.origin);
 }
 
+/**
+ * The event as a live first attempt's message carries it (lib/webhooks/domain/dispatch.ts), while
+ * the event is within its retention: past it the stored event is gone, and the read says so.
+ */
+function carriedEvent(message: Extract<DeliveryMessage, { kind: 'attempt' }>, now: Date): StoredEventText | undefined {
+  const named = message.event;
+  if (typeof named?.envelopeJson !== 'string') return undefined;
+  if (now.getTime() - Date.parse(named.committedAt) >= EVENT_RETENTION_DAYS * 86_400_000) return undefined;
+  return { sequence: message.sequence, eventId: named.eventId, type: named.type, committedAt: named.committedAt, envelopeJson: named.envelopeJson };
+}
+
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';
 
 /**
@@ -148,7 +160,7 @@ export class DeliveryWorker {
     // the attempt unclaimed, and the message simply comes back.
     const [stored, event] = await Promise.all([
       this.reads.endpoint(message.organizationId, message.endpointId),
-      this.reads.event(message.organizationId, message.sequence),
+      this.reads.event(message.organizationId, message.sequence, carriedEvent(message, now)),
     ]);
     // Claimed without reading the task: the claim's condition is the common case, and a refused
     // claim returns the task as it stands for the cases below.

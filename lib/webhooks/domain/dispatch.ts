@@ -4,7 +4,7 @@ import type { DeliveryMessage, DeliveryQueue, DeliveryStorage, DeliveryTask, End
 /**
  * From committed events to queued deliveries (docs/webhooks.md "Delivery"). Live: per event, the
  * tenant's enabled endpoints that subscribe to its type and were created before it get one
- * message each, after the stream batch's deliveries are in the dispatch outbox; the first
+ * message each, sent while the stream batch's deliveries are put in the dispatch outbox; the first
  * attempt's claim creates the task, so a retried batch (or a duplicate message) never doubles a
  * delivery, and the due-task sweep queues again, from the outbox, any delivery whose message was
  * lost before its claim. Replays create their tasks first (a conditional put each, which the
@@ -17,6 +17,8 @@ export interface CommittedEvent {
   eventId: string;
   type: string;
   committedAt: string;
+  /** The stored envelope, where the event comes from the stream: a small one rides in its first attempt's messages. */
+  envelopeJson?: string;
 }
 
 /** One delivery the dispatcher queues: an event to one endpoint. */
@@ -46,12 +48,26 @@ export interface TaskPlanner {
 }
 
 const SQS_BATCH = 10;
+/**
+ * The largest envelope a first attempt's message carries: the message stays within one 64 KB unit
+ * of SQS billing, and the attempt reads no event (docs/webhooks.md "Delivery"). Larger ones are read.
+ */
+export const CARRIED_ENVELOPE_MAX_BYTES = 48 * 1024;
 /** SendMessageBatch requests one dispatch has in flight at most. */
 const CONCURRENT_SENDS = 16;
+
+/**
+ * Whether an envelope may ride in a message: small enough, and only characters SQS accepts in a
+ * body (JSON escapes every other one but U+FFFE and U+FFFF, which item names may hold).
+ */
+function carriable(envelopeJson: string): boolean {
+  return Buffer.byteLength(envelopeJson) <= CARRIED_ENVELOPE_MAX_BYTES && !/[\uFFFE\uFFFF]/u.test(envelopeJson);
+}
 
 /** A first attempt's message: it names its event, so the claim can create the task. */
 export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, dueAt: number): Extract<DeliveryMessage, { kind: 'attempt' }> {
   const { event, endpointId } = delivery;
+  const carried = event.envelopeJson !== undefined && carriable(event.envelopeJson) ? { envelopeJson: event.envelopeJson } : {};
   return {
     kind: 'attempt',
     organizationId: event.organizationId,
@@ -60,7 +76,7 @@ export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, du
     origin,
     attempt: 1,
     dueAt,
-    event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt },
+    event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt, ...carried },
   };
 }
 
@@ -167,13 +183,19 @@ export async function dispatchEvents(dispatcher: LiveDispatcher, events: readonl
       if (endpoints.length === 0) return;
       const deliveries = tenantEvents.flatMap((event) => liveRecipients(endpoints, event).map(({ endpoint }) => ({ event, endpointId: endpoint.id })));
       if (deliveries.length === 0) return;
-      // In the outbox before any message goes: a message lost later is queued again from there.
-      await dispatcher.outbox.record(organizationId, deliveries);
+      // The outbox put and the sends go at once: the batch succeeds only once both have, so a
+      // message lost afterwards is queued again from the outbox, and a batch that failed either
+      // is retried whole (the claim drops the copies).
       const dueAt = now();
-      await sendAll(
-        dispatcher.queue,
-        deliveries.map((delivery) => firstAttemptMessage(delivery, 'live', dueAt)),
-      );
+      const [recorded, sent] = await Promise.allSettled([
+        dispatcher.outbox.record(organizationId, deliveries),
+        sendAll(
+          dispatcher.queue,
+          deliveries.map((delivery) => firstAttemptMessage(delivery, 'live', dueAt)),
+        ),
+      ]);
+      if (recorded.status === 'rejected') throw recorded.reason;
+      if (sent.status === 'rejected') throw sent.reason;
       queued += deliveries.length;
     }),
   );

@@ -127,11 +127,16 @@ export interface DeliveryStorage {
   ): Promise<PageOf<DeliveryAttempt>>;
 }
 
-/** The event a first attempt's message names, so that its claim can create the task. */
+/**
+ * The event a first attempt's message names, so that its claim can create the task; a live first
+ * attempt's message also carries the stored envelope when it is small (`envelopeJson`, the
+ * dispatcher's copy from the stream), so the attempt needs no read of the event.
+ */
 export interface NamedEvent {
   eventId: string;
   type: string;
   committedAt: string;
+  envelopeJson?: string;
 }
 
 /** The delivery queue's messages (docs/webhooks.md "Retry waits"); `deferrals`: how often the attempt waited for its share ("Fairness"). */

@@ -18,10 +18,10 @@ export function committedEventsOf(records: readonly DynamoDBRecord[]): Committed
     if (stored.length === 0) throw new Error(`Stream record ${record.dynamodb?.SequenceNumber ?? '?'} is an event item without events`);
     for (const { sequence, type, committedAt, envelopeJson } of stored) {
       const envelope = JSON.parse(envelopeJson ?? '{}') as { id?: string; organizationId?: string };
-      if (!envelope.id || !envelope.organizationId || !Number.isInteger(sequence) || !type || !committedAt) {
+      if (envelopeJson === undefined || !envelope.id || !envelope.organizationId || !Number.isInteger(sequence) || !type || !committedAt) {
         throw new Error(`Stream record ${record.dynamodb?.SequenceNumber ?? '?'} is an event item without its envelope, sequence, type or commit time`);
       }
-      events.push({ organizationId: envelope.organizationId, sequence, eventId: envelope.id, type, committedAt });
+      events.push({ organizationId: envelope.organizationId, sequence, eventId: envelope.id, type, committedAt, envelopeJson });
     }
   }
   return events;

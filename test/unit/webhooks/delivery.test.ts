@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryWorker, MAX_QUEUE_DELAY_SECONDS, type SendResult } from '../../../lib/webhooks/domain/deliver.ts';
-import { dispatchEvents, liveRecipients, newTask, type CommittedEvent, type DispatchOutbox } from '../../../lib/webhooks/domain/dispatch.ts';
+import {
+  CARRIED_ENVELOPE_MAX_BYTES,
+  dispatchEvents,
+  liveRecipients,
+  newTask,
+  type CommittedEvent,
+  type DispatchOutbox,
+} from '../../../lib/webhooks/domain/dispatch.ts';
+import { EVENT_RETENTION_DAYS } from '../../../lib/platform/events/types.ts';
 import { FAILING_DISABLE_AFTER_DAYS, type StoredEndpoint, type WebhookEndpoint } from '../../../lib/webhooks/domain/endpoint.ts';
 import type {
   AttemptGate,
@@ -156,7 +164,7 @@ describe('dispatching', () => {
     expect(liveRecipients(endpoints, event(6, 'stock.changed')).map(({ endpoint }) => endpoint.id)).toEqual(['whe_all', 'whe_stock', 'whe_later']);
   });
 
-  it("puts a batch's deliveries in the outbox before its messages, each naming its event; a retried batch queues them again", async () => {
+  it("puts a batch's deliveries in the outbox as its messages go, each naming its event; a retried batch queues them again", async () => {
     const queue = new Queue();
     const recorded: Array<{ organizationId: string; deliveries: string[]; queuedBefore: number }> = [];
     const outbox: DispatchOutbox = {
@@ -189,12 +197,85 @@ describe('dispatching', () => {
     });
   });
 
-  it('a batch whose outbox write fails queues nothing (the stream retries the batch)', async () => {
+  it('a batch whose outbox write fails fails once its sends have ended (the stream retries it whole; the claim drops the copies)', async () => {
     const queue = new Queue();
     const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
     const outbox: DispatchOutbox = { record: () => Promise.reject(new Error('throttled')) };
     await expect(dispatchEvents({ endpoints: storage, outbox, queue }, [event(1)])).rejects.toThrow('throttled');
-    expect(queue.sent).toHaveLength(0);
+    expect(queue.sent).toHaveLength(1);
+  });
+
+  it('a batch whose sends fail fails once its outbox write has ended', async () => {
+    const recorded: string[] = [];
+    const outbox: DispatchOutbox = {
+      record: async (organizationId) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        recorded.push(organizationId);
+      },
+    };
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const queue = { send: () => Promise.reject(new Error('queue refused')) };
+    await expect(dispatchEvents({ endpoints: storage, outbox, queue }, [event(1)])).rejects.toThrow('queue refused');
+    expect(recorded).toEqual([ORG]);
+  });
+
+  it("a first attempt's message carries a small envelope from the stream, byte for byte; a large one, or one with U+FFFE or U+FFFF, is left to the worker's read", async () => {
+    const queue = new Queue();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const small = '{"id":"evt_1","data":{"name":"caf\u00e9 ☕ \ud83d\ude00"}}';
+    const large = `{"id":"evt_2","data":"${'x'.repeat(CARRIED_ENVELOPE_MAX_BYTES)}"}`;
+    const refused = '{"id":"evt_3","data":"\uffff"}';
+    await dispatchEvents({ endpoints: storage, outbox: { record: async () => undefined }, queue }, [
+      { ...event(1), envelopeJson: small },
+      { ...event(2), envelopeJson: large },
+      { ...event(3), envelopeJson: refused },
+      event(4),
+    ]);
+    const carried = queue.sent.map(({ message }) => (message.kind === 'attempt' ? message.event?.envelopeJson : undefined));
+    expect(carried).toEqual([small, undefined, undefined, undefined]);
+    const body = JSON.stringify(queue.sent[0]?.message);
+    expect((JSON.parse(body) as { event: { envelopeJson: string } }).event.envelopeJson).toBe(small);
+  });
+
+  it('an attempt whose message carries its envelope sends it without reading the event; past retention it reads, and finds none', async () => {
+    const memory = new Memory();
+    const { storage } = endpointsOf([stored(endpointOf('whe_a'))]);
+    const reads: number[] = [];
+    const bodies: string[] = [];
+    const worker = new DeliveryWorker({
+      endpoints: storage,
+      deliveries: memory,
+      events: {
+        find: async (_org, sequence) => {
+          reads.push(sequence);
+          return undefined;
+        },
+      },
+      queue: new Queue(),
+      secrets: { seal: async (secret) => secret, open: async (sealed) => sealed },
+      send: async ({ body }) => {
+        bodies.push(body);
+        return { outcome: 'succeeded', responseStatus: 204, durationMs: 3, error: null, retryAfterSeconds: null };
+      },
+    });
+    const envelopeJson = '{"id":"evt_1","type":"item.created"}';
+    const message = (sequence: number, committedAt: string): Extract<DeliveryMessage, { kind: 'attempt' }> => ({
+      kind: 'attempt',
+      organizationId: ORG,
+      endpointId: 'whe_a',
+      sequence,
+      origin: 'live',
+      attempt: 1,
+      dueAt: Date.now(),
+      event: { eventId: `evt_${sequence}`, type: 'item.created', committedAt, envelopeJson },
+    });
+    expect(await worker.handle(message(1, new Date().toISOString()), false)).toBe('sent');
+    expect(bodies).toEqual([envelopeJson]);
+    expect(reads).toEqual([]);
+    const retentionAgo = new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000 - 1000).toISOString();
+    expect(await worker.handle(message(2, retentionAgo), false)).toBe('cancelled');
+    expect(reads).toEqual([2]);
+    expect(bodies).toHaveLength(1);
   });
 
   it("the first claim of a live delivery creates its task, once: the retried batch's copies of its message are dropped", async () => {
