@@ -1,9 +1,8 @@
 import { CfnOutput, Stack, Tags } from 'aws-cdk-lib';
 import type { App, StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Dashboard } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -23,6 +22,7 @@ import type { KeyAttribute, QueueId, TableId, TableSpec } from '../lib/platform/
 import { WORKERS } from '../lib/app/workers.ts';
 import type { WorkerDefinition } from '../lib/app/workers.ts';
 import { ApiFunction } from './api-function.ts';
+import { API_INVOKE_ROLE_ID, ApiInvokeRole } from './api-invoke-role.ts';
 import { WorkerQueue, addQueueWorker, addScheduledWorker, addStreamWorker, functionIdFor } from './background-flow.ts';
 import type { ApiFunctionResources } from './api-function.ts';
 import { createFilesBuckets } from './files-bucket.ts';
@@ -102,6 +102,8 @@ export class CustomerApiStack extends Stack {
   readonly httpApi: HttpApi;
   readonly apiStage: HttpStage;
   readonly apiAccessLogs: LogGroup;
+  /** The one role API Gateway invokes the HTTP functions with (infra/api-invoke-role.ts). */
+  readonly apiInvokeRole: ApiInvokeRole;
   readonly alarms: StageAlarms;
   readonly dashboard: Dashboard;
   /** Route functions by operationId. */
@@ -176,13 +178,16 @@ export class CustomerApiStack extends Stack {
       description: `customer-api ${config.stage}: $default route (404 problem document)`,
     });
 
+    // Every integration calls its function with this role: no per-route AWS::Lambda::Permission.
+    const invoke = new ApiInvokeRole(this, API_INVOKE_ROLE_ID, {
+      description: `customer-api ${config.stage}: API Gateway invokes the HTTP API's functions with this role`,
+    });
+    this.apiInvokeRole = invoke;
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: config.resourcePrefix,
       description: `Customer API (${config.stage})`,
       createDefaultStage: false,
-      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', this.fallbackFunction.function, {
-        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-      }),
+      defaultIntegration: invoke.integrationFor('NotFoundIntegration', this.fallbackFunction.function),
     });
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
@@ -232,13 +237,11 @@ export class CustomerApiStack extends Stack {
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${functionIdFor(route.operationId)}Integration`, fn.function, {
-          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
+        integration: invoke.integrationFor(`${functionIdFor(route.operationId)}Integration`, fn.function),
       });
     }
     this.routeFunctions = routeFunctions;
-    this.referenceDocsFunction = addReferenceDocs(this, this.httpApi, { resources, stage: config });
+    this.referenceDocsFunction = addReferenceDocs(this, this.httpApi, { resources, stage: config, invoke });
 
     // ── Workers (lib/app/workers.ts): SQS consumers and scheduled functions ───────────────────────
     const workerFunctions = new Map<string, ApiFunction>();

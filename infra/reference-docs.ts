@@ -1,14 +1,14 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../lib/app/reference-page.ts';
 import type { ResourceAccess } from '../lib/platform/contracts/route-types.ts';
 import { ApiFunction, REPO_ROOT } from './api-function.ts';
 import type { ApiFunctionResources } from './api-function.ts';
+import type { ApiInvokeRole } from './api-invoke-role.ts';
 import { REFERENCE_DOCS_GRANT, assertGrantMatchesAccess } from './grants.ts';
 import type { StageConfig } from './stages.ts';
 
@@ -52,7 +52,11 @@ const pascalOf = (path: string) =>
     .map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1)}`)
     .join('');
 
-export function addReferenceDocs(scope: Construct, httpApi: HttpApi, props: { resources: ApiFunctionResources; stage: StageConfig }): ApiFunction {
+export function addReferenceDocs(
+  scope: Construct,
+  httpApi: HttpApi,
+  props: { resources: ApiFunctionResources; stage: StageConfig; invoke: ApiInvokeRole },
+): ApiFunction {
   assertGrantMatchesAccess('referenceDocs', REFERENCE_DOCS_GRANT, REFERENCE_DOCS_ACCESS);
   const fn = new ApiFunction(scope, REFERENCE_DOCS_FUNCTION_ID, {
     entry: REFERENCE_DOCS_HANDLER,
@@ -62,16 +66,10 @@ export function addReferenceDocs(scope: Construct, httpApi: HttpApi, props: { re
     commandHooks: COPY_INTO_ASSET,
     description: `customer-api ${props.stage.stage}: API reference (${REFERENCE_DOCS_PATHS.map((path) => `GET ${path}`).join(', ')})`,
   });
-  // One integration per route: an integration grants API Gateway the invoke permission for the
-  // path of the first route it is bound to only.
-  for (const path of REFERENCE_DOCS_PATHS) {
-    httpApi.addRoutes({
-      path,
-      methods: [HttpMethod.GET],
-      integration: new HttpLambdaIntegration(`ReferenceDocs${pascalOf(path)}Integration`, fn.function, {
-        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-      }),
-    });
-  }
+  // One integration for the three routes: API Gateway calls it with the stack's invoke role,
+  // which does not depend on the route (infra/api-invoke-role.ts). Its id is the one the first
+  // route's integration was deployed with.
+  const integration = props.invoke.integrationFor(`ReferenceDocs${pascalOf(REFERENCE_DOCS_PATHS[0])}Integration`, fn.function);
+  for (const path of REFERENCE_DOCS_PATHS) httpApi.addRoutes({ path, methods: [HttpMethod.GET], integration });
   return fn;
 }

@@ -9,7 +9,15 @@ import { REFERENCE_DOCS_HANDLER } from '../../infra/reference-docs.ts';
 import { OPENAPI_ASSET_FILE, REDOC_BUNDLE_ASSET_FILE, REFERENCE_DOCS_PATHS } from '../../lib/app/reference-page.ts';
 import { ROUTES } from '../../lib/app/routes.ts';
 import { BUCKET_ENV_VAR, IMPORT_DLQ_ENV_VAR, IMPORT_QUEUE_ENV_VAR, TABLES, TABLE_IDS } from '../../lib/platform/storage/tables.ts';
-import { environmentOf, logicalIdOfType, permissionsOfFunction, resourceById, resourcesOfType, singleReference } from './template-helpers.ts';
+import {
+  environmentOf,
+  logicalIdOfType,
+  permissionsOfFunction,
+  permissionsOfRole,
+  resourceById,
+  resourcesOfType,
+  singleReference,
+} from './template-helpers.ts';
 import { stackSynthesizer } from './synth.ts';
 
 // The stage's API reference (docs/api-guide.md#api-reference): one function on its own three
@@ -52,14 +60,28 @@ describe('the API reference on a stage', () => {
     expect(route?.[1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
   });
 
-  it.each(REFERENCE_DOCS_PATHS)('lets API Gateway invoke the docs function for GET %s', (path) => {
+  it.each(REFERENCE_DOCS_PATHS)('lets API Gateway invoke the docs function for GET %s with the invoke role', (path) => {
+    // Prepare
+    const routeId = logicalIdOfType(template, 'AWS::ApiGatewayV2::Route', (route) => route.Properties.RouteKey === `GET ${path}`);
+    const integration = resourceById(template, singleReference(resourceById(template, routeId).Properties.Target));
+
     // Act
-    const sourceArns = resourcesOfType(template, 'AWS::Lambda::Permission')
-      .filter(([, permission]) => singleReference(permission.Properties.FunctionName) === docsFunctionId)
-      .map(([, permission]) => JSON.stringify(permission.Properties.SourceArn));
+    const roleId = singleReference(integration.Properties.CredentialsArn);
 
     // Assess
-    expect(sourceArns.some((arn) => arn.includes(`"/*/*${path}"`))).toBe(true);
+    expect(roleId).toBe(singleReference(stack.resolve(stack.apiInvokeRole.role.roleArn)));
+    expect(permissionsOfRole(template, roleId)).toContain(`lambda:InvokeFunction on ${docsFunctionId}.Arn`);
+  });
+
+  it('serves the three routes through one integration', () => {
+    // Act
+    const integrations = REFERENCE_DOCS_PATHS.map((path) => {
+      const routeId = logicalIdOfType(template, 'AWS::ApiGatewayV2::Route', (route) => route.Properties.RouteKey === `GET ${path}`);
+      return singleReference(resourceById(template, routeId).Properties.Target);
+    });
+
+    // Assess
+    expect(new Set(integrations).size).toBe(1);
   });
 
   it('sends no other route to the docs function, and lib/<area>/routes.ts lists no /docs path', () => {

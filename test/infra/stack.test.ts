@@ -22,6 +22,7 @@ import { WORKERS } from '../../lib/app/workers.ts';
 import type { QueueWorkerDefinition, ScheduledWorkerDefinition } from '../../lib/app/workers.ts';
 import {
   CDK_JSON_CONTEXT,
+  asArray,
   environmentOf,
   logGroupOfFunction,
   logicalIdOfType,
@@ -29,6 +30,7 @@ import {
   resourceById,
   resourcesOfType,
   singleReference,
+  statementsOfRole,
 } from './template-helpers.ts';
 import type { CfnResource } from './template-helpers.ts';
 
@@ -427,24 +429,25 @@ describe('CustomerApiStack (stage "test", defaults)', () => {
     });
 
     it.each([...ROUTE_LIST.map((route) => `${route.method} ${route.path}`), '$default', ...REFERENCE_DOCS_ROUTE_KEYS])(
-      'API Gateway may invoke the function behind %s',
+      'API Gateway may invoke the function behind %s (with the invoke role, test/infra/api-invoke-role.test.ts)',
       (routeKey) => {
         // Prepare
         const fnId = functionLogicalIdForRouteKey(template, routeKey);
+        const routeId = logicalIdOfType(template, 'AWS::ApiGatewayV2::Route', (route) => route.Properties.RouteKey === routeKey);
+        const integration = resourceById(template, singleReference(resourceById(template, routeId).Properties.Target));
 
         // Act
-        const permissions = resourcesOfType(template, 'AWS::Lambda::Permission').filter(
-          ([, permission]) => singleReference(permission.Properties.FunctionName) === fnId,
-        );
+        const roleId = singleReference(integration.Properties.CredentialsArn);
+        const invokable = statementsOfRole(template, roleId)
+          .filter((statement) => statement.Effect === 'Allow' && asArray(statement.Action).includes('lambda:InvokeFunction'))
+          .flatMap((statement) => asArray(statement.Resource as unknown))
+          .map((resource) => singleReference(resource));
 
         // Assess
-        expect(permissions.length).toBeGreaterThan(0);
-        for (const [, permission] of permissions) {
-          expect(permission.Properties).toMatchObject({
-            Action: 'lambda:InvokeFunction',
-            Principal: 'apigateway.amazonaws.com',
-          });
-        }
+        expect((resourceById(template, roleId).Properties.AssumeRolePolicyDocument as { Statement: unknown[] }).Statement).toEqual([
+          { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } },
+        ]);
+        expect(invokable).toContain(fnId);
       },
     );
 

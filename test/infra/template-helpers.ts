@@ -121,8 +121,17 @@ export function permission(action: string, resource: unknown, condition?: unknow
 
 /** Every (action, resource) an execution role's statements allow, one `permission` each. */
 export function permissionsOfFunction(template: Template, fnLogicalId: string): string[] {
+  return permissionsOf(statementsOfFunction(template, fnLogicalId));
+}
+
+/** Every (action, resource) a role's statements allow, one `permission` each. */
+export function permissionsOfRole(template: Template, roleId: string): string[] {
+  return permissionsOf(statementsOfRole(template, roleId));
+}
+
+function permissionsOf(statements: readonly PolicyStatement[]): string[] {
   const found = new Set<string>();
-  for (const statement of statementsOfFunction(template, fnLogicalId)) {
+  for (const statement of statements) {
     expect(statement.Effect, JSON.stringify(statement)).toBe('Allow');
     for (const action of asArray(statement.Action)) {
       for (const resource of asArray(statement.Resource as unknown)) found.add(permission(action, resource, statement.Condition));
