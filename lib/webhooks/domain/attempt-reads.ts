@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { StoredEndpoint } from './endpoint.ts';
-import type { EndpointStorage, EventSource, StoredEventText } from './ports.ts';
+import type { DeliveryMessage, EndpointStorage, EventSource, StoredEventText } from './ports.ts';
+import { EVENT_RETENTION_DAYS } from '../../platform/events/types.ts';
 
 /**
  * What an attempt reads before it sends: the endpoint and the event's envelope (docs/webhooks.md
@@ -44,6 +45,17 @@ export class AttemptCaches {
     if (limits.eventBytes > 0)
       this.events = new LRUCache({ maxSize: limits.eventBytes, ttl: EVENT_KEEP_MS, sizeCalculation: (event) => Math.max(1, event.envelopeJson.length) });
   }
+}
+
+/**
+ * The event as a live first attempt's message carries it (lib/webhooks/domain/dispatch.ts), while
+ * the event is within its retention: past it the stored event is gone, and the read says so.
+ */
+export function carriedEvent(message: Extract<DeliveryMessage, { kind: 'attempt' }>, now: Date): StoredEventText | undefined {
+  const named = message.event;
+  if (typeof named?.envelopeJson !== 'string') return undefined;
+  if (now.getTime() - Date.parse(named.committedAt) >= EVENT_RETENTION_DAYS * 86_400_000) return undefined;
+  return { sequence: message.sequence, eventId: named.eventId, type: named.type, committedAt: named.committedAt, envelopeJson: named.envelopeJson };
 }
 
 export class AttemptReads {

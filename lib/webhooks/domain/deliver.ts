@@ -19,8 +19,7 @@ import type {
   TaskNext,
 } from './ports.ts';
 import { newTask } from './dispatch.ts';
-import { EVENT_RETENTION_DAYS } from '../../platform/events/types.ts';
-import { AttemptCaches, AttemptReads } from './attempt-reads.ts';
+import { AttemptCaches, AttemptReads, carriedEvent } from './attempt-reads.ts';
 import { nextAttemptDelaySeconds } from './retry-schedule.ts';
 import { taskAsRecorded } from './recorded-end.ts';
 import { signatureHeaders } from './signing.ts';
@@ -93,17 +92,6 @@ function firstTask(message: Extract<DeliveryMessage, { kind: 'attempt' }>, read:
   const named = message.event ?? (read ? { eventId: read.eventId, type: read.type, committedAt: read.committedAt } : undefined);
   if (!named) return undefined;
   return newTask({ organizationId: message.organizationId, sequence: message.sequence, ...named }, message.endpointId, message.origin);
-}
-
-/**
- * The event as a live first attempt's message carries it (lib/webhooks/domain/dispatch.ts), while
- * the event is within its retention: past it the stored event is gone, and the read says so.
- */
-function carriedEvent(message: Extract<DeliveryMessage, { kind: 'attempt' }>, now: Date): StoredEventText | undefined {
-  const named = message.event;
-  if (typeof named?.envelopeJson !== 'string') return undefined;
-  if (now.getTime() - Date.parse(named.committedAt) >= EVENT_RETENTION_DAYS * 86_400_000) return undefined;
-  return { sequence: message.sequence, eventId: named.eventId, type: named.type, committedAt: named.committedAt, envelopeJson: named.envelopeJson };
 }
 
 export type DeliveryVerdict = 'sent' | 'delayed' | 'deferred' | 'dropped' | 'cancelled' | 'settled-interrupted';

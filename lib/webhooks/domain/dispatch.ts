@@ -57,17 +57,19 @@ export const CARRIED_ENVELOPE_MAX_BYTES = 48 * 1024;
 const CONCURRENT_SENDS = 16;
 
 /**
- * Whether an envelope may ride in a message: small enough, and only characters SQS accepts in a
- * body (JSON escapes every other one but U+FFFE and U+FFFF, which item names may hold).
+ * The event as its messages may carry it: its envelope kept only if small enough and made of
+ * characters SQS accepts in a body (JSON escapes every other one but U+FFFE and U+FFFF, which item
+ * names may hold). Decided once an event, however many endpoints it goes to.
  */
-function carriable(envelopeJson: string): boolean {
-  return Buffer.byteLength(envelopeJson) <= CARRIED_ENVELOPE_MAX_BYTES && !/[\uFFFE\uFFFF]/u.test(envelopeJson);
+function withCarriableEnvelope(event: CommittedEvent): CommittedEvent {
+  const { envelopeJson, ...named } = event;
+  if (envelopeJson === undefined) return event;
+  return Buffer.byteLength(envelopeJson) <= CARRIED_ENVELOPE_MAX_BYTES && !/[\uFFFE\uFFFF]/u.test(envelopeJson) ? event : named;
 }
 
-/** A first attempt's message: it names its event, so the claim can create the task. */
+/** A first attempt's message: it names its event (with its envelope, if the event has one), so the claim can create the task. */
 export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, dueAt: number): Extract<DeliveryMessage, { kind: 'attempt' }> {
   const { event, endpointId } = delivery;
-  const carried = event.envelopeJson !== undefined && carriable(event.envelopeJson) ? { envelopeJson: event.envelopeJson } : {};
   return {
     kind: 'attempt',
     organizationId: event.organizationId,
@@ -76,7 +78,12 @@ export function firstAttemptMessage(delivery: QueuedDelivery, origin: string, du
     origin,
     attempt: 1,
     dueAt,
-    event: { eventId: event.eventId, type: event.type, committedAt: event.committedAt, ...carried },
+    event: {
+      eventId: event.eventId,
+      type: event.type,
+      committedAt: event.committedAt,
+      ...(event.envelopeJson === undefined ? {} : { envelopeJson: event.envelopeJson }),
+    },
   };
 }
 
@@ -181,7 +188,11 @@ export async function dispatchEvents(dispatcher: LiveDispatcher, events: readonl
     [...byTenant].map(async ([organizationId, tenantEvents]) => {
       const endpoints = await dispatcher.endpoints.all(organizationId);
       if (endpoints.length === 0) return;
-      const deliveries = tenantEvents.flatMap((event) => liveRecipients(endpoints, event).map(({ endpoint }) => ({ event, endpointId: endpoint.id })));
+      const deliveries = tenantEvents.flatMap((event) => {
+        const recipients = liveRecipients(endpoints, event);
+        const carried = recipients.length === 0 ? event : withCarriableEnvelope(event);
+        return recipients.map(({ endpoint }) => ({ event: carried, endpointId: endpoint.id }));
+      });
       if (deliveries.length === 0) return;
       // The outbox put and the sends go at once: the batch succeeds only once both have, so a
       // message lost afterwards is queued again from the outbox, and a batch that failed either
